@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+/**
+ * Command-line entry `reporting-signals`: score, build, import, serve.
+ * Each command's work lives in `src/commands/<name>.ts`; this file only parses options.
+ * A `UserError` (bad file, column or option) prints `reporting-signals: <message>` and exits 1,
+ * without a stack trace.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { UserError } from './errors.js';
+import { PROGRAM_VERSION } from './version.js';
+
+function integerOption(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return n;
+}
+
+const program = new Command('reporting-signals')
+  .description('Disproportionality signals over VAERS (MGPS, PRR, ROR, IC), served per quarter')
+  .version(PROGRAM_VERSION);
+
+program
+  .command('score')
+  .description('statistics of one report table (no quarters): one row per vaccine x event pair')
+  .requiredOption('--reports <file>', 'report-level CSV: one row per report x vaccine x event')
+  .requiredOption('--id-column <name>', 'column holding the report id')
+  .requiredOption('--vaccine-column <name>', 'column holding the vaccine (product) name')
+  .requiredOption('--event-column <name>', 'column holding the event term')
+  .option('--hyper <alpha1,beta1,alpha2,beta2,p>', 'fix the MGPS hyperparameters instead of fitting them')
+  .requiredOption('--out <file>', 'output CSV')
+  .action(async (options) => {
+    const { runScore } = await import('./commands/score.js');
+    await runScore(options);
+  });
+
+program
+  .command('build')
+  .description('official VAERS files (CSV, .gz or the official zips) -> quarterly signal store')
+  .requiredOption('--vaers <dir>', 'folder with <YEAR>VAERSDATA/VAX/SYMPTOMS files or the official zips')
+  .requiredOption('--out <file>', 'store file to write (DuckDB)')
+  .option('--include-nondomestic', 'also read NonDomesticVAERS* files', false)
+  .option('--workers <n>', 'worker threads for the per-window statistics', integerOption)
+  .option('--scale <k>', 'benchmarks only: replay the reports K times with fresh ids and shifted dates', integerOption)
+  .action(async (options) => {
+    const { runBuild } = await import('./commands/build.js');
+    await runBuild(options);
+  });
+
+program
+  .command('import')
+  .description('make a store from an existing quarterly signals table (Parquet or CSV)')
+  .requiredOption('--quarterly <file>', 'quarterly table: drug_name, outcome_name, quarter, observed, eb05, ...')
+  .requiredOption('--out <file>', 'store file to write (DuckDB)')
+  .action(async (options) => {
+    const { runImport } = await import('./commands/import.js');
+    await runImport(options);
+  });
+
+program
+  .command('serve')
+  .description('serve /signals and /pipeline over a store (default: the embedded 1990-2006 store)')
+  .option('--store <file>', 'store file (default: the embedded default store)')
+  .option('--port <n>', 'port (default: $PORT or 8080)', integerOption)
+  .option('--host <host>', 'host (default: $HOST or 127.0.0.1)')
+  .action(async (options) => {
+    const { runServe } = await import('./commands/serve.js');
+    await runServe(options);
+  });
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof UserError) {
+    process.stderr.write(`reporting-signals: ${error.message}\n`);
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`reporting-signals: unexpected error: ${message}\n`);
+    if (process.env.DEBUG) process.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
+  }
+  process.exit(1);
+});

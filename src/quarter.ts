@@ -1,0 +1,38 @@
+/**
+ * Calendar quarters, the time unit of the whole service (spec 2.1: "Quarter strings have the
+ * form `<year>Q<1-4>`").
+ *
+ * A quarter is carried internally as an integer index `year * 4 + (q - 1)` so that consecutive
+ * quarters differ by 1 and windows are plain integer ranges; it is shown as `2021Q3`.
+ */
+
+/** Integer index of a quarter: `year * 4 + (quarter - 1)`. */
+export type QuarterIndex = number;
+
+const QUARTER_RE = /^(\d{4})-?Q([1-4])$/i;
+
+/**
+ * Parses `2021Q3` or `2021-Q3` (case-insensitive `q`) into a quarter index.
+ * @returns the index, or `null` when the text is not a quarter.
+ */
+export function parseQuarter(text: string): QuarterIndex | null {
+  const m = QUARTER_RE.exec(text.trim());
+  if (!m) return null;
+  return Number(m[1]) * 4 + (Number(m[2]) - 1);
+}
+
+/** Formats a quarter index as `<year>Q<1-4>`, e.g. `8087` -> `2021Q4`. */
+export function formatQuarter(index: QuarterIndex): string {
+  const year = Math.floor(index / 4);
+  return `${year}Q${index - year * 4 + 1}`;
+}
+
+/** Quarter index of a calendar date given as year and month (1-12). */
+export function quarterOf(year: number, month: number): QuarterIndex {
+  return year * 4 + Math.floor((month - 1) / 3);
+}
+
+/** First quarter of the COVID-19 era used by spec 2.1 (`peak_in_covid_era`): 2021Q1. */
+export const COVID_ERA_FIRST: QuarterIndex = 2021 * 4;
+/** Last quarter of the COVID-19 era used by spec 2.1: 2022Q4. */
+export const COVID_ERA_LAST: QuarterIndex = 2022 * 4 + 3;

@@ -1,0 +1,105 @@
+/**
+ * Reading a signal store, read-only (DESIGN.md: "The server opens it read-only"). Queries are
+ * parameterised; callers get typed rows and never see SQL.
+ */
+import { access } from 'node:fs/promises';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { QUARTERLY_COLUMNS, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from './schema.js';
+
+const QUARTERLY_SELECT = `SELECT ${QUARTERLY_COLUMNS.map(([name]) => name).join(', ')} FROM quarterly`;
+
+function toNumberOrNull(value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  const n = typeof value === 'bigint' ? Number(value) : Number(value);
+  return Number.isFinite(n) ? n : null;
+}
+
+function toQuarterlyRow(raw: Record<string, unknown>): QuarterlyRow {
+  const row: Record<string, unknown> = {};
+  for (const [name, type] of QUARTERLY_COLUMNS) {
+    const value = raw[name];
+    if (type === 'VARCHAR') row[name] = value === null || value === undefined ? null : String(value);
+    else if (type === 'BOOLEAN') row[name] = Boolean(value);
+    else row[name] = toNumberOrNull(value);
+  }
+  return row as unknown as QuarterlyRow;
+}
+
+/** An open, read-only signal store. */
+export class Store {
+  private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection) {}
+
+  /**
+   * Opens the store file read-only.
+   * @throws Error naming the file when it is missing or not a store.
+   */
+  static async open(path: string): Promise<Store> {
+    try {
+      await access(path);
+    } catch {
+      throw new Error(`store not found: ${path}`);
+    }
+    const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+    const connection = await instance.connect();
+    const store = new Store(instance, connection);
+    try {
+      await connection.runAndReadAll('SELECT 1 FROM meta LIMIT 1');
+    } catch {
+      store.close();
+      throw new Error(`not a reporting-signals store (no meta table): ${path}`);
+    }
+    return store;
+  }
+
+  /** Build metadata. */
+  async meta(): Promise<StoreMeta> {
+    const reader = await this.connection.runAndReadAll('SELECT key, value FROM meta');
+    const meta: Record<string, unknown> = {};
+    for (const row of reader.getRowObjectsJS()) meta[String(row.key)] = JSON.parse(String(row.value));
+    return meta as unknown as StoreMeta;
+  }
+
+  /** Every vaccine, ordered by name. */
+  async vaccines(): Promise<VaccineRow[]> {
+    const reader = await this.connection.runAndReadAll('SELECT vax_name, vax_type, vax_type_codes FROM vaccines ORDER BY vax_name');
+    return reader.getRowObjectsJS().map((r) => ({
+      vax_name: String(r.vax_name),
+      vax_type: String(r.vax_type),
+      vax_type_codes: (r.vax_type_codes as unknown[]).map(String),
+    }));
+  }
+
+  /** Per-window hyperparameters, in quarter order. */
+  async windows(): Promise<WindowRow[]> {
+    const reader = await this.connection.runAndReadAll('SELECT * FROM windows ORDER BY quarter');
+    return reader.getRowObjectsJS().map((r) => ({
+      quarter: String(r.quarter),
+      alpha1: Number(r.alpha1), beta1: Number(r.beta1), alpha2: Number(r.alpha2), beta2: Number(r.beta2), p: Number(r.p),
+      neg_log_lik: Number(r.neg_log_lik), converged: Boolean(r.converged), at_bound: String(r.at_bound ?? ''),
+      n_pairs: Number(r.n_pairs), n_reports: Number(r.n_reports),
+    }));
+  }
+
+  /**
+   * Streams every quarterly row ordered by (drug, event, quarter) to `onRow`, chunk by chunk,
+   * so that a large store need not fit in memory at once.
+   */
+  async forEachQuarterlyRow(onRow: (row: QuarterlyRow) => void): Promise<void> {
+    const result = await this.connection.stream(`${QUARTERLY_SELECT} ORDER BY drug, event, quarter`);
+    for await (const rows of result.yieldRowObjectJs()) {
+      for (const raw of rows) onRow(toQuarterlyRow(raw as Record<string, unknown>));
+    }
+  }
+
+  /** Quarterly rows of one pair, quarters ascending (spec 2.3). */
+  async series(drug: string, event: string): Promise<QuarterlyRow[]> {
+    const reader = await this.connection.runAndReadAll(`${QUARTERLY_SELECT} WHERE drug = $1 AND event = $2 ORDER BY quarter`, [drug, event]);
+    return reader.getRowObjectsJS().map((r) => toQuarterlyRow(r as Record<string, unknown>));
+  }
+
+  /** Closes the database. */
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * The signal store: one embedded DuckDB database file (DESIGN.md "Decisions already taken").
+ * This file defines its tables and the TypeScript shapes of their rows. Only `src/store/`
+ * holds SQL.
+ *
+ * Tables
+ * - `quarterly`: one row per (drug, event, quarter) for every pair that has at least one
+ *   quarter with `n_methods_flagged >= 2` (the pair's full series). Statistics of the
+ *   4-quarter window ending at `quarter` (DESIGN.md "Statistics, precisely").
+ * - `vaccines`: one row per vaccine name (`VAX_NAME`) with its `vax_type` (spec 2.1) and the
+ *   VAERS `VAX_TYPE` codes seen with it.
+ * - `windows`: per-window MGPS hyperparameters and fit diagnostics.
+ * - `meta`: build metadata as key -> JSON text.
+ */
+
+/** One quarterly row of a pair (spec 2.3 quarter object plus the build's extra columns). */
+export interface QuarterlyRow {
+  /** Vaccine name (`VAX_NAME`); the stored column is named `drug` (spec 1). */
+  drug: string;
+  /** Event preferred term (MedDRA). */
+  event: string;
+  /** Quarter `<year>Q<1-4>` that ends the 4-quarter window. */
+  quarter: string;
+  /** Observed count: distinct reports naming both in the window. */
+  n: number;
+  /** Expected count `n_vaccine * n_event / n_reports`; null when unknown (import). */
+  expected: number | null;
+  n_vaccine: number | null;
+  n_event: number | null;
+  /** Reports in the window that name at least one vaccine and one event. */
+  n_reports: number | null;
+  qn: number | null;
+  ebgm: number | null;
+  eb05: number | null;
+  eb50: number | null;
+  eb95: number | null;
+  prr: number | null;
+  prr_lci: number | null;
+  prr_uci: number | null;
+  prr_chisq: number | null;
+  ror: number | null;
+  ror_lci: number | null;
+  ror_uci: number | null;
+  ic: number | null;
+  ic025: number | null;
+  ic975: number | null;
+  /** Methods flagging the quarter (0..4). */
+  n_methods_flagged: number;
+  is_signal_any: boolean;
+  /** EWMA (lambda 0.3) of `eb05` over the pair's quarters up to this one. */
+  ewma_eb05: number | null;
+}
+
+/** Column order of `quarterly`, with DuckDB types. */
+export const QUARTERLY_COLUMNS: ReadonlyArray<readonly [keyof QuarterlyRow, 'VARCHAR' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN']> = [
+  ['drug', 'VARCHAR'],
+  ['event', 'VARCHAR'],
+  ['quarter', 'VARCHAR'],
+  ['n', 'INTEGER'],
+  ['expected', 'DOUBLE'],
+  ['n_vaccine', 'INTEGER'],
+  ['n_event', 'INTEGER'],
+  ['n_reports', 'INTEGER'],
+  ['qn', 'DOUBLE'],
+  ['ebgm', 'DOUBLE'],
+  ['eb05', 'DOUBLE'],
+  ['eb50', 'DOUBLE'],
+  ['eb95', 'DOUBLE'],
+  ['prr', 'DOUBLE'],
+  ['prr_lci', 'DOUBLE'],
+  ['prr_uci', 'DOUBLE'],
+  ['prr_chisq', 'DOUBLE'],
+  ['ror', 'DOUBLE'],
+  ['ror_lci', 'DOUBLE'],
+  ['ror_uci', 'DOUBLE'],
+  ['ic', 'DOUBLE'],
+  ['ic025', 'DOUBLE'],
+  ['ic975', 'DOUBLE'],
+  ['n_methods_flagged', 'INTEGER'],
+  ['is_signal_any', 'BOOLEAN'],
+  ['ewma_eb05', 'DOUBLE'],
+];
+
+/** One vaccine (spec 2.1 `vax_name`, `vax_type`; VAERS `VAX_TYPE` codes). */
+export interface VaccineRow {
+  vax_name: string;
+  /** Spec 2.1 vax_type: the name without its parenthetical product suffix. */
+  vax_type: string;
+  /** VAERS `VAX_TYPE` abbreviations seen with this name (e.g. `HPV4`); empty for an import. */
+  vax_type_codes: string[];
+}
+
+/** MGPS fit of one window (DESIGN.md: "record per window the hyperparameters ..."). */
+export interface WindowRow {
+  quarter: string;
+  alpha1: number;
+  beta1: number;
+  alpha2: number;
+  beta2: number;
+  p: number;
+  neg_log_lik: number;
+  converged: boolean;
+  /** Names of parameters that sit on a bound of the box, comma-separated; '' when none. */
+  at_bound: string;
+  /** Distinct pairs (n >= 1) in the window. */
+  n_pairs: number;
+  /** Reports in the window (N). */
+  n_reports: number;
+}
+
+/** Build metadata (table `meta`). */
+export interface StoreMeta {
+  /** Latest quarter in the data, `<year>Q<1-4>`, or null for an empty store. */
+  reports_through: string | null;
+  /** Source files with their sha256. */
+  sources: Array<{ name: string; sha256: string; bytes?: number }>;
+  /** Build parameters (window length, lambda, floor, options). */
+  parameters: Record<string, unknown>;
+  /** Version of reporting-signals that wrote the store. */
+  program_version: string;
+  /** ISO timestamp of the build. */
+  built_at: string;
+  /** How the store was made. */
+  origin: 'build' | 'import';
+  /** Whether the quarterly rows carry `ic025` (spec 2.3: present only when the data has it). */
+  has_ic025: boolean;
+  /** Anything else worth keeping (summary counts, warnings). */
+  extra?: Record<string, unknown>;
+}
+
+export const SCHEMA_SQL = `
+CREATE TABLE quarterly (${QUARTERLY_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')});
+CREATE TABLE vaccines (vax_name VARCHAR PRIMARY KEY, vax_type VARCHAR NOT NULL, vax_type_codes VARCHAR[] NOT NULL);
+CREATE TABLE windows (quarter VARCHAR PRIMARY KEY, alpha1 DOUBLE, beta1 DOUBLE, alpha2 DOUBLE, beta2 DOUBLE, p DOUBLE,
+  neg_log_lik DOUBLE, converged BOOLEAN, at_bound VARCHAR, n_pairs INTEGER, n_reports INTEGER);
+CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
+`;
