@@ -7,12 +7,20 @@ import { rename, rm } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBAppender } from '@duckdb/node-api';
 import { QUARTERLY_COLUMNS, SCHEMA_SQL, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from './schema.js';
 
-/** What a store holds. `quarterly` may be an async iterable so that big builds can stream. */
+/**
+ * What a store holds. `quarterly` may be an async iterable so that big builds can stream.
+ * `vaccines`, `windows` and `meta` may also be given as functions: they are called after every
+ * quarterly row has been consumed, so a streaming producer can fill them in as it goes.
+ */
 export interface StoreContent {
   quarterly: Iterable<QuarterlyRow> | AsyncIterable<QuarterlyRow>;
-  vaccines: Iterable<VaccineRow>;
-  windows: Iterable<WindowRow>;
-  meta: StoreMeta;
+  vaccines: Iterable<VaccineRow> | (() => Iterable<VaccineRow>);
+  windows: Iterable<WindowRow> | (() => Iterable<WindowRow>);
+  meta: StoreMeta | (() => StoreMeta);
+}
+
+function later<T extends object>(value: T | (() => T)): T {
+  return typeof value === 'function' ? (value as () => T)() : value;
 }
 
 function appendNullable(appender: DuckDBAppender, type: string, value: unknown): void {
@@ -46,11 +54,11 @@ export async function writeStore(outPath: string, content: StoreContent): Promis
       rows++;
     }
     quarterly.closeSync();
-    for (const v of content.vaccines) {
+    for (const v of later(content.vaccines)) {
       await connection.run('INSERT INTO vaccines VALUES ($1, $2, $3::VARCHAR[])', [v.vax_name, v.vax_type, JSON.stringify(v.vax_type_codes)]);
     }
     const windows = await connection.createAppender('windows');
-    for (const w of content.windows) {
+    for (const w of later(content.windows)) {
       const values: Array<[string, unknown]> = [
         ['VARCHAR', w.quarter], ['DOUBLE', w.alpha1], ['DOUBLE', w.beta1], ['DOUBLE', w.alpha2], ['DOUBLE', w.beta2],
         ['DOUBLE', w.p], ['DOUBLE', w.neg_log_lik], ['BOOLEAN', w.converged], ['VARCHAR', w.at_bound],
@@ -60,7 +68,7 @@ export async function writeStore(outPath: string, content: StoreContent): Promis
       windows.endRow();
     }
     windows.closeSync();
-    for (const [key, value] of Object.entries(content.meta)) {
+    for (const [key, value] of Object.entries(later(content.meta))) {
       await connection.run('INSERT INTO meta VALUES ($1, $2)', [key, JSON.stringify(value ?? null)]);
     }
     await connection.run('CREATE INDEX quarterly_pair ON quarterly (drug, event)');
