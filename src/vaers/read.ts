@@ -1,0 +1,319 @@
+/**
+ * Reading the official VAERS files into report-level records (issue 3; DESIGN.md "Data flow":
+ * ingest -> report id, received quarter, vaccine names (+VAX_TYPE code), event terms).
+ *
+ * Per group (a year, or the NonDomestic files) the reader streams DATA, then VAX, then SYMPTOMS,
+ * joins them by `VAERS_ID`, and keeps only finished reports; per-group join state is dropped
+ * before the next group, so memory is the kept reports plus one year's pending rows.
+ * Files: see `sources.ts`; CSV format and encoding: see `csv.ts`.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import type { QuarterIndex } from '../quarter.js';
+import { readCsv, requireColumns } from './csv.js';
+import { SKIP, SkipTally } from './skips.js';
+import { hashFile, openMember, scanFolder, type VaersFolder, type VaersMember } from './sources.js';
+import { parseVaersId, recvdateQuarter } from './values.js';
+
+/**
+ * One report kept for counting. `quarter` is the quarter of its `RECVDATE` (src/quarter.ts
+ * index); `vaccines` and `events` are distinct, ascending indexes into `VaersData.vaccines` and
+ * `VaersData.events`, each with at least one element.
+ */
+export interface VaersReport {
+  id: number;
+  quarter: QuarterIndex;
+  vaccines: number[];
+  events: number[];
+}
+
+/** Why rows or reports were left out: the reason (worded with its unit), how many, up to 5 examples. */
+export interface SkipReason {
+  reason: string;
+  count: number;
+  examples: string[];
+}
+
+/** A file on disk the data came from (a CSV, a .gz or a zip as found in the folder), for the build metadata. */
+export interface SourceFile {
+  /** File name within the folder, e.g. `1999VAERSDATA.csv.gz` or `AllVAERSDataCSVS.zip`. */
+  name: string;
+  /** sha256 of the file's bytes on disk (of the .gz or .zip itself), lower-case hex. */
+  sha256: string;
+  /** Size on disk in bytes. */
+  bytes: number;
+}
+
+/**
+ * Everything the build needs from the VAERS files.
+ * - `reports`: reports with a parseable RECVDATE, >= 1 vaccine and >= 1 event, in reading order
+ *   (years ascending, NonDomestic last; within a year, DATA order).
+ * - `vaccines`, `events`: interned trimmed `VAX_NAME` values and MedDRA terms; only those named by
+ *   at least one kept report, in order of first appearance.
+ * - `vaxTypeCodes`: vaccine index -> `VAX_TYPE` codes seen on VAX rows with that name.
+ * - `reportsRead`: DATA records read (header excluded, duplicates included). Each lands in
+ *   exactly one of: `reports`, or one of the report/DATA-row reasons in `skipped` (see skips.ts).
+ * - `skipped`: reasons in a fixed order (skips.ts `SKIP`); VAX/SYMPTOMS orphan rows are counted in rows.
+ * - `sources`: files on disk that were read, in name order.
+ */
+export interface VaersData {
+  reports: VaersReport[];
+  vaccines: string[];
+  events: string[];
+  vaxTypeCodes: Map<number, Set<string>>;
+  reportsRead: number;
+  skipped: SkipReason[];
+  sources: SourceFile[];
+}
+
+/**
+ * Progress of the read, for progress bars (the reader prints nothing). Sent when a CSV starts,
+ * about every MiB, and when it ends. `file` is the CSV's short name (`2006VAERSDATA.csv.gz`,
+ * `AllVAERSDataCSVS.zip:2006VAERSDATA.csv`); `bytesRead`/`bytesTotal` count the file's bytes on
+ * disk for plain and .gz files, and the uncompressed bytes for zip members; `phase` is the kind
+ * being read (`DATA`, `VAX` or `SYMPTOMS`). Added: `fileIndex` (0-based) of `fileCount` CSVs.
+ */
+export interface VaersProgress {
+  file: string;
+  bytesRead: number;
+  bytesTotal: number | null;
+  phase: string;
+  fileIndex: number;
+  fileCount: number;
+}
+
+/** Options of `readVaers`. `includeNondomestic` reads `NonDomesticVAERS*` files too (default off). */
+export interface ReadVaersOptions {
+  includeNondomestic?: boolean;
+  onProgress?: (event: VaersProgress) => void;
+}
+
+const PROGRESS_STEP = 1 << 20;
+
+/** Join state of one DATA row until its VAX and SYMPTOMS rows have been read. */
+class Pending {
+  vaccines: number[] | null = null;
+  events: number[] | null = null;
+  constructor(
+    readonly line: number,
+    readonly quarter: QuarterIndex,
+  ) {}
+}
+
+function addDistinct(list: number[] | null, value: number): number[] {
+  if (!list) return [value];
+  if (!list.includes(value)) list.push(value);
+  return list;
+}
+
+class Interner {
+  readonly values: string[] = [];
+  private readonly index = new Map<string, number>();
+  of(value: string): number {
+    let i = this.index.get(value);
+    if (i === undefined) {
+      i = this.values.push(value) - 1;
+      this.index.set(value, i);
+    }
+    return i;
+  }
+}
+
+/** State of one `readVaers` call across groups. */
+class VaersReader {
+  readonly reports: VaersReport[] = [];
+  readonly vaccines = new Interner();
+  readonly events = new Interner();
+  readonly vaxTypeCodes = new Map<number, Set<string>>();
+  readonly tally = new SkipTally();
+  readonly seenIds = new Set<number>();
+  reportsRead = 0;
+  private fileIndex = 0;
+
+  constructor(
+    private readonly folder: VaersFolder,
+    private readonly fileHashes: (Hash | null)[],
+    private readonly onProgress: ReadVaersOptions['onProgress'],
+  ) {}
+
+  async readGroup(members: Record<'DATA' | 'VAX' | 'SYMPTOMS', VaersMember>): Promise<void> {
+    const pending = new Map<number, Pending>();
+    const dateSkipped = new Set<number>();
+    const tally = this.tally;
+
+    const data = members.DATA;
+    let idCol = 0;
+    let dateCol = 0;
+    await this.stream(data, {
+      onHeader: (columns, line) => ([idCol, dateCol] = requireColumns(columns, ['VAERS_ID', 'RECVDATE'], data.where, line)),
+      onRecord: (fields, line) => {
+        this.reportsRead++;
+        const id = this.id(fields[idCol], data, line);
+        if (id === null) return;
+        if (this.seenIds.has(id)) {
+          tally.add(SKIP.DUPLICATE_ID, () => `VAERS_ID ${id} (${data.label} line ${line})`);
+          return;
+        }
+        this.seenIds.add(id);
+        const quarter = recvdateQuarter(fields[dateCol]);
+        if (quarter === null) {
+          dateSkipped.add(id);
+          tally.add(SKIP.BAD_RECVDATE, () => `VAERS_ID ${id} (${data.label} line ${line}): RECVDATE '${fields[dateCol]}'`);
+          return;
+        }
+        pending.set(id, new Pending(line, quarter));
+      },
+    });
+
+    const vax = members.VAX;
+    let vaxIdCol = 0;
+    let nameCol = 0;
+    let typeCol = -1;
+    const readVax = this.stream(vax, {
+      onHeader: (columns, line) => {
+        [vaxIdCol, nameCol] = requireColumns(columns, ['VAERS_ID', 'VAX_NAME'], vax.where, line);
+        typeCol = columns.get('VAX_TYPE') ?? -1;
+      },
+      onRecord: (fields, line) => {
+        const report = this.joined(fields[vaxIdCol], vax, line, pending, dateSkipped, SKIP.VAX_ORPHAN);
+        if (!report) return;
+        const name = fields[nameCol].trim();
+        if (name === '') return;
+        const vaccine = this.vaccines.of(name);
+        report.vaccines = addDistinct(report.vaccines, vaccine);
+        const type = typeCol >= 0 ? fields[typeCol].trim() : '';
+        if (type !== '') {
+          let codes = this.vaxTypeCodes.get(vaccine);
+          if (!codes) this.vaxTypeCodes.set(vaccine, (codes = new Set()));
+          codes.add(type);
+        }
+      },
+    });
+
+    const symptoms = members.SYMPTOMS;
+    let symptomsIdCol = 0;
+    let termCols: number[] = [];
+    const readSymptoms = this.stream(symptoms, {
+      onHeader: (columns, line) => {
+        [symptomsIdCol] = requireColumns(columns, ['VAERS_ID', 'SYMPTOM1'], symptoms.where, line);
+        termCols = [...columns].filter(([name]) => /^SYMPTOM\d+$/.test(name)).map(([, i]) => i);
+      },
+      onRecord: (fields, line) => {
+        const report = this.joined(fields[symptomsIdCol], symptoms, line, pending, dateSkipped, SKIP.SYMPTOMS_ORPHAN);
+        if (!report) return;
+        for (const col of termCols) {
+          const term = fields[col].trim();
+          if (term !== '') report.events = addDistinct(report.events, this.events.of(term));
+        }
+      },
+    });
+
+    // VAX and SYMPTOMS touch disjoint state (vaccines vs events), so they stream side by side.
+    await settleBoth(readVax, readSymptoms);
+
+    const byNumber = (a: number, b: number): number => a - b;
+    for (const [id, p] of pending) {
+      if (!p.vaccines) tally.add(SKIP.NO_VACCINE, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
+      else if (!p.events) tally.add(SKIP.NO_EVENT, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
+      else this.reports.push({ id, quarter: p.quarter, vaccines: p.vaccines.sort(byNumber), events: p.events.sort(byNumber) });
+    }
+  }
+
+  /** The pending report a VAX/SYMPTOMS row belongs to, or null (counted as orphan unless its DATA row was skipped). */
+  private joined(cell: string, member: VaersMember, line: number, pending: Map<number, Pending>, dateSkipped: Set<number>, orphan: string): Pending | null {
+    const id = this.id(cell, member, line);
+    if (id === null) return null;
+    const report = pending.get(id);
+    if (!report && !dateSkipped.has(id)) this.tally.add(orphan, () => `VAERS_ID ${id} (${member.label} line ${line})`);
+    return report ?? null;
+  }
+
+  private id(cell: string, member: VaersMember, line: number): number | null {
+    const id = parseVaersId(cell);
+    if (id === null) this.tally.add(SKIP.BAD_ID, () => `${member.label} line ${line}: VAERS_ID '${cell}'`);
+    return id;
+  }
+
+  private async stream(member: VaersMember, handlers: Parameters<typeof readCsv>[2]): Promise<void> {
+    const fileIndex = this.fileIndex++;
+    const fileCount = this.folder.groups.length * 3;
+    const report = (bytesRead: number): void =>
+      this.onProgress?.({ file: member.label, bytesRead, bytesTotal: member.bytesTotal, phase: member.kind, fileIndex, fileCount });
+    let last = 0;
+    let total = 0;
+    report(0);
+    const stages = await openMember(member, this.folder, (bytesRead) => {
+      total = bytesRead;
+      if (bytesRead - last >= PROGRESS_STEP) {
+        last = bytesRead;
+        report(bytesRead);
+      }
+    }, this.fileHashes[member.source]);
+    await readCsv(stages, member.where, handlers);
+    report(total);
+  }
+
+  /** Drops vaccines and events no kept report names; renumbers keeping order (so lists stay sorted). */
+  compact(): { vaccines: string[]; events: string[]; vaxTypeCodes: Map<number, Set<string>> } {
+    const vaccineMap = renumber(this.vaccines.values.length, this.reports, (r) => r.vaccines);
+    const eventMap = renumber(this.events.values.length, this.reports, (r) => r.events);
+    const vaxTypeCodes = new Map<number, Set<string>>();
+    for (const [old, codes] of this.vaxTypeCodes) if (vaccineMap[old] >= 0) vaxTypeCodes.set(vaccineMap[old], codes);
+    return {
+      vaccines: this.vaccines.values.filter((_, i) => vaccineMap[i] >= 0),
+      events: this.events.values.filter((_, i) => eventMap[i] >= 0),
+      vaxTypeCodes,
+    };
+  }
+}
+
+/** Awaits both reads; if either fails, waits for the other to stop too, then throws the first error. */
+async function settleBoth(a: Promise<void>, b: Promise<void>): Promise<void> {
+  const [ra, rb] = await Promise.allSettled([a, b]);
+  if (ra.status === 'rejected') throw ra.reason;
+  if (rb.status === 'rejected') throw rb.reason;
+}
+
+/** Marks used indexes, builds old -> new (or -1), and rewrites each report's list in place. */
+function renumber(size: number, reports: VaersReport[], list: (r: VaersReport) => number[]): Int32Array {
+  const map = new Int32Array(size).fill(-1);
+  for (const r of reports) for (const i of list(r)) map[i] = 0;
+  let next = 0;
+  for (let i = 0; i < size; i++) if (map[i] === 0) map[i] = next++;
+  if (next !== size) {
+    for (const r of reports) {
+      const l = list(r);
+      for (let k = 0; k < l.length; k++) l[k] = map[l[k]];
+    }
+  }
+  return map;
+}
+
+/**
+ * Reads the official VAERS files in `dir` (see sources.ts for the names recognised) into
+ * report-level records. Streams every file; never holds a whole file in memory.
+ * @throws UserError (message names the file, and the line where it applies): folder missing or
+ *   without VAERS files; a year missing a kind; a header without VAERS_ID/RECVDATE (DATA),
+ *   VAERS_ID/VAX_NAME (VAX) or VAERS_ID/SYMPTOM1 (SYMPTOMS); binary data, a corrupt gzip or zip,
+ *   broken quoting or a wrong field count.
+ */
+export async function readVaers(dir: string, options: ReadVaersOptions = {}): Promise<VaersData> {
+  const folder = await scanFolder(dir, options.includeNondomestic ?? false);
+  const zipHashes = folder.sources.map((s) => (s.zip ? hashFile(s.path) : null));
+  const fileHashes = folder.sources.map((s) => (s.zip ? null : createHash('sha256')));
+  try {
+    const reader = new VaersReader(folder, fileHashes, options.onProgress);
+    for (const { members } of folder.groups) await reader.readGroup(members);
+    const { vaccines, events, vaxTypeCodes } = reader.compact();
+    const sources: SourceFile[] = [];
+    for (const [i, s] of folder.sources.entries()) {
+      const sha256 = zipHashes[i] ? await zipHashes[i].done : (fileHashes[i] as Hash).digest('hex');
+      sources.push({ name: s.name, sha256, bytes: s.bytes });
+    }
+    return { reports: reader.reports, vaccines, events, vaxTypeCodes, reportsRead: reader.reportsRead, skipped: reader.tally.list(), sources };
+  } catch (error) {
+    for (const h of zipHashes) h?.cancel();
+    throw error;
+  } finally {
+    folder.close();
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Tally of what the reader left out and why, with a few examples each (issue 3: "reports
+ * skipped and why (with a few examples)").
+ */
+
+/** One reason with its count and up to `MAX_EXAMPLES` examples. Same shape as `SkipReason`. */
+export interface SkipCount {
+  reason: string;
+  count: number;
+  examples: string[];
+}
+
+/** Examples kept per reason. */
+export const MAX_EXAMPLES = 5;
+
+/**
+ * The reasons, worded with their unit. Each DATA record that is read lands in exactly one of:
+ * kept, `BAD_ID` (DATA), `DUPLICATE_ID`, `BAD_RECVDATE`, `NO_VACCINE`, `NO_EVENT`.
+ */
+export const SKIP = {
+  BAD_RECVDATE: 'report skipped: RECVDATE missing or not a MM/DD/YYYY date',
+  NO_VACCINE: 'report skipped: no VAX row with a VAX_NAME',
+  NO_EVENT: 'report skipped: no SYMPTOMS row with a term in SYMPTOM1..5',
+  DUPLICATE_ID: 'DATA row skipped: VAERS_ID already read (first row kept)',
+  BAD_ID: 'row skipped: VAERS_ID not an integer',
+  VAX_ORPHAN: 'VAX row skipped: VAERS_ID not in DATA',
+  SYMPTOMS_ORPHAN: 'SYMPTOMS row skipped: VAERS_ID not in DATA',
+} as const;
+
+const ORDER: readonly string[] = Object.values(SKIP);
+
+/** Counts per reason. */
+export class SkipTally {
+  private readonly byReason = new Map<string, SkipCount>();
+
+  /** Counts one skip; `example` is called only while fewer than 5 examples are kept. */
+  add(reason: string, example: () => string): void {
+    let entry = this.byReason.get(reason);
+    if (!entry) {
+      entry = { reason, count: 0, examples: [] };
+      this.byReason.set(reason, entry);
+    }
+    entry.count++;
+    if (entry.examples.length < MAX_EXAMPLES) entry.examples.push(example());
+  }
+
+  /** Count of one reason (0 when never seen). */
+  count(reason: string): number {
+    return this.byReason.get(reason)?.count ?? 0;
+  }
+
+  /** All reasons seen, in the order of `SKIP` (reasons not in `SKIP` last). */
+  list(): SkipCount[] {
+    const rank = (r: string): number => (ORDER.includes(r) ? ORDER.indexOf(r) : ORDER.length);
+    return [...this.byReason.values()].sort((a, b) => rank(a.reason) - rank(b.reason));
+  }
+}

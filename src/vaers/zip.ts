@@ -1,0 +1,82 @@
+/**
+ * Thin promise wrapper over yauzl for the official VAERS zips (per-year `2006VAERSData.zip`,
+ * all-years `AllVAERSDataCSVS.zip`): list the members, then stream any member, in any order,
+ * without unpacking to disk. Zip64 archives (members over 4 GiB) are supported by yauzl.
+ * Every failure becomes a `UserError` naming the zip (and the member where it applies).
+ */
+import type { Readable } from 'node:stream';
+import yauzl from 'yauzl';
+import { UserError } from '../errors.js';
+
+/** One member of an open zip. `uncompressedSize` in bytes, as the central directory states. */
+export interface ZipMember {
+  /** Member path inside the zip, e.g. `AllVAERSDataCSVS/1999VAERSDATA.csv`. */
+  path: string;
+  uncompressedSize: number;
+  entry: yauzl.Entry;
+}
+
+/** An open zip archive; call `close()` when done (also after an error). */
+export interface OpenZip {
+  members: ZipMember[];
+  /** Decompressed byte stream of one member. Rejects with a UserError naming zip and member. */
+  open(member: ZipMember): Promise<Readable>;
+  close(): void;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Opens `file` (path on disk, shown as `label` in messages) and reads its central directory.
+ * @throws UserError when the file is not a readable zip archive.
+ */
+export function openZip(file: string, label: string): Promise<OpenZip> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true, autoClose: false, strictFileNames: false }, (err, zip) => {
+      if (err || !zip) {
+        reject(new UserError(`${label}: not a valid zip file (${describe(err)})`));
+        return;
+      }
+      const members: ZipMember[] = [];
+      let failed = false;
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (!entry.fileName.endsWith('/')) {
+          members.push({ path: entry.fileName, uncompressedSize: entry.uncompressedSize, entry });
+        }
+        zip.readEntry();
+      });
+      zip.on('error', (e: unknown) => {
+        if (failed) return;
+        failed = true;
+        zip.close();
+        reject(new UserError(`${label}: not a valid zip file (${describe(e)})`));
+      });
+      zip.on('end', () => {
+        if (failed) return;
+        resolve({
+          members,
+          close: () => zip.close(),
+          open: (member) =>
+            new Promise<Readable>((res, rej) => {
+              const method = member.entry.compressionMethod;
+              if (method !== 0 && method !== 8) {
+                const name = method === 9 ? 'Deflate64' : `method ${method}`;
+                rej(new UserError(
+                  `${label}: member ${member.path} is compressed with ${name}, which this reader cannot stream; ` +
+                    'unpack the zip (unzip, 7-Zip) and point the build at the folder of CSV files',
+                ));
+                return;
+              }
+              zip.openReadStream(member.entry, (e, stream) => {
+                if (e || !stream) rej(new UserError(`${label}: cannot read member ${member.path} (${describe(e)})`));
+                else res(stream);
+              });
+            }),
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
