@@ -1,0 +1,113 @@
+/**
+ * Small VAERS files written by the tests themselves: both column layouts, CRLF or LF,
+ * Windows-1252 bytes, gzip, and zips made with the `zip` command-line tool.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import iconv from 'iconv-lite';
+
+/** VAERSDATA header of the 2014 release (29 columns), as in ../shared/data/vaers. */
+export const OLD_DATA_HEADER =
+  'VAERS_ID,RECVDATE,STATE,AGE_YRS,CAGE_YR,CAGE_MO,SEX,RPT_DATE,SYMPTOM_TEXT,DIED,DATEDIED,L_THREAT,ER_VISIT,HOSPITAL,HOSPDAYS,X_STAY,DISABLE,RECOVD,VAX_DATE,ONSET_DATE,NUMDAYS,LAB_DATA,V_ADMINBY,V_FUNDBY,OTHER_MEDS,CUR_ILL,HISTORY,PRIOR_VAX,SPLTTYPE'.split(',');
+/** VAERSDATA header of the current releases (35 columns), as in ../shared/data/vaers-modern-layout. */
+export const MODERN_DATA_HEADER = [...OLD_DATA_HEADER, 'FORM_VERS', 'TODAYS_DATE', 'BIRTH_DEFECT', 'OFC_VISIT', 'ER_ED_VISIT', 'ALLERGIES'];
+export const OLD_VAX_HEADER = 'VAERS_ID,VAX_TYPE,VAX_MANU,VAX_LOT,VAX_DOSE,VAX_ROUTE,VAX_SITE,VAX_NAME'.split(',');
+export const MODERN_VAX_HEADER = 'VAERS_ID,VAX_TYPE,VAX_MANU,VAX_LOT,VAX_DOSE_SERIES,VAX_ROUTE,VAX_SITE,VAX_NAME'.split(',');
+export const SYMPTOMS_HEADER =
+  'VAERS_ID,SYMPTOM1,SYMPTOMVERSION1,SYMPTOM2,SYMPTOMVERSION2,SYMPTOM3,SYMPTOMVERSION3,SYMPTOM4,SYMPTOMVERSION4,SYMPTOM5,SYMPTOMVERSION5'.split(',');
+
+export type Layout = 'old' | 'modern';
+
+/** CSV quoting as the official files do it: quote when the value holds a comma, quote or line break. */
+function field(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** Rows (header first) -> Windows-1252 bytes with the given line ending. */
+export function csvBytes(rows: string[][], eol = '\r\n'): Buffer {
+  return iconv.encode(rows.map((r) => r.map(field).join(',')).join(eol) + eol, 'win1252');
+}
+
+export interface DataRow { id: string; recvdate: string; text?: string }
+export interface VaxRow { id: string; type: string; name: string }
+export interface SymptomsRow { id: string; terms: string[] }
+
+/** A VAERSDATA file: every column empty except VAERS_ID, RECVDATE, SYMPTOM_TEXT and RPT_DATE. */
+export function dataCsv(layout: Layout, rows: DataRow[], eol = '\r\n'): Buffer {
+  const header = layout === 'old' ? OLD_DATA_HEADER : MODERN_DATA_HEADER;
+  const out = rows.map((r) => header.map((name) =>
+    name === 'VAERS_ID' ? r.id : name === 'RECVDATE' ? r.recvdate : name === 'SYMPTOM_TEXT' ? (r.text ?? 'pt had a reaction') : name === 'RPT_DATE' ? '01/01/1999' : ''));
+  return csvBytes([header, ...out], eol);
+}
+
+/** A VAERSVAX file (old layout: VAX_DOSE; modern: VAX_DOSE_SERIES). */
+export function vaxCsv(layout: Layout, rows: VaxRow[], eol = '\r\n'): Buffer {
+  const header = layout === 'old' ? OLD_VAX_HEADER : MODERN_VAX_HEADER;
+  return csvBytes([header, ...rows.map((r) => [r.id, r.type, 'MANU', 'LOT1', '1', 'IM', 'LA', r.name])], eol);
+}
+
+/** A VAERSSYMPTOMS file; each row holds up to 5 terms with version 8.10. */
+export function symptomsCsv(rows: SymptomsRow[], eol = '\r\n'): Buffer {
+  const out = rows.map((r) => [r.id, ...[0, 1, 2, 3, 4].flatMap((i) => (r.terms[i] ? [r.terms[i], '8.10'] : ['', '']))]);
+  return csvBytes([SYMPTOMS_HEADER, ...out], eol);
+}
+
+/** A fresh temp folder. */
+export async function tempDir(prefix = 'vaers-test-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+/** Writes `files` (name -> bytes) into `dir`, gzipping with `-n` semantics when `gzip` is set. */
+export async function writeFiles(dir: string, files: Record<string, Buffer>, gzip = false): Promise<void> {
+  for (const [name, bytes] of Object.entries(files)) {
+    await writeFile(join(dir, gzip ? `${name}.gz` : name), gzip ? gzipSync(bytes) : bytes);
+  }
+}
+
+/** True when the `zip` tool is on the PATH. */
+export function hasZipTool(): boolean {
+  try {
+    execFileSync('zip', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Makes `zipPath` holding `files` (member path -> bytes; folders allowed) with the `zip` tool. */
+export async function makeZip(zipPath: string, files: Record<string, Buffer>): Promise<void> {
+  const staging = await tempDir('vaers-zip-');
+  for (const [name, bytes] of Object.entries(files)) {
+    const target = join(staging, name);
+    await mkdir(join(target, '..'), { recursive: true });
+    await writeFile(target, bytes);
+  }
+  execFileSync('zip', ['-q', '-X', zipPath, ...Object.keys(files)], { cwd: staging });
+}
+
+/** One consistent year of reports in one layout: three reports, two vaccines, several events. */
+export function sampleYear(year: number, layout: Layout, firstId: number, eol = '\r\n'): Record<string, Buffer> {
+  const pad = layout === 'old' ? 6 : 7;
+  const id = (k: number): string => String(firstId + k).padStart(pad, '0');
+  return {
+    [`${year}VAERSDATA.csv`]: dataCsv(layout, [
+      { id: id(0), recvdate: `01/15/${year}` },
+      { id: id(1), recvdate: `05/02/${year}` },
+      { id: id(2), recvdate: `12/31/${year}` },
+    ], eol),
+    [`${year}VAERSVAX.csv`]: vaxCsv(layout, [
+      { id: id(0), type: 'FLU3', name: 'INFLUENZA (SEASONAL) (FLUZONE)' },
+      { id: id(1), type: 'MMR', name: 'MEASLES + MUMPS + RUBELLA (MMR II)' },
+      { id: id(2), type: 'FLU3', name: 'INFLUENZA (SEASONAL) (FLUZONE)' },
+      { id: id(2), type: 'MMR', name: 'MEASLES + MUMPS + RUBELLA (MMR II)' },
+    ], eol),
+    [`${year}VAERSSYMPTOMS.csv`]: symptomsCsv([
+      { id: id(0), terms: ['Pyrexia', 'Rash'] },
+      { id: id(1), terms: ['Rash'] },
+      { id: id(2), terms: ['Headache', 'Pyrexia'] },
+    ], eol),
+  };
+}
