@@ -1,0 +1,164 @@
+// Plots of quarterly series (spec 2.3) with uPlot: x is a quarter index (year * 4 + q - 1),
+// y the empirical Bayes quantiles. Shared furniture: reference lines at 1 and 2, the COVID-era
+// band 2021Q1-2022Q4 shaded, axis labels and a legend.
+import uPlot from '../vendor/uplot/uPlot.esm.js';
+
+/** First and last quarter index of the COVID-19 era (spec 2.1: 2021Q1 to 2022Q4). */
+export const COVID_ERA_FIRST = 2021 * 4;
+export const COVID_ERA_LAST = 2022 * 4 + 3;
+
+const QUARTER_RE = /^(\d{4})Q([1-4])$/;
+
+/** `2004Q3` -> index, or null. */
+export function parseQuarter(text) {
+  const m = QUARTER_RE.exec(String(text));
+  return m ? Number(m[1]) * 4 + Number(m[2]) - 1 : null;
+}
+
+/** Index -> `2004Q3`. */
+export function formatQuarter(index) {
+  const year = Math.floor(index / 4);
+  return `${year}Q${index - year * 4 + 1}`;
+}
+
+const COLORS = {
+  band: 'rgba(31, 95, 168, 0.16)',
+  eb05: '#1f5fa8',
+  eb95: '#7aa7e0',
+  eb50: '#0b2e59',
+  ewma: '#d9821e',
+  flagged: '#c83a3a',
+  ref1: '#6b7785',
+  ref2: '#9b4dca',
+  covid: 'rgba(224, 184, 74, 0.22)',
+};
+const PRODUCT_COLORS = ['#1f5fa8', '#c83a3a', '#2e8b57', '#d9821e', '#9b4dca', '#00838f', '#8d6e63', '#5c6bc0', '#ad1457', '#558b2f'];
+
+const plots = new Map();
+
+function sizeOf(container) {
+  return { width: Math.max(320, container.clientWidth || 800), height: 360 };
+}
+
+window.addEventListener('resize', () => {
+  for (const [container, plot] of plots) plot.setSize(sizeOf(container));
+});
+
+/** Removes the plot drawn in `container`, if any. */
+export function clearPlot(container) {
+  const previous = plots.get(container);
+  if (previous) previous.destroy();
+  plots.delete(container);
+  container.replaceChildren();
+}
+
+/** Shades the COVID-era quarters (drawn under the grid and the series). */
+function drawCovidBand(u) {
+  const { left, top, width, height } = u.bbox;
+  const x0 = Math.max(left, u.valToPos(COVID_ERA_FIRST - 0.5, 'x', true));
+  const x1 = Math.min(left + width, u.valToPos(COVID_ERA_LAST + 0.5, 'x', true));
+  if (!(x1 > x0)) return;
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.fillStyle = COLORS.covid;
+  ctx.fillRect(x0, top, x1 - x0, height);
+  ctx.fillStyle = '#8a6d1a';
+  ctx.font = `${Math.round(11 * window.devicePixelRatio)}px system-ui, sans-serif`;
+  ctx.fillText('COVID-19 era', x0 + 4 * window.devicePixelRatio, top + 14 * window.devicePixelRatio);
+  ctx.restore();
+}
+
+function referenceSeries(value, color) {
+  return { label: `Reference ${value}`, stroke: color, width: 1, dash: [6, 4], points: { show: false }, value: () => String(value) };
+}
+
+const fmt = (digits) => (_u, v) => (v === null || v === undefined ? '—' : Number(v).toFixed(digits));
+
+/** Options shared by both plots. */
+function baseOptions(container, series, title) {
+  return {
+    ...sizeOf(container),
+    title,
+    series,
+    scales: {
+      x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] },
+      y: { range: (_u, _min, max) => [0, Math.max(Number.isFinite(max) ? max : 0, 2.2) * 1.08] },
+    },
+    axes: [
+      {
+        label: 'Quarter (end of the 4-quarter window)',
+        labelSize: 26,
+        space: 70,
+        incrs: [1, 2, 4, 8, 12, 20, 40, 80],
+        values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? formatQuarter(v) : '')),
+      },
+      { label: 'Empirical Bayes geometric mean (EB)', labelSize: 30 },
+    ],
+    legend: { live: true },
+    cursor: { drag: { x: false, y: false } },
+    hooks: { drawClear: [drawCovidBand] },
+  };
+}
+
+/**
+ * Draws the quarterly series of one pair: EB05-EB95 band, EB50 line, EWMA of EB05 when the
+ * quarters carry `ewma_eb05`, quarters with n_methods_flagged >= 2 marked, reference lines at
+ * 1 and 2, COVID-era band.
+ * @param {HTMLElement} container
+ * @param {{vaccine: string, event: string, quarters: object[]}} body spec 2.3 Series object
+ * @returns {{hasEwma: boolean, flagged: number, covidInRange: boolean}} what was drawn
+ */
+export function drawSeriesPlot(container, body) {
+  clearPlot(container);
+  const quarters = body.quarters.filter((q) => parseQuarter(q.quarter) !== null);
+  const xs = quarters.map((q) => parseQuarter(q.quarter));
+  const num = (v) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? null : Number(v));
+  const hasEwma = quarters.some((q) => num(q.ewma_eb05) !== null);
+  const flaggedYs = quarters.map((q) => (q.n_methods_flagged >= 2 ? num(q.eb05) : null));
+  const series = [
+    { label: 'Quarter', value: (_u, v) => (v === null || v === undefined ? '—' : formatQuarter(v)) },
+    { label: 'EB05', stroke: COLORS.eb05, width: 1.5, points: { show: false }, value: fmt(3) },
+    { label: 'EB95', stroke: COLORS.eb95, width: 1, points: { show: false }, value: fmt(3) },
+    { label: 'EB50 (quarterly median)', stroke: COLORS.eb50, width: 2, value: fmt(3) },
+  ];
+  const data = [xs, quarters.map((q) => num(q.eb05)), quarters.map((q) => num(q.eb95)), quarters.map((q) => num(q.eb50))];
+  if (hasEwma) {
+    series.push({ label: 'EWMA of EB05', stroke: COLORS.ewma, width: 2, dash: [2, 3], value: fmt(3) });
+    data.push(quarters.map((q) => num(q.ewma_eb05)));
+  }
+  series.push({
+    label: 'Flagged by ≥ 2 methods (EB05)', stroke: COLORS.flagged, fill: COLORS.flagged, width: 0,
+    paths: () => null, points: { show: true, size: 9, stroke: COLORS.flagged, fill: COLORS.flagged }, value: fmt(3),
+  });
+  data.push(flaggedYs);
+  series.push(referenceSeries(1, COLORS.ref1), referenceSeries(2, COLORS.ref2));
+  data.push(xs.map(() => 1), xs.map(() => 2));
+  const options = baseOptions(container, series, `${body.vaccine} — ${body.event}`);
+  options.bands = [{ series: [2, 1], fill: COLORS.band }];
+  plots.set(container, new uPlot(options, data, container));
+  const covidInRange = xs.length > 0 && xs[0] <= COVID_ERA_LAST && xs[xs.length - 1] >= COVID_ERA_FIRST;
+  return { hasEwma, flagged: flaggedYs.filter((v) => v !== null).length, covidInRange };
+}
+
+/**
+ * Draws the EB05 series of several products side by side (class view), one line each.
+ * @param {HTMLElement} container
+ * @param {Array<{vaccine: string, quarters: object[]}>} products
+ * @param {string} title
+ */
+export function drawClassPlot(container, products, title) {
+  clearPlot(container);
+  const all = new Set();
+  for (const p of products) for (const q of p.quarters) if (parseQuarter(q.quarter) !== null) all.add(parseQuarter(q.quarter));
+  const xs = [...all].sort((a, b) => a - b);
+  const series = [{ label: 'Quarter', value: (_u, v) => (v === null || v === undefined ? '—' : formatQuarter(v)) }];
+  const data = [xs];
+  products.forEach((p, i) => {
+    const byQuarter = new Map(p.quarters.map((q) => [parseQuarter(q.quarter), q.eb05 ?? null]));
+    series.push({ label: `${p.vaccine} EB05`, stroke: PRODUCT_COLORS[i % PRODUCT_COLORS.length], width: 2, value: fmt(3) });
+    data.push(xs.map((x) => byQuarter.get(x) ?? null));
+  });
+  series.push(referenceSeries(1, COLORS.ref1), referenceSeries(2, COLORS.ref2));
+  data.push(xs.map(() => 1), xs.map(() => 2));
+  plots.set(container, new uPlot(baseOptions(container, series, title), data, container));
+}

@@ -1,0 +1,142 @@
+// Tables of pair rows (spec 2.1) and of series quarters (spec 2.3). Data strings are written with
+// textContent only, never as HTML.
+
+/** Formats a nullable number: integers as they are, others with 3 significant decimals. */
+export function formatNumber(value, digits = 3) {
+  if (value === null || value === undefined || !Number.isFinite(Number(value))) return '—';
+  const n = Number(value);
+  return Number.isInteger(n) ? String(n) : n.toFixed(digits);
+}
+
+/** Creates an element with text content and optional attributes. */
+export function el(tag, text, attrs = {}) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    node.setAttribute(key, value === true ? '' : String(value));
+  }
+  return node;
+}
+
+/**
+ * Columns of the pair table. `sort` names the /signals sort key the column sorts by (spec 4.1:
+ * eb05, n, latest); the others are not sortable by the API.
+ */
+export const PAIR_COLUMNS = [
+  { key: 'vaccine', label: 'Vaccine' },
+  { key: 'vax_type', label: 'Vaccine type' },
+  { key: 'event', label: 'Event' },
+  { key: 'n', label: 'n', num: true, sort: 'n', title: 'Sum of quarterly observed counts (overlapping windows, not unique reports)' },
+  { key: 'eb05', label: 'EB05', num: true, sort: 'eb05', title: 'Peak quarterly EB05 among quarters flagged by at least 2 methods' },
+  { key: 'quarters_flagged', label: 'Quarters flagged', num: true },
+  { key: 'first_quarter', label: 'First quarter' },
+  { key: 'latest_quarter', label: 'Latest quarter', sort: 'latest' },
+  { key: 'emerging', label: 'Emerging' },
+];
+
+function cellText(row, column) {
+  const value = row[column.key];
+  if (column.key === 'emerging') return value ? 'yes' : 'no';
+  if (column.num) return formatNumber(value);
+  return value ?? '—';
+}
+
+/**
+ * Renders the header row of the pair table.
+ * @param {HTMLTableSectionElement} thead
+ * @param {{sort?: string, order?: 'asc'|'desc', onSort?: (key: string) => void, actions?: boolean}} options
+ *   with `onSort`, sortable columns get a button and `aria-sort`
+ */
+export function renderPairHead(thead, options) {
+  const tr = el('tr');
+  for (const column of PAIR_COLUMNS) {
+    const th = el('th', null, { scope: 'col', class: column.num ? 'num' : null, title: column.title });
+    if (column.sort && options.onSort) {
+      const active = options.sort === column.sort;
+      th.setAttribute('aria-sort', active ? (options.order === 'asc' ? 'ascending' : 'descending') : 'none');
+      const next = active && options.order === 'desc' ? 'ascending' : 'descending';
+      const button = el('button', column.label, {
+        type: 'button', class: 'sort', 'data-sort': column.sort,
+        'aria-label': `${column.label}: sort ${next}`,
+      });
+      button.addEventListener('click', () => options.onSort(column.sort));
+      th.append(button);
+    } else {
+      th.textContent = column.label;
+    }
+    tr.append(th);
+  }
+  if (options.actions) tr.append(el('th', 'View', { scope: 'col' }));
+  thead.replaceChildren(tr);
+}
+
+/**
+ * Renders pair rows.
+ * @param {HTMLTableSectionElement} tbody
+ * @param {object[]} rows Pair objects (spec 2.1)
+ * @param {{selected?: {vaccine: string, event: string}|null, onSeries?: Function, onClass?: Function}} options
+ */
+export function renderPairRows(tbody, rows, options = {}) {
+  const trs = rows.map((row) => {
+    const tr = el('tr');
+    const isSelected = options.selected && options.selected.vaccine === row.vaccine && options.selected.event === row.event;
+    if (isSelected) tr.setAttribute('aria-current', 'true');
+    for (const column of PAIR_COLUMNS) {
+      const attrs = { class: column.num ? 'num' : null };
+      if (column.key === 'vaccine') attrs.scope = 'row';
+      const cell = el(column.key === 'vaccine' ? 'th' : 'td', null, attrs);
+      if (column.key === 'emerging' && row.emerging) cell.append(el('span', 'yes', { class: 'badge' }));
+      else cell.textContent = cellText(row, column);
+      tr.append(cell);
+    }
+    if (options.onSeries || options.onClass) {
+      const td = el('td', null, { class: 'actions' });
+      const name = `${row.vaccine} / ${row.event}`;
+      if (options.onSeries) {
+        const b = el('button', 'Series', { type: 'button', class: 'open-series', 'aria-label': `Show quarterly series of ${name}` });
+        b.addEventListener('click', () => options.onSeries(row));
+        td.append(b);
+      }
+      if (options.onClass) {
+        const b = el('button', 'Class', { type: 'button', class: 'open-class', 'aria-label': `Compare all products of ${row.vax_type} for ${row.event}` });
+        b.addEventListener('click', () => options.onClass(row));
+        td.append(' ', b);
+      }
+      tr.append(td);
+    }
+    return tr;
+  });
+  tbody.replaceChildren(...trs);
+}
+
+const QUARTER_COLUMNS = [
+  ['quarter', 'Quarter'], ['n', 'n'], ['eb05', 'EB05'], ['eb50', 'EB50'], ['eb95', 'EB95'],
+  ['ewma_eb05', 'EWMA EB05'], ['prr', 'PRR'], ['ror', 'ROR'], ['ic', 'IC'], ['ic025', 'IC025'],
+  ['n_methods_flagged', 'Methods flagged'], ['is_signal_any', 'Signal (any method)'],
+];
+
+/**
+ * Renders the quarters of a series as a table (the plot's accessible twin). Optional columns
+ * (`ewma_eb05`, `ic025`) appear only when the quarters carry them.
+ * @param {HTMLTableElement} table
+ * @param {object[]} quarters spec 2.3 quarter objects
+ */
+export function renderSeriesTable(table, quarters) {
+  const columns = QUARTER_COLUMNS.filter(([key]) => quarters.some((q) => key in q));
+  const head = el('tr');
+  for (const [key, label] of columns) head.append(el('th', label, { scope: 'col', class: key === 'quarter' || key === 'is_signal_any' ? null : 'num' }));
+  table.tHead.replaceChildren(head);
+  const rows = quarters.map((q) => {
+    const tr = el('tr');
+    for (const [key] of columns) {
+      let text;
+      if (key === 'quarter') text = q.quarter;
+      else if (key === 'is_signal_any') text = q.is_signal_any ? 'yes' : 'no';
+      else text = formatNumber(q[key]);
+      tr.append(el(key === 'quarter' ? 'th' : 'td', text, key === 'quarter' ? { scope: 'row' } : { class: key === 'is_signal_any' ? null : 'num' }));
+    }
+    return tr;
+  });
+  table.tBodies[0].replaceChildren(...rows);
+}

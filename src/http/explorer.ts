@@ -1,0 +1,64 @@
+/**
+ * The signal explorer (issue 6): a web page at `/` over the public `/signals` API.
+ *
+ * Routes (all hidden from the OpenAPI document, which describes the API only):
+ * - `GET /` : `public/index.html`, with the voluntary-reporting sentence (spec 1) written into
+ *   it so that the caveat is visible before (and without) any script; the page then refreshes
+ *   it from the `X-REPORTS-Hypothesis` header of each `/signals` answer.
+ * - `GET /explorer/*` : the page's plain ES modules and CSS from `public/` (no build step).
+ * - `GET /explorer/vendor/uplot/*` : uPlot (the charting library) from `node_modules/uplot/dist`.
+ *
+ * The page itself uses `/signals` only; there is no private endpoint.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type {} from '@fastify/swagger'; // brings `schema.hide` into FastifySchema
+import { HYPOTHESIS } from './errors.js';
+
+/** Folder of the page's files; `src/http` and `dist/http` both sit two levels below the root. */
+export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
+
+/** Folder of uPlot's distributed files (resolved through Node, so hoisting does not matter). */
+const UPLOT_DIR = dirname(createRequire(import.meta.url).resolve('uplot'));
+
+/** Marker in `public/index.html` replaced by the caveat sentence. */
+const HYPOTHESIS_MARKER = '<!--HYPOTHESIS-->';
+
+/** Escapes text for an HTML text node. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Fastify plugin serving the explorer page and its assets. Register it once on the app
+ * (`await app.register(explorerRoutes)`); it adds no decorators outside its own scope.
+ */
+export async function explorerRoutes(app: FastifyInstance): Promise<void> {
+  const template = await readFile(`${PUBLIC_DIR}index.html`, 'utf8');
+  const html = template.replace(HYPOTHESIS_MARKER, escapeHtml(HYPOTHESIS));
+
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => {
+    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html);
+  });
+
+  await app.register(fastifyStatic, {
+    root: PUBLIC_DIR,
+    prefix: '/explorer/',
+    index: false,
+    schemaHide: true,
+    cacheControl: true,
+    maxAge: 60_000,
+  });
+  await app.register(fastifyStatic, {
+    root: UPLOT_DIR,
+    prefix: '/explorer/vendor/uplot/',
+    index: false,
+    schemaHide: true,
+    decorateReply: false,
+    maxAge: 3_600_000,
+  });
+}
