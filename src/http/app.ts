@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import { errorBody, HttpError } from './errors.js';
+import { explorerRoutes } from './explorer.js';
 
 /** The embedded default store shipped with the project (built from data/vaers 1990-2006). */
 export const DEFAULT_STORE_PATH = fileURLToPath(new URL('../../data/default.duckdb', import.meta.url));
@@ -32,5 +33,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(500).send(errorBody('internal error'));
   });
   app.get('/healthz', async () => ({ ok: true, store: options.storePath }));
+  await app.register(explorerRoutes);
   return app;
 }
