@@ -2,11 +2,20 @@
  * Server assembly: one Fastify app with CORS `*` (spec 5), the /signals and /pipeline route
  * plugins, the OpenAPI document, the machine index and the API notes. No `listen` here: only
  * `src/commands/serve.ts` binds a port; tests call `inject()`.
+ *
+ * `@fastify/swagger` is registered first, so every route registered afterwards (by any
+ * resource plugin) with a schema appears in `/openapi.json`. Shared schemas (spec 2.1-2.5)
+ * are added once and become `components/schemas`.
  */
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
-import { errorBody, HttpError } from './errors.js';
+import swagger from '@fastify/swagger';
+import { SHARED_SCHEMAS } from '../signals/schemas.js';
+import { buildId } from './build-id.js';
+import { errorBody, HttpError, HYPOTHESIS } from './errors.js';
+import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
+import { signalsRoutes } from './signals-route.js';
 import { explorerRoutes } from './explorer.js';
 
 /** The embedded default store shipped with the project (built from data/vaers 1990-2006). */
@@ -19,20 +28,70 @@ export interface AppOptions {
   logger?: boolean;
 }
 
-/** Builds the app (routes registered, not listening). */
+const HOST_RE = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/** `http://host` of a request when its Host header is well-formed, else '' (relative links). */
+function originOf(host: string | undefined, protocol: string): string {
+  return host && HOST_RE.test(host) ? `${protocol}://${host}` : '';
+}
+
+function shorten(text: string): string {
+  return text.length > 100 ? `${text.slice(0, 100)}...` : text;
+}
+
+/** Builds the app (routes registered, not listening). Never throws for a missing store. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger: options.logger ?? false });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'reporting-signals',
+        version: '1.0.0',
+        description: `Vaccine x adverse-event disproportionality signals from VAERS (/signals) and clinical-trial registry facts per sponsor (/pipeline). ${HYPOTHESIS} Auth: none. CORS: *. Notes: /llms.txt; index: /.well-known/api-catalog.`,
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   await app.register(cors, { origin: '*' });
+
+  const build = buildId();
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('x-reports-build', build).header('x-reports-hypothesis', HYPOTHESIS);
+  });
   app.setErrorHandler((error, _request, reply) => {
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).send(errorBody(error.message, error.extra));
     }
     const status = (error as { statusCode?: number }).statusCode;
-    if (status && status >= 400 && status < 500) return reply.code(status).send(errorBody((error as Error).message));
+    if (status && status >= 400 && status < 500) return reply.code(status).send(errorBody(shorten((error as Error).message)));
     reply.log.error(error);
     return reply.code(500).send(errorBody('internal error'));
   });
-  app.get('/healthz', async () => ({ ok: true, store: options.storePath }));
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody(`no such resource: ${request.method} ${shorten(request.url.split('?')[0])}; see /openapi.json`));
+  });
+
+  const healthz = JSON.stringify({ ok: true });
+  app.get('/healthz', {
+    schema: { summary: 'Liveness: a constant answer', response: { 200: { type: 'object', properties: { ok: { type: 'boolean' } } } } },
+  }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(healthz));
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  const notes = apiNotes();
+  app.get('/llms.txt', {
+    schema: { summary: 'Plain-text API notes (the content of the specification)', response: { 200: { description: 'Markdown notes', content: { 'text/plain': { schema: { type: 'string' } } } } } },
+  }, async (_request, reply) => reply.type('text/plain; charset=utf-8').send(notes));
+  app.get('/.well-known/api-catalog', {
+    schema: { summary: 'Machine index: RFC 9727 API catalog (linkset)', response: { 200: { description: 'Linkset', content: { 'application/linkset+json': { schema: { type: 'object' } } } } } },
+  }, async (request, reply) =>
+    reply
+      .type(API_CATALOG_TYPE)
+      .header('link', '</.well-known/api-catalog>; rel="api-catalog"')
+      .send(JSON.stringify(apiCatalog(originOf(request.headers.host, request.protocol)))));
+
+  // Resource plugins.
+  await app.register(signalsRoutes, { storePath: options.storePath });
   await app.register(explorerRoutes);
   return app;
 }

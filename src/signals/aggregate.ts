@@ -1,0 +1,150 @@
+/**
+ * The pair aggregate of spec 2.1: one Pair per (vaccine, event) from its quarterly rows.
+ *
+ * Aggregation rule (spec 2.1): only quarters with `n_methods_flagged >= 2` (the serving floor,
+ * DESIGN.md) enter the aggregate. Fields that the spec defines "on the full series"
+ * (`eb05_peak_pre2021`, `eb05_peak_pre2021_quarter`, `eb05_peak_quarter`) use every quarter of
+ * the pair. Choices where the spec leaves room, applied here and documented in the API notes:
+ * - `ewma_eb05` is the peak EWMA EB05 over the flagged quarters (the same rows as `eb05`);
+ * - `quarters_flagged` counts flagged quarters whose `is_signal_any` is true (the "filtered
+ *   rows" of `first_quarter`/`latest_quarter`);
+ * - `n_methods_max` is the same over flagged quarters or the full series (its maximum is >= 2).
+ * A pair with no flagged quarter is not served (the aggregator returns null).
+ */
+import { COVID_ERA_FIRST, COVID_ERA_LAST, formatQuarter, type QuarterIndex } from '../quarter.js';
+
+/** The serving floor: a quarter enters the aggregate when `n_methods_flagged >= FLAG_FLOOR`. */
+export const FLAG_FLOOR = 2;
+
+/** Spec 2.1 Pair, fields in the order of the spec table (also the CSV column order). */
+export interface Pair {
+  vaccine: string;
+  drug: string;
+  vax_name: string;
+  vax_type: string;
+  event: string;
+  n: number;
+  eb05: number | null;
+  eb05_peak_pre2021: number | null;
+  eb05_peak_pre2021_quarter: string | null;
+  eb05_peak_quarter: string | null;
+  peak_in_covid_era: boolean;
+  background_note: string | null;
+  ewma_eb05: number | null;
+  n_methods_max: number;
+  quarters_flagged: number;
+  first_quarter: string;
+  latest_quarter: string;
+  emerging: boolean;
+}
+
+/** Spec 2.1 field names, in table order: the JSON keys and the CSV header. */
+export const PAIR_FIELDS: ReadonlyArray<keyof Pair> = [
+  'vaccine', 'drug', 'vax_name', 'vax_type', 'event', 'n', 'eb05', 'eb05_peak_pre2021',
+  'eb05_peak_pre2021_quarter', 'eb05_peak_quarter', 'peak_in_covid_era', 'background_note', 'ewma_eb05',
+  'n_methods_max', 'quarters_flagged', 'first_quarter', 'latest_quarter', 'emerging',
+];
+
+/** Spec 2.1 background_note, case 1: a COVID-19 vaccine (one sentence). */
+export const NOTE_COVID_VACCINE =
+  'COVID-19 vaccine reports dominate the 2021-2022 reporting background, so this vaccine\'s own volume shapes the expected counts its EB05 is measured against.';
+/** Spec 2.1 background_note, case 2: another vaccine whose peak lies in 2021Q1-2022Q4 (one sentence). */
+export const NOTE_COVID_ERA_PEAK =
+  'The EB05 peak falls in 2021-2022, when COVID-19 vaccine reports shrank the background of other vaccines, so the peak may partly reflect that distortion (this note is not a rescaled EB05).';
+
+/** True when `vax_type` is the COVID-19 type (spec 2.1: `COVID19`), case-insensitive. */
+export function isCovidType(vaxType: string): boolean {
+  return vaxType.toUpperCase() === 'COVID19';
+}
+
+/** The quarterly values the aggregate reads (a subset of QuarterlyRow, quarter as an index). */
+export interface AggregateInput {
+  quarter: QuarterIndex;
+  n: number;
+  eb05: number | null;
+  ewma_eb05: number | null;
+  n_methods_flagged: number;
+  is_signal_any: boolean;
+}
+
+/**
+ * Accumulates the quarterly rows of one pair, in any order, and yields its spec 2.1 Pair.
+ * Ties of a peak go to the earliest quarter.
+ */
+export class PairAccumulator {
+  private n = 0;
+  private eb05: number | null = null;
+  private ewma: number | null = null;
+  private nMethodsMax = 0;
+  private quartersFlagged = 0;
+  private first: QuarterIndex | null = null;
+  private latest: QuarterIndex | null = null;
+  private peak: number | null = null;
+  private peakQuarter: QuarterIndex = 0;
+  private pre: number | null = null;
+  private preQuarter: QuarterIndex = 0;
+
+  /** Adds one quarterly row. */
+  add(row: AggregateInput): void {
+    const q = row.quarter;
+    const eb05 = row.eb05;
+    if (eb05 !== null) {
+      if (this.peak === null || eb05 > this.peak || (eb05 === this.peak && q < this.peakQuarter)) {
+        this.peak = eb05;
+        this.peakQuarter = q;
+      }
+      if (q < COVID_ERA_FIRST && (this.pre === null || eb05 > this.pre || (eb05 === this.pre && q < this.preQuarter))) {
+        this.pre = eb05;
+        this.preQuarter = q;
+      }
+    }
+    if (row.n_methods_flagged < FLAG_FLOOR) return;
+    this.n += row.n;
+    if (eb05 !== null && (this.eb05 === null || eb05 > this.eb05)) this.eb05 = eb05;
+    if (row.ewma_eb05 !== null && (this.ewma === null || row.ewma_eb05 > this.ewma)) this.ewma = row.ewma_eb05;
+    if (row.n_methods_flagged > this.nMethodsMax) this.nMethodsMax = row.n_methods_flagged;
+    if (row.is_signal_any) this.quartersFlagged++;
+    if (this.first === null || q < this.first) this.first = q;
+    if (this.latest === null || q > this.latest) this.latest = q;
+  }
+
+  /**
+   * The Pair, or null when no quarter reached the floor (such a pair is not served).
+   * @param reportsThrough latest quarter in the data (for `emerging`); null for an empty store.
+   */
+  result(vaccine: string, vaxType: string, event: string, reportsThrough: QuarterIndex | null): Pair | null {
+    if (this.first === null || this.latest === null) return null;
+    const covid = isCovidType(vaxType);
+    const peakQuarter = this.peak === null ? null : this.peakQuarter;
+    const peakInCovidEra = !covid && peakQuarter !== null && peakQuarter >= COVID_ERA_FIRST && peakQuarter <= COVID_ERA_LAST;
+    return {
+      vaccine,
+      drug: vaccine,
+      vax_name: vaccine,
+      vax_type: vaxType,
+      event,
+      n: this.n,
+      eb05: this.eb05,
+      eb05_peak_pre2021: this.pre,
+      eb05_peak_pre2021_quarter: this.pre === null ? null : formatQuarter(this.preQuarter),
+      eb05_peak_quarter: peakQuarter === null ? null : formatQuarter(peakQuarter),
+      peak_in_covid_era: peakInCovidEra,
+      background_note: covid ? NOTE_COVID_VACCINE : peakInCovidEra ? NOTE_COVID_ERA_PEAK : null,
+      ewma_eb05: this.ewma,
+      n_methods_max: this.nMethodsMax,
+      quarters_flagged: this.quartersFlagged,
+      first_quarter: formatQuarter(this.first),
+      latest_quarter: formatQuarter(this.latest),
+      emerging: reportsThrough !== null && this.first >= reportsThrough - 3,
+    };
+  }
+}
+
+/**
+ * vax_type of a vaccine name when the store has none (spec 2.1): the name without its
+ * trailing parenthetical product suffix, e.g. `COVID19 (COVID19 (MODERNA))` -> `COVID19`.
+ */
+export function vaxTypeOfName(name: string): string {
+  const open = name.indexOf(' (');
+  return open > 0 && name.endsWith(')') ? name.slice(0, open).trim() : name.trim();
+}

@@ -1,0 +1,227 @@
+/**
+ * The served pairs in memory, with the indexes a request needs (DESIGN.md: the pair aggregate
+ * is computed once at load time, so a request never scans SQL; only `format=series` reads the
+ * store).
+ *
+ * Built by streaming the quarterly rows once (`Store.forEachAggregateChunk`), aggregating each
+ * pair (src/signals/aggregate.ts) and indexing: by vaccine name, by vax_type and by VAERS
+ * `VAX_TYPE` code (both case-insensitive), by event (exact, and lower-cased for substring
+ * search), and one precomputed rank per sort key and direction (spec 4.1 sort/order: nulls
+ * last in both orders, ties by vaccine then event).
+ */
+import { formatQuarter, parseQuarter, type QuarterIndex } from '../quarter.js';
+import type { Store } from '../store/read.js';
+import type { StoreMeta } from '../store/schema.js';
+import { PairAccumulator, vaxTypeOfName, type Pair } from './aggregate.js';
+
+/** Spec 4.1 sort keys (`trend` is rejected by the parameters). */
+export const SORT_KEYS = ['eb05', 'n', 'latest'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+/** Spec 4.1 order values. */
+export const ORDERS = ['desc', 'asc'] as const;
+export type Order = (typeof ORDERS)[number];
+
+/** Everything a request reads; immutable after `loadCatalog`. */
+export interface Catalog {
+  /** Served pairs (at least one quarter with n_methods_flagged >= 2), ordered by vaccine, event. */
+  pairs: Pair[];
+  /** Latest quarter in the data (spec 2.2 reports_through), or null for an empty store. */
+  reportsThrough: string | null;
+  /** Whether quarters carry `ic025` (spec 2.3). */
+  hasIc025: boolean;
+  /** Vaccine name -> its vax_type. */
+  vaxTypeOf: Map<string, string>;
+  /** Upper-cased vaccine name -> vaccine name. */
+  vaccineByUpperName: Map<string, string>;
+  /** Upper-cased vax_type -> vaccine names of that type. */
+  vaccinesByUpperType: Map<string, string[]>;
+  /** Upper-cased VAERS VAX_TYPE code -> vaccine names seen with it. */
+  vaccinesByUpperCode: Map<string, string[]>;
+  /** vax_type -> vaccine names (for format=class). */
+  vaccinesByType: Map<string, string[]>;
+  /** Vaccine names in order, and their lower-cased forms (q substring search). */
+  vaccineNames: string[];
+  vaccineNamesLower: string[];
+  /** Vaccine name -> pair ids. */
+  pairsByVaccine: Map<string, number[]>;
+  /** Distinct events, their lower-cased forms, and event -> pair ids. */
+  events: string[];
+  eventsLower: string[];
+  pairsByEvent: Map<string, number[]>;
+  /** `${sort}:${order}` -> rank of each pair id (0 = first). */
+  ranks: Map<string, Int32Array>;
+  /** `${sort}:${order}` -> pair ids in that order. */
+  orders: Map<string, Int32Array>;
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function finite(value: number | null | undefined): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** Compares two strings by UTF-16 code units (stable, locale-free). */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sortValue(pair: Pair, key: SortKey): number | null {
+  if (key === 'eb05') return pair.eb05;
+  if (key === 'n') return pair.n;
+  return parseQuarter(pair.latest_quarter);
+}
+
+function buildOrders(pairs: Pair[]): { ranks: Map<string, Int32Array>; orders: Map<string, Int32Array> } {
+  const ranks = new Map<string, Int32Array>();
+  const orders = new Map<string, Int32Array>();
+  for (const key of SORT_KEYS) {
+    const values = pairs.map((p) => sortValue(p, key));
+    for (const order of ORDERS) {
+      const sign = order === 'desc' ? -1 : 1;
+      const ids = Int32Array.from(pairs.keys());
+      // pairs are already ordered by vaccine, event: the id is the tie-break.
+      ids.sort((a, b) => {
+        const va = values[a];
+        const vb = values[b];
+        if (va === null || vb === null) return va === vb ? a - b : va === null ? 1 : -1;
+        return va !== vb ? sign * (va - vb) : a - b;
+      });
+      const rank = new Int32Array(pairs.length);
+      ids.forEach((id, i) => { rank[id] = i; });
+      ranks.set(`${key}:${order}`, rank);
+      orders.set(`${key}:${order}`, ids);
+    }
+  }
+  return { ranks, orders };
+}
+
+/**
+ * Reads the store once and builds the catalog.
+ * @throws Error when the store cannot be read.
+ */
+export async function loadCatalog(store: Store): Promise<Catalog> {
+  const meta: StoreMeta = await store.meta();
+  const vaccineRows = await store.vaccines();
+  const vaxTypeOf = new Map<string, string>();
+  const codesOf = new Map<string, string[]>();
+  for (const v of vaccineRows) {
+    vaxTypeOf.set(v.vax_name, v.vax_type || vaxTypeOfName(v.vax_name));
+    codesOf.set(v.vax_name, v.vax_type_codes ?? []);
+  }
+  let reportsThrough: QuarterIndex | null = meta.reports_through ? parseQuarter(meta.reports_through) : null;
+  if (reportsThrough === null) reportsThrough = await maxQuarter(store);
+
+  const pairs: Pair[] = [];
+  const quarterIndex = new Map<string, QuarterIndex | null>();
+  const quarterOf = (text: string): QuarterIndex | null => {
+    let q = quarterIndex.get(text);
+    if (q === undefined) {
+      q = parseQuarter(text);
+      quarterIndex.set(text, q);
+    }
+    return q;
+  };
+  let drug: string | null = null;
+  let event: string | null = null;
+  let acc = new PairAccumulator();
+  const flush = () => {
+    if (drug === null || event === null) return;
+    let vaxType = vaxTypeOf.get(drug);
+    if (vaxType === undefined) {
+      vaxType = vaxTypeOfName(drug);
+      vaxTypeOf.set(drug, vaxType);
+    }
+    const pair = acc.result(drug, vaxType, event, reportsThrough);
+    if (pair) pairs.push(pair);
+  };
+  await store.forEachAggregateChunk((chunk) => {
+    for (let i = 0; i < chunk.rowCount; i++) {
+      const d = chunk.drug[i];
+      const e = chunk.event[i];
+      const q = quarterOf(String(chunk.quarter[i]));
+      if (d === null || e === null || q === null) continue;
+      if (d !== drug || e !== event) {
+        flush();
+        drug = d;
+        event = e;
+        acc = new PairAccumulator();
+      }
+      acc.add({
+        quarter: q,
+        n: finite(chunk.n[i]) ?? 0,
+        eb05: finite(chunk.eb05[i]),
+        ewma_eb05: finite(chunk.ewma_eb05[i]),
+        n_methods_flagged: finite(chunk.n_methods_flagged[i]) ?? 0,
+        is_signal_any: chunk.is_signal_any[i] === true,
+      });
+    }
+  });
+  flush();
+  return indexPairs(pairs, {
+    reportsThrough: meta.reports_through ?? (reportsThrough === null ? null : formatQuarter(reportsThrough)),
+    hasIc025: meta.has_ic025 !== false,
+    vaxTypeOf,
+    codesOf,
+  });
+}
+
+async function maxQuarter(store: Store): Promise<QuarterIndex | null> {
+  let max: QuarterIndex | null = null;
+  await store.forEachAggregateChunk((chunk) => {
+    for (const text of chunk.quarter) {
+      const q = parseQuarter(String(text));
+      if (q !== null && (max === null || q > max)) max = q;
+    }
+  });
+  return max;
+}
+
+/** Builds the indexes over aggregated pairs (exported for tests). */
+export function indexPairs(
+  unsorted: Pair[],
+  info: { reportsThrough: string | null; hasIc025: boolean; vaxTypeOf: Map<string, string>; codesOf: Map<string, string[]> },
+): Catalog {
+  const pairs = [...unsorted].sort((a, b) => compareText(a.vaccine, b.vaccine) || compareText(a.event, b.event));
+  const pairsByVaccine = new Map<string, number[]>();
+  const pairsByEvent = new Map<string, number[]>();
+  pairs.forEach((p, id) => {
+    pushTo(pairsByVaccine, p.vaccine, id);
+    pushTo(pairsByEvent, p.event, id);
+  });
+  const vaccineNames = [...new Set([...info.vaxTypeOf.keys(), ...pairsByVaccine.keys()])].sort(compareText);
+  const vaccineByUpperName = new Map<string, string>();
+  const vaccinesByUpperType = new Map<string, string[]>();
+  const vaccinesByUpperCode = new Map<string, string[]>();
+  const vaccinesByType = new Map<string, string[]>();
+  const vaxTypeOf = new Map(info.vaxTypeOf);
+  for (const name of vaccineNames) {
+    const type = vaxTypeOf.get(name) ?? vaxTypeOfName(name);
+    vaxTypeOf.set(name, type);
+    if (!vaccineByUpperName.has(name.toUpperCase())) vaccineByUpperName.set(name.toUpperCase(), name);
+    pushTo(vaccinesByUpperType, type.toUpperCase(), name);
+    pushTo(vaccinesByType, type, name);
+    for (const code of new Set((info.codesOf.get(name) ?? []).map((c) => c.toUpperCase()))) pushTo(vaccinesByUpperCode, code, name);
+  }
+  const events = [...pairsByEvent.keys()].sort(compareText);
+  return {
+    pairs,
+    reportsThrough: info.reportsThrough,
+    hasIc025: info.hasIc025,
+    vaxTypeOf,
+    vaccineByUpperName,
+    vaccinesByUpperType,
+    vaccinesByUpperCode,
+    vaccinesByType,
+    vaccineNames,
+    vaccineNamesLower: vaccineNames.map((v) => v.toLowerCase()),
+    pairsByVaccine,
+    events,
+    eventsLower: events.map((e) => e.toLowerCase()),
+    pairsByEvent,
+    ...buildOrders(pairs),
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * JSON schemas of the /signals resource, as data (STYLE.md: one source for validation, the
+ * OpenAPI document and types): spec 2.1 Pair, 2.2 Profile, 2.3 Series, 2.4 Class, 2.5 Error,
+ * the 4.1 query parameters (from `SIGNALS_PARAMETERS`) and the 4.1 response headers.
+ * `@fastify/swagger` turns them into `/openapi.json` (shared schemas become
+ * `components/schemas/<$id>`).
+ */
+import { FORMATS, SIGNALS_PARAMETERS, LIMIT_MAX } from './parameters.js';
+
+const QUARTER = { type: 'string', pattern: '^[0-9]{4}Q[1-4]$', description: 'Quarter `<year>Q<1-4>`.' } as const;
+const NULLABLE_QUARTER = { type: ['string', 'null'], pattern: '^[0-9]{4}Q[1-4]$' } as const;
+
+/** Spec 2.5 Error object. */
+export const ERROR_SCHEMA = {
+  $id: 'Error',
+  type: 'object',
+  description: 'Spec 2.5 Error object. Every error body carries `hypothesis`.',
+  required: ['error', 'hypothesis'],
+  properties: {
+    error: { type: 'string', description: 'Message.' },
+    hypothesis: { type: 'string', description: 'Voluntary-reporting sentence.' },
+    allowed: { type: 'array', items: { type: 'string' }, description: 'Allowed values: the formats for an unknown `format`; also given for an unknown sort, order or parameter.' },
+    usage: { type: 'string', description: 'How to call the resource.' },
+  },
+  additionalProperties: false,
+} as const;
+
+/** Spec 2.1 Pair. */
+export const PAIR_SCHEMA = {
+  $id: 'Pair',
+  type: 'object',
+  description: 'Spec 2.1 Pair: a vaccine x event pair aggregated over its quarters with n_methods_flagged >= 2. Never carries ebgm, prr, ror, ic, ic025 or n_unique.',
+  required: ['vaccine', 'drug', 'vax_name', 'vax_type', 'event', 'n', 'emerging'],
+  additionalProperties: false,
+  properties: {
+    vaccine: { type: 'string', description: 'Vaccine name (VAX_NAME).' },
+    drug: { type: 'string', description: 'Same string as vaccine.' },
+    vax_name: { type: 'string', description: 'Same string as vaccine. Not the vaccine type.' },
+    vax_type: { type: 'string', description: 'Vaccine name without its parenthetical product suffix (COVID19 stays COVID19).' },
+    event: { type: 'string', description: 'Event preferred term.' },
+    n: { type: 'integer', minimum: 0, description: 'Sum of quarterly observed counts over flagged quarters. Rolling windows overlap: not a count of unique reports.' },
+    eb05: { type: ['number', 'null'], description: 'Peak quarterly EB05 among quarters with n_methods_flagged >= 2 (raw quarterly value, not the EWMA).' },
+    eb05_peak_pre2021: { type: ['number', 'null'], description: 'Highest quarterly EB05 before 2021Q1 on the full series. Null when the pair has no pre-2021 quarter.' },
+    eb05_peak_pre2021_quarter: { ...NULLABLE_QUARTER, description: 'Earliest quarter that attains eb05_peak_pre2021.' },
+    eb05_peak_quarter: { ...NULLABLE_QUARTER, description: 'Earliest quarter that attains the full-series maximum EB05.' },
+    peak_in_covid_era: { type: 'boolean', description: 'True when vax_type is not COVID19 and eb05_peak_quarter lies within 2021Q1 to 2022Q4.' },
+    background_note: { type: ['string', 'null'], description: 'One sentence on COVID-era background distortion (COVID-19 vaccines; other vaccines whose peak is in 2021-2022); null otherwise. Not a rescaled EB05.' },
+    ewma_eb05: { type: ['number', 'null'], description: 'Peak EWMA EB05 over the flagged quarters. A different number from eb05.' },
+    n_methods_max: { type: 'integer', minimum: 0, maximum: 4, description: 'Highest n_methods_flagged across quarters.' },
+    quarters_flagged: { type: 'integer', minimum: 0, description: 'Number of flagged quarters (n_methods_flagged >= 2) where is_signal_any is true.' },
+    first_quarter: { ...QUARTER, description: 'First quarter with n_methods_flagged >= 2.' },
+    latest_quarter: { ...QUARTER, description: 'Last quarter with n_methods_flagged >= 2.' },
+    emerging: { type: 'boolean', description: 'True when first_quarter lies within the last four quarters of the data.' },
+  },
+} as const;
+
+const PAIRS = { type: 'array', items: { $ref: 'Pair#' } } as const;
+
+/** Spec 2.2 Profile object. */
+export const PROFILE_SCHEMA = {
+  $id: 'Profile',
+  type: 'object',
+  description: 'Spec 2.2 Profile object (format=profile). kind: vaccine when only a vaccine is given, event when only an event, pair when both; for q, vaccine when q matched a vaccine, else event.',
+  required: ['query', 'kind', 'reports_through', 'n_pairs', 'returned', 'hypothesis', 'pairs'],
+  additionalProperties: false,
+  properties: {
+    query: { type: 'string' },
+    kind: { type: 'string', enum: ['vaccine', 'event', 'pair'] },
+    reports_through: NULLABLE_QUARTER,
+    n_pairs: { type: 'integer', minimum: 0, description: 'Pairs matched.' },
+    returned: { type: 'integer', minimum: 0, description: 'Pairs in this page.' },
+    hypothesis: { type: 'string' },
+    pairs: PAIRS,
+  },
+} as const;
+
+/** Spec 2.3 quarter object. */
+export const QUARTER_SCHEMA = {
+  $id: 'Quarter',
+  type: 'object',
+  description: 'Spec 2.3 quarter object: statistics of the 4-quarter window ending at quarter. ic025 is present only when the data has that column.',
+  required: ['quarter', 'n', 'eb05', 'eb50', 'eb95', 'prr', 'ror', 'ic', 'n_methods_flagged', 'is_signal_any'],
+  additionalProperties: false,
+  properties: {
+    quarter: QUARTER,
+    n: { type: 'integer', minimum: 0 },
+    eb05: { type: ['number', 'null'] },
+    eb50: { type: ['number', 'null'], description: 'Quarterly posterior median, not an EBGM.' },
+    eb95: { type: ['number', 'null'] },
+    prr: { type: ['number', 'null'] },
+    ror: { type: ['number', 'null'] },
+    ic: { type: ['number', 'null'] },
+    ic025: { type: ['number', 'null'] },
+    n_methods_flagged: { type: 'integer', minimum: 0, maximum: 4 },
+    is_signal_any: { type: 'boolean' },
+  },
+} as const;
+
+/** Spec 2.3 Series object. */
+export const SERIES_SCHEMA = {
+  $id: 'Series',
+  type: 'object',
+  description: 'Spec 2.3 Series object (format=series): the pair with the highest peak EB05 among the matches, quarters ascending. No match: n_pairs_matched 0 and quarters empty.',
+  required: ['vaccine', 'drug', 'vax_type', 'event', 'reports_through', 'hypothesis', 'n_pairs_matched', 'note', 'quarters'],
+  additionalProperties: false,
+  properties: {
+    vaccine: { type: 'string' },
+    drug: { type: 'string' },
+    vax_type: { type: 'string' },
+    event: { type: 'string' },
+    reports_through: NULLABLE_QUARTER,
+    hypothesis: { type: 'string' },
+    n_pairs_matched: { type: 'integer', minimum: 0 },
+    note: { type: 'string' },
+    quarters: { type: 'array', items: { $ref: 'Quarter#' } },
+  },
+} as const;
+
+/** Spec 2.4 Class object. */
+export const CLASS_SCHEMA = {
+  $id: 'Class',
+  type: 'object',
+  description: 'Spec 2.4 Class object (format=class): every product of the vaccine type(s) of `vaccine` (or of the `q` seed); optional `event` keeps only matching events.',
+  required: ['vax_type', 'vaccines', 'event', 'reports_through', 'n_pairs', 'hypothesis', 'pairs'],
+  additionalProperties: false,
+  properties: {
+    vax_type: { type: 'array', items: { type: 'string' } },
+    vaccines: { type: 'array', items: { type: 'string' }, description: 'Every product of the vaccine type.' },
+    event: { type: ['string', 'null'] },
+    reports_through: NULLABLE_QUARTER,
+    n_pairs: { type: 'integer', minimum: 0 },
+    hypothesis: { type: 'string' },
+    pairs: PAIRS,
+  },
+} as const;
+
+/** Shared schemas, registered once with `app.addSchema` (components of the OpenAPI document). */
+export const SHARED_SCHEMAS = [ERROR_SCHEMA, PAIR_SCHEMA, PROFILE_SCHEMA, QUARTER_SCHEMA, SERIES_SCHEMA, CLASS_SCHEMA];
+
+/** Spec 4.1 query parameters as a JSON schema (documentation; the validator is parseSignalsQuery). */
+export const SIGNALS_QUERYSTRING = {
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(SIGNALS_PARAMETERS.map((p) => [p.name, { ...p.schema, description: p.description }])),
+} as const;
+
+/** Spec 4.1 response headers on every 200. */
+export const SIGNALS_HEADERS = {
+  'X-Total-Count': { type: 'integer', description: 'Pairs matched, before limit and offset (after min_eb05/min_n).' },
+  'X-Limit': { type: 'integer', description: `Page size (1 to ${LIMIT_MAX}).` },
+  'X-Offset': { type: 'integer', description: 'Rows skipped.' },
+  'X-REPORTS-Through': { type: 'string', description: 'Latest quarter in the data (`none` for an empty store).' },
+  'X-REPORTS-Build': { type: 'string', pattern: '^api-[0-9a-f]{12} src-.+$', description: 'api-<12 hex digest of the served program> src-<first line of the VERSION file written at deploy; dev when absent>.' },
+  'X-REPORTS-Hypothesis': { type: 'string', description: 'The voluntary-reporting sentence.' },
+  'Cache-Control': { type: 'string', enum: ['public, max-age=60'] },
+  'Access-Control-Allow-Origin': { type: 'string', enum: ['*'], description: 'CORS: any origin (spec 5), on every answer.' },
+} as const;
+
+const ERROR_RESPONSE = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'Error#' } } } });
+
+/** Route schema of GET /signals (fed to Fastify and, through @fastify/swagger, /openapi.json). */
+export const SIGNALS_ROUTE_SCHEMA = {
+  summary: 'Vaccine x event pairs with disproportionality statistics',
+  description:
+    'Pairs of (vaccine name, event term) aggregated over quarters with n_methods_flagged >= 2. Reports are voluntary; disproportionate reporting is a hypothesis, not evidence of causation. ' +
+    'At least one of vaccine (or drug), event, q is required. Auth: none; CORS: *. Formats: ' + FORMATS.join(', ') + '. ' +
+    'Choices where the spec says "not shown": limit outside 1..500, offset < 0, non-integer limit/offset, min_n < 0, unknown sort/order, a parameter given twice, an unknown parameter (including background) are 400 Error objects naming the allowed values; an empty value counts as absent.',
+  querystring: SIGNALS_QUERYSTRING,
+  response: {
+    200: {
+      description: 'json: array of Pair; csv: same columns, current page, header row (RFC 4180); series: Series; profile: Profile; class: Class; brief: text/plain Markdown. Unknown vaccine or event: 200 with an empty list.',
+      headers: SIGNALS_HEADERS,
+      content: {
+        'application/json': { schema: { oneOf: [{ type: 'array', items: { $ref: 'Pair#' } }, { $ref: 'Series#' }, { $ref: 'Profile#' }, { $ref: 'Class#' }] } },
+        'text/csv': { schema: { type: 'string' } },
+        'text/plain': { schema: { type: 'string' } },
+      },
+    },
+    400: ERROR_RESPONSE('Bad request (spec 7): no vaccine/drug/event/q; vaccine and drug differ; query too short; unknown format (with allowed); sort=trend; min_eb05 or min_n not a number; min_eb05 below 0; and the "not shown" choices above.'),
+    503: ERROR_RESPONSE('The store is missing or could not be read (the server started without data).'),
+  },
+} as const;
+
+export { ERROR_RESPONSE };
