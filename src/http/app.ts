@@ -14,6 +14,7 @@ import swagger from '@fastify/swagger';
 import { SHARED_SCHEMAS } from '../signals/schemas.js';
 import { buildId } from './build-id.js';
 import { errorBody, HttpError, HYPOTHESIS } from './errors.js';
+import { explorerRoutes } from './explorer.js';
 import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
 import { signalsRoutes } from './signals-route.js';
 import { explorerRoutes } from './explorer.js';
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Resource plugins.
   await app.register(signalsRoutes, { storePath: options.storePath });
+  await app.register(explorerRoutes);
   await app.register(explorerRoutes);
   return app;
 }
