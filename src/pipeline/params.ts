@@ -1,0 +1,197 @@
+/**
+ * Query parameters of `GET /pipeline` (spec 4.2, 8): parsing and validation into a typed
+ * `PipelineQuery`. Errors are returned as values (`ParamError`), never thrown, so the route can
+ * answer 400 with the spec 2.5 Error object (`allowed` for an enumerated parameter, `usage` for a
+ * missing or malformed one). Registry enums come from the ClinicalTrials.gov API v2 contract
+ * (`ctg-oas-v2.yaml`, components `Status` and `Phase`).
+ */
+
+/** ClinicalTrials.gov API v2 `Status` enum (overallStatus), in the contract's order. */
+export const STATUS_VALUES = [
+  'ACTIVE_NOT_RECRUITING',
+  'COMPLETED',
+  'ENROLLING_BY_INVITATION',
+  'NOT_YET_RECRUITING',
+  'RECRUITING',
+  'SUSPENDED',
+  'TERMINATED',
+  'WITHDRAWN',
+  'AVAILABLE',
+  'NO_LONGER_AVAILABLE',
+  'TEMPORARILY_NOT_AVAILABLE',
+  'APPROVED_FOR_MARKETING',
+  'WITHHELD',
+  'UNKNOWN',
+] as const;
+export type StudyStatus = (typeof STATUS_VALUES)[number];
+
+/** Spec 4.2: "with no status the list is ongoing studies" — these four registry statuses. */
+export const ONGOING_STATUSES: readonly StudyStatus[] = [
+  'RECRUITING',
+  'NOT_YET_RECRUITING',
+  'ACTIVE_NOT_RECRUITING',
+  'ENROLLING_BY_INVITATION',
+];
+
+/** The `status` value meaning every registry status (completed and stopped trials included). */
+export const STATUS_ALL = 'ALL';
+
+/** ClinicalTrials.gov API v2 `Phase` enum. */
+export const PHASE_VALUES = ['NA', 'EARLY_PHASE1', 'PHASE1', 'PHASE2', 'PHASE3', 'PHASE4'] as const;
+export type StudyPhase = (typeof PHASE_VALUES)[number];
+
+/** Short spellings accepted for `phase` (case-insensitive), mapped to registry values. */
+export const PHASE_ALIASES: Readonly<Record<string, StudyPhase>> = {
+  '1': 'PHASE1',
+  '2': 'PHASE2',
+  '3': 'PHASE3',
+  '4': 'PHASE4',
+  early1: 'EARLY_PHASE1',
+  na: 'NA',
+};
+
+/** `role` values (spec 4.2). `collaborator` means collaborator and not lead. */
+export const ROLE_VALUES = ['lead', 'collaborator', 'any'] as const;
+export type Role = (typeof ROLE_VALUES)[number];
+
+/** `format` values (spec 4.2). */
+export const FORMAT_VALUES = ['json', 'brief', 'html'] as const;
+export type PipelineFormat = (typeof FORMAT_VALUES)[number];
+
+/** Spec 8: pipeline `limit` default and maximum. */
+export const LIMIT_DEFAULT = 50;
+export const LIMIT_MAX = 200;
+/** Longest accepted `sponsor` (characters, after trimming). */
+export const SPONSOR_MAX_LENGTH = 200;
+
+/** One-line usage string carried by 400 answers (`usage` of the spec 2.5 Error object). */
+export const PIPELINE_USAGE =
+  'GET /pipeline?sponsor=<lead sponsor name, e.g. Pfizer>[&role=lead|collaborator|any][&status=ALL|RECRUITING,...]' +
+  `[&phase=PHASE3|3|early1|na,...][&limit=1..${LIMIT_MAX}, default ${LIMIT_DEFAULT}][&format=json|brief|html]`;
+
+/** A validated `/pipeline` request. */
+export interface PipelineQuery {
+  /** Trimmed sponsor text; `null` when absent or empty (only valid for the HTML search page). */
+  sponsor: string | null;
+  role: Role;
+  /** Registry statuses to include, or `'ALL'` for no status filter. */
+  status: readonly StudyStatus[] | typeof STATUS_ALL;
+  /** Registry phases to include (a study matches when any of its phases is listed); `null` = no filter. */
+  phase: readonly StudyPhase[] | null;
+  /** Rows to return, 1..LIMIT_MAX after clamping. */
+  limit: number;
+  /** The `limit` the client asked for when it was above LIMIT_MAX (served as LIMIT_MAX); else `null`. */
+  limitRequested: number | null;
+}
+
+/** A 400 answer: message plus the optional `allowed` list or `usage` line of the Error object. */
+export interface ParamError {
+  error: string;
+  allowed?: readonly string[];
+  usage?: string;
+}
+
+/** Raw query-string values as Fastify hands them over (repeated keys arrive as arrays). */
+export type RawQuery = Record<string, unknown>;
+
+function rawString(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (Array.isArray(value)) return value.map((v) => String(v)).join(',');
+  return String(value);
+}
+
+/** Splits a comma-separated list, trimming items and dropping empty ones. */
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/**
+ * Parses `format` (case-insensitive). Returns `null` when absent/empty (negotiate from Accept),
+ * or a ParamError with `allowed` for an unknown value.
+ */
+export function parseFormat(raw: unknown): PipelineFormat | null | ParamError {
+  const value = rawString(raw)?.trim().toLowerCase();
+  if (!value) return null;
+  if ((FORMAT_VALUES as readonly string[]).includes(value)) return value as PipelineFormat;
+  return { error: 'unknown format', allowed: FORMAT_VALUES };
+}
+
+/** Parses `status` (spec 4.2): absent -> ONGOING_STATUSES; `ALL` -> all; else registry values. */
+export function parseStatus(raw: unknown): PipelineQuery['status'] | ParamError {
+  const value = rawString(raw)?.trim();
+  if (!value) return ONGOING_STATUSES;
+  const items = splitList(value).map((s) => s.toUpperCase().replace(/[\s-]+/g, '_'));
+  if (items.length === 0) return ONGOING_STATUSES;
+  if (items.includes(STATUS_ALL)) return STATUS_ALL;
+  const out: StudyStatus[] = [];
+  for (const item of items) {
+    if (!(STATUS_VALUES as readonly string[]).includes(item)) {
+      return { error: 'unknown status value', allowed: [STATUS_ALL, ...STATUS_VALUES] };
+    }
+    if (!out.includes(item as StudyStatus)) out.push(item as StudyStatus);
+  }
+  return out;
+}
+
+/** Parses `phase`: registry values or the aliases 1, 2, 3, 4, early1, na (case-insensitive). */
+export function parsePhase(raw: unknown): PipelineQuery['phase'] | ParamError {
+  const value = rawString(raw)?.trim();
+  if (!value) return null;
+  const out: StudyPhase[] = [];
+  for (const item of splitList(value)) {
+    const upper = item.toUpperCase().replace(/[\s-]+/g, '_');
+    const phase = (PHASE_VALUES as readonly string[]).includes(upper)
+      ? (upper as StudyPhase)
+      : PHASE_ALIASES[item.toLowerCase()];
+    if (!phase) return { error: 'unknown phase value', allowed: [...PHASE_VALUES, ...Object.keys(PHASE_ALIASES)] };
+    if (!out.includes(phase)) out.push(phase);
+  }
+  return out.length > 0 ? out : null;
+}
+
+/**
+ * Parses `limit` (spec 8): default 50, above 200 served as 200 (`limitRequested` records the
+ * asked value). Not a whole number of digits, or below 1: ParamError with `usage`.
+ */
+export function parseLimit(raw: unknown): Pick<PipelineQuery, 'limit' | 'limitRequested'> | ParamError {
+  const value = rawString(raw)?.trim();
+  if (value === undefined || value === '') return { limit: LIMIT_DEFAULT, limitRequested: null };
+  if (!/^\d+$/.test(value)) return { error: 'limit must be a whole number from 1 to 200', usage: PIPELINE_USAGE };
+  const n = Number(value);
+  if (n < 1) return { error: 'limit must be a whole number from 1 to 200', usage: PIPELINE_USAGE };
+  if (n > LIMIT_MAX) return { limit: LIMIT_MAX, limitRequested: n };
+  return { limit: n, limitRequested: null };
+}
+
+/** True when `value` is a ParamError rather than a parsed value. */
+export function isParamError(value: unknown): value is ParamError {
+  return typeof value === 'object' && value !== null && 'error' in value && typeof (value as ParamError).error === 'string';
+}
+
+/**
+ * Parses every `/pipeline` parameter except `format`. `sponsor` may be null here: the caller
+ * decides (400 with `usage` for json/brief, the search page for html).
+ */
+export function parsePipelineQuery(query: RawQuery): PipelineQuery | ParamError {
+  const sponsorRaw = rawString(query.sponsor);
+  const sponsor = sponsorRaw === undefined ? null : sponsorRaw.trim() || null;
+  if (sponsor !== null && sponsor.length > SPONSOR_MAX_LENGTH) {
+    return { error: `sponsor is longer than ${SPONSOR_MAX_LENGTH} characters`, usage: PIPELINE_USAGE };
+  }
+  const roleRaw = rawString(query.role)?.trim().toLowerCase();
+  let role: Role = 'lead';
+  if (roleRaw) {
+    if (!(ROLE_VALUES as readonly string[]).includes(roleRaw)) return { error: 'unknown role', allowed: ROLE_VALUES };
+    role = roleRaw as Role;
+  }
+  const status = parseStatus(query.status);
+  if (isParamError(status)) return status;
+  const phase = parsePhase(query.phase);
+  if (isParamError(phase)) return phase;
+  const limit = parseLimit(query.limit);
+  if (isParamError(limit)) return limit;
+  return { sponsor, role, status, phase, ...limit };
+}
