@@ -17,6 +17,7 @@ import { errorBody, HttpError, HYPOTHESIS } from './errors.js';
 import { explorerRoutes } from './explorer.js';
 import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
 import { signalsRoutes } from './signals-route.js';
+import { pipelineOptionsFromEnv, pipelineRoutes } from '../pipeline/route.js';
 
 /** The embedded default store shipped with the project (built from data/vaers 1990-2006). */
 export const DEFAULT_STORE_PATH = fileURLToPath(new URL('../../data/default.duckdb', import.meta.url));
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Resource plugins.
   await app.register(signalsRoutes, { storePath: options.storePath });
+  await app.register(pipelineRoutes, pipelineOptionsFromEnv());
   await app.register(explorerRoutes);
   return app;
 }
