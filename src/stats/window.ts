@@ -1,0 +1,150 @@
+/**
+ * All statistics of one report table (a window, or a whole `score` file): the MGPS prior fit
+ * and, per pair, EBGM/EB05/EB50/EB95, PRR (+CI, Yates chi-square), ROR (+CI), IC (+IC025,
+ * IC975) and the flags (DESIGN.md "Statistics, precisely").
+ *
+ * Pairs with the same n and the same margin product n_vaccine*n_event have the same expected
+ * count and hence the same MGPS and IC values, so the likelihood and the posterior run once per
+ * distinct (n, E) with the multiplicity as weight (exact, unlike openEBGM's squashing).
+ */
+import { ic } from './bcpnn.js';
+import { flags } from './flags.js';
+import {
+  countTable, evaluatePrior, fitPrior, posterior, posteriorQuantile, ebgm as ebgmOf,
+  type Hyperparameters, type PriorFit,
+} from './mgps.js';
+import { prr, yatesChiSquare } from './prr.js';
+import { ror } from './ror.js';
+
+/**
+ * One report table as parallel arrays, one entry per pair with n >= 1: `n` distinct reports
+ * naming both, `n_vaccine` and `n_event` the distinct-report margins; `n_reports` = N, the
+ * reports that name at least one vaccine and one event.
+ */
+export interface WindowInput {
+  n: ArrayLike<number>;
+  n_vaccine: ArrayLike<number>;
+  n_event: ArrayLike<number>;
+  n_reports: number;
+}
+
+/** Statistics of one pair, in input order; null where undefined. */
+export interface PairStatistics {
+  expected: number;
+  qn: number | null;
+  ebgm: number | null;
+  eb05: number | null;
+  eb50: number | null;
+  eb95: number | null;
+  prr: number | null;
+  prr_lci: number | null;
+  prr_uci: number | null;
+  prr_chisq: number | null;
+  ror: number | null;
+  ror_lci: number | null;
+  ror_uci: number | null;
+  ic: number | null;
+  ic025: number | null;
+  ic975: number | null;
+  n_methods_flagged: number;
+  is_signal_any: boolean;
+}
+
+/** Options of {@link scoreWindow}. */
+export interface ScoreOptions {
+  /** Fixed hyperparameters: no fit (the returned fit has `fitted: false`). */
+  hyper?: Hyperparameters;
+  /** An extra starting point for the fit, e.g. the previous window's hyperparameters. */
+  warmStart?: Hyperparameters;
+}
+
+function finiteOrNull(x: number): number | null {
+  return Number.isFinite(x) ? x : null;
+}
+
+function checkInput(input: WindowInput): void {
+  const size = input.n.length;
+  if (size === 0) throw new Error('scoreWindow: empty window (no pairs with n >= 1)');
+  if (input.n_vaccine.length !== size || input.n_event.length !== size) {
+    throw new Error('scoreWindow: n, n_vaccine and n_event differ in length');
+  }
+  const total = input.n_reports;
+  if (!(Number.isInteger(total) && total >= 1)) throw new Error(`scoreWindow: n_reports = ${total} is not a positive integer`);
+  for (let i = 0; i < size; i++) {
+    const n = input.n[i], nv = input.n_vaccine[i], ne = input.n_event[i];
+    const ok = Number.isInteger(n) && n >= 1 && Number.isInteger(nv) && Number.isInteger(ne) && nv >= n && ne >= n && nv + ne - n <= total;
+    if (!ok) throw new Error(`scoreWindow: pair ${i} has inconsistent counts (n ${n}, n_vaccine ${nv}, n_event ${ne}, n_reports ${total})`);
+  }
+}
+
+/**
+ * Score one table: fit the MGPS prior (or use `options.hyper`) and compute every pair's
+ * statistics. Throws an Error for an empty window or inconsistent counts; otherwise never
+ * throws and never returns NaN (degenerate fits end on a bound, see `fit.at_bound`).
+ */
+export function scoreWindow(input: WindowInput, options: ScoreOptions = {}): { fit: PriorFit; pairs: PairStatistics[] } {
+  checkInput(input);
+  const size = input.n.length;
+  const total = input.n_reports;
+  // Distinct (n, n_vaccine * n_event) -> combo index.
+  const comboOf = new Int32Array(size);
+  const byN = new Map<number, Map<number, number>>();
+  const comboN: number[] = [], comboE: number[] = [], comboWeight: number[] = [];
+  for (let i = 0; i < size; i++) {
+    const n = input.n[i];
+    const product = input.n_vaccine[i] * input.n_event[i];
+    let inner = byN.get(n);
+    if (!inner) byN.set(n, (inner = new Map()));
+    let combo = inner.get(product);
+    if (combo === undefined) {
+      combo = comboN.length;
+      inner.set(product, combo);
+      comboN.push(n);
+      comboE.push(product / total);
+      comboWeight.push(0);
+    }
+    comboWeight[combo]++;
+    comboOf[i] = combo;
+  }
+  const table = countTable(comboN, comboE, comboWeight);
+  const fit = options.hyper ? evaluatePrior(table, options.hyper) : fitPrior(table, { warmStart: options.warmStart });
+
+  const combos = comboN.length;
+  const mgps = { qn: new Float64Array(combos), ebgm: new Float64Array(combos), eb05: new Float64Array(combos), eb50: new Float64Array(combos), eb95: new Float64Array(combos) };
+  const icValues = { ic: new Float64Array(combos), ic025: new Float64Array(combos), ic975: new Float64Array(combos) };
+  for (let k = 0; k < combos; k++) {
+    const mixture = posterior(fit, comboN[k], comboE[k]);
+    mgps.qn[k] = mixture.qn;
+    mgps.ebgm[k] = ebgmOf(fit, comboN[k], comboE[k], mixture.qn);
+    mgps.eb05[k] = posteriorQuantile(mixture, 0.05);
+    mgps.eb50[k] = posteriorQuantile(mixture, 0.5);
+    mgps.eb95[k] = posteriorQuantile(mixture, 0.95);
+    const information = ic(comboN[k], comboE[k]);
+    icValues.ic[k] = information.ic;
+    icValues.ic025[k] = information.ic025;
+    icValues.ic975[k] = information.ic975;
+  }
+
+  const pairs: PairStatistics[] = new Array(size);
+  for (let i = 0; i < size; i++) {
+    const k = comboOf[i];
+    const a = input.n[i];
+    const b = input.n_vaccine[i] - a;
+    const c = input.n_event[i] - a;
+    const d = total - a - b - c;
+    const proportional = prr(a, b, c, d);
+    const odds = ror(a, b, c, d);
+    const stats = {
+      expected: comboE[k],
+      qn: finiteOrNull(mgps.qn[k]), ebgm: finiteOrNull(mgps.ebgm[k]),
+      eb05: finiteOrNull(mgps.eb05[k]), eb50: finiteOrNull(mgps.eb50[k]), eb95: finiteOrNull(mgps.eb95[k]),
+      ...proportional,
+      prr_chisq: yatesChiSquare(a, b, c, d),
+      ...odds,
+      ic: finiteOrNull(icValues.ic[k]), ic025: finiteOrNull(icValues.ic025[k]), ic975: finiteOrNull(icValues.ic975[k]),
+    };
+    const flagged = flags({ n: a, ...stats });
+    pairs[i] = { ...stats, n_methods_flagged: flagged.n_methods_flagged, is_signal_any: flagged.is_signal_any };
+  }
+  return { fit, pairs };
+}
