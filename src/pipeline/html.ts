@@ -56,7 +56,7 @@ function countsHtml(title: string, id: string, counts: Record<string, number>): 
   const items = Object.entries(counts)
     .map(([k, n]) => `<li>${escapeHtml(k)}: ${n}</li>`)
     .join('');
-  return `<section aria-labelledby="${id}"><h3 id="${id}">${title}</h3><ul>${items || '<li>none</li>'}</ul></section>`;
+  return `<section id="${id}" aria-labelledby="${id}-heading"><h3 id="${id}-heading">${title}</h3><ul>${items || '<li>none</li>'}</ul></section>`;
 }
 
 function resultHtml(result: PipelineResult): string {
