@@ -53,6 +53,13 @@ function syncForm() {
   $('search-text').value = mode === 'q' ? state.q : mode === 'vaccine' ? state.vaccine : state.event;
 }
 
+/** Once per page: the headers of an empty answer, when no answer has given them yet. */
+async function probeMeta() {
+  probed = true;
+  const result = await getSignals({ vaccine: PROBE_VACCINE, limit: 1 });
+  showMeta(result.headers, result.hypothesis);
+}
+
 async function render() {
   const gen = ++generation;
   setStatus('loading');
@@ -63,14 +70,11 @@ async function render() {
   if (!hasQuery(state)) {
     $('results').hidden = true;
     $('detail').hidden = true;
-    if (!probed) {
-      probed = true;
-      const result = await getSignals({ vaccine: PROBE_VACCINE, limit: 1 });
-      showMeta(result.headers, result.hypothesis);
-    }
+    if (!probed) await probeMeta();
   } else {
     await Promise.all([renderList(gen), renderDetail(gen)]);
   }
+  if (!probed && $('reports-through').textContent === '—') await probeMeta();
   if (gen === generation) setStatus('ready');
 }
 

@@ -1,0 +1,64 @@
+/**
+ * Helpers of the explorer browser tests: a real server on port 0, waiting for the page to
+ * settle, reading the plot's canvas, saving screenshots under artifacts/screenshots/.
+ */
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import type { Page } from 'playwright-core';
+import { buildApp } from '../../src/http/app.js';
+
+/** Repository root. */
+export const REPO_ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));
+/** Where screenshots go (git-ignored: artifacts/). */
+export const SCREENSHOT_DIR = join(REPO_ROOT, 'artifacts', 'screenshots');
+
+/** Starts the real app on 127.0.0.1, port 0; returns it and its base URL. */
+export async function startServer(storePath: string): Promise<{ app: FastifyInstance; base: string }> {
+  const app = await buildApp({ storePath });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return { app, base: `http://127.0.0.1:${port}` };
+}
+
+/** Waits until the page has finished rendering the current state (body[data-status=ready]). */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForSelector('body[data-status=ready]', { state: 'attached' });
+}
+
+/** Opens `path` on the server and waits for the page to settle. */
+export async function open(page: Page, base: string, path: string): Promise<void> {
+  await page.goto(base + path);
+  await settled(page);
+}
+
+/** Pixels of the first canvas in `selector`: non-transparent ones, and ones close to an RGB colour. */
+export async function canvasPixels(page: Page, selector: string, rgb: [number, number, number]): Promise<{ opaque: number; colour: number; total: number }> {
+  return page.evaluate(([sel, [r, g, b]]) => {
+    const canvas = document.querySelector(`${sel} canvas`) as HTMLCanvasElement | null;
+    if (!canvas) return { opaque: 0, colour: 0, total: 0 };
+    const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+    let opaque = 0;
+    let colour = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] > 0) opaque++;
+      if (data[i + 3] > 200 && Math.abs(data[i] - r) < 20 && Math.abs(data[i + 1] - g) < 20 && Math.abs(data[i + 2] - b) < 20) colour++;
+    }
+    return { opaque, colour, total: data.length / 4 };
+  }, [selector, rgb] as const);
+}
+
+/** Text of every cell of column `index` (0-based; column 0 is the row header) of a table body. */
+export async function column(page: Page, table: string, index: number): Promise<string[]> {
+  return page.$$eval(`${table} tbody tr`, (rows, i) => rows.map((tr) => (tr.children[i] as HTMLElement).textContent ?? ''), index);
+}
+
+/** Saves a full-page screenshot as artifacts/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
