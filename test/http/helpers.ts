@@ -1,0 +1,24 @@
+/**
+ * Shared helpers of the HTTP tests: an app over the fixture store (test/signals/fixture.ts)
+ * and small readers of inject() answers.
+ */
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/http/app.js';
+import { writeFixtureStore } from '../signals/fixture.js';
+
+/** Builds the app over a fresh fixture store. */
+export async function fixtureApp(options: { hasIc025?: boolean } = {}): Promise<FastifyInstance> {
+  return buildApp({ storePath: await writeFixtureStore(options) });
+}
+
+/** GET `url` and parse the JSON body. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function getJson(app: FastifyInstance, url: string): Promise<{ status: number; body: any; res: LightMyRequestResponse }> {
+  const res = await app.inject({ method: 'GET', url });
+  return { status: res.statusCode, body: JSON.parse(res.body), res };
+}
+
+/** `vaccine|event` keys of a pair array, in order. */
+export function keys(pairs: Array<{ vaccine: string; event: string }>): string[] {
+  return pairs.map((p) => `${p.vaccine}|${p.event}`);
+}
