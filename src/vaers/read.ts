@@ -210,11 +210,12 @@ class VaersReader {
     // VAX and SYMPTOMS touch disjoint state (vaccines vs events), so they stream side by side.
     await settleBoth(readVax, readSymptoms);
 
+    // slice(): exact-size copies; the growing arrays carry spare capacity (~17 slots after one push).
     const byNumber = (a: number, b: number): number => a - b;
     for (const [id, p] of pending) {
       if (!p.vaccines) tally.add(SKIP.NO_VACCINE, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
       else if (!p.events) tally.add(SKIP.NO_EVENT, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
-      else this.reports.push({ id, quarter: p.quarter, vaccines: p.vaccines.sort(byNumber), events: p.events.sort(byNumber) });
+      else this.reports.push({ id, quarter: p.quarter, vaccines: p.vaccines.sort(byNumber).slice(), events: p.events.sort(byNumber).slice() });
     }
   }
 
