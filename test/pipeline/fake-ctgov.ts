@@ -158,8 +158,8 @@ export class FakeCtgov {
   /** Studies served (API v2 study objects), in order. */
   studies: unknown[] = [];
   mode: FaultMode = 'normal';
-  /** When non-empty, bodies served in order (status 200, application/json) regardless of query. */
-  replay: string[] = [];
+  /** When non-empty, answers served in order regardless of query (a string = 200 application/json). */
+  replay: (string | { status: number; body: string; type: string })[] = [];
   /** Largest page served (the real API caps at 1000; lower it to force paging). */
   maxPageSize = 1000;
   /** Every request's query, in order. */
@@ -208,7 +208,9 @@ export class FakeCtgov {
     if (this.mode === 'status400') return this.text(res, 400, "Error parsing query in advanced filter: mismatched input '[' expecting {<EOF>, '(', ',', 'NOT', 'AND', 'OR', 'SEARCH', 'AREA', 'RANGE', ...}");
     if (this.mode === 'invalid-json') return this.text(res, 200, '{"totalCount":3,"studies":[{"protocolSection":{"identificationModule":{"nctId":"NCT01234567"', 'application/json');
     if (this.mode === 'wrong-shape') return this.text(res, 200, '{"totalCount":1,"items":["NCT01234567"]}', 'application/json');
-    if (this.replay.length > 0) return this.text(res, 200, this.replay.shift()!, 'application/json');
+    const next = this.replay.shift();
+    if (typeof next === 'string') return this.text(res, 200, next, 'application/json');
+    if (next) return this.text(res, next.status, next.body, next.type);
     if (url.pathname !== '/api/v2/studies') return this.text(res, 404, 'Not Found');
     try {
       this.text(res, 200, JSON.stringify(this.page(url.searchParams)), 'application/json');
