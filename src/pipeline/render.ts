@@ -90,7 +90,10 @@ export function renderJson(result: PipelineResult): PipelineJson {
  * such as `<script>` or `[x](javascript:...)` stays literal text.
  */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*{}[\]()<>#|!~&]/g, (c) => `\\${c}`);
+  return text
+    .replace(/[\r\n]+/g, ' ')
+    // `&` only when it starts an entity reference, which Markdown would decode.
+    .replace(/[\\`*{}[\]()<>#|!~]|&(?=#?[A-Za-z0-9]+;)/g, (c) => `\\${c}`);
 }
 
 function countsLine(counts: Record<string, number>): string {

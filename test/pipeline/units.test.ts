@@ -103,3 +103,10 @@ describe('negotiation and escaping', () => {
     expect(redactTrialIds('bad NCT01234567 and nct 0042')).toBe('bad [trial id] and [trial id]');
   });
 });
+
+describe('escapeMarkdown and entities', () => {
+  it('keeps a plain & readable but neutralises entity references', () => {
+    expect(escapeMarkdown('Merck Sharp & Dohme')).toBe('Merck Sharp & Dohme');
+    expect(escapeMarkdown('&lt;script&gt; &#60;')).toBe('\\&lt;script\\&gt; \\&\\#60;');
+  });
+});
