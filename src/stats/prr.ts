@@ -9,9 +9,15 @@
  * without the event, c = event without the vaccine, d = neither.
  */
 import chisquareCdf from '@stdlib/stats-base-dists-chisquare-cdf';
+import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 
-/** z for a two-sided 95% interval, as the papers print it (DESIGN.md uses 1.96). */
-export const Z95 = 1.96;
+/**
+ * z for a two-sided 95% interval: the exact standard normal 97.5% quantile 1.959963984540054
+ * (R's `qnorm(0.975)`). DESIGN.md writes 1.96; the reference ROR CI in REFERENCE.md
+ * (1.9007 to 7.6478 for CALCIUM/DYSPHAGIA) is only reproduced with the exact quantile
+ * (1.96 gives an upper limit of 7.6479). The two differ by 2e-5 relative in the limits.
+ */
+export const Z95 = normalQuantile(0.975, 0, 1);
 
 /** PRR and its 95% CI; each null when undefined (zero denominator or zero cell under a log). */
 export interface PrrResult {
@@ -21,7 +27,7 @@ export interface PrrResult {
 }
 
 /**
- * PRR `= (a/(a+b)) / (c/(c+d))`; CI `exp(ln PRR +- 1.96 sqrt(1/a - 1/(a+b) + 1/c - 1/(c+d)))`.
+ * PRR `= (a/(a+b)) / (c/(c+d))`; CI `exp(ln PRR +- z sqrt(1/a - 1/(a+b) + 1/c - 1/(c+d)))`, z = {@link Z95}.
  * PRR is null when a+b = 0, c+d = 0 or c = 0; the CI is null also when a = 0.
  * Example (CALCIUM / DYSPHAGIA in caers): a=11, b=32, c=274, d=3039 -> PRR = (11/43)/(274/3313)
  * = 3.0931...
