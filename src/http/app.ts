@@ -7,6 +7,7 @@
  * resource plugin) with a schema appears in `/openapi.json`. Shared schemas (spec 2.1-2.5)
  * are added once and become `components/schemas`.
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
@@ -19,14 +20,23 @@ import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
 import { signalsRoutes } from './signals-route.js';
 import { pipelineOptionsFromEnv, pipelineRoutes } from '../pipeline/route.js';
 
-/** The embedded default store shipped with the project (built from data/vaers 1990-2006). */
-export const DEFAULT_STORE_PATH = fileURLToPath(new URL('../../data/default.duckdb', import.meta.url));
+/**
+ * The embedded default store shipped with the project (built from data/vaers 1990-2006):
+ * `data/default.duckdb`, or its Parquet form `data/default.parquet` when only that exists.
+ */
+export const DEFAULT_STORE_PATH = ((): string => {
+  const duckdb = fileURLToPath(new URL('../../data/default.duckdb', import.meta.url));
+  const parquet = fileURLToPath(new URL('../../data/default.parquet', import.meta.url));
+  return !existsSync(duckdb) && existsSync(parquet) ? parquet : duckdb;
+})();
 
 export interface AppOptions {
   /** Store file to serve. */
   storePath: string;
   /** Fastify logger on/off. */
   logger?: boolean;
+  /** Log every request (with `logger`); default false: start-up, warnings and errors only. */
+  requestLog?: boolean;
 }
 
 const HOST_RE = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
@@ -42,7 +52,7 @@ function shorten(text: string): string {
 
 /** Builds the app (routes registered, not listening). Never throws for a missing store. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false });
+  const app = Fastify({ logger: options.logger ?? false, disableRequestLogging: !options.requestLog });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

@@ -1,0 +1,202 @@
+/**
+ * Benchmark of the real server (issue 4): starts `node dist/cli.js serve` as a child process on
+ * a free port over a store, then drives it with autocannon at concurrency 32:
+ * 1. a mixed /signals workload (vaccine names, vaccine types, VAX_TYPE codes, event substrings,
+ *    q, every format, sorts, deep offsets), thousands of distinct URLs handed out round-robin
+ *    across connections, more than the server's answer cache holds, so the cache cannot help;
+ * 2. the constant-answer route GET /healthz (the limit of the same server).
+ * Prints requests/s of both, their ratio, p50/p99 latency, the server's peak RSS (VmHWM) and
+ * the time from spawn to the first /signals answer. Asserts nothing.
+ * Targets (issue 4): ratio >= 0.6, p99 <= 20 ms, RSS <= 300 MB, first answer <= 1 s.
+ *
+ * Run: npm run build && npx tsx bench/serve.ts [--store FILE] [--duration S] [--synthetic PAIRS]
+ *   --store      store to serve (default: the embedded default store)
+ *   --synthetic  write a synthetic store of about PAIRS pairs x 40 quarters first and serve it
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_STORE_PATH } from '../src/http/app.js';
+import { loadCatalog } from '../src/signals/catalog.js';
+import { Store } from '../src/store/read.js';
+import type { QuarterlyRow } from '../src/store/schema.js';
+import { writeStore } from '../src/store/write.js';
+import { formatQuarter } from '../src/quarter.js';
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  non2xx: number;
+  errors: number;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** Deterministic PRNG (mulberry32). */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A synthetic store: ~`pairs` pairs over 40 quarters ending 2023Q4, 120 vaccines, 8000 events. */
+async function syntheticStore(pairs: number): Promise<string> {
+  const out = path.join(await mkdtemp(path.join(tmpdir(), 'bench-serve-')), 'synthetic.duckdb');
+  const rand = random(7);
+  const types = Array.from({ length: 30 }, (_, i) => `TYPE${i}`);
+  const vaccines = Array.from({ length: 120 }, (_, i) => ({ vax_name: `${types[i % 30]} (PRODUCT ${i})`, vax_type: types[i % 30], vax_type_codes: [`T${i % 30}`] }));
+  const events = Array.from({ length: 8000 }, (_, i) => `Event term ${i.toString(36)} ${['pain', 'rash', 'fever', 'syncope', 'oedema'][i % 5]}`);
+  const last = 2023 * 4 + 3;
+  function* rows(): Generator<QuarterlyRow> {
+    const seen = new Set<string>();
+    for (let p = 0; p < pairs; p++) {
+      const v = vaccines[Math.floor(rand() ** 2 * vaccines.length)].vax_name;
+      const e = events[Math.floor(rand() * events.length)];
+      if (seen.has(`${v}|${e}`)) continue;
+      seen.add(`${v}|${e}`);
+      const length = 10 + Math.floor(rand() * 30);
+      let ewma: number | null = null;
+      for (let q = last - length + 1; q <= last; q++) {
+        const eb05 = rand() * 4;
+        const nmf = Math.floor(rand() * 5);
+        ewma = ewma === null ? eb05 : 0.3 * eb05 + 0.7 * ewma;
+        yield {
+          drug: v, event: e, quarter: formatQuarter(q), n: 1 + Math.floor(rand() * 50), expected: 1, n_vaccine: 100, n_event: 100, n_reports: 10000,
+          qn: 0.5, ebgm: eb05 + 1, eb05, eb50: eb05 + 0.5, eb95: eb05 + 2, prr: 2, prr_lci: 1, prr_uci: 3, prr_chisq: 5, ror: 2, ror_lci: 1, ror_uci: 3,
+          ic: 1, ic025: 0.2, ic975: 2, n_methods_flagged: nmf, is_signal_any: nmf >= 1, ewma_eb05: ewma,
+        };
+      }
+    }
+  }
+  const started = Date.now();
+  const n = await writeStore(out, {
+    quarterly: rows(), vaccines, windows: [],
+    meta: { reports_through: formatQuarter(last), sources: [], parameters: {}, program_version: 'bench', built_at: new Date().toISOString(), origin: 'build', has_ic025: true },
+  });
+  console.log(`synthetic store: ${n} quarterly rows in ${((Date.now() - started) / 1000).toFixed(1)} s -> ${out}`);
+  return out;
+}
+
+/** Thousands of distinct /signals URLs drawn from the store's own names. */
+async function workload(storePath: string): Promise<string[]> {
+  const store = await Store.open(storePath);
+  const catalog = await loadCatalog(store);
+  store.close();
+  const rand = random(11);
+  const pick = <T>(list: T[]): T => list[Math.floor(rand() * list.length)];
+  const enc = encodeURIComponent;
+  const formats = ['json', 'csv', 'series', 'profile', 'brief', 'class'];
+  const sorts = ['eb05', 'n', 'latest'];
+  const types = [...catalog.vaccinesByUpperType.keys()];
+  const codes = [...catalog.vaccinesByUpperCode.keys()];
+  const urls = new Set<string>();
+  for (let i = 0; urls.size < 6000 && i < 100_000; i++) {
+    const pair = pick(catalog.pairs);
+    const word = pick(pair.event.split(/\W+/).filter((w) => w.length >= 3)) ?? pair.event;
+    const sub = word.slice(0, 3 + Math.floor(rand() * Math.max(1, word.length - 3)));
+    const paging = `&sort=${pick(sorts)}&order=${rand() < 0.5 ? 'asc' : 'desc'}&limit=${pick([10, 50, 100])}`;
+    const kind = i % 8;
+    if (kind === 0) urls.add(`/signals?vaccine=${enc(pair.vaccine)}${paging}`);
+    else if (kind === 1) urls.add(`/signals?vaccine=${enc(pick(types))}${paging}&offset=${Math.floor(rand() * 200)}`);
+    else if (kind === 2) urls.add(`/signals?vaccine=${enc(pick(codes) ?? pick(types))}${paging}`);
+    else if (kind === 3) urls.add(`/signals?event=${enc(sub)}${paging}`);
+    else if (kind === 4) urls.add(`/signals?q=${enc(sub)}${paging}`);
+    else if (kind === 5) urls.add(`/signals?vaccine=${enc(pair.vaccine)}&event=${enc(pair.event)}&format=${pick(formats)}`);
+    else if (kind === 6) urls.add(`/signals?vaccine=${enc(pair.vaccine)}&format=${pick(formats.filter((f) => f !== 'series'))}${paging}`);
+    else urls.add(`/signals?q=${enc(sub)}&offset=${Math.floor(rand() * Math.max(1, catalog.pairs.length / 4))}${paging}`);
+  }
+  return [...urls].sort(() => rand() - 0.5);
+}
+
+function peakRssMb(pid: number): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+async function main(): Promise<void> {
+  const cli = path.join(repoRoot, 'dist', 'cli.js');
+  if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
+  const synthetic = arg('synthetic');
+  const storePath = synthetic ? await syntheticStore(Number(synthetic)) : (arg('store') ?? DEFAULT_STORE_PATH);
+  if (!existsSync(storePath)) throw new Error(`store not found: ${storePath} (give --store FILE or --synthetic PAIRS)`);
+  const duration = Number(arg('duration') ?? 10);
+  const urls = await workload(storePath);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, [cli, 'serve', '--store', storePath, '--port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    let firstAnswerMs = NaN;
+    for (;;) {
+      try {
+        const res = await fetch(`${base}${urls[0]}`);
+        if (res.status === 200) {
+          firstAnswerMs = performance.now() - started;
+          break;
+        }
+      } catch {
+        // not listening yet
+      }
+      if (performance.now() - started > 120_000) throw new Error('server did not answer within 120 s');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    let next = 0;
+    const common = { url: base, connections: 32, duration };
+    const mixed = await autocannon({
+      ...common,
+      requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: urls[next++ % urls.length] }) }],
+    });
+    const constant = await autocannon({ ...common, url: `${base}/healthz` });
+    const rss = peakRssMb(child.pid!);
+    const ratio = mixed.requests.average / constant.requests.average;
+    console.log(JSON.stringify({
+      store: storePath,
+      distinct_urls: urls.length,
+      first_answer_ms: Math.round(firstAnswerMs),
+      mixed: { rps: Math.round(mixed.requests.average), p50_ms: mixed.latency.p50, p99_ms: mixed.latency.p99, non2xx: mixed.non2xx, errors: mixed.errors, requests: mixed.requests.total },
+      constant: { rps: Math.round(constant.requests.average), p50_ms: constant.latency.p50, p99_ms: constant.latency.p99 },
+      ratio: Number(ratio.toFixed(3)),
+      peak_rss_mb: rss === null ? null : Number(rss.toFixed(1)),
+      targets: { ratio: '>= 0.6', p99_ms: '<= 20', rss_mb: '<= 300', first_answer_ms: '<= 1000 (embedded default)' },
+    }, null, 2));
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
