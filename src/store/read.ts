@@ -4,6 +4,7 @@
  */
 import { access } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { isParquetPath, loadParquetStore } from './parquet-store.js';
 import { QUARTERLY_COLUMNS, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from './schema.js';
 
 const QUARTERLY_SELECT = `SELECT ${QUARTERLY_COLUMNS.map(([name]) => name).join(', ')} FROM quarterly`;
@@ -43,7 +44,8 @@ export class Store {
   private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection) {}
 
   /**
-   * Opens the store file read-only.
+   * Opens the store file read-only: a DuckDB store file, or the Parquet form (`*.parquet`,
+   * see parquet-store.ts), which is loaded into memory.
    * @throws Error naming the file when it is missing or not a store.
    */
   static async open(path: string): Promise<Store> {
@@ -51,6 +53,19 @@ export class Store {
       await access(path);
     } catch {
       throw new Error(`store not found: ${path}`);
+    }
+    if (isParquetPath(path)) {
+      // The Parquet form (write.ts): loaded into an in-memory database, then served alike.
+      const instance = await DuckDBInstance.create(':memory:');
+      const connection = await instance.connect();
+      try {
+        await loadParquetStore(connection, path);
+      } catch (error) {
+        connection.closeSync();
+        instance.closeSync();
+        throw new Error(`not a reporting-signals store: ${path}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+      }
+      return new Store(instance, connection);
     }
     const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
     const connection = await instance.connect();

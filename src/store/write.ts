@@ -1,10 +1,23 @@
 /**
  * Writing a signal store, atomically: everything goes to `<out>.tmp-<pid>` first and is
  * renamed onto `<out>` only when complete, so a failed build never leaves a half-written
- * store behind.
+ * store behind (and an existing store stays untouched).
+ *
+ * Quarterly rows are first appended to a staging database on disk (`<out>.tmp-<pid>.staging`,
+ * so a big build does not hold its rows in memory), then copied into the store sorted by
+ * (drug, event, quarter): a pair's series is contiguous, which keeps the file compact and lets
+ * DuckDB's zone maps find a pair without a separate index.
+ *
+ * Two formats, chosen by the file name:
+ * - `*.parquet`: one Parquet file (zstd) holding the quarterly rows; the vaccine table, the
+ *   windows and the metadata ride along as JSON in the file's key-value metadata (keys
+ *   `reporting_signals.vaccines`, `.windows`, `.meta`). Compact, for the embedded default;
+ *   `Store.open` loads it into memory (see `parquet-store.ts`).
+ * - anything else: a DuckDB database file with the tables of `schema.ts`.
  */
 import { rename, rm } from 'node:fs/promises';
-import { DuckDBInstance, type DuckDBAppender } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+import { KV_PREFIX, isParquetPath, sqlString } from './parquet-store.js';
 import { QUARTERLY_COLUMNS, SCHEMA_SQL, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from './schema.js';
 
 /**
@@ -32,56 +45,107 @@ function appendNullable(appender: DuckDBAppender, type: string, value: unknown):
   else appender.appendBoolean(Boolean(value));
 }
 
+/** DuckDB's memory cap while writing (the sort spills to disk beyond it). */
+const MEMORY_LIMIT = '1GB';
+const QUARTERLY_TABLE_SQL = SCHEMA_SQL.split(';')[0];
+const ORDERED = `SELECT * FROM staging.quarterly ORDER BY drug, event, quarter`;
+
+async function stageQuarterly(connection: DuckDBConnection, rows: StoreContent['quarterly']): Promise<number> {
+  await connection.run(QUARTERLY_TABLE_SQL.replace('CREATE TABLE quarterly', 'CREATE TABLE staging.quarterly'));
+  const appender = await connection.createAppender('quarterly', 'main', 'staging');
+  let count = 0;
+  try {
+    for await (const row of rows) {
+      for (const [name, type] of QUARTERLY_COLUMNS) appendNullable(appender, type, row[name]);
+      appender.endRow();
+      count++;
+    }
+  } finally {
+    appender.closeSync();
+  }
+  return count;
+}
+
+function windowValues(w: WindowRow): Array<[string, unknown]> {
+  return [
+    ['VARCHAR', w.quarter], ['DOUBLE', w.alpha1], ['DOUBLE', w.beta1], ['DOUBLE', w.alpha2], ['DOUBLE', w.beta2],
+    ['DOUBLE', w.p], ['DOUBLE', w.neg_log_lik], ['BOOLEAN', w.converged], ['VARCHAR', w.at_bound],
+    ['INTEGER', w.n_pairs], ['INTEGER', w.n_reports],
+  ];
+}
+
+function finiteOrNull(value: unknown): unknown {
+  return typeof value === 'number' && !Number.isFinite(value) ? null : value;
+}
+
+async function writeDuckDb(connection: DuckDBConnection, content: StoreContent): Promise<void> {
+  await connection.run(SCHEMA_SQL);
+  await connection.run(`INSERT INTO quarterly ${ORDERED}`);
+  for (const v of later(content.vaccines)) {
+    await connection.run('INSERT INTO vaccines VALUES ($1, $2, $3::VARCHAR[])', [v.vax_name, v.vax_type, JSON.stringify(v.vax_type_codes)]);
+  }
+  const windows = await connection.createAppender('windows');
+  for (const w of later(content.windows)) {
+    for (const [type, value] of windowValues(w)) appendNullable(windows, type, value);
+    windows.endRow();
+  }
+  windows.closeSync();
+  for (const [key, value] of Object.entries(later(content.meta))) {
+    await connection.run('INSERT INTO meta VALUES ($1, $2)', [key, JSON.stringify(value ?? null)]);
+  }
+  await connection.run('CHECKPOINT');
+}
+
+async function writeParquet(connection: DuckDBConnection, content: StoreContent, tmpPath: string): Promise<void> {
+  const windows = [...later(content.windows)].map((w) => Object.fromEntries(Object.entries(w).map(([k, v]) => [k, finiteOrNull(v)])));
+  const kv = {
+    [`${KV_PREFIX}vaccines`]: JSON.stringify([...later(content.vaccines)]),
+    [`${KV_PREFIX}windows`]: JSON.stringify(windows),
+    [`${KV_PREFIX}meta`]: JSON.stringify(later(content.meta)),
+  };
+  const kvSql = Object.entries(kv).map(([key, value]) => `${sqlString(key)}: ${sqlString(value)}`).join(', ');
+  await connection.run(`COPY (${ORDERED}) TO ${sqlString(tmpPath)} (FORMAT parquet, COMPRESSION zstd, KV_METADATA {${kvSql}})`);
+}
+
 /**
- * Writes a complete store to `outPath` (atomic: temporary file, then rename).
+ * Writes a complete store to `outPath` (atomic: temporary file, then rename): a Parquet store
+ * when the name ends in `.parquet`, else a DuckDB database file.
  * Non-finite numbers are stored as NULL (DESIGN.md: never Infinity or NaN).
  * @returns the number of quarterly rows written.
- * @throws Error when the database cannot be written (the temporary file is removed).
+ * @throws the producer's error, or an Error when the file cannot be written; the temporary
+ * files are removed either way.
  */
 export async function writeStore(outPath: string, content: StoreContent): Promise<number> {
   const tmpPath = `${outPath}.tmp-${process.pid}`;
-  await rm(tmpPath, { force: true });
-  await rm(`${tmpPath}.wal`, { force: true });
-  const instance = await DuckDBInstance.create(tmpPath);
+  const stagingPath = `${tmpPath}.staging`;
+  const cleanup = async (): Promise<void> => {
+    for (const path of [tmpPath, stagingPath]) {
+      await rm(path, { force: true });
+      await rm(`${path}.wal`, { force: true });
+    }
+  };
+  await cleanup();
+  const parquet = isParquetPath(outPath);
+  const instance = await DuckDBInstance.create(parquet ? ':memory:' : tmpPath);
   const connection = await instance.connect();
-  let rows = 0;
+  let rows: number;
   try {
-    await connection.run(SCHEMA_SQL);
-    const quarterly = await connection.createAppender('quarterly');
-    for await (const row of content.quarterly) {
-      for (const [name, type] of QUARTERLY_COLUMNS) appendNullable(quarterly, type, row[name]);
-      quarterly.endRow();
-      rows++;
-    }
-    quarterly.closeSync();
-    for (const v of later(content.vaccines)) {
-      await connection.run('INSERT INTO vaccines VALUES ($1, $2, $3::VARCHAR[])', [v.vax_name, v.vax_type, JSON.stringify(v.vax_type_codes)]);
-    }
-    const windows = await connection.createAppender('windows');
-    for (const w of later(content.windows)) {
-      const values: Array<[string, unknown]> = [
-        ['VARCHAR', w.quarter], ['DOUBLE', w.alpha1], ['DOUBLE', w.beta1], ['DOUBLE', w.alpha2], ['DOUBLE', w.beta2],
-        ['DOUBLE', w.p], ['DOUBLE', w.neg_log_lik], ['BOOLEAN', w.converged], ['VARCHAR', w.at_bound],
-        ['INTEGER', w.n_pairs], ['INTEGER', w.n_reports],
-      ];
-      for (const [type, value] of values) appendNullable(windows, type, value);
-      windows.endRow();
-    }
-    windows.closeSync();
-    for (const [key, value] of Object.entries(later(content.meta))) {
-      await connection.run('INSERT INTO meta VALUES ($1, $2)', [key, JSON.stringify(value ?? null)]);
-    }
-    await connection.run('CREATE INDEX quarterly_pair ON quarterly (drug, event)');
-    await connection.run('CHECKPOINT');
+    await connection.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+    await connection.run(`ATTACH ${sqlString(stagingPath)} AS staging`);
+    rows = await stageQuarterly(connection, content.quarterly);
+    if (parquet) await writeParquet(connection, content, tmpPath);
+    else await writeDuckDb(connection, content);
+    await connection.run('DETACH staging');
   } catch (error) {
     connection.closeSync();
     instance.closeSync();
-    await rm(tmpPath, { force: true });
-    await rm(`${tmpPath}.wal`, { force: true });
+    await cleanup();
     throw error;
   }
   connection.closeSync();
   instance.closeSync();
+  await rm(stagingPath, { force: true });
+  await rm(`${stagingPath}.wal`, { force: true });
   await rm(`${tmpPath}.wal`, { force: true });
   await rename(tmpPath, outPath);
   return rows;

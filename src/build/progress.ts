@@ -1,0 +1,57 @@
+/**
+ * Progress of the build on standard error (issue 3): a cli-progress bar per phase when standard
+ * error is a terminal, plain lines otherwise (one at the start of a phase, then about every
+ * 10% and at the end), so logs stay readable.
+ */
+import cliProgress from 'cli-progress';
+
+/** Receives progress of one phase at a time. */
+export interface Progress {
+  /** A phase begins; `total` in `unit`s (e.g. bytes, reports, windows). */
+  start(phase: string, total: number, unit: string): void;
+  /** `done` of `total` are finished; `detail` is a short note (e.g. the file being read). */
+  update(done: number, detail?: string): void;
+  /** The phase ends. */
+  end(): void;
+}
+
+/** Progress that prints nothing (tests, library use). */
+export const SILENT: Progress = { start() {}, update() {}, end() {} };
+
+/** A progress reporter writing to `stream` (default: process.stderr), bars on a TTY. */
+export function stderrProgress(stream: NodeJS.WriteStream = process.stderr): Progress {
+  if (stream.isTTY) {
+    let bar: cliProgress.SingleBar | null = null;
+    return {
+      start(phase, total, unit) {
+        bar = new cliProgress.SingleBar({
+          stream, format: `${phase.padEnd(12)} [{bar}] {percentage}% {value}/{total} ${unit} {detail}`, hideCursor: true,
+          clearOnComplete: false, etaBuffer: 50,
+        }, cliProgress.Presets.shades_classic);
+        bar.start(Math.max(total, 1), 0, { detail: '' });
+      },
+      update(done, detail) {
+        bar?.update(done, { detail: detail ?? '' });
+      },
+      end() {
+        bar?.stop();
+        bar = null;
+      },
+    };
+  }
+  let current = { phase: '', total: 0, unit: '', nextShown: 0, started: 0 };
+  return {
+    start(phase, total, unit) {
+      current = { phase, total, unit, nextShown: total / 10, started: Date.now() };
+      stream.write(`${phase}: ${total} ${unit}\n`);
+    },
+    update(done, detail) {
+      if (done < current.nextShown || current.total <= 0) return;
+      current.nextShown = done + current.total / 10;
+      stream.write(`${current.phase}: ${Math.floor((100 * done) / current.total)}% (${done}/${current.total} ${current.unit})${detail ? ` ${detail}` : ''}\n`);
+    },
+    end() {
+      stream.write(`${current.phase}: done in ${((Date.now() - current.started) / 1000).toFixed(1)} s\n`);
+    },
+  };
+}
