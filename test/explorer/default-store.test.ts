@@ -15,7 +15,7 @@ import { canvasPixels, column, open, screenshot, settled, startServer } from './
 
 const hasStore = existsSync(DEFAULT_STORE_PATH);
 const hasChromium = chromiumAvailable();
-if (!hasStore) console.warn(`explorer default-store tests skipped: no store at ${DEFAULT_STORE_PATH} (written by `reporting-signals build`; see the build issue)`);
+if (!hasStore) console.warn(`explorer default-store tests skipped: no store at ${DEFAULT_STORE_PATH} (written by "reporting-signals build"; see the build issue)`);
 if (!hasChromium) console.warn(`explorer default-store tests skipped: no Chromium at ${CHROMIUM_PATH}`);
 
 const VACCINE = 'ROTAVIRUS (ROTASHIELD)';
