@@ -156,19 +156,20 @@ export function negLogLikelihood(x: ArrayLike<number>, table: CountTable, grad?:
     // Component 1: ln NB = lg + alpha ln r + n ln(1-r), r = beta/(beta+E); ln r = -ln(1 + E/beta).
     const l1p1 = Math.log1p(Ej / beta1);
     const notZero1 = -Math.expm1(-alpha1 * l1p1); // 1 - P(0), the truncation mass
-    const logF1 = lg1[idx] - alpha1 * l1p1 + nj * (logE[j] - logBeta1 - l1p1) - Math.log(notZero1);
+    const h1 = logP + lg1[idx] - alpha1 * l1p1 + nj * (logE[j] - logBeta1 - l1p1); // ln p f1(n)
     const l1p2 = Math.log1p(Ej / beta2);
     const notZero2 = -Math.expm1(-alpha2 * l1p2);
-    const logF2 = lg2[idx] - alpha2 * l1p2 + nj * (logE[j] - logBeta2 - l1p2) - Math.log(notZero2);
-    const t1 = logP + logF1, t2 = log1mP + logF2;
-    const top = Math.max(t1, t2);
-    const ratio = Math.exp(Math.min(t1, t2) - top);
-    negLL -= wj * (top + Math.log1p(ratio));
+    const h2 = log1mP + lg2[idx] - alpha2 * l1p2 + nj * (logE[j] - logBeta2 - l1p2);
+    // p f1* + (1-p) f2* = exp(top) (m1 + m2), mk = exp(hk - top) / notZero_k (one exp, one log).
+    const top = Math.max(h1, h2);
+    const m1 = (h1 >= h2 ? 1 : Math.exp(h1 - top)) / notZero1;
+    const m2 = (h1 >= h2 ? Math.exp(h2 - top) : 1) / notZero2;
+    const sum = m1 + m2;
+    negLL -= wj * (top + Math.log(sum));
     if (grad) {
       // Posterior component responsibilities q1, q2 (they sum to 1).
-      const qTop = 1 / (1 + ratio);
-      const q1 = t1 >= t2 ? qTop : 1 - qTop;
-      const q2 = 1 - q1;
+      const q1 = m1 / sum;
+      const q2 = m2 / sum;
       const bE1 = beta1 + Ej, bE2 = beta2 + Ej;
       // d ln f*/d alpha = digamma(alpha+n) - digamma(alpha) + ln r / (1 - P0)
       gA1 -= wj * q1 * (dg1[idx] - l1p1 / notZero1);
@@ -333,7 +334,7 @@ function quantileGuess(mixture: PosteriorMixture, prob: number): number {
  * step is below 1e-12 relative, so the result is accurate to ~1e-15 relative, limited by the
  * CDF). Method: Halley's iteration on the CDF with its density and the density's derivative,
  * from {@link quantileGuess}, safeguarded by the bracket that every evaluated point tightens
- * (a step outside it bisects geometrically, or moves by a factor 4 while one side is open). When a weight is
+ * (a step outside it bisects geometrically; while one side is open a step moves x by a factor 8 at most). When a weight is
  * below 1e-14 the dominant component's quantile (@stdlib) is returned; the mixture quantile
  * then differs by less than ~1e-12 relative.
  */
@@ -361,7 +362,9 @@ export function posteriorQuantile(mixture: PosteriorMixture, prob: number): numb
     const newton = excess / density;
     const correction = 1 - (newton * slope) / (2 * density);
     let next = x - (correction > 0.5 && correction < 2 ? newton / correction : newton);
-    if (!(next > lo && next < hi)) next = hi === Infinity ? 4 * x : lo === 0 ? hi / 4 : Math.sqrt(lo * hi);
+    if (hi === Infinity) next = Math.min(next, 8 * x); // one side open: move at most by a factor 8
+    if (lo === 0) next = Math.max(next, x / 8);
+    if (!(next > lo && next < hi)) next = hi === Infinity ? 2 * lo : lo === 0 ? hi / 2 : Math.sqrt(lo * hi);
     if (Math.abs(next - x) <= 1e-12 * next) return next;
     x = next;
   }

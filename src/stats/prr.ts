@@ -49,16 +49,15 @@ export function prr(a: number, b: number, c: number, d: number): PrrResult {
  */
 export function yatesChiSquare(a: number, b: number, c: number, d: number): number | null {
   const total = a + b + c + d;
-  const rows = [a + b, c + d];
-  const cols = [a + c, b + d];
-  if (rows[0] <= 0 || rows[1] <= 0 || cols[0] <= 0 || cols[1] <= 0) return null;
-  const observed = [a, b, c, d];
-  const expected = [(rows[0] * cols[0]) / total, (rows[0] * cols[1]) / total, (rows[1] * cols[0]) / total, (rows[1] * cols[1]) / total];
-  let yates = 0.5;
-  for (let i = 0; i < 4; i++) yates = Math.min(yates, Math.abs(observed[i] - expected[i]));
-  let statistic = 0;
-  for (let i = 0; i < 4; i++) statistic += (Math.abs(observed[i] - expected[i]) - yates) ** 2 / expected[i];
-  return statistic;
+  const row1 = a + b, row2 = c + d, col1 = a + c, col2 = b + d;
+  if (row1 <= 0 || row2 <= 0 || col1 <= 0 || col2 <= 0) return null;
+  const ea = (row1 * col1) / total, eb = (row1 * col2) / total, ec = (row2 * col1) / total, ed = (row2 * col2) / total;
+  const yates = Math.min(0.5, Math.abs(a - ea), Math.abs(b - eb), Math.abs(c - ec), Math.abs(d - ed));
+  return yatesTerm(a, ea, yates) + yatesTerm(b, eb, yates) + yatesTerm(c, ec, yates) + yatesTerm(d, ed, yates);
+}
+
+function yatesTerm(observed: number, expected: number, yates: number): number {
+  return (Math.abs(observed - expected) - yates) ** 2 / expected;
 }
 
 /** Upper-tail p-value of a chi-square statistic with 1 degree of freedom (null in, null out). */

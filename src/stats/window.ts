@@ -134,17 +134,31 @@ export function scoreWindow(input: WindowInput, options: ScoreOptions = {}): { f
     const d = total - a - b - c;
     const proportional = prr(a, b, c, d);
     const odds = ror(a, b, c, d);
-    const stats = {
+    // One object literal of fixed shape per pair (no spreads: this loop runs for every pair).
+    const stats: PairStatistics = {
       expected: comboE[k],
-      qn: finiteOrNull(mgps.qn[k]), ebgm: finiteOrNull(mgps.ebgm[k]),
-      eb05: finiteOrNull(mgps.eb05[k]), eb50: finiteOrNull(mgps.eb50[k]), eb95: finiteOrNull(mgps.eb95[k]),
-      ...proportional,
+      qn: finiteOrNull(mgps.qn[k]),
+      ebgm: finiteOrNull(mgps.ebgm[k]),
+      eb05: finiteOrNull(mgps.eb05[k]),
+      eb50: finiteOrNull(mgps.eb50[k]),
+      eb95: finiteOrNull(mgps.eb95[k]),
+      prr: proportional.prr,
+      prr_lci: proportional.prr_lci,
+      prr_uci: proportional.prr_uci,
       prr_chisq: yatesChiSquare(a, b, c, d),
-      ...odds,
-      ic: finiteOrNull(icValues.ic[k]), ic025: finiteOrNull(icValues.ic025[k]), ic975: finiteOrNull(icValues.ic975[k]),
+      ror: odds.ror,
+      ror_lci: odds.ror_lci,
+      ror_uci: odds.ror_uci,
+      ic: finiteOrNull(icValues.ic[k]),
+      ic025: finiteOrNull(icValues.ic025[k]),
+      ic975: finiteOrNull(icValues.ic975[k]),
+      n_methods_flagged: 0,
+      is_signal_any: false,
     };
-    const flagged = flags({ n: a, ...stats });
-    pairs[i] = { ...stats, n_methods_flagged: flagged.n_methods_flagged, is_signal_any: flagged.is_signal_any };
+    const flagged = flags({ n: a, eb05: stats.eb05, prr: stats.prr, prr_chisq: stats.prr_chisq, ror_lci: stats.ror_lci, ic025: stats.ic025 });
+    stats.n_methods_flagged = flagged.n_methods_flagged;
+    stats.is_signal_any = flagged.is_signal_any;
+    pairs[i] = stats;
   }
   return { fit, pairs };
 }
