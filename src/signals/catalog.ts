@@ -3,8 +3,8 @@
  * is computed once at load time, so a request never scans SQL; only `format=series` reads the
  * store).
  *
- * Built by streaming the quarterly rows once (`Store.forEachAggregateChunk`), aggregating each
- * pair (src/signals/aggregate.ts) and indexing: by vaccine name, by vax_type and by VAERS
+ * Built by streaming the quarterly rows once (`Store.forEachPairChunk`: grouped in DuckDB, numbers
+ * as typed arrays), aggregating each pair (src/signals/aggregate.ts) and indexing: by vaccine name, by vax_type and by VAERS
  * `VAX_TYPE` code (both case-insensitive), by event (exact, and lower-cased for substring
  * search), and one precomputed rank per sort key and direction (spec 4.1 sort/order: nulls
  * last in both orders, ties by vaccine then event).
@@ -60,10 +60,6 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-function finite(value: number | null | undefined): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
 /** Compares two strings by UTF-16 code units (stable, locale-free). */
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -115,52 +111,34 @@ export async function loadCatalog(store: Store): Promise<Catalog> {
   let reportsThrough: QuarterIndex | null = meta.reports_through ? parseQuarter(meta.reports_through) : null;
   if (reportsThrough === null) reportsThrough = await maxQuarter(store);
 
+  const names = new Map<string, string>(); // one string per vaccine name (memory)
   const pairs: Pair[] = [];
-  const quarterIndex = new Map<string, QuarterIndex | null>();
-  const quarterOf = (text: string): QuarterIndex | null => {
-    let q = quarterIndex.get(text);
-    if (q === undefined) {
-      q = parseQuarter(text);
-      quarterIndex.set(text, q);
-    }
-    return q;
-  };
-  let drug: string | null = null;
-  let event: string | null = null;
-  let acc = new PairAccumulator();
-  const flush = () => {
-    if (drug === null || event === null) return;
-    let vaxType = vaxTypeOf.get(drug);
-    if (vaxType === undefined) {
-      vaxType = vaxTypeOfName(drug);
-      vaxTypeOf.set(drug, vaxType);
-    }
-    const pair = acc.result(drug, vaxType, event, reportsThrough);
-    if (pair) pairs.push(pair);
-  };
-  await store.forEachAggregateChunk((chunk) => {
-    for (let i = 0; i < chunk.rowCount; i++) {
-      const d = chunk.drug[i];
-      const e = chunk.event[i];
-      const q = quarterOf(String(chunk.quarter[i]));
-      if (d === null || e === null || q === null) continue;
-      if (d !== drug || e !== event) {
-        flush();
-        drug = d;
-        event = e;
-        acc = new PairAccumulator();
+  await store.forEachPairChunk((chunk) => {
+    for (let p = 0; p < chunk.pairCount; p++) {
+      const acc = new PairAccumulator();
+      for (let i = chunk.start[p]; i < chunk.start[p + 1]; i++) {
+        const eb05 = chunk.eb05[i];
+        const ewma = chunk.ewma_eb05[i];
+        acc.add({
+          quarter: chunk.quarter[i],
+          n: chunk.n[i],
+          eb05: Number.isFinite(eb05) ? eb05 : null,
+          ewma_eb05: Number.isFinite(ewma) ? ewma : null,
+          n_methods_flagged: chunk.n_methods_flagged[i],
+          is_signal_any: chunk.is_signal_any[i] === 1,
+        });
       }
-      acc.add({
-        quarter: q,
-        n: finite(chunk.n[i]) ?? 0,
-        eb05: finite(chunk.eb05[i]),
-        ewma_eb05: finite(chunk.ewma_eb05[i]),
-        n_methods_flagged: finite(chunk.n_methods_flagged[i]) ?? 0,
-        is_signal_any: chunk.is_signal_any[i] === true,
-      });
+      const drug = chunk.drug[p];
+      const vaccine = names.get(drug) ?? (names.set(drug, drug), drug);
+      let vaxType = vaxTypeOf.get(vaccine);
+      if (vaxType === undefined) {
+        vaxType = vaxTypeOfName(vaccine);
+        vaxTypeOf.set(vaccine, vaxType);
+      }
+      const pair = acc.result(vaccine, vaxType, chunk.event[p], reportsThrough);
+      if (pair) pairs.push(pair);
     }
   });
-  flush();
   return indexPairs(pairs, {
     reportsThrough: meta.reports_through ?? (reportsThrough === null ? null : formatQuarter(reportsThrough)),
     hasIc025: meta.has_ic025 !== false,
@@ -171,11 +149,8 @@ export async function loadCatalog(store: Store): Promise<Catalog> {
 
 async function maxQuarter(store: Store): Promise<QuarterIndex | null> {
   let max: QuarterIndex | null = null;
-  await store.forEachAggregateChunk((chunk) => {
-    for (const text of chunk.quarter) {
-      const q = parseQuarter(String(text));
-      if (q !== null && (max === null || q > max)) max = q;
-    }
+  await store.forEachPairChunk((chunk) => {
+    for (const q of chunk.quarter) if (max === null || q > max) max = q;
   });
   return max;
 }

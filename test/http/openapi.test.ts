@@ -4,7 +4,7 @@
  * and a sample of real responses validated against its schemas with Ajv. Also the machine
  * index (/.well-known/api-catalog, RFC 9727) and the notes (/llms.txt).
  */
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HYPOTHESIS } from '../../src/http/errors.js';
