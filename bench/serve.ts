@@ -106,7 +106,7 @@ async function syntheticStore(pairs: number): Promise<string> {
 }
 
 /** Thousands of distinct /signals URLs drawn from the store's own names. */
-async function workload(storePath: string): Promise<string[]> {
+export async function workload(storePath: string): Promise<string[]> {
   const store = await Store.open(storePath);
   const catalog = await loadCatalog(store);
   store.close();
@@ -196,7 +196,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
+if (process.argv[1]?.endsWith('serve.ts')) main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

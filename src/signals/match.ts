@@ -81,6 +81,22 @@ function pairsOfEvents(catalog: Catalog, events: Iterable<string>): number[] {
   return ids;
 }
 
+/** Union of two id lists without duplicates (a byte mark per pair: no Set on large matches). */
+function union(catalog: Catalog, a: number[], b: number[]): number[] {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const seen = new Uint8Array(catalog.pairs.length);
+  const out: number[] = [];
+  for (const list of [a, b]) {
+    for (const id of list) {
+      if (seen[id]) continue;
+      seen[id] = 1;
+      out.push(id);
+    }
+  }
+  return out;
+}
+
 function keepEvents(catalog: Catalog, ids: number[], events: string[]): number[] {
   const set = new Set(events);
   return ids.filter((id) => set.has(catalog.pairs[id].event));
@@ -137,7 +153,7 @@ export function matchPairs(catalog: Catalog, params: SignalsParams): MatchResult
     const vaccines = [...new Set([...exactVaccines(catalog, text), ...substringVaccines(catalog, text)])];
     const events = matchEvents(catalog, text);
     if (vaccines.length === 0 && events.length === 0 && text.length < MIN_QUERY_LENGTH) return tooShort('q', text);
-    ids = [...new Set([...pairsOfVaccines(catalog, vaccines), ...pairsOfEvents(catalog, events)])];
+    ids = union(catalog, pairsOfVaccines(catalog, vaccines), pairsOfEvents(catalog, events));
     kind = vaccines.length > 0 || events.length === 0 ? 'vaccine' : 'event';
   }
   const matchedBeforeFilters = ids.length;

@@ -2,12 +2,12 @@
  * The /signals resource over one store: params -> match -> aggregate (precomputed) -> render.
  * Transport-free: `answer(rawQuery)` returns status, headers and body; src/http adds the
  * common headers and sends it. Answers of 200 are kept in a small LRU keyed by the normalised
- * parameters (the store is read-only, so an answer never changes while the process lives).
+ * parameters, and matches (pair ids before sorting and paging) in another (the store is read-only, so an answer never changes while the process lives).
  */
 import { errorBody, type ErrorBody } from '../http/errors.js';
 import { Store } from '../store/read.js';
 import { loadCatalog, type Catalog } from './catalog.js';
-import { matchPairs, sortAndPage } from './match.js';
+import { matchPairs, sortAndPage, type MatchResult } from './match.js';
 import { parseSignalsQuery } from './parameters.js';
 import { RENDERERS } from './render.js';
 
@@ -18,10 +18,12 @@ export type SignalsAnswer =
 
 const CACHE_ENTRIES = 2000;
 const CACHE_MAX_BODY = 1 << 20;
+const MATCH_ENTRIES = 500;
 
 /** The loaded resource. */
 export class SignalsService {
   private readonly cache = new Map<string, SignalsAnswer>();
+  private readonly matches = new Map<string, MatchResult>();
 
   private constructor(readonly store: Store, readonly catalog: Catalog) {}
 
@@ -50,7 +52,14 @@ export class SignalsService {
       return cached;
     }
     const { params } = parsed;
-    const matched = matchPairs(this.catalog, params);
+    // Matches are cached apart from answers: pages, sorts and formats of one query share them.
+    const matchKey = JSON.stringify([params.format === 'class' || params.format === 'series' ? params.format : '', params.vaccine, params.event, params.q, params.min_eb05, params.min_n]);
+    let matched = this.matches.get(matchKey);
+    if (!matched) {
+      matched = matchPairs(this.catalog, params);
+      this.matches.set(matchKey, matched);
+      if (this.matches.size > MATCH_ENTRIES) this.matches.delete(this.matches.keys().next().value!);
+    }
     if (!matched.ok) return { status: 400, body: errorBody(matched.error.error, matched.error) };
     const { match } = matched;
     const page = params.format === 'series' ? [] : sortAndPage(this.catalog, match.ids, params.sort, params.order, params.offset, params.limit);
