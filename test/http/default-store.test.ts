@@ -1,0 +1,56 @@
+/**
+ * GET /signals on the embedded default store (data/default.duckdb, VAERS 1990-2006; spec 4.1,
+ * 2.1, 7). Skipped with a message while the store is absent (it is written by
+ * `reporting-signals build`). No quarter of 1990-2006 lies in the COVID era.
+ */
+import { existsSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, DEFAULT_STORE_PATH } from '../../src/http/app.js';
+import { HYPOTHESIS } from '../../src/http/errors.js';
+import { PAIR_FIELDS } from '../../src/signals/aggregate.js';
+import { getJson } from './helpers.js';
+
+const present = existsSync(DEFAULT_STORE_PATH);
+if (!present) console.warn(`default-store /signals tests skipped: no store at ${DEFAULT_STORE_PATH}`);
+
+describe.skipIf(!present)('spec 4.1 on the embedded default store (1990-2006)', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => { app = await buildApp({ storePath: DEFAULT_STORE_PATH }); });
+  afterAll(async () => { await app.close(); });
+
+  it('ROTAVIRUS (ROTASHIELD) x Intussusception is served, with the 2.1 fields and no COVID-era flags', async () => {
+    const { status, body, res } = await getJson(app, '/signals?vaccine=ROTAVIRUS+(ROTASHIELD)&event=Intussusception');
+    expect(status).toBe(200);
+    expect(body.length).toBe(1);
+    expect(Object.keys(body[0])).toEqual(PAIR_FIELDS);
+    expect(body[0]).toMatchObject({ vaccine: 'ROTAVIRUS (ROTASHIELD)', vax_type: 'ROTAVIRUS', event: 'Intussusception', peak_in_covid_era: false, background_note: null });
+    expect(body[0].n_methods_max).toBeGreaterThanOrEqual(2);
+    expect(res.headers['x-reports-through']).toMatch(/^200[0-6]Q[1-4]$/);
+    expect(res.headers['x-reports-hypothesis']).toBe(HYPOTHESIS);
+  });
+
+  it('the vaccine type ROTAVIRUS expands to its products; event substring; series; every format answers 200', async () => {
+    const byType = (await getJson(app, '/signals?vaccine=rotavirus&limit=500')).body;
+    expect(byType.length).toBeGreaterThan(0);
+    expect(byType.every((p: { vax_type: string }) => p.vax_type === 'ROTAVIRUS')).toBe(true);
+    const sub = (await getJson(app, '/signals?event=intussus')).body;
+    expect(sub.some((p: { event: string }) => p.event === 'Intussusception')).toBe(true);
+    const series = (await getJson(app, '/signals?vaccine=ROTAVIRUS+(ROTASHIELD)&event=Intussusception&format=series')).body;
+    expect(series.quarters.length).toBeGreaterThan(0);
+    const quarters = series.quarters.map((q: { quarter: string }) => q.quarter);
+    expect([...quarters].sort()).toEqual(quarters);
+    for (const format of ['json', 'csv', 'profile', 'brief', 'class']) {
+      expect((await app.inject(`/signals?q=rota&format=${format}`)).statusCode).toBe(200);
+    }
+  });
+
+  it('sorting is stable and pages concatenate; unknown names give []', async () => {
+    const full = (await getJson(app, '/signals?event=pain&limit=100&sort=n')).body;
+    const a = (await getJson(app, '/signals?event=pain&limit=50&sort=n')).body;
+    const b = (await getJson(app, '/signals?event=pain&limit=50&offset=50&sort=n')).body;
+    expect([...a, ...b]).toEqual(full);
+    for (let i = 1; i < full.length; i++) expect(full[i - 1].n).toBeGreaterThanOrEqual(full[i].n);
+    expect((await getJson(app, '/signals?vaccine=NO+SUCH+VACCINE')).body).toEqual([]);
+  });
+});
