@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { historyFixture, writeVaersFolder } from '../build/fixtures.js';
+
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+
+function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src', 'cli.ts'), ...args], {
+      cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DEBUG: '' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => done({ code, stderr }));
+  });
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rs-build-cli-'));
+  await writeVaersFolder(join(dir, 'vaers'), historyFixture());
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('reporting-signals build and import on the command line (issue 3: progress on stderr, a summary at the end, clean errors)', () => {
+  it('builds, shows plain progress lines when stderr is not a terminal, and ends with the summary', async () => {
+    const out = join(dir, 'store.duckdb');
+    const { code, stderr } = await cli(['build', '--vaers', join(dir, 'vaers'), '--out', out, '--workers', '2']);
+    expect(code).toBe(0);
+    expect(existsSync(out)).toBe(true);
+    expect(stderr).toMatch(/^fit: 12 windows$/m);
+    expect(stderr).toMatch(/^fit: done in [\d.]+ s$/m);
+    for (const label of ['reports read', 'reports kept', 'quarters', 'windows', 'pairs stored', 'rows', 'time', 'peak RSS']) {
+      expect(stderr).toMatch(new RegExp(`^  ${label}\\s`, 'm'));
+    }
+    expect(stderr).toMatch(/quarters\s+12 \(2000Q1 to 2002Q4\)/);
+    expect(stderr).toMatch(/partial, covering < 4 quarters: 2000Q1, 2000Q2, 2000Q3/);
+    expect(stderr).not.toMatch(/\u001b\[/); // no terminal control codes in a log
+  });
+
+  it('prints a bad input as one line naming the file, without a stack trace, and exits 1', async () => {
+    const bad = join(dir, 'bad');
+    await writeVaersFolder(bad, historyFixture().slice(0, 10));
+    await writeFile(join(bad, '2000VAERSDATA.csv'), 'VAERS_ID,STATE\r\n1,CA\r\n');
+    const { code, stderr } = await cli(['build', '--vaers', bad, '--out', join(dir, 'bad.duckdb')]);
+    expect(code).toBe(1);
+    const lines = stderr.trim().split('\n').filter((l) => !l.startsWith('read:'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^reporting-signals: .*2000VAERSDATA\.csv.*RECVDATE/);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(dir, 'bad.duckdb'))).toBe(false);
+  });
+
+  it('import prints a one-line summary', async () => {
+    const file = join(dir, 'q.csv');
+    await writeFile(file, 'drug_name,outcome_name,quarter,observed,eb05,eb50,eb95,prr,ror,ic,n_methods_flagged,is_signal_any,ewma_eb05\nA (X),B,2021-Q3,3,2.1,2.5,3,4,5,1,3,TRUE,2.1\n');
+    const { code, stderr } = await cli(['import', '--quarterly', file, '--out', join(dir, 'imported.duckdb')]);
+    expect(code).toBe(0);
+    expect(stderr.trim()).toMatch(/^import: 1 rows, 1 pairs, 1 vaccines, reports through 2021Q3, ic025 absent -> /);
+  });
+});
