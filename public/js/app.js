@@ -176,6 +176,7 @@ async function renderSeries(gen, vaccine, event) {
     'dashed reference lines at 1 and 2;',
     drawn.covidInRange ? 'yellow band: the COVID-19 era 2021Q1–2022Q4.' : 'the COVID-19 era (2021Q1–2022Q4, shaded when in range) lies outside these quarters.',
   ];
+  if (drawn.log) parts.push('The y axis is on a log scale (values reach 10 or more).');
   $('plot-caption').textContent = parts.join(' ');
   renderSeriesTable($('series-table'), quarters);
 }
@@ -205,9 +206,9 @@ async function renderClass(gen, vaccine, event) {
   const productSeries = series.filter((r) => r.ok && r.body && Array.isArray(r.body.quarters))
     .map((r) => ({ vaccine: r.body.vaccine, quarters: r.body.quarters }));
   if (productSeries.length) {
-    drawClassPlot($('class-plot'), productSeries, `EB05 of every ${types} product — ${event}`);
+    const drawn = drawClassPlot($('class-plot'), productSeries, `EB05 of every ${types} product — ${event}`);
     $('class-plot').dataset.drawn = 'class';
-    $('class-plot-caption').textContent = `EB05 per quarter for each product side by side${pairs.length > MAX_CLASS_PLOTS ? ` (first ${MAX_CLASS_PLOTS})` : ''}; dashed reference lines at 1 and 2.`;
+    $('class-plot-caption').textContent = `EB05 per quarter for each product side by side${pairs.length > MAX_CLASS_PLOTS ? ` (first ${MAX_CLASS_PLOTS})` : ''}; dashed reference lines at 1 and 2${drawn.log ? '; log scale' : ''}.`;
   } else {
     clearPlot($('class-plot'));
     $('class-plot-caption').textContent = 'No product of this type has a series for this event.';

@@ -74,15 +74,32 @@ function referenceSeries(value, color) {
 
 const fmt = (digits) => (_u, v) => (v === null || v === undefined ? '—' : Number(v).toFixed(digits));
 
-/** Options shared by both plots. */
-function baseOptions(container, series, title) {
+/** Values from this size up are plotted on a log scale (so that 1 and 2 stay readable). */
+const LOG_FROM = 10;
+
+/** True when the largest finite value of the columns reaches LOG_FROM. */
+function wantsLog(columns) {
+  let max = 0;
+  for (const values of columns) for (const v of values) if (v !== null && v > max) max = v;
+  return max >= LOG_FROM;
+}
+
+/** On a log scale a value <= 0 cannot be placed: it becomes a gap. */
+function forScale(values, log) {
+  return log ? values.map((v) => (v !== null && v > 0 ? v : null)) : values;
+}
+
+/** Options shared by both plots; `log` selects a log10 y scale. */
+function baseOptions(container, series, title, log) {
   return {
     ...sizeOf(container),
     title,
     series,
     scales: {
       x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] },
-      y: { range: (_u, _min, max) => [0, Math.max(Number.isFinite(max) ? max : 0, 2.2) * 1.08] },
+      y: log
+        ? { distr: 3, log: 10 }
+        : { range: (_u, _min, max) => [0, Math.max(Number.isFinite(max) ? max : 0, 2.2) * 1.08] },
     },
     axes: [
       {
@@ -92,7 +109,7 @@ function baseOptions(container, series, title) {
         incrs: [1, 2, 4, 8, 12, 20, 40, 80],
         values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? formatQuarter(v) : '')),
       },
-      { label: 'Empirical Bayes geometric mean (EB)', labelSize: 30 },
+      { label: log ? 'EB (empirical Bayes, log scale)' : 'EB (empirical Bayes)', labelSize: 30 },
     ],
     legend: { live: true },
     cursor: { drag: { x: false, y: false } },
@@ -101,43 +118,73 @@ function baseOptions(container, series, title) {
 }
 
 /**
+ * Every quarter from the first to the last of `items` (so that lines break across quarters
+ * with no row instead of joining them), with the item of each quarter or null.
+ * @template T
+ * @param {T[]} items
+ * @param {(item: T) => string} quarterOf
+ * @returns {{xs: number[], at: Array<T|null>}}
+ */
+function consecutive(items, quarterOf) {
+  const byIndex = new Map();
+  for (const item of items) {
+    const index = parseQuarter(quarterOf(item));
+    if (index !== null && !byIndex.has(index)) byIndex.set(index, item);
+  }
+  if (!byIndex.size) return { xs: [], at: [] };
+  const first = Math.min(...byIndex.keys());
+  const last = Math.max(...byIndex.keys());
+  const xs = [];
+  const at = [];
+  for (let x = first; x <= last; x++) {
+    xs.push(x);
+    at.push(byIndex.get(x) ?? null);
+  }
+  return { xs, at };
+}
+
+/**
  * Draws the quarterly series of one pair: EB05-EB95 band, EB50 line, EWMA of EB05 when the
  * quarters carry `ewma_eb05`, quarters with n_methods_flagged >= 2 marked, reference lines at
  * 1 and 2, COVID-era band.
  * @param {HTMLElement} container
  * @param {{vaccine: string, event: string, quarters: object[]}} body spec 2.3 Series object
- * @returns {{hasEwma: boolean, flagged: number, covidInRange: boolean}} what was drawn
+ * The y scale is log10 when a value reaches 10 (linear from 0 otherwise).
+ * @returns {{hasEwma: boolean, flagged: number, covidInRange: boolean, log: boolean}} what was drawn
  */
 export function drawSeriesPlot(container, body) {
   clearPlot(container);
-  const quarters = body.quarters.filter((q) => parseQuarter(q.quarter) !== null);
-  const xs = quarters.map((q) => parseQuarter(q.quarter));
+  const { xs, at } = consecutive(body.quarters, (q) => q.quarter);
+  const quarters = at.filter((q) => q !== null);
   const num = (v) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? null : Number(v));
+  const col = (pick) => at.map((q) => (q === null ? null : pick(q)));
   const hasEwma = quarters.some((q) => num(q.ewma_eb05) !== null);
-  const flaggedYs = quarters.map((q) => (q.n_methods_flagged >= 2 ? num(q.eb05) : null));
+  const flaggedYs = col((q) => (q.n_methods_flagged >= 2 ? num(q.eb05) : null));
   const series = [
     { label: 'Quarter', value: (_u, v) => (v === null || v === undefined ? '—' : formatQuarter(v)) },
     { label: 'EB05', stroke: COLORS.eb05, width: 1.5, points: { show: false }, value: fmt(3) },
     { label: 'EB95', stroke: COLORS.eb95, width: 1, points: { show: false }, value: fmt(3) },
     { label: 'EB50 (quarterly median)', stroke: COLORS.eb50, width: 2, value: fmt(3) },
   ];
-  const data = [xs, quarters.map((q) => num(q.eb05)), quarters.map((q) => num(q.eb95)), quarters.map((q) => num(q.eb50))];
+  const columns = [col((q) => num(q.eb05)), col((q) => num(q.eb95)), col((q) => num(q.eb50))];
   if (hasEwma) {
     series.push({ label: 'EWMA of EB05', stroke: COLORS.ewma, width: 2, dash: [2, 3], value: fmt(3) });
-    data.push(quarters.map((q) => num(q.ewma_eb05)));
+    columns.push(col((q) => num(q.ewma_eb05)));
   }
+  const log = wantsLog(columns);
+  const data = [xs, ...columns.map((values) => forScale(values, log))];
   series.push({
     label: 'Flagged by ≥ 2 methods (EB05)', stroke: COLORS.flagged, fill: COLORS.flagged, width: 0,
     paths: () => null, points: { show: true, size: 9, stroke: COLORS.flagged, fill: COLORS.flagged }, value: fmt(3),
   });
-  data.push(flaggedYs);
+  data.push(forScale(flaggedYs, log));
   series.push(referenceSeries(1, COLORS.ref1), referenceSeries(2, COLORS.ref2));
   data.push(xs.map(() => 1), xs.map(() => 2));
-  const options = baseOptions(container, series, `${body.vaccine} — ${body.event}`);
+  const options = baseOptions(container, series, `${body.vaccine} — ${body.event}`, log);
   options.bands = [{ series: [2, 1], fill: COLORS.band }];
   plots.set(container, new uPlot(options, data, container));
   const covidInRange = xs.length > 0 && xs[0] <= COVID_ERA_LAST && xs[xs.length - 1] >= COVID_ERA_FIRST;
-  return { hasEwma, flagged: flaggedYs.filter((v) => v !== null).length, covidInRange };
+  return { hasEwma, flagged: flaggedYs.filter((v) => v !== null).length, covidInRange, log };
 }
 
 /**
@@ -145,20 +192,21 @@ export function drawSeriesPlot(container, body) {
  * @param {HTMLElement} container
  * @param {Array<{vaccine: string, quarters: object[]}>} products
  * @param {string} title
+ * @returns {{log: boolean}} whether the y scale is log10 (a value reaches 10)
  */
 export function drawClassPlot(container, products, title) {
   clearPlot(container);
-  const all = new Set();
-  for (const p of products) for (const q of p.quarters) if (parseQuarter(q.quarter) !== null) all.add(parseQuarter(q.quarter));
-  const xs = [...all].sort((a, b) => a - b);
+  const { xs } = consecutive(products.flatMap((p) => p.quarters), (q) => q.quarter);
   const series = [{ label: 'Quarter', value: (_u, v) => (v === null || v === undefined ? '—' : formatQuarter(v)) }];
-  const data = [xs];
-  products.forEach((p, i) => {
+  const columns = products.map((p, i) => {
     const byQuarter = new Map(p.quarters.map((q) => [parseQuarter(q.quarter), q.eb05 ?? null]));
     series.push({ label: `${p.vaccine} EB05`, stroke: PRODUCT_COLORS[i % PRODUCT_COLORS.length], width: 2, value: fmt(3) });
-    data.push(xs.map((x) => byQuarter.get(x) ?? null));
+    return xs.map((x) => byQuarter.get(x) ?? null);
   });
+  const log = wantsLog(columns);
+  const data = [xs, ...columns.map((values) => forScale(values, log))];
   series.push(referenceSeries(1, COLORS.ref1), referenceSeries(2, COLORS.ref2));
   data.push(xs.map(() => 1), xs.map(() => 2));
-  plots.set(container, new uPlot(baseOptions(container, series, title), data, container));
+  plots.set(container, new uPlot(baseOptions(container, series, title, log), data, container));
+  return { log };
 }

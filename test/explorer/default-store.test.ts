@@ -2,7 +2,7 @@
  * Issue 6 on the embedded default store (data/default.duckdb, VAERS 1990-2006): the page in
  * headless Chromium against the real server, with real names (`ROTAVIRUS (ROTASHIELD)` x
  * `Intussusception`). Saves the screenshots the README uses (artifacts/screenshots/default-*.png;
- * docs/explorer.png is a copy of default-series.png). Skips when the store or Chromium is absent.
+ * docs/explorer.png is a copy of default-readme.png). Skips when the store or Chromium is absent.
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +75,7 @@ describe.skipIf(!hasStore || !hasChromium)('explorer page on the embedded defaul
     expect(pixels.opaque).toBeGreaterThan(pixels.total * 0.05);
     expect(pixels.colour).toBeGreaterThan(50); // the EB50 line
     expect(await page.textContent('#plot-caption')).toContain('outside these quarters');
+    expect(await page.textContent('#plot-caption')).toContain('log scale'); // EB95 reaches ~100 in 1999
     const series = (await app.inject({ url: (await page.getAttribute('#download-series', 'href'))! })).json();
     expect(await page.locator('#series-table tbody tr').count()).toBe(series.quarters.length);
     await screenshot(page, 'default-series');
@@ -83,6 +84,14 @@ describe.skipIf(!hasStore || !hasChromium)('explorer page on the embedded defaul
     expect(await restored.textContent('#detail-title')).toBe(`${VACCINE} — ${EVENT}`);
     expect((await canvasPixels(restored, '#plot', [11, 46, 89])).colour).toBeGreaterThan(50);
     await restored.close();
+  });
+
+  it('combines a vaccine type and an event in the URL (the README view: docs/explorer.png copies it)', async () => {
+    await open(page, base, `/?vaccine=ROTAVIRUS&event=${EVENT}&pair_vaccine=${q(VACCINE)}&pair_event=${EVENT}`);
+    expect(await page.textContent('#total')).toContain('vaccine “ROTAVIRUS” and event “Intussusception”');
+    expect(await column(page, '#pairs', 0)).toContain(VACCINE);
+    expect((await canvasPixels(page, '#plot', [200, 58, 58])).colour).toBeGreaterThan(50);
+    await screenshot(page, 'default-readme');
   });
 
   it('shows the class view of the ROTAVIRUS type for Intussusception', async () => {
