@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import { SHARED_SCHEMAS } from '../signals/schemas.js';
@@ -46,13 +46,18 @@ function originOf(host: string | undefined, protocol: string): string {
   return host && HOST_RE.test(host) ? `${protocol}://${host}` : '';
 }
 
+/** Whether a request URL is the /pipeline resource (exact path, with or without a query). */
+export function isPipelinePath(url: string): boolean {
+  return url.startsWith('/pipeline') && (url.length === 9 || url[9] === '?' || url[9] === '/');
+}
+
 function shorten(text: string): string {
   return text.length > 100 ? `${text.slice(0, 100)}...` : text;
 }
 
 /** Builds the app (routes registered, not listening). Never throws for a missing store. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false, disableRequestLogging: !options.requestLog });
+  const app = Fastify({ logger: options.logger ?? false, logController: new LogController({ disableRequestLogging: !options.requestLog }) });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -67,9 +72,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   await app.register(cors, { origin: '*' });
 
+  // The X-REPORTS-* headers belong to the signals service (spec 4.1, 9): every answer of this
+  // app except /pipeline, a separate service with its own caveat (REGISTRY_CAVEAT).
   const build = buildId();
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('x-reports-build', build).header('x-reports-hypothesis', HYPOTHESIS);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!isPipelinePath(request.url)) reply.header('x-reports-build', build).header('x-reports-hypothesis', HYPOTHESIS);
+    done();
   });
   app.setErrorHandler((error, _request, reply) => {
     if (error instanceof HttpError) {

@@ -2,7 +2,7 @@
  * Route plugin of `GET /signals` (spec 4.1). Loads the store once (SignalsService), then each
  * request: raw query string -> SignalsService.answer -> headers (spec 4.1: X-Total-Count,
  * X-Limit, X-Offset, X-REPORTS-Through, Cache-Control; X-REPORTS-Build and
- * X-REPORTS-Hypothesis come from the app on every answer) -> body.
+ * X-REPORTS-Hypothesis come from the app's hook, see app.ts) -> body.
  *
  * Validation is `parseSignalsQuery` (it must see repeated parameters and answer with spec
  * Error objects naming the allowed values), so Fastify's own querystring validation is off for
@@ -18,9 +18,6 @@ import { errorBody } from './errors.js';
 export interface SignalsRouteOptions {
   storePath: string;
 }
-
-/** Cache lifetime of 200 answers (spec 4.1, 8). */
-export const CACHE_CONTROL = 'public, max-age=60';
 
 /** Registers GET /signals over the store at `storePath`. */
 export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteOptions): Promise<void> {
@@ -38,8 +35,8 @@ export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteO
     if (!service) return reply.code(503).send(errorBody(unavailable));
     const url = request.raw.url ?? '';
     const at = url.indexOf('?');
-    const answer = await service.answer(at < 0 ? '' : url.slice(at + 1));
+    const answer = service.answer(at < 0 ? '' : url.slice(at + 1));
     if (answer.status !== 200) return reply.code(answer.status).send(answer.body);
-    return reply.headers(answer.headers).header('cache-control', CACHE_CONTROL).type(answer.contentType).send(answer.body);
+    return reply.headers(answer.headers).send(answer.body);
   });
 }

@@ -1,17 +1,18 @@
 /**
  * The served pairs in memory, with the indexes a request needs (DESIGN.md: the pair aggregate
- * is computed once at load time, so a request never scans SQL; only `format=series` reads the
- * store).
+ * is computed once at load time, so a request never runs SQL; the store is closed after the
+ * load and stays the source of truth).
  *
- * Built by streaming the quarterly rows once (`Store.forEachPairChunk`: grouped in DuckDB, numbers
- * as typed arrays), aggregating each pair (src/signals/aggregate.ts) and indexing: by vaccine name, by vax_type and by VAERS
- * `VAX_TYPE` code (both case-insensitive), by event (exact, and lower-cased for substring
- * search), and one precomputed rank per sort key and direction (spec 4.1 sort/order: nulls
- * last in both orders, ties by vaccine then event).
+ * Built from one read of the store (`readServingData` / `Store.servingRows`: every quarterly
+ * row as typed columns grouped by pair): each pair is aggregated (src/signals/aggregate.ts) and
+ * indexed by vaccine name, by vax_type and by VAERS `VAX_TYPE` code (both case-insensitive), by
+ * event (exact, and lower-cased for substring search); one precomputed order per sort key and
+ * direction (spec 4.1 sort/order: nulls last in both orders, ties by vaccine then event); the
+ * JSON text of every Pair; and the quarterly columns of every pair for `format=series`.
  */
 import { formatQuarter, parseQuarter, type QuarterIndex } from '../quarter.js';
 import type { Store } from '../store/read.js';
-import type { StoreMeta } from '../store/schema.js';
+import { NULL_INT as NULL_N, readServingData, type SeriesColumns, type ServingRows } from '../store/serving.js';
 import { PairAccumulator, vaxTypeOfName, type Pair } from './aggregate.js';
 
 /** Spec 4.1 sort keys (`trend` is rejected by the parameters). */
@@ -52,7 +53,32 @@ export interface Catalog {
   ranks: Map<string, Int32Array>;
   /** `${sort}:${order}` -> pair ids in that order. */
   orders: Map<string, Int32Array>;
+  /** JSON text of each pair (spec 2.1 Pair, fields in table order), by pair id. */
+  pairJson: string[];
+  /** Quarterly rows of pair `id` are `seriesFrom[id] .. seriesTo[id] - 1` of `series`, quarters ascending. */
+  series: SeriesRows;
+  seriesFrom: Int32Array;
+  seriesTo: Int32Array;
 }
+
+/** The spec 2.3 columns the catalog keeps for `format=series` (see serving.ts for null encoding). */
+export type SeriesRows = Omit<SeriesColumns, 'ewma_eb05'>;
+
+/** Where a pair's quarterly rows lie in `SeriesRows` (for indexPairs). */
+export interface SeriesSpan {
+  series: SeriesRows;
+  from: Int32Array;
+  to: Int32Array;
+}
+
+const EMPTY_SPAN: SeriesSpan = {
+  series: {
+    quarter: new Uint16Array(0), n: new Int32Array(0), eb05: new Float64Array(0), eb50: new Float64Array(0), eb95: new Float64Array(0),
+    prr: new Float64Array(0), ror: new Float64Array(0), ic: new Float64Array(0), ic025: null, n_methods_flagged: new Int8Array(0), is_signal_any: new Uint8Array(0),
+  },
+  from: new Int32Array(0),
+  to: new Int32Array(0),
+};
 
 function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -96,71 +122,84 @@ function buildOrders(pairs: Pair[]): { ranks: Map<string, Int32Array>; orders: M
 }
 
 /**
- * Reads the store once and builds the catalog.
- * @throws Error when the store cannot be read.
+ * Reads the store once and builds the catalog: from a store file path (the server: a lean
+ * read, no database kept open) or from an open `Store`.
+ * @throws Error naming the file when it is missing or not a store.
  */
-export async function loadCatalog(store: Store): Promise<Catalog> {
-  const meta: StoreMeta = await store.meta();
-  const vaccineRows = await store.vaccines();
+export async function loadCatalog(source: Store | string): Promise<Catalog> {
+  return catalogFromRows(typeof source === 'string' ? await readServingData(source) : await source.servingRows());
+}
+
+/** Aggregates and indexes the rows read from a store. */
+export function catalogFromRows(data: ServingRows): Catalog {
+  const { meta, rows, start } = data;
   const vaxTypeOf = new Map<string, string>();
   const codesOf = new Map<string, string[]>();
-  for (const v of vaccineRows) {
+  for (const v of data.vaccines) {
     vaxTypeOf.set(v.vax_name, v.vax_type || vaxTypeOfName(v.vax_name));
     codesOf.set(v.vax_name, v.vax_type_codes ?? []);
   }
   let reportsThrough: QuarterIndex | null = meta.reports_through ? parseQuarter(meta.reports_through) : null;
-  if (reportsThrough === null) reportsThrough = await maxQuarter(store);
+  if (reportsThrough === null && rows.quarter.length > 0) reportsThrough = rows.quarter.reduce((a, b) => (b > a ? b : a), 0);
 
   const names = new Map<string, string>(); // one string per vaccine name (memory)
   const pairs: Pair[] = [];
-  await store.forEachPairChunk((chunk) => {
-    for (let p = 0; p < chunk.pairCount; p++) {
-      const acc = new PairAccumulator();
-      for (let i = chunk.start[p]; i < chunk.start[p + 1]; i++) {
-        const eb05 = chunk.eb05[i];
-        const ewma = chunk.ewma_eb05[i];
-        acc.add({
-          quarter: chunk.quarter[i],
-          n: chunk.n[i],
-          eb05: Number.isFinite(eb05) ? eb05 : null,
-          ewma_eb05: Number.isFinite(ewma) ? ewma : null,
-          n_methods_flagged: chunk.n_methods_flagged[i],
-          is_signal_any: chunk.is_signal_any[i] === 1,
-        });
-      }
-      const drug = chunk.drug[p];
-      const vaccine = names.get(drug) ?? (names.set(drug, drug), drug);
-      let vaxType = vaxTypeOf.get(vaccine);
-      if (vaxType === undefined) {
-        vaxType = vaxTypeOfName(vaccine);
-        vaxTypeOf.set(vaccine, vaxType);
-      }
-      const pair = acc.result(vaccine, vaxType, chunk.event[p], reportsThrough);
-      if (pair) pairs.push(pair);
+  const from: number[] = [];
+  const to: number[] = [];
+  for (let p = 0; p < data.drug.length; p++) {
+    const acc = new PairAccumulator();
+    for (let i = start[p]; i < start[p + 1]; i++) {
+      const eb05 = rows.eb05[i];
+      const ewma = rows.ewma_eb05[i];
+      const n = rows.n[i];
+      acc.add({
+        quarter: rows.quarter[i],
+        n: n === NULL_N ? 0 : n,
+        eb05: Number.isNaN(eb05) ? null : eb05,
+        ewma_eb05: Number.isNaN(ewma) ? null : ewma,
+        n_methods_flagged: rows.n_methods_flagged[i],
+        is_signal_any: rows.is_signal_any[i] === 1,
+      });
     }
-  });
+    const drug = data.drug[p];
+    const vaccine = names.get(drug) ?? (names.set(drug, drug), drug);
+    let vaxType = vaxTypeOf.get(vaccine);
+    if (vaxType === undefined) {
+      vaxType = vaxTypeOfName(vaccine);
+      vaxTypeOf.set(vaccine, vaxType);
+    }
+    const pair = acc.result(vaccine, vaxType, data.event[p], reportsThrough);
+    if (!pair) continue;
+    pairs.push(pair);
+    from.push(start[p]);
+    to.push(start[p + 1]);
+  }
+  const { ewma_eb05: _ewma, ...series } = rows; // the aggregate was its only reader
   return indexPairs(pairs, {
     reportsThrough: meta.reports_through ?? (reportsThrough === null ? null : formatQuarter(reportsThrough)),
     hasIc025: meta.has_ic025 !== false,
     vaxTypeOf,
     codesOf,
-  });
-}
-
-async function maxQuarter(store: Store): Promise<QuarterIndex | null> {
-  let max: QuarterIndex | null = null;
-  await store.forEachPairChunk((chunk) => {
-    for (const q of chunk.quarter) if (max === null || q > max) max = q;
-  });
-  return max;
+  }, { series, from: Int32Array.from(from), to: Int32Array.from(to) });
 }
 
 /** Builds the indexes over aggregated pairs (exported for tests). */
 export function indexPairs(
   unsorted: Pair[],
   info: { reportsThrough: string | null; hasIc025: boolean; vaxTypeOf: Map<string, string>; codesOf: Map<string, string[]> },
+  span: SeriesSpan = EMPTY_SPAN,
 ): Catalog {
-  const pairs = [...unsorted].sort((a, b) => compareText(a.vaccine, b.vaccine) || compareText(a.event, b.event));
+  const perm = Array.from(unsorted.keys()).sort((a, b) =>
+    compareText(unsorted[a].vaccine, unsorted[b].vaccine) || compareText(unsorted[a].event, unsorted[b].event));
+  const pairs = perm.map((i) => unsorted[i]);
+  const seriesFrom = new Int32Array(pairs.length);
+  const seriesTo = new Int32Array(pairs.length);
+  if (span.from.length === unsorted.length) {
+    perm.forEach((i, id) => {
+      seriesFrom[id] = span.from[i];
+      seriesTo[id] = span.to[i];
+    });
+  }
   const pairsByVaccine = new Map<string, number[]>();
   const pairsByEvent = new Map<string, number[]>();
   pairs.forEach((p, id) => {
@@ -198,5 +237,9 @@ export function indexPairs(
     eventsLower: events.map((e) => e.toLowerCase()),
     pairsByEvent,
     ...buildOrders(pairs),
+    pairJson: pairs.map((p) => JSON.stringify(p)),
+    series: span.series,
+    seriesFrom,
+    seriesTo,
   };
 }

@@ -4,7 +4,6 @@
  * it gets the request's catalog, params, match and page and returns a content type and body.
  */
 import { HYPOTHESIS } from '../http/errors.js';
-import type { Store } from '../store/read.js';
 import { PAIR_FIELDS, type Pair } from './aggregate.js';
 import type { Catalog } from './catalog.js';
 import type { Match } from './match.js';
@@ -14,7 +13,6 @@ import { renderSeries } from './series.js';
 /** What a renderer gets. */
 export interface RenderContext {
   catalog: Catalog;
-  store: Store;
   params: SignalsParams;
   match: Match;
   /** Pair ids of the page, in order. */
@@ -27,23 +25,14 @@ export interface Rendered {
   body: string;
 }
 
-export type Renderer = (ctx: RenderContext) => Rendered | Promise<Rendered>;
+export type Renderer = (ctx: RenderContext) => Rendered;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const pairJsonCache = new WeakMap<Catalog, Array<string | undefined>>();
+const csvLineCache = new WeakMap<Catalog, Array<string | undefined>>();
 
-/** JSON text of one pair, cached per catalog (pairs are immutable). */
-export function pairJson(catalog: Catalog, id: number): string {
-  let cache = pairJsonCache.get(catalog);
-  if (!cache) {
-    cache = [];
-    pairJsonCache.set(catalog, cache);
-  }
-  return (cache[id] ??= JSON.stringify(catalog.pairs[id]));
-}
-
+/** A JSON array of the page's pairs, from the texts serialised at load (catalog.pairJson). */
 function pagePairsJson(ctx: RenderContext): string {
-  return `[${ctx.page.map((id) => pairJson(ctx.catalog, id)).join(',')}]`;
+  return `[${ctx.page.map((id) => ctx.catalog.pairJson[id]).join(',')}]`;
 }
 
 /** Splices a pre-serialised `pairs` array into an object body. */
@@ -59,12 +48,20 @@ export function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** CSV line of one pair (spec 2.1 columns), cached per catalog (pairs are immutable). */
+function csvLine(catalog: Catalog, id: number): string {
+  let cache = csvLineCache.get(catalog);
+  if (!cache) {
+    cache = [];
+    csvLineCache.set(catalog, cache);
+  }
+  const pair = catalog.pairs[id];
+  return (cache[id] ??= PAIR_FIELDS.map((f) => csvField(pair[f])).join(','));
+}
+
 function renderCsv(ctx: RenderContext): Rendered {
   const lines = [PAIR_FIELDS.join(',')];
-  for (const id of ctx.page) {
-    const pair = ctx.catalog.pairs[id];
-    lines.push(PAIR_FIELDS.map((f) => csvField(pair[f])).join(','));
-  }
+  for (const id of ctx.page) lines.push(csvLine(ctx.catalog, id));
   return { contentType: 'text/csv; charset=utf-8; header=present', body: `${lines.join('\r\n')}\r\n` };
 }
 

@@ -1,18 +1,21 @@
 /**
- * `format=series` (spec 2.3): the quarterly rows of one pair, read from the store on demand
- * (the only per-request SQL). When several pairs match, the one with the highest peak EB05
+ * `format=series` (spec 2.3): the quarterly rows of one pair, from the columns the catalog
+ * loaded once (no SQL per request). When several pairs match, the one with the highest peak EB05
  * (`eb05`, nulls last, ties by vaccine then event). When none matches, the Series object has
  * `n_pairs_matched` 0 and an empty `quarters` list (spec 7: an unknown vaccine or event is a
  * 200 with an empty list).
  */
 import { HYPOTHESIS } from '../http/errors.js';
+import { formatQuarter } from '../quarter.js';
 import type { QuarterlyRow } from '../store/schema.js';
+import { NULL_INT } from '../store/serving.js';
+import type { Catalog } from './catalog.js';
 import type { RenderContext, Rendered } from './render.js';
 
 /** Spec 2.3 quarter object (`ic025` only when the store has that column). */
 export interface SeriesQuarter {
   quarter: string;
-  n: number;
+  n: number | null;
   eb05: number | null;
   eb50: number | null;
   eb95: number | null;
@@ -20,7 +23,7 @@ export interface SeriesQuarter {
   ror: number | null;
   ic: number | null;
   ic025?: number | null;
-  n_methods_flagged: number;
+  n_methods_flagged: number | null;
   is_signal_any: boolean;
 }
 
@@ -35,17 +38,38 @@ export function seriesQuarter(row: QuarterlyRow, hasIc025: boolean): SeriesQuart
   return q;
 }
 
+const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
+
+/**
+ * The spec 2.3 quarter objects of pair `id`, quarters ascending, from the catalog's columns
+ * (the same values as the store's rows through `seriesQuarter`).
+ */
+export function pairSeries(catalog: Catalog, id: number): SeriesQuarter[] {
+  const s = catalog.series;
+  const out: SeriesQuarter[] = [];
+  for (let i = catalog.seriesFrom[id]; i < catalog.seriesTo[id]; i++) {
+    const q = {
+      quarter: formatQuarter(s.quarter[i]), n: s.n[i] === NULL_INT ? null : s.n[i], eb05: orNull(s.eb05[i]), eb50: orNull(s.eb50[i]),
+      eb95: orNull(s.eb95[i]), prr: orNull(s.prr[i]), ror: orNull(s.ror[i]), ic: orNull(s.ic[i]),
+    } as SeriesQuarter;
+    if (catalog.hasIc025) q.ic025 = s.ic025 ? orNull(s.ic025[i]) : null;
+    q.n_methods_flagged = s.n_methods_flagged[i] < 0 ? null : s.n_methods_flagged[i];
+    q.is_signal_any = s.is_signal_any[i] === 1;
+    out.push(q);
+  }
+  return out;
+}
+
 const NOTE =
   'Quarterly statistics of the 4-quarter window ending at each quarter, every quarter of the pair (including quarters below the flagged floor). eb50 is the quarterly posterior median, not an EBGM; n overlaps between windows.';
 
 /** Renders the Series object of the best-matching pair. */
-export async function renderSeries(ctx: RenderContext): Promise<Rendered> {
+export function renderSeries(ctx: RenderContext): Rendered {
   const { catalog, match, params } = ctx;
   const rank = catalog.ranks.get('eb05:desc')!;
   let best = -1;
   for (const id of match.ids) if (best < 0 || rank[id] < rank[best]) best = id;
   const pair = best >= 0 ? catalog.pairs[best] : null;
-  const rows = pair ? await ctx.store.series(pair.vaccine, pair.event) : [];
   const vaccine = pair?.vaccine ?? params.vaccine ?? params.q ?? '';
   const body = {
     vaccine,
@@ -58,7 +82,7 @@ export async function renderSeries(ctx: RenderContext): Promise<Rendered> {
     note: pair
       ? `${NOTE} Shown: the pair with the highest peak EB05 of ${match.ids.length} matched.`
       : 'No pair matched: quarters is empty.',
-    quarters: rows.map((r) => seriesQuarter(r, catalog.hasIc025)),
+    quarters: pair ? pairSeries(catalog, best) : [],
   };
   return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
 }

@@ -1,89 +1,93 @@
 /**
  * The /signals resource over one store: params -> match -> aggregate (precomputed) -> render.
- * Transport-free: `answer(rawQuery)` returns status, headers and body; src/http adds the
- * common headers and sends it. Answers of 200 are kept in a small LRU keyed by the normalised
- * parameters, and matches (pair ids before sorting and paging) in another (the store is read-only, so an answer never changes while the process lives).
+ * Transport-free: `answer(rawQuery)` returns status, headers and body; src/http sends it.
+ *
+ * The store is read once at open (loadCatalog) and no database stays open. Two caches, both
+ * LRU and bounded (the store is read-only, so an answer never changes while the process
+ * lives; answers are public, `max-age=60`): rendered 200 answers (body bytes and headers)
+ * keyed by the normalised parameters, bounded by `ANSWER_CACHE_BYTES`; and matches (pair ids
+ * before sorting and paging, shared by pages, sorts and formats of one query) bounded by
+ * `MATCH_CACHE_IDS` pair ids.
  */
 import { errorBody, type ErrorBody } from '../http/errors.js';
-import { Store } from '../store/read.js';
 import { loadCatalog, type Catalog } from './catalog.js';
+import { SizedLru } from './lru.js';
 import { matchPairs, sortAndPage, type MatchResult } from './match.js';
 import { parseSignalsQuery } from './parameters.js';
 import { RENDERERS } from './render.js';
 
-/** One answer of GET /signals. */
+/** Cache lifetime of 200 answers (spec 4.1, 8). */
+export const CACHE_CONTROL = 'public, max-age=60';
+
+/** One answer of GET /signals: a 200 carries its spec 4.1 headers (lower-case names). */
 export type SignalsAnswer =
-  | { status: 200; contentType: string; body: string; headers: Record<string, string> }
+  | { status: 200; contentType: string; body: Buffer; headers: Record<string, string> }
   | { status: 400; body: ErrorBody };
 
-const CACHE_ENTRIES = 2000;
-const CACHE_MAX_BODY = 1 << 20;
-const MATCH_ENTRIES = 500;
+/** Bound of the answer cache: total body bytes. */
+export const ANSWER_CACHE_BYTES = 32 << 20;
+/** Bound of the match cache: total pair ids. */
+export const MATCH_CACHE_IDS = 1 << 20;
+
+/** Options of `SignalsService.open` (tests turn the answer cache off to compare). */
+export interface SignalsServiceOptions {
+  /** Bytes of rendered answers kept (0: no answer cache). Default ANSWER_CACHE_BYTES. */
+  answerCacheBytes?: number;
+}
 
 /** The loaded resource. */
 export class SignalsService {
-  private readonly cache = new Map<string, SignalsAnswer>();
-  private readonly matches = new Map<string, MatchResult>();
+  private readonly answers: SizedLru<SignalsAnswer>;
+  private readonly matches = new SizedLru<MatchResult>(MATCH_CACHE_IDS);
 
-  private constructor(readonly store: Store, readonly catalog: Catalog) {}
+  private constructor(readonly catalog: Catalog, options: SignalsServiceOptions) {
+    const bytes = options.answerCacheBytes ?? ANSWER_CACHE_BYTES;
+    this.answers = new SizedLru<SignalsAnswer>(bytes);
+  }
 
   /**
-   * Opens the store read-only and builds the pair catalog.
+   * Reads the store file once (read-only) and builds the pair catalog; no database stays open.
    * @throws Error naming the file when it is missing or not a store.
    */
-  static async open(storePath: string): Promise<SignalsService> {
-    const store = await Store.open(storePath);
-    try {
-      return new SignalsService(store, await loadCatalog(store));
-    } catch (error) {
-      store.close();
-      throw error;
-    }
+  static async open(storePath: string, options: SignalsServiceOptions = {}): Promise<SignalsService> {
+    return new SignalsService(await loadCatalog(storePath), options);
   }
 
   /** Answers one request given its raw query string (without `?`). Never throws for bad input. */
-  async answer(search: string): Promise<SignalsAnswer> {
+  answer(search: string): SignalsAnswer {
     const parsed = parseSignalsQuery(search);
     if (!parsed.ok) return { status: 400, body: errorBody(parsed.error.error, parsed.error) };
-    const cached = this.cache.get(parsed.key);
-    if (cached) {
-      this.cache.delete(parsed.key);
-      this.cache.set(parsed.key, cached);
-      return cached;
-    }
+    const cached = this.answers.get(parsed.key);
+    if (cached) return cached;
     const { params } = parsed;
-    // Matches are cached apart from answers: pages, sorts and formats of one query share them.
     const matchKey = JSON.stringify([params.format === 'class' || params.format === 'series' ? params.format : '', params.vaccine, params.event, params.q, params.min_eb05, params.min_n]);
     let matched = this.matches.get(matchKey);
     if (!matched) {
       matched = matchPairs(this.catalog, params);
-      this.matches.set(matchKey, matched);
-      if (this.matches.size > MATCH_ENTRIES) this.matches.delete(this.matches.keys().next().value!);
+      this.matches.set(matchKey, matched, 16 + (matched.ok ? matched.match.ids.length : 0));
     }
     if (!matched.ok) return { status: 400, body: errorBody(matched.error.error, matched.error) };
     const { match } = matched;
     const page = params.format === 'series' ? [] : sortAndPage(this.catalog, match.ids, params.sort, params.order, params.offset, params.limit);
-    const rendered = await RENDERERS[params.format]({ catalog: this.catalog, store: this.store, params, match, page });
+    const rendered = RENDERERS[params.format]({ catalog: this.catalog, params, match, page });
+    const body = Buffer.from(rendered.body, 'utf8');
     const answer: SignalsAnswer = {
       status: 200,
       contentType: rendered.contentType,
-      body: rendered.body,
+      body,
       headers: {
+        'content-type': rendered.contentType,
         'x-total-count': String(match.ids.length),
         'x-limit': String(params.limit),
         'x-offset': String(params.offset),
         'x-reports-through': this.catalog.reportsThrough ?? 'none',
+        'cache-control': CACHE_CONTROL,
       },
     };
-    if (rendered.body.length <= CACHE_MAX_BODY) {
-      this.cache.set(parsed.key, answer);
-      if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-    }
+    this.answers.set(parsed.key, answer, body.length + 256);
     return answer;
   }
 
-  /** Closes the store. */
-  close(): void {
-    this.store.close();
-  }
+  /** Nothing to release: the store was closed after the load (kept for the route's onClose). */
+  close(): void {}
 }

@@ -3,8 +3,9 @@
  * parameterised; callers get typed rows and never see SQL.
  */
 import { access } from 'node:fs/promises';
-import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk, type DuckDBListVector, type DuckDBVector } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { isParquetPath, loadParquetStore } from './parquet-store.js';
+import { readServingRows, type ServingRows } from './serving.js';
 import { QUARTERLY_COLUMNS, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from './schema.js';
 
 const QUARTERLY_SELECT = `SELECT ${QUARTERLY_COLUMNS.map(([name]) => name).join(', ')} FROM quarterly`;
@@ -24,61 +25,6 @@ function toQuarterlyRow(raw: Record<string, unknown>): QuarterlyRow {
     else row[name] = toNumberOrNull(value);
   }
   return row as unknown as QuarterlyRow;
-}
-
-/**
- * A chunk of pairs with their quarterly values for the pair aggregate (see
- * `Store.forEachPairChunk`). Rows of pair `i` are `start[i] .. start[i + 1] - 1` of the flat
- * columns. Missing values are encoded so that every column is a plain typed array: NaN for a
- * null double, -1 for a null integer.
- */
-export interface PairChunk {
-  pairCount: number;
-  drug: string[];
-  event: string[];
-  /** Length pairCount + 1. */
-  start: Int32Array;
-  /** Quarter index `year * 4 + (q - 1)` (src/quarter.ts). */
-  quarter: Int32Array;
-  n: Int32Array;
-  eb05: Float64Array;
-  ewma_eb05: Float64Array;
-  n_methods_flagged: Int32Array;
-  /** 1 when is_signal_any, else 0. */
-  is_signal_any: Int32Array;
-}
-
-const PAIR_CHUNK_SQL = `SELECT drug, event,
-  list(TRY_CAST(left(quarter, 4) AS INTEGER) * 4 + TRY_CAST(right(quarter, 1) AS INTEGER) - 1) AS quarter,
-  list(coalesce(n, 0)::INTEGER) AS n, list(coalesce(eb05, 'NaN'::DOUBLE)) AS eb05,
-  list(coalesce(ewma_eb05, 'NaN'::DOUBLE)) AS ewma_eb05, list(coalesce(n_methods_flagged, -1)::INTEGER) AS n_methods_flagged,
-  list(coalesce(is_signal_any, false)::INTEGER) AS is_signal_any
-FROM quarterly WHERE TRY_CAST(left(quarter, 4) AS INTEGER) IS NOT NULL AND TRY_CAST(right(quarter, 1) AS INTEGER) BETWEEN 1 AND 4
-  AND drug IS NOT NULL AND event IS NOT NULL
-GROUP BY drug, event`;
-
-/** The flat values of a list column, as a typed array (the vector's own buffer when it exposes one). */
-function flatValues<T extends Int32Array | Float64Array>(child: DuckDBVector, make: (n: number) => T, nullValue: number): T {
-  const items = (child as unknown as { items?: unknown }).items;
-  if (items && Object.getPrototypeOf(items) === Object.getPrototypeOf(make(0)) && (items as T).length === child.itemCount) return items as T;
-  const out = make(child.itemCount);
-  for (let i = 0; i < child.itemCount; i++) {
-    const v = child.getItem(i);
-    out[i] = typeof v === 'number' ? v : nullValue;
-  }
-  return out;
-}
-
-/** Copies list column `index` of a chunk into one flat array laid out by `start`. */
-function listColumn<T extends Int32Array | Float64Array>(chunk: DuckDBDataChunk, index: number, start: Int32Array, make: (n: number) => T, nullValue: number): T {
-  const vector = chunk.getColumnVector(index) as DuckDBListVector;
-  const values = flatValues(vector.childVector, make, nullValue);
-  const out = make(start[chunk.rowCount]);
-  for (let i = 0; i < chunk.rowCount; i++) {
-    const from = vector.getEntryOffset(i);
-    out.set(values.subarray(from, from + vector.getEntryLength(i)), start[i]);
-  }
-  return out;
 }
 
 /** An open, read-only signal store. */
@@ -162,35 +108,11 @@ export class Store {
   }
 
   /**
-   * Streams every pair with the quarterly values the pair aggregate (spec 2.1) reads, in no
-   * particular order, one chunk (up to ~2048 pairs) at a time, numbers as typed arrays (see
-   * `PairChunk`): the grouping runs in DuckDB, so a full-history store loads in well under a
-   * second. Rows whose quarter is not `<year>Q<1-4>` are skipped.
+   * Everything the server keeps in memory, read once (see serving.ts `ServingRows`): meta,
+   * vaccines, the pair list and every quarterly row as typed columns grouped by pair.
    */
-  async forEachPairChunk(onChunk: (chunk: PairChunk) => void): Promise<void> {
-    const result = await this.connection.stream(PAIR_CHUNK_SQL);
-    for (;;) {
-      const chunk = await result.fetchChunk();
-      if (!chunk || chunk.rowCount === 0) break;
-      const pairCount = chunk.rowCount;
-      const lists = chunk.getColumnVector(2) as DuckDBListVector;
-      const start = new Int32Array(pairCount + 1);
-      for (let i = 0; i < pairCount; i++) start[i + 1] = start[i] + lists.getEntryLength(i);
-      const ints = (n: number) => new Int32Array(n);
-      const doubles = (n: number) => new Float64Array(n);
-      onChunk({
-        pairCount,
-        drug: chunk.getColumnValues(0).map(String),
-        event: chunk.getColumnValues(1).map(String),
-        start,
-        quarter: listColumn(chunk, 2, start, ints, -1),
-        n: listColumn(chunk, 3, start, ints, 0),
-        eb05: listColumn(chunk, 4, start, doubles, NaN),
-        ewma_eb05: listColumn(chunk, 5, start, doubles, NaN),
-        n_methods_flagged: listColumn(chunk, 6, start, ints, -1),
-        is_signal_any: listColumn(chunk, 7, start, ints, 0),
-      });
-    }
+  async servingRows(): Promise<ServingRows> {
+    return readServingRows(this.connection, 'quarterly', await this.meta(), await this.vaccines());
   }
 
   /** Quarterly rows of one pair, quarters ascending (spec 2.3). */

@@ -1,0 +1,53 @@
+/**
+ * A least-recently-used map bounded by a total size (bytes of rendered answers, or pair ids of
+ * cached matches), for the /signals caches. The store is read-only, so a cached value never
+ * goes stale while the process lives; the bound only keeps memory flat.
+ */
+
+/** LRU map from string keys to values of a given size. */
+export class SizedLru<V> {
+  private readonly entries = new Map<string, { value: V; size: number }>();
+  private total = 0;
+
+  /**
+   * @param maxSize upper bound of the sum of entry sizes (same unit as `set`'s `size`).
+   * @param maxEntrySize entries larger than this are not kept (default: maxSize / 8).
+   */
+  constructor(readonly maxSize: number, readonly maxEntrySize: number = Math.floor(maxSize / 8)) {}
+
+  /** The value of `key` (marked most recently used), or undefined. */
+  get(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  /** Stores `value` of `size` units, evicting the least recently used entries past the bound. */
+  set(key: string, value: V, size: number): void {
+    if (size > this.maxEntrySize) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.total -= old.size;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, { value, size });
+    this.total += size;
+    for (const [k, entry] of this.entries) {
+      if (this.total <= this.maxSize) break;
+      this.entries.delete(k);
+      this.total -= entry.size;
+    }
+  }
+
+  /** Entries held. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Sum of entry sizes held. */
+  get totalSize(): number {
+    return this.total;
+  }
+}
