@@ -18,6 +18,7 @@ import { errorBody, HttpError, HYPOTHESIS } from './errors.js';
 import { explorerRoutes } from './explorer.js';
 import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
 import { signalsRoutes } from './signals-route.js';
+import { SignalsService } from '../signals/service.js';
 import { pipelineOptionsFromEnv, pipelineRoutes } from '../pipeline/route.js';
 
 /**
@@ -57,6 +58,9 @@ function shorten(text: string): string {
 
 /** Builds the app (routes registered, not listening). Never throws for a missing store. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  // The store read runs in DuckDB's threads while the app is assembled below.
+  const loading = SignalsService.open(options.storePath);
+  loading.catch(() => undefined); // the route plugin reports a failed load (503)
   const app = Fastify({ logger: options.logger ?? false, logController: new LogController({ disableRequestLogging: !options.requestLog }) });
   await app.register(swagger, {
     openapi: {
@@ -110,7 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .send(JSON.stringify(apiCatalog(originOf(request.headers.host, request.protocol)))));
 
   // Resource plugins.
-  await app.register(signalsRoutes, { storePath: options.storePath });
+  await app.register(signalsRoutes, { storePath: options.storePath, loading });
   await app.register(pipelineRoutes, pipelineOptionsFromEnv());
   await app.register(explorerRoutes);
   return app;

@@ -17,6 +17,8 @@ import { errorBody } from './errors.js';
 
 export interface SignalsRouteOptions {
   storePath: string;
+  /** The service being loaded already (buildApp starts the load first, so that it overlaps the app's set-up). */
+  loading?: Promise<SignalsService>;
 }
 
 /** Registers GET /signals over the store at `storePath`. */
@@ -24,14 +26,17 @@ export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteO
   let service: SignalsService | null = null;
   let unavailable = '';
   try {
-    service = await SignalsService.open(options.storePath);
+    service = await (options.loading ?? SignalsService.open(options.storePath));
   } catch (error) {
     unavailable = `the signal store is missing or unreadable (${(error as Error).message}); build one with "reporting-signals build --vaers DIR --out FILE" and serve it with "reporting-signals serve --store FILE"`;
     app.log.warn(unavailable);
   }
   app.addHook('onClose', async () => service?.close());
 
-  app.get('/signals', { schema: SIGNALS_ROUTE_SCHEMA, validatorCompiler: () => () => true }, async (request, reply) => {
+  // Bodies are rendered by the service (strings/Buffers); Error objects need no schema-driven
+  // serializer, so none is compiled (start-up time).
+  const route = { schema: SIGNALS_ROUTE_SCHEMA, validatorCompiler: () => () => true, serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
+  app.get('/signals', route, async (request, reply) => {
     if (!service) return reply.code(503).send(errorBody(unavailable));
     const url = request.raw.url ?? '';
     const at = url.indexOf('?');

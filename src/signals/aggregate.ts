@@ -86,8 +86,11 @@ export class PairAccumulator {
 
   /** Adds one quarterly row. */
   add(row: AggregateInput): void {
-    const q = row.quarter;
-    const eb05 = row.eb05;
+    this.addValues(row.quarter, row.n, row.eb05, row.ewma_eb05, row.n_methods_flagged, row.is_signal_any);
+  }
+
+  /** `add` with the row's values as arguments (no object per row: the catalog load calls this). */
+  addValues(q: QuarterIndex, n: number, eb05: number | null, ewma: number | null, nMethodsFlagged: number, isSignalAny: boolean): void {
     if (eb05 !== null) {
       if (this.peak === null || eb05 > this.peak || (eb05 === this.peak && q < this.peakQuarter)) {
         this.peak = eb05;
@@ -98,12 +101,12 @@ export class PairAccumulator {
         this.preQuarter = q;
       }
     }
-    if (row.n_methods_flagged < FLAG_FLOOR) return;
-    this.n += row.n;
+    if (nMethodsFlagged < FLAG_FLOOR) return;
+    this.n += n;
     if (eb05 !== null && (this.eb05 === null || eb05 > this.eb05)) this.eb05 = eb05;
-    if (row.ewma_eb05 !== null && (this.ewma === null || row.ewma_eb05 > this.ewma)) this.ewma = row.ewma_eb05;
-    if (row.n_methods_flagged > this.nMethodsMax) this.nMethodsMax = row.n_methods_flagged;
-    if (row.is_signal_any) this.quartersFlagged++;
+    if (ewma !== null && (this.ewma === null || ewma > this.ewma)) this.ewma = ewma;
+    if (nMethodsFlagged > this.nMethodsMax) this.nMethodsMax = nMethodsFlagged;
+    if (isSignalAny) this.quartersFlagged++;
     if (this.first === null || q < this.first) this.first = q;
     if (this.latest === null || q > this.latest) this.latest = q;
   }

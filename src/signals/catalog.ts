@@ -152,14 +152,8 @@ export function catalogFromRows(data: ServingRows): Catalog {
       const eb05 = rows.eb05[i];
       const ewma = rows.ewma_eb05[i];
       const n = rows.n[i];
-      acc.add({
-        quarter: rows.quarter[i],
-        n: n === NULL_N ? 0 : n,
-        eb05: Number.isNaN(eb05) ? null : eb05,
-        ewma_eb05: Number.isNaN(ewma) ? null : ewma,
-        n_methods_flagged: rows.n_methods_flagged[i],
-        is_signal_any: rows.is_signal_any[i] === 1,
-      });
+      acc.addValues(rows.quarter[i], n === NULL_N ? 0 : n, Number.isNaN(eb05) ? null : eb05, Number.isNaN(ewma) ? null : ewma,
+        rows.n_methods_flagged[i], rows.is_signal_any[i] === 1);
     }
     const drug = data.drug[p];
     const vaccine = names.get(drug) ?? (names.set(drug, drug), drug);

@@ -64,6 +64,11 @@ function numbers(chunk: DuckDBDataChunk, index: number): ArrayLike<number> {
   return Array.from({ length: chunk.rowCount }, (_, i) => Number(vector.getItem(i)));
 }
 
+/** `column[at[i]] = values[i]` (one monomorphic loop for every double column). */
+function scatterDoubles(column: Float64Array, at: Int32Array, values: Float64Array): void {
+  for (let i = 0; i < at.length; i++) column[at[i]] = values[i];
+}
+
 /** Reorders rows `from .. to - 1` of every column by ascending quarter (stable). */
 function sortByQuarter(rows: SeriesColumns, from: number, to: number): void {
   const order = Array.from({ length: to - from }, (_, i) => from + i).sort((a, b) => rows.quarter[a] - rows.quarter[b] || a - b);
@@ -79,12 +84,24 @@ function sortByQuarter(rows: SeriesColumns, from: number, to: number): void {
  * over `connection`. Pair order is DuckDB's `ORDER BY drug, event`.
  */
 export async function readServingRows(connection: DuckDBConnection, source: string, meta: StoreMeta, vaccines: VaccineRow[]): Promise<ServingRows> {
-  const pairReader = await connection.runAndReadAll(
+  const pairResult = await connection.stream(
     `SELECT drug, event, count(*)::INTEGER AS rows FROM ${source} WHERE ${VALID_ROW} GROUP BY drug, event ORDER BY drug, event`,
   );
-  const [drugValues, eventValues, counts] = pairReader.getColumnsJS() as [unknown[], unknown[], number[]];
-  const drug = drugValues.map(String);
-  const event = eventValues.map(String);
+  const drug: string[] = [];
+  const event: string[] = [];
+  const counts: number[] = [];
+  for (;;) {
+    const chunk = await pairResult.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    const drugs = chunk.getColumnVector(0);
+    const events = chunk.getColumnVector(1);
+    const rowCounts = numbers(chunk, 2);
+    for (let i = 0; i < chunk.rowCount; i++) {
+      drug.push(String(drugs.getItem(i)));
+      event.push(String(events.getItem(i)));
+      counts.push(rowCounts[i]);
+    }
+  }
   const start = new Int32Array(drug.length + 1);
   for (let i = 0; i < counts.length; i++) start[i + 1] = start[i] + counts[i];
   const total = start[drug.length];
@@ -118,11 +135,10 @@ export async function readServingRows(connection: DuckDBConnection, source: stri
       rows.quarter[at[i]] = quarter[i];
       rows.n[at[i]] = n[i];
     }
-    doubles.forEach((column, c) => {
-      if (!column) return;
-      const values = numbers(chunk, 3 + c);
-      for (let i = 0; i < count; i++) column[at[i]] = values[i];
-    });
+    for (let c = 0; c < doubles.length; c++) {
+      const column = doubles[c];
+      if (column) scatterDoubles(column, at, numbers(chunk, 3 + c) as Float64Array);
+    }
     const nmf = numbers(chunk, 3 + DOUBLE_COLUMNS.length);
     const signal = numbers(chunk, 4 + DOUBLE_COLUMNS.length);
     for (let i = 0; i < count; i++) {

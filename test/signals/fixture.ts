@@ -68,10 +68,10 @@ function rows(): QuarterlyRow[] {
   return out;
 }
 
-/** Writes the fixture store into a fresh temp folder and returns its path. */
-export async function writeFixtureStore(options: { hasIc025?: boolean } = {}): Promise<string> {
+/** Writes the fixture store (a DuckDB file, or the Parquet form) into a fresh temp folder and returns its path. */
+export async function writeFixtureStore(options: { hasIc025?: boolean; parquet?: boolean } = {}): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'signals-fixture-'));
-  const path = join(dir, 'fixture.duckdb');
+  const path = join(dir, options.parquet ? 'fixture.parquet' : 'fixture.duckdb');
   await writeStore(path, {
     quarterly: rows(),
     vaccines: FIXTURE_VACCINES,

@@ -1,0 +1,75 @@
+/**
+ * Serving from memory (issue 4, speed): the catalog read once from a store file (DuckDB or
+ * Parquet form, no database kept open) gives the same pairs as the open Store, and
+ * `format=series` from memory gives the store's own rows (spec 2.3), quarter by quarter.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalog, type Catalog } from '../../src/signals/catalog.js';
+import { pairSeries, seriesQuarter } from '../../src/signals/series.js';
+import { Store } from '../../src/store/read.js';
+import { readServingData } from '../../src/store/serving.js';
+import { FIXTURE_SERIES, writeFixtureStore } from './fixture.js';
+
+describe('spec 2.1 / 2.3 from memory equals the store', () => {
+  let store: Store;
+  let fromStore: Catalog;
+  let fromFile: Catalog;
+  let fromParquet: Catalog;
+  let noIc025: { store: Store; catalog: Catalog };
+
+  beforeAll(async () => {
+    const path = await writeFixtureStore();
+    store = await Store.open(path);
+    fromStore = await loadCatalog(store);
+    fromFile = await loadCatalog(path);
+    fromParquet = await loadCatalog(await writeFixtureStore({ parquet: true }));
+    const bare = await Store.open(await writeFixtureStore({ hasIc025: false }));
+    noIc025 = { store: bare, catalog: await loadCatalog(bare) };
+  });
+  afterAll(() => {
+    store.close();
+    noIc025.store.close();
+  });
+
+  it('the same pairs (2.1 aggregate) from the file read, the Parquet form and the open Store', () => {
+    expect(fromFile.pairs).toEqual(fromStore.pairs);
+    expect(fromParquet.pairs).toEqual(fromStore.pairs);
+    expect(fromFile.reportsThrough).toBe('2023Q4');
+    expect(fromFile.pairJson).toEqual(fromStore.pairs.map((p) => JSON.stringify(p)));
+  });
+
+  it('spec 2.3: every pair\'s series from memory equals Store.series (quarters ascending, nulls as null)', async () => {
+    for (const catalog of [fromStore, fromFile, fromParquet]) {
+      for (const [id, pair] of catalog.pairs.entries()) {
+        const rows = await store.series(pair.vaccine, pair.event);
+        expect(pairSeries(catalog, id), `${pair.vaccine} x ${pair.event}`).toEqual(rows.map((r) => seriesQuarter(r, true)));
+      }
+    }
+  });
+
+  it('spec 2.3: no ic025 key when the store has no ic025 column', async () => {
+    const { store: bare, catalog } = noIc025;
+    expect(catalog.hasIc025).toBe(false);
+    for (const [id, pair] of catalog.pairs.entries()) {
+      const quarters = pairSeries(catalog, id);
+      expect(quarters.every((q) => !('ic025' in q))).toBe(true);
+      expect(quarters).toEqual((await bare.series(pair.vaccine, pair.event)).map((r) => seriesQuarter(r, false)));
+    }
+  });
+
+  it('reads every row of the fixture, grouped by pair with quarters ascending (also the unserved pair)', async () => {
+    const data = await readServingData(await writeFixtureStore({ parquet: true }));
+    const expected = FIXTURE_SERIES.reduce((sum, [, , quarters]) => sum + quarters.length, 0);
+    expect(data.rows.quarter.length).toBe(expected);
+    expect(data.drug.length).toBe(FIXTURE_SERIES.length);
+    for (let p = 0; p < data.drug.length; p++) {
+      const quarters = Array.from(data.rows.quarter.subarray(data.start[p], data.start[p + 1]));
+      expect(quarters).toEqual([...quarters].sort((a, b) => a - b));
+    }
+  });
+
+  it('a missing file or a file that is not a store is an Error naming it', async () => {
+    await expect(readServingData('/nonexistent/store.duckdb')).rejects.toThrow('store not found: /nonexistent/store.duckdb');
+    await expect(readServingData(new URL(import.meta.url).pathname)).rejects.toThrow(/not a reporting-signals store/);
+  });
+});
