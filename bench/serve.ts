@@ -17,6 +17,7 @@
  * Run: npm run build && npx tsx bench/serve.ts [--store FILE] [--duration S] [--synthetic PAIRS] [--realistic N]
  *   --store      store to serve (default: the embedded default store)
  *   --realistic  distinct URLs of the realistic workload (default 200)
+ *   --cli        server program to spawn (default dist/cli.js; e.g. an older build, to compare)
  *   --synthetic  write a synthetic store of about PAIRS pairs x 40 quarters first and serve it
  */
 import { spawn } from 'node:child_process';
@@ -176,8 +177,8 @@ function row(result: AutocannonResult): Row {
 }
 
 async function main(): Promise<void> {
-  const cli = path.join(repoRoot, 'dist', 'cli.js');
-  if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
+  const cli = arg('cli') ?? path.join(repoRoot, 'dist', 'cli.js');
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first`);
   const synthetic = arg('synthetic');
   const storePath = synthetic ? await syntheticStore(Number(synthetic)) : (arg('store') ?? DEFAULT_STORE_PATH);
   if (!existsSync(storePath)) throw new Error(`store not found: ${storePath} (give --store FILE or --synthetic PAIRS)`);
