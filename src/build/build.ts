@@ -31,7 +31,7 @@ import { WINDOW_QUARTERS, countQuarters, windowCounts, type HistoryCounts, type 
 import { scoreInOrder, WorkerPool } from './pool.js';
 import { SILENT, type Progress } from './progress.js';
 import { STAT_COLUMNS, type WindowRequest } from './protocol.js';
-import { vaxType } from './vax-type.js';
+import { vaxType } from '../vaccine-type.js';
 
 /** The serving floor and the stored-pair rule (DESIGN.md "Flags"; spec 2.1). */
 export const FLAGGED_FLOOR = 2;

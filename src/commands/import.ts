@@ -23,7 +23,7 @@ import { formatQuarter, parseQuarter } from '../quarter.js';
 import { openTable, type TableRows } from '../store/quarterly-table.js';
 import type { QuarterlyRow, StoreMeta, VaccineRow } from '../store/schema.js';
 import { writeStore } from '../store/write.js';
-import { vaxType } from '../build/vax-type.js';
+import { vaxType } from '../vaccine-type.js';
 import { PROGRAM_VERSION } from '../version.js';
 
 /** Options of `import` as parsed by the CLI. */

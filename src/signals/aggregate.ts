@@ -142,12 +142,3 @@ export class PairAccumulator {
     };
   }
 }
-
-/**
- * vax_type of a vaccine name when the store has none (spec 2.1): the name without its
- * trailing parenthetical product suffix, e.g. `COVID19 (COVID19 (MODERNA))` -> `COVID19`.
- */
-export function vaxTypeOfName(name: string): string {
-  const open = name.indexOf(' (');
-  return open > 0 && name.endsWith(')') ? name.slice(0, open).trim() : name.trim();
-}

@@ -13,7 +13,8 @@
 import { formatQuarter, parseQuarter, type QuarterIndex } from '../quarter.js';
 import type { Store } from '../store/read.js';
 import { NULL_INT as NULL_N, readServingData, type SeriesColumns, type ServingRows } from '../store/serving.js';
-import { PairAccumulator, vaxTypeOfName, type Pair } from './aggregate.js';
+import { vaxType as vaxTypeOfName } from '../vaccine-type.js';
+import { PairAccumulator, type Pair } from './aggregate.js';
 
 /** Spec 4.1 sort keys (`trend` is rejected by the parameters). */
 export const SORT_KEYS = ['eb05', 'n', 'latest'] as const;

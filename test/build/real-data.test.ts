@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStore, type BuildSummary } from '../../src/build/build.js';
-import { vaxType } from '../../src/build/vax-type.js';
+import { vaxType } from '../../src/vaccine-type.js';
 import { Store } from '../../src/store/read.js';
 import type { QuarterlyRow } from '../../src/store/schema.js';
 

@@ -3,7 +3,7 @@
  * 2023Q4; every expected number below is worked by hand from test/signals/fixture.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOTE_COVID_ERA_PEAK, NOTE_COVID_VACCINE, PAIR_FIELDS, PairAccumulator, vaxTypeOfName, type Pair } from '../../src/signals/aggregate.js';
+import { NOTE_COVID_ERA_PEAK, NOTE_COVID_VACCINE, PAIR_FIELDS, PairAccumulator, type Pair } from '../../src/signals/aggregate.js';
 import { loadCatalog, type Catalog } from '../../src/signals/catalog.js';
 import { Store } from '../../src/store/read.js';
 import { parseQuarter } from '../../src/quarter.js';
@@ -106,11 +106,5 @@ describe('PairAccumulator (spec 2.1) in isolation', () => {
     const a = new PairAccumulator();
     a.add(row('2019Q1', 2, 2));
     expect(a.result('V', 'V', 'E', null)!.emerging).toBe(false);
-  });
-
-  it('vax_type fallback drops the parenthetical product suffix (spec 2.1); COVID19 stays COVID19', () => {
-    expect(vaxTypeOfName('COVID19 (COVID19 (MODERNA))')).toBe('COVID19');
-    expect(vaxTypeOfName('ROTAVIRUS (ROTASHIELD)')).toBe('ROTAVIRUS');
-    expect(vaxTypeOfName('COVID19')).toBe('COVID19');
   });
 });

@@ -1,4 +1,8 @@
 /**
+ * The one owner of the vax_type rule: the build (src/build, src/commands/import.ts) writes it
+ * into the store and the signals service (src/signals/catalog.ts) falls back on it for a
+ * store whose vaccine rows lack a type.
+ *
  * The vaccine type of a vaccine name (spec 2.1 `vax_type`): "Vaccine name with the
  * parenthetical product suffix removed (a name ending in a numeral-suffixed product form loses
  * that suffix; `COVID19` stays `COVID19`)".

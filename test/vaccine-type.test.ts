@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { vaxType } from '../../src/build/vax-type.js';
+import type { Pair } from '../src/signals/aggregate.js';
+import { indexPairs } from '../src/signals/catalog.js';
+import { vaxType } from '../src/vaccine-type.js';
 
 describe('vaxType (spec 2.1 vax_type: the name without its parenthetical product suffix)', () => {
   it.each([
@@ -35,5 +37,16 @@ describe('vaxType (spec 2.1 vax_type: the name without its parenthetical product
     expect(vaxType('  SMALLPOX ')).toBe('SMALLPOX');
     expect(vaxType('(NO BRAND NAME)')).toBe('(NO BRAND NAME)');
     expect(vaxType('HEP B (FOREIGN')).toBe('HEP B (FOREIGN');
+  });
+});
+
+describe('spec 2.1 vax_type: one rule for the build and the signals service', () => {
+  it('the catalog fallback (vaccine rows without a type) uses the same rule as the build', () => {
+    const names = ['INFLUENZA (SEASONAL) (FLUZONE)', 'COVID19-2 (COVID19-2 (MODERNA))', 'HPV (GARDASIL 9)', 'COVID19'];
+    const pairs = names.map((name) => ({ vaccine: name, event: 'Pyrexia', n: 1, eb05: null, latest_quarter: '2020Q1' }) as Pair);
+    const catalog = indexPairs(pairs, { reportsThrough: null, hasIc025: false, vaxTypeOf: new Map(), codesOf: new Map() });
+    for (const name of names) expect(catalog.vaxTypeOf.get(name), name).toBe(vaxType(name));
+    expect(catalog.vaxTypeOf.get('INFLUENZA (SEASONAL) (FLUZONE)')).toBe('INFLUENZA (SEASONAL)');
+    expect(catalog.vaxTypeOf.get('COVID19-2 (COVID19-2 (MODERNA))')).toBe('COVID19');
   });
 });
