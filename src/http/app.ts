@@ -8,6 +8,8 @@
  * are added once and become `components/schemas`.
  */
 import { existsSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
@@ -52,6 +54,51 @@ export function isPipelinePath(url: string): boolean {
   return url.startsWith('/pipeline') && (url.length === 9 || url[9] === '?' || url[9] === '/');
 }
 
+/**
+ * Largest request head (request line + headers) the server reads, in bytes: 64 KiB, four times
+ * Node's default (16 KiB), so that long query values (issue 4: 10k-character values, percent-
+ * encoded up to 3 bytes each) reach /signals and get a spec answer instead of a bare 431.
+ */
+export const MAX_HEADER_SIZE = 64 * 1024;
+
+/**
+ * Response headers a cross-origin page may read (CORS `Access-Control-Expose-Headers`): the
+ * spec 4.1 headers that are not CORS-safelisted (Cache-Control and Content-Type already are).
+ */
+export const EXPOSED_HEADERS = ['X-Total-Count', 'X-Limit', 'X-Offset', 'X-REPORTS-Through', 'X-REPORTS-Build', 'X-REPORTS-Hypothesis'] as const;
+
+/** Methods of the read-only resources (spec 4.1, 4.2: GET; HEAD with it). Others get 405. */
+export const ALLOWED_METHODS = ['GET', 'HEAD'] as const;
+
+/**
+ * Answers a connection-level client error (the request never reached a route: head larger
+ * than MAX_HEADER_SIZE -> 431, timeout -> 408, malformed HTTP -> 400) with a raw HTTP response
+ * that still carries the Error object (spec 2.5), CORS `*` (spec 5) and the caveat header
+ * (spec 1), then closes the connection. Replaces Fastify's default bare body.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket, build: string): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  let status = 400;
+  let message = 'malformed HTTP request';
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    status = 431;
+    message = `the request line and headers exceed ${MAX_HEADER_SIZE} bytes; shorten the query (see /openapi.json)`;
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408;
+    message = 'the request was not received in time';
+  }
+  const body = JSON.stringify(errorBody(message));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: ${EXPOSED_HEADERS.join(', ')}\r\n` +
+        `X-REPORTS-Build: ${build}\r\nX-REPORTS-Hypothesis: ${HYPOTHESIS}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
 function shorten(text: string): string {
   return text.length > 100 ? `${text.slice(0, 100)}...` : text;
 }
@@ -61,7 +108,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The store read runs in DuckDB's threads while the app is assembled below.
   const loading = SignalsService.open(options.storePath);
   loading.catch(() => undefined); // the route plugin reports a failed load (503)
-  const app = Fastify({ logger: options.logger ?? false, logController: new LogController({ disableRequestLogging: !options.requestLog }) });
+  const build = buildId();
+  const app = Fastify({
+    logger: options.logger ?? false,
+    logController: new LogController({ disableRequestLogging: !options.requestLog }),
+    http: { maxHeaderSize: MAX_HEADER_SIZE },
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, build),
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -74,11 +127,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
-  await app.register(cors, { origin: '*' });
+  await app.register(cors, { origin: '*', methods: [...ALLOWED_METHODS], exposedHeaders: [...EXPOSED_HEADERS] });
 
   // The X-REPORTS-* headers belong to the signals service (spec 4.1, 9): every answer of this
   // app except /pipeline, a separate service with its own caveat (REGISTRY_CAVEAT).
-  const build = buildId();
   app.addHook('onRequest', (request, reply, done) => {
     if (!isPipelinePath(request.url)) reply.header('x-reports-build', build).header('x-reports-hypothesis', HYPOTHESIS);
     done();
@@ -112,6 +164,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .type(API_CATALOG_TYPE)
       .header('link', '</.well-known/api-catalog>; rel="api-catalog"')
       .send(JSON.stringify(apiCatalog(originOf(request.headers.host, request.protocol)))));
+
+  // The resources are read-only: other methods are 405 with `Allow` (not 404: the path exists).
+  for (const url of ['/signals', '/pipeline']) {
+    app.route({
+      method: ['POST', 'PUT', 'PATCH', 'DELETE'],
+      url,
+      schema: { hide: true },
+      handler: async (request, reply) =>
+        reply.code(405).header('allow', ALLOWED_METHODS.join(', ')).send(errorBody(`method ${request.method} is not allowed on ${url}: the service is read-only (allowed: ${ALLOWED_METHODS.join(', ')})`, { allowed: ALLOWED_METHODS })),
+    });
+  }
 
   // Resource plugins.
   await app.register(signalsRoutes, { storePath: options.storePath, loading });

@@ -19,7 +19,7 @@ export const ERROR_SCHEMA = {
   properties: {
     error: { type: 'string', description: 'Message.' },
     hypothesis: { type: 'string', description: 'Voluntary-reporting sentence.' },
-    allowed: { type: 'array', items: { type: 'string' }, description: 'Allowed values: the formats for an unknown `format`; also given for an unknown sort, order or parameter.' },
+    allowed: { type: 'array', items: { type: 'string' }, description: 'Allowed values: the formats for an unknown `format`; also given for an unknown sort, order or parameter, and the methods (GET, HEAD) on a 405.' },
     usage: { type: 'string', description: 'How to call the resource.' },
   },
   additionalProperties: false,
@@ -154,6 +154,7 @@ export const SIGNALS_HEADERS = {
   'X-REPORTS-Hypothesis': { type: 'string', description: 'The voluntary-reporting sentence.' },
   'Cache-Control': { type: 'string', enum: ['public, max-age=60'] },
   'Access-Control-Allow-Origin': { type: 'string', enum: ['*'], description: 'CORS: any origin (spec 5), on every answer.' },
+  'Access-Control-Expose-Headers': { type: 'string', description: 'CORS: the headers above that a cross-origin page may read (X-Total-Count, X-Limit, X-Offset, X-REPORTS-Through, X-REPORTS-Build, X-REPORTS-Hypothesis), on every answer.' },
 } as const;
 
 const ERROR_RESPONSE = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'Error#' } } } });
@@ -164,7 +165,8 @@ export const SIGNALS_ROUTE_SCHEMA = {
   description:
     'Pairs of (vaccine name, event term) aggregated over quarters with n_methods_flagged >= 2. Reports are voluntary; disproportionate reporting is a hypothesis, not evidence of causation. ' +
     'At least one of vaccine (or drug), event, q is required. Auth: none; CORS: *. Formats: ' + FORMATS.join(', ') + '. ' +
-    'Choices where the spec says "not shown": limit outside 1..500, offset < 0, non-integer limit/offset, min_n < 0, unknown sort/order, a parameter given twice, an unknown parameter (including background) are 400 Error objects naming the allowed values; an empty value counts as absent.',
+    'Choices where the spec says "not shown": limit outside 1..500, offset < 0, non-integer limit/offset, min_n < 0, unknown sort/order, a parameter given twice, an unknown parameter (including background) are 400 Error objects naming the allowed values; an empty value counts as absent. ' +
+    'The service is read-only: other methods than GET and HEAD are 405 with `Allow: GET, HEAD` (preflight advertises GET, HEAD); a request line and headers above 64 KiB are 431. Both are Error objects with CORS *.',
   querystring: SIGNALS_QUERYSTRING,
   response: {
     200: {
@@ -177,6 +179,7 @@ export const SIGNALS_ROUTE_SCHEMA = {
       },
     },
     400: ERROR_RESPONSE('Bad request (spec 7): no vaccine/drug/event/q; vaccine and drug differ; query too short; unknown format (with allowed); sort=trend; min_eb05 or min_n not a number; min_eb05 below 0; and the "not shown" choices above.'),
+    431: ERROR_RESPONSE('The request line and headers exceed 64 KiB (a query value of some 20,000 characters); answered before routing, still an Error object with CORS * and X-REPORTS-Hypothesis.'),
     503: ERROR_RESPONSE('The store is missing or could not be read (the server started without data).'),
   },
 } as const;

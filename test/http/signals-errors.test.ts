@@ -113,7 +113,7 @@ describe('other answers', () => {
     expect(status).toBe(404);
     expect(body).toEqual({ error: expect.stringMatching(/no such resource/), hypothesis: HYPOTHESIS });
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    expect((await app.inject({ method: 'POST', url: '/signals' })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'POST', url: '/signals' })).statusCode).toBe(405); // read-only: see transport.test.ts
   });
 
   it('spec 5: CORS preflight from any origin', async () => {
