@@ -5,8 +5,8 @@
  * - `vaccine`: an exact vaccine name, an exact vax_type (e.g. `COVID19`) or a VAERS `VAX_TYPE`
  *   abbreviation present in the data (e.g. `HPV9`, `TD`), all case-insensitive; the union of
  *   the three; a type or abbreviation expands to every product of that type.
- * - `event`: an exact preferred term; otherwise a case-insensitive substring of at least 3
- *   characters (a shorter text may still match a term exactly, ignoring case).
+ * - `event`: an exact preferred term, ignoring case (`pain` selects the term `Pain` only);
+ *   otherwise a case-insensitive substring of at least 3 characters.
  * - `q` (only when `vaccine` and `event` are both omitted): union of the pairs of the vaccines
  *   it matches (as `vaccine`, or a case-insensitive substring of at least 3 characters of a
  *   vaccine name) and of the events it matches (as `event`).
@@ -61,11 +61,36 @@ function substringVaccines(catalog: Catalog, text: string): string[] {
   return catalog.vaccineNames.filter((_, i) => catalog.vaccineNamesLower[i].includes(lower));
 }
 
-/** Events matched by `text`: the exact term, else a case-insensitive substring (>= 3) or exact ignoring case. */
+const eventsByLowerCache = new WeakMap<Catalog, Map<string, string[]>>();
+
+/** Lower-cased event term -> the terms with that spelling ignoring case (built once per catalog). */
+function eventsByLower(catalog: Catalog): Map<string, string[]> {
+  let map = eventsByLowerCache.get(catalog);
+  if (!map) {
+    map = new Map();
+    catalog.events.forEach((e, i) => {
+      const list = map!.get(catalog.eventsLower[i]);
+      if (list) list.push(e);
+      else map!.set(catalog.eventsLower[i], [e]);
+    });
+    eventsByLowerCache.set(catalog, map);
+  }
+  return map;
+}
+
+/**
+ * Events matched by `text` (spec 4.1 event: "an exact preferred term, or a case-insensitive
+ * substring of at least 3 characters"). The exact test ignores case: `text` equal to a term
+ * (e.g. `pain` and the term `Pain`) selects that term only, with the term spelt exactly as
+ * typed preferred when two terms differ only by case. Otherwise, with at least 3 characters,
+ * every term containing `text` ignoring case.
+ */
 export function matchEvents(catalog: Catalog, text: string): string[] {
   if (catalog.pairsByEvent.has(text)) return [text];
   const lower = text.toLowerCase();
-  if (text.length < MIN_QUERY_LENGTH) return catalog.events.filter((_, i) => catalog.eventsLower[i] === lower);
+  const exact = eventsByLower(catalog).get(lower);
+  if (exact) return exact;
+  if (text.length < MIN_QUERY_LENGTH) return [];
   return catalog.events.filter((_, i) => catalog.eventsLower[i].includes(lower));
 }
 
