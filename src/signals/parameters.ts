@@ -8,7 +8,8 @@
  * limit outside 1..500 or not an integer; offset below 0 or not an integer; min_n below 0;
  * unknown sort or order; a parameter given more than once; an unknown parameter (including
  * `background`, whose `no_covid` refit the service does not provide). An empty value
- * (`vaccine=`) counts as absent; values are trimmed.
+ * (`vaccine=`) counts as absent; values are trimmed. Numbers: an optional leading sign (`+5`,
+ * `%2B5`, `-0` is 0), see INTEGER_RE.
  */
 import { ORDERS, SORT_KEYS, type Order, type SortKey } from './catalog.js';
 
@@ -33,15 +34,15 @@ export interface ParameterSpec {
 export const SIGNALS_PARAMETERS: readonly ParameterSpec[] = [
   { name: 'vaccine', schema: { type: 'string' }, description: 'Vaccine name (VAX_NAME), or an exact vaccine type (e.g. COVID19) or VAERS VAX_TYPE abbreviation (e.g. HPV9, TD), case-insensitive; a type or abbreviation expands to every product of that type. Same field as `drug`. In the query string `+` is a space.' },
   { name: 'drug', schema: { type: 'string' }, description: 'Alias of `vaccine`. If both are set they must be identical (else 400).' },
-  { name: 'event', schema: { type: 'string' }, description: 'Exact event preferred term, or a case-insensitive substring of at least 3 characters.' },
+  { name: 'event', schema: { type: 'string' }, description: 'Exact event preferred term, ignoring case (`pain` selects the term `Pain` only), or else a case-insensitive substring of at least 3 characters.' },
   { name: 'q', schema: { type: 'string' }, description: 'Used when `vaccine` and `event` are both omitted: union of vaccine matches (exact name, type or abbreviation, or a case-insensitive substring of at least 3 characters of a vaccine name) and event matches (as `event`). With `format=class` and no `vaccine`, `q` is the vaccine seed. Ignored when `vaccine` or `event` is given.' },
   { name: 'format', schema: { type: 'string', enum: FORMATS, default: 'json' }, description: 'Output form. Any other value (including `label` and `pdf`) is a 400 listing `allowed`.' },
   { name: 'sort', schema: { type: 'string', enum: SORT_KEYS, default: 'eb05' }, description: 'Sort key: `eb05` (peak flagged EB05), `n`, `latest` (latest_quarter). Nulls last in both orders; ties by vaccine then event. `trend` and any other value: 400 (not shown in the spec: our choice).' },
   { name: 'order', schema: { type: 'string', enum: ORDERS, default: 'desc' }, description: 'Sort direction. Any other value: 400 (not shown in the spec: our choice).' },
-  { name: 'limit', schema: { type: 'integer', minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT }, description: 'Page size, an integer from 1 to 500. Outside those bounds or not an integer: 400 (not shown in the spec: our choice).' },
-  { name: 'offset', schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Rows skipped, an integer at least 0. Below 0 or not an integer: 400 (not shown in the spec: our choice).' },
-  { name: 'min_eb05', schema: { type: 'number', minimum: 0 }, description: 'Keep pairs whose peak EB05 (`eb05`) is at least this number; a pair whose eb05 is null does not pass. Applied after the aggregate and before the total. Not a number or below 0: 400.' },
-  { name: 'min_n', schema: { type: 'number', minimum: 0 }, description: 'Keep pairs whose `n` is at least this number. Same timing as `min_eb05`. Not a number: 400; below 0: 400 (not shown in the spec: our choice).' },
+  { name: 'limit', schema: { type: 'integer', minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT }, description: 'Page size, an integer from 1 to 500 (decimal digits, optional leading sign: `%2B5` is 5). Outside those bounds or not an integer: 400 (not shown in the spec: our choice).' },
+  { name: 'offset', schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Rows skipped, an integer at least 0 (optional leading sign; `-0` is 0). Below 0 or not an integer: 400 (not shown in the spec: our choice).' },
+  { name: 'min_eb05', schema: { type: 'number', minimum: 0 }, description: 'Keep pairs whose peak EB05 (`eb05`) is at least this number; a pair whose eb05 is null does not pass. Applied after the aggregate and before the total. A decimal number with optional sign and exponent (`-0` is 0). Not a number or below 0: 400.' },
+  { name: 'min_n', schema: { type: 'number', minimum: 0 }, description: 'Keep pairs whose `n` is at least this number. Same timing as `min_eb05`. Same number form as `min_eb05`. Not a number: 400; below 0: 400 (not shown in the spec: our choice).' },
 ];
 
 /** Validated parameters of one request. Strings are trimmed; absent or empty ones are undefined. */
@@ -72,8 +73,19 @@ export const USAGE =
   'GET /signals?vaccine=NAME|TYPE&event=TERM (or q=TEXT)&format=json|csv|series|profile|brief|class&sort=eb05|n|latest&order=desc|asc&limit=1..500&offset=0..&min_eb05=X&min_n=X';
 
 const NAMES = SIGNALS_PARAMETERS.map((p) => p.name);
-const INTEGER_RE = /^\d+$/;
+/**
+ * One rule for the numeric parameters (limit, offset, min_eb05, min_n): the value is trimmed,
+ * may carry one leading `+` or `-` (a literal `+` must be sent as `%2B`, since `+` in a query
+ * string is a space, which the trim removes: `limit=+5` and `limit=%2B5` both mean 5), and
+ * `-0` is 0. Integers are decimal digits; numbers are decimal with an optional exponent.
+ */
+const INTEGER_RE = /^[+-]?\d+$/;
 const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/** The value of a numeric text that matches `re`, `-0` read as 0; NaN when it does not match. */
+function readNumber(re: RegExp, text: string): number {
+  return re.test(text) ? Number(text) + 0 : NaN;
+}
 
 /** Quotes a user value for an error message, shortened so that errors stay small. */
 export function quoteValue(value: string): string {
@@ -85,7 +97,7 @@ function fail(error: string, extra: Omit<ParamError, 'error'> = {}): ParseResult
 }
 
 function integerParam(name: string, text: string, min: number, max: number): number | ParseResult {
-  const n = INTEGER_RE.test(text) ? Number(text) : NaN;
+  const n = readNumber(INTEGER_RE, text);
   if (!Number.isSafeInteger(n) || n < min || n > max) {
     const bounds = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
     return fail(`${name} must be an integer ${bounds} (got ${quoteValue(text)})`, { usage: USAGE });
@@ -94,7 +106,7 @@ function integerParam(name: string, text: string, min: number, max: number): num
 }
 
 function numberParam(name: string, text: string): number | ParseResult {
-  const n = NUMBER_RE.test(text) ? Number(text) : NaN;
+  const n = readNumber(NUMBER_RE, text);
   if (!Number.isFinite(n)) return fail(`${name} must be a number (got ${quoteValue(text)})`, { usage: USAGE });
   if (n < 0) return fail(`${name} must be at least 0 (got ${quoteValue(text)})`, { usage: USAGE });
   return n;

@@ -70,6 +70,24 @@ describe('spec 7/8 "not shown": our 400 answers, each naming the allowed values'
     expect((await getJson(app, '/signals?vaccine=COVID19&limit=1')).status).toBe(200);
   });
 
+  it('numeric parameters, one rule: trimmed, optional leading sign (+5 = %2B5 = 5), -0 is 0', async () => {
+    const header = async (url: string, name: string) => {
+      const { status, res } = await getJson(app, url);
+      expect(status, url).toBe(200);
+      return res.headers[name];
+    };
+    expect(await header('/signals?vaccine=HPV9&offset=-0', 'x-offset')).toBe('0');
+    expect(await header('/signals?vaccine=HPV9&offset=%2B0', 'x-offset')).toBe('0');
+    for (const v of ['5', '+5', '%2B5', '%205%20', '%20%2B5', '05']) expect(await header(`/signals?vaccine=HPV9&limit=${v}`, 'x-limit'), v).toBe('5');
+    expect(await header('/signals?vaccine=HPV9&offset=%2B2', 'x-offset')).toBe('2');
+    expect(await header('/signals?vaccine=COVID19&min_n=%2B85', 'x-total-count')).toBe('2');
+    expect(await header('/signals?vaccine=COVID19&min_eb05=-0', 'x-total-count')).toBe('2');
+    expect(await header('/signals?vaccine=COVID19&min_n=-0', 'x-total-count')).toBe('3');
+    expect((await app.inject('/signals?vaccine=HPV9&offset=-0&limit=%2B2')).body).toBe((await app.inject('/signals?vaccine=HPV9&limit=2')).body);
+    for (const v of ['%2B-5', '-0', '%2B%2B1', '5%2B']) await expect400(`/signals?vaccine=COVID19&limit=${v}`, /limit must be an integer from 1 to 500/);
+    for (const v of ['%2B%2B1', '--1', '1-']) await expect400(`/signals?vaccine=COVID19&min_n=${v}`, /min_n must be a number/);
+  });
+
   it('offset below 0 or not an integer', async () => {
     for (const v of ['-1', '1.5', 'x', '99999999999999999999']) await expect400(`/signals?vaccine=COVID19&offset=${v}`, /offset must be an integer at least 0/);
   });
