@@ -102,14 +102,22 @@ function mdCell(value: unknown): string {
 
 const BRIEF_COLUMNS: ReadonlyArray<keyof Pair> = ['vaccine', 'event', 'n', 'eb05', 'ewma_eb05', 'n_methods_max', 'quarters_flagged', 'first_quarter', 'latest_quarter', 'emerging', 'background_note'];
 
-/** Spec 4.1 brief: Markdown with the hypothesis, filters, rows left out by filters and by the page, and the n note. */
+/**
+ * Spec 4.1 brief: Markdown with the hypothesis, the filters applied, the rows the filters left
+ * out, the rows the page left out, and the n / n_unique note. Wording (README "API: /signals"):
+ * - `Query:` the query filters that select the pairs (vaccine/drug, event, q; at least one is
+ *   always present);
+ * - `Filters:` the thresholds applied after the aggregate, `min_eb05 >= X`, `min_n >= Y`, or
+ *   `Filters: none` when no threshold was given;
+ * - "left out by the filters": pairs matched by the query but removed by the thresholds.
+ */
 function renderBrief(ctx: RenderContext): Rendered {
   const { params, match, page } = ctx;
   const total = match.ids.length;
   const query = (['vaccine', 'event', 'q'] as const).filter((k) => params[k] !== undefined).map((k) => `${k}=${mdCell(params[k])}`);
   const filters: string[] = [];
-  if (params.min_eb05 !== undefined) filters.push(`min_eb05=${params.min_eb05} (eb05 at least ${params.min_eb05})`);
-  if (params.min_n !== undefined) filters.push(`min_n=${params.min_n} (n at least ${params.min_n})`);
+  if (params.min_eb05 !== undefined) filters.push(`min_eb05 >= ${params.min_eb05}`);
+  if (params.min_n !== undefined) filters.push(`min_n >= ${params.min_n}`);
   const first = page.length === 0 ? 0 : params.offset + 1;
   const lines = [
     '# Vaccine adverse-event reporting signals',
@@ -117,8 +125,8 @@ function renderBrief(ctx: RenderContext): Rendered {
     `> ${HYPOTHESIS}`,
     '',
     `- Query: ${query.join(', ')}`,
-    `- Filters: ${filters.length === 0 ? 'none' : filters.join(', ')}`,
-    `- Pairs matched: ${match.matchedBeforeFilters}; left out by the filters: ${match.matchedBeforeFilters - total}; remaining: ${total}`,
+    `- Filters: ${filters.length === 0 ? 'none (no min_eb05 or min_n threshold)' : filters.join(', ')}`,
+    `- Pairs matched by the query: ${match.matchedBeforeFilters}; left out by the filters: ${match.matchedBeforeFilters - total}; remaining: ${total}`,
     `- This page: rows ${first} to ${params.offset + page.length} of ${total} (sort ${params.sort} ${params.order}, limit ${params.limit}, offset ${params.offset}); left out by this page: ${total - page.length}`,
     `- Reports through: ${ctx.catalog.reportsThrough ?? 'none'}`,
     '',

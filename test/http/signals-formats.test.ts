@@ -146,7 +146,20 @@ describe('spec 4.1 format=brief: text/plain Markdown', () => {
 
   it('lists the filters and how many rows they left out', async () => {
     const res = await app.inject('/signals?vaccine=COVID19&format=brief&min_eb05=4.5&min_n=10');
-    expect(res.body).toContain('Filters: min_eb05=4.5 (eb05 at least 4.5), min_n=10 (n at least 10)');
-    expect(res.body).toMatch(/Pairs matched: 3; left out by the filters: 2; remaining: 1/);
+    expect(res.body).toContain('- Query: vaccine=COVID19\n');
+    expect(res.body).toContain('- Filters: min_eb05 >= 4.5, min_n >= 10\n');
+    expect(res.body).toMatch(/Pairs matched by the query: 3; left out by the filters: 2; remaining: 1/);
+  });
+
+  it('every filter applied is listed: the query filters on the Query line, the thresholds on the Filters line', async () => {
+    const a = (await app.inject('/signals?drug=COVID19&event=myo&format=brief')).body;
+    expect(a).toContain('- Query: vaccine=COVID19, event=myo\n');
+    expect(a).toContain('- Filters: none (no min_eb05 or min_n threshold)\n');
+    expect(a).toMatch(/Pairs matched by the query: 2; left out by the filters: 0; remaining: 2/);
+    const b = (await app.inject('/signals?q=zoster&format=brief&min_n=7')).body;
+    expect(b).toContain('- Query: q=zoster\n');
+    expect(b).toContain('- Filters: min_n >= 7\n');
+    expect(b).not.toContain('Filters: none');
+    expect(b).toMatch(/Pairs matched by the query: 2; left out by the filters: 1; remaining: 1/); // Zostavax n 6 < 7
   });
 });
