@@ -63,6 +63,12 @@ export function pairSeries(catalog: Catalog, id: number): SeriesQuarter[] {
 const NOTE =
   'Quarterly statistics of the 4-quarter window ending at each quarter, every quarter of the pair (including quarters below the flagged floor). eb50 is the quarterly posterior median, not an EBGM; n overlaps between windows.';
 
+/** The query of a request as `vaccine="X", event="Y"` (and q, min_eb05, min_n when given), for the no-match note. */
+function noMatchQuery(params: RenderContext['params']): string {
+  const parts = (['vaccine', 'event', 'q', 'min_eb05', 'min_n'] as const).filter((k) => params[k] !== undefined);
+  return parts.map((k) => `${k}=${JSON.stringify(params[k])}`).join(', ');
+}
+
 /** Renders the Series object of the best-matching pair. */
 export function renderSeries(ctx: RenderContext): Rendered {
   const { catalog, match, params } = ctx;
@@ -70,18 +76,20 @@ export function renderSeries(ctx: RenderContext): Rendered {
   let best = -1;
   for (const id of match.ids) if (best < 0 || rank[id] < rank[best]) best = id;
   const pair = best >= 0 ? catalog.pairs[best] : null;
-  const vaccine = pair?.vaccine ?? params.vaccine ?? params.q ?? '';
+  // No match: the names stay empty strings (the schema requires strings; the query is no
+  // vaccine name) and the note echoes the query.
+  const vaccine = pair?.vaccine ?? '';
   const body = {
     vaccine,
     drug: vaccine,
     vax_type: pair?.vax_type ?? '',
-    event: pair?.event ?? params.event ?? params.q ?? '',
+    event: pair?.event ?? '',
     reports_through: catalog.reportsThrough,
     hypothesis: HYPOTHESIS,
     n_pairs_matched: match.ids.length,
     note: pair
       ? `${NOTE} Shown: the pair with the highest peak EB05 of ${match.ids.length} matched.`
-      : 'No pair matched: quarters is empty.',
+      : `No pair matched the query (${noMatchQuery(params)}): vaccine, drug, vax_type and event are empty strings and quarters is empty.`,
     quarters: pair ? pairSeries(catalog, best) : [],
   };
   return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };

@@ -90,6 +90,15 @@ describe('spec 2.3 format=series', () => {
     expect([status, body.n_pairs_matched, body.quarters]).toEqual([200, 0, []]);
   });
 
+  it('no match: the names are empty strings (not the query), the note says no pair matched and repeats the query', async () => {
+    const { body } = await getJson(app, '/signals?q=zzzzqq&format=series');
+    expect(body).toMatchObject({ vaccine: '', drug: '', vax_type: '', event: '', n_pairs_matched: 0, quarters: [] });
+    expect(body.note).toBe('No pair matched the query (q="zzzzqq"): vaccine, drug, vax_type and event are empty strings and quarters is empty.');
+    const pair = (await getJson(app, '/signals?vaccine=NOSUCH&event=Myocarditis&min_n=5&format=series')).body;
+    expect([pair.vaccine, pair.event]).toEqual(['', '']);
+    expect(pair.note).toMatch(/^No pair matched the query \(vaccine="NOSUCH", event="Myocarditis", min_n=5\)/);
+  });
+
   it('ic025 is present only when the store has that column', async () => {
     const noIc = await fixtureApp({ hasIc025: false });
     const { body } = await getJson(noIc, '/signals?vaccine=ZOS&event=Herpes+zoster&format=series');
