@@ -1,11 +1,17 @@
 /**
  * Readable resources beside /openapi.json (spec 4.1 "Other readable resources"):
- * - `/llms.txt`: plain-text API notes, the content of the specification, generated from the
- *   same parameter table and format registry as the validator;
+ * - `/llms.txt`: plain-text API notes whose content is that of the specification, section by
+ *   section (1 to 9), in our own words, with our documented choice for each point the spec
+ *   leaves "not shown". The field, parameter and header tables are generated from the same
+ *   schemas and parameter table as the validator and /openapi.json (src/signals/schemas.ts,
+ *   src/signals/parameters.ts, src/pipeline/schema.ts), so the notes cannot drift from them;
  * - `/.well-known/api-catalog`: the machine index, an RFC 9727 API catalog in the RFC 9264
  *   linkset JSON form (`application/linkset+json`).
  */
-import { FORMATS, SIGNALS_PARAMETERS } from '../signals/parameters.js';
+import { FORMATS, LIMIT_DEFAULT, LIMIT_MAX, MIN_QUERY_LENGTH, SIGNALS_PARAMETERS } from '../signals/parameters.js';
+import { CLASS_SCHEMA, ERROR_SCHEMA, PAIR_SCHEMA, PROFILE_SCHEMA, QUARTER_SCHEMA, SERIES_SCHEMA, SIGNALS_HEADERS } from '../signals/schemas.js';
+import { LIMIT_DEFAULT as PIPELINE_LIMIT_DEFAULT, LIMIT_MAX as PIPELINE_LIMIT_MAX } from '../pipeline/params.js';
+import { pipelineJsonSchema, pipelineQuerySchema, studySchema } from '../pipeline/schema.js';
 import { HYPOTHESIS, REGISTRY_CAVEAT } from './errors.js';
 
 /** RFC 9727 media type of the catalog (linkset JSON with the api-catalog profile). */
@@ -27,65 +33,291 @@ export function apiCatalog(origin: string): object {
   return { linkset: [entry('/signals'), entry('/pipeline')] };
 }
 
-/** Plain-text API notes served at /llms.txt. */
-export function apiNotes(): string {
-  const params = SIGNALS_PARAMETERS.map((p) => {
-    const s = p.schema;
-    const bits: string[] = [s.type];
-    if (s.enum) bits.push(`one of ${s.enum.join(', ')}`);
-    if (s.minimum !== undefined) bits.push(`min ${s.minimum}`);
-    if (s.maximum !== undefined) bits.push(`max ${s.maximum}`);
-    if (s.default !== undefined) bits.push(`default ${s.default}`);
-    return `- ${p.name} (${bits.join('; ')}): ${p.description}`;
+/** A JSON schema property as the tables read it (a loose view of the `as const` schemas). */
+interface PropertySchema {
+  type?: string | readonly string[];
+  enum?: readonly unknown[];
+  items?: PropertySchema & { $ref?: string };
+  $ref?: string;
+  anyOf?: readonly PropertySchema[];
+  description?: string;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+}
+
+interface ObjectSchema {
+  required?: readonly string[];
+  properties: Record<string, PropertySchema>;
+}
+
+/** Markdown table cell: pipes escaped, line breaks flattened. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+}
+
+/** The type of a property in words, e.g. `array of Pair`, `string, nullable`. */
+function typeOf(p: PropertySchema): { type: string; nullable: boolean } {
+  if (p.anyOf) {
+    const parts = p.anyOf.map(typeOf);
+    return { type: parts.filter((x) => x.type !== 'null').map((x) => x.type).join(' or '), nullable: parts.some((x) => x.type === 'null' || x.nullable) };
+  }
+  const types = p.type === undefined ? [] : typeof p.type === 'string' ? [p.type] : [...p.type];
+  const nullable = types.includes('null');
+  if (types.length === 1 && nullable) return { type: 'null', nullable: true };
+  let type = types.filter((t) => t !== 'null').join(' or ') || 'any';
+  if (type === 'array' && p.items) type = `array of ${p.items.$ref ? p.items.$ref.replace('#', '') : typeOf(p.items).type}`;
+  if (type === 'object' && !p.items) type = 'object';
+  if (p.enum) type += ` (one of ${p.enum.join(', ')})`;
+  return { type, nullable };
+}
+
+/** A field table of an object schema: field, type, nullable, required, meaning. */
+function fieldTable(schema: ObjectSchema, extra: Record<string, string> = {}): string {
+  const required = new Set(schema.required ?? []);
+  const rows = Object.entries(schema.properties).map(([name, p]) => {
+    const { type, nullable } = typeOf(p);
+    const meaning = [p.description ?? '', extra[name] ?? ''].filter((x) => x !== '').join(' ');
+    return `| ${name} | ${cell(type)} | ${nullable ? 'yes' : 'no'} | ${required.has(name) ? 'yes' : 'no'} | ${cell(meaning)} |`;
   });
+  return ['| Field | Type | Nullable | Required | Meaning |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+
+/** The /signals parameter table (spec 4.1) from SIGNALS_PARAMETERS. */
+function signalsParameterTable(): string {
+  const rows = SIGNALS_PARAMETERS.map((p) => {
+    const s = p.schema;
+    const bounds: string[] = [];
+    if (s.enum) bounds.push(s.enum.join(', '));
+    if (s.minimum !== undefined && s.maximum !== undefined) bounds.push(`${s.minimum} to ${s.maximum}`);
+    else if (s.minimum !== undefined) bounds.push(`at least ${s.minimum}`);
+    return `| ${p.name} | ${s.type} | no | ${s.default ?? 'none'} | ${cell(bounds.join('; ') || '-')} | ${cell(p.description)} |`;
+  });
+  return ['| Parameter | Type | Required | Default | Allowed / bounds | Meaning |', '|---|---|---|---|---|---|', ...rows].join('\n');
+}
+
+/** The /pipeline parameter table (spec 4.2) from its querystring schema. */
+function pipelineParameterTable(): string {
+  const props = pipelineQuerySchema.properties as Record<string, PropertySchema>;
+  const rows = Object.entries(props).map(([name, p]) => {
+    const required = name === 'sponsor' ? 'yes for json and brief' : 'no';
+    const def = p.default !== undefined ? String(p.default) : name === 'format' ? 'by Accept' : 'none';
+    const bounds = [p.enum ? p.enum.join(', ') : '', p.minimum !== undefined ? `at least ${p.minimum}` : ''].filter((x) => x !== '').join('; ');
+    return `| ${name} | ${p.type ?? 'string'} | ${required} | ${def} | ${cell(bounds || '-')} | ${cell(p.description ?? '')} |`;
+  });
+  return ['| Parameter | Type | Required | Default | Allowed / bounds | Meaning |', '|---|---|---|---|---|---|', ...rows].join('\n');
+}
+
+/** The 4.1 response-header table from SIGNALS_HEADERS. */
+function headerTable(): string {
+  const rows = Object.entries(SIGNALS_HEADERS as Record<string, PropertySchema>).map(([name, h]) => {
+    const value = h.enum ? ` Value: \`${h.enum.join(', ')}\`.` : '';
+    return `| ${name} | ${h.type} | ${cell(`${h.description ?? ''}${value}`.trim())} |`;
+  });
+  return ['| Header | Type | Meaning |', '|---|---|---|', ...rows].join('\n');
+}
+
+/** Plain-text API notes served at /llms.txt: the content of the specification, sections 1 to 9. */
+export function apiNotes(): string {
   return `# reporting-signals query service
 
-> Two read-only HTTP services. /signals: vaccine x adverse-event pairs from VAERS, the US voluntary vaccine-reporting system, with disproportionality statistics (MGPS EB05, PRR, ROR, IC) aggregated from quarterly rows. /pipeline: clinical-trial registry facts per sponsor.
+> Two read-only HTTP services on one host. (A) GET /signals: vaccine x adverse-event pairs from VAERS, the US voluntary vaccine-reporting system, with disproportionality statistics aggregated from quarterly rows. (B) GET /pipeline: clinical-trial registry facts (ClinicalTrials.gov) per sponsor. Signals is the main service; pipeline is described as far as it is specified.
 
-${HYPOTHESIS} Every response carries this caveat (header X-REPORTS-Hypothesis, or a hypothesis field in object and error bodies).
+Other readable resources on this host, with the same content as these notes: /openapi.json (OpenAPI 3, version 1.0.0, machine-readable), /.well-known/api-catalog (machine index, RFC 9727 linkset), /llms.txt (these notes), /healthz (liveness).
 
-Machine-readable description: /openapi.json (OpenAPI 3, version 1.0.0). Machine index: /.well-known/api-catalog (RFC 9727). Auth: none. CORS: any origin (*), on every answer.
+## 1. What the service does
 
-## GET /signals
+- GET /signals answers pairs (vaccine name, event term), each with statistics aggregated from its quarterly rows.
+- Reports are voluntary; counts are reporting counts, not incidence; disproportionate reporting is a hypothesis, not evidence of causation. Every response carries this caveat: the header X-REPORTS-Hypothesis, or a \`hypothesis\` field in object bodies and error bodies. The sentence is:
+  "${HYPOTHESIS}"
+- \`vaccine\` and \`drug\` are one parameter: the vaccine name (VAERS VAX_NAME). The stored column is named \`drug\`.
+- Not provided by the signals service: regulatory label status, novelty flags, substance or ATC class, PDF output, a trial-registry join, trial identifiers, a trend derivation, \`n_unique\` (distinct report ids), a \`background=no_covid\` refit. \`format=label\`, \`format=pdf\` and \`sort=trend\` are rejected with HTTP 400.
+- Pair rows never carry \`ebgm\`, \`prr\`, \`ror\`, \`ic\` or \`ic025\` (nor \`n_unique\`); the quarterly values appear only in \`format=series\`. There is no \`ebgm\` column; \`eb50\` on a quarter is the quarterly posterior median, not an EBGM.
+- GET /pipeline answers registry facts about a sponsor's trials. ${REGISTRY_CAVEAT} Adverse-event signals from another reporting system are served elsewhere, not here.
 
-No request body; all inputs are query parameters; in the query string + means a space. At least one of vaccine (or drug), event, q must be present.
+## 2. Resources and their fields
 
-${params.join('\n')}
+### 2.1 Pair
 
-Formats (${FORMATS.join(', ')}):
-- json (default): array of Pair (application/json).
-- csv: same columns as the JSON rows, current page, header row, RFC 4180 (text/csv).
-- series: one pair's quarters ascending (quarter, n, eb05, eb50, eb95, prr, ror, ic, ic025 only when the data has it, n_methods_flagged, is_signal_any); the pair with the highest peak EB05 when several match; needs vaccine and event, or q. No match: n_pairs_matched 0 and quarters [].
-- profile: {query, kind (vaccine|event|pair), reports_through, n_pairs, returned, hypothesis, pairs}.
-- class: {vax_type[], vaccines[] (every product of the type of vaccine or of the q seed), event, reports_through, n_pairs, hypothesis, pairs}; optional event keeps only that event.
-- brief: text/plain Markdown: hypothesis, filters applied (Filters: none when none), rows the filters left out, rows the page left out, and a note that n is not unique reports and n_unique is not in the extract.
+A row of the default JSON array, of \`pairs\` in profile and class bodies, and of CSV (same columns, same order). Quarter strings have the form \`<year>Q<1-4>\`.
 
-Pair fields (spec 2.1): vaccine, drug, vax_name (all the VAX_NAME), vax_type, event, n (sum of flagged quarterly counts; windows overlap, not unique reports), eb05 (peak quarterly EB05 among quarters with n_methods_flagged >= 2), eb05_peak_pre2021 and eb05_peak_pre2021_quarter (full series, before 2021Q1), eb05_peak_quarter (earliest quarter of the full-series maximum), peak_in_covid_era, background_note (COVID-19 vaccines; other vaccines peaking 2021Q1-2022Q4; else null), ewma_eb05 (peak EWMA over flagged quarters), n_methods_max, quarters_flagged (flagged quarters with is_signal_any), first_quarter, latest_quarter (over flagged quarters), emerging (first_quarter within the last four quarters of the data). Pair rows never carry ebgm, prr, ror, ic, ic025 or n_unique.
+${fieldTable(PAIR_SCHEMA as unknown as ObjectSchema, {
+    vax_type: 'Rule: the last parenthetical group at the end of the name goes (nested groups together), then a numeral suffix joined by "-" or a space: COVID19 (COVID19 (MODERNA)) -> COVID19, COVID19-2 (COVID19-2 (MODERNA)) -> COVID19, INFLUENZA (SEASONAL) (FLUZONE) -> INFLUENZA (SEASONAL), HPV (GARDASIL 9) -> HPV.',
+    peak_in_covid_era: 'Always present in our answers (optional in the spec schema).',
+    background_note: 'For COVID-19 vaccines: their own volume dominates the 2021-2022 background. For other vaccines with peak_in_covid_era true: the peak falls when COVID-19 reports shrank the background.',
+  })}
 
-Matching: vaccine is an exact vaccine name, vaccine type (e.g. COVID19) or VAERS VAX_TYPE abbreviation (e.g. HPV9, TD), case-insensitive; a type or abbreviation expands to every product. event is an exact preferred term or a case-insensitive substring of at least 3 characters. q (when vaccine and event are omitted) is the union of vaccine matches (also substrings of vaccine names) and event matches. min_eb05 and min_n apply after the aggregate and before the total; a null eb05 does not pass min_eb05. Sort eb05 (default), n or latest; order desc (default) or asc; nulls last in both orders; ties by vaccine then event.
+Aggregation rule: only quarters with \`n_methods_flagged >= 2\` enter the aggregate (the floor of the interactive application). Fields defined on the full series (eb05_peak_pre2021, eb05_peak_pre2021_quarter, eb05_peak_quarter) read every quarter of the pair; ties of a peak go to the earliest quarter. A pair with no quarter at the floor is not served. Our reading where the spec leaves room: ewma_eb05 is the peak EWMA EB05 over the flagged quarters; quarters_flagged counts flagged quarters whose is_signal_any is true; first_quarter and latest_quarter are over the flagged quarters; emerging means first_quarter is the latest quarter of the data or one of the three before it.
 
-Headers on every 200: X-Total-Count, X-Limit, X-Offset, X-REPORTS-Through, X-REPORTS-Build (api-<12 hex> src-<deployed revision>), X-REPORTS-Hypothesis, Cache-Control: public, max-age=60.
+### 2.2 Profile object (format=profile)
 
-Errors (Error object: error, hypothesis, allowed?, usage?):
-- none of vaccine, drug, event, q: 400.
-- vaccine and drug both given and different: 400.
-- a query shorter than 3 characters that is neither an exact name nor an abbreviation: 400, "too short".
-- unknown format (including label and pdf): 400 with allowed.
-- sort=trend: 400.
-- min_eb05 or min_n not a number; min_eb05 below 0: 400.
-- unknown vaccine or event: 200 with an empty list, never a server error.
-- not shown in the specification, our choices (400 naming the allowed values): limit outside 1..500 or not an integer; offset below 0 or not an integer; min_n below 0; unknown sort or order; a parameter given more than once; an unknown parameter (background=no_covid is not provided). An empty value counts as absent.
-- a missing store: 503.
-- unknown path: 404 Error object.
+${fieldTable(PROFILE_SCHEMA as unknown as ObjectSchema)}
 
-Not provided: regulatory label status, novelty flags, substance or ATC class, PDF output, a trial-registry join, trial identifiers, a trend derivation, n_unique, a background=no_covid refit.
+### 2.3 Series object (format=series)
 
-## GET /pipeline
+${fieldTable(SERIES_SCHEMA as unknown as ObjectSchema)}
 
-${REGISTRY_CAVEAT} Parameters: sponsor (required for json and brief; trimmed, matched against the lead sponsor name), role (lead | collaborator | any; default lead), status (none = ongoing; ALL), phase, limit (default 50, max 200), format (json | brief | html). Unknown sponsor: 200 with n_studies 0. Upstream registry not responding: 503; upstream error: 502.
+Quarter object (items of \`quarters\`):
 
-## Versioning
+${fieldTable(QUARTER_SCHEMA as unknown as ObjectSchema)}
 
-Interface version 1.0.0; paths carry no version segment; the deployed build is in header X-REPORTS-Build.
+### 2.4 Class object (format=class)
+
+${fieldTable(CLASS_SCHEMA as unknown as ObjectSchema)}
+
+### 2.5 Error object
+
+Every error answer of both services (400, 404, 405, 431, 502, 503) has this body.
+
+${fieldTable(ERROR_SCHEMA as unknown as ObjectSchema)}
+
+### 2.6 Pipeline response
+
+- \`n_studies\` is the registry total for the chosen role (and status and phase); 0 for an unknown sponsor.
+- Each study row states which role the sponsor holds: \`role\` is \`lead\` or \`collaborator\`.
+- Phase counts and status counts cover only the studies in that response.
+- Fields beyond these are not shown in the specification. Our JSON body (format=json):
+
+${fieldTable(pipelineJsonSchema as unknown as ObjectSchema, {
+    role: 'The role asked for: lead, collaborator (collaborator and not lead) or any.',
+    n_returned: 'Study rows in this response.',
+    studies: 'Study rows (below).',
+    notes: 'Plain sentences about the answer.',
+    caveat: 'The sentence: registry facts, not efficacy or safety conclusions.',
+    source: 'The registry the facts come from.',
+  })}
+
+Study row:
+
+${fieldTable(studySchema as unknown as ObjectSchema, {
+    title: 'Brief title.',
+    lead_sponsor: 'Lead sponsor name.',
+    overall_status: 'Registry overall status.',
+    phases: 'Registry phases.',
+    start_date: 'Start date as the registry gives it.',
+    url: 'Registry page of the study.',
+  })}
+
+## 3. States and transitions
+
+Not shown in the specification. Our service has none: both resources are read-only; the signal store is built offline (\`reporting-signals build\`) and only read while serving, so an answer changes only when a new store is deployed.
+
+## 4. Endpoints
+
+### 4.1 GET /signals
+
+No request body; every input is a query parameter; in the query string \`+\` means a space. At least one of \`vaccine\` (or \`drug\`), \`event\`, \`q\` must be present. Values are trimmed; an empty value (\`vaccine=\`) counts as absent.
+
+${signalsParameterTable()}
+
+Numbers (limit, offset, min_eb05, min_n): decimal, trimmed, an optional leading sign (a literal + is sent as %2B; \`-0\` is 0); min_eb05 and min_n may have a fraction and an exponent.
+
+Matching:
+- vaccine: an exact vaccine name, an exact vaccine type (e.g. COVID19) or a VAERS VAX_TYPE abbreviation present in the data (e.g. HPV9, TD), all ignoring case; a type or abbreviation expands to every product of that type. A partial name is an unknown vaccine (200, empty list).
+- event: a preferred term equal to the value ignoring case selects that term only (\`pain\` -> \`Pain\`); otherwise every term containing the value ignoring case, when the value has at least ${MIN_QUERY_LENGTH} characters.
+- q (only when vaccine and event are both omitted; ignored otherwise): union of the pairs of the vaccines it matches (as vaccine, or a name containing it ignoring case, at least ${MIN_QUERY_LENGTH} characters) and of the events it matches (as event). With format=class and no vaccine, q is the vaccine seed.
+- min_eb05 and min_n apply after the aggregate and before the total; a pair whose eb05 is null does not pass min_eb05.
+- Sorting: eb05 (default), n, latest (latest_quarter); order desc (default) or asc; nulls last in both orders; ties by vaccine then event, so pages are stable.
+
+Success responses (HTTP 200):
+
+| format | Content type | Body |
+|---|---|---|
+| json (or omitted) | application/json | Array of Pair (the page). |
+| csv | text/csv | RFC 4180: a header row, then the page; the same columns as the JSON rows in the same order; CRLF line ends; null is an empty field. |
+| series | application/json | Series object for one pair: the one with the highest peak EB05 when several match. Needs vaccine and event, or q alone. Quarters ascending; ic025 only when the data has it. No match: n_pairs_matched 0, quarters [], empty names, a note that repeats the query. |
+| profile | application/json | Profile object; pairs is the page. |
+| class | application/json | Class object: every product of the vaccine type of vaccine (or of the q seed); an optional event keeps only that event. |
+| brief | text/plain | Markdown: the caveat sentence; a line "Query: vaccine=..., event=..., q=..." with the query filters; a line "Filters: min_eb05 >= X, min_n >= Y" with the thresholds, or "Filters: none (no min_eb05 or min_n threshold)"; "Pairs matched by the query: M; left out by the filters: F; remaining: R" (F = pairs the query matched that the thresholds removed); "This page: rows A to B of R ...; left out by this page: P"; the page as a table; a note that n is not unique reports and n_unique is not in the extract. |
+
+Formats: ${FORMATS.join(', ')}. An unknown vaccine or event yields HTTP 200 with an empty list (empty array, CSV header only, empty pairs, or an empty series).
+
+Response headers on every 200 (all formats):
+
+${headerTable()}
+
+The three X-REPORTS- headers carry a neutral word in place of the reporting system's name. X-REPORTS-Build and X-REPORTS-Hypothesis are on every answer of the signals service, errors included.
+
+### 4.2 GET /pipeline
+
+${REGISTRY_CAVEAT}
+
+${pipelineParameterTable()}
+
+- sponsor is trimmed, then matched against the lead sponsor name (the sponsor's role is chosen by role); a family name that contains it counts; never expanded to other companies.
+- Unknown sponsor: HTTP 200 with n_studies 0.
+- limit: default ${PIPELINE_LIMIT_DEFAULT}, stops at ${PIPELINE_LIMIT_MAX} (a larger value is served as ${PIPELINE_LIMIT_MAX} and limit_requested says so).
+- Without format a browser (Accept preferring text/html) receives HTML and other clients JSON; format=brief is text/plain Markdown.
+- Not shown in the specification, our choices: the body of format=json is the table in 2.6; format=html is a page for browsers with the same facts; status takes ALL or comma-separated registry statuses (see the table), phase takes comma-separated registry phases or 1, 2, 3, 4, early1, na.
+
+## 5. Authentication
+
+- GET /signals needs no API key (auth: none). Cross-origin requests are allowed from any origin: Access-Control-Allow-Origin: * on every answer, errors and preflight included; Access-Control-Expose-Headers lists X-Total-Count, X-Limit, X-Offset, X-REPORTS-Through, X-REPORTS-Build, X-REPORTS-Hypothesis so that a page can read them; preflight allows GET and HEAD.
+- GET /pipeline: not shown in the specification; our choice is the same: no key, CORS *.
+
+## 6. Events
+
+Not shown in the specification. The services emit no webhooks, notifications or events.
+
+## 7. Errors
+
+Every error body is the Error object of 2.5.
+
+### Signals
+
+| Condition | Status | Body |
+|---|---|---|
+| None of vaccine, drug, event, q given | 400 | Error object. |
+| vaccine and drug both given and different | 400 | Error object. |
+| A query (vaccine, event or q) shorter than ${MIN_QUERY_LENGTH} characters that is neither an exact name nor an abbreviation | 400 | Error object whose error says the query is too short. |
+| Unknown format (including label and pdf) | 400 | Error object with error and allowed (the list of formats). |
+| sort=trend | 400 | Error object. |
+| min_eb05 or min_n not a number | 400 | Error object. |
+| min_eb05 below 0 | 400 | Error object. |
+| Unknown vaccine or event | 200 | Empty list, never a server error. |
+
+Not shown in the specification, our choices (each a 400 Error object naming the allowed values, with usage):
+- min_n below 0: 400.
+- limit outside 1..${LIMIT_MAX} or not an integer; offset below 0 or not an integer: 400.
+- unknown sort (with allowed) or order (with allowed): 400.
+- a parameter given more than once: 400.
+- an unknown parameter, including background (no background=no_covid refit): 400 with allowed (the parameter names).
+- format=series without vaccine and event, or q alone: 400 with usage; format=class without vaccine or q: 400 with usage.
+- A method other than GET or HEAD on /signals or /pipeline: 405 with header Allow: GET, HEAD.
+- A request line and headers above 64 KiB: 431 (answered before routing, still with the caveat header and CORS *).
+- An unknown path: 404.
+- The store missing or unreadable: the server still starts and /signals answers 503.
+
+### Pipeline
+
+| Condition | Status | Body |
+|---|---|---|
+| Unknown sponsor | 200 | n_studies 0. |
+| Upstream registry does not respond | 503 | Error object; contains no trial identifiers. |
+| Upstream registry returns an error (or an unexpected body) | 502 | Error object; contains no trial identifiers. |
+
+Not shown in the specification, our choices: sponsor missing with format json or brief is a 400 Error object with usage (format html shows the empty search page); the pipeline error bodies use the Error object fields (error, hypothesis, allowed, usage); an unknown role, status, phase or format is a 400 with allowed; a limit that is not a whole number or is below 1 is a 400 with usage. With format html the errors are the page with an alert and the same status.
+
+## 8. Limits
+
+| Limit | Value | Applies to |
+|---|---|---|
+| limit default | ${LIMIT_DEFAULT} | signals |
+| limit default | ${PIPELINE_LIMIT_DEFAULT} | pipeline |
+| limit maximum | ${LIMIT_MAX} | signals |
+| limit maximum | ${PIPELINE_LIMIT_MAX} | pipeline |
+| offset default | 0 | signals |
+| Minimum length of an event substring or query that is not an exact name or abbreviation | ${MIN_QUERY_LENGTH} characters | signals |
+| Cache lifetime | Cache-Control: public, max-age=60 | signals 200 responses |
+| Request line and headers | 64 KiB (our choice) | both |
+
+- Rate limits: not shown in the specification; none are applied.
+- limit outside its bounds: not shown in the specification; signals answers 400 (limit must be 1..${LIMIT_MAX}); pipeline serves a limit above ${PIPELINE_LIMIT_MAX} as ${PIPELINE_LIMIT_MAX} and answers 400 below 1.
+
+## 9. Versioning
+
+- The interface description (/openapi.json) carries version 1.0.0. Paths carry no version segment.
+- The deployed build is identified by the header X-REPORTS-Build: \`api-<12 hex>\` (the first 12 hex digits of a SHA-256 over the served program files) and \`src-<revision>\` (the first line of a VERSION file written on the server at deploy; \`dev\` when absent).
+- Versioning and deprecation policy: not shown in the specification. Ours: a breaking change would raise the major version of the interface description; there is no deprecation schedule.
 `;
 }

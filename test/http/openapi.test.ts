@@ -137,7 +137,7 @@ describe('spec 4.1: machine index and plain-text notes on the same host', () => 
     const res = await app.inject('/llms.txt');
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.body).toContain(HYPOTHESIS);
-    for (const p of SIGNALS_PARAMETERS) expect(res.body).toContain(`- ${p.name} (`);
+    for (const p of SIGNALS_PARAMETERS) expect(res.body).toContain(`| ${p.name} |`);
     for (const s of ['X-REPORTS-Build', 'Cache-Control: public, max-age=60', 'sort=trend', 'too short', 'label and pdf', 'not shown', '1.0.0']) expect(res.body).toContain(s);
   });
 
