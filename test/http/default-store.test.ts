@@ -53,4 +53,14 @@ describe.skipIf(!present)('spec 4.1 on the embedded default store (1990-2006)', 
     for (let i = 1; i < full.length; i++) expect(full[i - 1].n).toBeGreaterThanOrEqual(full[i].n);
     expect((await getJson(app, '/signals?vaccine=NO+SUCH+VACCINE')).body).toEqual([]);
   });
+
+  it('spec 4.1 event: pain, Pain and PAIN select the exact term Pain alike; a substring reaches more terms', async () => {
+    const total = async (url: string) => Number((await app.inject(url)).headers['x-total-count']);
+    const exact = await total('/signals?event=Pain');
+    expect(exact).toBeGreaterThan(0);
+    expect(await total('/signals?event=pain')).toBe(exact);
+    expect(await total('/signals?event=PAIN')).toBe(exact);
+    expect((await getJson(app, '/signals?event=pain&limit=500')).body.every((p: { event: string }) => p.event === 'Pain')).toBe(true);
+    expect(await total('/signals?event=ain')).toBeGreaterThan(exact);
+  });
 });
