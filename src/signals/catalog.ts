@@ -12,7 +12,8 @@
  */
 import { formatQuarter, parseQuarter, type QuarterIndex } from '../quarter.js';
 import type { Store } from '../store/read.js';
-import { NULL_INT as NULL_N, readServingData, type SeriesColumns, type ServingRows } from '../store/serving.js';
+import { NULL_INT as NULL_N, readServingData, type ServingRows } from '../store/serving.js';
+import { SeriesStore } from '../store/series-store.js';
 import { vaxType as vaxTypeOfName } from '../vaccine-type.js';
 import { PairAccumulator, type Pair } from './aggregate.js';
 
@@ -56,30 +57,20 @@ export interface Catalog {
   orders: Map<string, Int32Array>;
   /** JSON text of each pair (spec 2.1 Pair, fields in table order), by pair id. */
   pairJson: string[];
-  /** Quarterly rows of pair `id` are `seriesFrom[id] .. seriesTo[id] - 1` of `series`, quarters ascending. */
-  series: SeriesRows;
+  /** Quarterly rows of pair `id` are records `seriesFrom[id] .. seriesTo[id] - 1` of `series`, quarters ascending. */
+  series: SeriesStore;
   seriesFrom: Int32Array;
   seriesTo: Int32Array;
 }
 
-/** The spec 2.3 columns the catalog keeps for `format=series` (see serving.ts for null encoding). */
-export type SeriesRows = Omit<SeriesColumns, 'ewma_eb05'>;
-
-/** Where a pair's quarterly rows lie in `SeriesRows` (for indexPairs). */
+/** Where a pair's quarterly rows lie in the series records (for indexPairs). */
 export interface SeriesSpan {
-  series: SeriesRows;
+  series: SeriesStore;
   from: Int32Array;
   to: Int32Array;
 }
 
-const EMPTY_SPAN: SeriesSpan = {
-  series: {
-    quarter: new Uint16Array(0), n: new Int32Array(0), eb05: new Float64Array(0), eb50: new Float64Array(0), eb95: new Float64Array(0),
-    prr: new Float64Array(0), ror: new Float64Array(0), ic: new Float64Array(0), ic025: null, n_methods_flagged: new Int8Array(0), is_signal_any: new Uint8Array(0),
-  },
-  from: new Int32Array(0),
-  to: new Int32Array(0),
-};
+const EMPTY_SPAN: SeriesSpan = { series: SeriesStore.create(0), from: new Int32Array(0), to: new Int32Array(0) };
 
 function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -169,13 +160,12 @@ export function catalogFromRows(data: ServingRows): Catalog {
     from.push(start[p]);
     to.push(start[p + 1]);
   }
-  const { ewma_eb05: _ewma, ...series } = rows; // the aggregate was its only reader
   return indexPairs(pairs, {
     reportsThrough: meta.reports_through ?? (reportsThrough === null ? null : formatQuarter(reportsThrough)),
     hasIc025: meta.has_ic025 !== false,
     vaxTypeOf,
     codesOf,
-  }, { series, from: Int32Array.from(from), to: Int32Array.from(to) });
+  }, { series: data.series, from: Int32Array.from(from), to: Int32Array.from(to) });
 }
 
 /** Builds the indexes over aggregated pairs (exported for tests). */

@@ -1,14 +1,15 @@
 /**
- * `format=series` (spec 2.3): the quarterly rows of one pair, from the columns the catalog
- * loaded once (no SQL per request). When several pairs match, the one with the highest peak EB05
- * (`eb05`, nulls last, ties by vaccine then event). When none matches, the Series object has
+ * `format=series` (spec 2.3): the quarterly rows of one pair, from the records the catalog
+ * loaded once (series-store.ts: memory or one positioned file read; no SQL per request). When
+ * several pairs match, the one with the highest peak EB05 (`eb05`, nulls last, ties by vaccine
+ * then event). When none matches, the Series object has
  * `n_pairs_matched` 0 and an empty `quarters` list (spec 7: an unknown vaccine or event is a
  * 200 with an empty list).
  */
 import { HYPOTHESIS } from '../http/errors.js';
 import { formatQuarter } from '../quarter.js';
 import type { QuarterlyRow } from '../store/schema.js';
-import { NULL_INT } from '../store/serving.js';
+import { NULL_INT, recordViews } from '../store/series-store.js';
 import type { Catalog } from './catalog.js';
 import type { RenderContext, Rendered } from './render.js';
 
@@ -41,20 +42,25 @@ export function seriesQuarter(row: QuarterlyRow, hasIc025: boolean): SeriesQuart
 const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
 
 /**
- * The spec 2.3 quarter objects of pair `id`, quarters ascending, from the catalog's columns
- * (the same values as the store's rows through `seriesQuarter`).
+ * The spec 2.3 quarter objects of pair `id`, quarters ascending, from the catalog's series
+ * records (one read; the same values as the store's rows through `seriesQuarter`).
  */
 export function pairSeries(catalog: Catalog, id: number): SeriesQuarter[] {
-  const s = catalog.series;
+  const count = catalog.seriesTo[id] - catalog.seriesFrom[id];
   const out: SeriesQuarter[] = [];
-  for (let i = catalog.seriesFrom[id]; i < catalog.seriesTo[id]; i++) {
+  if (count <= 0) return out;
+  const { u16, i8, u8, i32, f64 } = recordViews(catalog.series.read(catalog.seriesFrom[id], count));
+  for (let r = 0; r < count; r++) {
+    const n = i32[r * 16 + 1];
+    const d = r * 8 + 1;
     const q = {
-      quarter: formatQuarter(s.quarter[i]), n: s.n[i] === NULL_INT ? null : s.n[i], eb05: orNull(s.eb05[i]), eb50: orNull(s.eb50[i]),
-      eb95: orNull(s.eb95[i]), prr: orNull(s.prr[i]), ror: orNull(s.ror[i]), ic: orNull(s.ic[i]),
+      quarter: formatQuarter(u16[r * 32]), n: n === NULL_INT ? null : n, eb05: orNull(f64[d]), eb50: orNull(f64[d + 1]),
+      eb95: orNull(f64[d + 2]), prr: orNull(f64[d + 3]), ror: orNull(f64[d + 4]), ic: orNull(f64[d + 5]),
     } as SeriesQuarter;
-    if (catalog.hasIc025) q.ic025 = s.ic025 ? orNull(s.ic025[i]) : null;
-    q.n_methods_flagged = s.n_methods_flagged[i] < 0 ? null : s.n_methods_flagged[i];
-    q.is_signal_any = s.is_signal_any[i] === 1;
+    if (catalog.hasIc025) q.ic025 = orNull(f64[d + 6]);
+    const nmf = i8[r * 64 + 2];
+    q.n_methods_flagged = nmf < 0 ? null : nmf;
+    q.is_signal_any = u8[r * 64 + 3] === 1;
     out.push(q);
   }
   return out;

@@ -88,6 +88,8 @@ export class SignalsService {
     return answer;
   }
 
-  /** Nothing to release: the store was closed after the load (kept for the route's onClose). */
-  close(): void {}
+  /** Releases the series records (their temporary file, for a large store); the store was closed after the load. */
+  close(): void {
+    this.catalog.series.close();
+  }
 }

@@ -22,20 +22,29 @@ export function sqlString(text: string): string {
 }
 
 /**
+ * The key-value metadata of the Parquet store at `path`: `part(name)` is the parsed JSON of key
+ * `${KV_PREFIX}name`.
+ * @throws Error (from `part`) naming the file when the key is absent (not a reporting-signals Parquet store).
+ */
+export async function readParquetKv(connection: DuckDBConnection, path: string): Promise<(name: string) => unknown> {
+  const reader = await connection.runAndReadAll(
+    `SELECT decode(key) AS key, decode(value) AS value FROM parquet_kv_metadata(${sqlString(path)})`,
+  );
+  const kv = new Map(reader.getRowObjectsJS().map((r) => [String(r.key), String(r.value)]));
+  return (name: string): unknown => {
+    const text = kv.get(`${KV_PREFIX}${name}`);
+    if (text === undefined) throw new Error(`not a reporting-signals Parquet store (no ${KV_PREFIX}${name} metadata): ${path}`);
+    return JSON.parse(text);
+  };
+}
+
+/**
  * Creates the store tables in `connection` (an in-memory database) and loads them from the
  * Parquet store at `path`.
  * @throws Error naming the file when it is not a reporting-signals Parquet store.
  */
 export async function loadParquetStore(connection: DuckDBConnection, path: string): Promise<void> {
-  const reader = await connection.runAndReadAll(
-    `SELECT decode(key) AS key, decode(value) AS value FROM parquet_kv_metadata(${sqlString(path)})`,
-  );
-  const kv = new Map(reader.getRowObjectsJS().map((r) => [String(r.key), String(r.value)]));
-  const part = (name: string): unknown => {
-    const text = kv.get(`${KV_PREFIX}${name}`);
-    if (text === undefined) throw new Error(`not a reporting-signals Parquet store (no ${KV_PREFIX}${name} metadata): ${path}`);
-    return JSON.parse(text);
-  };
+  const part = await readParquetKv(connection, path);
   const vaccines = part('vaccines') as VaccineRow[];
   const windows = part('windows') as WindowRow[];
   const meta = part('meta') as Record<string, unknown>;

@@ -112,7 +112,7 @@ export class Store {
    * vaccines, the pair list and every quarterly row as typed columns grouped by pair.
    */
   async servingRows(): Promise<ServingRows> {
-    return readServingRows(this.connection, 'quarterly', await this.meta(), await this.vaccines());
+    return readServingRows(this.connection, { from: 'quarterly', rowNumber: 'rowid' }, await this.meta(), await this.vaccines());
   }
 
   /** Quarterly rows of one pair, quarters ascending (spec 2.3). */
