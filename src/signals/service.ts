@@ -5,7 +5,8 @@
  * The store is read once at open (loadCatalog) and no database stays open. Two caches, both
  * LRU and bounded (the store is read-only, so an answer never changes while the process
  * lives; answers are public, `max-age=60`): rendered 200 answers (body bytes and headers)
- * keyed by the normalised parameters, bounded by `ANSWER_CACHE_BYTES`; and matches (pair ids
+ * keyed by the normalised parameters, bounded by `ANSWER_CACHE_BYTES`, with an exact raw
+ * query string LRU in front of it (`RAW_CACHE_BYTES`: a repeated URL skips parsing); and matches (pair ids
  * before sorting and paging, shared by pages, sorts and formats of one query) bounded by
  * `MATCH_CACHE_IDS` pair ids.
  */
@@ -26,6 +27,8 @@ export type SignalsAnswer =
 
 /** Bound of the answer cache: total body bytes. */
 export const ANSWER_CACHE_BYTES = 32 << 20;
+/** Bound of the raw-query cache (in front of parsing): total query and body bytes (bodies shared with the answer cache). */
+export const RAW_CACHE_BYTES = 16 << 20;
 /** Bound of the match cache: total pair ids. */
 export const MATCH_CACHE_IDS = 1 << 20;
 
@@ -38,11 +41,13 @@ export interface SignalsServiceOptions {
 /** The loaded resource. */
 export class SignalsService {
   private readonly answers: SizedLru<SignalsAnswer>;
+  private readonly raw: SizedLru<SignalsAnswer>;
   private readonly matches = new SizedLru<MatchResult>(MATCH_CACHE_IDS);
 
   private constructor(readonly catalog: Catalog, options: SignalsServiceOptions) {
     const bytes = options.answerCacheBytes ?? ANSWER_CACHE_BYTES;
     this.answers = new SizedLru<SignalsAnswer>(bytes);
+    this.raw = new SizedLru<SignalsAnswer>(bytes === 0 ? 0 : RAW_CACHE_BYTES);
   }
 
   /**
@@ -55,10 +60,16 @@ export class SignalsService {
 
   /** Answers one request given its raw query string (without `?`). Never throws for bad input. */
   answer(search: string): SignalsAnswer {
+    // The same raw query string always has the same answer: no parsing on a repeat.
+    const hit = this.raw.get(search);
+    if (hit) return hit;
     const parsed = parseSignalsQuery(search);
     if (!parsed.ok) return { status: 400, body: errorBody(parsed.error.error, parsed.error) };
     const cached = this.answers.get(parsed.key);
-    if (cached) return cached;
+    if (cached?.status === 200) {
+      this.raw.set(search, cached, 2 * search.length + cached.body.length + 256);
+      return cached;
+    }
     const { params } = parsed;
     const matchKey = JSON.stringify([params.format === 'class' || params.format === 'series' ? params.format : '', params.vaccine, params.event, params.q, params.min_eb05, params.min_n]);
     let matched = this.matches.get(matchKey);
@@ -85,6 +96,7 @@ export class SignalsService {
       },
     };
     this.answers.set(parsed.key, answer, body.length + 256);
+    this.raw.set(search, answer, 2 * search.length + body.length + 256);
     return answer;
   }
 
