@@ -14,6 +14,16 @@
  * Targets (issue 4): ratio >= 0.6 and p99 <= 20 ms (realistic workload), RSS <= 300 MB, first
  * answer <= 1 s on the embedded default.
  *
+ * Figures (2 cores shared with other work; one bench run each, same hour; "before" = 267145e,
+ * "after" = series records out of the heap + in-order load + raw-query LRU):
+ *   store            build   first ms  realistic rps/ratio  p50/p99  distinct rps/ratio  p99  peak RSS
+ *   default.parquet  before    854      24,896 / 0.53       1 / 4     9,173 / 0.20      13   292 MB
+ *   default.parquet  after     822-866  24,604-27,148 / 0.47-0.52  0-1 / 4  9,230-9,281 / 0.18  13  294 MB
+ *   k12 (2.8M rows)  before   3,007     14,041 / 0.35       1 / 10    3,753 / 0.10      32   578 MB
+ *   k12 (2.8M rows)  after    2,713-3,054  26,302-26,328 / 0.59  0 / 4  4,981-5,043 / 0.11  19-20  284-286 MB
+ * The constant route varied from 25k to 53k requests/s between runs on this machine: compare
+ * ratios of one run, and rates only within a run.
+ *
  * Run: npm run build && npx tsx bench/serve.ts [--store FILE] [--duration S] [--synthetic PAIRS] [--realistic N]
  *   --store      store to serve (default: the embedded default store)
  *   --realistic  distinct URLs of the realistic workload (default 200)
