@@ -24,6 +24,7 @@ import { CHUNK_WINDOWS } from '../src/build/build.js';
 import { formatQuarter, type QuarterIndex } from '../src/quarter.js';
 import { countTable, fitPrior, type PriorFit } from '../src/stats/mgps.js';
 import { readVaers } from '../src/vaers/read.js';
+import { random } from './prng.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const vaersDir = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
@@ -135,17 +136,6 @@ function polish(f: (y: number[]) => number, y0: number[], maxEval = 20000): { y:
     if (gain < 1e-9) break;
   }
   return best;
-}
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Best of `starts` random starts (log-uniform alpha, beta in [1e-3, 20], p uniform) plus the corners near alpha1 -> 0. */

@@ -10,21 +10,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ReportCounter, readReportTable, runScore } from '../src/commands/score.js';
 import { scoreWindow, type WindowInput } from '../src/stats/window.js';
+import { random } from './prng.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const caers = path.resolve(repoRoot, '..', 'shared', 'data', 'oracle', 'caers.csv');
-
-/** Deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Zipf sampler over 0..size-1 with exponent s (inverse CDF on a table). */
 function zipf(size: number, s: number, uniform: () => number): () => number {

@@ -43,6 +43,7 @@ import { loadCatalog } from '../src/signals/catalog.js';
 import type { QuarterlyRow } from '../src/store/schema.js';
 import { writeStore } from '../src/store/write.js';
 import { formatQuarter } from '../src/quarter.js';
+import { random } from './prng.js';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -58,18 +59,6 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-/** Deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 async function freePort(): Promise<number> {

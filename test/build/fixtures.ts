@@ -4,6 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { random } from '../../bench/prng.js';
 
 /** One report of a fixture: received date `MM/DD/YYYY`, vaccines as [VAX_NAME, VAX_TYPE], events. */
 export interface FixtureReport {
@@ -42,18 +43,6 @@ export async function writeVaersFolder(dir: string, reports: FixtureReport[]): P
     await writeFile(join(dir, `${year}VAERSVAX.csv`), `${vax.join('\r\n')}\r\n`);
     await writeFile(join(dir, `${year}VAERSSYMPTOMS.csv`), `${symptoms.join('\r\n')}\r\n`);
   }
-}
-
-/** A small deterministic pseudo-random generator (mulberry32), so fixtures are reproducible. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export const VACCINES: Array<[string, string]> = [
