@@ -46,7 +46,9 @@ export interface PairStatistics {
   ic: number | null;
   ic025: number | null;
   ic975: number | null;
+  /** Methods flagging the pair (0..4; DESIGN.md "Flags"). */
   n_methods_flagged: number;
+  /** `n_methods_flagged >= 1`. */
   is_signal_any: boolean;
 }
 

@@ -12,9 +12,14 @@
  * - `windows`: per-window MGPS hyperparameters and fit diagnostics.
  * - `meta`: build metadata as key -> JSON text.
  */
+import type { PairStatistics } from '../stats/window.js';
 
-/** One quarterly row of a pair (spec 2.3 quarter object plus the build's extra columns). */
-export interface QuarterlyRow {
+/**
+ * One quarterly row of a pair (spec 2.3 quarter object plus the build's extra columns): the
+ * window's counts, every statistic of `PairStatistics` (src/stats/window.ts, the one list of
+ * them) and the EWMA of EB05.
+ */
+export interface QuarterlyRow extends Omit<PairStatistics, 'expected'> {
   /** Vaccine name (`VAX_NAME`); the stored column is named `drug` (spec 1). */
   drug: string;
   /** Event preferred term (MedDRA). */
@@ -29,24 +34,6 @@ export interface QuarterlyRow {
   n_event: number | null;
   /** Reports in the window that name at least one vaccine and one event. */
   n_reports: number | null;
-  qn: number | null;
-  ebgm: number | null;
-  eb05: number | null;
-  eb50: number | null;
-  eb95: number | null;
-  prr: number | null;
-  prr_lci: number | null;
-  prr_uci: number | null;
-  prr_chisq: number | null;
-  ror: number | null;
-  ror_lci: number | null;
-  ror_uci: number | null;
-  ic: number | null;
-  ic025: number | null;
-  ic975: number | null;
-  /** Methods flagging the quarter (0..4). */
-  n_methods_flagged: number;
-  is_signal_any: boolean;
   /** EWMA (lambda 0.3) of `eb05` over the pair's quarters up to this one. */
   ewma_eb05: number | null;
 }
@@ -128,6 +115,7 @@ export interface StoreMeta {
   extra?: Record<string, unknown>;
 }
 
+/** DDL of the four tables above (`quarterly` columns from QUARTERLY_COLUMNS). */
 export const SCHEMA_SQL = `
 CREATE TABLE quarterly (${QUARTERLY_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')});
 CREATE TABLE vaccines (vax_name VARCHAR PRIMARY KEY, vax_type VARCHAR NOT NULL, vax_type_codes VARCHAR[] NOT NULL);
