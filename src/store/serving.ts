@@ -129,6 +129,37 @@ function encode(count: number, column: (k: number) => ArrayLike<number>, hasIc02
   return records;
 }
 
+/**
+ * The pair list of a query whose columns are drug, event, then `width` numbers per pair, in
+ * the query's order.
+ */
+async function readPairList(connection: DuckDBConnection, sql: string, width: number): Promise<{ drug: string[]; event: string[]; numbers: number[][] }> {
+  const result = await connection.stream(sql);
+  const drug: string[] = [];
+  const event: string[] = [];
+  const values = Array.from({ length: width }, (): number[] => []);
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    const drugs = chunk.getColumnVector(0);
+    const events = chunk.getColumnVector(1);
+    const columns = values.map((_, k) => numbers(chunk, 2 + k));
+    for (let i = 0; i < chunk.rowCount; i++) {
+      drug.push(String(drugs.getItem(i)));
+      event.push(String(events.getItem(i)));
+      for (let k = 0; k < width; k++) values[k].push(columns[k][i]);
+    }
+  }
+  return { drug, event, numbers: values };
+}
+
+/** First row of each pair from its row count (length pairs + 1; the last entry is the total). */
+function pairStarts(counts: number[]): Int32Array {
+  const start = new Int32Array(counts.length + 1);
+  for (let i = 0; i < counts.length; i++) start[i + 1] = start[i] + counts[i];
+  return start;
+}
+
 /** The in-order read found rows not grouped by pair or quarters not ascending: use the general read. */
 class NotInOrder extends Error {}
 
@@ -139,31 +170,10 @@ class NotInOrder extends Error {}
  */
 async function readInOrder(connection: DuckDBConnection, source: ServingSource, meta: StoreMeta, vaccines: VaccineRow[], options: ServingOptions): Promise<ServingRows> {
   const valid = `(SELECT *, ${source.rowNumber}::DOUBLE AS row_number FROM ${source.from} WHERE ${VALID_ROW})`;
-  const pairResult = await connection.stream(
-    `SELECT drug, event, count(*)::DOUBLE AS rows, min(row_number) AS first, max(row_number) AS last FROM ${valid} GROUP BY drug, event ORDER BY first`,
-  );
-  const drug: string[] = [];
-  const event: string[] = [];
-  const first: number[] = [];
-  const counts: number[] = [];
-  for (;;) {
-    const chunk = await pairResult.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) break;
-    const drugs = chunk.getColumnVector(0);
-    const events = chunk.getColumnVector(1);
-    const rowCounts = numbers(chunk, 2);
-    const firsts = numbers(chunk, 3);
-    const lasts = numbers(chunk, 4);
-    for (let i = 0; i < chunk.rowCount; i++) {
-      if (lasts[i] - firsts[i] + 1 !== rowCounts[i]) throw new NotInOrder();
-      drug.push(String(drugs.getItem(i)));
-      event.push(String(events.getItem(i)));
-      first.push(firsts[i]);
-      counts.push(rowCounts[i]);
-    }
-  }
-  const start = new Int32Array(drug.length + 1);
-  for (let i = 0; i < counts.length; i++) start[i + 1] = start[i] + counts[i];
+  const { drug, event, numbers: [counts, first, last] } = await readPairList(connection,
+    `SELECT drug, event, count(*)::DOUBLE AS rows, min(row_number) AS first, max(row_number) AS last FROM ${valid} GROUP BY drug, event ORDER BY first`, 3);
+  for (let i = 0; i < drug.length; i++) if (last[i] - first[i] + 1 !== counts[i]) throw new NotInOrder();
+  const start = pairStarts(counts);
   const total = start[drug.length];
   const hasIc025 = meta.has_ic025 !== false;
   const rows = aggregateColumns(total);
@@ -218,26 +228,9 @@ function scatterDoubles(column: Float64Array, at: Int32Array, values: Float64Arr
  * row scattered to the next free slot of its pair in memory, then sorted by quarter per pair.
  */
 async function readScattered(connection: DuckDBConnection, source: string, meta: StoreMeta, vaccines: VaccineRow[], options: ServingOptions): Promise<ServingRows> {
-  const pairResult = await connection.stream(
-    `SELECT drug, event, count(*)::INTEGER AS rows FROM ${source} WHERE ${VALID_ROW} GROUP BY drug, event ORDER BY drug, event`,
-  );
-  const drug: string[] = [];
-  const event: string[] = [];
-  const counts: number[] = [];
-  for (;;) {
-    const chunk = await pairResult.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) break;
-    const drugs = chunk.getColumnVector(0);
-    const events = chunk.getColumnVector(1);
-    const rowCounts = numbers(chunk, 2);
-    for (let i = 0; i < chunk.rowCount; i++) {
-      drug.push(String(drugs.getItem(i)));
-      event.push(String(events.getItem(i)));
-      counts.push(rowCounts[i]);
-    }
-  }
-  const start = new Int32Array(drug.length + 1);
-  for (let i = 0; i < counts.length; i++) start[i + 1] = start[i] + counts[i];
+  const { drug, event, numbers: [counts] } = await readPairList(connection,
+    `SELECT drug, event, count(*)::INTEGER AS rows FROM ${source} WHERE ${VALID_ROW} GROUP BY drug, event ORDER BY drug, event`, 1);
+  const start = pairStarts(counts);
   const total = start[drug.length];
   const hasIc025 = meta.has_ic025 !== false;
   const all: SeriesColumns = {
