@@ -5,7 +5,7 @@
 import { access } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { isParquetPath, loadParquetStore } from './parquet-store.js';
-import { readServingRows, type ServingRows } from './serving.js';
+import { readMetaTable, readServingRows, readVaccineTable, type ServingRows } from './serving.js';
 import { QUARTERLY_COLUMNS, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from './schema.js';
 
 const QUARTERLY_SELECT = `SELECT ${QUARTERLY_COLUMNS.map(([name]) => name).join(', ')} FROM quarterly`;
@@ -69,20 +69,12 @@ export class Store {
 
   /** Build metadata. */
   async meta(): Promise<StoreMeta> {
-    const reader = await this.connection.runAndReadAll('SELECT key, value FROM meta');
-    const meta: Record<string, unknown> = {};
-    for (const row of reader.getRowObjectsJS()) meta[String(row.key)] = JSON.parse(String(row.value));
-    return meta as unknown as StoreMeta;
+    return readMetaTable(this.connection);
   }
 
   /** Every vaccine, ordered by name. */
   async vaccines(): Promise<VaccineRow[]> {
-    const reader = await this.connection.runAndReadAll('SELECT vax_name, vax_type, vax_type_codes FROM vaccines ORDER BY vax_name');
-    return reader.getRowObjectsJS().map((r) => ({
-      vax_name: String(r.vax_name),
-      vax_type: String(r.vax_type),
-      vax_type_codes: (r.vax_type_codes as unknown[]).map(String),
-    }));
+    return readVaccineTable(this.connection);
   }
 
   /** Per-window hyperparameters, in quarter order. */

@@ -307,6 +307,7 @@ export async function readServingRows(
   }
 }
 
+/** A vaccine row as DuckDB or the Parquet key-value JSON gives it (null codes read as none). */
 function vaccineRow(r: Record<string, unknown>): VaccineRow {
   return { vax_name: String(r.vax_name), vax_type: String(r.vax_type), vax_type_codes: ((r.vax_type_codes as unknown[] | null) ?? []).map(String) };
 }
@@ -317,17 +318,26 @@ async function parquetParts(connection: DuckDBConnection, path: string): Promise
   return { meta: part('meta') as StoreMeta, vaccines: (part('vaccines') as Array<Record<string, unknown>>).map(vaccineRow) };
 }
 
+/** The `meta` table of a DuckDB store (`schema` the database it is attached as), values parsed from JSON. */
+export async function readMetaTable(connection: DuckDBConnection, schema = 'main'): Promise<StoreMeta> {
+  const rows = (await connection.runAndReadAll(`SELECT key, value FROM ${schema}.meta`)).getRowObjectsJS();
+  return Object.fromEntries(rows.map((r) => [String(r.key), JSON.parse(String(r.value))])) as unknown as StoreMeta;
+}
+
+/** The `vaccines` table of a DuckDB store (`schema` the database it is attached as), ordered by name. */
+export async function readVaccineTable(connection: DuckDBConnection, schema = 'main'): Promise<VaccineRow[]> {
+  return (await connection.runAndReadAll(`SELECT vax_name, vax_type, vax_type_codes FROM ${schema}.vaccines ORDER BY vax_name`)).getRowObjectsJS().map(vaccineRow);
+}
+
 /** Meta and vaccines of an attached DuckDB store (schema `store`). */
 async function duckdbParts(connection: DuckDBConnection, path: string): Promise<{ meta: StoreMeta; vaccines: VaccineRow[] }> {
-  let metaRows: Array<Record<string, unknown>>;
+  let meta: StoreMeta;
   try {
-    metaRows = (await connection.runAndReadAll('SELECT key, value FROM store.meta')).getRowObjectsJS();
+    meta = await readMetaTable(connection, 'store');
   } catch {
     throw new Error(`not a reporting-signals store (no meta table): ${path}`);
   }
-  const meta = Object.fromEntries(metaRows.map((r) => [String(r.key), JSON.parse(String(r.value))])) as unknown as StoreMeta;
-  const vaccines = (await connection.runAndReadAll('SELECT vax_name, vax_type, vax_type_codes FROM store.vaccines ORDER BY vax_name')).getRowObjectsJS().map(vaccineRow);
-  return { meta, vaccines };
+  return { meta, vaccines: await readVaccineTable(connection, 'store') };
 }
 
 /**
