@@ -8,7 +8,6 @@
  * 2x2 report table of a pair (DESIGN.md): a = reports with vaccine and event, b = vaccine
  * without the event, c = event without the vaccine, d = neither.
  */
-import chisquareCdf from '@stdlib/stats-base-dists-chisquare-cdf';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 
 /**
@@ -58,9 +57,4 @@ export function yatesChiSquare(a: number, b: number, c: number, d: number): numb
 
 function yatesTerm(observed: number, expected: number, yates: number): number {
   return (Math.abs(observed - expected) - yates) ** 2 / expected;
-}
-
-/** Upper-tail p-value of a chi-square statistic with 1 degree of freedom (null in, null out). */
-export function chiSquarePValue(statistic: number | null): number | null {
-  return statistic === null ? null : 1 - chisquareCdf(statistic, 1);
 }
