@@ -22,9 +22,6 @@ export const SERIES_IN_MEMORY_ROWS = 500_000;
 /** Sentinel of a null integer `n`. */
 export const NULL_INT = -2147483648;
 
-/** Byte offsets of the double fields in a record, in spec 2.3 order. */
-export const RECORD_DOUBLES = { eb05: 8, eb50: 16, eb95: 24, prr: 32, ror: 40, ic: 48, ic025: 56 } as const;
-
 /** Row records of every pair, appended once at load time, then read by row range. */
 export class SeriesStore {
   private written = 0;
