@@ -6,6 +6,7 @@
  */
 import { open } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { sqlString } from './parquet-store.js';
 
 /** A table file's format, told by its first bytes (Parquet files start with `PAR1`). */
 export type TableFormat = 'parquet' | 'csv';
@@ -52,7 +53,7 @@ export async function openTable(path: string): Promise<TableRows> {
     connection.closeSync();
     instance.closeSync();
   };
-  const literal = `'${path.replace(/'/g, "''")}'`;
+  const literal = sqlString(path);
   const source = format === 'parquet'
     ? `read_parquet(${literal})`
     : `read_csv(${literal}, header = true, all_varchar = true, auto_detect = true)`;
