@@ -9,6 +9,8 @@ import { FORMATS, SIGNALS_PARAMETERS, LIMIT_MAX } from './parameters.js';
 
 const QUARTER = { type: 'string', pattern: '^[0-9]{4}Q[1-4]$', description: 'Quarter `<year>Q<1-4>`.' } as const;
 const NULLABLE_QUARTER = { type: ['string', 'null'], pattern: '^[0-9]{4}Q[1-4]$' } as const;
+const REPORTS_THROUGH = { ...NULLABLE_QUARTER, description: 'Latest quarter in the data.' } as const;
+const HYPOTHESIS_TEXT = { type: 'string', description: 'Voluntary-reporting sentence.' } as const;
 
 /** Spec 2.5 Error object. */
 export const ERROR_SCHEMA = {
@@ -18,7 +20,7 @@ export const ERROR_SCHEMA = {
   required: ['error', 'hypothesis'],
   properties: {
     error: { type: 'string', description: 'Message.' },
-    hypothesis: { type: 'string', description: 'Voluntary-reporting sentence.' },
+    hypothesis: HYPOTHESIS_TEXT,
     allowed: { type: 'array', items: { type: 'string' }, description: 'Allowed values: the formats for an unknown `format`; also given for an unknown sort, order or parameter, and the methods (GET, HEAD) on a 405.' },
     usage: { type: 'string', description: 'How to call the resource.' },
   },
@@ -66,10 +68,10 @@ export const PROFILE_SCHEMA = {
   properties: {
     query: { type: 'string', description: 'The query as given: the vaccine, the event, `<vaccine> x <event>` when both are given, or q.' },
     kind: { type: 'string', enum: ['vaccine', 'event', 'pair'], description: 'vaccine when only a vaccine is given, event when only an event, pair when both; for q, vaccine when q matched a vaccine, else event.' },
-    reports_through: { ...NULLABLE_QUARTER, description: 'Latest quarter in the data.' },
+    reports_through: REPORTS_THROUGH,
     n_pairs: { type: 'integer', minimum: 0, description: 'Pairs matched (after min_eb05/min_n, before paging).' },
     returned: { type: 'integer', minimum: 0, description: 'Pairs in this page.' },
-    hypothesis: { type: 'string', description: 'Voluntary-reporting sentence.' },
+    hypothesis: HYPOTHESIS_TEXT,
     pairs: { ...PAIRS, description: 'The page: Pair rows in the requested sort order.' },
   },
 } as const;
@@ -108,8 +110,8 @@ export const SERIES_SCHEMA = {
     drug: { type: 'string', description: 'Same string as vaccine.' },
     vax_type: { type: 'string', description: 'Vaccine type of the pair shown; empty string when no pair matched.' },
     event: { type: 'string', description: 'Event preferred term of the pair shown; empty string when no pair matched.' },
-    reports_through: { ...NULLABLE_QUARTER, description: 'Latest quarter in the data.' },
-    hypothesis: { type: 'string', description: 'Voluntary-reporting sentence.' },
+    reports_through: REPORTS_THROUGH,
+    hypothesis: HYPOTHESIS_TEXT,
     n_pairs_matched: { type: 'integer', minimum: 0, description: 'Pairs the query matched (after min_eb05/min_n); the series shows one of them.' },
     note: { type: 'string', description: 'What the quarters are (4-quarter windows, every quarter of the pair, eb50 not an EBGM) and which pair is shown; with no match, that no pair matched, with the query.' },
     quarters: { type: 'array', items: { $ref: 'Quarter#' }, description: 'Quarter objects, ascending; empty when no pair matched.' },
@@ -127,9 +129,9 @@ export const CLASS_SCHEMA = {
     vax_type: { type: 'array', items: { type: 'string' }, description: 'The vaccine type(s) of `vaccine` or of the q seed.' },
     vaccines: { type: 'array', items: { type: 'string' }, description: 'Every product of the vaccine type.' },
     event: { type: ['string', 'null'], description: 'The event filter as given; null without one.' },
-    reports_through: { ...NULLABLE_QUARTER, description: 'Latest quarter in the data.' },
+    reports_through: REPORTS_THROUGH,
     n_pairs: { type: 'integer', minimum: 0, description: 'Pairs of those products (after event, min_eb05, min_n), before paging.' },
-    hypothesis: { type: 'string', description: 'Voluntary-reporting sentence.' },
+    hypothesis: HYPOTHESIS_TEXT,
     pairs: { ...PAIRS, description: 'The page: Pair rows.' },
   },
 } as const;
@@ -183,5 +185,3 @@ export const SIGNALS_ROUTE_SCHEMA = {
     503: ERROR_RESPONSE('The store is missing or could not be read (the server started without data).'),
   },
 } as const;
-
-export { ERROR_RESPONSE };
