@@ -8,6 +8,7 @@
 import { UserError } from '../errors.js';
 import { buildApp, DEFAULT_STORE_PATH } from '../http/app.js';
 
+/** Options of `serve` as parsed by the CLI: store file (default: the embedded store), port and host. */
 export interface ServeOptions {
   store?: string;
   port?: number;

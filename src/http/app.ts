@@ -33,6 +33,7 @@ export const DEFAULT_STORE_PATH = ((): string => {
   return !existsSync(duckdb) && existsSync(parquet) ? parquet : duckdb;
 })();
 
+/** Options of {@link buildApp}. */
 export interface AppOptions {
   /** Store file to serve. */
   storePath: string;

@@ -15,7 +15,9 @@ import { SignalsService } from '../signals/service.js';
 import { SIGNALS_ROUTE_SCHEMA } from '../signals/schemas.js';
 import { errorBody } from './errors.js';
 
+/** Options of the /signals route plugin. */
 export interface SignalsRouteOptions {
+  /** Store file to serve. */
   storePath: string;
   /** The service being loaded already (buildApp starts the load first, so that it overlaps the app's set-up). */
   loading?: Promise<SignalsService>;

@@ -23,6 +23,7 @@ export const STATUS_VALUES = [
   'WITHHELD',
   'UNKNOWN',
 ] as const;
+/** One ClinicalTrials.gov `OverallStatus` value. */
 export type StudyStatus = (typeof STATUS_VALUES)[number];
 
 /** Spec 4.2: "with no status the list is ongoing studies" — these four registry statuses. */
@@ -38,6 +39,7 @@ export const STATUS_ALL = 'ALL';
 
 /** ClinicalTrials.gov API v2 `Phase` enum. */
 export const PHASE_VALUES = ['NA', 'EARLY_PHASE1', 'PHASE1', 'PHASE2', 'PHASE3', 'PHASE4'] as const;
+/** One ClinicalTrials.gov `Phase` value. */
 export type StudyPhase = (typeof PHASE_VALUES)[number];
 
 /** Short spellings accepted for `phase` (case-insensitive), mapped to registry values. */
@@ -52,14 +54,17 @@ export const PHASE_ALIASES: Readonly<Record<string, StudyPhase>> = {
 
 /** `role` values (spec 4.2). `collaborator` means collaborator and not lead. */
 export const ROLE_VALUES = ['lead', 'collaborator', 'any'] as const;
+/** One spec 4.2 `role` value. */
 export type Role = (typeof ROLE_VALUES)[number];
 
 /** `format` values (spec 4.2). */
 export const FORMAT_VALUES = ['json', 'brief', 'html'] as const;
+/** One spec 4.2 `format` value. */
 export type PipelineFormat = (typeof FORMAT_VALUES)[number];
 
 /** Spec 8: pipeline `limit` default and maximum. */
 export const LIMIT_DEFAULT = 50;
+/** Spec 8: pipeline `limit` maximum. */
 export const LIMIT_MAX = 200;
 /** Longest accepted `sponsor` (characters, after trimming). */
 export const SPONSOR_MAX_LENGTH = 200;

@@ -12,16 +12,18 @@
  */
 import { formatQuarter, parseQuarter, type QuarterIndex } from '../quarter.js';
 import type { Store } from '../store/read.js';
-import { NULL_INT as NULL_N, readServingData, type ServingRows } from '../store/serving.js';
-import { SeriesStore } from '../store/series-store.js';
+import { readServingData, type ServingRows } from '../store/serving.js';
+import { NULL_INT as NULL_N, SeriesStore } from '../store/series-store.js';
 import { vaxType as vaxTypeOfName } from '../vaccine-type.js';
 import { PairAccumulator, type Pair } from './aggregate.js';
 
 /** Spec 4.1 sort keys (`trend` is rejected by the parameters). */
 export const SORT_KEYS = ['eb05', 'n', 'latest'] as const;
+/** One spec 4.1 sort key. */
 export type SortKey = (typeof SORT_KEYS)[number];
 /** Spec 4.1 order values. */
 export const ORDERS = ['desc', 'asc'] as const;
+/** One spec 4.1 order. */
 export type Order = (typeof ORDERS)[number];
 
 /** Everything a request reads; immutable after `loadCatalog`. */

@@ -31,6 +31,7 @@ export interface Match {
   classVaccines: string[];
 }
 
+/** A match, or the spec 2.5 Error of a query that cannot be matched (errors as values). */
 export type MatchResult = { ok: true; match: Match } | { ok: false; error: ParamError };
 
 function tooShort(name: string, text: string): MatchResult {

@@ -15,10 +15,12 @@ import { ORDERS, SORT_KEYS, type Order, type SortKey } from './catalog.js';
 
 /** Spec 4.1 formats: the renderer registry's keys and the 400 answer's `allowed` list. */
 export const FORMATS = ['json', 'csv', 'series', 'profile', 'brief', 'class'] as const;
+/** One spec 4.1 format. */
 export type Format = (typeof FORMATS)[number];
 
 /** Spec 4.1 / 8 bounds. */
 export const LIMIT_DEFAULT = 50;
+/** Spec 4.1 / 8: largest `limit`. */
 export const LIMIT_MAX = 500;
 /** Spec 8: minimum length of an event substring or query that is not an exact name or abbreviation. */
 export const MIN_QUERY_LENGTH = 3;
@@ -66,6 +68,7 @@ export interface ParamError {
   usage?: string;
 }
 
+/** Parsed parameters with their normalised cache key, or the spec 2.5 Error (errors as values). */
 export type ParseResult = { ok: true; params: SignalsParams; key: string } | { ok: false; error: ParamError };
 
 /** Short usage line for 400 answers. */

@@ -25,6 +25,7 @@ export interface Rendered {
   body: string;
 }
 
+/** The one signature of every format's renderer. */
 export type Renderer = (ctx: RenderContext) => Rendered;
 
 const JSON_TYPE = 'application/json; charset=utf-8';

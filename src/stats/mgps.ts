@@ -52,6 +52,7 @@ export interface PriorFit extends Hyperparameters {
 export const HYPER_NAMES = ['alpha1', 'beta1', 'alpha2', 'beta2', 'p'] as const;
 /** openEBGM's box: alpha and beta in [1e-5, 20]; p in the open interval (0, 1). */
 export const HYPER_LOWER = [1e-5, 1e-5, 1e-5, 1e-5, 0] as const;
+/** Upper ends of openEBGM's box, in HYPER_NAMES order. */
 export const HYPER_UPPER = [20, 20, 20, 20, 1] as const;
 
 /** openEBGM's five vignette starting points (vignette "Hyperparameter Estimation"). */

@@ -21,8 +21,6 @@ import { isParquetPath, readParquetKv, sqlString } from './parquet-store.js';
 import { NULL_INT, recordViews, SERIES_RECORD_BYTES, SeriesStore } from './series-store.js';
 import type { StoreMeta, VaccineRow } from './schema.js';
 
-export { NULL_INT } from './series-store.js';
-
 /** Every per-quarter column of spec 2.3 plus `ewma_eb05`, one entry per row (the fallback read). */
 export interface SeriesColumns {
   /** Quarter index `year * 4 + (q - 1)` (src/quarter.ts). */
