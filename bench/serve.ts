@@ -4,7 +4,7 @@
  * 1. "realistic": a mixed /signals workload (vaccine names, vaccine types, VAX_TYPE codes, event
  *    substrings, q, every format including series, sorts, deep offsets) over a repeated set of
  *    `--realistic` (default 200) distinct URLs, as a public API with popular queries sees it:
- *    the server's answer cache (LRU, 32 MB) serves the repeats. The issue's targets apply here.
+ *    the server's answer cache (LRU, 16 MB, with an 8 MB raw-query LRU in front) serves the repeats. The issue's targets apply here.
  * 2. "distinct": the same kinds of queries, every URL distinct (each base query gets a fresh
  *    offset on every round), so the answer cache never hits: the cost of computing answers.
  * 3. the constant-answer route GET /healthz (the limit of the same server).

@@ -26,9 +26,9 @@ export type SignalsAnswer =
   | { status: 400; body: ErrorBody };
 
 /** Bound of the answer cache: total body bytes. */
-export const ANSWER_CACHE_BYTES = 32 << 20;
+export const ANSWER_CACHE_BYTES = 16 << 20;
 /** Bound of the raw-query cache (in front of parsing): total query and body bytes (bodies shared with the answer cache). */
-export const RAW_CACHE_BYTES = 16 << 20;
+export const RAW_CACHE_BYTES = 8 << 20;
 /** Bound of the match cache: total pair ids. */
 export const MATCH_CACHE_IDS = 1 << 20;
 
