@@ -3,8 +3,13 @@
  * all-years `AllVAERSDataCSVS.zip`): list the members, then stream any member, in any order,
  * without unpacking to disk. Zip64 archives (members over 4 GiB) are supported by yauzl.
  * Every failure becomes a `UserError` naming the zip (and the member where it applies).
+ *
+ * Members compressed with Deflate64 (method 9, which Windows uses for large members and yauzl
+ * cannot inflate) are streamed through Info-ZIP's `unzip -p` (Debian package `unzip`, built
+ * with Deflate64 support) when it is installed; without it the error says how to proceed.
  */
-import type { Readable } from 'node:stream';
+import { spawn } from 'node:child_process';
+import { PassThrough, type Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { UserError } from '../errors.js';
 
@@ -26,6 +31,41 @@ export interface OpenZip {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Zip compression method 9: Deflate64 ("enhanced deflate"). */
+const DEFLATE64 = 9;
+
+/**
+ * Streams one member through `unzip -p` (Info-ZIP), for Deflate64 members. The member name is
+ * passed with unzip's wildcard characters escaped. Rejects with a UserError when `unzip` is not
+ * installed; a failure while streaming (non-zero exit) errors the stream with a UserError.
+ */
+function streamWithUnzip(file: string, label: string, member: ZipMember): Promise<Readable> {
+  return new Promise((resolve, reject) => {
+    const pattern = member.path.replace(/[[\]*?\\]/g, (c) => `\\${c}`);
+    const child = spawn('unzip', ['-p', '-qq', file, pattern], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = new PassThrough();
+    let stderr = '';
+    let started = false;
+    let spawnFailed = false;
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'ENOENT'
+        ? 'the member is compressed with Deflate64 and the `unzip` program (Debian package unzip) is not installed to inflate it'
+        : describe(error);
+      spawnFailed = !started;
+      if (!started) reject(new UserError(`${label}: cannot read member ${member.path} (${why}); unpack the zip and point the build at the folder of CSV files`));
+      else out.destroy(new UserError(`${label}: cannot read member ${member.path} (${why})`));
+    });
+    child.on('spawn', () => { started = true; resolve(out); });
+    child.stdout.pipe(out, { end: false });
+    child.on('close', (code) => {
+      if (spawnFailed) return;
+      if (code === 0) out.end();
+      else out.destroy(new UserError(`${label}: cannot read member ${member.path} (unzip exited with ${code}: ${stderr.trim().slice(0, 200)})`));
+    });
+  });
 }
 
 /**
@@ -61,10 +101,13 @@ export function openZip(file: string, label: string): Promise<OpenZip> {
           open: (member) =>
             new Promise<Readable>((res, rej) => {
               const method = member.entry.compressionMethod;
+              if (method === DEFLATE64) {
+                streamWithUnzip(file, label, member).then(res, rej);
+                return;
+              }
               if (method !== 0 && method !== 8) {
-                const name = method === 9 ? 'Deflate64' : `method ${method}`;
                 rej(new UserError(
-                  `${label}: member ${member.path} is compressed with ${name}, which this reader cannot stream; ` +
+                  `${label}: member ${member.path} is compressed with method ${method}, which this reader cannot stream; ` +
                     'unpack the zip (unzip, 7-Zip) and point the build at the folder of CSV files',
                 ));
                 return;
