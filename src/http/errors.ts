@@ -18,6 +18,23 @@ export interface ErrorBody {
   usage?: string;
 }
 
+/**
+ * JSON schema of the spec 2.5 Error object, shared by every resource's responses (and so by
+ * /openapi.json). `/signals` registers it under `$id: 'Error'`; other resources inline it.
+ */
+export const ERROR_OBJECT_SCHEMA = {
+  type: 'object',
+  description: 'Spec 2.5 Error object. Every error body carries `hypothesis`.',
+  required: ['error', 'hypothesis'],
+  properties: {
+    error: { type: 'string', description: 'Message.' },
+    hypothesis: { type: 'string', description: 'Voluntary-reporting sentence.' },
+    allowed: { type: 'array', items: { type: 'string' }, description: 'Allowed values: the formats for an unknown `format`; also given for an unknown sort, order, parameter, status or phase, and the methods (GET, HEAD) on a 405.' },
+    usage: { type: 'string', description: 'How to call the resource.' },
+  },
+  additionalProperties: false,
+} as const;
+
 /** Builds a spec 2.5 Error object. */
 export function errorBody(error: string, extra: { allowed?: readonly string[]; usage?: string } = {}): ErrorBody {
   const body: ErrorBody = { error, hypothesis: HYPOTHESIS };

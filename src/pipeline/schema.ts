@@ -4,19 +4,11 @@
  * documents the parameters; the route parses them itself (params.ts) so that every 400 is the
  * spec 2.5 Error object with `allowed` / `usage`.
  */
+import { ERROR_OBJECT_SCHEMA } from '../http/errors.js';
 import { FORMAT_VALUES, LIMIT_DEFAULT, LIMIT_MAX, PHASE_VALUES, PIPELINE_USAGE, ROLE_VALUES, STATUS_VALUES } from './params.js';
 
-/** Spec 2.5 Error object. */
-export const errorSchema = {
-  type: 'object',
-  required: ['error', 'hypothesis'],
-  properties: {
-    error: { type: 'string' },
-    hypothesis: { type: 'string' },
-    allowed: { type: 'array', items: { type: 'string' } },
-    usage: { type: 'string' },
-  },
-} as const;
+/** Spec 2.5 Error object (the shared schema of src/http/errors.ts, inlined). */
+export const errorSchema = ERROR_OBJECT_SCHEMA;
 
 const countsSchema = { type: 'object', additionalProperties: { type: 'integer' } } as const;
 const nullableString = { type: ['string', 'null'] } as const;

@@ -5,6 +5,7 @@
  * `@fastify/swagger` turns them into `/openapi.json` (shared schemas become
  * `components/schemas/<$id>`).
  */
+import { ERROR_OBJECT_SCHEMA } from '../http/errors.js';
 import { FORMATS, SIGNALS_PARAMETERS, LIMIT_MAX } from './parameters.js';
 
 const QUARTER = { type: 'string', pattern: '^[0-9]{4}Q[1-4]$', description: 'Quarter `<year>Q<1-4>`.' } as const;
@@ -12,20 +13,8 @@ const NULLABLE_QUARTER = { type: ['string', 'null'], pattern: '^[0-9]{4}Q[1-4]$'
 const REPORTS_THROUGH = { ...NULLABLE_QUARTER, description: 'Latest quarter in the data.' } as const;
 const HYPOTHESIS_TEXT = { type: 'string', description: 'Voluntary-reporting sentence.' } as const;
 
-/** Spec 2.5 Error object. */
-export const ERROR_SCHEMA = {
-  $id: 'Error',
-  type: 'object',
-  description: 'Spec 2.5 Error object. Every error body carries `hypothesis`.',
-  required: ['error', 'hypothesis'],
-  properties: {
-    error: { type: 'string', description: 'Message.' },
-    hypothesis: HYPOTHESIS_TEXT,
-    allowed: { type: 'array', items: { type: 'string' }, description: 'Allowed values: the formats for an unknown `format`; also given for an unknown sort, order or parameter, and the methods (GET, HEAD) on a 405.' },
-    usage: { type: 'string', description: 'How to call the resource.' },
-  },
-  additionalProperties: false,
-} as const;
+/** Spec 2.5 Error object, registered as `Error#` (components/schemas/Error). */
+export const ERROR_SCHEMA = { $id: 'Error', ...ERROR_OBJECT_SCHEMA } as const;
 
 /** Spec 2.1 Pair. */
 export const PAIR_SCHEMA = {
