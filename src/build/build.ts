@@ -22,7 +22,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { formatQuarter, type QuarterIndex } from '../quarter.js';
-import { EWMA_LAMBDA } from '../stats/ewma.js';
+import { EWMA_LAMBDA, ewmaStep } from '../stats/ewma.js';
 import type { QuarterlyRow, StoreMeta, VaccineRow, WindowRow } from '../store/schema.js';
 import { writeStore } from '../store/write.js';
 import { readVaers, type SkipReason, type SourceFile } from '../vaers/read.js';
@@ -78,13 +78,6 @@ export interface BuildSummary {
   seconds: { read: number; count: number; fit: number; rows_and_write: number; total: number };
   /** Peak resident set size of this process, bytes (process.resourceUsage().maxRSS). */
   peakRssBytes: number;
-}
-
-/** One EWMA step (DESIGN.md: s_t = lambda x_t + (1-lambda) s_(t-1), s_0 = x_0), with the null
- * handling of `ewma` in src/stats/ewma.ts: a null x leaves the average unchanged. */
-export function ewmaStep(previous: number | null, x: number | null, lambda: number = EWMA_LAMBDA): number | null {
-  if (x === null || !Number.isFinite(x)) return previous;
-  return previous === null ? x : lambda * x + (1 - lambda) * previous;
 }
 
 function seconds(since: number): number {

@@ -8,6 +8,17 @@
 export const EWMA_LAMBDA = 0.3;
 
 /**
+ * One EWMA step: `lambda x + (1 - lambda) previous`; the first non-null value starts the
+ * average (`previous` null); a null, NaN or infinite `x` leaves the average unchanged.
+ * Used incrementally by the build (one quarter at a time per pair) and by `ewma`.
+ * Example: ewmaStep(2, 4) = 2.6; ewmaStep(null, 2) = 2; ewmaStep(2, null) = 2.
+ */
+export function ewmaStep(previous: number | null, x: number | null, lambda: number = EWMA_LAMBDA): number | null {
+  if (x === null || !Number.isFinite(x)) return previous;
+  return previous === null ? x : lambda * x + (1 - lambda) * previous;
+}
+
+/**
  * EWMA of a series in time order. Null inputs: before the first non-null value the output is
  * null; the first non-null value starts the average (`s_0 = x_0`); a later null input leaves the
  * average unchanged and outputs the previous smoothed value (carried forward). NaN and
@@ -19,8 +30,7 @@ export function ewma(values: ArrayLike<number | null>, lambda: number = EWMA_LAM
   const out: Array<number | null> = new Array(values.length);
   let smoothed: number | null = null;
   for (let t = 0; t < values.length; t++) {
-    const x = values[t];
-    if (x !== null && Number.isFinite(x)) smoothed = smoothed === null ? x : lambda * x + (1 - lambda) * smoothed;
+    smoothed = ewmaStep(smoothed, values[t], lambda);
     out[t] = smoothed;
   }
   return out;
