@@ -141,18 +141,28 @@ async function renderDetail(gen) {
   else await renderClass(gen, vaccine, event);
 }
 
-async function renderSeries(gen, vaccine, event) {
-  const params = { vaccine, event, format: 'series' };
-  $('download-series').href = signalsUrl(params);
+/**
+ * Fetches the detail view's answer (series or class). Returns its body, or null when a newer
+ * view has started (`gen` is stale) or the API answered an error (then shown, plot cleared).
+ */
+async function fetchDetail(gen, params, plotId) {
   const result = await getSignals(params);
-  if (gen !== generation) return;
+  if (gen !== generation) return null;
   if (!result.ok) {
-    clearPlot($('plot'));
+    clearPlot($(plotId));
     showError('detail-error', result);
-    return;
+    return null;
   }
   const body = result.body ?? {};
   showMeta({ ...result.headers, through: body.reports_through ?? result.headers.through }, body.hypothesis);
+  return body;
+}
+
+async function renderSeries(gen, vaccine, event) {
+  const params = { vaccine, event, format: 'series' };
+  $('download-series').href = signalsUrl(params);
+  const body = await fetchDetail(gen, params, 'plot');
+  if (!body) return;
   const quarters = Array.isArray(body.quarters) ? body.quarters : [];
   const notes = [];
   if (body.vaccine !== vaccine || body.event !== event) {
@@ -182,15 +192,8 @@ async function renderSeries(gen, vaccine, event) {
 }
 
 async function renderClass(gen, vaccine, event) {
-  const result = await getSignals({ vaccine, event, format: 'class', limit: 500 });
-  if (gen !== generation) return;
-  if (!result.ok) {
-    clearPlot($('class-plot'));
-    showError('detail-error', result);
-    return;
-  }
-  const body = result.body ?? {};
-  showMeta({ ...result.headers, through: body.reports_through ?? result.headers.through }, body.hypothesis);
+  const body = await fetchDetail(gen, { vaccine, event, format: 'class', limit: 500 }, 'class-plot');
+  if (!body) return;
   const pairs = (Array.isArray(body.pairs) ? body.pairs : []).filter((p) => p.event === event)
     .sort((a, b) => String(a.vaccine).localeCompare(String(b.vaccine)));
   const types = Array.isArray(body.vax_type) ? body.vax_type.join(', ') : String(body.vax_type ?? '');
