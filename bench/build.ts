@@ -16,7 +16,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuildSummary } from '../src/build/build.js';
+import type { BuildSummary } from '../src/mining/build.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');

@@ -42,7 +42,7 @@ import { DEFAULT_STORE_PATH } from '../src/http/app.js';
 import { loadCatalog } from '../src/signals/catalog.js';
 import type { QuarterlyRow } from '../src/store/schema.js';
 import { writeStore } from '../src/store/write.js';
-import { formatQuarter } from '../src/quarter.js';
+import { formatQuarter } from '../src/spec/quarter.js';
 import { random } from './prng.js';
 
 interface AutocannonResult {

@@ -2,8 +2,8 @@
  * `reporting-signals build --vaers DIR --out FILE` (issue 3): official VAERS files -> quarterly
  * signal store. Progress and the closing summary go to standard error.
  */
-import { buildStore, type BuildSummary } from '../build/build.js';
-import { stderrProgress } from '../build/progress.js';
+import { buildStore, type BuildSummary } from '../mining/build.js';
+import { stderrProgress } from '../mining/progress.js';
 
 /** Options of `build` as parsed by the CLI. */
 export interface BuildCommandOptions {

@@ -16,7 +16,8 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import { SHARED_SCHEMAS } from '../signals/schemas.js';
 import { buildId } from './build-id.js';
-import { errorBody, HttpError, HYPOTHESIS } from './errors.js';
+import { HYPOTHESIS } from '../spec/caveats.js';
+import { errorBody } from '../spec/errors.js';
 import { explorerRoutes } from './explorer.js';
 import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
 import { signalsRoutes } from './signals-route.js';
@@ -137,9 +138,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   app.setErrorHandler((error, _request, reply) => {
-    if (error instanceof HttpError) {
-      return reply.code(error.statusCode).send(errorBody(error.message, error.extra));
-    }
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) return reply.code(status).send(errorBody(shorten((error as Error).message)));
     reply.log.error(error);

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type {} from '@fastify/swagger'; // brings `schema.hide` into FastifySchema
-import { HYPOTHESIS } from './errors.js';
+import { HYPOTHESIS } from '../spec/caveats.js';
 
 /** Folder of the page's files; `src/http` and `dist/http` both sit two levels below the root. */
 export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));

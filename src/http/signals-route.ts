@@ -13,7 +13,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SignalsService } from '../signals/service.js';
 import { SIGNALS_ROUTE_SCHEMA } from '../signals/schemas.js';
-import { errorBody } from './errors.js';
+import { errorBody } from '../spec/errors.js';
 
 /** Options of the /signals route plugin. */
 export interface SignalsRouteOptions {

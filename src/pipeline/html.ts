@@ -4,7 +4,7 @@
  * comes from the registry or the request goes through `escapeHtml`; links are built only from
  * validated NCT ids. Served with a Content-Security-Policy that forbids scripts (route.ts).
  */
-import { REGISTRY_CAVEAT } from '../http/errors.js';
+import { REGISTRY_CAVEAT } from '../spec/caveats.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, PHASE_VALUES, ROLE_VALUES, STATUS_VALUES } from './params.js';
 import { describeRole, describeStatus, resultNotes, SOURCE_NAME } from './render.js';
 import type { PipelineResult } from './result.js';

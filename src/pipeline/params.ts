@@ -5,6 +5,7 @@
  * missing or malformed one). Registry enums come from the ClinicalTrials.gov API v2 contract
  * (`ctg-oas-v2.yaml`, components `Status` and `Phase`).
  */
+import type { ParamError } from '../spec/errors.js';
 
 /** ClinicalTrials.gov API v2 `Status` enum (overallStatus), in the contract's order. */
 export const STATUS_VALUES = [
@@ -89,12 +90,6 @@ export interface PipelineQuery {
   limitRequested: number | null;
 }
 
-/** A 400 answer: message plus the optional `allowed` list or `usage` line of the Error object. */
-export interface ParamError {
-  error: string;
-  allowed?: readonly string[];
-  usage?: string;
-}
 
 /** Raw query-string values as Fastify hands them over (repeated keys arrive as arrays). */
 export type RawQuery = Record<string, unknown>;

@@ -3,7 +3,7 @@
  * three formats share (the html page is in html.ts). Every format states REGISTRY_CAVEAT
  * (spec 1: registry facts, not efficacy or safety conclusions).
  */
-import { REGISTRY_CAVEAT } from '../http/errors.js';
+import { REGISTRY_CAVEAT } from '../spec/caveats.js';
 import { LIMIT_MAX, ONGOING_STATUSES, STATUS_ALL, type PipelineQuery } from './params.js';
 import type { PipelineResult, PipelineStudy } from './result.js';
 

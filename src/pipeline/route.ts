@@ -9,11 +9,11 @@
  * alert and the same status. No error body contains a trial identifier.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody } from '../http/errors.js';
+import { errorBody, type ParamError } from '../spec/errors.js';
 import { ctgovOptionsFromEnv, UpstreamError, type CtgovOptions } from './ctgov.js';
 import { renderHtml, type FormValues } from './html.js';
 import { prefersHtml } from './negotiate.js';
-import { isParamError, parseFormat, parsePipelineQuery, PIPELINE_USAGE, type ParamError, type PipelineFormat, type RawQuery } from './params.js';
+import { isParamError, parseFormat, parsePipelineQuery, PIPELINE_USAGE, type PipelineFormat, type RawQuery } from './params.js';
 import { renderBrief, renderJson } from './render.js';
 import { runPipeline } from './result.js';
 import { pipelineRouteSchema } from './schema.js';

@@ -4,7 +4,7 @@
  * documents the parameters; the route parses them itself (params.ts) so that every 400 is the
  * spec 2.5 Error object with `allowed` / `usage`.
  */
-import { ERROR_OBJECT_SCHEMA } from '../http/errors.js';
+import { ERROR_OBJECT_SCHEMA } from '../spec/errors.js';
 import { FORMAT_VALUES, LIMIT_DEFAULT, LIMIT_MAX, PHASE_VALUES, PIPELINE_USAGE, ROLE_VALUES, STATUS_VALUES } from './params.js';
 
 /** Spec 2.5 Error object (the shared schema of src/http/errors.ts, inlined). */

@@ -11,10 +11,9 @@
  * - `n_methods_max` is the same over flagged quarters or the full series (its maximum is >= 2).
  * A pair with no flagged quarter is not served (the aggregator returns null).
  */
-import { COVID_ERA_FIRST, COVID_ERA_LAST, formatQuarter, type QuarterIndex } from '../quarter.js';
+import { COVID_ERA_FIRST, COVID_ERA_LAST, formatQuarter, type QuarterIndex } from '../spec/quarter.js';
+import { SERVING_FLOOR } from '../spec/floor.js';
 
-/** The serving floor: a quarter enters the aggregate when `n_methods_flagged >= FLAG_FLOOR`. */
-export const FLAG_FLOOR = 2;
 
 /** Spec 2.1 Pair, fields in the order of the spec table (also the CSV column order). */
 export interface Pair {
@@ -101,7 +100,7 @@ export class PairAccumulator {
         this.preQuarter = q;
       }
     }
-    if (nMethodsFlagged < FLAG_FLOOR) return;
+    if (nMethodsFlagged < SERVING_FLOOR) return;
     this.n += n;
     if (eb05 !== null && (this.eb05 === null || eb05 > this.eb05)) this.eb05 = eb05;
     if (ewma !== null && (this.ewma === null || ewma > this.ewma)) this.ewma = ewma;

@@ -10,7 +10,7 @@
  * direction (spec 4.1 sort/order: nulls last in both orders, ties by vaccine then event); the
  * JSON text of every Pair; and the quarterly columns of every pair for `format=series`.
  */
-import { formatQuarter, parseQuarter, type QuarterIndex } from '../quarter.js';
+import { formatQuarter, parseQuarter, type QuarterIndex } from '../spec/quarter.js';
 import type { Store } from '../store/read.js';
 import { readServingData, type ServingRows } from '../store/serving.js';
 import { NULL_INT as NULL_N, SeriesStore } from '../store/series-store.js';

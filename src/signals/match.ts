@@ -14,7 +14,8 @@
  * Unknown names give an empty match, never an error (spec 7: 200 with an empty list).
  */
 import type { Catalog } from './catalog.js';
-import { MIN_QUERY_LENGTH, USAGE, quoteValue, type ParamError, type SignalsParams } from './parameters.js';
+import { MIN_QUERY_LENGTH, USAGE, quoteValue, type SignalsParams } from './parameters.js';
+import type { ParamError } from '../spec/errors.js';
 
 /** Spec 2.2 kind. */
 export type Kind = 'vaccine' | 'event' | 'pair';

@@ -12,6 +12,7 @@
  * `%2B5`, `-0` is 0), see INTEGER_RE.
  */
 import { ORDERS, SORT_KEYS, type Order, type SortKey } from './catalog.js';
+import type { ParamError } from '../spec/errors.js';
 
 /** Spec 4.1 formats: the renderer registry's keys and the 400 answer's `allowed` list. */
 export const FORMATS = ['json', 'csv', 'series', 'profile', 'brief', 'class'] as const;
@@ -61,12 +62,6 @@ export interface SignalsParams {
   min_n?: number;
 }
 
-/** A 400 answer: the fields of the spec 2.5 Error object besides `hypothesis`. */
-export interface ParamError {
-  error: string;
-  allowed?: readonly string[];
-  usage?: string;
-}
 
 /** Parsed parameters with their normalised cache key, or the spec 2.5 Error (errors as values). */
 export type ParseResult = { ok: true; params: SignalsParams; key: string } | { ok: false; error: ParamError };

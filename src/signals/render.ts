@@ -3,7 +3,7 @@
  * enum (`FORMATS`, also the 400 answer's `allowed` list). Every renderer has one signature:
  * it gets the request's catalog, params, match and page and returns a content type and body.
  */
-import { HYPOTHESIS } from '../http/errors.js';
+import { HYPOTHESIS } from '../spec/caveats.js';
 import { PAIR_FIELDS, type Pair } from './aggregate.js';
 import type { Catalog } from './catalog.js';
 import type { Match } from './match.js';

@@ -5,7 +5,7 @@
  * `@fastify/swagger` turns them into `/openapi.json` (shared schemas become
  * `components/schemas/<$id>`).
  */
-import { ERROR_OBJECT_SCHEMA } from '../http/errors.js';
+import { ERROR_OBJECT_SCHEMA } from '../spec/errors.js';
 import { FORMATS, SIGNALS_PARAMETERS, LIMIT_MAX } from './parameters.js';
 
 const QUARTER = { type: 'string', pattern: '^[0-9]{4}Q[1-4]$', description: 'Quarter `<year>Q<1-4>`.' } as const;

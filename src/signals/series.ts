@@ -6,8 +6,8 @@
  * `n_pairs_matched` 0 and an empty `quarters` list (spec 7: an unknown vaccine or event is a
  * 200 with an empty list).
  */
-import { HYPOTHESIS } from '../http/errors.js';
-import { formatQuarter } from '../quarter.js';
+import { HYPOTHESIS } from '../spec/caveats.js';
+import { formatQuarter } from '../spec/quarter.js';
 import type { QuarterlyRow } from '../store/schema.js';
 import { NULL_INT, recordViews } from '../store/series-store.js';
 import type { Catalog } from './catalog.js';

@@ -8,7 +8,7 @@
  * Files: see `sources.ts`; CSV format and encoding: see `csv.ts`.
  */
 import { createHash, type Hash } from 'node:crypto';
-import type { QuarterIndex } from '../quarter.js';
+import type { QuarterIndex } from '../spec/quarter.js';
 import { readCsv, requireColumns } from './csv.js';
 import { SKIP, SkipTally } from './skips.js';
 import { hashFile, openMember, scanFolder, type VaersFolder, type VaersMember } from './sources.js';

@@ -3,7 +3,7 @@
  * Source: VAERS data use guide (vaers.hhs.gov); `/work/shared/data/vaers/SOURCES.md` ("Format and
  * encoding"): dates are `MM/DD/YYYY`, `VAERS_ID` is zero-padded to a release-dependent width.
  */
-import { quarterOf, type QuarterIndex } from '../quarter.js';
+import { quarterOf, type QuarterIndex } from '../spec/quarter.js';
 
 const ID_RE = /^\s*(\d{1,15})\s*$/;
 const DATE_RE = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/;

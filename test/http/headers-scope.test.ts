@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPipelinePath } from '../../src/http/app.js';
-import { HYPOTHESIS } from '../../src/http/errors.js';
+import { HYPOTHESIS } from '../../src/spec/caveats.js';
 import { fixtureApp } from './helpers.js';
 
 describe('X-REPORTS-* on the signals service only; CORS everywhere', () => {

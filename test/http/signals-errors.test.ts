@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HYPOTHESIS } from '../../src/http/errors.js';
+import { HYPOTHESIS } from '../../src/spec/caveats.js';
 import { buildApp } from '../../src/http/app.js';
 import { fixtureApp, getJson } from './helpers.js';
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPOSED_HEADERS, MAX_HEADER_SIZE } from '../../src/http/app.js';
-import { HYPOTHESIS } from '../../src/http/errors.js';
+import { HYPOTHESIS } from '../../src/spec/caveats.js';
 import { fixtureApp, getJson } from './helpers.js';
 
 let app: FastifyInstance;

@@ -21,7 +21,8 @@ import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { formatQuarter, type QuarterIndex } from '../quarter.js';
+import { formatQuarter, type QuarterIndex } from '../spec/quarter.js';
+import { SERVING_FLOOR } from '../spec/floor.js';
 import { EWMA_LAMBDA, ewmaStep } from '../stats/ewma.js';
 import type { QuarterlyRow, StoreMeta, VaccineRow, WindowRow } from '../store/schema.js';
 import { writeStore } from '../store/write.js';
@@ -33,8 +34,6 @@ import { SILENT, type Progress } from './progress.js';
 import { STAT_COLUMNS, type WindowRequest } from './protocol.js';
 import { vaxType } from '../vaccine-type.js';
 
-/** The serving floor and the stored-pair rule (DESIGN.md "Flags"; spec 2.1). */
-export const FLAGGED_FLOOR = 2;
 /** Windows per worker job; fixed so that results do not depend on the number of workers. */
 export const CHUNK_WINDOWS = 8;
 
@@ -162,7 +161,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
       const counts = pending.shift()!;
       replies.forEach((reply, i) => {
         const w = counts[i];
-        for (let p = 0; p < w.keys.length; p++) if ((reply.flags[p] & 0x7f) >= FLAGGED_FLOOR) flagged.add(w.keys[p]);
+        for (let p = 0; p < w.keys.length; p++) if ((reply.flags[p] & 0x7f) >= SERVING_FLOOR) flagged.add(w.keys[p]);
         const row: WindowRow = {
           quarter: formatQuarter(w.quarter),
           alpha1: reply.fit.alpha1, beta1: reply.fit.beta1, alpha2: reply.fit.alpha2, beta2: reply.fit.beta2, p: reply.fit.p,
@@ -276,7 +275,7 @@ function buildParameters(history: HistoryCounts, s: BuildSummary, options: Build
     counting_unit: 'distinct reports; N = reports naming >= 1 vaccine and >= 1 event',
     partial_windows: 'included: the windows of the first three quarters cover only the quarters from the first quarter with reports',
     partial_window_quarters: s.partialWindows,
-    stored_pairs: `pairs with n_methods_flagged >= ${FLAGGED_FLOOR} in at least one window, with every window where n >= 1`,
+    stored_pairs: `pairs with n_methods_flagged >= ${SERVING_FLOOR} in at least one window, with every window where n >= 1`,
     ewma_lambda: EWMA_LAMBDA,
     ewma_of: 'eb05',
     mgps_fit: `per window; warm start from the previous window within chunks of ${CHUNK_WINDOWS} windows`,

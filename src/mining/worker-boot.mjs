@@ -1,6 +1,6 @@
 // Worker bootstrap for running from TypeScript sources (vitest, tsx): registers tsx in the
 // worker thread, then loads the worker entry given in workerData.entry. The compiled build
-// (dist/) starts dist/build/worker.js directly and never uses this file.
+// (dist/) starts dist/mining/worker.js directly and never uses this file.
 import { workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 

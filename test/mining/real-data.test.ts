@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildStore, type BuildSummary } from '../../src/build/build.js';
+import { buildStore, type BuildSummary } from '../../src/mining/build.js';
 import { vaxType } from '../../src/vaccine-type.js';
 import { Store } from '../../src/store/read.js';
 import type { QuarterlyRow } from '../../src/store/schema.js';

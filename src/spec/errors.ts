@@ -1,14 +1,9 @@
 /**
- * The caveat sentence and the Error object of the specification (spec 1, 2.5). One function
- * builds every error body so that every error carries `hypothesis`.
+ * The Error object of the specification (spec 2.5): its type, its JSON schema, the one builder
+ * of every error body (so that every error carries `hypothesis`), and the parameter-error value
+ * that the parameter parsers of every resource return (errors as values, never thrown).
  */
-
-/** Spec 1: every response carries this caveat (header `X-REPORTS-Hypothesis` or a `hypothesis` field). */
-export const HYPOTHESIS =
-  'Reports are voluntary; counts are reporting counts, not incidence. Disproportionate reporting is a hypothesis, not evidence of causation.';
-
-/** Spec 1 / 4.2: the pipeline's caveat. */
-export const REGISTRY_CAVEAT = 'These are registry facts, not efficacy or safety conclusions.';
+import { HYPOTHESIS } from './caveats.js';
 
 /** Spec 2.5 Error object. */
 export interface ErrorBody {
@@ -35,21 +30,21 @@ export const ERROR_OBJECT_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+/**
+ * A 400 answer as a value: the fields of the spec 2.5 Error object besides `hypothesis`
+ * (a message, plus the accepted values in `allowed` or a call line in `usage`). The parameter
+ * parsers of `/signals` and `/pipeline` return it; `errorBody` turns it into the body.
+ */
+export interface ParamError {
+  error: string;
+  allowed?: readonly string[];
+  usage?: string;
+}
+
 /** Builds a spec 2.5 Error object. */
 export function errorBody(error: string, extra: { allowed?: readonly string[]; usage?: string } = {}): ErrorBody {
   const body: ErrorBody = { error, hypothesis: HYPOTHESIS };
   if (extra.allowed) body.allowed = [...extra.allowed];
   if (extra.usage) body.usage = extra.usage;
   return body;
-}
-
-/** An error the HTTP layer turns into a 4xx/5xx answer with an Error object body. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly extra: { allowed?: readonly string[]; usage?: string } = {},
-  ) {
-    super(message);
-  }
 }
