@@ -8,7 +8,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ReportCounter, readReportTable, runScore } from '../src/commands/score.js';
+import { runScore } from '../src/commands/score.js';
+import { countQuarters, windowCounts, type CountableReport } from '../src/mining/counts.js';
+import { readReportTable } from '../src/mining/report-table.js';
 import { scoreWindow, type WindowInput } from '../src/stats/window.js';
 import { random } from './prng.js';
 
@@ -42,7 +44,7 @@ function syntheticWindow(reports: number, seed: number): WindowInput & { pairs: 
   const uniform = random(seed);
   const vaccine = zipf(90, 1.2, uniform);
   const event = zipf(9000, 0.9, uniform);
-  const counter = new ReportCounter();
+  const counted: CountableReport[] = [];
   for (let r = 0; r < reports; r++) {
     const vaccines = 1 + Number(uniform() < 0.35) + Number(uniform() < 0.1);
     const events = 1 + Math.floor(-Math.log(1 - uniform()) * 2.5);
@@ -50,11 +52,12 @@ function syntheticWindow(reports: number, seed: number): WindowInput & { pairs: 
     // Half the events follow a vaccine-specific ranking, so pairs are over-dispersed as in VAERS.
     const es = Array.from({ length: Math.min(events, 8) }, () => {
       const rank = event();
-      return `E${uniform() < 0.5 ? (rank * MULTIPLIERS[vs[0] % MULTIPLIERS.length] + 101 * vs[0]) % 9000 : rank}`;
+      return uniform() < 0.5 ? (rank * MULTIPLIERS[vs[0] % MULTIPLIERS.length] + 101 * vs[0]) % 9000 : rank;
     });
-    for (const v of vs) for (const e of es) counter.add(String(r), `V${v}`, e);
+    counted.push({ quarter: 0, vaccines: [...new Set(vs)], events: [...new Set(es)] });
   }
-  const table = counter.table();
+  const history = countQuarters(counted, 90, 9000);
+  const table = windowCounts(history, new Map([[0, history.quarters[0]]]), 0)!;
   return { ...table, pairs: table.n.length };
 }
 

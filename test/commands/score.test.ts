@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SCORE_COLUMNS, parseHyper, runScore } from '../../src/commands/score.js';
+import { parseHyper, runScore } from '../../src/commands/score.js';
+import { SCORE_COLUMNS } from '../../src/mining/score-csv.js';
 import { UserError } from '../../src/errors.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

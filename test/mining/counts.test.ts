@@ -83,4 +83,41 @@ describe('counts (DESIGN.md "Statistics, precisely": distinct reports per quarte
     expect(() => countQuarters([{ quarter: 0, vaccines: [2], events: [0] }], 2, 1)).toThrow(/vaccine index 2/);
     expect(() => countQuarters([{ quarter: 0, vaccines: [0], events: [-1] }], 1, 1)).toThrow(/event index -1/);
   });
+
+  it('a report with explicit pairs counts only those pairs; its margins still count it once per vaccine and event', () => {
+    // One report naming V0 and V1 and E0 and E1, with rows (V0, E0) and (V1, E1) only (openEBGM raw data).
+    const history = countQuarters([{ quarter: 0, vaccines: [0, 1], events: [0, 1], pairs: [0 * 2 + 0, 1 * 2 + 1] }], 2, 2);
+    const w = windowOf(history, '0000Q1')!;
+    expect(w.pairs).toEqual({ '0,0': 1, '1,1': 1 });
+    expect(w.nVaccine).toEqual({ 0: 1, 1: 1 });
+    expect(w.N).toBe(1);
+  });
+
+  it('stratified E = sum over strata of n_vaccine,s * n_event,s / N_s, worked by hand (DuMouchel 1999 section 2)', () => {
+    // Quarter 0: stratum 0 holds r1 {V0; E0}, r2 {V0; E1}, r3 {V1; E0}; stratum 1 holds r4 {V0; E0}, r5 {V1; E1}.
+    // Quarter 1: stratum 0 holds r6 {V0; E0}.
+    const reports = [
+      { quarter: 0, vaccines: [0], events: [0], stratum: 0 },
+      { quarter: 0, vaccines: [0], events: [1], stratum: 0 },
+      { quarter: 0, vaccines: [1], events: [0], stratum: 0 },
+      { quarter: 0, vaccines: [0], events: [0], stratum: 1 },
+      { quarter: 0, vaccines: [1], events: [1], stratum: 1 },
+      { quarter: 1, vaccines: [0], events: [0], stratum: 0 },
+    ];
+    const history = countQuarters(reports, 2, 2, { strata: 2 });
+    const quarters = byQuarter(history);
+    const w0 = windowCounts(history, quarters, 0)!;
+    // Keys ascend: (V0,E0), (V0,E1), (V1,E0), (V1,E1).
+    // (V0,E0): s0 2*2/3 + s1 1*1/2 = 11/6 (crude 3*3/5 = 1.8); (V0,E1): 2*1/3 + 1*1/2 = 7/6;
+    // (V1,E0): 1*2/3 + 1*1/2 = 7/6; (V1,E1): 1*1/3 + 1*1/2 = 5/6.
+    expect(Array.from(w0.expected!)).toEqual([4 / 3 + 1 / 2, 2 / 3 + 1 / 2, 2 / 3 + 1 / 2, 1 / 3 + 1 / 2]);
+    expect(Array.from(w0.n)).toEqual([2, 1, 1, 1]);
+    expect(w0.n_vaccine[0] * w0.n_event[0] / w0.n_reports).toBe(1.8);
+    // Window ending at quarter 1 (quarters -2..1): stratum 0 now has N 4, n_V0 3, n_E0 3 -> 9/4; stratum 1 unchanged 1/2.
+    const w1 = windowCounts(history, quarters, 1)!;
+    expect(w1.expected![0]).toBe(9 / 4 + 1 / 2);
+    // Without the strata option there is no stratified E.
+    expect(windowCounts(countQuarters(reports, 2, 2), quarters, 0)!.expected).toBeUndefined();
+    expect(() => countQuarters([{ quarter: 0, vaccines: [0], events: [0], stratum: 2 }], 1, 1, { strata: 2 })).toThrow(/stratum index 2/);
+  });
 });
