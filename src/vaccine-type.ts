@@ -1,5 +1,5 @@
 /**
- * The one owner of the vax_type rule: the build (src/mining, src/commands/import.ts) writes it
+ * The one owner of the vax_type rule: the build (src/mining, src/store/import.ts) writes it
  * into the store and the signals service (src/signals/catalog.ts) falls back on it for a
  * store whose vaccine rows lack a type.
  *

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importQuarterly } from '../../src/commands/import.js';
+import { importQuarterly } from '../../src/store/import.js';
 import { UserError } from '../../src/errors.js';
 import { Store } from '../../src/store/read.js';
 
