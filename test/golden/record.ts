@@ -1,0 +1,37 @@
+/**
+ * Recorder of the golden test: runs every request of requests.ts against the current code and
+ * writes test/golden/golden.json. Run it only on code whose behaviour is the reference
+ * (`npx tsx test/golden/record.ts`), then commit golden.json; golden.test.ts replays it.
+ * With `--out FILE` it writes elsewhere (to compare two recordings for determinism).
+ */
+import { writeFileSync } from 'node:fs';
+import { GOLDEN_FILE, startGoldenHarness, uniqueNames, type GoldenEntry, type GoldenFile } from './harness.js';
+import { GOLDEN_REQUESTS } from './requests.js';
+
+const NOTE =
+  'Golden answers of the pre-refactor code, written by `npx tsx test/golden/record.ts` and replayed by ' +
+  'test/golden/golden.test.ts. Headers that vary between runs or code versions are not recorded (harness.ts ' +
+  'VOLATILE_HEADERS); bodies of 2048 bytes or more are recorded as sha256, byte length and the first 300 characters.';
+
+/** Records every golden request; returns the document written. */
+export async function record(out: string = GOLDEN_FILE): Promise<GoldenFile> {
+  const names = uniqueNames(GOLDEN_REQUESTS);
+  const harness = await startGoldenHarness();
+  const entries: GoldenEntry[] = [];
+  try {
+    for (const [i, request] of GOLDEN_REQUESTS.entries()) {
+      entries.push({ name: names[i], request, response: await harness.capture(request) });
+    }
+  } finally {
+    await harness.close();
+  }
+  const doc: GoldenFile = { note: NOTE, entries };
+  writeFileSync(out, `${JSON.stringify(doc, null, 1)}\n`);
+  return doc;
+}
+
+const at = process.argv.indexOf('--out');
+const doc = await record(at >= 0 ? process.argv[at + 1] : GOLDEN_FILE);
+const statuses = new Map<number, number>();
+for (const e of doc.entries) statuses.set(e.response.status, (statuses.get(e.response.status) ?? 0) + 1);
+console.log(`${doc.entries.length} requests recorded; statuses: ${[...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s} x${n}`).join(', ')}`);
