@@ -22,7 +22,7 @@ import { explorerRoutes } from './explorer.js';
 import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
 import { signalsRoutes } from './signals-route.js';
 import { SignalsService } from '../signals/service.js';
-import { pipelineOptionsFromEnv, pipelineRoutes } from '../pipeline/route.js';
+import { pipelineOptionsFromEnv, pipelineRoutes } from './pipeline-route.js';
 
 /**
  * The embedded default store shipped with the project (built from data/vaers 1990-2006):

@@ -6,10 +6,10 @@
  *   only there), `pageToken` from the previous page's `nextPageToken` afterwards; every other
  *   parameter is identical on every page, as the contract requires.
  * - Only the fields the renderers need are requested (`fields=`).
- * - Faults are classified for the HTTP layer: `UpstreamError.kind` is `unavailable` (connection
- *   refused/reset, DNS failure, timeout: spec 7 -> 503) or `bad_response` (an error status, or a
- *   body that is not the expected JSON: spec 7 -> 502). Messages never contain upstream text,
- *   so they carry no trial identifier.
+ * - Faults are classified for the answer (service.ts): `UpstreamError.kind` is `unavailable`
+ *   (connection refused/reset, DNS failure, timeout: spec 7 -> 503) or `bad_response` (an error
+ *   status, or a body that is not the expected JSON: spec 7 -> 502). Messages never contain
+ *   upstream text, so they carry no trial identifier.
  */
 import type { PipelineQuery, Role, StudyPhase } from './params.js';
 import { STATUS_ALL } from './params.js';
@@ -48,7 +48,17 @@ export function ctgovOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Ctgov
   return { baseUrl, timeoutMs };
 }
 
-/** Registry failure, classified for the HTTP status (503 `unavailable`, 502 `bad_response`). */
+/**
+ * Completes `given` from the environment: a field left out comes from ctgovOptionsFromEnv,
+ * which is read (and throws for a malformed variable) only when a field is left out.
+ */
+export function ctgovOptionsWith(given: Partial<CtgovOptions>, env: NodeJS.ProcessEnv = process.env): CtgovOptions {
+  if (given.baseUrl !== undefined && given.timeoutMs !== undefined) return { baseUrl: given.baseUrl, timeoutMs: given.timeoutMs };
+  const fromEnv = ctgovOptionsFromEnv(env);
+  return { baseUrl: given.baseUrl ?? fromEnv.baseUrl, timeoutMs: given.timeoutMs ?? fromEnv.timeoutMs };
+}
+
+/** Registry failure, classified for the answer's status (spec 7: 503 `unavailable`, 502 `bad_response`). */
 export class UpstreamError extends Error {
   constructor(
     readonly kind: 'unavailable' | 'bad_response',
@@ -122,6 +132,9 @@ export function studiesParams(query: PipelineQuery, pageSize: number, pageToken:
   return params;
 }
 
+/** The message of a body that is not JSON, or JSON that is not an object. */
+const NOT_EXPECTED_JSON = 'the registry answered with a body that is not the expected JSON';
+
 function str(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
@@ -153,7 +166,7 @@ export function readStudy(raw: unknown): UpstreamStudy {
  */
 export function readPage(body: unknown, expectTotal: boolean): UpstreamPage {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new UpstreamError('bad_response', 'the registry answered with a body that is not the expected JSON');
+    throw new UpstreamError('bad_response', NOT_EXPECTED_JSON);
   }
   const b = body as Record<string, unknown>;
   if (!Array.isArray(b.studies)) {
@@ -203,7 +216,7 @@ export async function fetchStudiesPage(options: CtgovOptions, params: URLSearchP
   try {
     body = JSON.parse(text);
   } catch {
-    throw new UpstreamError('bad_response', 'the registry answered with a body that is not the expected JSON');
+    throw new UpstreamError('bad_response', NOT_EXPECTED_JSON);
   }
   return readPage(body, !params.has('pageToken'));
 }

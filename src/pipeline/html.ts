@@ -1,33 +1,22 @@
 /**
- * The `/pipeline` HTML page (format=html, or a browser's Accept): a small accessible page with
- * a search form, the counts, the caveat and a table of studies. No scripts. Every string that
- * comes from the registry or the request goes through `escapeHtml`; links are built only from
- * validated NCT ids. Served with a Content-Security-Policy that forbids scripts (route.ts).
+ * The `/pipeline` HTML page (format=html, or a browser's Accept; spec 4.2): a small accessible
+ * page with a search form, the counts, the caveat and a table of studies, or an alert for an
+ * error. No scripts. Every string that comes from the registry or the request goes through
+ * `escapeHtml`; links are built only from validated NCT ids. Served with HTML_CSP, a
+ * Content-Security-Policy that forbids scripts (the html renderer in render.ts adds it).
  */
 import { REGISTRY_CAVEAT } from '../spec/caveats.js';
-import { LIMIT_DEFAULT, LIMIT_MAX, PHASE_VALUES, ROLE_VALUES, STATUS_VALUES } from './params.js';
-import { describeRole, describeStatus, resultNotes, SOURCE_NAME } from './render.js';
+import { LIMIT_DEFAULT, LIMIT_MAX, PHASE_VALUES, ROLE_VALUES, STATUS_VALUES, type FormValues } from './params.js';
+import type { RenderInput } from './render.js';
 import type { PipelineResult } from './result.js';
+import { describePhase, describeRole, describeStatus, resultNotes, SOURCE_NAME } from './wording.js';
+
+/** Content-Security-Policy of the page: it has no scripts, so forbid them outright. */
+export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** Escapes text for HTML element content and double- or single-quoted attribute values. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
-
-/** What the form shows: the request's own values (raw strings, escaped on output). */
-export interface FormValues {
-  sponsor: string;
-  role: string;
-  status: string;
-  phase: string;
-  limit: string;
-}
-
-/** Page content: a result, an error message, or neither (the bare search form). */
-export interface PageInput {
-  form: FormValues;
-  result?: PipelineResult;
-  error?: { message: string; allowed?: readonly string[] };
 }
 
 function formHtml(form: FormValues): string {
@@ -67,7 +56,7 @@ function resultHtml(result: PipelineResult): string {
     `<h2 id="result-heading">${e(q.sponsor ?? '')}: <span id="n-studies">${result.n_studies}</span> studies ${e(describeRole(q.role))}</h2>`,
   );
   parts.push(
-    `<p>Status: ${e(describeStatus(q.status))}. Phase: ${e(q.phase === null ? 'any' : q.phase.join(', '))}. ` +
+    `<p>Status: ${e(describeStatus(q.status))}. Phase: ${e(describePhase(q.phase))}. ` +
       `Shown: ${result.studies.length} (limit ${q.limit}).</p>`,
   );
   const notes = resultNotes(result);
@@ -95,14 +84,17 @@ ${rows}
   return parts.join('\n');
 }
 
-/** The whole HTML document. */
-export function renderHtml(input: PageInput): string {
+/**
+ * The whole HTML document: the caveat, the search form (the request's values), then an alert
+ * for `input.error` (its message and `allowed` values) and the result for `input.result`.
+ */
+export function renderHtml(input: RenderInput): string {
   const e = escapeHtml;
   const title = input.result ? `${input.result.query.sponsor ?? ''}: trials` : 'Sponsor trials';
   const body: string[] = [];
   if (input.error) {
     const allowed = input.error.allowed ? ` Allowed: ${input.error.allowed.join(', ')}.` : '';
-    body.push(`<p role="alert" id="error">${e(input.error.message)}.${e(allowed)}</p>`);
+    body.push(`<p role="alert" id="error">${e(input.error.error)}.${e(allowed)}</p>`);
   }
   if (input.result) body.push(resultHtml(input.result));
   return `<!doctype html>

@@ -1,6 +1,6 @@
 /**
  * Query parameters of `GET /pipeline` (spec 4.2, 8): parsing and validation into a typed
- * `PipelineQuery`. Errors are returned as values (`ParamError`), never thrown, so the route can
+ * `PipelineQuery`. Errors are returned as values (`ParamError`), never thrown, so the service can
  * answer 400 with the spec 2.5 Error object (`allowed` for an enumerated parameter, `usage` for a
  * missing or malformed one). Registry enums come from the ClinicalTrials.gov API v2 contract
  * (`ctg-oas-v2.yaml`, components `Status` and `Phase`).
@@ -58,7 +58,7 @@ export const ROLE_VALUES = ['lead', 'collaborator', 'any'] as const;
 /** One spec 4.2 `role` value. */
 export type Role = (typeof ROLE_VALUES)[number];
 
-/** `format` values (spec 4.2). */
+/** `format` values (spec 4.2): the renderer registry's keys (render.ts) and the 400 answer's `allowed` list. */
 export const FORMAT_VALUES = ['json', 'brief', 'html'] as const;
 /** One spec 4.2 `format` value. */
 export type PipelineFormat = (typeof FORMAT_VALUES)[number];
@@ -90,14 +90,55 @@ export interface PipelineQuery {
   limitRequested: number | null;
 }
 
-
-/** Raw query-string values as Fastify hands them over (repeated keys arrive as arrays). */
+/** Raw query-string values by name: one string, or an array of strings for a repeated key. */
 export type RawQuery = Record<string, unknown>;
 
-function rawString(value: unknown): string | undefined {
+/**
+ * The query string of a request target (`/pipeline?sponsor=Pfizer`, path and `#fragment`
+ * ignored) as RawQuery: `+` and percent escapes decoded, a repeated key as an array in order.
+ */
+export function rawQueryFromUrl(url: string): RawQuery {
+  const search = new URL(url, 'http://localhost').searchParams;
+  const out: RawQuery = {};
+  for (const key of new Set(search.keys())) {
+    const all = search.getAll(key);
+    out[key] = all.length === 1 ? all[0] : all;
+  }
+  return out;
+}
+
+/** One raw value as a string: a repeated key's values joined by commas; `undefined` when absent. */
+export function rawString(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (Array.isArray(value)) return value.map((v) => String(v)).join(',');
   return String(value);
+}
+
+/** The request's own parameter values as strings, echoed back by the html search form (escaped there). */
+export interface FormValues {
+  /** Trimmed. */
+  sponsor: string;
+  /** `lead` when absent or empty. */
+  role: string;
+  status: string;
+  phase: string;
+  limit: string;
+}
+
+/** FormValues of a raw query: absent values are empty strings, a repeated key's values joined by commas. */
+export function formValues(query: RawQuery): FormValues {
+  const s = (value: unknown): string => rawString(value) ?? '';
+  return { sponsor: s(query.sponsor).trim(), role: s(query.role) || 'lead', status: s(query.status), phase: s(query.phase), limit: s(query.limit) };
+}
+
+/** True when `value` is one of the enumerated `values` (exact, case-sensitive). */
+function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
+  return (values as readonly string[]).includes(value);
+}
+
+/** A status or phase item in registry spelling: upper case, spaces and hyphens as `_`. */
+function registrySpelling(item: string): string {
+  return item.toUpperCase().replace(/[\s-]+/g, '_');
 }
 
 /** Splits a comma-separated list, trimming items and dropping empty ones. */
@@ -115,7 +156,7 @@ function splitList(value: string): string[] {
 export function parseFormat(raw: unknown): PipelineFormat | null | ParamError {
   const value = rawString(raw)?.trim().toLowerCase();
   if (!value) return null;
-  if ((FORMAT_VALUES as readonly string[]).includes(value)) return value as PipelineFormat;
+  if (isOneOf(FORMAT_VALUES, value)) return value;
   return { error: 'unknown format', allowed: FORMAT_VALUES };
 }
 
@@ -123,15 +164,13 @@ export function parseFormat(raw: unknown): PipelineFormat | null | ParamError {
 export function parseStatus(raw: unknown): PipelineQuery['status'] | ParamError {
   const value = rawString(raw)?.trim();
   if (!value) return ONGOING_STATUSES;
-  const items = splitList(value).map((s) => s.toUpperCase().replace(/[\s-]+/g, '_'));
+  const items = splitList(value).map(registrySpelling);
   if (items.length === 0) return ONGOING_STATUSES;
   if (items.includes(STATUS_ALL)) return STATUS_ALL;
   const out: StudyStatus[] = [];
   for (const item of items) {
-    if (!(STATUS_VALUES as readonly string[]).includes(item)) {
-      return { error: 'unknown status value', allowed: [STATUS_ALL, ...STATUS_VALUES] };
-    }
-    if (!out.includes(item as StudyStatus)) out.push(item as StudyStatus);
+    if (!isOneOf(STATUS_VALUES, item)) return { error: 'unknown status value', allowed: [STATUS_ALL, ...STATUS_VALUES] };
+    if (!out.includes(item)) out.push(item);
   }
   return out;
 }
@@ -142,10 +181,8 @@ export function parsePhase(raw: unknown): PipelineQuery['phase'] | ParamError {
   if (!value) return null;
   const out: StudyPhase[] = [];
   for (const item of splitList(value)) {
-    const upper = item.toUpperCase().replace(/[\s-]+/g, '_');
-    const phase = (PHASE_VALUES as readonly string[]).includes(upper)
-      ? (upper as StudyPhase)
-      : PHASE_ALIASES[item.toLowerCase()];
+    const upper = registrySpelling(item);
+    const phase = isOneOf(PHASE_VALUES, upper) ? upper : PHASE_ALIASES[item.toLowerCase()];
     if (!phase) return { error: 'unknown phase value', allowed: [...PHASE_VALUES, ...Object.keys(PHASE_ALIASES)] };
     if (!out.includes(phase)) out.push(phase);
   }
@@ -159,9 +196,8 @@ export function parsePhase(raw: unknown): PipelineQuery['phase'] | ParamError {
 export function parseLimit(raw: unknown): Pick<PipelineQuery, 'limit' | 'limitRequested'> | ParamError {
   const value = rawString(raw)?.trim();
   if (value === undefined || value === '') return { limit: LIMIT_DEFAULT, limitRequested: null };
-  if (!/^\d+$/.test(value)) return { error: 'limit must be a whole number from 1 to 200', usage: PIPELINE_USAGE };
-  const n = Number(value);
-  if (n < 1) return { error: 'limit must be a whole number from 1 to 200', usage: PIPELINE_USAGE };
+  const n = /^\d+$/.test(value) ? Number(value) : 0; // not a plain whole number: as bad as 0
+  if (n < 1) return { error: `limit must be a whole number from 1 to ${LIMIT_MAX}`, usage: PIPELINE_USAGE };
   if (n > LIMIT_MAX) return { limit: LIMIT_MAX, limitRequested: n };
   return { limit: n, limitRequested: null };
 }
@@ -172,8 +208,20 @@ export function isParamError(value: unknown): value is ParamError {
 }
 
 /**
- * Parses every `/pipeline` parameter except `format`. `sponsor` may be null here: the caller
- * decides (400 with `usage` for json/brief, the search page for html).
+ * Spec 4.2: `sponsor` is required for json and brief (a 400 with `usage` without it); html
+ * without a sponsor is the search form.
+ */
+export function sponsorRequired(format: PipelineFormat): boolean {
+  return format !== 'html';
+}
+
+/** The 400 of a json or brief request without a sponsor (see sponsorRequired). */
+export const SPONSOR_REQUIRED: ParamError = { error: 'sponsor is required', usage: PIPELINE_USAGE };
+
+/**
+ * Parses every `/pipeline` parameter except `format` (spec 4.2, 8). `sponsor` may be null
+ * here: the caller decides (sponsorRequired). Returns the first ParamError met, in the order
+ * sponsor length, role, status, phase, limit.
  */
 export function parsePipelineQuery(query: RawQuery): PipelineQuery | ParamError {
   const sponsorRaw = rawString(query.sponsor);
@@ -184,8 +232,8 @@ export function parsePipelineQuery(query: RawQuery): PipelineQuery | ParamError 
   const roleRaw = rawString(query.role)?.trim().toLowerCase();
   let role: Role = 'lead';
   if (roleRaw) {
-    if (!(ROLE_VALUES as readonly string[]).includes(roleRaw)) return { error: 'unknown role', allowed: ROLE_VALUES };
-    role = roleRaw as Role;
+    if (!isOneOf(ROLE_VALUES, roleRaw)) return { error: 'unknown role', allowed: ROLE_VALUES };
+    role = roleRaw;
   }
   const status = parseStatus(query.status);
   if (isParamError(status)) return status;

@@ -1,16 +1,43 @@
 /**
- * `/pipeline` renderers for `json` and `brief` (text/plain Markdown), and the sentences all
- * three formats share (the html page is in html.ts). Every format states REGISTRY_CAVEAT
- * (spec 1: registry facts, not efficacy or safety conclusions).
+ * One renderer per `/pipeline` format (spec 4.2: json, brief as text/plain Markdown, html), in
+ * a registry keyed by the format enum (`FORMAT_VALUES`, also the 400 answer's `allowed` list).
+ * Every renderer has one signature: it gets the request's form values and the result or the
+ * error, and returns a content type, a body and the headers of that format. Every format
+ * states REGISTRY_CAVEAT (spec 1: registry facts, not efficacy or safety conclusions).
+ *
+ * Errors: json and brief answer the spec 2.5 Error object (JSON); html answers the page with
+ * an alert (html.ts).
  */
 import { REGISTRY_CAVEAT } from '../spec/caveats.js';
-import { LIMIT_MAX, ONGOING_STATUSES, STATUS_ALL, type PipelineQuery } from './params.js';
+import { errorBody, type ParamError } from '../spec/errors.js';
+import { renderBrief } from './brief.js';
+import { HTML_CSP, renderHtml } from './html.js';
+import { SPONSOR_REQUIRED, STATUS_ALL, type FormValues, type PipelineFormat, type PipelineQuery } from './params.js';
 import type { PipelineResult, PipelineStudy } from './result.js';
+import { resultNotes, SOURCE_NAME } from './wording.js';
 
-/** Where the rows come from (named in every format). */
-export const SOURCE_NAME = 'ClinicalTrials.gov API v2';
+/**
+ * What a renderer gets: the form values, and a result (a 200), an error (a 400, 502 or 503,
+ * its message already free of trial identifiers), or neither (html: the bare search form; json
+ * and brief answer SPONSOR_REQUIRED, which is what a request without a sponsor gets from them).
+ */
+export interface RenderInput {
+  form: FormValues;
+  result?: PipelineResult;
+  error?: ParamError;
+}
 
-/** JSON body of a 200 answer (format=json). Field meanings: README "API: /pipeline". */
+/** A rendered body, with the headers the format adds (lower-case names). */
+export interface Rendered {
+  contentType: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+/** The one signature of every format's renderer. */
+export type Renderer = (input: RenderInput) => Rendered;
+
+/** JSON body of a 200 answer (format=json). Field meanings: README "API: /pipeline"; spec 2.6. */
 export interface PipelineJson {
   sponsor: string;
   role: PipelineQuery['role'];
@@ -29,39 +56,7 @@ export interface PipelineJson {
   source: string;
 }
 
-/** Human sentence for the role filter. */
-export function describeRole(role: PipelineQuery['role']): string {
-  if (role === 'lead') return 'as lead sponsor';
-  if (role === 'collaborator') return 'as collaborator (not lead sponsor)';
-  return 'as lead sponsor or collaborator';
-}
-
-/** Human sentence for the status filter. */
-export function describeStatus(status: PipelineQuery['status']): string {
-  if (status === STATUS_ALL) return 'all statuses';
-  const same = status.length === ONGOING_STATUSES.length && ONGOING_STATUSES.every((s) => status.includes(s));
-  return same ? `ongoing (${status.join(', ')})` : status.join(', ');
-}
-
-/** Notes every format shows: clamped limit, partial listing, locally rejected rows. */
-export function resultNotes(result: PipelineResult): string[] {
-  const q = result.query;
-  const notes: string[] = [];
-  if (q.limitRequested !== null) {
-    notes.push(`limit ${q.limitRequested} is above the maximum of ${LIMIT_MAX}; ${LIMIT_MAX} served.`);
-  }
-  if (result.n_studies > result.studies.length) {
-    notes.push(`Showing ${result.studies.length} of ${result.n_studies} studies; phase and status counts cover the studies shown.`);
-  }
-  if (result.n_rejected > 0) {
-    notes.push(
-      `${result.n_rejected} registry rows did not name the sponsor as whole words in the requested role and were left out; n_studies is reduced by them.`,
-    );
-  }
-  return notes;
-}
-
-/** The format=json body. */
+/** The format=json body as an object (schema: pipelineJsonSchema in schema.ts). */
 export function renderJson(result: PipelineResult): PipelineJson {
   const q = result.query;
   return {
@@ -83,58 +78,23 @@ export function renderJson(result: PipelineResult): PipelineJson {
   };
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /**
- * Escapes an upstream string for a Markdown table cell: newlines become spaces and the
- * characters that Markdown or inline HTML would interpret are backslash-escaped (not `_`:
- * CommonMark ignores intraword underscores, and registry enums are full of them), so a title
- * such as `<script>` or `[x](javascript:...)` stays literal text.
+ * A renderer of a format whose errors are the spec 2.5 Error object: `render` for a result,
+ * the Error object (JSON) for an error or for no result (SPONSOR_REQUIRED).
  */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/[\r\n]+/g, ' ')
-    // `&` only when it starts an entity reference, which Markdown would decode.
-    .replace(/[\\`*{}[\]()<>#|!~]|&(?=#?[A-Za-z0-9]+;)/g, (c) => `\\${c}`);
+function withJsonErrors(render: (result: PipelineResult) => Rendered): Renderer {
+  return ({ result, error }) => {
+    if (result && !error) return render(result);
+    const err = error ?? SPONSOR_REQUIRED;
+    return { contentType: JSON_TYPE, body: JSON.stringify(errorBody(err.error, err)) };
+  };
 }
 
-function countsLine(counts: Record<string, number>): string {
-  const entries = Object.entries(counts);
-  return entries.length === 0 ? 'none' : entries.map(([k, n]) => `${escapeMarkdown(k)} ${n}`).join(', ');
-}
-
-/** The format=brief body (text/plain Markdown). */
-export function renderBrief(result: PipelineResult): string {
-  const q = result.query;
-  const lines: string[] = [];
-  lines.push(`# ${escapeMarkdown(q.sponsor ?? '')}: ${result.n_studies} studies ${describeRole(q.role)}`);
-  lines.push('');
-  lines.push(`> ${REGISTRY_CAVEAT}`);
-  lines.push('');
-  lines.push(`- Status: ${describeStatus(q.status)}`);
-  lines.push(`- Phase: ${q.phase === null ? 'any' : q.phase.join(', ')}`);
-  lines.push(`- Registry total (n_studies): ${result.n_studies}; shown: ${result.studies.length} (limit ${q.limit})`);
-  lines.push(`- Phase counts (shown studies): ${countsLine(result.phase_counts)}`);
-  lines.push(`- Status counts (shown studies): ${countsLine(result.status_counts)}`);
-  for (const note of resultNotes(result)) lines.push(`- Note: ${note}`);
-  lines.push('');
-  if (result.studies.length === 0) {
-    lines.push('No studies found.');
-  } else {
-    lines.push('| Study | Title | Role | Status | Phase | Lead sponsor | Start |');
-    lines.push('|---|---|---|---|---|---|---|');
-    for (const s of result.studies) {
-      const cells = [
-        `[${s.nct_id}](${s.url})`,
-        escapeMarkdown(s.title ?? ''),
-        s.role,
-        escapeMarkdown(s.overall_status ?? ''),
-        escapeMarkdown(s.phases.join('/')),
-        escapeMarkdown(s.lead_sponsor ?? ''),
-        escapeMarkdown(s.start_date ?? ''),
-      ];
-      lines.push(`| ${cells.join(' | ')} |`);
-    }
-  }
-  lines.push('');
-  lines.push(`Source: ${SOURCE_NAME}.`);
-  return lines.join('\n') + '\n';
-}
+/** The registry: keys are exactly the spec 4.2 format enum (FORMAT_VALUES). */
+export const RENDERERS: Record<PipelineFormat, Renderer> = {
+  json: withJsonErrors((result) => ({ contentType: JSON_TYPE, body: JSON.stringify(renderJson(result)) })),
+  brief: withJsonErrors((result) => ({ contentType: 'text/plain; charset=utf-8', body: renderBrief(result) })),
+  html: (input) => ({ contentType: 'text/html; charset=utf-8', body: renderHtml(input), headers: { 'content-security-policy': HTML_CSP } }),
+};

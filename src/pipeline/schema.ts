@@ -1,19 +1,19 @@
 /**
  * JSON schemas of `GET /pipeline` (querystring and responses), the single source for the
- * OpenAPI document that @fastify/swagger builds (`/openapi.json`). The querystring schema
- * documents the parameters; the route parses them itself (params.ts) so that every 400 is the
- * spec 2.5 Error object with `allowed` / `usage`.
+ * OpenAPI document (`/openapi.json`) and the API notes (src/http). The querystring schema
+ * documents the parameters; the service parses them itself (params.ts) so that every 400 is
+ * the spec 2.5 Error object with `allowed` / `usage`.
  */
 import { ERROR_OBJECT_SCHEMA } from '../spec/errors.js';
 import { FORMAT_VALUES, LIMIT_DEFAULT, LIMIT_MAX, PHASE_VALUES, PIPELINE_USAGE, ROLE_VALUES, STATUS_VALUES } from './params.js';
 
-/** Spec 2.5 Error object (the shared schema of src/http/errors.ts, inlined). */
+/** Spec 2.5 Error object (the shared schema of src/spec/errors.ts, inlined). */
 export const errorSchema = ERROR_OBJECT_SCHEMA;
 
 const countsSchema = { type: 'object', additionalProperties: { type: 'integer' } } as const;
 const nullableString = { type: ['string', 'null'] } as const;
 
-/** One study row. */
+/** One study row (spec 2.6: `role` says which role the sponsor holds). */
 export const studySchema = {
   type: 'object',
   required: ['nct_id', 'title', 'role', 'lead_sponsor', 'overall_status', 'phases', 'start_date', 'url'],
@@ -29,7 +29,7 @@ export const studySchema = {
   },
 } as const;
 
-/** format=json 200 body. */
+/** format=json 200 body (spec 2.6; README "API: /pipeline"). */
 export const pipelineJsonSchema = {
   type: 'object',
   required: ['sponsor', 'role', 'status', 'phase', 'limit', 'limit_requested', 'n_studies', 'n_returned', 'n_rejected',
@@ -56,7 +56,7 @@ export const pipelineJsonSchema = {
   },
 } as const;
 
-/** Querystring documentation. */
+/** Querystring documentation (spec 4.2, 8). */
 export const pipelineQuerySchema = {
   type: 'object',
   properties: {
@@ -83,8 +83,10 @@ export const pipelineQuerySchema = {
 } as const;
 
 const htmlContent = { 'text/html': { schema: { type: 'string' } } } as const;
+/** An error answer: the Error object, or the page with an alert (format html). */
+const errorContent = { 'application/json': { schema: errorSchema }, ...htmlContent } as const;
 
-/** Route schema for `GET /pipeline`. */
+/** Route schema for `GET /pipeline` (src/http/pipeline-route.ts). */
 export const pipelineRouteSchema = {
   summary: "A sponsor's trials in the ClinicalTrials.gov registry",
   description: `Registry facts, not efficacy or safety conclusions. ${PIPELINE_USAGE}`,
@@ -99,8 +101,8 @@ export const pipelineRouteSchema = {
         ...htmlContent,
       },
     },
-    400: { description: 'Bad parameter: Error object (allowed / usage).', content: { 'application/json': { schema: errorSchema }, ...htmlContent } },
-    502: { description: 'The registry answered an error status or an unexpected body.', content: { 'application/json': { schema: errorSchema }, ...htmlContent } },
-    503: { description: 'The registry did not answer (refused, timeout).', content: { 'application/json': { schema: errorSchema }, ...htmlContent } },
+    400: { description: 'Bad parameter: Error object (allowed / usage).', content: errorContent },
+    502: { description: 'The registry answered an error status or an unexpected body.', content: errorContent },
+    503: { description: 'The registry did not answer (refused, timeout).', content: errorContent },
   },
 } as const;

@@ -4,8 +4,8 @@ import { escapeHtml } from '../../src/pipeline/html.js';
 import { containsWords, roleInStudy, words } from '../../src/pipeline/match.js';
 import { prefersHtml } from '../../src/pipeline/negotiate.js';
 import { parseLimit, parsePipelineQuery, parseStatus, type PipelineQuery } from '../../src/pipeline/params.js';
-import { escapeMarkdown } from '../../src/pipeline/render.js';
-import { redactTrialIds } from '../../src/pipeline/route.js';
+import { escapeMarkdown } from '../../src/pipeline/brief.js';
+import { redactTrialIds } from '../../src/pipeline/service.js';
 
 describe('sponsor words (spec 4.2: a family name that contains it counts)', () => {
   it('words are case-, accent- and punctuation-insensitive', () => {

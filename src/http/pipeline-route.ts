@@ -1,0 +1,34 @@
+/**
+ * Route plugin of `GET /pipeline` (spec 4.2, 7 "Pipeline", 8). It only translates HTTP to and
+ * from PipelineService (src/pipeline/service.ts): the request URL's query and `Accept` header
+ * in, the answer's status, headers and body out; a registry failure (502/503) is logged as a
+ * warning. Register it on the app that serves /signals:
+ * `await app.register(pipelineRoutes, pipelineOptionsFromEnv())`.
+ *
+ * The route parses its parameters itself (src/pipeline/params.ts) so that every 400 is the
+ * spec 2.5 Error object with `allowed` / `usage`: Fastify's querystring validation result is
+ * attached and ignored; the schema documents the parameters in /openapi.json.
+ */
+import type { FastifyInstance } from 'fastify';
+import { ctgovOptionsFromEnv, ctgovOptionsWith, type CtgovOptions } from '../pipeline/ctgov.js';
+import { rawQueryFromUrl } from '../pipeline/params.js';
+import { pipelineRouteSchema } from '../pipeline/schema.js';
+import { PipelineService } from '../pipeline/service.js';
+
+/** Plugin options; anything left out comes from CTGOV_BASE_URL / CTGOV_TIMEOUT_MS (ctgovOptionsFromEnv). */
+export type PipelineRouteOptions = Partial<CtgovOptions>;
+
+/** Reads the plugin options from the environment (throws naming a malformed variable). */
+export function pipelineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): PipelineRouteOptions {
+  return ctgovOptionsFromEnv(env);
+}
+
+/** Registers GET /pipeline (and its HEAD) over the registry named by `options`. */
+export async function pipelineRoutes(app: FastifyInstance, options: PipelineRouteOptions): Promise<void> {
+  const service = new PipelineService(ctgovOptionsWith(options));
+  app.get('/pipeline', { schema: pipelineRouteSchema, attachValidation: true }, async (request, reply) => {
+    const answer = await service.answer(rawQueryFromUrl(request.url), request.headers.accept);
+    if (answer.upstreamFailure) request.log.warn({ kind: answer.upstreamFailure }, 'pipeline upstream failure');
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  });
+}
