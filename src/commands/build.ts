@@ -2,19 +2,41 @@
  * `reporting-signals build --vaers DIR --out FILE` (issue 3): official VAERS files -> quarterly
  * signal store. Progress and the closing summary go to standard error.
  */
-import { buildStore, type BuildSummary } from '../mining/build.js';
+import { buildStore } from '../mining/build.js';
 import { stderrProgress } from '../mining/progress.js';
+import type { AnalysisSummary, BuildSummary } from '../mining/summary.js';
 
 /** Options of `build` as parsed by the CLI. */
 export interface BuildCommandOptions {
   vaers: string;
   out: string;
   includeNondomestic?: boolean;
+  analyses?: string;
   workers?: number;
   scale?: number;
 }
 
-/** The closing summary as text lines (issue 3: reports read, skipped and why, quarters, windows, pairs, rows, time per phase). */
+/** A list of at most 8 items, then `...`. */
+function few(items: string[]): string {
+  return `${items.slice(0, 8).join('; ')}${items.length > 8 ? '; ...' : ''}`;
+}
+
+/** The lines of one analysis in the closing summary. */
+function analysisLines(a: AnalysisSummary, isDefault: boolean): string[] {
+  return [
+    `  analysis ${a.name}${isDefault ? ' (default)' : ''}`,
+    `    reports kept      ${a.reports}`,
+    `    windows           ${a.windows} (partial, covering < 4 quarters: ${a.partialWindows.join(', ') || 'none'}; skipped: ${a.skippedWindows.length ? few(a.skippedWindows.map((w) => `${w.quarter}: ${w.reason}`)) : 'none'})`,
+    `    pairs scored      ${a.pairWindowsScored} pair-windows`,
+    `    pairs stored      ${a.pairs} (n_methods_flagged >= 2 in some window)`,
+    `    rows              ${a.rows}`,
+    `    fits on a bound   ${a.fitsAtBound.length}${a.fitsAtBound.length ? ` (${few(a.fitsAtBound.map((f) => `${f.quarter}: ${f.at_bound}`))})` : ''}`,
+    `    fits not converged ${a.fitsNotConverged.length}${a.fitsNotConverged.length ? ` (${few(a.fitsNotConverged)})` : ''}`,
+    `    time              fit ${a.seconds.fit} s, rows+write ${a.seconds.rows_and_write} s`,
+  ];
+}
+
+/** The closing summary as text lines (issue 3: reports read, skipped and why, quarters, windows, pairs, rows, time per phase; issue 10: per analysis). */
 export function formatSummary(s: BuildSummary, out: string): string {
   const lines = [
     `build: wrote ${out}`,
@@ -27,13 +49,8 @@ export function formatSummary(s: BuildSummary, out: string): string {
   lines.push(
     `  vaccines, events  ${s.vaccines}, ${s.events}`,
     `  quarters          ${s.quarters} (${s.firstQuarter} to ${s.reportsThrough})`,
-    `  windows           ${s.windows} (partial, covering < 4 quarters: ${s.partialWindows.join(', ') || 'none'})`,
-    `  pairs scored      ${s.pairWindowsScored} pair-windows`,
-    `  pairs stored      ${s.pairs} (n_methods_flagged >= 2 in some window)`,
-    `  rows              ${s.rows}`,
-    `  fits on a bound   ${s.fitsAtBound.length}${s.fitsAtBound.length ? ` (${s.fitsAtBound.slice(0, 8).map((f) => `${f.quarter}: ${f.at_bound}`).join('; ')}${s.fitsAtBound.length > 8 ? '; ...' : ''})` : ''}`,
-    `  fits not converged ${s.fitsNotConverged.length}${s.fitsNotConverged.length ? ` (${s.fitsNotConverged.slice(0, 8).join(', ')}${s.fitsNotConverged.length > 8 ? ', ...' : ''})` : ''}`,
-    `  time              read ${s.seconds.read} s, count ${s.seconds.count} s, fit ${s.seconds.fit} s, rows+write ${s.seconds.rows_and_write} s, total ${s.seconds.total} s (${s.workers} workers)`,
+    ...s.analyses.flatMap((a, i) => analysisLines(a, i === 0)),
+    `  time              read ${s.seconds.read} s, count ${s.seconds.count} s, total ${s.seconds.total} s (${s.workers} workers)`,
     `  reports/s         ${Math.round(s.reportsCounted / Math.max(s.seconds.total, 1e-3))}`,
     `  peak RSS          ${(s.peakRssBytes / 2 ** 20).toFixed(0)} MiB`,
   );

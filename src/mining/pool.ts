@@ -59,7 +59,7 @@ export class WorkerPool {
       const worker = this.idle.pop()!;
       const job = this.queue.shift()!;
       this.busy.set(worker, job);
-      const transfer = job.request.windows.flatMap((w) => [w.n.buffer, w.n_vaccine.buffer, w.n_event.buffer]) as ArrayBuffer[];
+      const transfer = job.request.windows.flatMap((w) => [w.n.buffer, w.n_vaccine.buffer, w.n_event.buffer, ...(w.expected ? [w.expected.buffer] : [])]) as ArrayBuffer[];
       worker.postMessage(job.request, transfer);
     }
   }

@@ -22,6 +22,8 @@ export interface WindowRequest {
   n_vaccine: Float64Array;
   n_event: Float64Array;
   n_reports: number;
+  /** Stratified expected counts (stratified analyses); absent: crude E from the margins. */
+  expected?: Float64Array;
   hyper?: Hyperparameters;
 }
 

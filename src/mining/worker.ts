@@ -13,7 +13,7 @@ function scoreChunk(request: ChunkRequest): ChunkReply {
   const transfer: ArrayBuffer[] = [];
   let previous: PriorFit | undefined;
   for (const window of request.windows) {
-    const input = { n: window.n, n_vaccine: window.n_vaccine, n_event: window.n_event, n_reports: window.n_reports };
+    const input = { n: window.n, n_vaccine: window.n_vaccine, n_event: window.n_event, n_reports: window.n_reports, expected: window.expected };
     const { fit, pairs } = window.hyper
       ? scoreWindow(input, { hyper: window.hyper })
       : scoreWindow(input, previous ? { warmStart: previous } : {});
