@@ -12,8 +12,8 @@
  * A pair with no flagged quarter is not served (the aggregator returns null).
  */
 import { COVID_ERA_FIRST, COVID_ERA_LAST, formatQuarter, type QuarterIndex } from '../spec/quarter.js';
+import type { AggregateColumnEntry, QuarterlyRow } from '../spec/columns.js';
 import { SERVING_FLOOR } from '../spec/floor.js';
-
 
 /** Spec 2.1 Pair, fields in the order of the spec table (also the CSV column order). */
 export interface Pair {
@@ -56,15 +56,12 @@ export function isCovidType(vaxType: string): boolean {
   return vaxType.toUpperCase() === 'COVID19';
 }
 
-/** The quarterly values the aggregate reads (a subset of QuarterlyRow, quarter as an index). */
-export interface AggregateInput {
-  quarter: QuarterIndex;
-  n: number;
-  eb05: number | null;
-  ewma_eb05: number | null;
-  n_methods_flagged: number;
-  is_signal_any: boolean;
-}
+/**
+ * The quarterly values the aggregate reads: the columns with `served.aggregate` in
+ * src/spec/columns.ts (quarter, n, eb05, ewma_eb05, n_methods_flagged, is_signal_any) as a
+ * QuarterlyRow has them, the quarter as its index.
+ */
+export type AggregateInput = Omit<Pick<QuarterlyRow, AggregateColumnEntry['name']>, 'quarter'> & { quarter: QuarterIndex };
 
 /**
  * Accumulates the quarterly rows of one pair, in any order, and yields its spec 2.1 Pair.

@@ -10,6 +10,7 @@
  * direction (spec 4.1 sort/order: nulls last in both orders, ties by vaccine then event); the
  * JSON text of every Pair; and the quarterly columns of every pair for `format=series`.
  */
+import { finiteOrNull } from '../spec/columns.js';
 import { formatQuarter, parseQuarter, type QuarterIndex } from '../spec/quarter.js';
 import type { Store } from '../store/read.js';
 import { readServingData, type ServingRows } from '../store/serving.js';
@@ -146,7 +147,7 @@ export function catalogFromRows(data: ServingRows): Catalog {
       const eb05 = rows.eb05[i];
       const ewma = rows.ewma_eb05[i];
       const n = rows.n[i];
-      acc.addValues(rows.quarter[i], n === NULL_N ? 0 : n, Number.isNaN(eb05) ? null : eb05, Number.isNaN(ewma) ? null : ewma,
+      acc.addValues(rows.quarter[i], n === NULL_N ? 0 : n, finiteOrNull(eb05), finiteOrNull(ewma),
         rows.n_methods_flagged[i], rows.is_signal_any[i] === 1);
     }
     const drug = data.drug[p];

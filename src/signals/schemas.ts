@@ -5,11 +5,13 @@
  * `@fastify/swagger` turns them into `/openapi.json` (shared schemas become
  * `components/schemas/<$id>`).
  */
+import { QUARTER_OBJECT_COLUMNS, type QuarterObjectEntry, type StoreType } from '../spec/columns.js';
 import { ERROR_OBJECT_SCHEMA } from '../spec/errors.js';
+import { QUARTER_PATTERN } from '../spec/quarter.js';
 import { FORMATS, SIGNALS_PARAMETERS, LIMIT_MAX } from './parameters.js';
 
-const QUARTER = { type: 'string', pattern: '^[0-9]{4}Q[1-4]$', description: 'Quarter `<year>Q<1-4>`.' } as const;
-const NULLABLE_QUARTER = { type: ['string', 'null'], pattern: '^[0-9]{4}Q[1-4]$' } as const;
+const QUARTER = { type: 'string', pattern: QUARTER_PATTERN, description: 'Quarter `<year>Q<1-4>`.' } as const;
+const NULLABLE_QUARTER = { type: ['string', 'null'], pattern: QUARTER_PATTERN } as const;
 const REPORTS_THROUGH = { ...NULLABLE_QUARTER, description: 'Latest quarter in the data.' } as const;
 const HYPOTHESIS_TEXT = { type: 'string', description: 'Voluntary-reporting sentence.' } as const;
 
@@ -65,26 +67,34 @@ export const PROFILE_SCHEMA = {
   },
 } as const;
 
-/** Spec 2.3 quarter object. */
+/** JSON schema type of each store type. */
+const JSON_TYPE: { readonly [T in StoreType]: string } = { VARCHAR: 'string', INTEGER: 'integer', DOUBLE: 'number', BOOLEAN: 'boolean' };
+
+/**
+ * JSON schema of one quarter-object field, from its column (src/spec/columns.ts): the type of
+ * its store type (with `null` unless the column is never null), then pattern, minimum, maximum
+ * and description as the column's `quarterObject` gives them.
+ */
+function quarterProperty(column: QuarterObjectEntry): Record<string, unknown> {
+  const type = JSON_TYPE[column.type];
+  const field: { pattern?: string; minimum?: number; maximum?: number; description: string } = column.quarterObject;
+  return {
+    type: column.nullable === 'never' ? type : [type, 'null'],
+    ...(field.pattern === undefined ? {} : { pattern: field.pattern }),
+    ...(field.minimum === undefined ? {} : { minimum: field.minimum }),
+    ...(field.maximum === undefined ? {} : { maximum: field.maximum }),
+    description: field.description,
+  };
+}
+
+/** Spec 2.3 quarter object: one property per `quarterObject` column of src/spec/columns.ts, in table order. */
 export const QUARTER_SCHEMA = {
   $id: 'Quarter',
   type: 'object',
   description: 'Spec 2.3 quarter object: statistics of the 4-quarter window ending at quarter. ic025 is present only when the data has that column.',
-  required: ['quarter', 'n', 'eb05', 'eb50', 'eb95', 'prr', 'ror', 'ic', 'n_methods_flagged', 'is_signal_any'],
+  required: QUARTER_OBJECT_COLUMNS.filter((c) => !('optional' in c)).map((c) => c.name),
   additionalProperties: false,
-  properties: {
-    quarter: { ...QUARTER, description: 'Last quarter of the 4-quarter window, `<year>Q<1-4>`.' },
-    n: { type: 'integer', minimum: 0, description: 'Observed reports of the pair in the window (windows overlap).' },
-    eb05: { type: ['number', 'null'], description: 'MGPS posterior 5th percentile of the reporting ratio.' },
-    eb50: { type: ['number', 'null'], description: 'Quarterly posterior median, not an EBGM.' },
-    eb95: { type: ['number', 'null'], description: 'MGPS posterior 95th percentile.' },
-    prr: { type: ['number', 'null'], description: 'Proportional reporting ratio.' },
-    ror: { type: ['number', 'null'], description: 'Reporting odds ratio.' },
-    ic: { type: ['number', 'null'], description: 'Information component (BCPNN).' },
-    ic025: { type: ['number', 'null'], description: 'Lower 2.5% bound of IC; present only when the data has that column.' },
-    n_methods_flagged: { type: 'integer', minimum: 0, maximum: 4, description: 'How many of the four methods flag the window (0 to 4): GPS eb05 >= 2; PRR >= 2 with chi-square >= 4 and n >= 3; ROR lower 95% bound > 1 with n >= 3; IC025 > 0.' },
-    is_signal_any: { type: 'boolean', description: 'True when at least one method flags the window.' },
-  },
+  properties: Object.fromEntries(QUARTER_OBJECT_COLUMNS.map((c) => [c.name, quarterProperty(c)])),
 } as const;
 
 /** Spec 2.3 Series object. */

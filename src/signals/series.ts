@@ -7,39 +7,41 @@
  * 200 with an empty list).
  */
 import { HYPOTHESIS } from '../spec/caveats.js';
-import { formatQuarter } from '../spec/quarter.js';
-import type { QuarterlyRow } from '../store/schema.js';
-import { NULL_INT, recordViews } from '../store/series-store.js';
+import { QUARTER_OBJECT_COLUMNS, type QuarterObject, type QuarterlyRow } from '../spec/columns.js';
+import { readField, recordViews, SERIES_FIELDS, type SeriesField } from '../store/series-store.js';
 import type { Catalog } from './catalog.js';
 import type { RenderContext, Rendered } from './render.js';
 
-/** Spec 2.3 quarter object (`ic025` only when the store has that column). */
-export interface SeriesQuarter {
-  quarter: string;
-  n: number | null;
-  eb05: number | null;
-  eb50: number | null;
-  eb95: number | null;
-  prr: number | null;
-  ror: number | null;
-  ic: number | null;
-  ic025?: number | null;
-  n_methods_flagged: number | null;
-  is_signal_any: boolean;
-}
+/**
+ * Spec 2.3 quarter object (`ic025` only when the store has that column): the `quarterObject`
+ * columns of src/spec/columns.ts, in table order.
+ */
+export type SeriesQuarter = QuarterObject;
+
+/** The quarter-object fields a store serves: all, or all but the optional ones (`ic025`) when it lacks them. */
+const QUARTER_FIELDS = {
+  withIc025: QUARTER_OBJECT_COLUMNS.map((c) => c.name),
+  withoutIc025: QUARTER_OBJECT_COLUMNS.filter((c) => !('optional' in c)).map((c) => c.name),
+};
 
 /** Maps a stored quarterly row to the spec 2.3 quarter object. */
 export function seriesQuarter(row: QuarterlyRow, hasIc025: boolean): SeriesQuarter {
-  const q: SeriesQuarter = {
-    quarter: row.quarter, n: row.n, eb05: row.eb05, eb50: row.eb50, eb95: row.eb95, prr: row.prr, ror: row.ror, ic: row.ic,
-  } as SeriesQuarter;
-  if (hasIc025) q.ic025 = row.ic025;
-  q.n_methods_flagged = row.n_methods_flagged;
-  q.is_signal_any = row.is_signal_any;
-  return q;
+  const q: Record<string, unknown> = {};
+  for (const name of hasIc025 ? QUARTER_FIELDS.withIc025 : QUARTER_FIELDS.withoutIc025) q[name] = row[name];
+  return q as SeriesQuarter;
 }
 
-const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
+/** The series-record field of each served quarter-object field (every one is in the record), in quarter-object order. */
+const RECORD_FIELDS = {
+  withIc025: QUARTER_FIELDS.withIc025.map(recordField),
+  withoutIc025: QUARTER_FIELDS.withoutIc025.map(recordField),
+};
+
+function recordField(name: string): SeriesField {
+  const field = SERIES_FIELDS.find((f) => f.name === name);
+  if (!field) throw new Error(`series record: the quarter-object field ${name} has no record offset`);
+  return field;
+}
 
 /**
  * The spec 2.3 quarter objects of pair `id`, quarters ascending, from the catalog's series
@@ -49,19 +51,12 @@ export function pairSeries(catalog: Catalog, id: number): SeriesQuarter[] {
   const count = catalog.seriesTo[id] - catalog.seriesFrom[id];
   const out: SeriesQuarter[] = [];
   if (count <= 0) return out;
-  const { u16, i8, u8, i32, f64 } = recordViews(catalog.series.read(catalog.seriesFrom[id], count));
+  const views = recordViews(catalog.series.read(catalog.seriesFrom[id], count));
+  const fields = catalog.hasIc025 ? RECORD_FIELDS.withIc025 : RECORD_FIELDS.withoutIc025;
   for (let r = 0; r < count; r++) {
-    const n = i32[r * 16 + 1];
-    const d = r * 8 + 1;
-    const q = {
-      quarter: formatQuarter(u16[r * 32]), n: n === NULL_INT ? null : n, eb05: orNull(f64[d]), eb50: orNull(f64[d + 1]),
-      eb95: orNull(f64[d + 2]), prr: orNull(f64[d + 3]), ror: orNull(f64[d + 4]), ic: orNull(f64[d + 5]),
-    } as SeriesQuarter;
-    if (catalog.hasIc025) q.ic025 = orNull(f64[d + 6]);
-    const nmf = i8[r * 64 + 2];
-    q.n_methods_flagged = nmf < 0 ? null : nmf;
-    q.is_signal_any = u8[r * 64 + 3] === 1;
-    out.push(q);
+    const q: Record<string, unknown> = {};
+    for (const field of fields) q[field.name] = readField(views, field, r);
+    out.push(q as SeriesQuarter);
   }
   return out;
 }

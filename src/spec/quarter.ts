@@ -11,6 +11,9 @@ export type QuarterIndex = number;
 
 const QUARTER_RE = /^(\d{4})-?Q([1-4])$/i;
 
+/** JSON schema pattern of a served quarter string (spec 2.1: `<year>Q<1-4>`). */
+export const QUARTER_PATTERN = '^[0-9]{4}Q[1-4]$';
+
 /**
  * Parses `2021Q3` or `2021-Q3` (case-insensitive `q`) into a quarter index.
  * @returns the index, or `null` when the text is not a quarter.

@@ -7,6 +7,7 @@
  * count and hence the same MGPS and IC values, so the likelihood and the posterior run once per
  * distinct (n, E) with the multiplicity as weight (exact, unlike openEBGM's squashing).
  */
+import { finiteOrNull, type PairStatistics } from '../spec/columns.js';
 import { ic } from './bcpnn.js';
 import { flags } from './flags.js';
 import {
@@ -28,29 +29,11 @@ export interface WindowInput {
   n_reports: number;
 }
 
-/** Statistics of one pair, in input order; null where undefined. */
-export interface PairStatistics {
-  expected: number;
-  qn: number | null;
-  ebgm: number | null;
-  eb05: number | null;
-  eb50: number | null;
-  eb95: number | null;
-  prr: number | null;
-  prr_lci: number | null;
-  prr_uci: number | null;
-  prr_chisq: number | null;
-  ror: number | null;
-  ror_lci: number | null;
-  ror_uci: number | null;
-  ic: number | null;
-  ic025: number | null;
-  ic975: number | null;
-  /** Methods flagging the pair (0..4; DESIGN.md "Flags"). */
-  n_methods_flagged: number;
-  /** `n_methods_flagged >= 1`. */
-  is_signal_any: boolean;
-}
+/**
+ * Statistics of one pair, in input order; null where undefined. Its shape follows the column
+ * table (src/spec/columns.ts: the columns of kind `statistic` and `flag`).
+ */
+export type { PairStatistics };
 
 /** Options of {@link scoreWindow}. */
 export interface ScoreOptions {
@@ -58,10 +41,6 @@ export interface ScoreOptions {
   hyper?: Hyperparameters;
   /** An extra starting point for the fit, e.g. the previous window's hyperparameters. */
   warmStart?: Hyperparameters;
-}
-
-function finiteOrNull(x: number): number | null {
-  return Number.isFinite(x) ? x : null;
 }
 
 function checkInput(input: WindowInput): void {

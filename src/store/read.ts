@@ -4,6 +4,7 @@
  */
 import { access } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { finiteOrNull } from '../spec/columns.js';
 import { isParquetPath, loadParquetStore } from './parquet-store.js';
 import { readMetaTable, readServingRows, readVaccineTable, type ServingRows } from './serving.js';
 import { QUARTERLY_COLUMNS, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from './schema.js';
@@ -11,9 +12,7 @@ import { QUARTERLY_COLUMNS, type QuarterlyRow, type StoreMeta, type VaccineRow, 
 const QUARTERLY_SELECT = `SELECT ${QUARTERLY_COLUMNS.map(([name]) => name).join(', ')} FROM quarterly`;
 
 function toNumberOrNull(value: unknown): number | null {
-  if (value === null || value === undefined) return null;
-  const n = typeof value === 'bigint' ? Number(value) : Number(value);
-  return Number.isFinite(n) ? n : null;
+  return value === null || value === undefined ? null : finiteOrNull(Number(value));
 }
 
 function toQuarterlyRow(raw: Record<string, unknown>): QuarterlyRow {

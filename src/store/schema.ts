@@ -12,61 +12,17 @@
  * - `windows`: per-window MGPS hyperparameters and fit diagnostics.
  * - `meta`: build metadata as key -> JSON text.
  */
-import type { PairStatistics } from '../stats/window.js';
+import { COLUMNS, type ColumnName, type QuarterlyRow, type StoreType } from '../spec/columns.js';
 
 /**
  * One quarterly row of a pair (spec 2.3 quarter object plus the build's extra columns): the
- * window's counts, every statistic of `PairStatistics` (src/stats/window.ts, the one list of
- * them) and the EWMA of EB05.
+ * window's counts, every statistic and flag of the window and the EWMA of EB05. Its shape
+ * follows the column table (src/spec/columns.ts `COLUMNS`, the one list of them).
  */
-export interface QuarterlyRow extends Omit<PairStatistics, 'expected'> {
-  /** Vaccine name (`VAX_NAME`); the stored column is named `drug` (spec 1). */
-  drug: string;
-  /** Event preferred term (MedDRA). */
-  event: string;
-  /** Quarter `<year>Q<1-4>` that ends the 4-quarter window. */
-  quarter: string;
-  /** Observed count: distinct reports naming both in the window. */
-  n: number;
-  /** Expected count `n_vaccine * n_event / n_reports`; null when unknown (import). */
-  expected: number | null;
-  n_vaccine: number | null;
-  n_event: number | null;
-  /** Reports in the window that name at least one vaccine and one event. */
-  n_reports: number | null;
-  /** EWMA (lambda 0.3) of `eb05` over the pair's quarters up to this one. */
-  ewma_eb05: number | null;
-}
+export type { QuarterlyRow };
 
-/** Column order of `quarterly`, with DuckDB types. */
-export const QUARTERLY_COLUMNS: ReadonlyArray<readonly [keyof QuarterlyRow, 'VARCHAR' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN']> = [
-  ['drug', 'VARCHAR'],
-  ['event', 'VARCHAR'],
-  ['quarter', 'VARCHAR'],
-  ['n', 'INTEGER'],
-  ['expected', 'DOUBLE'],
-  ['n_vaccine', 'INTEGER'],
-  ['n_event', 'INTEGER'],
-  ['n_reports', 'INTEGER'],
-  ['qn', 'DOUBLE'],
-  ['ebgm', 'DOUBLE'],
-  ['eb05', 'DOUBLE'],
-  ['eb50', 'DOUBLE'],
-  ['eb95', 'DOUBLE'],
-  ['prr', 'DOUBLE'],
-  ['prr_lci', 'DOUBLE'],
-  ['prr_uci', 'DOUBLE'],
-  ['prr_chisq', 'DOUBLE'],
-  ['ror', 'DOUBLE'],
-  ['ror_lci', 'DOUBLE'],
-  ['ror_uci', 'DOUBLE'],
-  ['ic', 'DOUBLE'],
-  ['ic025', 'DOUBLE'],
-  ['ic975', 'DOUBLE'],
-  ['n_methods_flagged', 'INTEGER'],
-  ['is_signal_any', 'BOOLEAN'],
-  ['ewma_eb05', 'DOUBLE'],
-];
+/** Column order of `quarterly`, with DuckDB types (from src/spec/columns.ts `COLUMNS`). */
+export const QUARTERLY_COLUMNS: ReadonlyArray<readonly [ColumnName, StoreType]> = COLUMNS.map((c) => [c.name, c.type] as const);
 
 /** One vaccine (spec 2.1 `vax_name`, `vax_type`; VAERS `VAX_TYPE` codes). */
 export interface VaccineRow {

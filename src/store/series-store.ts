@@ -7,13 +7,17 @@
  * behind at exit) and read a pair's slice with one positioned read (`fs.readSync`, well under a
  * millisecond), so the series stay out of the process's memory (2.8M rows: 180 MB).
  *
- * Record layout (little-endian, `SERIES_RECORD_BYTES` = 64): quarter index u16 @0 (src/quarter.ts),
- * n_methods_flagged i8 @2 (-1: null), is_signal_any u8 @3, n i32 @4 (`NULL_INT`: null), then
- * the doubles eb05 @8, eb50 @16, eb95 @24, prr @32, ror @40, ic @48, ic025 @56 (NaN: null).
+ * Record layout (`SERIES_RECORD_BYTES` = 64, native byte order: the records never leave the
+ * process): the columns with a `served.record` offset in the column table (src/spec/columns.ts),
+ * each at its offset in its encoding (`SERIES_FIELDS`): today quarter index u16 @0,
+ * n_methods_flagged i8 @2, is_signal_any u8 @3, n i32 @4, then the doubles eb05 @8 .. ic025 @56.
+ * Nulls as the encoding says (`Encoding`: NaN, `NULL_INT`, -1).
  */
 import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { formatQuarter } from '../spec/quarter.js';
+import { finiteOrNull, SERVED_COLUMNS, type Encoding, type ServedColumnEntry } from '../spec/columns.js';
 
 /** Bytes of one row record. */
 export const SERIES_RECORD_BYTES = 64;
@@ -84,19 +88,57 @@ export class SeriesStore {
   }
 }
 
-/** Typed views of a record buffer (native byte order; the records never leave the process). */
-export interface RecordViews {
-  /** quarter of record r: u16[r * 32]. */
+/** The typed array of each encoding. */
+export interface TypedArrays {
   u16: Uint16Array;
-  /** n_methods_flagged of record r: i8[r * 64 + 2]. */
-  i8: Int8Array;
-  /** is_signal_any of record r: u8[r * 64 + 3]. */
-  u8: Uint8Array;
-  /** n of record r: i32[r * 16 + 1]. */
   i32: Int32Array;
-  /** Double k (0 eb05 .. 6 ic025) of record r: f64[r * 8 + 1 + k]. */
+  i8: Int8Array;
+  u8: Uint8Array;
   f64: Float64Array;
 }
+
+/** Bytes of one value of each encoding. */
+export const ENCODING_BYTES: { readonly [E in Encoding]: number } = { u16: 2, i32: 4, i8: 1, u8: 1, f64: 8 };
+
+/** The value each encoding stores for null (src/spec/columns.ts `Encoding`; a quarter is never null). */
+export const NULL_VALUE: { readonly [E in Encoding]: number } = { u16: 0, i32: NULL_INT, i8: -1, u8: 0, f64: Number.NaN };
+
+/** A column of the series record: its name, encoding and place in the record. */
+export interface SeriesField {
+  name: ServedColumnEntry['name'];
+  encoding: Encoding;
+  /** Byte offset in the record. */
+  offset: number;
+  /** Values of this encoding per record (`SERIES_RECORD_BYTES / ENCODING_BYTES[encoding]`). */
+  stride: number;
+  /** Index of the field of record 0 in its encoding's view (`offset / ENCODING_BYTES[encoding]`). */
+  index: number;
+}
+
+/**
+ * The fields of the series record, in column-table order, from the `served.record` offsets of
+ * src/spec/columns.ts. Checked once here: each field aligned to its size, inside the record,
+ * no two overlapping.
+ */
+export const SERIES_FIELDS: readonly SeriesField[] = ((): SeriesField[] => {
+  const fields: SeriesField[] = [];
+  const used = new Uint8Array(SERIES_RECORD_BYTES);
+  for (const column of SERVED_COLUMNS) {
+    const { encoding } = column.served;
+    const offset = 'record' in column.served ? column.served.record : undefined;
+    if (offset === undefined) continue;
+    const bytes = ENCODING_BYTES[encoding];
+    if (offset % bytes !== 0 || offset + bytes > SERIES_RECORD_BYTES || used.subarray(offset, offset + bytes).some((b) => b)) {
+      throw new Error(`series record: ${column.name} (${encoding} @${offset}) is misaligned, outside the record or overlaps another field`);
+    }
+    used.fill(1, offset, offset + bytes);
+    fields.push({ name: column.name, encoding, offset, stride: SERIES_RECORD_BYTES / bytes, index: offset / bytes });
+  }
+  return fields;
+})();
+
+/** Typed views of a record buffer, one per encoding (field f of record r: `views[f.encoding][r * f.stride + f.index]`). */
+export type RecordViews = TypedArrays;
 
 /** Views of `records` (its byteOffset a multiple of 8, as every Buffer this module hands out). */
 export function recordViews(records: Buffer): RecordViews {
@@ -105,4 +147,36 @@ export function recordViews(records: Buffer): RecordViews {
     u16: new Uint16Array(buffer, byteOffset, length >> 1), i8: new Int8Array(buffer, byteOffset, length), u8: new Uint8Array(buffer, byteOffset, length),
     i32: new Int32Array(buffer, byteOffset, length >> 2), f64: new Float64Array(buffer, byteOffset, length >> 3),
   };
+}
+
+/**
+ * Writes `values[i]` (or the encoding's null for every record when `values` is null) into
+ * field `field` of records `0 .. count - 1` of `views`. One loop per encoding, so that each
+ * loop stores into one kind of typed array (the load writes millions of values).
+ */
+export function writeField(views: RecordViews, field: SeriesField, count: number, values: ArrayLike<number> | null): void {
+  const { stride, index } = field;
+  const from = values ?? new Float64Array(count).fill(NULL_VALUE[field.encoding]);
+  switch (field.encoding) {
+    case 'u16': { const view = views.u16; for (let i = 0; i < count; i++) view[i * stride + index] = from[i]; return; }
+    case 'i32': { const view = views.i32; for (let i = 0; i < count; i++) view[i * stride + index] = from[i]; return; }
+    case 'i8': { const view = views.i8; for (let i = 0; i < count; i++) view[i * stride + index] = from[i]; return; }
+    case 'u8': { const view = views.u8; for (let i = 0; i < count; i++) view[i * stride + index] = from[i]; return; }
+    case 'f64': { const view = views.f64; for (let i = 0; i < count; i++) view[i * stride + index] = from[i]; return; }
+  }
+}
+
+/**
+ * The value of field `field` of record `r`, decoded: a quarter as `<year>Q<1-4>`, a boolean
+ * as true or false, a number or null for the encoding's null.
+ */
+export function readField(views: RecordViews, field: SeriesField, r: number): string | number | boolean | null {
+  const value = views[field.encoding][r * field.stride + field.index];
+  switch (field.encoding) {
+    case 'u16': return formatQuarter(value);
+    case 'u8': return value === 1;
+    case 'i8': return value < 0 ? null : value;
+    case 'i32': return value === NULL_INT ? null : value;
+    case 'f64': return finiteOrNull(value);
+  }
 }

@@ -10,40 +10,34 @@
  * each chunk's records written out at once (peak memory: the aggregate columns, 24 bytes a row,
  * plus DuckDB's 64 MB); other stores by the general read (all columns in memory first).
  *
- * Encoding of missing values, so that every column is a plain typed array: NaN for a null or
- * non-finite double, `NULL_INT` for a null `n`, -1 for a null `n_methods_flagged`; a null
- * `is_signal_any` is false. Rows whose drug or event is null, or whose quarter is not
- * `<year>Q<1-4>`, are skipped.
+ * Which columns are loaded, in which encoding, and which of them the pair aggregate reads: the
+ * column table (src/spec/columns.ts `served`). Every column is a plain typed array, missing
+ * values encoded as the encoding says (NaN for a null or non-finite double, `NULL_INT` for a
+ * null `n`, -1 for a null `n_methods_flagged`; a null `is_signal_any` is false). Rows whose drug
+ * or event is null, or whose quarter is not `<year>Q<1-4>`, are skipped.
  */
 import { access } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
 import { isParquetPath, readParquetKv, sqlString } from './parquet-store.js';
-import { NULL_INT, recordViews, SERIES_RECORD_BYTES, SeriesStore } from './series-store.js';
+import { SERVED_COLUMNS, type AggregateColumnEntry, type Encoding, type ServedColumnEntry } from '../spec/columns.js';
+import { NULL_INT, recordViews, SERIES_FIELDS, SERIES_RECORD_BYTES, SeriesStore, writeField, type TypedArrays } from './series-store.js';
 import type { StoreMeta, VaccineRow } from './schema.js';
 
-/** Every per-quarter column of spec 2.3 plus `ewma_eb05`, one entry per row (the fallback read). */
-export interface SeriesColumns {
-  /** Quarter index `year * 4 + (q - 1)` (src/quarter.ts). */
-  quarter: Uint16Array;
-  /** Observed count; `NULL_INT` when null. */
-  n: Int32Array;
-  eb05: Float64Array;
-  eb50: Float64Array;
-  eb95: Float64Array;
-  prr: Float64Array;
-  ror: Float64Array;
-  ic: Float64Array;
-  /** Present only when the store has `ic025` (meta.has_ic025 not false). */
-  ic025: Float64Array | null;
-  ewma_eb05: Float64Array;
-  /** -1 when null. */
-  n_methods_flagged: Int8Array;
-  /** 1 when is_signal_any, else 0. */
-  is_signal_any: Uint8Array;
-}
+/**
+ * Every column the server loads (src/spec/columns.ts `served`: the spec 2.3 quarter-object
+ * columns and `ewma_eb05`), one typed entry per row in its encoding (the general read); an
+ * optional column (`ic025`) is null when the store lacks it (meta.has_ic025 false).
+ */
+export type SeriesColumns = {
+  [C in ServedColumnEntry as C['name']]: TypedArrays[C['served']['encoding']] | (C extends { optional: true } ? null : never);
+};
 
-/** The columns the pair aggregate reads (src/signals/aggregate.ts), one entry per row. */
-export type AggregateColumns = Pick<SeriesColumns, 'quarter' | 'n' | 'eb05' | 'ewma_eb05' | 'n_methods_flagged' | 'is_signal_any'>;
+/**
+ * The columns the pair aggregate reads (src/signals/aggregate.ts; `served.aggregate` in the
+ * column table), one entry per row: quarter index, n (`NULL_INT` for null), eb05 and ewma_eb05
+ * (NaN for null), n_methods_flagged (-1 for null), is_signal_any (1 or 0).
+ */
+export type AggregateColumns = { [C in AggregateColumnEntry as C['name']]: TypedArrays[C['served']['encoding']] };
 
 /** What the server reads from a store once. */
 export interface ServingRows {
@@ -73,11 +67,29 @@ export interface ServingOptions {
 }
 
 const VALID_ROW = `drug IS NOT NULL AND event IS NOT NULL AND regexp_full_match(quarter, '[0-9]{4}Q[1-4]')`;
-const DOUBLE_COLUMNS = ['eb05', 'eb50', 'eb95', 'prr', 'ror', 'ic', 'ic025', 'ewma_eb05'] as const;
-const finite = (c: string) => `if(isfinite(${c}), ${c}, 'NaN'::DOUBLE) AS ${c}`;
-const VALUES = `(left(quarter, 4)::INTEGER * 4 + right(quarter, 1)::INTEGER - 1)::INTEGER AS quarter,
-      coalesce(n, ${NULL_INT})::INTEGER AS n, ${DOUBLE_COLUMNS.map(finite).join(', ')},
-      coalesce(n_methods_flagged, -1)::INTEGER AS n_methods_flagged, coalesce(is_signal_any, false)::INTEGER AS is_signal_any`;
+/** SQL of each encoding (src/spec/columns.ts `Encoding`): a column's value as the server holds it. */
+const LOAD_SQL: { readonly [E in Encoding]: (c: string) => string } = {
+  u16: (c) => `(left(${c}, 4)::INTEGER * 4 + right(${c}, 1)::INTEGER - 1)::INTEGER AS ${c}`,
+  i32: (c) => `coalesce(${c}, ${NULL_INT})::INTEGER AS ${c}`,
+  i8: (c) => `coalesce(${c}, -1)::INTEGER AS ${c}`,
+  u8: (c) => `coalesce(${c}, false)::INTEGER AS ${c}`,
+  f64: (c) => `if(isfinite(${c}), ${c}, 'NaN'::DOUBLE) AS ${c}`,
+};
+/** The loaded columns as a select list, in SERVED_COLUMNS order. */
+const VALUES = SERVED_COLUMNS.map((c) => LOAD_SQL[c.served.encoding](c.name)).join(', ');
+/** Position of each loaded column in VALUES. */
+const POSITION = Object.fromEntries(SERVED_COLUMNS.map((c, k) => [c.name, k])) as { [K in ServedColumnEntry['name']]: number };
+const AGGREGATE_COLUMNS = SERVED_COLUMNS.filter((c): c is AggregateColumnEntry => 'aggregate' in c.served);
+const TYPED_ARRAY: { readonly [E in Encoding]: new (length: number) => TypedArrays[E] } = {
+  u16: Uint16Array, i32: Int32Array, i8: Int8Array, u8: Uint8Array, f64: Float64Array,
+};
+/** Any of the typed arrays of the encodings. */
+type TypedArray = TypedArrays[Encoding];
+
+/** Whether the store carries `column` (an optional column only when meta.has_ic025 is not false). */
+function present(column: ServedColumnEntry, hasIc025: boolean): boolean {
+  return hasIc025 || !('optional' in column);
+}
 
 /** Numbers of column `index` of a chunk, as the vector's own typed array when it exposes one. */
 function numbers(chunk: DuckDBDataChunk, index: number): ArrayLike<number> {
@@ -88,42 +100,21 @@ function numbers(chunk: DuckDBDataChunk, index: number): ArrayLike<number> {
 }
 
 function aggregateColumns(total: number): AggregateColumns {
-  return {
-    quarter: new Uint16Array(total), n: new Int32Array(total), eb05: new Float64Array(total), ewma_eb05: new Float64Array(total),
-    n_methods_flagged: new Int8Array(total), is_signal_any: new Uint8Array(total),
-  };
+  return Object.fromEntries(AGGREGATE_COLUMNS.map((c) => [c.name, new TYPED_ARRAY[c.served.encoding](total)])) as AggregateColumns;
 }
 
 /**
- * Encodes rows `0 .. count - 1` of the value columns (in VALUES order, `column(k)` the k-th
- * after the quarter) into fresh records; `into` (when given) receives the aggregate columns at
- * `at + i`.
+ * Encodes rows `0 .. count - 1` of the loaded columns (`column(k)`: the k-th of SERVED_COLUMNS,
+ * as VALUES selects it) into fresh records; `into` receives the aggregate columns at `at + i`.
  */
 function encode(count: number, column: (k: number) => ArrayLike<number>, hasIc025: boolean, into: AggregateColumns, at: number): Buffer {
   const records = Buffer.alloc(count * SERIES_RECORD_BYTES);
-  const { u16, i8, u8, i32, f64 } = recordViews(records);
-  const quarter = column(0);
-  const n = column(1);
-  for (let i = 0; i < count; i++) {
-    u16[i * 32] = quarter[i];
-    i32[i * 16 + 1] = n[i];
-    into.quarter[at + i] = quarter[i];
-    into.n[at + i] = n[i];
+  const views = recordViews(records);
+  for (const field of SERIES_FIELDS) {
+    const k = POSITION[field.name];
+    writeField(views, field, count, present(SERVED_COLUMNS[k], hasIc025) ? column(k) : null);
   }
-  for (let k = 0; k < 7; k++) {
-    const values = k === 6 && !hasIc025 ? null : column(2 + k);
-    for (let i = 0; i < count; i++) f64[i * 8 + 1 + k] = values ? values[i] : NaN;
-  }
-  into.eb05.set(column(2) as Float64Array, at);
-  into.ewma_eb05.set(column(9) as Float64Array, at);
-  const nmf = column(10);
-  const signal = column(11);
-  for (let i = 0; i < count; i++) {
-    i8[i * 64 + 2] = nmf[i];
-    u8[i * 64 + 3] = signal[i];
-    into.n_methods_flagged[at + i] = nmf[i];
-    into.is_signal_any[at + i] = signal[i];
-  }
+  for (const c of AGGREGATE_COLUMNS) (into[c.name] as TypedArray).set(column(POSITION[c.name]), at);
   return records;
 }
 
@@ -186,7 +177,8 @@ async function readInOrder(connection: DuckDBConnection, source: ServingSource, 
       const count = chunk.rowCount;
       if (at + count > total) throw new NotInOrder();
       const rowNumber = numbers(chunk, 0);
-      const quarter = numbers(chunk, 1);
+      const values = SERVED_COLUMNS.map((_, k) => numbers(chunk, 1 + k));
+      const quarter = values[POSITION.quarter];
       for (let i = 0; i < count; i++) {
         const row = at + i;
         while (row >= start[pair + 1]) pair++;
@@ -195,7 +187,7 @@ async function readInOrder(connection: DuckDBConnection, source: ServingSource, 
           throw new NotInOrder();
         }
       }
-      series.append(encode(count, (k) => numbers(chunk, 1 + k), hasIc025, rows, at));
+      series.append(encode(count, (k) => values[k], hasIc025, rows, at));
       at += count;
     }
     if (at !== total) throw new NotInOrder();
@@ -216,9 +208,18 @@ function sortByQuarter(rows: SeriesColumns, from: number, to: number): void {
   }
 }
 
-/** `column[at[i]] = values[i]` (one monomorphic loop for every double column). */
-function scatterDoubles(column: Float64Array, at: Int32Array, values: Float64Array): void {
-  for (let i = 0; i < at.length; i++) column[at[i]] = values[i];
+/**
+ * `column[at[i]] = values[i]`, one loop per encoding (each stores into one kind of typed array).
+ */
+function scatter(column: TypedArray, encoding: Encoding, at: Int32Array, values: ArrayLike<number>): void {
+  const n = at.length;
+  switch (encoding) {
+    case 'u16': { const c = column as Uint16Array; for (let i = 0; i < n; i++) c[at[i]] = values[i]; return; }
+    case 'i32': { const c = column as Int32Array; for (let i = 0; i < n; i++) c[at[i]] = values[i]; return; }
+    case 'i8': { const c = column as Int8Array; for (let i = 0; i < n; i++) c[at[i]] = values[i]; return; }
+    case 'u8': { const c = column as Uint8Array; for (let i = 0; i < n; i++) c[at[i]] = values[i]; return; }
+    case 'f64': { const c = column as Float64Array; for (let i = 0; i < n; i++) c[at[i]] = values[i]; return; }
+  }
 }
 
 /**
@@ -231,12 +232,8 @@ async function readScattered(connection: DuckDBConnection, source: string, meta:
   const start = pairStarts(counts);
   const total = start[drug.length];
   const hasIc025 = meta.has_ic025 !== false;
-  const all: SeriesColumns = {
-    quarter: new Uint16Array(total), n: new Int32Array(total),
-    eb05: new Float64Array(total), eb50: new Float64Array(total), eb95: new Float64Array(total), prr: new Float64Array(total),
-    ror: new Float64Array(total), ic: new Float64Array(total), ic025: hasIc025 ? new Float64Array(total) : null,
-    ewma_eb05: new Float64Array(total), n_methods_flagged: new Int8Array(total), is_signal_any: new Uint8Array(total),
-  };
+  const columns = SERVED_COLUMNS.map((c): TypedArray | null => (present(c, hasIc025) ? new TYPED_ARRAY[c.served.encoding](total) : null));
+  const all = Object.fromEntries(SERVED_COLUMNS.map((c, k) => [c.name, columns[k]])) as SeriesColumns;
   // Rows arrive in any order (parallel join): each goes to the next free slot of its pair.
   const fill = start.slice(0, drug.length);
   const result = await connection.stream(`WITH pairs AS (
@@ -244,7 +241,6 @@ async function readScattered(connection: DuckDBConnection, source: string, meta:
       FROM (SELECT DISTINCT drug, event FROM ${source} WHERE ${VALID_ROW}))
     SELECT p.id, ${VALUES}
     FROM (SELECT * FROM ${source} WHERE ${VALID_ROW}) s JOIN pairs p ON s.drug = p.drug AND s.event = p.event`);
-  const doubles = DOUBLE_COLUMNS.map((name) => all[name]);
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
@@ -252,21 +248,9 @@ async function readScattered(connection: DuckDBConnection, source: string, meta:
     const id = numbers(chunk, 0);
     const at = new Int32Array(count);
     for (let i = 0; i < count; i++) at[i] = fill[id[i]]++;
-    const quarter = numbers(chunk, 1);
-    const n = numbers(chunk, 2);
-    for (let i = 0; i < count; i++) {
-      all.quarter[at[i]] = quarter[i];
-      all.n[at[i]] = n[i];
-    }
-    for (let c = 0; c < doubles.length; c++) {
-      const column = doubles[c];
-      if (column) scatterDoubles(column, at, numbers(chunk, 3 + c) as Float64Array);
-    }
-    const nmf = numbers(chunk, 3 + DOUBLE_COLUMNS.length);
-    const signal = numbers(chunk, 4 + DOUBLE_COLUMNS.length);
-    for (let i = 0; i < count; i++) {
-      all.n_methods_flagged[at[i]] = nmf[i];
-      all.is_signal_any[at[i]] = signal[i];
+    for (let k = 0; k < columns.length; k++) {
+      const column = columns[k];
+      if (column) scatter(column, SERVED_COLUMNS[k].served.encoding, at, numbers(chunk, 1 + k));
     }
   }
   for (let p = 0; p < drug.length; p++) {
@@ -279,11 +263,11 @@ async function readScattered(connection: DuckDBConnection, source: string, meta:
   }
   const rows = aggregateColumns(total);
   const series = SeriesStore.create(total, options.seriesInMemoryRows);
-  const columns = [all.quarter, all.n, all.eb05, all.eb50, all.eb95, all.prr, all.ror, all.ic, all.ic025 ?? all.eb05, all.ewma_eb05, all.n_methods_flagged, all.is_signal_any];
   const BATCH = 4096;
   for (let at = 0; at < total; at += BATCH) {
     const to = Math.min(total, at + BATCH);
-    series.append(encode(to - at, (k) => columns[k].subarray(at, to), hasIc025, rows, at));
+    // encode reads only the columns the store has (an absent one is null).
+    series.append(encode(to - at, (k) => columns[k]!.subarray(at, to), hasIc025, rows, at));
   }
   return { meta, vaccines, drug, event, start, rows, series };
 }

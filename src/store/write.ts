@@ -17,6 +17,7 @@
  */
 import { rename, rm } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+import { finiteOrNull } from '../spec/columns.js';
 import { KV_PREFIX, isParquetPath, sqlString } from './parquet-store.js';
 import { QUARTERLY_COLUMNS, SCHEMA_SQL, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from './schema.js';
 
@@ -74,10 +75,6 @@ function windowValues(w: WindowRow): Array<[string, unknown]> {
   ];
 }
 
-function finiteOrNull(value: unknown): unknown {
-  return typeof value === 'number' && !Number.isFinite(value) ? null : value;
-}
-
 async function writeDuckDb(connection: DuckDBConnection, content: StoreContent): Promise<void> {
   await connection.run(SCHEMA_SQL);
   await connection.run(`INSERT INTO quarterly ${ORDERED}`);
@@ -97,7 +94,7 @@ async function writeDuckDb(connection: DuckDBConnection, content: StoreContent):
 }
 
 async function writeParquet(connection: DuckDBConnection, content: StoreContent, tmpPath: string): Promise<void> {
-  const windows = [...later(content.windows)].map((w) => Object.fromEntries(Object.entries(w).map(([k, v]) => [k, finiteOrNull(v)])));
+  const windows = [...later(content.windows)].map((w) => Object.fromEntries(Object.entries(w).map(([k, v]) => [k, typeof v === 'number' ? finiteOrNull(v) : v])));
   const kv = {
     [`${KV_PREFIX}vaccines`]: JSON.stringify([...later(content.vaccines)]),
     [`${KV_PREFIX}windows`]: JSON.stringify(windows),

@@ -1,0 +1,239 @@
+/**
+ * The columns of a quarterly row, in one table (DESIGN.md "Data flow": counts -> statistics ->
+ * smoothing -> store -> HTTP): per column its name, its store type, when it may be null, what
+ * it means, and where it goes besides the store. Everything that lists these columns derives
+ * from `COLUMNS`:
+ * - the store: `QUARTERLY_COLUMNS` and the `quarterly` DDL (src/store/schema.ts), in table order;
+ * - the build's worker protocol: `STAT_COLUMNS` (kind `statistic`, carried as doubles);
+ * - the server's load and the 64-byte series record (`served`: src/store/serving.ts,
+ *   src/store/series-store.ts, src/signals/series.ts);
+ * - the spec 2.3 quarter object and its JSON schema (`quarterObject`: src/signals/schemas.ts);
+ * - the `score` CSV: `SCORE_COLUMNS` (`score`);
+ * - the TypeScript shapes `PairStatistics`, `QuarterlyRow`, `QuarterObject` (mapped from the
+ *   table, so they follow it).
+ *
+ * Ground floor: this file imports nothing outside src/spec.
+ */
+import { QUARTER_PATTERN } from './quarter.js';
+
+/** DuckDB type of a store column (the `quarterly` table). */
+export type StoreType = 'VARCHAR' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN';
+
+/**
+ * When a column may be null (DESIGN.md: an undefined value is null, never Infinity or NaN):
+ * - `never`: always set (a foreign store may still hold NULL; the server reads it as described
+ *   under {@link Encoding});
+ * - `imported`: set by the build, null in an imported store (the R layout has no counts);
+ * - `undefined`: null whenever the value is undefined for the pair (a zero denominator, no
+ *   EB05 yet for the EWMA), in the build's statistics too.
+ */
+export type NullWhen = 'never' | 'imported' | 'undefined';
+
+/**
+ * Where a column's value comes from: `key` the row's identity; `count` the window's report
+ * counts; `statistic` a number `scoreWindow` computes per pair (src/stats/window.ts; carried
+ * as a double by the worker protocol); `flag` the flags `scoreWindow` computes; `smoothing`
+ * the per-pair EWMA across quarters.
+ */
+export type ColumnKind = 'key' | 'count' | 'statistic' | 'flag' | 'smoothing';
+
+/**
+ * How the server holds a column after the load (one typed value per row) and in the 64-byte
+ * series record, with its null encoding:
+ * - `u16`: a quarter `<year>Q<1-4>` as its index `year * 4 + (q - 1)` (src/spec/quarter.ts);
+ *   rows whose quarter is not a quarter are skipped;
+ * - `i32`: an integer, null as `NULL_INT` (-2^31, src/store/series-store.ts);
+ * - `i8`: a small integer, null as -1;
+ * - `u8`: a boolean as 1 or 0, null read as false;
+ * - `f64`: a double, null (and any non-finite value) as NaN.
+ */
+export type Encoding = 'u16' | 'i32' | 'i8' | 'u8' | 'f64';
+
+/** What the server loads of a column (src/store/serving.ts). */
+export interface ServedColumn {
+  readonly encoding: Encoding;
+  /** Byte offset in the 64-byte series record (a multiple of the encoding's size), when the record carries it. */
+  readonly record?: number;
+  /** Whether the pair aggregate (spec 2.1, src/signals/aggregate.ts) reads it. */
+  readonly aggregate?: true;
+}
+
+/** A field of the spec 2.3 quarter object: its JSON schema description and bounds. */
+export interface QuarterObjectField {
+  readonly description: string;
+  readonly pattern?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+}
+
+/** One column of a quarterly row. */
+export interface ColumnSpec {
+  readonly name: string;
+  readonly type: StoreType;
+  readonly nullable: NullWhen;
+  readonly kind: ColumnKind;
+  /** Meaning, units and source. */
+  readonly description: string;
+  /**
+   * A store may lack the column: `meta.has_ic025` false (spec 2.3: `ic025` only when the data
+   * has that column; `ic025` is the one such column). The server then serves it as absent.
+   */
+  readonly optional?: true;
+  /** Loaded by the server; absent when the server never reads the column. */
+  readonly served?: ServedColumn;
+  /** A field of the spec 2.3 quarter object (`format=series`), in table order. */
+  readonly quarterObject?: QuarterObjectField;
+  /** A column of the `score` CSV, in table order (`header` when its CSV name differs). */
+  readonly score?: { readonly header?: string };
+}
+
+/** The columns of a quarterly row, in store order. */
+export const COLUMNS = [
+  { name: 'drug', type: 'VARCHAR', nullable: 'never', kind: 'key', score: { header: 'vaccine' },
+    description: 'Vaccine name (VAERS `VAX_NAME`); the column is named `drug` (spec 1). The score CSV calls it `vaccine`.' },
+  { name: 'event', type: 'VARCHAR', nullable: 'never', kind: 'key', score: {},
+    description: 'Event preferred term (MedDRA).' },
+  { name: 'quarter', type: 'VARCHAR', nullable: 'never', kind: 'key',
+    description: 'Quarter `<year>Q<1-4>` that ends the 4-quarter window.',
+    served: { encoding: 'u16', record: 0, aggregate: true },
+    quarterObject: { pattern: QUARTER_PATTERN, description: 'Last quarter of the 4-quarter window, `<year>Q<1-4>`.' } },
+  { name: 'n', type: 'INTEGER', nullable: 'never', kind: 'count', score: {},
+    description: 'Observed count: distinct reports naming both the vaccine and the event in the window.',
+    served: { encoding: 'i32', record: 4, aggregate: true },
+    quarterObject: { minimum: 0, description: 'Observed reports of the pair in the window (windows overlap).' } },
+  { name: 'expected', type: 'DOUBLE', nullable: 'imported', kind: 'statistic', score: {},
+    description: 'Expected count `E = n_vaccine * n_event / n_reports`.' },
+  { name: 'n_vaccine', type: 'INTEGER', nullable: 'imported', kind: 'count', score: {},
+    description: 'Distinct reports in the window naming the vaccine.' },
+  { name: 'n_event', type: 'INTEGER', nullable: 'imported', kind: 'count', score: {},
+    description: 'Distinct reports in the window naming the event.' },
+  { name: 'n_reports', type: 'INTEGER', nullable: 'imported', kind: 'count', score: {},
+    description: 'N: reports in the window that name at least one vaccine and one event.' },
+  { name: 'qn', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {},
+    description: 'MGPS posterior weight of the first prior component, `Qn` in [0, 1] (DuMouchel 1999).' },
+  { name: 'ebgm', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {},
+    description: 'MGPS empirical Bayes geometric mean of the reporting ratio (DuMouchel 1999).' },
+  { name: 'eb05', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {},
+    description: 'MGPS: 5% quantile of the posterior gamma mixture of the reporting ratio.',
+    served: { encoding: 'f64', record: 8, aggregate: true },
+    quarterObject: { description: 'MGPS posterior 5th percentile of the reporting ratio.' } },
+  { name: 'eb50', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {},
+    description: 'MGPS: posterior median of the reporting ratio (not an EBGM).',
+    served: { encoding: 'f64', record: 16 },
+    quarterObject: { description: 'Quarterly posterior median, not an EBGM.' } },
+  { name: 'eb95', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {},
+    description: 'MGPS: 95% quantile of the posterior gamma mixture.',
+    served: { encoding: 'f64', record: 24 },
+    quarterObject: { description: 'MGPS posterior 95th percentile.' } },
+  { name: 'prr', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {},
+    description: 'Proportional reporting ratio `(a/(a+b)) / (c/(c+d))` (Evans 2001).',
+    served: { encoding: 'f64', record: 32 },
+    quarterObject: { description: 'Proportional reporting ratio.' } },
+  { name: 'prr_lci', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {},
+    description: 'Lower bound of the 95% CI of PRR, on the log scale (z = qnorm(0.975)).' },
+  { name: 'prr_uci', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {},
+    description: 'Upper bound of the 95% CI of PRR.' },
+  { name: 'prr_chisq', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {},
+    description: 'Yates-corrected chi-square of the 2x2 table, as R `chisq.test(correct = TRUE)`.' },
+  { name: 'ror', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {},
+    description: 'Reporting odds ratio `a d / (b c)` (van Puijenbroek 2002).',
+    served: { encoding: 'f64', record: 40 },
+    quarterObject: { description: 'Reporting odds ratio.' } },
+  { name: 'ror_lci', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {},
+    description: 'Lower bound of the 95% CI of ROR, on the log scale.' },
+  { name: 'ror_uci', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {},
+    description: 'Upper bound of the 95% CI of ROR.' },
+  { name: 'ic', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {},
+    description: 'Information component `log2((n + 0.5) / (E + 0.5))` (Noren, Hopstadius and Bate 2013).',
+    served: { encoding: 'f64', record: 48 },
+    quarterObject: { description: 'Information component (BCPNN).' } },
+  { name: 'ic025', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {}, optional: true,
+    description: 'log2 of the 2.5% quantile of `Gamma(n + 0.5, E + 0.5)`.',
+    served: { encoding: 'f64', record: 56 },
+    quarterObject: { description: 'Lower 2.5% bound of IC; present only when the data has that column.' } },
+  { name: 'ic975', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {},
+    description: 'log2 of the 97.5% quantile of `Gamma(n + 0.5, E + 0.5)`.' },
+  { name: 'n_methods_flagged', type: 'INTEGER', nullable: 'never', kind: 'flag', score: {},
+    description: 'Methods flagging the pair, 0 to 4 (DESIGN.md "Flags"): GPS `eb05 >= 2`; PRR `prr >= 2, prr_chisq >= 4, n >= 3`; ROR `ror_lci > 1, n >= 3`; IC `ic025 > 0`.',
+    served: { encoding: 'i8', record: 2, aggregate: true },
+    quarterObject: { minimum: 0, maximum: 4, description: 'How many of the four methods flag the window (0 to 4): GPS eb05 >= 2; PRR >= 2 with chi-square >= 4 and n >= 3; ROR lower 95% bound > 1 with n >= 3; IC025 > 0.' } },
+  { name: 'is_signal_any', type: 'BOOLEAN', nullable: 'never', kind: 'flag', score: {},
+    description: '`n_methods_flagged >= 1`.',
+    served: { encoding: 'u8', record: 3, aggregate: true },
+    quarterObject: { description: 'True when at least one method flags the window.' } },
+  { name: 'ewma_eb05', type: 'DOUBLE', nullable: 'undefined', kind: 'smoothing',
+    description: 'EWMA (lambda 0.3, `s_0 = x_0`) of `eb05` over the pair\'s quarters up to this one; a quarter without EB05 carries the previous value.',
+    served: { encoding: 'f64', aggregate: true } },
+] as const satisfies readonly ColumnSpec[];
+
+/** One entry of {@link COLUMNS}, with its literal types. */
+export type Column = (typeof COLUMNS)[number];
+/** Name of a quarterly column. */
+export type ColumnName = Column['name'];
+
+/** The TypeScript type of a column's values, without null. */
+type ValueOf<C extends Column> = C['type'] extends 'VARCHAR' ? string : C['type'] extends 'BOOLEAN' ? boolean : number;
+/** An object with one property per column of `C`, null allowed when the column's `nullable` is in `N`. */
+type RowOf<C extends Column, N extends NullWhen> = { -readonly [K in C as K['name']]: ValueOf<K> | (K['nullable'] extends N ? null : never) };
+
+/**
+ * Statistics of one pair in one report table, as `scoreWindow` returns them (src/stats/window.ts):
+ * the columns of kind `statistic` and `flag`; null where undefined (`expected` is always set).
+ */
+export type PairStatistics = RowOf<Extract<Column, { kind: 'statistic' | 'flag' }>, 'undefined'>;
+
+/**
+ * One quarterly row of a pair (the store's `quarterly` table): every column of the table;
+ * null where undefined, and the counts also in an imported store.
+ */
+export type QuarterlyRow = RowOf<Column, 'imported' | 'undefined'>;
+
+/** A column the server loads (with `served`). */
+export type ServedColumnEntry = Extract<Column, { served: ServedColumn }>;
+/** A column of the pair aggregate's input. */
+export type AggregateColumnEntry = Extract<ServedColumnEntry, { served: { aggregate: true } }>;
+/** A field of the spec 2.3 quarter object. */
+export type QuarterObjectEntry = Extract<Column, { quarterObject: QuarterObjectField }>;
+
+/** A served value: strings and booleans as they are (a null boolean reads false); numbers or null. */
+type ServedValueOf<C extends Column> = C['type'] extends 'VARCHAR' | 'BOOLEAN' ? ValueOf<C> : number | null;
+
+/**
+ * Spec 2.3 quarter object: `quarter`, `n`, `eb05`, `eb50`, `eb95`, `prr`, `ror`, `ic`, `ic025`
+ * (only when the store has it), `n_methods_flagged`, `is_signal_any`, in that order.
+ */
+export type QuarterObject =
+  { -readonly [K in QuarterObjectEntry as K extends { optional: true } ? never : K['name']]: ServedValueOf<K> } &
+  { -readonly [K in QuarterObjectEntry as K extends { optional: true } ? K['name'] : never]?: ServedValueOf<K> };
+
+/** Name of a column of kind `statistic`. */
+export type StatisticName = Extract<Column, { kind: 'statistic' }>['name'];
+
+/**
+ * The statistics the build's workers send per pair as doubles (NaN for null), in table order:
+ * `WindowReply.stats[i * STAT_COLUMNS.length + c]` is statistic `STAT_COLUMNS[c]` of pair i
+ * (src/mining/protocol.ts).
+ */
+export const STAT_COLUMNS: readonly StatisticName[] = COLUMNS.flatMap((c) => (c.kind === 'statistic' ? [c.name] : []));
+
+/** The columns the server loads, in table order. */
+export const SERVED_COLUMNS: readonly ServedColumnEntry[] = COLUMNS.filter((c): c is ServedColumnEntry => 'served' in c);
+
+/** The fields of the spec 2.3 quarter object, in table (and answer) order. */
+export const QUARTER_OBJECT_COLUMNS: readonly QuarterObjectEntry[] = COLUMNS.filter((c): c is QuarterObjectEntry => 'quarterObject' in c);
+
+/** A column of the score CSV: its CSV header. */
+export type ScoreColumn = Extract<Column, { score: unknown }> extends infer C
+  ? C extends { score: { header: infer H } } ? H : C extends Column ? C['name'] : never : never;
+
+/** Header of the `score` CSV (issue 2 section 3), in order: one column per pair of the report table. */
+export const SCORE_COLUMNS: readonly ScoreColumn[] = COLUMNS.flatMap((c): ScoreColumn[] =>
+  'score' in c ? [('header' in c.score ? c.score.header : c.name) as ScoreColumn] : []);
+
+/**
+ * `x` when it is a finite number, else null: how every statistic is stored and served
+ * (DESIGN.md: an undefined value is null, never Infinity or NaN).
+ */
+export function finiteOrNull(x: number): number | null {
+  return Number.isFinite(x) ? x : null;
+}

@@ -1,0 +1,66 @@
+/**
+ * The column table (src/spec/columns.ts) and what derives from it: the lists that others read
+ * by position stay as they were (the store's column order: a Parquet store is loaded with
+ * `SELECT *`; the worker protocol's stat order; the score CSV header), the 64-byte series
+ * record keeps its layout, the spec 2.3 quarter object its fields, and a non-finite number
+ * becomes null.
+ */
+import { describe, expect, it } from 'vitest';
+import { COLUMNS, QUARTER_OBJECT_COLUMNS, SCORE_COLUMNS, SERVED_COLUMNS, STAT_COLUMNS, finiteOrNull } from '../../src/spec/columns.js';
+import { QUARTERLY_COLUMNS, SCHEMA_SQL } from '../../src/store/schema.js';
+import { SERIES_FIELDS, SERIES_RECORD_BYTES, ENCODING_BYTES } from '../../src/store/series-store.js';
+import { QUARTER_SCHEMA } from '../../src/signals/schemas.js';
+
+describe('the column table', () => {
+  it('store order and DuckDB types of `quarterly` (a Parquet store is loaded by position)', () => {
+    expect(QUARTERLY_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')).toBe(
+      'drug VARCHAR, event VARCHAR, quarter VARCHAR, n INTEGER, expected DOUBLE, n_vaccine INTEGER, n_event INTEGER, ' +
+      'n_reports INTEGER, qn DOUBLE, ebgm DOUBLE, eb05 DOUBLE, eb50 DOUBLE, eb95 DOUBLE, prr DOUBLE, prr_lci DOUBLE, ' +
+      'prr_uci DOUBLE, prr_chisq DOUBLE, ror DOUBLE, ror_lci DOUBLE, ror_uci DOUBLE, ic DOUBLE, ic025 DOUBLE, ' +
+      'ic975 DOUBLE, n_methods_flagged INTEGER, is_signal_any BOOLEAN, ewma_eb05 DOUBLE',
+    );
+    expect(SCHEMA_SQL).toContain(`CREATE TABLE quarterly (${QUARTERLY_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')});`);
+    expect(new Set(COLUMNS.map((c) => c.name)).size).toBe(COLUMNS.length);
+    for (const c of COLUMNS) expect(c.description.length, c.name).toBeGreaterThan(10);
+  });
+
+  it('the worker protocol carries the statistics as doubles in this order', () => {
+    expect(STAT_COLUMNS).toEqual([
+      'expected', 'qn', 'ebgm', 'eb05', 'eb50', 'eb95', 'prr', 'prr_lci', 'prr_uci', 'prr_chisq',
+      'ror', 'ror_lci', 'ror_uci', 'ic', 'ic025', 'ic975',
+    ]);
+  });
+
+  it('the score CSV header (issue 2 section 3)', () => {
+    expect(SCORE_COLUMNS.join(',')).toBe(
+      'vaccine,event,n,expected,n_vaccine,n_event,n_reports,qn,ebgm,eb05,eb50,eb95,prr,prr_lci,prr_uci,prr_chisq,' +
+      'ror,ror_lci,ror_uci,ic,ic025,ic975,n_methods_flagged,is_signal_any',
+    );
+  });
+
+  it('the 64-byte series record: quarter u16 @0, n_methods_flagged i8 @2, is_signal_any u8 @3, n i32 @4, doubles @8..@56', () => {
+    expect(SERIES_RECORD_BYTES).toBe(64);
+    const layout = Object.fromEntries(SERIES_FIELDS.map((f) => [f.name, `${f.encoding}@${f.offset}`]));
+    expect(layout).toEqual({
+      quarter: 'u16@0', n_methods_flagged: 'i8@2', is_signal_any: 'u8@3', n: 'i32@4', eb05: 'f64@8', eb50: 'f64@16',
+      eb95: 'f64@24', prr: 'f64@32', ror: 'f64@40', ic: 'f64@48', ic025: 'f64@56',
+    });
+    const bytes = SERIES_FIELDS.reduce((sum, f) => sum + ENCODING_BYTES[f.encoding], 0);
+    expect(bytes).toBe(SERIES_RECORD_BYTES);
+    // The server loads the record's columns plus ewma_eb05 for the aggregate.
+    expect(SERVED_COLUMNS.map((c) => c.name).filter((name) => !SERIES_FIELDS.some((f) => f.name === name))).toEqual(['ewma_eb05']);
+  });
+
+  it('spec 2.3 quarter object: fields in answer order, ic025 optional, every one in the record', () => {
+    const names = QUARTER_OBJECT_COLUMNS.map((c) => c.name);
+    expect(names).toEqual(['quarter', 'n', 'eb05', 'eb50', 'eb95', 'prr', 'ror', 'ic', 'ic025', 'n_methods_flagged', 'is_signal_any']);
+    expect(Object.keys(QUARTER_SCHEMA.properties)).toEqual(names);
+    expect(QUARTER_SCHEMA.required).toEqual(names.filter((n) => n !== 'ic025'));
+    for (const name of names) expect(SERIES_FIELDS.some((f) => f.name === name), name).toBe(true);
+  });
+
+  it('finiteOrNull: NaN and infinities are null (DESIGN.md), every finite number stays', () => {
+    for (const x of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) expect(finiteOrNull(x)).toBeNull();
+    for (const x of [0, -0, 1.5, -2, Number.MAX_VALUE, Number.MIN_VALUE]) expect(finiteOrNull(x)).toBe(x);
+  });
+});
