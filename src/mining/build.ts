@@ -138,9 +138,9 @@ async function* allRows(pool: WorkerPool, results: AnalysisResult[], data: Vaers
     if (!result.plan || !result.fit) continue;
     const started = performance.now();
     progress.start(`rows ${result.run.analysis.name}`, result.plan.windowQuarters.length, 'windows');
-    for await (const row of rowsPass(pool, result.plan, result.fit, data, (done) => progress.update(done))) {
+    for await (const row of rowsPass(pool, result.plan, result.fit, data, result.run.analysis.name, (done) => progress.update(done))) {
       result.rows++;
-      yield { ...row, analysis: result.run.analysis.name };
+      yield row;
     }
     progress.end();
     result.seconds.rows_and_write = seconds(started);

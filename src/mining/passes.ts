@@ -18,6 +18,7 @@ import type { QuarterlyRow, WindowRow } from '../store/schema.js';
 import { WINDOW_QUARTERS, windowCounts, type HistoryCounts, type QuarterCounts, type WindowCounts } from './counts.js';
 import { scoreInOrder, type WorkerPool } from './pool.js';
 import { STAT_COLUMNS, type WindowRequest } from './protocol.js';
+import { statisticsFromDoubles } from '../spec/columns.js';
 
 /** Windows per worker job; fixed so that results do not depend on the number of workers. */
 export const CHUNK_WINDOWS = 8;
@@ -125,17 +126,13 @@ export async function fitPass(pool: WorkerPool, plan: WindowPlan, onWindows: (do
   return result;
 }
 
-function nullable(x: number): number | null {
-  return Number.isFinite(x) ? x : null;
-}
-
 /**
  * Pass 2: the quarterly rows of the flagged pairs, window by window in quarter order (the
  * EWMA of EB05 runs per pair over its rows in that order). `names` turns a pair key into the
- * vaccine and event names.
+ * vaccine and event names; every row carries `analysis`.
  */
 export async function* rowsPass(
-  pool: WorkerPool, plan: WindowPlan, fit: FitPassResult, names: { vaccines: readonly string[]; events: readonly string[] },
+  pool: WorkerPool, plan: WindowPlan, fit: FitPassResult, names: { vaccines: readonly string[]; events: readonly string[] }, analysis: string,
   onWindows: (done: number) => void = () => {},
 ): AsyncGenerator<QuarterlyRow> {
   const nEvents = plan.history.nEvents;
@@ -162,17 +159,14 @@ export async function* rowsPass(
       for (let j = 0; j < keep.length; j++) {
         const key = w.keys[keep[j]];
         const v = Math.floor(key / nEvents);
-        const row: Record<string, unknown> = {
-          drug: names.vaccines[v], event: names.events[key - v * nEvents], quarter,
-          n: w.n[keep[j]], n_vaccine: w.n_vaccine[keep[j]], n_event: w.n_event[keep[j]], n_reports: w.n_reports,
-        };
-        for (let c = 0; c < width; c++) row[STAT_COLUMNS[c]] = nullable(stats![j * width + c]);
-        row.n_methods_flagged = flags[j] & 0x7f;
-        row.is_signal_any = (flags[j] & 0x80) !== 0;
-        const smoothed = ewmaStep(ewma.has(key) ? ewma.get(key)! : null, row.eb05 as number | null);
+        const statistics = statisticsFromDoubles(stats!, j * width);
+        const smoothed = ewmaStep(ewma.has(key) ? ewma.get(key)! : null, statistics.eb05);
         ewma.set(key, smoothed);
-        row.ewma_eb05 = smoothed;
-        yield row as unknown as QuarterlyRow;
+        yield {
+          analysis, drug: names.vaccines[v], event: names.events[key - v * nEvents], quarter,
+          n: w.n[keep[j]], n_vaccine: w.n_vaccine[keep[j]], n_event: w.n_event[keep[j]], n_reports: w.n_reports,
+          ...statistics, n_methods_flagged: flags[j] & 0x7f, is_signal_any: (flags[j] & 0x80) !== 0, ewma_eb05: smoothed,
+        };
       }
     }
     onWindows(done);

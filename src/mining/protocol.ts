@@ -8,13 +8,9 @@
  * Chunks have a fixed length, so the result does not depend on the number of workers.
  */
 import type { Hyperparameters, PriorFit } from '../stats/mgps.js';
-import type { PairStatistics } from '../stats/window.js';
 
-/** Statistics carried per pair in `WindowReply.stats`, in this order (NaN stands for null). */
-export const STAT_COLUMNS = [
-  'expected', 'qn', 'ebgm', 'eb05', 'eb50', 'eb95', 'prr', 'prr_lci', 'prr_uci', 'prr_chisq',
-  'ror', 'ror_lci', 'ror_uci', 'ic', 'ic025', 'ic975',
-] as const satisfies ReadonlyArray<keyof PairStatistics>;
+/** Statistics carried per pair in `WindowReply.stats`, in this order (NaN stands for null): the column table's. */
+export { STAT_COLUMNS } from '../spec/columns.js';
 
 /** One window to score: a `WindowInput` as typed arrays, and in mode `rows` its hyperparameters. */
 export interface WindowRequest {

@@ -89,6 +89,8 @@ export interface ColumnSpec {
 
 /** The columns of a quarterly row, in store order. */
 export const COLUMNS = [
+  { name: 'analysis', type: 'VARCHAR', nullable: 'never', kind: 'key',
+    description: 'Name of the analysis the row belongs to (issue 10: `all`, `stratified`, `serious`, ...); a store holds one or more.' },
   { name: 'drug', type: 'VARCHAR', nullable: 'never', kind: 'key', score: { header: 'vaccine' },
     description: 'Vaccine name (VAERS `VAX_NAME`); the column is named `drug` (spec 1). The score CSV calls it `vaccine`.' },
   { name: 'event', type: 'VARCHAR', nullable: 'never', kind: 'key', score: {},
@@ -229,6 +231,13 @@ export type ScoreColumn = Extract<Column, { score: unknown }> extends infer C
 /** Header of the `score` CSV (issue 2 section 3), in order: one column per pair of the report table. */
 export const SCORE_COLUMNS: readonly ScoreColumn[] = COLUMNS.flatMap((c): ScoreColumn[] =>
   'score' in c ? [('header' in c.score ? c.score.header : c.name) as ScoreColumn] : []);
+
+/** The statistics of one pair as an object, from the doubles `values[at + c]` in STAT_COLUMNS order (NaN for null). */
+export function statisticsFromDoubles(values: ArrayLike<number>, at: number): { [K in StatisticName]: number | null } {
+  const out: Partial<Record<StatisticName, number | null>> = {};
+  STAT_COLUMNS.forEach((name, c) => { out[name] = finiteOrNull(values[at + c]); });
+  return out as { [K in StatisticName]: number | null };
+}
 
 /**
  * `x` when it is a finite number, else null: how every statistic is stored and served

@@ -4,12 +4,12 @@
  * holds SQL.
  *
  * Tables
- * - `quarterly`: one row per (drug, event, quarter) for every pair that has at least one
- *   quarter with `n_methods_flagged >= 2` (the pair's full series). Statistics of the
- *   4-quarter window ending at `quarter` (DESIGN.md "Statistics, precisely").
+ * - `quarterly`: one row per (analysis, drug, event, quarter) for every pair that has at least
+ *   one quarter with `n_methods_flagged >= 2` in that analysis (the pair's full series).
+ *   Statistics of the 4-quarter window ending at `quarter` (DESIGN.md "Statistics, precisely").
  * - `vaccines`: one row per vaccine name (`VAX_NAME`) with its `vax_type` (spec 2.1) and the
  *   VAERS `VAX_TYPE` codes seen with it.
- * - `windows`: per-window MGPS hyperparameters and fit diagnostics.
+ * - `windows`: per analysis and window, the MGPS hyperparameters and fit diagnostics.
  * - `meta`: build metadata as key -> JSON text.
  */
 import { COLUMNS, type ColumnName, type QuarterlyRow, type StoreType } from '../spec/columns.js';
@@ -35,6 +35,8 @@ export interface VaccineRow {
 
 /** MGPS fit of one window (DESIGN.md: "record per window the hyperparameters ..."). */
 export interface WindowRow {
+  /** The analysis fitted (a store written before analyses existed has none: `all`). */
+  analysis?: string;
   quarter: string;
   alpha1: number;
   beta1: number;
@@ -49,6 +51,44 @@ export interface WindowRow {
   n_pairs: number;
   /** Reports in the window (N). */
   n_reports: number;
+}
+
+/** A window left out of an analysis, with the reason (issue 10: "recorded and skipped with a reason"). */
+export interface SkippedWindowMeta {
+  quarter: string;
+  reason: string;
+}
+
+/**
+ * One analysis of a store (issue 10 section 3: "metadata: subset rule, strata, reports kept,
+ * pairs, fits on a bound"); served by `GET /analyses`. Counts are null when unknown (an import).
+ */
+export interface AnalysisMeta {
+  name: string;
+  title: string;
+  /** One sentence on what the analysis is. */
+  description: string;
+  /** The subset rule in words, or null for every report. */
+  subset: string | null;
+  /** What E is stratified by (empty: crude E). */
+  stratified_by: string[];
+  /** Whether this is the default analysis (served at /signals). */
+  default: boolean;
+  /** Reports the subset rule kept. */
+  reports: number | null;
+  /** Pairs stored (n_methods_flagged >= 2 in some window). */
+  pairs: number | null;
+  /** Quarterly rows stored. */
+  rows: number | null;
+  /** Windows fitted. */
+  windows: number | null;
+  reports_through: string | null;
+  /** Fitted windows with a hyperparameter on a bound of the box. */
+  fits_at_bound: number | null;
+  fits_not_converged: number | null;
+  windows_skipped: SkippedWindowMeta[];
+  /** Windows of the first three quarters that cover fewer than 4 quarters. */
+  partial_windows: string[];
 }
 
 /** Build metadata (table `meta`). */
@@ -67,6 +107,8 @@ export interface StoreMeta {
   origin: 'build' | 'import';
   /** Whether the quarterly rows carry `ic025` (spec 2.3: present only when the data has it). */
   has_ic025: boolean;
+  /** The analyses of the store, the default first (absent in an import and in stores written before analyses existed). */
+  analyses?: AnalysisMeta[];
   /** Anything else worth keeping (summary counts, warnings). */
   extra?: Record<string, unknown>;
 }
@@ -75,7 +117,7 @@ export interface StoreMeta {
 export const SCHEMA_SQL = `
 CREATE TABLE quarterly (${QUARTERLY_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')});
 CREATE TABLE vaccines (vax_name VARCHAR PRIMARY KEY, vax_type VARCHAR NOT NULL, vax_type_codes VARCHAR[] NOT NULL);
-CREATE TABLE windows (quarter VARCHAR PRIMARY KEY, alpha1 DOUBLE, beta1 DOUBLE, alpha2 DOUBLE, beta2 DOUBLE, p DOUBLE,
-  neg_log_lik DOUBLE, converged BOOLEAN, at_bound VARCHAR, n_pairs INTEGER, n_reports INTEGER);
+CREATE TABLE windows (analysis VARCHAR NOT NULL, quarter VARCHAR NOT NULL, alpha1 DOUBLE, beta1 DOUBLE, alpha2 DOUBLE, beta2 DOUBLE, p DOUBLE,
+  neg_log_lik DOUBLE, converged BOOLEAN, at_bound VARCHAR, n_pairs INTEGER, n_reports INTEGER, PRIMARY KEY (analysis, quarter));
 CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
 `;

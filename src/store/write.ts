@@ -49,7 +49,15 @@ function appendNullable(appender: DuckDBAppender, type: string, value: unknown):
 /** DuckDB's memory cap while writing (the sort spills to disk beyond it). */
 const MEMORY_LIMIT = '1GB';
 const QUARTERLY_TABLE_SQL = SCHEMA_SQL.split(';')[0];
-const ORDERED = `SELECT * FROM staging.quarterly ORDER BY drug, event, quarter`;
+const ORDER = 'ORDER BY analysis, drug, event, quarter';
+const ORDERED = `SELECT * FROM staging.quarterly ${ORDER}`;
+/**
+ * The Parquet form keeps the columns the server reads (the row's key and the column table's
+ * `served` columns) and drops the rest (counts, EBGM, CIs, chi-square, IC975), which nothing
+ * serves: the embedded default stays small. A DuckDB store keeps every column.
+ */
+const PARQUET_COLUMNS = COLUMNS.filter((c) => c.kind === 'key' || 'served' in c).map((c) => c.name);
+const ORDERED_PARQUET = `SELECT ${PARQUET_COLUMNS.join(', ')} FROM staging.quarterly ${ORDER}`;
 
 async function stageQuarterly(connection: DuckDBConnection, rows: StoreContent['quarterly']): Promise<number> {
   await connection.run(QUARTERLY_TABLE_SQL.replace('CREATE TABLE quarterly', 'CREATE TABLE staging.quarterly'));
@@ -69,7 +77,7 @@ async function stageQuarterly(connection: DuckDBConnection, rows: StoreContent['
 
 function windowValues(w: WindowRow): Array<[string, unknown]> {
   return [
-    ['VARCHAR', w.quarter], ['DOUBLE', w.alpha1], ['DOUBLE', w.beta1], ['DOUBLE', w.alpha2], ['DOUBLE', w.beta2],
+    ['VARCHAR', w.analysis ?? 'all'], ['VARCHAR', w.quarter], ['DOUBLE', w.alpha1], ['DOUBLE', w.beta1], ['DOUBLE', w.alpha2], ['DOUBLE', w.beta2],
     ['DOUBLE', w.p], ['DOUBLE', w.neg_log_lik], ['BOOLEAN', w.converged], ['VARCHAR', w.at_bound],
     ['INTEGER', w.n_pairs], ['INTEGER', w.n_reports],
   ];
@@ -101,7 +109,7 @@ async function writeParquet(connection: DuckDBConnection, content: StoreContent,
     [`${KV_PREFIX}meta`]: JSON.stringify(later(content.meta)),
   };
   const kvSql = Object.entries(kv).map(([key, value]) => `${sqlString(key)}: ${sqlString(value)}`).join(', ');
-  await connection.run(`COPY (${ORDERED}) TO ${sqlString(tmpPath)} (FORMAT parquet, COMPRESSION zstd, KV_METADATA {${kvSql}})`);
+  await connection.run(`COPY (${ORDERED_PARQUET}) TO ${sqlString(tmpPath)} (FORMAT parquet, COMPRESSION zstd, KV_METADATA {${kvSql}})`);
 }
 
 /**
