@@ -16,15 +16,7 @@ import { readServingData, type ServingRows } from '../store/serving.js';
 import { NULL_INT as NULL_N, SeriesStore } from '../store/series-store.js';
 import { vaxType as vaxTypeOfName } from '../vaccine-type.js';
 import { PairAccumulator, type Pair } from './aggregate.js';
-
-/** Spec 4.1 sort keys (`trend` is rejected by the parameters). */
-export const SORT_KEYS = ['eb05', 'n', 'latest'] as const;
-/** One spec 4.1 sort key. */
-export type SortKey = (typeof SORT_KEYS)[number];
-/** Spec 4.1 order values. */
-export const ORDERS = ['desc', 'asc'] as const;
-/** One spec 4.1 order. */
-export type Order = (typeof ORDERS)[number];
+import { ORDERS, SORT_KEYS, type SortKey } from './parameters.js';
 
 /** Everything a request reads; immutable after `loadCatalog`. */
 export interface Catalog {

@@ -11,7 +11,7 @@ import { formatQuarter } from '../spec/quarter.js';
 import type { QuarterlyRow } from '../store/schema.js';
 import { NULL_INT, recordViews } from '../store/series-store.js';
 import type { Catalog } from './catalog.js';
-import type { RenderContext, Rendered } from './render.js';
+import type { RenderContext, Rendered } from './render-context.js';
 
 /** Spec 2.3 quarter object (`ic025` only when the store has that column). */
 export interface SeriesQuarter {
