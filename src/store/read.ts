@@ -5,7 +5,7 @@
 import { access } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { isParquetPath, loadParquetStore } from './parquet-store.js';
-import { readMetaTable, readServingRows, readVaccineTable, type ServingRows } from './serving.js';
+import { readMetaTable, readVaccineTable } from './serving.js';
 import { QUARTERLY_COLUMNS, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from './schema.js';
 
 const QUARTERLY_SELECT = `SELECT ${QUARTERLY_COLUMNS.map(([name]) => name).join(', ')} FROM quarterly`;
@@ -27,7 +27,11 @@ function toQuarterlyRow(raw: Record<string, unknown>): QuarterlyRow {
   return row as unknown as QuarterlyRow;
 }
 
-/** An open, read-only signal store. */
+/**
+ * An open, read-only signal store, for inspecting a store table by table (the tests read what
+ * a build or an import wrote through it). The server does not use it: it reads a store once
+ * through serving.ts `readServingData`.
+ */
 export class Store {
   private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection) {}
 
@@ -97,20 +101,6 @@ export class Store {
     for await (const rows of result.yieldRowObjectJs()) {
       for (const raw of rows) onRow(toQuarterlyRow(raw as Record<string, unknown>));
     }
-  }
-
-  /**
-   * Everything the server keeps in memory, read once (see serving.ts `ServingRows`): meta,
-   * vaccines, the pair list and every quarterly row as typed columns grouped by pair.
-   */
-  async servingRows(): Promise<ServingRows> {
-    return readServingRows(this.connection, { from: 'quarterly', rowNumber: 'rowid' }, await this.meta(), await this.vaccines());
-  }
-
-  /** Quarterly rows of one pair, quarters ascending (spec 2.3). */
-  async series(drug: string, event: string): Promise<QuarterlyRow[]> {
-    const reader = await this.connection.runAndReadAll(`${QUARTERLY_SELECT} WHERE drug = $1 AND event = $2 ORDER BY quarter`, [drug, event]);
-    return reader.getRowObjectsJS().map((r) => toQuarterlyRow(r as Record<string, unknown>));
   }
 
   /** Closes the database. */

@@ -61,7 +61,7 @@ export interface ServingRows {
 }
 
 /** Where the rows come from: a table or `read_parquet(...)`, and its row-number column. */
-export interface ServingSource {
+interface ServingSource {
   from: string;
   rowNumber: string;
 }
@@ -294,7 +294,7 @@ async function readScattered(connection: DuckDBConnection, source: string, meta:
  * the general read. Pair order: store order (in-order read) or `ORDER BY drug, event`; the
  * catalog sorts pairs itself.
  */
-export async function readServingRows(
+async function readServingRows(
   connection: DuckDBConnection, source: ServingSource, meta: StoreMeta, vaccines: VaccineRow[], options: ServingOptions = {},
 ): Promise<ServingRows> {
   try {
@@ -342,7 +342,7 @@ async function duckdbParts(connection: DuckDBConnection, path: string): Promise<
  * Limits of the loading database (the process's peak memory includes it). Insertion order is
  * kept: the in-order read streams the rows as stored.
  */
-export const LOAD_SETTINGS = { threads: '2', memory_limit: '64MB', preserve_insertion_order: 'true' } as const;
+const LOAD_SETTINGS = { threads: '2', memory_limit: '64MB', preserve_insertion_order: 'true' } as const;
 
 /**
  * Reads a store file (DuckDB store, or the Parquet form by its `.parquet` extension) once into
