@@ -33,7 +33,12 @@ function toQuarterlyRow(raw: Record<string, unknown>): QuarterlyRow {
  * through serving.ts `readServingData`.
  */
 export class Store {
-  private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection) {}
+  private constructor(
+    /** The store file, for error messages. */
+    private readonly path: string,
+    private readonly instance: DuckDBInstance,
+    private readonly connection: DuckDBConnection,
+  ) {}
 
   /**
    * Opens the store file read-only: a DuckDB store file, or the Parquet form (`*.parquet`,
@@ -57,11 +62,11 @@ export class Store {
         instance.closeSync();
         throw new Error(`not a reporting-signals store: ${path}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
       }
-      return new Store(instance, connection);
+      return new Store(path, instance, connection);
     }
     const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
     const connection = await instance.connect();
-    const store = new Store(instance, connection);
+    const store = new Store(path, instance, connection);
     try {
       await connection.runAndReadAll('SELECT 1 FROM meta LIMIT 1');
     } catch {
@@ -71,9 +76,12 @@ export class Store {
     return store;
   }
 
-  /** Build metadata. */
+  /**
+   * Build metadata, checked (metadata.ts).
+   * @throws Error naming the store and key when a value is not of its shape.
+   */
   async meta(): Promise<StoreMeta> {
-    return readMetaTable(this.connection);
+    return readMetaTable(this.connection, this.path);
   }
 
   /** Every vaccine, ordered by name. */

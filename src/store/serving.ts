@@ -17,8 +17,10 @@
  */
 import { access } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
+import { decodeStoreMeta, decodeVaccineRows, parseMetadataJson } from './metadata.js';
 import { isParquetPath, readParquetKv, sqlString } from './parquet-store.js';
 import { NULL_INT, recordViews, SERIES_RECORD_BYTES, SeriesStore } from './series-store.js';
+import { vectorNumbers } from './vector-numbers.js';
 import type { StoreMeta, VaccineRow } from './schema.js';
 
 /** Every per-quarter column of spec 2.3 plus `ewma_eb05`, one entry per row (the fallback read). */
@@ -79,12 +81,9 @@ const VALUES = `(left(quarter, 4)::INTEGER * 4 + right(quarter, 1)::INTEGER - 1)
       coalesce(n, ${NULL_INT})::INTEGER AS n, ${DOUBLE_COLUMNS.map(finite).join(', ')},
       coalesce(n_methods_flagged, -1)::INTEGER AS n_methods_flagged, coalesce(is_signal_any, false)::INTEGER AS is_signal_any`;
 
-/** Numbers of column `index` of a chunk, as the vector's own typed array when it exposes one. */
+/** Numbers of column `index` of a chunk (vector-numbers.ts: the vector's own typed array when it exposes one). */
 function numbers(chunk: DuckDBDataChunk, index: number): ArrayLike<number> {
-  const vector = chunk.getColumnVector(index);
-  const items = (vector as unknown as { items?: unknown }).items;
-  if ((items instanceof Float64Array || items instanceof Int32Array) && items.length === chunk.rowCount) return items;
-  return Array.from({ length: chunk.rowCount }, (_, i) => Number(vector.getItem(i)));
+  return vectorNumbers(chunk.getColumnVector(index), chunk.rowCount);
 }
 
 function aggregateColumns(total: number): AggregateColumns {
@@ -305,21 +304,40 @@ async function readServingRows(
   }
 }
 
-/** A vaccine row as DuckDB or the Parquet key-value JSON gives it (null codes read as none). */
+/** A vaccine row as DuckDB gives it (the column types of schema.ts; null codes read as none). */
 function vaccineRow(r: Record<string, unknown>): VaccineRow {
   return { vax_name: String(r.vax_name), vax_type: String(r.vax_type), vax_type_codes: ((r.vax_type_codes as unknown[] | null) ?? []).map(String) };
 }
 
-/** Meta and vaccines of a Parquet store, from its key-value metadata (parquet-store.ts). */
+/** Meta and vaccines of a Parquet store, from its key-value metadata (parquet-store.ts), checked (metadata.ts). */
 async function parquetParts(connection: DuckDBConnection, path: string): Promise<{ meta: StoreMeta; vaccines: VaccineRow[] }> {
   const part = await readParquetKv(connection, path);
-  return { meta: part('meta') as StoreMeta, vaccines: (part('vaccines') as Array<Record<string, unknown>>).map(vaccineRow) };
+  const meta = part('meta');
+  const vaccines = part('vaccines');
+  return { meta: decodeStoreMeta(meta.value, meta.where), vaccines: decodeVaccineRows(vaccines.value, vaccines.where) };
 }
 
-/** The `meta` table of a DuckDB store (`schema` the database it is attached as), values parsed from JSON. */
-export async function readMetaTable(connection: DuckDBConnection, schema = 'main'): Promise<StoreMeta> {
-  const rows = (await connection.runAndReadAll(`SELECT key, value FROM ${schema}.meta`)).getRowObjectsJS();
-  return Object.fromEntries(rows.map((r) => [String(r.key), JSON.parse(String(r.value))])) as unknown as StoreMeta;
+/**
+ * The rows of the `meta` table of a DuckDB store (`schema` the database it is attached as).
+ * @throws Error when the table is missing (the query fails).
+ */
+async function metaTableRows(connection: DuckDBConnection, schema: string): Promise<Array<Record<string, unknown>>> {
+  return (await connection.runAndReadAll(`SELECT key, value FROM ${schema}.meta`)).getRowObjectsJS();
+}
+
+/** Build metadata from the rows of a `meta` table (key -> JSON text), checked (metadata.ts); `store` names the file. */
+function decodeMetaRows(rows: Array<Record<string, unknown>>, store: string): StoreMeta {
+  const where = `${store}: meta table`;
+  return decodeStoreMeta(Object.fromEntries(rows.map((r) => [String(r.key), parseMetadataJson(String(r.value), `${where}: key ${String(r.key)}`)])), where);
+}
+
+/**
+ * The `meta` table of a DuckDB store (`schema` the database it is attached as), values parsed
+ * from JSON and checked; `store` names the store file in errors.
+ * @throws Error when the table is missing, or naming the store and key when a value is not of its shape.
+ */
+export async function readMetaTable(connection: DuckDBConnection, store: string, schema = 'main'): Promise<StoreMeta> {
+  return decodeMetaRows(await metaTableRows(connection, schema), store);
 }
 
 /** The `vaccines` table of a DuckDB store (`schema` the database it is attached as), ordered by name. */
@@ -329,13 +347,13 @@ export async function readVaccineTable(connection: DuckDBConnection, schema = 'm
 
 /** Meta and vaccines of an attached DuckDB store (schema `store`). */
 async function duckdbParts(connection: DuckDBConnection, path: string): Promise<{ meta: StoreMeta; vaccines: VaccineRow[] }> {
-  let meta: StoreMeta;
+  let rows: Array<Record<string, unknown>>;
   try {
-    meta = await readMetaTable(connection, 'store');
+    rows = await metaTableRows(connection, 'store');
   } catch {
     throw new Error(`not a reporting-signals store (no meta table): ${path}`);
   }
-  return { meta, vaccines: await readVaccineTable(connection, 'store') };
+  return { meta: decodeMetaRows(rows, path), vaccines: await readVaccineTable(connection, 'store') };
 }
 
 /**
