@@ -117,15 +117,45 @@ function headerTable(): string {
   return ['| Header | Type | Meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
-/** Plain-text API notes served at /llms.txt: the content of the specification, sections 1 to 9. */
-export function apiNotes(): string {
+/** Our notes on Pair fields (section 2.1), appended to the schema descriptions. */
+const PAIR_FIELD_NOTES: Record<string, string> = {
+  vax_type: 'Rule: the last parenthetical group at the end of the name goes (nested groups together), then a numeral suffix joined by "-" or a space: COVID19 (COVID19 (MODERNA)) -> COVID19, COVID19-2 (COVID19-2 (MODERNA)) -> COVID19, INFLUENZA (SEASONAL) (FLUZONE) -> INFLUENZA (SEASONAL), HPV (GARDASIL 9) -> HPV.',
+  peak_in_covid_era: 'Always present in our answers (optional in the spec schema).',
+  background_note: 'For COVID-19 vaccines: their own volume dominates the 2021-2022 background. For other vaccines with peak_in_covid_era true: the peak falls when COVID-19 reports shrank the background.',
+};
+
+/** Meanings of the pipeline JSON body fields (section 2.6), appended to the schema descriptions. */
+const PIPELINE_FIELD_NOTES: Record<string, string> = {
+  role: 'The role asked for: lead, collaborator (collaborator and not lead) or any.',
+  n_returned: 'Study rows in this response.',
+  studies: 'Study rows (below).',
+  notes: 'Plain sentences about the answer.',
+  caveat: 'The sentence: registry facts, not efficacy or safety conclusions.',
+  source: 'The registry the facts come from.',
+};
+
+/** Meanings of the study row fields (section 2.6), appended to the schema descriptions. */
+const STUDY_FIELD_NOTES: Record<string, string> = {
+  title: 'Brief title.',
+  lead_sponsor: 'Lead sponsor name.',
+  overall_status: 'Registry overall status.',
+  phases: 'Registry phases.',
+  start_date: 'Start date as the registry gives it.',
+  url: 'Registry page of the study.',
+};
+
+/** The title, the one-paragraph summary and the other readable resources. */
+function notesIntro(): string {
   return `# reporting-signals query service
 
 > Two read-only HTTP services on one host. (A) GET /signals: vaccine x adverse-event pairs from VAERS, the US voluntary vaccine-reporting system, with disproportionality statistics aggregated from quarterly rows. (B) GET /pipeline: clinical-trial registry facts (ClinicalTrials.gov) per sponsor. Signals is the main service; pipeline is described as far as it is specified.
 
-Other readable resources on this host, with the same content as these notes: /openapi.json (OpenAPI 3, version 1.0.0, machine-readable), /.well-known/api-catalog (machine index, RFC 9727 linkset), /llms.txt (these notes), /healthz (liveness).
+Other readable resources on this host, with the same content as these notes: /openapi.json (OpenAPI 3, version 1.0.0, machine-readable), /.well-known/api-catalog (machine index, RFC 9727 linkset), /llms.txt (these notes), /healthz (liveness).`;
+}
 
-## 1. What the service does
+/** Section 1: what the service does, the caveat sentence, what it does not provide. */
+function whatTheServiceDoes(): string {
+  return `## 1. What the service does
 
 - GET /signals answers pairs (vaccine name, event term), each with statistics aggregated from its quarterly rows.
 - Reports are voluntary; counts are reporting counts, not incidence; disproportionate reporting is a hypothesis, not evidence of causation. Every response carries this caveat: the header X-REPORTS-Hypothesis, or a \`hypothesis\` field in object bodies and error bodies. The sentence is:
@@ -133,23 +163,23 @@ Other readable resources on this host, with the same content as these notes: /op
 - \`vaccine\` and \`drug\` are one parameter: the vaccine name (VAERS VAX_NAME). The stored column is named \`drug\`.
 - Not provided by the signals service: regulatory label status, novelty flags, substance or ATC class, PDF output, a trial-registry join, trial identifiers, a trend derivation, \`n_unique\` (distinct report ids), a \`background=no_covid\` refit. \`format=label\`, \`format=pdf\` and \`sort=trend\` are rejected with HTTP 400.
 - Pair rows never carry \`ebgm\`, \`prr\`, \`ror\`, \`ic\` or \`ic025\` (nor \`n_unique\`); the quarterly values appear only in \`format=series\`. There is no \`ebgm\` column; \`eb50\` on a quarter is the quarterly posterior median, not an EBGM.
-- GET /pipeline answers registry facts about a sponsor's trials. ${REGISTRY_CAVEAT} Adverse-event signals from another reporting system are served elsewhere, not here.
+- GET /pipeline answers registry facts about a sponsor's trials. ${REGISTRY_CAVEAT} Adverse-event signals from another reporting system are served elsewhere, not here.`;
+}
 
-## 2. Resources and their fields
-
-### 2.1 Pair
+/** Section 2.1: the Pair field table, with our notes on vax_type, peak_in_covid_era, background_note, and the aggregation rule. */
+function pairFields(): string {
+  return `### 2.1 Pair
 
 A row of the default JSON array, of \`pairs\` in profile and class bodies, and of CSV (same columns, same order). Quarter strings have the form \`<year>Q<1-4>\`.
 
-${fieldTable(PAIR_SCHEMA as unknown as ObjectSchema, {
-    vax_type: 'Rule: the last parenthetical group at the end of the name goes (nested groups together), then a numeral suffix joined by "-" or a space: COVID19 (COVID19 (MODERNA)) -> COVID19, COVID19-2 (COVID19-2 (MODERNA)) -> COVID19, INFLUENZA (SEASONAL) (FLUZONE) -> INFLUENZA (SEASONAL), HPV (GARDASIL 9) -> HPV.',
-    peak_in_covid_era: 'Always present in our answers (optional in the spec schema).',
-    background_note: 'For COVID-19 vaccines: their own volume dominates the 2021-2022 background. For other vaccines with peak_in_covid_era true: the peak falls when COVID-19 reports shrank the background.',
-  })}
+${fieldTable(PAIR_SCHEMA as unknown as ObjectSchema, PAIR_FIELD_NOTES)}
 
-Aggregation rule: only quarters with \`n_methods_flagged >= 2\` enter the aggregate (the floor of the interactive application). Fields defined on the full series (eb05_peak_pre2021, eb05_peak_pre2021_quarter, eb05_peak_quarter) read every quarter of the pair; ties of a peak go to the earliest quarter. A pair with no quarter at the floor is not served. Our reading where the spec leaves room: ewma_eb05 is the peak EWMA EB05 over the flagged quarters; quarters_flagged counts flagged quarters whose is_signal_any is true; first_quarter and latest_quarter are over the flagged quarters; emerging means first_quarter is the latest quarter of the data or one of the three before it.
+Aggregation rule: only quarters with \`n_methods_flagged >= 2\` enter the aggregate (the floor of the interactive application). Fields defined on the full series (eb05_peak_pre2021, eb05_peak_pre2021_quarter, eb05_peak_quarter) read every quarter of the pair; ties of a peak go to the earliest quarter. A pair with no quarter at the floor is not served. Our reading where the spec leaves room: ewma_eb05 is the peak EWMA EB05 over the flagged quarters; quarters_flagged counts flagged quarters whose is_signal_any is true; first_quarter and latest_quarter are over the flagged quarters; emerging means first_quarter is the latest quarter of the data or one of the three before it.`;
+}
 
-### 2.2 Profile object (format=profile)
+/** Sections 2.2 to 2.5: the Profile, Series, Quarter, Class and Error object field tables. */
+function objectFields(): string {
+  return `### 2.2 Profile object (format=profile)
 
 ${fieldTable(PROFILE_SCHEMA as unknown as ObjectSchema)}
 
@@ -169,42 +199,35 @@ ${fieldTable(CLASS_SCHEMA as unknown as ObjectSchema)}
 
 Every error answer of both services (400, 404, 405, 431, 502, 503) has this body.
 
-${fieldTable(ERROR_SCHEMA as unknown as ObjectSchema)}
+${fieldTable(ERROR_SCHEMA as unknown as ObjectSchema)}`;
+}
 
-### 2.6 Pipeline response
+/** Section 2.6: the pipeline response facts and our JSON body and study row tables. */
+function pipelineResponseFields(): string {
+  return `### 2.6 Pipeline response
 
 - \`n_studies\` is the registry total for the chosen role (and status and phase); 0 for an unknown sponsor.
 - Each study row states which role the sponsor holds: \`role\` is \`lead\` or \`collaborator\`.
 - Phase counts and status counts cover only the studies in that response.
 - Fields beyond these are not shown in the specification. Our JSON body (format=json):
 
-${fieldTable(pipelineJsonSchema as unknown as ObjectSchema, {
-    role: 'The role asked for: lead, collaborator (collaborator and not lead) or any.',
-    n_returned: 'Study rows in this response.',
-    studies: 'Study rows (below).',
-    notes: 'Plain sentences about the answer.',
-    caveat: 'The sentence: registry facts, not efficacy or safety conclusions.',
-    source: 'The registry the facts come from.',
-  })}
+${fieldTable(pipelineJsonSchema as unknown as ObjectSchema, PIPELINE_FIELD_NOTES)}
 
 Study row:
 
-${fieldTable(studySchema as unknown as ObjectSchema, {
-    title: 'Brief title.',
-    lead_sponsor: 'Lead sponsor name.',
-    overall_status: 'Registry overall status.',
-    phases: 'Registry phases.',
-    start_date: 'Start date as the registry gives it.',
-    url: 'Registry page of the study.',
-  })}
+${fieldTable(studySchema as unknown as ObjectSchema, STUDY_FIELD_NOTES)}`;
+}
 
-## 3. States and transitions
+/** Section 3: states and transitions (none). */
+function statesAndTransitions(): string {
+  return `## 3. States and transitions
 
-Not shown in the specification. Our service has none: both resources are read-only; the signal store is built offline (\`reporting-signals build\`) and only read while serving, so an answer changes only when a new store is deployed.
+Not shown in the specification. Our service has none: both resources are read-only; the signal store is built offline (\`reporting-signals build\`) and only read while serving, so an answer changes only when a new store is deployed.`;
+}
 
-## 4. Endpoints
-
-### 4.1 GET /signals
+/** Section 4.1, the request: the parameter table, number forms and matching rules of GET /signals. */
+function signalsRequest(): string {
+  return `### 4.1 GET /signals
 
 No request body; every input is a query parameter; in the query string \`+\` means a space. At least one of \`vaccine\` (or \`drug\`), \`event\`, \`q\` must be present. Values are trimmed; an empty value (\`vaccine=\`) counts as absent.
 
@@ -217,9 +240,12 @@ Matching:
 - event: a preferred term equal to the value ignoring case selects that term only (\`pain\` -> \`Pain\`); otherwise every term containing the value ignoring case, when the value has at least ${MIN_QUERY_LENGTH} characters.
 - q (only when vaccine and event are both omitted; ignored otherwise): union of the pairs of the vaccines it matches (as vaccine, or a name containing it ignoring case, at least ${MIN_QUERY_LENGTH} characters) and of the events it matches (as event). With format=class and no vaccine, q is the vaccine seed.
 - min_eb05 and min_n apply after the aggregate and before the total; a pair whose eb05 is null does not pass min_eb05.
-- Sorting: eb05 (default), n, latest (latest_quarter); order desc (default) or asc; nulls last in both orders; ties by vaccine then event, so pages are stable.
+- Sorting: eb05 (default), n, latest (latest_quarter); order desc (default) or asc; nulls last in both orders; ties by vaccine then event, so pages are stable.`;
+}
 
-Success responses (HTTP 200):
+/** Section 4.1, the answers: the success table per format and the response-header table of GET /signals. */
+function signalsResponses(): string {
+  return `Success responses (HTTP 200):
 
 | format | Content type | Body |
 |---|---|---|
@@ -236,9 +262,12 @@ Response headers on every 200 (all formats):
 
 ${headerTable()}
 
-The three X-REPORTS- headers carry a neutral word in place of the reporting system's name. X-REPORTS-Build and X-REPORTS-Hypothesis are on every answer of the signals service, errors included.
+The three X-REPORTS- headers carry a neutral word in place of the reporting system's name. X-REPORTS-Build and X-REPORTS-Hypothesis are on every answer of the signals service, errors included.`;
+}
 
-### 4.2 GET /pipeline
+/** Section 4.2: GET /pipeline, its parameter table and our choices. */
+function pipelineEndpoint(): string {
+  return `### 4.2 GET /pipeline
 
 ${REGISTRY_CAVEAT}
 
@@ -248,22 +277,27 @@ ${pipelineParameterTable()}
 - Unknown sponsor: HTTP 200 with n_studies 0.
 - limit: default ${PIPELINE_LIMIT_DEFAULT}, stops at ${PIPELINE_LIMIT_MAX} (a larger value is served as ${PIPELINE_LIMIT_MAX} and limit_requested says so).
 - Without format a browser (Accept preferring text/html) receives HTML and other clients JSON; format=brief is text/plain Markdown.
-- Not shown in the specification, our choices: the body of format=json is the table in 2.6; format=html is a page for browsers with the same facts; status takes ALL or comma-separated registry statuses (see the table), phase takes comma-separated registry phases or 1, 2, 3, 4, early1, na.
+- Not shown in the specification, our choices: the body of format=json is the table in 2.6; format=html is a page for browsers with the same facts; status takes ALL or comma-separated registry statuses (see the table), phase takes comma-separated registry phases or 1, 2, 3, 4, early1, na.`;
+}
 
-## 5. Authentication
+/** Section 5: authentication and CORS. */
+function authentication(): string {
+  return `## 5. Authentication
 
 - GET /signals needs no API key (auth: none). Cross-origin requests are allowed from any origin: Access-Control-Allow-Origin: * on every answer, errors and preflight included; Access-Control-Expose-Headers lists X-Total-Count, X-Limit, X-Offset, X-REPORTS-Through, X-REPORTS-Build, X-REPORTS-Hypothesis so that a page can read them; preflight allows GET and HEAD.
-- GET /pipeline: not shown in the specification; our choice is the same: no key, CORS *.
+- GET /pipeline: not shown in the specification; our choice is the same: no key, CORS *.`;
+}
 
-## 6. Events
+/** Section 6: events (none). */
+function events(): string {
+  return `## 6. Events
 
-Not shown in the specification. The services emit no webhooks, notifications or events.
+Not shown in the specification. The services emit no webhooks, notifications or events.`;
+}
 
-## 7. Errors
-
-Every error body is the Error object of 2.5.
-
-### Signals
+/** Section 7, signals: the error table of GET /signals and our choices where the spec says "not shown". */
+function signalsErrors(): string {
+  return `### Signals
 
 | Condition | Status | Body |
 |---|---|---|
@@ -286,9 +320,12 @@ Not shown in the specification, our choices (each a 400 Error object naming the 
 - A method other than GET or HEAD on /signals or /pipeline: 405 with header Allow: GET, HEAD.
 - A request line and headers above 64 KiB: 431 (answered before routing, still with the caveat header and CORS *).
 - An unknown path: 404.
-- The store missing or unreadable: the server still starts and /signals answers 503.
+- The store missing or unreadable: the server still starts and /signals answers 503.`;
+}
 
-### Pipeline
+/** Section 7, pipeline: the error table of GET /pipeline and our choices. */
+function pipelineErrors(): string {
+  return `### Pipeline
 
 | Condition | Status | Body |
 |---|---|---|
@@ -296,9 +333,12 @@ Not shown in the specification, our choices (each a 400 Error object naming the 
 | Upstream registry does not respond | 503 | Error object; contains no trial identifiers. |
 | Upstream registry returns an error (or an unexpected body) | 502 | Error object; contains no trial identifiers. |
 
-Not shown in the specification, our choices: sponsor missing with format json or brief is a 400 Error object with usage (format html shows the empty search page); the pipeline error bodies use the Error object fields (error, hypothesis, allowed, usage); an unknown role, status, phase or format is a 400 with allowed; a limit that is not a whole number or is below 1 is a 400 with usage. With format html the errors are the page with an alert and the same status.
+Not shown in the specification, our choices: sponsor missing with format json or brief is a 400 Error object with usage (format html shows the empty search page); the pipeline error bodies use the Error object fields (error, hypothesis, allowed, usage); an unknown role, status, phase or format is a 400 with allowed; a limit that is not a whole number or is below 1 is a 400 with usage. With format html the errors are the page with an alert and the same status.`;
+}
 
-## 8. Limits
+/** Section 8: the limits table and our choices. */
+function limits(): string {
+  return `## 8. Limits
 
 | Limit | Value | Applies to |
 |---|---|---|
@@ -312,12 +352,36 @@ Not shown in the specification, our choices: sponsor missing with format json or
 | Request line and headers | 64 KiB (our choice) | both |
 
 - Rate limits: not shown in the specification; none are applied.
-- limit outside its bounds: not shown in the specification; signals answers 400 (limit must be 1..${LIMIT_MAX}); pipeline serves a limit above ${PIPELINE_LIMIT_MAX} as ${PIPELINE_LIMIT_MAX} and answers 400 below 1.
+- limit outside its bounds: not shown in the specification; signals answers 400 (limit must be 1..${LIMIT_MAX}); pipeline serves a limit above ${PIPELINE_LIMIT_MAX} as ${PIPELINE_LIMIT_MAX} and answers 400 below 1.`;
+}
 
-## 9. Versioning
+/** Section 9: versioning and the build identifier header. */
+function versioning(): string {
+  return `## 9. Versioning
 
 - The interface description (/openapi.json) carries version 1.0.0. Paths carry no version segment.
 - The deployed build is identified by the header X-REPORTS-Build: \`api-<12 hex>\` (the first 12 hex digits of a SHA-256 over the served program files) and \`src-<revision>\` (the first line of a VERSION file written on the server at deploy; \`dev\` when absent).
-- Versioning and deprecation policy: not shown in the specification. Ours: a breaking change would raise the major version of the interface description; there is no deprecation schedule.
-`;
+- Versioning and deprecation policy: not shown in the specification. Ours: a breaking change would raise the major version of the interface description; there is no deprecation schedule.`;
+}
+
+/** Sections joined by one blank line, as Markdown paragraphs. */
+function paragraphs(...sections: string[]): string {
+  return sections.join('\n\n');
+}
+
+/** Plain-text API notes served at /llms.txt: the content of the specification, sections 1 to 9. */
+export function apiNotes(): string {
+  const sections = [
+    notesIntro(),
+    whatTheServiceDoes(),
+    paragraphs('## 2. Resources and their fields', pairFields(), objectFields(), pipelineResponseFields()),
+    statesAndTransitions(),
+    paragraphs('## 4. Endpoints', signalsRequest(), signalsResponses(), pipelineEndpoint()),
+    authentication(),
+    events(),
+    paragraphs('## 7. Errors', 'Every error body is the Error object of 2.5.', signalsErrors(), pipelineErrors()),
+    limits(),
+    versioning(),
+  ];
+  return `${paragraphs(...sections)}\n`;
 }

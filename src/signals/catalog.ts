@@ -12,20 +12,11 @@
  */
 import { finiteOrNull } from '../spec/columns.js';
 import { formatQuarter, parseQuarter, type QuarterIndex } from '../spec/quarter.js';
-import type { Store } from '../store/read.js';
 import { readServingData, type ServingRows } from '../store/serving.js';
 import { NULL_INT as NULL_N, SeriesStore } from '../store/series-store.js';
 import { vaxType as vaxTypeOfName } from '../vaccine-type.js';
 import { PairAccumulator, type Pair } from './aggregate.js';
-
-/** Spec 4.1 sort keys (`trend` is rejected by the parameters). */
-export const SORT_KEYS = ['eb05', 'n', 'latest'] as const;
-/** One spec 4.1 sort key. */
-export type SortKey = (typeof SORT_KEYS)[number];
-/** Spec 4.1 order values. */
-export const ORDERS = ['desc', 'asc'] as const;
-/** One spec 4.1 order. */
-export type Order = (typeof ORDERS)[number];
+import { ORDERS, SORT_KEYS, type SortKey } from './parameters.js';
 
 /** Everything a request reads; immutable after `loadCatalog`. */
 export interface Catalog {
@@ -117,12 +108,12 @@ function buildOrders(pairs: Pair[]): { ranks: Map<string, Int32Array>; orders: M
 }
 
 /**
- * Reads the store once and builds the catalog: from a store file path (the server: a lean
- * read, no database kept open) or from an open `Store`.
+ * Reads the store file at `storePath` once (a lean read, no database kept open) and builds the
+ * catalog.
  * @throws Error naming the file when it is missing or not a store.
  */
-export async function loadCatalog(source: Store | string): Promise<Catalog> {
-  return catalogFromRows(typeof source === 'string' ? await readServingData(source) : await source.servingRows());
+export async function loadCatalog(storePath: string): Promise<Catalog> {
+  return catalogFromRows(await readServingData(storePath));
 }
 
 /** Aggregates and indexes the rows read from a store. */

@@ -11,13 +11,24 @@
  * (`vaccine=`) counts as absent; values are trimmed. Numbers: an optional leading sign (`+5`,
  * `%2B5`, `-0` is 0), see INTEGER_RE.
  */
-import { ORDERS, SORT_KEYS, type Order, type SortKey } from './catalog.js';
 import type { ParamError } from '../spec/errors.js';
 
 /** Spec 4.1 formats: the renderer registry's keys and the 400 answer's `allowed` list. */
 export const FORMATS = ['json', 'csv', 'series', 'profile', 'brief', 'class'] as const;
 /** One spec 4.1 format. */
 export type Format = (typeof FORMATS)[number];
+/**
+ * Spec 4.1 sort keys (`trend` is rejected): the 400 answer's `allowed` list and the orders the
+ * catalog precomputes (catalog.ts). Defined here, not in catalog.ts, so that the validator
+ * loads nothing of the store (DuckDB).
+ */
+export const SORT_KEYS = ['eb05', 'n', 'latest'] as const;
+/** One spec 4.1 sort key. */
+export type SortKey = (typeof SORT_KEYS)[number];
+/** Spec 4.1 order values. */
+export const ORDERS = ['desc', 'asc'] as const;
+/** One spec 4.1 order. */
+export type Order = (typeof ORDERS)[number];
 
 /** Spec 4.1 / 8 bounds. */
 export const LIMIT_DEFAULT = 50;

@@ -1,32 +1,15 @@
 /**
  * One renderer per format (spec 4.1 success responses), in a registry keyed by the format
- * enum (`FORMATS`, also the 400 answer's `allowed` list). Every renderer has one signature:
- * it gets the request's catalog, params, match and page and returns a content type and body.
+ * enum (`FORMATS`, also the 400 answer's `allowed` list). Every renderer has one signature
+ * (render-context.ts): it gets the request's catalog, params, match and page and returns a
+ * content type and body.
  */
 import { HYPOTHESIS } from '../spec/caveats.js';
 import { PAIR_FIELDS, type Pair } from './aggregate.js';
 import type { Catalog } from './catalog.js';
-import type { Match } from './match.js';
 import type { Format, SignalsParams } from './parameters.js';
+import type { RenderContext, Rendered, Renderer } from './render-context.js';
 import { renderSeries } from './series.js';
-
-/** What a renderer gets. */
-export interface RenderContext {
-  catalog: Catalog;
-  params: SignalsParams;
-  match: Match;
-  /** Pair ids of the page, in order. */
-  page: number[];
-}
-
-/** A rendered 200 body. */
-export interface Rendered {
-  contentType: string;
-  body: string;
-}
-
-/** The one signature of every format's renderer. */
-export type Renderer = (ctx: RenderContext) => Rendered;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const csvLineCache = new WeakMap<Catalog, Array<string | undefined>>();

@@ -10,7 +10,7 @@ import { HYPOTHESIS } from '../spec/caveats.js';
 import { QUARTER_OBJECT_COLUMNS, type QuarterObject, type QuarterlyRow } from '../spec/columns.js';
 import { readField, recordViews, SERIES_FIELDS, type SeriesField } from '../store/series-store.js';
 import type { Catalog } from './catalog.js';
-import type { RenderContext, Rendered } from './render.js';
+import type { RenderContext, Rendered } from './render-context.js';
 
 /**
  * Spec 2.3 quarter object (`ic025` only when the store has that column): the `quarterObject`

@@ -6,7 +6,8 @@
  * `Store` serves it exactly like a DuckDB store file.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { SCHEMA_SQL, type VaccineRow, type WindowRow } from './schema.js';
+import { decodeStoreMeta, decodeVaccineRows, decodeWindowRows, parseMetadataJson } from './metadata.js';
+import { SCHEMA_SQL } from './schema.js';
 
 /** Prefix of the key-value metadata keys. */
 export const KV_PREFIX = 'reporting_signals.';
@@ -21,33 +22,47 @@ export function sqlString(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
+/** A key of the Parquet store's key-value metadata, and the name the errors give it. */
+export interface ParquetPart {
+  /** The parsed JSON of the key (unchecked: decode it with metadata.ts). */
+  value: unknown;
+  /** `<path>: metadata key reporting_signals.<name>`. */
+  where: string;
+}
+
 /**
  * The key-value metadata of the Parquet store at `path`: `part(name)` is the parsed JSON of key
- * `${KV_PREFIX}name`.
- * @throws Error (from `part`) naming the file when the key is absent (not a reporting-signals Parquet store).
+ * `${KV_PREFIX}name`, with the name that errors give it.
+ * @throws Error (from `part`) naming the file when the key is absent (not a reporting-signals
+ *   Parquet store) or not JSON.
  */
-export async function readParquetKv(connection: DuckDBConnection, path: string): Promise<(name: string) => unknown> {
+export async function readParquetKv(connection: DuckDBConnection, path: string): Promise<(name: string) => ParquetPart> {
   const reader = await connection.runAndReadAll(
     `SELECT decode(key) AS key, decode(value) AS value FROM parquet_kv_metadata(${sqlString(path)})`,
   );
   const kv = new Map(reader.getRowObjectsJS().map((r) => [String(r.key), String(r.value)]));
-  return (name: string): unknown => {
+  return (name: string): ParquetPart => {
     const text = kv.get(`${KV_PREFIX}${name}`);
     if (text === undefined) throw new Error(`not a reporting-signals Parquet store (no ${KV_PREFIX}${name} metadata): ${path}`);
-    return JSON.parse(text);
+    const where = `${path}: metadata key ${KV_PREFIX}${name}`;
+    return { value: parseMetadataJson(text, where), where };
   };
 }
 
 /**
  * Creates the store tables in `connection` (an in-memory database) and loads them from the
  * Parquet store at `path`.
- * @throws Error naming the file when it is not a reporting-signals Parquet store.
+ * @throws Error naming the file when it is not a reporting-signals Parquet store, or naming the
+ *   file and key when a metadata key is not of its shape (metadata.ts).
  */
 export async function loadParquetStore(connection: DuckDBConnection, path: string): Promise<void> {
   const part = await readParquetKv(connection, path);
-  const vaccines = part('vaccines') as VaccineRow[];
-  const windows = part('windows') as WindowRow[];
-  const meta = part('meta') as Record<string, unknown>;
+  const vaccinesPart = part('vaccines');
+  const vaccines = decodeVaccineRows(vaccinesPart.value, vaccinesPart.where);
+  const windowsPart = part('windows');
+  const windows = decodeWindowRows(windowsPart.value, windowsPart.where);
+  const metaPart = part('meta');
+  const meta = decodeStoreMeta(metaPart.value, metaPart.where);
   await connection.run(SCHEMA_SQL);
   await connection.run(`INSERT INTO quarterly SELECT * FROM read_parquet(${sqlString(path)})`);
   for (const v of vaccines) {

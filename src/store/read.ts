@@ -6,7 +6,7 @@ import { access } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { finiteOrNull } from '../spec/columns.js';
 import { isParquetPath, loadParquetStore } from './parquet-store.js';
-import { readMetaTable, readServingRows, readVaccineTable, type ServingRows } from './serving.js';
+import { readMetaTable, readVaccineTable } from './serving.js';
 import { QUARTERLY_COLUMNS, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from './schema.js';
 
 const QUARTERLY_SELECT = `SELECT ${QUARTERLY_COLUMNS.map(([name]) => name).join(', ')} FROM quarterly`;
@@ -26,9 +26,18 @@ function toQuarterlyRow(raw: Record<string, unknown>): QuarterlyRow {
   return row as unknown as QuarterlyRow;
 }
 
-/** An open, read-only signal store. */
+/**
+ * An open, read-only signal store, for inspecting a store table by table (the tests read what
+ * a build or an import wrote through it). The server does not use it: it reads a store once
+ * through serving.ts `readServingData`.
+ */
 export class Store {
-  private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection) {}
+  private constructor(
+    /** The store file, for error messages. */
+    private readonly path: string,
+    private readonly instance: DuckDBInstance,
+    private readonly connection: DuckDBConnection,
+  ) {}
 
   /**
    * Opens the store file read-only: a DuckDB store file, or the Parquet form (`*.parquet`,
@@ -52,11 +61,11 @@ export class Store {
         instance.closeSync();
         throw new Error(`not a reporting-signals store: ${path}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
       }
-      return new Store(instance, connection);
+      return new Store(path, instance, connection);
     }
     const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
     const connection = await instance.connect();
-    const store = new Store(instance, connection);
+    const store = new Store(path, instance, connection);
     try {
       await connection.runAndReadAll('SELECT 1 FROM meta LIMIT 1');
     } catch {
@@ -66,9 +75,12 @@ export class Store {
     return store;
   }
 
-  /** Build metadata. */
+  /**
+   * Build metadata, checked (metadata.ts).
+   * @throws Error naming the store and key when a value is not of its shape.
+   */
   async meta(): Promise<StoreMeta> {
-    return readMetaTable(this.connection);
+    return readMetaTable(this.connection, this.path);
   }
 
   /** Every vaccine, ordered by name. */
@@ -96,20 +108,6 @@ export class Store {
     for await (const rows of result.yieldRowObjectJs()) {
       for (const raw of rows) onRow(toQuarterlyRow(raw as Record<string, unknown>));
     }
-  }
-
-  /**
-   * Everything the server keeps in memory, read once (see serving.ts `ServingRows`): meta,
-   * vaccines, the pair list and every quarterly row as typed columns grouped by pair.
-   */
-  async servingRows(): Promise<ServingRows> {
-    return readServingRows(this.connection, { from: 'quarterly', rowNumber: 'rowid' }, await this.meta(), await this.vaccines());
-  }
-
-  /** Quarterly rows of one pair, quarters ascending (spec 2.3). */
-  async series(drug: string, event: string): Promise<QuarterlyRow[]> {
-    const reader = await this.connection.runAndReadAll(`${QUARTERLY_SELECT} WHERE drug = $1 AND event = $2 ORDER BY quarter`, [drug, event]);
-    return reader.getRowObjectsJS().map((r) => toQuarterlyRow(r as Record<string, unknown>));
   }
 
   /** Closes the database. */

@@ -18,9 +18,11 @@
  */
 import { access } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
+import { decodeStoreMeta, decodeVaccineRows, parseMetadataJson } from './metadata.js';
 import { isParquetPath, readParquetKv, sqlString } from './parquet-store.js';
 import { SERVED_COLUMNS, type AggregateColumnEntry, type Encoding, type ServedColumnEntry } from '../spec/columns.js';
 import { NULL_INT, recordViews, SERIES_FIELDS, SERIES_RECORD_BYTES, SeriesStore, writeField, type TypedArrays } from './series-store.js';
+import { vectorNumbers } from './vector-numbers.js';
 import type { StoreMeta, VaccineRow } from './schema.js';
 
 /**
@@ -55,7 +57,7 @@ export interface ServingRows {
 }
 
 /** Where the rows come from: a table or `read_parquet(...)`, and its row-number column. */
-export interface ServingSource {
+interface ServingSource {
   from: string;
   rowNumber: string;
 }
@@ -91,12 +93,9 @@ function present(column: ServedColumnEntry, hasIc025: boolean): boolean {
   return hasIc025 || !('optional' in column);
 }
 
-/** Numbers of column `index` of a chunk, as the vector's own typed array when it exposes one. */
+/** Numbers of column `index` of a chunk (vector-numbers.ts: the vector's own typed array when it exposes one). */
 function numbers(chunk: DuckDBDataChunk, index: number): ArrayLike<number> {
-  const vector = chunk.getColumnVector(index);
-  const items = (vector as unknown as { items?: unknown }).items;
-  if ((items instanceof Float64Array || items instanceof Int32Array) && items.length === chunk.rowCount) return items;
-  return Array.from({ length: chunk.rowCount }, (_, i) => Number(vector.getItem(i)));
+  return vectorNumbers(chunk.getColumnVector(index), chunk.rowCount);
 }
 
 function aggregateColumns(total: number): AggregateColumns {
@@ -278,7 +277,7 @@ async function readScattered(connection: DuckDBConnection, source: string, meta:
  * the general read. Pair order: store order (in-order read) or `ORDER BY drug, event`; the
  * catalog sorts pairs itself.
  */
-export async function readServingRows(
+async function readServingRows(
   connection: DuckDBConnection, source: ServingSource, meta: StoreMeta, vaccines: VaccineRow[], options: ServingOptions = {},
 ): Promise<ServingRows> {
   try {
@@ -289,21 +288,40 @@ export async function readServingRows(
   }
 }
 
-/** A vaccine row as DuckDB or the Parquet key-value JSON gives it (null codes read as none). */
+/** A vaccine row as DuckDB gives it (the column types of schema.ts; null codes read as none). */
 function vaccineRow(r: Record<string, unknown>): VaccineRow {
   return { vax_name: String(r.vax_name), vax_type: String(r.vax_type), vax_type_codes: ((r.vax_type_codes as unknown[] | null) ?? []).map(String) };
 }
 
-/** Meta and vaccines of a Parquet store, from its key-value metadata (parquet-store.ts). */
+/** Meta and vaccines of a Parquet store, from its key-value metadata (parquet-store.ts), checked (metadata.ts). */
 async function parquetParts(connection: DuckDBConnection, path: string): Promise<{ meta: StoreMeta; vaccines: VaccineRow[] }> {
   const part = await readParquetKv(connection, path);
-  return { meta: part('meta') as StoreMeta, vaccines: (part('vaccines') as Array<Record<string, unknown>>).map(vaccineRow) };
+  const meta = part('meta');
+  const vaccines = part('vaccines');
+  return { meta: decodeStoreMeta(meta.value, meta.where), vaccines: decodeVaccineRows(vaccines.value, vaccines.where) };
 }
 
-/** The `meta` table of a DuckDB store (`schema` the database it is attached as), values parsed from JSON. */
-export async function readMetaTable(connection: DuckDBConnection, schema = 'main'): Promise<StoreMeta> {
-  const rows = (await connection.runAndReadAll(`SELECT key, value FROM ${schema}.meta`)).getRowObjectsJS();
-  return Object.fromEntries(rows.map((r) => [String(r.key), JSON.parse(String(r.value))])) as unknown as StoreMeta;
+/**
+ * The rows of the `meta` table of a DuckDB store (`schema` the database it is attached as).
+ * @throws Error when the table is missing (the query fails).
+ */
+async function metaTableRows(connection: DuckDBConnection, schema: string): Promise<Array<Record<string, unknown>>> {
+  return (await connection.runAndReadAll(`SELECT key, value FROM ${schema}.meta`)).getRowObjectsJS();
+}
+
+/** Build metadata from the rows of a `meta` table (key -> JSON text), checked (metadata.ts); `store` names the file. */
+function decodeMetaRows(rows: Array<Record<string, unknown>>, store: string): StoreMeta {
+  const where = `${store}: meta table`;
+  return decodeStoreMeta(Object.fromEntries(rows.map((r) => [String(r.key), parseMetadataJson(String(r.value), `${where}: key ${String(r.key)}`)])), where);
+}
+
+/**
+ * The `meta` table of a DuckDB store (`schema` the database it is attached as), values parsed
+ * from JSON and checked; `store` names the store file in errors.
+ * @throws Error when the table is missing, or naming the store and key when a value is not of its shape.
+ */
+export async function readMetaTable(connection: DuckDBConnection, store: string, schema = 'main'): Promise<StoreMeta> {
+  return decodeMetaRows(await metaTableRows(connection, schema), store);
 }
 
 /** The `vaccines` table of a DuckDB store (`schema` the database it is attached as), ordered by name. */
@@ -313,20 +331,20 @@ export async function readVaccineTable(connection: DuckDBConnection, schema = 'm
 
 /** Meta and vaccines of an attached DuckDB store (schema `store`). */
 async function duckdbParts(connection: DuckDBConnection, path: string): Promise<{ meta: StoreMeta; vaccines: VaccineRow[] }> {
-  let meta: StoreMeta;
+  let rows: Array<Record<string, unknown>>;
   try {
-    meta = await readMetaTable(connection, 'store');
+    rows = await metaTableRows(connection, 'store');
   } catch {
     throw new Error(`not a reporting-signals store (no meta table): ${path}`);
   }
-  return { meta, vaccines: await readVaccineTable(connection, 'store') };
+  return { meta: decodeMetaRows(rows, path), vaccines: await readVaccineTable(connection, 'store') };
 }
 
 /**
  * Limits of the loading database (the process's peak memory includes it). Insertion order is
  * kept: the in-order read streams the rows as stored.
  */
-export const LOAD_SETTINGS = { threads: '2', memory_limit: '64MB', preserve_insertion_order: 'true' } as const;
+const LOAD_SETTINGS = { threads: '2', memory_limit: '64MB', preserve_insertion_order: 'true' } as const;
 
 /**
  * Reads a store file (DuckDB store, or the Parquet form by its `.parquet` extension) once into

@@ -99,6 +99,15 @@ class Pending {
   ) {}
 }
 
+/**
+ * Join state of one group: the pending reports by VAERS_ID, and the ids whose DATA row was
+ * skipped for its RECVDATE (their VAX and SYMPTOMS rows are not orphans).
+ */
+interface GroupJoin {
+  pending: Map<number, Pending>;
+  dateSkipped: Set<number>;
+}
+
 function addDistinct(list: number[] | null, value: number): number[] {
   if (!list) return [value];
   if (!list.includes(value)) list.push(value);
@@ -135,12 +144,20 @@ class VaersReader {
     private readonly onProgress: ReadVaersOptions['onProgress'],
   ) {}
 
+  /**
+   * Reads one group (a year, or the NonDomestic files): DATA first, then VAX and SYMPTOMS side
+   * by side, joined by VAERS_ID; keeps its finished reports and drops the group's join state.
+   */
   async readGroup(members: Record<'DATA' | 'VAX' | 'SYMPTOMS', VaersMember>): Promise<void> {
-    const pending = new Map<number, Pending>();
-    const dateSkipped = new Set<number>();
-    const tally = this.tally;
+    const join: GroupJoin = { pending: new Map(), dateSkipped: new Set() };
+    await this.readData(members.DATA, join);
+    // VAX and SYMPTOMS touch disjoint state (vaccines vs events), so they stream side by side.
+    await settleBoth(this.readVax(members.VAX, join), this.readSymptoms(members.SYMPTOMS, join));
+    this.keepFinished(members.DATA, join);
+  }
 
-    const data = members.DATA;
+  /** DATA rows: counts each record, skips bad or duplicate ids and bad RECVDATEs, opens a pending report per kept row. */
+  private async readData(data: VaersMember, join: GroupJoin): Promise<void> {
     let idCol = 0;
     let dateCol = 0;
     await this.stream(data, {
@@ -150,31 +167,33 @@ class VaersReader {
         const id = this.id(fields[idCol], data, line);
         if (id === null) return;
         if (this.seenIds.has(id)) {
-          tally.add(SKIP.DUPLICATE_ID, () => `VAERS_ID ${id} (${data.label} line ${line})`);
+          this.tally.add(SKIP.DUPLICATE_ID, () => `VAERS_ID ${id} (${data.label} line ${line})`);
           return;
         }
         this.seenIds.add(id);
         const quarter = recvdateQuarter(fields[dateCol]);
         if (quarter === null) {
-          dateSkipped.add(id);
-          tally.add(SKIP.BAD_RECVDATE, () => `VAERS_ID ${id} (${data.label} line ${line}): RECVDATE '${fields[dateCol]}'`);
+          join.dateSkipped.add(id);
+          this.tally.add(SKIP.BAD_RECVDATE, () => `VAERS_ID ${id} (${data.label} line ${line}): RECVDATE '${fields[dateCol]}'`);
           return;
         }
-        pending.set(id, new Pending(line, quarter));
+        join.pending.set(id, new Pending(line, quarter));
       },
     });
+  }
 
-    const vax = members.VAX;
-    let vaxIdCol = 0;
+  /** VAX rows: adds the vaccine (trimmed VAX_NAME) to its pending report and notes its VAX_TYPE code. */
+  private readVax(vax: VaersMember, join: GroupJoin): Promise<void> {
+    let idCol = 0;
     let nameCol = 0;
     let typeCol = -1;
-    const readVax = this.stream(vax, {
+    return this.stream(vax, {
       onHeader: (columns, line) => {
-        [vaxIdCol, nameCol] = requireColumns(columns, ['VAERS_ID', 'VAX_NAME'], vax.where, line);
+        [idCol, nameCol] = requireColumns(columns, ['VAERS_ID', 'VAX_NAME'], vax.where, line);
         typeCol = columns.get('VAX_TYPE') ?? -1;
       },
       onRecord: (fields, line) => {
-        const report = this.joined(fields[vaxIdCol], vax, line, pending, dateSkipped, SKIP.VAX_ORPHAN);
+        const report = this.joined(fields[idCol], vax, line, join, SKIP.VAX_ORPHAN);
         if (!report) return;
         const name = fields[nameCol].trim();
         if (name === '') return;
@@ -188,17 +207,19 @@ class VaersReader {
         }
       },
     });
+  }
 
-    const symptoms = members.SYMPTOMS;
-    let symptomsIdCol = 0;
+  /** SYMPTOMS rows: adds every non-empty SYMPTOMn term to its pending report. */
+  private readSymptoms(symptoms: VaersMember, join: GroupJoin): Promise<void> {
+    let idCol = 0;
     let termCols: number[] = [];
-    const readSymptoms = this.stream(symptoms, {
+    return this.stream(symptoms, {
       onHeader: (columns, line) => {
-        [symptomsIdCol] = requireColumns(columns, ['VAERS_ID', 'SYMPTOM1'], symptoms.where, line);
+        [idCol] = requireColumns(columns, ['VAERS_ID', 'SYMPTOM1'], symptoms.where, line);
         termCols = [...columns].filter(([name]) => /^SYMPTOM\d+$/.test(name)).map(([, i]) => i);
       },
       onRecord: (fields, line) => {
-        const report = this.joined(fields[symptomsIdCol], symptoms, line, pending, dateSkipped, SKIP.SYMPTOMS_ORPHAN);
+        const report = this.joined(fields[idCol], symptoms, line, join, SKIP.SYMPTOMS_ORPHAN);
         if (!report) return;
         for (const col of termCols) {
           const term = fields[col].trim();
@@ -206,25 +227,25 @@ class VaersReader {
         }
       },
     });
+  }
 
-    // VAX and SYMPTOMS touch disjoint state (vaccines vs events), so they stream side by side.
-    await settleBoth(readVax, readSymptoms);
-
+  /** Keeps the group's pending reports that name a vaccine and an event; counts the others as skipped. */
+  private keepFinished(data: VaersMember, join: GroupJoin): void {
     // slice(): exact-size copies; the growing arrays carry spare capacity (~17 slots after one push).
     const byNumber = (a: number, b: number): number => a - b;
-    for (const [id, p] of pending) {
-      if (!p.vaccines) tally.add(SKIP.NO_VACCINE, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
-      else if (!p.events) tally.add(SKIP.NO_EVENT, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
+    for (const [id, p] of join.pending) {
+      if (!p.vaccines) this.tally.add(SKIP.NO_VACCINE, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
+      else if (!p.events) this.tally.add(SKIP.NO_EVENT, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
       else this.reports.push({ id, quarter: p.quarter, vaccines: p.vaccines.sort(byNumber).slice(), events: p.events.sort(byNumber).slice() });
     }
   }
 
   /** The pending report a VAX/SYMPTOMS row belongs to, or null (counted as orphan unless its DATA row was skipped). */
-  private joined(cell: string, member: VaersMember, line: number, pending: Map<number, Pending>, dateSkipped: Set<number>, orphan: string): Pending | null {
+  private joined(cell: string, member: VaersMember, line: number, join: GroupJoin, orphan: string): Pending | null {
     const id = this.id(cell, member, line);
     if (id === null) return null;
-    const report = pending.get(id);
-    if (!report && !dateSkipped.has(id)) this.tally.add(orphan, () => `VAERS_ID ${id} (${member.label} line ${line})`);
+    const report = join.pending.get(id);
+    if (!report && !join.dateSkipped.has(id)) this.tally.add(orphan, () => `VAERS_ID ${id} (${member.label} line ${line})`);
     return report ?? null;
   }
 

@@ -19,9 +19,9 @@ import { openZip, type OpenZip, type ZipMember } from './zip.js';
 /** The three file kinds of one VAERS year (spec of the official files: VAERS data use guide). */
 export type VaersKind = 'DATA' | 'VAX' | 'SYMPTOMS';
 /** Kinds in the order a group is read: DATA first, so VAX and SYMPTOMS rows can be joined. */
-export const KINDS: readonly VaersKind[] = ['DATA', 'VAX', 'SYMPTOMS'];
+const KINDS: readonly VaersKind[] = ['DATA', 'VAX', 'SYMPTOMS'];
 /** Group name of the NonDomestic files (they carry no year). */
-export const NONDOMESTIC = 'NonDomestic';
+const NONDOMESTIC = 'NonDomestic';
 
 const CSV_NAME = /^(\d{4}|nondomestic)vaers(data|vax|symptoms)\.csv(\.gz)?$/i;
 const VAERS_ZIP = /vaers.*\.zip$/i;
@@ -65,6 +65,123 @@ function groupName(raw: string): string {
   return /^nondomestic$/i.test(raw) ? NONDOMESTIC : raw;
 }
 
+/** The entries of `dir`, sorted. @throws UserError when it is missing or not a folder. */
+async function listFolder(dir: string): Promise<string[]> {
+  try {
+    const info = await stat(dir);
+    if (!info.isDirectory()) throw new UserError(`--vaers ${dir}: not a folder`);
+    return (await readdir(dir)).sort();
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    throw new UserError(`--vaers ${dir}: folder not found or not readable`);
+  }
+}
+
+/** Groups in reading order: years ascending, NonDomestic last. */
+function byReadingOrder(a: string, b: string): number {
+  return a === NONDOMESTIC ? 1 : b === NONDOMESTIC ? -1 : Number(a) - Number(b);
+}
+
+/**
+ * What a scan of one folder has found so far: the CSVs by group and kind, and the files on disk
+ * they come from (`sources`, in the order their first CSV was found).
+ */
+class FolderScan {
+  readonly sources: FolderSource[] = [];
+  private readonly found = new Map<string, VaersMember>();
+  private nondomesticSeen = false;
+
+  constructor(
+    private readonly dir: string,
+    private readonly includeNondomestic: boolean,
+  ) {}
+
+  /** Adds the file `name` of the folder when it is a VAERS CSV or a VAERS zip; ignores others. */
+  async addFile(name: string): Promise<void> {
+    const path = join(this.dir, name);
+    const m = CSV_NAME.exec(name);
+    if (m) await this.addCsv(name, path, m);
+    else if (VAERS_ZIP.test(name)) await this.addZip(name, path);
+  }
+
+  /** A plain or gzip CSV on disk (`m`: its CSV_NAME match). */
+  private async addCsv(name: string, path: string, m: RegExpExecArray): Promise<void> {
+    const bytes = (await stat(path)).size;
+    const source: FolderSource = { name, path, bytes, zip: null };
+    this.add({ group: groupName(m[1]), kind: m[2].toUpperCase() as VaersKind, label: name, where: path, bytesTotal: bytes, gzip: Boolean(m[3]), zipMember: null }, source);
+  }
+
+  /** The VAERS CSVs inside a zip (matched by base name; `.gz` members and `._` resource forks skipped). */
+  private async addZip(name: string, path: string): Promise<void> {
+    const zip = await openZip(path, path);
+    const source: FolderSource = { name, path, bytes: (await stat(path)).size, zip };
+    let vaersMembers = 0;
+    for (const member of zip.members) {
+      const base = basename(member.path);
+      const mm = CSV_NAME.exec(base);
+      if (!mm || mm[3] || base.startsWith('._')) continue;
+      vaersMembers++;
+      this.add({ group: groupName(mm[1]), kind: mm[2].toUpperCase() as VaersKind, label: `${name}:${base}`, where: `${path}:${base}`, bytesTotal: member.uncompressedSize, gzip: false, zipMember: member }, source);
+    }
+    if (!this.sources.includes(source)) zip.close();
+    if (vaersMembers === 0) throw new UserError(`${path}: holds no VAERS CSV files (<YEAR>VAERSDATA.csv, ...)`);
+  }
+
+  /** Records one CSV (NonDomestic ones only with `includeNondomestic`). @throws UserError when its group and kind were already found. */
+  private add(member: Omit<VaersMember, 'source'>, source: FolderSource): void {
+    if (member.group === NONDOMESTIC) {
+      this.nondomesticSeen = true;
+      if (!this.includeNondomestic) return;
+    }
+    const key = `${member.group}/${member.kind}`;
+    const before = this.found.get(key);
+    if (before) {
+      throw new UserError(
+        `${this.dir}: ${member.group} VAERS${member.kind} found twice (${before.label} and ${member.label}); ` +
+          'keep one copy, or the same reports would be counted twice',
+      );
+    }
+    let index = this.sources.indexOf(source);
+    if (index < 0) index = this.sources.push(source) - 1;
+    this.found.set(key, { ...member, source: index });
+  }
+
+  /**
+   * The groups found, in reading order, each with its three kinds.
+   * @throws UserError when nothing was found, or a group misses a kind.
+   */
+  groups(): VaersFolder['groups'] {
+    this.requireSomething();
+    const groupNames = [...new Set([...this.found.values()].map((m) => m.group))].sort(byReadingOrder);
+    return groupNames.map((group) => ({ group, members: this.membersOf(group) }));
+  }
+
+  /** @throws UserError when no VAERS CSV was found (saying so when only NonDomestic files were left out). */
+  private requireSomething(): void {
+    if (this.found.size > 0) return;
+    if (this.nondomesticSeen) throw new UserError(`${this.dir}: only NonDomestic VAERS files found; pass --include-nondomestic to read them`);
+    throw new UserError(
+      `${this.dir}: no VAERS files found (expected <YEAR>VAERSDATA.csv, <YEAR>VAERSVAX.csv, <YEAR>VAERSSYMPTOMS.csv, ` +
+        'plain or .gz, or the official zips such as 2006VAERSData.zip or AllVAERSDataCSVS.zip)',
+    );
+  }
+
+  /** The DATA, VAX and SYMPTOMS members of `group`. @throws UserError naming the missing kind. */
+  private membersOf(group: string): Record<VaersKind, VaersMember> {
+    const members = {} as Record<VaersKind, VaersMember>;
+    for (const kind of KINDS) {
+      const member = this.found.get(`${group}/${kind}`);
+      if (!member) {
+        const present = KINDS.map((k) => this.found.get(`${group}/${k}`)?.label).filter(Boolean).join(', ');
+        const what = group === NONDOMESTIC ? 'NonDomestic' : `year ${group}`;
+        throw new UserError(`${this.dir}: ${what} has ${present} but no VAERS${kind} file (${group}VAERS${kind}.csv, .csv.gz or in a zip)`);
+      }
+      members[kind] = member;
+    }
+    return members;
+  }
+}
+
 /**
  * Lists the VAERS CSVs in `dir`, opening zips to list their members.
  * @throws UserError: folder missing or not a folder; no VAERS files; only NonDomestic files and
@@ -72,19 +189,9 @@ function groupName(raw: string): string {
  *   a VAERS zip that is corrupt or holds no VAERS CSV.
  */
 export async function scanFolder(dir: string, includeNondomestic: boolean): Promise<VaersFolder> {
-  let names: string[];
-  try {
-    const info = await stat(dir);
-    if (!info.isDirectory()) throw new UserError(`--vaers ${dir}: not a folder`);
-    names = (await readdir(dir)).sort();
-  } catch (error) {
-    if (error instanceof UserError) throw error;
-    throw new UserError(`--vaers ${dir}: folder not found or not readable`);
-  }
-
-  const sources: FolderSource[] = [];
-  const found = new Map<string, VaersMember>();
-  let nondomesticSeen = false;
+  const names = await listFolder(dir);
+  const scan = new FolderScan(dir, includeNondomestic);
+  const sources = scan.sources;
   const folder: VaersFolder = {
     groups: [],
     sources,
@@ -93,73 +200,9 @@ export async function scanFolder(dir: string, includeNondomestic: boolean): Prom
       for (const s of sources) s.zip = null;
     },
   };
-
-  const add = (member: Omit<VaersMember, 'source'>, source: FolderSource): void => {
-    if (member.group === NONDOMESTIC) {
-      nondomesticSeen = true;
-      if (!includeNondomestic) return;
-    }
-    const key = `${member.group}/${member.kind}`;
-    const before = found.get(key);
-    if (before) {
-      throw new UserError(
-        `${dir}: ${member.group} VAERS${member.kind} found twice (${before.label} and ${member.label}); ` +
-          'keep one copy, or the same reports would be counted twice',
-      );
-    }
-    let index = sources.indexOf(source);
-    if (index < 0) index = sources.push(source) - 1;
-    found.set(key, { ...member, source: index });
-  };
-
   try {
-    for (const name of names) {
-      const path = join(dir, name);
-      const m = CSV_NAME.exec(name);
-      if (m) {
-        const bytes = (await stat(path)).size;
-        const source: FolderSource = { name, path, bytes, zip: null };
-        add({ group: groupName(m[1]), kind: m[2].toUpperCase() as VaersKind, label: name, where: path, bytesTotal: bytes, gzip: Boolean(m[3]), zipMember: null }, source);
-      } else if (VAERS_ZIP.test(name)) {
-        const zip = await openZip(path, path);
-        const source: FolderSource = { name, path, bytes: (await stat(path)).size, zip };
-        let vaersMembers = 0;
-        for (const member of zip.members) {
-          const base = basename(member.path);
-          const mm = CSV_NAME.exec(base);
-          if (!mm || mm[3] || base.startsWith('._')) continue;
-          vaersMembers++;
-          add({ group: groupName(mm[1]), kind: mm[2].toUpperCase() as VaersKind, label: `${name}:${base}`, where: `${path}:${base}`, bytesTotal: member.uncompressedSize, gzip: false, zipMember: member }, source);
-        }
-        if (!sources.includes(source)) zip.close();
-        if (vaersMembers === 0) throw new UserError(`${path}: holds no VAERS CSV files (<YEAR>VAERSDATA.csv, ...)`);
-      }
-    }
-
-    if (found.size === 0) {
-      if (nondomesticSeen) throw new UserError(`${dir}: only NonDomestic VAERS files found; pass --include-nondomestic to read them`);
-      throw new UserError(
-        `${dir}: no VAERS files found (expected <YEAR>VAERSDATA.csv, <YEAR>VAERSVAX.csv, <YEAR>VAERSSYMPTOMS.csv, ` +
-          'plain or .gz, or the official zips such as 2006VAERSData.zip or AllVAERSDataCSVS.zip)',
-      );
-    }
-
-    const groupNames = [...new Set([...found.values()].map((m) => m.group))].sort((a, b) =>
-      a === NONDOMESTIC ? 1 : b === NONDOMESTIC ? -1 : Number(a) - Number(b),
-    );
-    for (const group of groupNames) {
-      const members = {} as Record<VaersKind, VaersMember>;
-      for (const kind of KINDS) {
-        const member = found.get(`${group}/${kind}`);
-        if (!member) {
-          const present = KINDS.map((k) => found.get(`${group}/${k}`)?.label).filter(Boolean).join(', ');
-          const what = group === NONDOMESTIC ? 'NonDomestic' : `year ${group}`;
-          throw new UserError(`${dir}: ${what} has ${present} but no VAERS${kind} file (${group}VAERS${kind}.csv, .csv.gz or in a zip)`);
-        }
-        members[kind] = member;
-      }
-      folder.groups.push({ group, members });
-    }
+    for (const name of names) await scan.addFile(name);
+    folder.groups = scan.groups();
     return folder;
   } catch (error) {
     folder.close();

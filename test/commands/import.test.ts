@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importQuarterly } from '../../src/store/import.js';
 import { UserError } from '../../src/errors.js';
 import { Store } from '../../src/store/read.js';
+import { storeSeries } from '../helpers/store.js';
 
 const HEADER = 'drug_name,outcome_name,quarter,observed,eb05,eb50,eb95,prr,ror,ic,n_methods_flagged,is_signal_any,ewma_eb05';
 const ROWS = [
@@ -53,10 +54,10 @@ describe('import (issue 3 section 3): a quarterly table computed elsewhere', () 
       expect(meta.reports_through).toBe('2021Q3');
       expect(meta.sources[0].name).toBe('q.csv');
       expect(meta.sources[0].sha256).toMatch(/^[0-9a-f]{64}$/);
-      const series = await store.series('HPV (GARDASIL)', 'Syncope');
+      const series = await storeSeries(store, 'HPV (GARDASIL)', 'Syncope');
       expect(series.map((r) => r.quarter)).toEqual(['2007Q1', '2007Q2']);
       expect(series[1]).toMatchObject({ n: 15, eb05: 2.9, eb50: 3.4, eb95: 4.1, prr: 4.5, ror: 5, ic: 1.8, n_methods_flagged: 4, is_signal_any: true, ewma_eb05: 2.62, ic025: null, expected: null });
-      const [g9] = await store.series('HPV (GARDASIL 9)', 'Syncope');
+      const [g9] = await storeSeries(store, 'HPV (GARDASIL 9)', 'Syncope');
       expect(g9).toMatchObject({ n: 3, eb05: null, prr: null, ror: null, is_signal_any: false, ewma_eb05: null });
       expect(await store.vaccines()).toEqual([
         { vax_name: 'COVID19 (COVID19 (MODERNA))', vax_type: 'COVID19', vax_type_codes: [] },
@@ -84,10 +85,10 @@ describe('import (issue 3 section 3): a quarterly table computed elsewhere', () 
     const store = await Store.open(out);
     try {
       expect((await store.meta()).has_ic025).toBe(true);
-      const series = await store.series('HPV (GARDASIL)', 'Syncope');
+      const series = await storeSeries(store, 'HPV (GARDASIL)', 'Syncope');
       expect(series.map((r) => r.ic025)).toEqual([0.5, 1.5]);
       expect(series[0]).toMatchObject({ n: 12, eb05: 2.5, is_signal_any: true, quarter: '2007Q1' });
-      expect((await store.series('HPV (GARDASIL 9)', 'Syncope'))[0].ic025).toBeNull();
+      expect((await storeSeries(store, 'HPV (GARDASIL 9)', 'Syncope'))[0].ic025).toBeNull();
     } finally {
       store.close();
     }

@@ -5,19 +5,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTE_COVID_ERA_PEAK, NOTE_COVID_VACCINE, PAIR_FIELDS, PairAccumulator, type Pair } from '../../src/signals/aggregate.js';
 import { loadCatalog, type Catalog } from '../../src/signals/catalog.js';
-import { Store } from '../../src/store/read.js';
 import { parseQuarter } from '../../src/spec/quarter.js';
 import { GARDASIL9, MODERNA, PFIZER, SHINGRIX, TENIVAC, ZOSTAVAX, writeFixtureStore } from './fixture.js';
 
-let store: Store;
 let catalog: Catalog;
 const pair = (vaccine: string, event: string): Pair | undefined => catalog.pairs.find((p) => p.vaccine === vaccine && p.event === event);
 
 beforeAll(async () => {
-  store = await Store.open(await writeFixtureStore());
-  catalog = await loadCatalog(store);
+  catalog = await loadCatalog(await writeFixtureStore());
 });
-afterAll(() => store.close());
+afterAll(() => catalog.series.close());
 
 describe('spec 2.1 pair aggregate (floor n_methods_flagged >= 2)', () => {
   it('a COVID19 product: n, eb05, peaks, notes, EWMA, counts and quarters over flagged quarters', () => {

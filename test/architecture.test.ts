@@ -1,0 +1,180 @@
+/**
+ * The shape of the house (DESIGN.md "Data flow (one direction, no back and forth)" and "Proposed
+ * layout"), checked over the import graph of src/: every `import ... from '...'`,
+ * `export ... from '...'`, side-effect `import '...'` and literal dynamic `import('...')` of
+ * every src/**\/*.ts file, parsed with a regular expression (type-only imports count too: a
+ * cycle of types still ties the modules together); relative paths are resolved to files, other
+ * specifiers are packages.
+ * (a) no import cycle anywhere in src/;
+ * (b) nothing in src/signals, src/pipeline, src/stats, src/store, src/vaers, src/mining imports
+ *     from src/http (the server assembly sits on top);
+ * (c) src/spec (the specification's words) imports nothing from other src folders;
+ * (d) src/stats (pure numerics) imports only src/spec and packages;
+ * (e) the /signals query validator (src/signals/parameters.ts) does not load DuckDB.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = join(ROOT, 'src');
+
+/** Static `import`/`export ... from` clauses (default, namespace and named, `type` or not) and side-effect imports. */
+const STATIC_RE = /^[ \t]*(import|export)\s+(?:type\s+)?(?:[\w$]+\s*,?\s*)?(?:\*(?:\s+as\s+[\w$]+)?\s*)?(?:\{[^}]*\}\s*)?(?:from\s*)?['"]([^'"]+)['"]/gm;
+/** `import('...')` with a literal specifier. */
+const DYNAMIC_RE = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+/** Lines that start an import statement, or a re-export, however formatted (the parse must see every one). */
+const IMPORT_LINE_RE = /^[ \t]*import(?=[\s{*'"])/gm;
+const REEXPORT_LINE_RE = /^[ \t]*export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s*from\b/gm;
+
+/** Every file below `dir` whose name ends in `.ts`, as paths relative to the repository root. */
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).sort().flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return tsFiles(path);
+    return name.endsWith('.ts') ? [relative(ROOT, path)] : [];
+  });
+}
+
+/** One import of a file: the specifier as written, and the src file it resolves to (null: a package). */
+interface Edge {
+  specifier: string;
+  target: string | null;
+}
+
+/** The file a relative specifier names (`./x.js` is `./x.ts` in the sources), relative to the root. */
+function resolveRelative(from: string, specifier: string): string {
+  const base = resolve(ROOT, dirname(from), specifier);
+  const candidates = [base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), base, `${base}.ts`, join(base, 'index.ts')];
+  const found = candidates.find((c) => existsSync(c) && statSync(c).isFile());
+  if (!found) throw new Error(`${from}: cannot resolve import '${specifier}'`);
+  return relative(ROOT, found);
+}
+
+/** The specifiers imported by a source text, in order (static, then dynamic). @throws Error when an import or re-export line escapes the parse. */
+function parseImports(text: string, file: string): string[] {
+  const statics = [...text.matchAll(STATIC_RE)];
+  const imports = statics.filter((m) => m[1] === 'import').length;
+  const reexports = statics.length - imports;
+  const importLines = (text.match(IMPORT_LINE_RE) ?? []).length;
+  const reexportLines = (text.match(REEXPORT_LINE_RE) ?? []).length;
+  if (imports !== importLines || reexports !== reexportLines) {
+    throw new Error(`${file}: parsed ${imports} imports and ${reexports} re-exports, but has ${importLines} import and ${reexportLines} re-export lines`);
+  }
+  return [...statics.map((m) => m[2]), ...[...text.matchAll(DYNAMIC_RE)].map((m) => m[1])];
+}
+
+/** The imports of one src file. */
+function importsOf(file: string): Edge[] {
+  const specifiers = parseImports(readFileSync(join(ROOT, file), 'utf8'), file);
+  return specifiers.map((specifier) => ({ specifier, target: specifier.startsWith('.') ? resolveRelative(file, specifier) : null }));
+}
+
+const FILES = tsFiles(SRC);
+const GRAPH = new Map(FILES.map((file) => [file, importsOf(file)]));
+
+/** The top folder of a src file: `src/signals/x.ts` -> `signals`; a file directly in src/ -> `` (none). */
+function folderOf(file: string): string {
+  const parts = file.split('/');
+  return parts.length > 2 ? parts[1] : '';
+}
+
+/** Every (file, import) pair whose import is a src file, for the layering rules. */
+function srcEdges(): Array<{ file: string; target: string }> {
+  return [...GRAPH].flatMap(([file, edges]) => edges.flatMap((e) => (e.target !== null && e.target.startsWith('src/') ? [{ file, target: e.target }] : [])));
+}
+
+/** The import cycles of `graph`, each as the path `a -> b -> ... -> a` (one per back edge of a depth-first search). */
+function findCycles(graph: ReadonlyMap<string, Edge[]>): string[] {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const cycles: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const { target } of graph.get(file) ?? []) {
+      if (target === null || !graph.has(target)) continue;
+      if (state.get(target) === 'open') cycles.push([...stack.slice(stack.indexOf(target)), target].join(' -> '));
+      else if (!state.has(target)) visit(target);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return cycles;
+}
+
+/** The packages `file` loads, directly or through the src files it imports. */
+function packagesReachedFrom(file: string): Set<string> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const walk = (f: string): void => {
+    if (seen.has(f)) return;
+    seen.add(f);
+    for (const e of GRAPH.get(f) ?? []) {
+      if (e.target === null) packages.add(e.specifier);
+      else walk(e.target);
+    }
+  };
+  walk(file);
+  return packages;
+}
+
+/**
+ * Files allowed for now to import from src/http: the pipeline route, while it is being moved to
+ * src/http/pipeline-route.ts (it imports nothing from src/http today; this exception is
+ * removed when the pipeline route moves to src/http).
+ */
+const UPWARD_ALLOWED_FOR_NOW = new Set(['src/pipeline/route.ts']);
+
+describe('architecture: the import graph of src/', () => {
+  it('parses every import of every src file', () => {
+    expect(FILES.length).toBeGreaterThan(50);
+    expect(FILES).toContain('src/signals/parameters.ts');
+    const edges = [...GRAPH.values()].reduce((n, e) => n + e.length, 0);
+    expect(edges).toBeGreaterThan(100);
+  });
+
+  it('(a) has no import cycle', () => {
+    expect(findCycles(GRAPH)).toEqual([]);
+  });
+
+  it('(b) nothing below the server assembly imports from src/http', () => {
+    const lower = new Set(['signals', 'pipeline', 'stats', 'store', 'vaers', 'mining']);
+    const upward = srcEdges()
+      .filter(({ file, target }) => lower.has(folderOf(file)) && folderOf(target) === 'http')
+      .filter(({ file }) => !UPWARD_ALLOWED_FOR_NOW.has(file))
+      .map(({ file, target }) => `${file} -> ${target}`);
+    expect(upward).toEqual([]);
+  });
+
+  it('(c) src/spec imports nothing from other src folders', () => {
+    const outside = srcEdges().filter(({ file, target }) => folderOf(file) === 'spec' && folderOf(target) !== 'spec').map(({ file, target }) => `${file} -> ${target}`);
+    expect(outside).toEqual([]);
+  });
+
+  it('(d) src/stats imports only src/spec and packages', () => {
+    const outside = srcEdges()
+      .filter(({ file, target }) => folderOf(file) === 'stats' && !['stats', 'spec'].includes(folderOf(target)))
+      .map(({ file, target }) => `${file} -> ${target}`);
+    expect(outside).toEqual([]);
+  });
+
+  it('(e) the /signals query validator does not load DuckDB', () => {
+    expect([...packagesReachedFrom('src/signals/parameters.ts')].filter((p) => p.startsWith('@duckdb/'))).toEqual([]);
+  });
+
+  it('the parse sees every form of import; the cycle search reports the path', () => {
+    const text = [
+      "import { a, type B } from './a.js';", 'import {', '  c,', '  d,', "} from './c.js';", "import type { E } from 'pkg-e';",
+      "import f, { g } from 'pkg-f';", "import * as h from './h.js';", "import './side.js';", "export * from './x.js';",
+      "export type { Y } from './y.js';", 'const z = await import(\'./z.js\');', 'import.meta.url;', ' * import from a comment line',
+    ].join('\n');
+    expect(parseImports(text, 'sample.ts')).toEqual(['./a.js', './c.js', 'pkg-e', 'pkg-f', './h.js', './side.js', './x.js', './y.js', './z.js']);
+    expect(() => parseImports("import { a } from /* odd */ './a.js';", 'odd.ts')).toThrow('odd.ts: parsed 0 imports');
+    const edge = (target: string): Edge => ({ specifier: target, target });
+    const graph = new Map([['a', [edge('b')]], ['b', [edge('c'), { specifier: 'pkg', target: null }]], ['c', [edge('a')]], ['d', [edge('a')]]]);
+    expect(findCycles(graph)).toEqual(['a -> b -> c -> a']);
+  });
+});
