@@ -94,7 +94,7 @@ async function syntheticStore(pairs: number): Promise<string> {
         const nmf = Math.floor(rand() * 5);
         ewma = ewma === null ? eb05 : 0.3 * eb05 + 0.7 * ewma;
         yield {
-          drug: v, event: e, quarter: formatQuarter(q), n: 1 + Math.floor(rand() * 50), expected: 1, n_vaccine: 100, n_event: 100, n_reports: 10000,
+          analysis: 'all', drug: v, event: e, quarter: formatQuarter(q), n: 1 + Math.floor(rand() * 50), expected: 1, n_vaccine: 100, n_event: 100, n_reports: 10000,
           qn: 0.5, ebgm: eb05 + 1, eb05, eb50: eb05 + 0.5, eb95: eb05 + 2, prr: 2, prr_lci: 1, prr_uci: 3, prr_chisq: 5, ror: 2, ror_lci: 1, ror_uci: 3,
           ic: 1, ic025: 0.2, ic975: 2, n_methods_flagged: nmf, is_signal_any: nmf >= 1, ewma_eb05: ewma,
         };

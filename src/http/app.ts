@@ -21,7 +21,7 @@ import { errorBody } from '../spec/errors.js';
 import { explorerRoutes } from './explorer.js';
 import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
 import { signalsRoutes } from './signals-route.js';
-import { SignalsService } from '../signals/service.js';
+import { openAnalyses } from '../signals/analyses.js';
 import { pipelineOptionsFromEnv, pipelineRoutes } from './pipeline-route.js';
 
 /**
@@ -67,7 +67,7 @@ export const MAX_HEADER_SIZE = 64 * 1024;
  * Response headers a cross-origin page may read (CORS `Access-Control-Expose-Headers`): the
  * spec 4.1 headers that are not CORS-safelisted (Cache-Control and Content-Type already are).
  */
-export const EXPOSED_HEADERS = ['X-Total-Count', 'X-Limit', 'X-Offset', 'X-REPORTS-Through', 'X-REPORTS-Build', 'X-REPORTS-Hypothesis'] as const;
+export const EXPOSED_HEADERS = ['X-Total-Count', 'X-Limit', 'X-Offset', 'X-REPORTS-Through', 'X-REPORTS-Build', 'X-REPORTS-Hypothesis', 'X-REPORTS-Analysis'] as const;
 
 /** Methods of the read-only resources (spec 4.1, 4.2: GET; HEAD with it). Others get 405. */
 export const ALLOWED_METHODS = ['GET', 'HEAD'] as const;
@@ -108,8 +108,8 @@ function shorten(text: string): string {
 /** Builds the app (routes registered, not listening). Never throws for a missing store. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The store read runs in DuckDB's threads while the app is assembled below.
-  const loading = SignalsService.open(options.storePath);
-  loading.catch(() => undefined); // the route plugin reports a failed load (503)
+  const loading = openAnalyses(options.storePath);
+  loading.service.catch(() => undefined); // the route plugin reports a failed load (503)
   const build = buildId();
   const app = Fastify({
     logger: options.logger ?? false,
@@ -176,7 +176,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   // Resource plugins.
-  await app.register(signalsRoutes, { storePath: options.storePath, loading });
+  const analysisNames = await loading.names.catch(() => ['all']);
+  await app.register(signalsRoutes, { loading: loading.service, analysisNames });
   await app.register(pipelineRoutes, pipelineOptionsFromEnv());
   await app.register(explorerRoutes);
   return app;

@@ -12,20 +12,10 @@
  * the crude 2x2 report table of the analysis's reports (as Empirica and openEBGM do).
  */
 import { UserError } from '../errors.js';
-import { AGE_GROUPS, SEX_CODES, isSerious, OUTCOME, type Sex } from '../vaers/report-fields.js';
+import { AGE_GROUPS, SEX_CODES, isSerious, OUTCOME, type ReportFields } from '../vaers/report-fields.js';
 
-/** What an analysis needs to know of a report. */
-export interface AnalysisReport {
-  sex: Sex;
-  /** `AGE_YRS` in years, or null when unknown. */
-  age: number | null;
-  /** Age group index (src/vaers/report-fields.ts AGE_GROUPS). */
-  ageGroup: number;
-  /** Calendar year of RECVDATE. */
-  year: number;
-  /** Outcome bits (src/vaers/report-fields.ts OUTCOME). */
-  outcomes: number;
-}
+/** What an analysis needs to know of a report: its report-level fields (src/vaers/report-fields.ts). */
+export type AnalysisReport = ReportFields;
 
 /** One analysis: its name, words for people and its rule. */
 export interface AnalysisDefinition {

@@ -7,7 +7,7 @@
  */
 import { REGISTRY_CAVEAT } from '../spec/caveats.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, PHASE_VALUES, ROLE_VALUES, STATUS_VALUES, type FormValues } from './params.js';
-import type { RenderInput } from './render.js';
+import type { RenderInput } from './render-context.js';
 import type { PipelineResult } from './result.js';
 import { describePhase, describeRole, describeStatus, resultNotes, SOURCE_NAME } from './wording.js';
 

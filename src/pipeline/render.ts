@@ -14,28 +14,9 @@ import { renderBrief } from './brief.js';
 import { HTML_CSP, renderHtml } from './html.js';
 import { SPONSOR_REQUIRED, STATUS_ALL, type FormValues, type PipelineFormat, type PipelineQuery } from './params.js';
 import type { PipelineResult, PipelineStudy } from './result.js';
+import type { Rendered, Renderer, RenderInput } from './render-context.js';
 import { resultNotes, SOURCE_NAME } from './wording.js';
 
-/**
- * What a renderer gets: the form values, and a result (a 200), an error (a 400, 502 or 503,
- * its message already free of trial identifiers), or neither (html: the bare search form; json
- * and brief answer SPONSOR_REQUIRED, which is what a request without a sponsor gets from them).
- */
-export interface RenderInput {
-  form: FormValues;
-  result?: PipelineResult;
-  error?: ParamError;
-}
-
-/** A rendered body, with the headers the format adds (lower-case names). */
-export interface Rendered {
-  contentType: string;
-  body: string;
-  headers?: Record<string, string>;
-}
-
-/** The one signature of every format's renderer. */
-export type Renderer = (input: RenderInput) => Rendered;
 
 /** JSON body of a 200 answer (format=json). Field meanings: README "API: /pipeline"; spec 2.6. */
 export interface PipelineJson {

@@ -24,7 +24,8 @@ import {
   type PipelineQuery,
   type RawQuery,
 } from './params.js';
-import { RENDERERS, type RenderInput } from './render.js';
+import { RENDERERS } from './render.js';
+import type { RenderInput } from './render-context.js';
 import { runPipeline, type PipelineResult } from './result.js';
 
 /** Cache lifetime of 200 answers (the registry updates daily). */

@@ -10,6 +10,7 @@
  */
 import { HYPOTHESIS } from '../spec/caveats.js';
 import type { AnalysisMeta, StoreMeta } from '../store/schema.js';
+import { readStoreMeta } from '../store/serving.js';
 import { SignalsService, type SignalsServiceOptions } from './service.js';
 
 /** One entry of `GET /analyses`. */
@@ -99,4 +100,17 @@ export class AnalysesService {
   async close(): Promise<void> {
     for (const loading of this.services.values()) (await loading.catch(() => null))?.close();
   }
+}
+
+/**
+ * Opens the analyses of the store at `storePath`: `names` resolves as soon as the metadata is
+ * read (for the OpenAPI enum), `service` once the default analysis is loaded. Both reject with
+ * an Error naming the file when the store is missing or unreadable.
+ */
+export function openAnalyses(storePath: string, options: SignalsServiceOptions = {}): { names: Promise<string[]>; service: Promise<AnalysesService> } {
+  const meta = readStoreMeta(storePath);
+  return {
+    names: meta.then((m) => storeAnalyses(m).map((a) => a.name)),
+    service: meta.then((m) => AnalysesService.open(storePath, m, options)),
+  };
 }

@@ -112,8 +112,8 @@ function buildOrders(pairs: Pair[]): { ranks: Map<string, Int32Array>; orders: M
  * catalog.
  * @throws Error naming the file when it is missing or not a store.
  */
-export async function loadCatalog(storePath: string): Promise<Catalog> {
-  return catalogFromRows(await readServingData(storePath));
+export async function loadCatalog(storePath: string, analysis?: string): Promise<Catalog> {
+  return catalogFromRows(await readServingData(storePath, { analysis }));
 }
 
 /** Aggregates and indexes the rows read from a store. */

@@ -153,9 +153,10 @@ export const SIGNALS_HEADERS = {
   'X-REPORTS-Through': { type: 'string', description: 'Latest quarter in the data (`none` for an empty store).' },
   'X-REPORTS-Build': { type: 'string', pattern: '^api-[0-9a-f]{12} src-.+$', description: 'api-<12 hex digest of the served program> src-<first line of the VERSION file written at deploy; dev when absent>.' },
   'X-REPORTS-Hypothesis': { type: 'string', description: 'The voluntary-reporting sentence.' },
+  'X-REPORTS-Analysis': { type: 'string', description: 'The analysis answered (GET /analyses lists them; /signals answers the default one).' },
   'Cache-Control': { type: 'string', enum: ['public, max-age=60'] },
   'Access-Control-Allow-Origin': { type: 'string', enum: ['*'], description: 'CORS: any origin (spec 5), on every answer.' },
-  'Access-Control-Expose-Headers': { type: 'string', description: 'CORS: the headers above that a cross-origin page may read (X-Total-Count, X-Limit, X-Offset, X-REPORTS-Through, X-REPORTS-Build, X-REPORTS-Hypothesis), on every answer.' },
+  'Access-Control-Expose-Headers': { type: 'string', description: 'CORS: the headers above that a cross-origin page may read (X-Total-Count, X-Limit, X-Offset, X-REPORTS-Through, X-REPORTS-Build, X-REPORTS-Hypothesis, X-REPORTS-Analysis), on every answer.' },
 } as const;
 
 const ERROR_RESPONSE = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'Error#' } } } });
@@ -184,3 +185,69 @@ export const SIGNALS_ROUTE_SCHEMA = {
     503: ERROR_RESPONSE('The store is missing or could not be read (the server started without data).'),
   },
 } as const;
+
+/** Spec 2.5 Error response for a 404 naming the store's analyses in `allowed`. */
+const UNKNOWN_ANALYSIS = ERROR_RESPONSE('No analysis of that name in this store; `allowed` lists the names (GET /analyses).');
+
+/**
+ * `GET /analyses/{analysis}/signals` (issue 10 section 4): the whole /signals contract over one
+ * analysis of the store; `names` are the store's analyses (the path parameter's enum).
+ */
+export function analysisSignalsRouteSchema(names: readonly string[]) {
+  return {
+    ...SIGNALS_ROUTE_SCHEMA,
+    summary: 'Vaccine x event pairs of one analysis (crude, stratified, or a subset of the reports)',
+    description: `The /signals resource over analysis {analysis} (every format, parameter, error and header of /signals; X-REPORTS-Analysis names the analysis). /signals answers the default analysis. Stratified analyses compute E for MGPS and IC by summing over strata of sex, age group and year of report (DuMouchel 1999); n, PRR and ROR use the crude report table. ${SIGNALS_ROUTE_SCHEMA.description}`,
+    params: {
+      type: 'object', required: ['analysis'],
+      properties: { analysis: { type: 'string', enum: [...names], description: 'Analysis name (GET /analyses).' } },
+    },
+    response: { ...SIGNALS_ROUTE_SCHEMA.response, 404: UNKNOWN_ANALYSIS },
+  } as const;
+}
+
+/** One entry of the `GET /analyses` listing. */
+const ANALYSIS_SCHEMA = {
+  type: 'object',
+  required: ['name', 'title', 'description', 'subset', 'stratified_by', 'default', 'reports', 'pairs', 'windows', 'reports_through', 'fits_at_bound', 'signals'],
+  properties: {
+    name: { type: 'string', description: 'Analysis name: `all` (every report, crude E), `stratified` (every report, stratified E), or a subset (`serious`, `death`, `pediatric`, `adult`, `elderly`, `female`, `male`, stratified E).' },
+    title: { type: 'string' },
+    description: { type: 'string', description: 'One sentence on what the analysis is.' },
+    subset: { type: ['string', 'null'], description: 'The subset rule in words; null for every report.' },
+    stratified_by: { type: 'array', items: { type: 'string' }, description: 'What E is stratified by; empty for crude E.' },
+    default: { type: 'boolean', description: 'Whether /signals answers this analysis.' },
+    reports: { type: ['integer', 'null'], description: 'Reports the subset rule kept (null when unknown, e.g. an imported table).' },
+    pairs: { type: ['integer', 'null'], description: 'Pairs stored (n_methods_flagged >= 2 in some window).' },
+    rows: { type: ['integer', 'null'], description: 'Quarterly rows stored.' },
+    windows: { type: ['integer', 'null'], description: 'Windows fitted.' },
+    reports_through: REPORTS_THROUGH,
+    fits_at_bound: { type: ['integer', 'null'], description: 'Fitted windows with a hyperparameter on a bound of the box.' },
+    fits_not_converged: { type: ['integer', 'null'] },
+    windows_skipped: { type: 'array', items: { type: 'object', properties: { quarter: QUARTER, reason: { type: 'string' } } }, description: 'Windows too small to fit, with the reason.' },
+    partial_windows: { type: 'array', items: QUARTER, description: 'Windows of the first quarters that cover fewer than 4 quarters.' },
+    signals: { type: 'string', description: 'Path of the analysis\'s /signals resource.' },
+  },
+} as const;
+
+/** `GET /analyses` (issue 10 section 4). */
+export function analysesRouteSchema() {
+  return {
+    summary: 'The analyses of the store',
+    description: 'Every analysis of the served store, the default first: all (crude E, the specification\'s computation), stratified (E summed over strata of sex, age group and year of report) and the subsets of the reports (serious, death, pediatric, adult, elderly, female, male; stratified E). n, PRR and ROR always use the crude report table. Each is served at its `signals` path with the whole /signals contract.',
+    response: {
+      200: {
+        description: 'The analyses and the caveat.',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object', required: ['default', 'analyses', 'hypothesis'],
+              properties: { default: { type: 'string' }, analyses: { type: 'array', items: ANALYSIS_SCHEMA }, hypothesis: HYPOTHESIS_TEXT },
+            },
+          },
+        },
+      },
+      503: ERROR_RESPONSE('The store is missing or could not be read (the server started without data).'),
+    },
+  } as const;
+}

@@ -36,6 +36,8 @@ export const MATCH_CACHE_IDS = 1 << 20;
 export interface SignalsServiceOptions {
   /** Bytes of rendered answers kept (0: no answer cache). Default ANSWER_CACHE_BYTES. */
   answerCacheBytes?: number;
+  /** The analysis to serve (a store with several); default every row of the store. */
+  analysis?: string;
 }
 
 /** The loaded resource. */
@@ -55,7 +57,7 @@ export class SignalsService {
    * @throws Error naming the file when it is missing or not a store.
    */
   static async open(storePath: string, options: SignalsServiceOptions = {}): Promise<SignalsService> {
-    return new SignalsService(await loadCatalog(storePath), options);
+    return new SignalsService(await loadCatalog(storePath, options.analysis), options);
   }
 
   /** Answers one request given its raw query string (without `?`). Never throws for bad input. */

@@ -20,13 +20,17 @@ import { ror } from './ror.js';
 /**
  * One report table as parallel arrays, one entry per pair with n >= 1: `n` distinct reports
  * naming both, `n_vaccine` and `n_event` the distinct-report margins; `n_reports` = N, the
- * reports that name at least one vaccine and one event.
+ * reports that name at least one vaccine and one event. `expected`, when given, is each
+ * pair's stratified expected count (DuMouchel 1999, section 2: `sum_s n_vaccine,s *
+ * n_event,s / N_s`), used by MGPS and IC in place of the crude `n_vaccine * n_event / N`;
+ * PRR and ROR always use the crude 2x2 report table (as Empirica and openEBGM do).
  */
 export interface WindowInput {
   n: ArrayLike<number>;
   n_vaccine: ArrayLike<number>;
   n_event: ArrayLike<number>;
   n_reports: number;
+  expected?: ArrayLike<number>;
 }
 
 /**
@@ -56,6 +60,13 @@ function checkInput(input: WindowInput): void {
     const ok = Number.isInteger(n) && n >= 1 && Number.isInteger(nv) && Number.isInteger(ne) && nv >= n && ne >= n && nv + ne - n <= total;
     if (!ok) throw new Error(`scoreWindow: pair ${i} has inconsistent counts (n ${n}, n_vaccine ${nv}, n_event ${ne}, n_reports ${total})`);
   }
+  const expected = input.expected;
+  if (expected) {
+    if (expected.length !== size) throw new Error('scoreWindow: expected and n differ in length');
+    for (let i = 0; i < size; i++) {
+      if (!(Number.isFinite(expected[i]) && expected[i] > 0)) throw new Error(`scoreWindow: pair ${i} has expected ${expected[i]}, not a positive number`);
+    }
+  }
 }
 
 /**
@@ -67,21 +78,21 @@ export function scoreWindow(input: WindowInput, options: ScoreOptions = {}): { f
   checkInput(input);
   const size = input.n.length;
   const total = input.n_reports;
-  // Distinct (n, n_vaccine * n_event) -> combo index.
+  // Distinct (n, E) -> combo index; crude E is keyed by the exact margin product n_vaccine * n_event.
   const comboOf = new Int32Array(size);
   const byN = new Map<number, Map<number, number>>();
   const comboN: number[] = [], comboE: number[] = [], comboWeight: number[] = [];
   for (let i = 0; i < size; i++) {
     const n = input.n[i];
-    const product = input.n_vaccine[i] * input.n_event[i];
+    const key = input.expected ? input.expected[i] : input.n_vaccine[i] * input.n_event[i];
     let inner = byN.get(n);
     if (!inner) byN.set(n, (inner = new Map()));
-    let combo = inner.get(product);
+    let combo = inner.get(key);
     if (combo === undefined) {
       combo = comboN.length;
-      inner.set(product, combo);
+      inner.set(key, combo);
       comboN.push(n);
-      comboE.push(product / total);
+      comboE.push(input.expected ? key : key / total);
       comboWeight.push(0);
     }
     comboWeight[combo]++;

@@ -167,10 +167,11 @@ class RowDecoder {
     return { drug, event, quarter };
   }
 
-  /** One table row as a store row; statistics the table does not have are null. */
+  /** One table row as a store row of the store's one analysis `all`; statistics the table does not have are null. */
   decode(raw: RawRow): QuarterlyRow {
     this.rowNumber++;
     return {
+      analysis: 'all',
       ...this.identify(raw),
       n: this.wholeNumber(raw, 'observed', Number.MAX_SAFE_INTEGER),
       expected: null, n_vaccine: null, n_event: null, n_reports: null, qn: null, ebgm: null,

@@ -10,7 +10,7 @@
  *
  * Keys the shapes do not name are kept as they are (a newer writer may add some).
  */
-import type { StoreMeta, VaccineRow, WindowRow } from './schema.js';
+import type { AnalysisMeta, StoreMeta, VaccineRow, WindowRow } from './schema.js';
 
 /** Where a value under decoding lies: the store and key (`where`), and the path inside the value. */
 interface At {
@@ -94,9 +94,40 @@ export function decodeStoreMeta(value: unknown, where: string): StoreMeta {
     origin,
     has_ic025: booleanAt(o.has_ic025, field(at, 'has_ic025')),
   };
+  if (o.analyses === undefined || o.analyses === null) delete meta.analyses;
+  else meta.analyses = arrayAt(o.analyses, field(at, 'analyses')).map((a, i) => analysisAt(a, item(field(at, 'analyses'), i)));
   if (o.extra === undefined || o.extra === null) delete meta.extra;
   else meta.extra = objectAt(o.extra, field(at, 'extra'));
   return meta;
+}
+
+function nullableNumberAt(value: unknown, at: At): number | null {
+  return value === null ? null : numberAt(value, at);
+}
+
+function stringsAt(value: unknown, at: At): string[] {
+  return arrayAt(value, at).map((s, i) => stringAt(s, item(at, i)));
+}
+
+/** One entry of `StoreMeta.analyses` (issue 10). */
+function analysisAt(value: unknown, at: At): AnalysisMeta {
+  const o = objectAt(value, at);
+  const f = (name: string): At => field(at, name);
+  return {
+    ...o,
+    name: stringAt(o.name, f('name')), title: stringAt(o.title, f('title')), description: stringAt(o.description, f('description')),
+    subset: o.subset === null ? null : stringAt(o.subset, f('subset')), stratified_by: stringsAt(o.stratified_by, f('stratified_by')),
+    default: booleanAt(o.default, f('default')),
+    reports: nullableNumberAt(o.reports, f('reports')), pairs: nullableNumberAt(o.pairs, f('pairs')), rows: nullableNumberAt(o.rows, f('rows')),
+    windows: nullableNumberAt(o.windows, f('windows')),
+    reports_through: o.reports_through === null ? null : stringAt(o.reports_through, f('reports_through')),
+    fits_at_bound: nullableNumberAt(o.fits_at_bound, f('fits_at_bound')), fits_not_converged: nullableNumberAt(o.fits_not_converged, f('fits_not_converged')),
+    windows_skipped: arrayAt(o.windows_skipped, f('windows_skipped')).map((w, i) => {
+      const s = objectAt(w, item(f('windows_skipped'), i));
+      return { quarter: stringAt(s.quarter, field(item(f('windows_skipped'), i), 'quarter')), reason: stringAt(s.reason, field(item(f('windows_skipped'), i), 'reason')) };
+    }),
+    partial_windows: stringsAt(o.partial_windows, f('partial_windows')),
+  };
 }
 
 /** One entry of `StoreMeta.sources`. */
@@ -142,6 +173,7 @@ export function decodeWindowRows(value: unknown, where: string): StoredWindowRow
     const o = objectAt(w, row);
     const num = (name: string): number | null => (o[name] === null ? null : numberAt(o[name], field(row, name)));
     return {
+      analysis: o.analysis === undefined ? 'all' : stringAt(o.analysis, field(row, 'analysis')),
       quarter: stringAt(o.quarter, field(row, 'quarter')),
       alpha1: num('alpha1'), beta1: num('beta1'), alpha2: num('alpha2'), beta2: num('beta2'), p: num('p'), neg_log_lik: num('neg_log_lik'),
       converged: booleanAt(o.converged, field(row, 'converged')),

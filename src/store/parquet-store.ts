@@ -64,13 +64,16 @@ export async function loadParquetStore(connection: DuckDBConnection, path: strin
   const metaPart = part('meta');
   const meta = decodeStoreMeta(metaPart.value, metaPart.where);
   await connection.run(SCHEMA_SQL);
-  await connection.run(`INSERT INTO quarterly SELECT * FROM read_parquet(${sqlString(path)})`);
+  // BY NAME: the Parquet form keeps only the served columns (write.ts), the others read as NULL;
+  // a store written before analyses existed has no `analysis` column: its rows are `all`.
+  await connection.run(`INSERT INTO quarterly BY NAME SELECT * FROM read_parquet(${sqlString(path)})`);
+  await connection.run(`UPDATE quarterly SET analysis = 'all' WHERE analysis IS NULL`);
   for (const v of vaccines) {
     await connection.run('INSERT INTO vaccines VALUES ($1, $2, $3::VARCHAR[])', [v.vax_name, v.vax_type, JSON.stringify(v.vax_type_codes)]);
   }
   for (const w of windows) {
-    await connection.run('INSERT INTO windows VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)', [
-      w.quarter, w.alpha1, w.beta1, w.alpha2, w.beta2, w.p, w.neg_log_lik, w.converged, w.at_bound, w.n_pairs, w.n_reports,
+    await connection.run('INSERT INTO windows VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)', [
+      w.analysis ?? 'all', w.quarter, w.alpha1, w.beta1, w.alpha2, w.beta2, w.p, w.neg_log_lik, w.converged, w.at_bound, w.n_pairs, w.n_reports,
     ]);
   }
   for (const [key, value] of Object.entries(meta)) {

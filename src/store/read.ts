@@ -88,10 +88,11 @@ export class Store {
     return readVaccineTable(this.connection);
   }
 
-  /** Per-window hyperparameters, in quarter order. */
+  /** Per-window hyperparameters, by analysis then quarter. */
   async windows(): Promise<WindowRow[]> {
-    const reader = await this.connection.runAndReadAll('SELECT * FROM windows ORDER BY quarter');
+    const reader = await this.connection.runAndReadAll('SELECT * FROM windows ORDER BY analysis, quarter');
     return reader.getRowObjectsJS().map((r) => ({
+      analysis: String(r.analysis),
       quarter: String(r.quarter),
       alpha1: Number(r.alpha1), beta1: Number(r.beta1), alpha2: Number(r.alpha2), beta2: Number(r.beta2), p: Number(r.p),
       neg_log_lik: Number(r.neg_log_lik), converged: Boolean(r.converged), at_bound: String(r.at_bound ?? ''),

@@ -66,6 +66,8 @@ interface ServingSource {
 export interface ServingOptions {
   /** Series records stay in memory below this many rows (default SERIES_IN_MEMORY_ROWS), else in a temporary file. */
   seriesInMemoryRows?: number;
+  /** Read only the rows of this analysis (a store with an `analysis` column); default every row. */
+  analysis?: string;
 }
 
 const VALID_ROW = `drug IS NOT NULL AND event IS NOT NULL AND regexp_full_match(quarter, '[0-9]{4}Q[1-4]')`;
@@ -346,6 +348,37 @@ async function duckdbParts(connection: DuckDBConnection, path: string): Promise<
  */
 const LOAD_SETTINGS = { threads: '2', memory_limit: '64MB', preserve_insertion_order: 'true' } as const;
 
+async function attachStore(connection: DuckDBConnection, path: string): Promise<void> {
+  try {
+    await connection.run(`ATTACH ${sqlString(path)} AS store (READ_ONLY)`);
+  } catch (error) {
+    throw new Error(`not a reporting-signals store: ${path}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+  }
+}
+
+/**
+ * The metadata of a store file (a DuckDB store or the Parquet form), without its rows: cheap,
+ * for knowing the analyses before loading them.
+ * @throws Error naming the file when it is missing or not a store.
+ */
+export async function readStoreMeta(path: string): Promise<StoreMeta> {
+  try {
+    await access(path);
+  } catch {
+    throw new Error(`store not found: ${path}`);
+  }
+  const instance = await DuckDBInstance.create(':memory:', { ...LOAD_SETTINGS });
+  const connection = await instance.connect();
+  try {
+    if (isParquetPath(path)) return (await parquetParts(connection, path)).meta;
+    await attachStore(connection, path);
+    return (await duckdbParts(connection, path)).meta;
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
 /**
  * Reads a store file (DuckDB store, or the Parquet form by its `.parquet` extension) once into
  * `ServingRows`, then closes the database. Read-only: a DuckDB file is attached READ_ONLY, a
@@ -360,18 +393,16 @@ export async function readServingData(path: string, options: ServingOptions = {}
   }
   const instance = await DuckDBInstance.create(':memory:', { ...LOAD_SETTINGS });
   const connection = await instance.connect();
+  const only = options.analysis === undefined ? '' : ` WHERE analysis = ${sqlString(options.analysis)}`;
   try {
     if (isParquetPath(path)) {
       const { meta, vaccines } = await parquetParts(connection, path);
-      return await readServingRows(connection, { from: `read_parquet(${sqlString(path)}, file_row_number = true)`, rowNumber: 'file_row_number' }, meta, vaccines, options);
+      const from = `(SELECT * FROM read_parquet(${sqlString(path)}, file_row_number = true)${only})`;
+      return await readServingRows(connection, { from, rowNumber: 'file_row_number' }, meta, vaccines, options);
     }
-    try {
-      await connection.run(`ATTACH ${sqlString(path)} AS store (READ_ONLY)`);
-    } catch (error) {
-      throw new Error(`not a reporting-signals store: ${path}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
-    }
+    await attachStore(connection, path);
     const { meta, vaccines } = await duckdbParts(connection, path);
-    return await readServingRows(connection, { from: 'store.quarterly', rowNumber: 'rowid' }, meta, vaccines, options);
+    return await readServingRows(connection, { from: `(SELECT *, rowid AS store_row FROM store.quarterly${only})`, rowNumber: 'store_row' }, meta, vaccines, options);
   } finally {
     connection.closeSync();
     instance.closeSync();

@@ -17,7 +17,7 @@
  */
 import { rename, rm } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
-import { finiteOrNull } from '../spec/columns.js';
+import { COLUMNS, finiteOrNull } from '../spec/columns.js';
 import { KV_PREFIX, isParquetPath, sqlString } from './parquet-store.js';
 import { QUARTERLY_COLUMNS, SCHEMA_SQL, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from './schema.js';
 

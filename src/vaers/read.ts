@@ -13,13 +13,15 @@ import { readCsv, requireColumns } from './csv.js';
 import { SKIP, SkipTally } from './skips.js';
 import { hashFile, openMember, scanFolder, type VaersFolder, type VaersMember } from './sources.js';
 import { parseVaersId, recvdateQuarter } from './values.js';
+import { reportFieldColumns, reportFields, type ReportFieldColumns, type ReportFields } from './report-fields.js';
 
 /**
  * One report kept for counting. `quarter` is the quarter of its `RECVDATE` (src/quarter.ts
  * index); `vaccines` and `events` are distinct, ascending indexes into `VaersData.vaccines` and
- * `VaersData.events`, each with at least one element.
+ * `VaersData.events`, each with at least one element. The report-level fields (sex, age, year,
+ * outcomes; src/vaers/report-fields.ts) come from its VAERSDATA row.
  */
-export interface VaersReport {
+export interface VaersReport extends ReportFields {
   id: number;
   quarter: QuarterIndex;
   vaccines: number[];
@@ -96,6 +98,7 @@ class Pending {
   constructor(
     readonly line: number,
     readonly quarter: QuarterIndex,
+    readonly fields: ReportFields,
   ) {}
 }
 
@@ -160,8 +163,12 @@ class VaersReader {
   private async readData(data: VaersMember, join: GroupJoin): Promise<void> {
     let idCol = 0;
     let dateCol = 0;
+    let fieldCols: ReportFieldColumns = { sex: -1, age: -1, outcomes: [] };
     await this.stream(data, {
-      onHeader: (columns, line) => ([idCol, dateCol] = requireColumns(columns, ['VAERS_ID', 'RECVDATE'], data.where, line)),
+      onHeader: (columns, line) => {
+        [idCol, dateCol] = requireColumns(columns, ['VAERS_ID', 'RECVDATE'], data.where, line);
+        fieldCols = reportFieldColumns(columns);
+      },
       onRecord: (fields, line) => {
         this.reportsRead++;
         const id = this.id(fields[idCol], data, line);
@@ -177,7 +184,7 @@ class VaersReader {
           this.tally.add(SKIP.BAD_RECVDATE, () => `VAERS_ID ${id} (${data.label} line ${line}): RECVDATE '${fields[dateCol]}'`);
           return;
         }
-        join.pending.set(id, new Pending(line, quarter));
+        join.pending.set(id, new Pending(line, quarter, reportFields(fields, fieldCols, Math.floor(quarter / 4))));
       },
     });
   }
@@ -236,7 +243,7 @@ class VaersReader {
     for (const [id, p] of join.pending) {
       if (!p.vaccines) this.tally.add(SKIP.NO_VACCINE, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
       else if (!p.events) this.tally.add(SKIP.NO_EVENT, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
-      else this.reports.push({ id, quarter: p.quarter, vaccines: p.vaccines.sort(byNumber).slice(), events: p.events.sort(byNumber).slice() });
+      else this.reports.push({ id, quarter: p.quarter, vaccines: p.vaccines.sort(byNumber).slice(), events: p.events.sort(byNumber).slice(), ...p.fields });
     }
   }
 

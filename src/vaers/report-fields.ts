@@ -102,3 +102,43 @@ export function isYes(cell: string | undefined): boolean {
 export function isSerious(outcomes: number): boolean {
   return (outcomes & SERIOUS_OUTCOMES) !== 0;
 }
+
+/** The report-level fields the analyses group by, read from one VAERSDATA row. */
+export interface ReportFields {
+  sex: Sex;
+  /** `AGE_YRS` in years, or null when unknown. */
+  age: number | null;
+  /** Index into AGE_GROUPS. */
+  ageGroup: number;
+  /** Calendar year of RECVDATE. */
+  year: number;
+  /** Outcome bits (OUTCOME). */
+  outcomes: number;
+}
+
+/** Where the report-level fields sit in a VAERSDATA header (-1: column absent). */
+export interface ReportFieldColumns {
+  sex: number;
+  age: number;
+  outcomes: Array<[bit: number, column: number]>;
+}
+
+/** Finds the report-level columns in a VAERSDATA header (each optional: a missing one reads as unknown). */
+export function reportFieldColumns(columns: ReadonlyMap<string, number>): ReportFieldColumns {
+  const outcomes: Array<[number, number]> = [];
+  for (const [name, candidates] of Object.entries(OUTCOME_COLUMNS) as Array<[OutcomeName, readonly string[]]>) {
+    for (const column of candidates) {
+      const index = columns.get(column);
+      if (index !== undefined) outcomes.push([OUTCOME[name], index]);
+    }
+  }
+  return { sex: columns.get('SEX') ?? -1, age: columns.get('AGE_YRS') ?? -1, outcomes };
+}
+
+/** The report-level fields of one VAERSDATA record (`year` from its RECVDATE). */
+export function reportFields(fields: readonly string[], at: ReportFieldColumns, year: number): ReportFields {
+  const age = at.age >= 0 ? parseAge(fields[at.age] ?? '') : null;
+  let outcomes = 0;
+  for (const [bit, column] of at.outcomes) if (isYes(fields[column])) outcomes |= bit;
+  return { sex: at.sex >= 0 ? sexOf(fields[at.sex] ?? '') : 'U', age, ageGroup: ageGroupOf(age), year, outcomes };
+}

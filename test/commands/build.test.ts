@@ -35,14 +35,28 @@ describe('reporting-signals build and import on the command line (issue 3: progr
     const { code, stderr } = await cli(['build', '--vaers', join(dir, 'vaers'), '--out', out, '--workers', '2']);
     expect(code).toBe(0);
     expect(existsSync(out)).toBe(true);
-    expect(stderr).toMatch(/^fit: 12 windows$/m);
-    expect(stderr).toMatch(/^fit: done in [\d.]+ s$/m);
+    expect(stderr).toMatch(/^fit all: 12 windows$/m);
+    expect(stderr).toMatch(/^fit all: done in [\d.]+ s$/m);
     for (const label of ['reports read', 'reports kept', 'quarters', 'windows', 'pairs stored', 'rows', 'time', 'peak RSS']) {
-      expect(stderr).toMatch(new RegExp(`^  ${label}\\s`, 'm'));
+      expect(stderr).toMatch(new RegExp(`^ +${label}\\s`, 'm'));
     }
     expect(stderr).toMatch(/quarters\s+12 \(2000Q1 to 2002Q4\)/);
     expect(stderr).toMatch(/partial, covering < 4 quarters: 2000Q1, 2000Q2, 2000Q3/);
     expect(stderr.includes('\u001b[')).toBe(false); // no terminal control codes in a log
+  });
+
+  it('--analyses: each named analysis is counted, fitted and summarised; an unknown name is one clear line', async () => {
+    const out = join(dir, 'analyses.duckdb');
+    const { code, stderr } = await cli(['build', '--vaers', join(dir, 'vaers'), '--out', out, '--analyses', 'stratified,all,serious']);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/^ {2}analysis stratified \(default\)$/m);
+    expect(stderr).toMatch(/^ {2}analysis all$/m);
+    expect(stderr).toMatch(/^ {2}analysis serious$/m);
+    // `all` and `stratified` share one count: one "count" bar for both, one for serious.
+    expect(stderr.match(/^count \S+: done/gm)).toEqual(['count stratified: done', 'count serious: done']);
+    const bad = await cli(['build', '--vaers', join(dir, 'vaers'), '--out', join(dir, 'x.duckdb'), '--analyses', 'all,everything']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim()).toBe('reporting-signals: --analyses: unknown analysis "everything" (choose from all, stratified, serious, death, pediatric, adult, elderly, female, male)');
   });
 
   it('prints a bad input as one line naming the file, without a stack trace, and exits 1', async () => {

@@ -28,7 +28,7 @@ for (let year = 2019; year <= 2023; year++) for (let q = 1; q <= 4; q++) QUARTER
 function quarterRow(drug: string, event: string, quarter: string, i: number, level: number, flagged: boolean): QuarterlyRow {
   const eb05 = flagged ? level : 0.5 + (i % 3) * 0.1;
   return {
-    drug, event, quarter, n: 3 + i, expected: 1.5, n_vaccine: 100, n_event: 50, n_reports: 10_000, qn: 0.9,
+    analysis: 'all', drug, event, quarter, n: 3 + i, expected: 1.5, n_vaccine: 100, n_event: 50, n_reports: 10_000, qn: 0.9,
     ebgm: eb05 * 1.4, eb05, eb50: eb05 * 1.4, eb95: eb05 * 2, prr: 2.5, prr_lci: 1.5, prr_uci: 4, prr_chisq: 6,
     ror: 2.6, ror_lci: 1.6, ror_uci: 4.2, ic: 1.1, ic025: 0.4, ic975: 1.8,
     n_methods_flagged: flagged ? 3 : 1, is_signal_any: flagged, ewma_eb05: null,

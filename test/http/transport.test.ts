@@ -75,7 +75,7 @@ describe('spec 1 / 5 / issue 4: long requests', () => {
 
 describe('spec 5 / 4.1: a cross-origin page can read the 4.1 headers (Access-Control-Expose-Headers)', () => {
   const exposed = (value: unknown) => String(value).split(',').map((h) => h.trim().toLowerCase());
-  const names = ['X-Total-Count', 'X-Limit', 'X-Offset', 'X-REPORTS-Through', 'X-REPORTS-Build', 'X-REPORTS-Hypothesis'];
+  const names = ['X-Total-Count', 'X-Limit', 'X-Offset', 'X-REPORTS-Through', 'X-REPORTS-Build', 'X-REPORTS-Hypothesis', 'X-REPORTS-Analysis'];
 
   it('on a 200 and on a 400', async () => {
     expect([...EXPOSED_HEADERS]).toEqual(names);

@@ -57,7 +57,7 @@ function rows(): QuarterlyRow[] {
   for (const [drug, event, quarters] of FIXTURE_SERIES) {
     for (const [quarter, n, eb05, nmf, ewma] of quarters) {
       out.push({
-        drug, event, quarter, n, expected: n / 2, n_vaccine: 100, n_event: 50, n_reports: 1000,
+        analysis: 'all', drug, event, quarter, n, expected: n / 2, n_vaccine: 100, n_event: 50, n_reports: 1000,
         qn: 0.5, ebgm: eb05 === null ? null : eb05 + 1, eb05, eb50: eb05 === null ? null : eb05 + 0.5,
         eb95: eb05 === null ? null : eb05 + 2, prr: 2.5, prr_lci: 1.5, prr_uci: 4, prr_chisq: 6,
         ror: 2.6, ror_lci: 1.4, ror_uci: 4.2, ic: 1.1, ic025: 0.3, ic975: 1.8,

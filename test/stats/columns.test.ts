@@ -14,7 +14,7 @@ import { QUARTER_SCHEMA } from '../../src/signals/schemas.js';
 describe('the column table', () => {
   it('store order and DuckDB types of `quarterly` (a Parquet store is loaded by position)', () => {
     expect(QUARTERLY_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')).toBe(
-      'drug VARCHAR, event VARCHAR, quarter VARCHAR, n INTEGER, expected DOUBLE, n_vaccine INTEGER, n_event INTEGER, ' +
+      'analysis VARCHAR, drug VARCHAR, event VARCHAR, quarter VARCHAR, n INTEGER, expected DOUBLE, n_vaccine INTEGER, n_event INTEGER, ' +
       'n_reports INTEGER, qn DOUBLE, ebgm DOUBLE, eb05 DOUBLE, eb50 DOUBLE, eb95 DOUBLE, prr DOUBLE, prr_lci DOUBLE, ' +
       'prr_uci DOUBLE, prr_chisq DOUBLE, ror DOUBLE, ror_lci DOUBLE, ror_uci DOUBLE, ic DOUBLE, ic025 DOUBLE, ' +
       'ic975 DOUBLE, n_methods_flagged INTEGER, is_signal_any BOOLEAN, ewma_eb05 DOUBLE',

@@ -38,7 +38,8 @@ describe('decoding the metadata JSON', () => {
     });
     expect(decodeVaccineRows([{ vax_name: 'A (B)', vax_type: 'A', vax_type_codes: null }], 'x')).toEqual([{ vax_name: 'A (B)', vax_type: 'A', vax_type_codes: [] }]);
     const window = { quarter: '2000Q1', alpha1: 1, beta1: 1, alpha2: 2, beta2: 2, p: 0.1, neg_log_lik: null, converged: true, at_bound: '', n_pairs: 3, n_reports: 4 };
-    expect(decodeWindowRows([window], 'x')).toEqual([window]);
+    expect(decodeWindowRows([window], 'x')).toEqual([{ analysis: 'all', ...window }]);
+    expect(decodeWindowRows([{ ...window, analysis: 'serious' }], 'x')).toEqual([{ ...window, analysis: 'serious' }]);
   });
 
   it('a value of the wrong shape is an Error naming the store, the key and the field', () => {
