@@ -9,12 +9,12 @@
  * an alert (html.ts).
  */
 import { REGISTRY_CAVEAT } from '../spec/caveats.js';
-import { errorBody, type ParamError } from '../spec/errors.js';
+import { errorBody } from '../spec/errors.js';
 import { renderBrief } from './brief.js';
 import { HTML_CSP, renderHtml } from './html.js';
-import { SPONSOR_REQUIRED, STATUS_ALL, type FormValues, type PipelineFormat, type PipelineQuery } from './params.js';
+import { SPONSOR_REQUIRED, STATUS_ALL, type PipelineFormat, type PipelineQuery } from './params.js';
 import type { PipelineResult, PipelineStudy } from './result.js';
-import type { Rendered, Renderer, RenderInput } from './render-context.js';
+import type { Rendered, Renderer } from './render-context.js';
 import { resultNotes, SOURCE_NAME } from './wording.js';
 
 
