@@ -26,6 +26,7 @@ program
   .requiredOption('--id-column <name>', 'column holding the report id')
   .requiredOption('--vaccine-column <name>', 'column holding the vaccine (product) name')
   .requiredOption('--event-column <name>', 'column holding the event term')
+  .option('--stratum-column <name>', 'a column defining the report\'s stratum (repeatable): E is summed over strata (DuMouchel 1999)', (value: string, previous: string[] = []) => [...previous, value])
   .option('--hyper <alpha1,beta1,alpha2,beta2,p>', 'fix the MGPS hyperparameters instead of fitting them')
   .requiredOption('--out <file>', 'output CSV')
   .action(async (options) => {

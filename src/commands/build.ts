@@ -2,19 +2,12 @@
  * `reporting-signals build --vaers DIR --out FILE` (issue 3): official VAERS files -> quarterly
  * signal store. Progress and the closing summary go to standard error.
  */
-import { buildStore } from '../mining/build.js';
+import { buildStore, type BuildOptions } from '../mining/build.js';
 import { stderrProgress } from '../mining/progress.js';
 import type { AnalysisSummary, BuildSummary } from '../mining/summary.js';
 
-/** Options of `build` as parsed by the CLI. */
-export interface BuildCommandOptions {
-  vaers: string;
-  out: string;
-  includeNondomestic?: boolean;
-  analyses?: string;
-  workers?: number;
-  scale?: number;
-}
+/** Options of `build` as parsed by the CLI: the build's, without the progress reporter (stderr here). */
+export type BuildCommandOptions = Omit<BuildOptions, 'progress'>;
 
 /** A list of at most 8 items, then `...`. */
 function few(items: string[]): string {

@@ -1,7 +1,8 @@
 /**
  * `reporting-signals score` (issue 2 section 3): the statistics of one report table, no quarters.
  * A thin command: the table is read and counted by `src/mining/report-table.ts` (rows with an
- * empty id, vaccine or event are skipped, with a count on standard error), scored by
+ * empty id, vaccine or event are skipped, with a count on standard error; with `--stratum-column`
+ * the expected counts are stratified, and MGPS and IC use them), scored by
  * `scoreWindow`, written by `src/mining/score-csv.ts` (one row per pair, sorted by vaccine then
  * event), and the hyperparameters and negative log-likelihood are printed as one JSON object on
  * standard output.
@@ -19,6 +20,8 @@ export interface ScoreCommandOptions {
   idColumn: string;
   vaccineColumn: string;
   eventColumn: string;
+  /** Columns whose values define a report's stratum (stratified E); none: crude E. */
+  stratumColumn?: string[];
   hyper?: string;
   out: string;
 }
@@ -45,7 +48,9 @@ export function parseHyper(text: string): Hyperparameters {
  */
 export async function runScore(options: ScoreCommandOptions): Promise<void> {
   const hyper = options.hyper === undefined ? undefined : parseHyper(options.hyper);
-  const table = await readReportTable(options.reports, { id: options.idColumn, vaccine: options.vaccineColumn, event: options.eventColumn });
+  const table = await readReportTable(options.reports, {
+    id: options.idColumn, vaccine: options.vaccineColumn, event: options.eventColumn, strata: options.stratumColumn ?? [],
+  });
   if (table.n.length === 0) throw new UserError(`${options.reports}: empty table (no row with a report id, a vaccine and an event)`);
   if (table.skipped_rows > 0) {
     process.stderr.write(`reporting-signals: ${options.reports}: skipped ${table.skipped_rows} rows with an empty id, vaccine or event\n`);

@@ -165,7 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .send(JSON.stringify(apiCatalog(originOf(request.headers.host, request.protocol)))));
 
   // The resources are read-only: other methods are 405 with `Allow` (not 404: the path exists).
-  for (const url of ['/signals', '/pipeline']) {
+  for (const url of ['/signals', '/analyses', '/analyses/:analysis/signals', '/pipeline']) {
     app.route({
       method: ['POST', 'PUT', 'PATCH', 'DELETE'],
       url,

@@ -50,7 +50,7 @@ export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteO
     try {
       service = await analyses!.service(name)!;
     } catch (error) {
-      return reply.code(503).send(errorBody(`analysis ${name} could not be loaded: ${(error as Error).message}`));
+      return reply.code(503).header('x-reports-analysis', name).send(errorBody(`analysis ${name} could not be loaded: ${(error as Error).message}`));
     }
     const url = request.raw.url ?? '';
     const at = url.indexOf('?');

@@ -95,9 +95,13 @@ async function readReports(options: BuildOptions, progress: Progress): Promise<V
  * cost one count.
  */
 function countSubsets(data: VaersData, analyses: AnalysisDefinition[], scale: number, progress: Progress): AnalysisRun[] {
-  const years = data.reports.map((r) => r.year);
-  const firstYear = Math.min(...years);
-  const strata = strataCount(firstYear, Math.max(...years));
+  let firstYear = Infinity;
+  let lastYear = -Infinity;
+  for (const r of data.reports) {
+    firstYear = Math.min(firstYear, r.year);
+    lastYear = Math.max(lastYear, r.year);
+  }
+  const strata = strataCount(firstYear, lastYear);
   const shared = new Map<AnalysisDefinition['keeps'], { history: HistoryCounts; reports: number }>();
   return analyses.map((analysis) => {
     let counted = shared.get(analysis.keeps);

@@ -357,11 +357,11 @@ async function attachStore(connection: DuckDBConnection, path: string): Promise<
 }
 
 /**
- * The metadata of a store file (a DuckDB store or the Parquet form), without its rows: cheap,
- * for knowing the analyses before loading them.
+ * Runs `read` over a fresh loading database (LOAD_SETTINGS) with the store at `path` ready: a
+ * DuckDB store attached READ_ONLY as `store`, a Parquet store only named; closes it after.
  * @throws Error naming the file when it is missing or not a store.
  */
-export async function readStoreMeta(path: string): Promise<StoreMeta> {
+async function withStore<T>(path: string, read: (connection: DuckDBConnection, parquet: boolean) => Promise<T>): Promise<T> {
   try {
     await access(path);
   } catch {
@@ -370,9 +370,9 @@ export async function readStoreMeta(path: string): Promise<StoreMeta> {
   const instance = await DuckDBInstance.create(':memory:', { ...LOAD_SETTINGS });
   const connection = await instance.connect();
   try {
-    if (isParquetPath(path)) return (await parquetParts(connection, path)).meta;
-    await attachStore(connection, path);
-    return (await duckdbParts(connection, path)).meta;
+    const parquet = isParquetPath(path);
+    if (!parquet) await attachStore(connection, path);
+    return await read(connection, parquet);
   } finally {
     connection.closeSync();
     instance.closeSync();
@@ -380,31 +380,29 @@ export async function readStoreMeta(path: string): Promise<StoreMeta> {
 }
 
 /**
+ * The metadata of a store file (a DuckDB store or the Parquet form), without its rows: cheap,
+ * for knowing the analyses before loading them.
+ * @throws Error naming the file when it is missing or not a store.
+ */
+export async function readStoreMeta(path: string): Promise<StoreMeta> {
+  return withStore(path, async (connection, parquet) => (await (parquet ? parquetParts : duckdbParts)(connection, path)).meta);
+}
+
+/**
  * Reads a store file (DuckDB store, or the Parquet form by its `.parquet` extension) once into
  * `ServingRows`, then closes the database. Read-only: a DuckDB file is attached READ_ONLY, a
- * Parquet file is only scanned.
+ * Parquet file is only scanned. With `options.analysis`, only that analysis's rows.
  * @throws Error naming the file when it is missing or not a store.
  */
 export async function readServingData(path: string, options: ServingOptions = {}): Promise<ServingRows> {
-  try {
-    await access(path);
-  } catch {
-    throw new Error(`store not found: ${path}`);
-  }
-  const instance = await DuckDBInstance.create(':memory:', { ...LOAD_SETTINGS });
-  const connection = await instance.connect();
   const only = options.analysis === undefined ? '' : ` WHERE analysis = ${sqlString(options.analysis)}`;
-  try {
-    if (isParquetPath(path)) {
+  return withStore(path, async (connection, parquet) => {
+    if (parquet) {
       const { meta, vaccines } = await parquetParts(connection, path);
       const from = `(SELECT * FROM read_parquet(${sqlString(path)}, file_row_number = true)${only})`;
-      return await readServingRows(connection, { from, rowNumber: 'file_row_number' }, meta, vaccines, options);
+      return readServingRows(connection, { from, rowNumber: 'file_row_number' }, meta, vaccines, options);
     }
-    await attachStore(connection, path);
     const { meta, vaccines } = await duckdbParts(connection, path);
-    return await readServingRows(connection, { from: `(SELECT *, rowid AS store_row FROM store.quarterly${only})`, rowNumber: 'store_row' }, meta, vaccines, options);
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+    return readServingRows(connection, { from: `(SELECT *, rowid AS store_row FROM store.quarterly${only})`, rowNumber: 'store_row' }, meta, vaccines, options);
+  });
 }

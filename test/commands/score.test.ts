@@ -20,7 +20,7 @@ function fixture(name: string, text: string): string {
 }
 
 /** Run score, capturing stdout; returns the parsed JSON line and the output rows. */
-async function score(reports: string, extra: { hyper?: string; idColumn?: string } = {}): Promise<{ json: Record<string, unknown>; rows: Record<string, string>[]; text: string }> {
+async function score(reports: string, extra: { hyper?: string; idColumn?: string; stratumColumn?: string[] } = {}): Promise<{ json: Record<string, unknown>; rows: Record<string, string>[]; text: string }> {
   const out = path.join(dir, `out-${Math.random().toString(36).slice(2)}.csv`);
   let stdout = '';
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
@@ -28,7 +28,7 @@ async function score(reports: string, extra: { hyper?: string; idColumn?: string
     return true;
   });
   try {
-    await runScore({ reports, idColumn: extra.idColumn ?? 'report', vaccineColumn: 'vaccine', eventColumn: 'event', out, hyper: extra.hyper });
+    await runScore({ reports, idColumn: extra.idColumn ?? 'report', vaccineColumn: 'vaccine', eventColumn: 'event', out, hyper: extra.hyper, stratumColumn: extra.stratumColumn });
   } finally {
     spy.mockRestore();
   }
@@ -96,5 +96,36 @@ describe('score command (issue 2 section 3)', () => {
     expect(reumofan.n).toBe('16');
     expect(Math.abs(Number(reumofan.ebgm) - 23.26)).toBeLessThanOrEqual(0.005);
     expect(Math.abs(JSON.parse(stdout).neg_log_lik - 4162.456)).toBeLessThan(5e-4);
+  });
+
+  it('--stratum-column: E = sum over strata of n_vaccine,s * n_event,s / N_s, worked by hand; MGPS and IC use it, PRR and ROR stay crude', async () => {
+    // Stratum F: r1 {A; FEVER}, r2 {A; RASH}, r3 {B; FEVER} (N 3). Stratum M: r4 {A; FEVER}, r5 {B; RASH} (N 2).
+    const table = ['report,vaccine,event,sex,age', 'r1,A,FEVER,F,1', 'r2,A,RASH,F,1', 'r3,B,FEVER,F,1', 'r4,A,FEVER,M,1', 'r5,B,RASH,M,1'].join('\n');
+    const file = fixture('strata.csv', table);
+    const hyper = '0.5,0.2,3,2.5,0.2';
+    const crude = await score(file, { hyper });
+    const { rows } = await score(file, { hyper, stratumColumn: ['sex'] });
+    expect(rows.map((r) => `${r.vaccine}|${r.event}`)).toEqual(['A|FEVER', 'A|RASH', 'B|FEVER', 'B|RASH']);
+    // A x FEVER: F 2*2/3 + M 1*1/2 = 11/6 (crude 3*3/5 = 1.8); A x RASH: F 2*1/3 + M 1*1/2 = 7/6;
+    // B x FEVER: F 1*2/3 + M 1*1/2 = 7/6; B x RASH: F 1*1/3 + M 1*1/2 = 5/6.
+    expect(rows.map((r) => Number(r.expected))).toEqual([4 / 3 + 1 / 2, 2 / 3 + 1 / 2, 2 / 3 + 1 / 2, 1 / 3 + 1 / 2]);
+    expect(Number(crude.rows[0].expected)).toBe(1.8);
+    // IC = log2((n + 0.5) / (E + 0.5)) with the stratified E: n 2, E 11/6 -> log2(15/14).
+    expect(Number(rows[0].ic)).toBeCloseTo(Math.log2(2.5 / (11 / 6 + 0.5)), 14);
+    // PRR and ROR keep the crude report table: a 2, b 1, c 1, d 1 -> ROR 2 in both runs.
+    expect([rows[0].ror, rows[0].prr]).toEqual([crude.rows[0].ror, crude.rows[0].prr]);
+    expect(Number(rows[0].ror)).toBe(2);
+    // EB05 follows E: a larger E lowers the posterior for the same n.
+    expect(Number(rows[0].eb05)).toBeLessThan(Number(crude.rows[0].eb05));
+    // Two columns make a tuple: sex x age, here the same strata as sex alone.
+    expect((await score(file, { hyper, stratumColumn: ['sex', 'age'] })).rows.map((r) => r.expected)).toEqual(rows.map((r) => r.expected));
+    // One stratum holding every report gives the crude E.
+    expect((await score(file, { hyper, stratumColumn: ['age'] })).rows.map((r) => Number(r.expected))).toEqual(crude.rows.map((r) => Number(r.expected)));
+  });
+
+  it('--stratum-column: a report whose rows disagree on the stratum, or an unknown column, is a clear error', async () => {
+    const file = fixture('bad-strata.csv', ['report,vaccine,event,sex', 'r1,A,FEVER,F', 'r1,A,RASH,M'].join('\n'));
+    await expect(score(file, { stratumColumn: ['sex'] })).rejects.toThrow(/bad-strata\.csv: line 3: report r1 has stratum "M" but "F" on line 2/);
+    await expect(score(file, { stratumColumn: ['age'] })).rejects.toThrow(/no column "age" in the header/);
   });
 });

@@ -6,10 +6,20 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
 import { writeFixtureStore } from '../signals/fixture.js';
 
-/** Builds the app over a fresh fixture store. */
-export async function fixtureApp(options: { hasIc025?: boolean } = {}): Promise<FastifyInstance> {
+/** Builds the app over a fresh fixture store (with `analyses`: the three-analysis fixture, issue 10). */
+export async function fixtureApp(options: { hasIc025?: boolean; analyses?: boolean } = {}): Promise<FastifyInstance> {
   return buildApp({ storePath: await writeFixtureStore(options) });
 }
+
+/**
+ * The two places the /signals contract is served (issue 10 section 4): `/signals` over the
+ * one-analysis fixture, and `/analyses/stratified/signals` over the three-analysis fixture,
+ * whose `stratified` rows equal the one-analysis fixture's. Spec tests run over both.
+ */
+export const SIGNALS_PATHS: ReadonlyArray<{ path: string; analyses: boolean; analysis: string }> = [
+  { path: '/signals', analyses: false, analysis: 'all' },
+  { path: '/analyses/stratified/signals', analyses: true, analysis: 'stratified' },
+];
 
 /** GET `url` and parse the JSON body. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { QuarterlyRow, VaccineRow } from '../../src/store/schema.js';
 import { writeStore } from '../../src/store/write.js';
+import type { AnalysisMeta } from '../../src/store/schema.js';
 
 export const PFIZER = 'COVID19 (COVID19 (PFIZER-BIONTECH))';
 export const MODERNA = 'COVID19 (COVID19 (MODERNA))';
@@ -68,17 +69,41 @@ function rows(): QuarterlyRow[] {
   return out;
 }
 
-/** Writes the fixture store (a DuckDB file, or the Parquet form) into a fresh temp folder and returns its path. */
-export async function writeFixtureStore(options: { hasIc025?: boolean; parquet?: boolean } = {}): Promise<string> {
+/** The analysis metadata of the fixture store written with `analyses` (test/http: /analyses). */
+export function fixtureAnalyses(): AnalysisMeta[] {
+  const meta = (name: string, isDefault: boolean, subset: string | null, pairs: number, rowCount: number): AnalysisMeta => ({
+    name, title: name, description: `Fixture analysis ${name}.`, subset, stratified_by: name === 'all' ? [] : ['year of RECVDATE', 'age group (CDC WONDER)', 'sex (F, M, U)'],
+    default: isDefault, reports: 1000, pairs, rows: rowCount, windows: 20, reports_through: '2023Q4', fits_at_bound: 0, fits_not_converged: 0,
+    windows_skipped: [], partial_windows: [],
+  });
+  const all = rows();
+  return [
+    meta('all', true, null, FIXTURE_SERIES.length, all.length),
+    meta('stratified', false, null, FIXTURE_SERIES.length, all.length),
+    meta('serious', false, 'fixture: the first series only', 1, FIXTURE_SERIES[0][2].length),
+  ];
+}
+
+/**
+ * Writes the fixture store (a DuckDB file, or the Parquet form) into a fresh temp folder and
+ * returns its path. With `analyses`, the store holds three analyses (issue 10): `all` (default)
+ * and `stratified` with the same rows, and `serious` with the first series only.
+ */
+export async function writeFixtureStore(options: { hasIc025?: boolean; parquet?: boolean; analyses?: boolean } = {}): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'signals-fixture-'));
   const path = join(dir, options.parquet ? 'fixture.parquet' : 'fixture.duckdb');
+  const all = rows();
+  const [first] = FIXTURE_SERIES[0];
+  const quarterly = options.analyses
+    ? [...all, ...all.map((r) => ({ ...r, analysis: 'stratified' })), ...all.filter((r) => r.drug === first && r.event === FIXTURE_SERIES[0][1]).map((r) => ({ ...r, analysis: 'serious' }))]
+    : all;
   await writeStore(path, {
-    quarterly: rows(),
+    quarterly,
     vaccines: FIXTURE_VACCINES,
     windows: [],
     meta: {
       reports_through: '2023Q4', sources: [], parameters: {}, program_version: 'test', built_at: '2024-01-01T00:00:00Z',
-      origin: 'build', has_ic025: options.hasIc025 ?? true,
+      origin: 'build', has_ic025: options.hasIc025 ?? true, ...(options.analyses ? { analyses: fixtureAnalyses() } : {}),
     },
   });
   return path;

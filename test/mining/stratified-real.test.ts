@@ -1,0 +1,83 @@
+/**
+ * Stratified expected counts on the real 1999Q3 window (issue 10 "Done when"): the build's path
+ * (src/vaers reader -> analyses' strata -> src/mining/counts.ts) against an independent
+ * computation from the raw files (test/helpers/raw-vaers.ts, which uses no project code), within
+ * 1e-9 relative: n, the margins, N, crude E and stratified E, for every report and for the
+ * `serious` subset. Skipped with a message when ../shared/data/vaers is absent.
+ */
+import { existsSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ANALYSES, strataCount, stratumOf } from '../../src/mining/analyses.js';
+import { countQuarters, windowCounts, type HistoryCounts, type WindowCounts } from '../../src/mining/counts.js';
+import { parseQuarter } from '../../src/spec/quarter.js';
+import { readVaers, type VaersData } from '../../src/vaers/read.js';
+import { isSerious, loadRawReports, pairStatistics, type RawReport } from '../helpers/raw-vaers.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
+const present = existsSync(path.join(vaers, '1999VAERSDATA.csv.gz'));
+if (!present) console.warn(`stratified E on the real 1999Q3 window skipped: ${vaers} is absent`);
+
+const PAIRS: Array<[string, string]> = [
+  ['ROTAVIRUS (ROTASHIELD)', 'Intussusception'],
+  ['ROTAVIRUS (ROTASHIELD)', 'Gastrointestinal haemorrhage'],
+  ['ANTHRAX (NO BRAND NAME)', 'Tinnitus'],
+  ['POLIO VIRUS, INACT. (POLIOVAX)', 'Screaming'],
+  ['MEASLES + MUMPS + RUBELLA (MMR II)', 'Pyrexia'],
+];
+
+function close(actual: number, expected: number): void {
+  expect(Math.abs(actual - expected)).toBeLessThanOrEqual(1e-9 * Math.abs(expected));
+}
+
+describe.skipIf(!present)('stratified E on the real 1999Q3 window against an independent computation (issue 10)', () => {
+  let data: VaersData;
+  let raw: RawReport[];
+  beforeAll(async () => {
+    // Only 1998 and 1999 are needed for the 1998Q4..1999Q3 window: a folder of links to them.
+    const folder = mkdtempSync(path.join(tmpdir(), 'stratified-real-'));
+    for (const year of [1998, 1999]) {
+      for (const kind of ['DATA', 'VAX', 'SYMPTOMS']) symlinkSync(path.join(vaers, `${year}VAERS${kind}.csv.gz`), path.join(folder, `${year}VAERS${kind}.csv.gz`));
+    }
+    data = await readVaers(folder);
+    raw = (await loadRawReports(vaers, [1998, 1999])).reports;
+  }, 120_000);
+
+  function window(keep: (typeof ANALYSES)[number]['keeps']): { history: HistoryCounts; w: WindowCounts } {
+    const reports = data.reports.filter((r) => keep(r));
+    const history = countQuarters(reports.map((r) => ({ ...r, stratum: stratumOf(r, 1998) })), data.vaccines.length, data.events.length, { strata: strataCount(1998, 1999) });
+    const quarter = parseQuarter('1999Q3')!;
+    return { history, w: windowCounts(history, new Map(history.quarters.map((q) => [q.quarter, q])), quarter)! };
+  }
+
+  function check(keep: (typeof ANALYSES)[number]['keeps'], rawKeep?: (r: RawReport) => boolean): void {
+    const { history, w } = window(keep);
+    for (const [vaccine, event] of PAIRS) {
+      const expected = pairStatistics(raw, '1999Q3', vaccine, event, rawKeep ? { keep: rawKeep } : {});
+      const key = data.vaccines.indexOf(vaccine) * history.nEvents + data.events.indexOf(event);
+      const i = w.keys.indexOf(key);
+      if (expected.n === 0) {
+        expect(i, `${vaccine} x ${event}`).toBe(-1);
+        continue;
+      }
+      expect(i, `${vaccine} x ${event}`).toBeGreaterThanOrEqual(0);
+      expect([w.n[i], w.n_vaccine[i], w.n_event[i], w.n_reports]).toEqual([expected.n, expected.n_vaccine, expected.n_event, expected.N]);
+      close(w.n_vaccine[i] * w.n_event[i] / w.n_reports, expected.E!);
+      close(w.expected![i], expected.E_strat!);
+    }
+  }
+
+  it('every report: n, margins, N, crude E and stratified E agree (RotaShield x Intussusception: n 101, E 4.37 crude, 35.5 stratified)', () => {
+    check(ANALYSES.find((a) => a.name === 'stratified')!.keeps);
+    const rota = pairStatistics(raw, '1999Q3', 'ROTAVIRUS (ROTASHIELD)', 'Intussusception');
+    expect(rota.n).toBe(101);
+    expect(rota.E_strat! / rota.E!).toBeGreaterThan(8);
+  });
+
+  it('the serious subset agrees too', () => {
+    check(ANALYSES.find((a) => a.name === 'serious')!.keeps, isSerious);
+  });
+});
