@@ -39,6 +39,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_STORE_PATH } from '../src/http/app.js';
+import { storeAnalyses } from '../src/signals/analyses.js';
+import { readStoreMeta } from '../src/store/serving.js';
 import { loadCatalog } from '../src/signals/catalog.js';
 import type { QuarterlyRow } from '../src/store/schema.js';
 import { writeStore } from '../src/store/write.js';
@@ -112,10 +114,13 @@ async function syntheticStore(pairs: number): Promise<string> {
 
 /**
  * Thousands of distinct /signals URLs drawn from the store's own names (`urls`, shuffled), and
- * one `format=series` URL per served pair (`series`, shuffled).
+ * one `format=series` URL per served pair (`series`, shuffled). In a store with several analyses
+ * (issue 10), a third of the URLs ask another analysis (`/analyses/NAME/signals`).
  */
 export async function workload(storePath: string): Promise<{ urls: string[]; series: string[] }> {
-  const catalog = await loadCatalog(storePath);
+  const analyses = storeAnalyses(await readStoreMeta(storePath));
+  const catalog = await loadCatalog(storePath, analyses.length > 1 ? analyses[0].name : undefined);
+  const others = analyses.slice(1).map((a) => a.name);
   const rand = random(11);
   const pick = <T>(list: T[]): T => list[Math.floor(rand() * list.length)];
   const enc = encodeURIComponent;
@@ -140,7 +145,8 @@ export async function workload(storePath: string): Promise<{ urls: string[]; ser
     else urls.add(`/signals?q=${enc(sub)}&offset=${Math.floor(rand() * Math.max(1, catalog.pairs.length / 4))}${paging}`);
   }
   const series = catalog.pairs.map((p) => `/signals?vaccine=${enc(p.vaccine)}&event=${enc(p.event)}&format=series`);
-  return { urls: [...urls].sort(() => rand() - 0.5), series: series.sort(() => rand() - 0.5) };
+  const spread = (url: string): string => (others.length > 0 && rand() < 1 / 3 ? url.replace('/signals?', `/analyses/${pick(others)}/signals?`) : url);
+  return { urls: [...urls].map(spread).sort(() => rand() - 0.5), series: series.sort(() => rand() - 0.5) };
 }
 
 function peakRssMb(pid: number): number | null {

@@ -23,7 +23,7 @@ import { writeStore } from '../store/write.js';
 import { vaxType } from '../vaccine-type.js';
 import { readVaers, type VaersData, type VaersReport } from '../vaers/read.js';
 import { PROGRAM_VERSION } from '../version.js';
-import { parseAnalyses, strataCount, stratumOf, type AnalysisDefinition } from './analyses.js';
+import { parseAnalyses, strataCount, stratumOf, type AnalysisDefinition } from '../analyses.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
 import { fitPass, planWindows, rowsPass, type FitPassResult, type WindowPlan } from './passes.js';
 import { WorkerPool } from './pool.js';

@@ -7,7 +7,7 @@ import { SERVING_FLOOR } from '../spec/floor.js';
 import { EWMA_LAMBDA } from '../stats/ewma.js';
 import type { AnalysisMeta } from '../store/schema.js';
 import type { SkipReason } from '../vaers/read.js';
-import { STRATIFIED_BY, type AnalysisDefinition } from './analyses.js';
+import { STRATIFIED_BY, type AnalysisDefinition } from '../analyses.js';
 import { WINDOW_QUARTERS, type HistoryCounts } from './counts.js';
 import { CHUNK_WINDOWS, MIN_FIT_PAIRS, type SkippedWindow } from './passes.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ANALYSES, strataCount, stratumOf } from '../../src/mining/analyses.js';
+import { ANALYSES, strataCount, stratumOf } from '../../src/analyses.js';
 import { countQuarters, windowCounts, type HistoryCounts, type WindowCounts } from '../../src/mining/counts.js';
 import { parseQuarter } from '../../src/spec/quarter.js';
 import { readVaers, type VaersData } from '../../src/vaers/read.js';

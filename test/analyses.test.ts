@@ -1,7 +1,7 @@
 /** The named analyses (issue 10 sections 1 and 2): subset rules, strata, the --analyses list. */
 import { describe, expect, it } from 'vitest';
-import { ANALYSES, parseAnalyses, strataCount, stratumOf, type AnalysisReport } from '../../src/mining/analyses.js';
-import { OUTCOME, ageGroupOf } from '../../src/vaers/report-fields.js';
+import { ANALYSES, parseAnalyses, strataCount, stratumOf, type AnalysisReport } from '../src/analyses.js';
+import { OUTCOME, ageGroupOf } from '../src/vaers/report-fields.js';
 
 function report(fields: Partial<AnalysisReport>): AnalysisReport {
   const age = fields.age ?? null;

@@ -1,4 +1,7 @@
 /**
+ * The one owner of the analyses' rules: the build (src/mining) counts each analysis's reports by
+ * them, and the case series (src/signals) restricts `/analyses/NAME/cases` by them.
+ *
  * The named analyses of a build (issue 10; DESIGN.md "Statistics, precisely" -> Analyses): an
  * analysis is a subset of the reports plus a way to compute the expected count E.
  *
@@ -11,8 +14,8 @@
  * In every analysis `n` is the report count; MGPS and IC use the analysis's E; PRR and ROR keep
  * the crude 2x2 report table of the analysis's reports (as Empirica and openEBGM do).
  */
-import { UserError } from '../errors.js';
-import { AGE_GROUPS, SEX_CODES, isSerious, OUTCOME, type ReportFields } from '../vaers/report-fields.js';
+import { UserError } from './errors.js';
+import { AGE_GROUPS, SEX_CODES, isSerious, OUTCOME, type ReportFields } from './vaers/report-fields.js';
 
 /** What an analysis needs to know of a report: its report-level fields (src/vaers/report-fields.ts). */
 export type AnalysisReport = ReportFields;
