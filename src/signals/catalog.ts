@@ -16,34 +16,20 @@ import { readServingData, type ServingRows } from '../store/serving.js';
 import { NULL_INT as NULL_N, SeriesStore } from '../store/series-store.js';
 import { vaxType as vaxTypeOfName } from '../vaccine-type.js';
 import { PairAccumulator, type Pair } from './aggregate.js';
+import { compareText, eventIndex, pushTo, vaccineIndex, type Vocabulary } from './names.js';
 import { ORDERS, SORT_KEYS, type SortKey } from './parameters.js';
 
 /** Everything a request reads; immutable after `loadCatalog`. */
-export interface Catalog {
+export interface Catalog extends Vocabulary {
   /** Served pairs (at least one quarter with n_methods_flagged >= 2), ordered by vaccine, event. */
   pairs: Pair[];
   /** Latest quarter in the data (spec 2.2 reports_through), or null for an empty store. */
   reportsThrough: string | null;
   /** Whether quarters carry `ic025` (spec 2.3). */
   hasIc025: boolean;
-  /** Vaccine name -> its vax_type. */
-  vaxTypeOf: Map<string, string>;
-  /** Upper-cased vaccine name -> vaccine name. */
-  vaccineByUpperName: Map<string, string>;
-  /** Upper-cased vax_type -> vaccine names of that type. */
-  vaccinesByUpperType: Map<string, string[]>;
-  /** Upper-cased VAERS VAX_TYPE code -> vaccine names seen with it. */
-  vaccinesByUpperCode: Map<string, string[]>;
-  /** vax_type -> vaccine names (for format=class). */
-  vaccinesByType: Map<string, string[]>;
-  /** Vaccine names in order, and their lower-cased forms (q substring search). */
-  vaccineNames: string[];
-  vaccineNamesLower: string[];
   /** Vaccine name -> pair ids. */
   pairsByVaccine: Map<string, number[]>;
-  /** Distinct events, their lower-cased forms, and event -> pair ids. */
-  events: string[];
-  eventsLower: string[];
+  /** Event -> pair ids. */
   pairsByEvent: Map<string, number[]>;
   /** `${sort}:${order}` -> rank of each pair id (0 = first). */
   ranks: Map<string, Int32Array>;
@@ -66,16 +52,7 @@ export interface SeriesSpan {
 
 const EMPTY_SPAN: SeriesSpan = { series: SeriesStore.create(0), from: new Int32Array(0), to: new Int32Array(0) };
 
-function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
 
-/** Compares two strings by UTF-16 code units (stable, locale-free). */
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 function sortValue(pair: Pair, key: SortKey): number | null {
   if (key === 'eb05') return pair.eb05;
@@ -185,35 +162,13 @@ export function indexPairs(
     pushTo(pairsByVaccine, p.vaccine, id);
     pushTo(pairsByEvent, p.event, id);
   });
-  const vaccineNames = [...new Set([...info.vaxTypeOf.keys(), ...pairsByVaccine.keys()])].sort(compareText);
-  const vaccineByUpperName = new Map<string, string>();
-  const vaccinesByUpperType = new Map<string, string[]>();
-  const vaccinesByUpperCode = new Map<string, string[]>();
-  const vaccinesByType = new Map<string, string[]>();
-  const vaxTypeOf = new Map(info.vaxTypeOf);
-  for (const name of vaccineNames) {
-    const type = vaxTypeOf.get(name) ?? vaxTypeOfName(name);
-    vaxTypeOf.set(name, type);
-    if (!vaccineByUpperName.has(name.toUpperCase())) vaccineByUpperName.set(name.toUpperCase(), name);
-    pushTo(vaccinesByUpperType, type.toUpperCase(), name);
-    pushTo(vaccinesByType, type, name);
-    for (const code of new Set((info.codesOf.get(name) ?? []).map((c) => c.toUpperCase()))) pushTo(vaccinesByUpperCode, code, name);
-  }
-  const events = [...pairsByEvent.keys()].sort(compareText);
   return {
     pairs,
     reportsThrough: info.reportsThrough,
     hasIc025: info.hasIc025,
-    vaxTypeOf,
-    vaccineByUpperName,
-    vaccinesByUpperType,
-    vaccinesByUpperCode,
-    vaccinesByType,
-    vaccineNames,
-    vaccineNamesLower: vaccineNames.map((v) => v.toLowerCase()),
+    ...vaccineIndex([...info.vaxTypeOf.keys(), ...pairsByVaccine.keys()], info.vaxTypeOf, info.codesOf),
+    ...eventIndex(pairsByEvent.keys()),
     pairsByVaccine,
-    events,
-    eventsLower: events.map((e) => e.toLowerCase()),
     pairsByEvent,
     ...buildOrders(pairs),
     pairJson: pairs.map((p) => JSON.stringify(p)),

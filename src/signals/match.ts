@@ -1,6 +1,7 @@
 /**
- * Matching (spec 4.1): which served pairs a request's `vaccine`, `event` or `q` select, then
- * `min_eb05`/`min_n` (after the aggregate, before the total), sorting and paging.
+ * Matching (spec 4.1): which served pairs a request's `vaccine`, `event` or `q` select (the names
+ * through names.ts, shared with /cases), then `min_eb05`/`min_n` (after the aggregate, before
+ * the total), sorting and paging.
  *
  * - `vaccine`: an exact vaccine name, an exact vax_type (e.g. `COVID19`) or a VAERS `VAX_TYPE`
  *   abbreviation present in the data (e.g. `HPV9`, `TD`), all case-insensitive; the union of
@@ -14,7 +15,8 @@
  * Unknown names give an empty match, never an error (spec 7: 200 with an empty list).
  */
 import type { Catalog } from './catalog.js';
-import { MIN_QUERY_LENGTH, USAGE, quoteValue, type SignalsParams } from './parameters.js';
+import { exactVaccines, matchNames, substringVaccines, matchEvents, tooShortError } from './names.js';
+import { MIN_QUERY_LENGTH, type SignalsParams } from './parameters.js';
 import type { ParamError } from '../spec/errors.js';
 
 /** Spec 2.2 kind. */
@@ -36,64 +38,7 @@ export interface Match {
 export type MatchResult = { ok: true; match: Match } | { ok: false; error: ParamError };
 
 function tooShort(name: string, text: string): MatchResult {
-  return {
-    ok: false,
-    error: {
-      error: `${name} ${quoteValue(text)} is too short: give at least ${MIN_QUERY_LENGTH} characters, an exact name or an abbreviation`,
-      usage: USAGE,
-    },
-  };
-}
-
-/** Vaccine names matched exactly by name, vax_type or VAX_TYPE code (case-insensitive). */
-export function exactVaccines(catalog: Catalog, text: string): string[] {
-  const upper = text.toUpperCase();
-  const found = new Set<string>();
-  const name = catalog.vaccineByUpperName.get(upper);
-  if (name !== undefined) found.add(name);
-  for (const v of catalog.vaccinesByUpperType.get(upper) ?? []) found.add(v);
-  for (const v of catalog.vaccinesByUpperCode.get(upper) ?? []) found.add(v);
-  return [...found];
-}
-
-/** Vaccine names whose lower-cased name contains `text` (>= 3 characters, for `q`). */
-function substringVaccines(catalog: Catalog, text: string): string[] {
-  if (text.length < MIN_QUERY_LENGTH) return [];
-  const lower = text.toLowerCase();
-  return catalog.vaccineNames.filter((_, i) => catalog.vaccineNamesLower[i].includes(lower));
-}
-
-const eventsByLowerCache = new WeakMap<Catalog, Map<string, string[]>>();
-
-/** Lower-cased event term -> the terms with that spelling ignoring case (built once per catalog). */
-function eventsByLower(catalog: Catalog): Map<string, string[]> {
-  let map = eventsByLowerCache.get(catalog);
-  if (!map) {
-    map = new Map();
-    catalog.events.forEach((e, i) => {
-      const list = map!.get(catalog.eventsLower[i]);
-      if (list) list.push(e);
-      else map!.set(catalog.eventsLower[i], [e]);
-    });
-    eventsByLowerCache.set(catalog, map);
-  }
-  return map;
-}
-
-/**
- * Events matched by `text` (spec 4.1 event: "an exact preferred term, or a case-insensitive
- * substring of at least 3 characters"). The exact test ignores case: `text` equal to a term
- * (e.g. `pain` and the term `Pain`) selects that term only, with the term spelt exactly as
- * typed preferred when two terms differ only by case. Otherwise, with at least 3 characters,
- * every term containing `text` ignoring case.
- */
-export function matchEvents(catalog: Catalog, text: string): string[] {
-  if (catalog.pairsByEvent.has(text)) return [text];
-  const lower = text.toLowerCase();
-  const exact = eventsByLower(catalog).get(lower);
-  if (exact) return exact;
-  if (text.length < MIN_QUERY_LENGTH) return [];
-  return catalog.events.filter((_, i) => catalog.eventsLower[i].includes(lower));
+  return { ok: false, error: tooShortError(name, text) };
 }
 
 function pairsOfVaccines(catalog: Catalog, vaccines: Iterable<string>): number[] {
@@ -160,12 +105,14 @@ export function matchPairs(catalog: Catalog, params: SignalsParams): MatchResult
       ids = keepEvents(catalog, ids, events);
     }
     kind = event !== undefined ? 'pair' : 'vaccine';
-  } else if (vaccine !== undefined || event !== undefined) {
-    const vaccines = vaccine === undefined ? null : exactVaccines(catalog, vaccine);
-    if (vaccine !== undefined && vaccines!.length === 0 && vaccine.length < MIN_QUERY_LENGTH) return tooShort('vaccine', vaccine);
-    const events = event === undefined ? null : matchEvents(catalog, event);
-    if (event !== undefined && events!.length === 0 && event.length < MIN_QUERY_LENGTH) return tooShort('event', event);
-    if (vaccines && events) {
+  } else {
+    const names = matchNames(catalog, { vaccine, event, q });
+    if (!names.ok) return names;
+    const { vaccines, events } = names;
+    if (names.union) {
+      ids = union(catalog, pairsOfVaccines(catalog, vaccines!), pairsOfEvents(catalog, events!));
+      kind = vaccines!.length > 0 || events!.length === 0 ? 'vaccine' : 'event';
+    } else if (vaccines && events) {
       ids = keepEvents(catalog, pairsOfVaccines(catalog, vaccines), events);
       kind = 'pair';
     } else if (vaccines) {
@@ -175,13 +122,6 @@ export function matchPairs(catalog: Catalog, params: SignalsParams): MatchResult
       ids = pairsOfEvents(catalog, events!);
       kind = 'event';
     }
-  } else {
-    const text = q!;
-    const vaccines = [...new Set([...exactVaccines(catalog, text), ...substringVaccines(catalog, text)])];
-    const events = matchEvents(catalog, text);
-    if (vaccines.length === 0 && events.length === 0 && text.length < MIN_QUERY_LENGTH) return tooShort('q', text);
-    ids = union(catalog, pairsOfVaccines(catalog, vaccines), pairsOfEvents(catalog, events));
-    kind = vaccines.length > 0 || events.length === 0 ? 'vaccine' : 'event';
   }
   const matchedBeforeFilters = ids.length;
   const { min_eb05: minEb05, min_n: minN } = params;
