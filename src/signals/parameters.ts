@@ -105,13 +105,59 @@ function fail(error: string, extra: Omit<ParamError, 'error'> = {}): ParseResult
   return { ok: false, error: { error, ...extra } };
 }
 
-function integerParam(name: string, text: string, min: number, max: number): number | ParseResult {
+/**
+ * An integer parameter by the one number rule, within `min..max`.
+ * @returns the number, or the 400 Error fields (with `usage`) naming the parameter and its bounds.
+ */
+export function integerValue(name: string, text: string, min: number, max: number, usage: string): number | ParamError {
   const n = readNumber(INTEGER_RE, text);
   if (!Number.isSafeInteger(n) || n < min || n > max) {
     const bounds = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
-    return fail(`${name} must be an integer ${bounds} (got ${quoteValue(text)})`, { usage: USAGE });
+    return { error: `${name} must be an integer ${bounds} (got ${quoteValue(text)})`, usage };
   }
   return n;
+}
+
+function integerParam(name: string, text: string, min: number, max: number): number | ParseResult {
+  const n = integerValue(name, text, min, max, USAGE);
+  return typeof n === 'number' ? n : { ok: false, error: n };
+}
+
+/**
+ * The values of a raw query string (`+` a space, `%XX` the byte, trimmed), or the 400 Error
+ * fields of the first unknown parameter (`unknown(name)`, by default one with `allowed`: the
+ * names) or repeated one (an empty value counts as given). Read them with `presentValue`.
+ */
+export function queryValues(
+  search: string, names: readonly string[], usage: string,
+  unknown: (name: string) => ParamError = (name) => ({ error: `unknown parameter ${quoteValue(name)}`, allowed: names, usage }),
+): Map<string, string> | ParamError {
+  const values = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(search)) {
+    if (!names.includes(name)) return unknown(name);
+    if (values.has(name)) return { error: `parameter ${name} is given more than once; give it at most once`, usage };
+    values.set(name, value.trim());
+  }
+  return values;
+}
+
+/** A parameter's value, undefined when absent or empty (`vaccine=` counts as absent). */
+export function presentValue(values: ReadonlyMap<string, string>, name: string): string | undefined {
+  const v = values.get(name);
+  return v === undefined || v === '' ? undefined : v;
+}
+
+/**
+ * The vaccine of `vaccine` and its alias `drug` (spec 4.1: identical when both are given).
+ * @returns the value (undefined when neither is given), or the 400 Error fields.
+ */
+export function vaccineValue(values: ReadonlyMap<string, string>, usage: string): string | undefined | ParamError {
+  const vaccine = presentValue(values, 'vaccine');
+  const drug = presentValue(values, 'drug');
+  if (vaccine !== undefined && drug !== undefined && vaccine !== drug) {
+    return { error: `vaccine and drug are the same parameter and must be identical when both are given (got ${quoteValue(vaccine)} and ${quoteValue(drug)})`, usage };
+  }
+  return vaccine ?? drug;
 }
 
 function numberParam(name: string, text: string): number | ParseResult {
@@ -127,19 +173,11 @@ function numberParam(name: string, text: string): number | ParseResult {
  * @returns the params and a canonical cache key, or the 400 Error fields (spec 7).
  */
 export function parseSignalsQuery(search: string): ParseResult {
-  const values = new Map<string, string>();
-  for (const [name, value] of new URLSearchParams(search)) {
-    if (!NAMES.includes(name)) {
-      if (name === 'background') return fail('background is not provided: the service has no background=no_covid refit', { allowed: NAMES, usage: USAGE });
-      return fail(`unknown parameter ${quoteValue(name)}`, { allowed: NAMES, usage: USAGE });
-    }
-    if (values.has(name)) return fail(`parameter ${name} is given more than once; give it at most once`, { usage: USAGE });
-    values.set(name, value.trim());
-  }
-  const get = (name: string): string | undefined => {
-    const v = values.get(name);
-    return v === undefined || v === '' ? undefined : v;
-  };
+  const values = queryValues(search, NAMES, USAGE, (name) => (name === 'background'
+    ? { error: 'background is not provided: the service has no background=no_covid refit', allowed: NAMES, usage: USAGE }
+    : { error: `unknown parameter ${quoteValue(name)}`, allowed: NAMES, usage: USAGE }));
+  if (!(values instanceof Map)) return { ok: false, error: values };
+  const get = (name: string): string | undefined => presentValue(values, name);
 
   const format = get('format') ?? 'json';
   if (!(FORMATS as readonly string[]).includes(format)) {
@@ -167,13 +205,9 @@ export function parseSignalsQuery(search: string): ParseResult {
   const minN = minNText === undefined ? undefined : numberParam('min_n', minNText);
   if (minN !== undefined && typeof minN !== 'number') return minN;
 
-  const vaccine = get('vaccine');
-  const drug = get('drug');
-  if (vaccine !== undefined && drug !== undefined && vaccine !== drug) {
-    return fail(`vaccine and drug are the same parameter and must be identical when both are given (got ${quoteValue(vaccine)} and ${quoteValue(drug)})`, { usage: USAGE });
-  }
+  const v = vaccineValue(values, USAGE);
+  if (typeof v === 'object') return { ok: false, error: v };
   const params: SignalsParams = { format: format as Format, sort: sort as SortKey, order: order as Order, limit, offset };
-  const v = vaccine ?? drug;
   if (v !== undefined) params.vaccine = v;
   const event = get('event');
   if (event !== undefined) params.event = event;
