@@ -4,7 +4,7 @@
  */
 import { buildStore, type BuildOptions } from '../mining/build.js';
 import { stderrProgress } from '../mining/progress.js';
-import type { AnalysisSummary, BuildSummary } from '../mining/summary.js';
+import type { AnalysisSummary, BuildSummary, ReportValuesSummary } from '../mining/summary.js';
 
 /** Options of `build` as parsed by the CLI: the build's, without the progress reporter (stderr here). */
 export type BuildCommandOptions = Omit<BuildOptions, 'progress'>;
@@ -29,6 +29,19 @@ function analysisLines(a: AnalysisSummary, isDefault: boolean): string[] {
   ];
 }
 
+/** The lines of the report tables in the closing summary: rows written, then the cells that could not be read. */
+function reportValueLines(r: ReportValuesSummary): string[] {
+  const lines = [
+    `  report tables     ${r.reports} reports, ${r.vaccineRows} vaccine rows, ${r.eventRows} event rows (narratives ${r.narratives ? 'kept' : 'not kept'}; ${r.seconds} s)`,
+    `  values not read   ${r.unparseable.length ? '(stored as null; SEX as U)' : 'none'}`,
+  ];
+  for (const u of r.unparseable) {
+    const examples = u.examples.map((e) => `VAERS_ID ${e.vaers_id} (${e.file} line ${e.line}): '${e.cell}'`);
+    lines.push(`    ${u.field}: ${u.count} (e.g. ${examples.join('; ')})`);
+  }
+  return lines;
+}
+
 /** The closing summary as text lines (issue 3: reports read, skipped and why, quarters, windows, pairs, rows, time per phase; issue 10: per analysis). */
 export function formatSummary(s: BuildSummary, out: string): string {
   const lines = [
@@ -40,6 +53,7 @@ export function formatSummary(s: BuildSummary, out: string): string {
     lines.push(`  ${skip.reason}: ${skip.count}${skip.examples.length ? ` (e.g. ${skip.examples.join('; ')})` : ''}`);
   }
   lines.push(
+    ...reportValueLines(s.reportValues),
     `  vaccines, events  ${s.vaccines}, ${s.events}`,
     `  quarters          ${s.quarters} (${s.firstQuarter} to ${s.reportsThrough})`,
     ...s.analyses.flatMap((a, i) => analysisLines(a, i === 0)),

@@ -22,6 +22,8 @@ import { explorerRoutes } from './explorer.js';
 import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
 import { signalsRoutes } from './signals-route.js';
 import { openAnalyses } from '../signals/analyses.js';
+import { CasesService } from '../cases/service.js';
+import { casesRoutes } from './cases-route.js';
 import { pipelineOptionsFromEnv, pipelineRoutes } from './pipeline-route.js';
 
 /**
@@ -165,7 +167,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .send(JSON.stringify(apiCatalog(originOf(request.headers.host, request.protocol)))));
 
   // The resources are read-only: other methods are 405 with `Allow` (not 404: the path exists).
-  for (const url of ['/signals', '/analyses', '/analyses/:analysis/signals', '/pipeline']) {
+  for (const url of ['/signals', '/analyses', '/analyses/:analysis/signals', '/cases', '/analyses/:analysis/cases', '/pipeline']) {
     app.route({
       method: ['POST', 'PUT', 'PATCH', 'DELETE'],
       url,
@@ -178,6 +180,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Resource plugins.
   const analysisNames = await loading.names.catch(() => ['all']);
   await app.register(signalsRoutes, { loading: loading.service, analysisNames });
+  // The case series loads after the default analysis (the first answer does not wait for it).
+  const cases = loading.service.catch(() => undefined).then(() => CasesService.open(options.storePath));
+  cases.catch(() => undefined); // the route plugin reports a failed load (503)
+  await app.register(casesRoutes, { loading: cases, analyses: loading.service, analysisNames });
   await app.register(pipelineRoutes, pipelineOptionsFromEnv());
   await app.register(explorerRoutes);
   return app;

@@ -13,6 +13,7 @@ import { CLASS_SCHEMA, ERROR_SCHEMA, PAIR_SCHEMA, PROFILE_SCHEMA, QUARTER_SCHEMA
 import { LIMIT_DEFAULT as PIPELINE_LIMIT_DEFAULT, LIMIT_MAX as PIPELINE_LIMIT_MAX } from '../pipeline/params.js';
 import { pipelineJsonSchema, pipelineQuerySchema, studySchema } from '../pipeline/schema.js';
 import { HYPOTHESIS, REGISTRY_CAVEAT } from '../spec/caveats.js';
+import { analysesEndpoint, casesEndpoint } from './notes-additions.js';
 
 /** RFC 9727 media type of the catalog (linkset JSON with the api-catalog profile). */
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
@@ -30,7 +31,7 @@ export function apiCatalog(origin: string): object {
     'service-doc': link('/llms.txt', 'text/plain'),
     status: link('/healthz', 'application/json'),
   });
-  return { linkset: [entry('/signals'), entry('/analyses'), entry('/pipeline')] };
+  return { linkset: [entry('/signals'), entry('/analyses'), entry('/cases'), entry('/pipeline')] };
 }
 
 /** A JSON schema property as the tables read it (a loose view of the `as const` schemas). */
@@ -265,18 +266,6 @@ ${headerTable()}
 The three X-REPORTS- headers carry a neutral word in place of the reporting system's name. X-REPORTS-Build and X-REPORTS-Hypothesis are on every answer of the signals service, errors included.`;
 }
 
-/** Section 4.3: the analyses (issue 10), our addition to the specification. */
-function analysesEndpoint(): string {
-  return `### 4.3 GET /analyses and GET /analyses/{analysis}/signals (our addition)
-
-A store holds one or more analyses of the same reports; GET /signals answers the default one (the first built). GET /analyses lists them as JSON: {default, analyses: [{name, title, description, subset, stratified_by, default, reports, pairs, rows, windows, reports_through, fits_at_bound, fits_not_converged, windows_skipped, partial_windows, signals}], hypothesis}. GET /analyses/{analysis}/signals serves analysis {analysis} with the whole contract of 4.1 (every parameter, format, header and error); an unknown name is a 404 Error object whose allowed lists the names. Every answer of both paths carries X-REPORTS-Analysis with the analysis's name.
-
-- all: every report; E = n_vaccine * n_event / N over the window (the computation of this specification).
-- stratified: every report; E = sum over strata s of n_vaccine,s * n_event,s / N_s, strata = sex (F, M, U) x CDC WONDER age group x year of RECVDATE (DuMouchel 1999; openEBGM processRaw(stratify = TRUE); how FDA and CDC run MGPS on VAERS). Age confounds crude E: infant vaccines share infant events.
-- serious (any of DIED, L_THREAT, HOSPITAL, X_STAY, DISABLE, BIRTH_DEFECT is Y; ER_VISIT alone is not serious, 21 CFR 600.80), death (DIED), pediatric (AGE_YRS < 18), adult (18 to 64), elderly (65 and over), female, male: only the reports that satisfy the rule, stratified E; reports without the needed age or sex are left out of an age or sex subset.
-- In every analysis n is the report count; MGPS (EB05, EB50, EB95) and IC use the analysis's E; PRR and ROR use the crude 2x2 report table of the analysis's reports.`;
-}
-
 /** Section 4.2: GET /pipeline, its parameter table and our choices. */
 function pipelineEndpoint(): string {
   return `### 4.2 GET /pipeline
@@ -388,7 +377,7 @@ export function apiNotes(): string {
     whatTheServiceDoes(),
     paragraphs('## 2. Resources and their fields', pairFields(), objectFields(), pipelineResponseFields()),
     statesAndTransitions(),
-    paragraphs('## 4. Endpoints', signalsRequest(), signalsResponses(), pipelineEndpoint(), analysesEndpoint()),
+    paragraphs('## 4. Endpoints', signalsRequest(), signalsResponses(), pipelineEndpoint(), analysesEndpoint(), casesEndpoint()),
     authentication(),
     events(),
     paragraphs('## 7. Errors', 'Every error body is the Error object of 2.5.', signalsErrors(), pipelineErrors()),

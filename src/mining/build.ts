@@ -6,7 +6,9 @@
  *
  * Steps, each a function: `readReports` (once), `countSubsets` (once per distinct report subset:
  * `all` and `stratified` share one count, since strata only add margins), then per analysis
- * `planWindows`, `fitPass` and `rowsPass` (passes.ts), and `writeStore` with the metadata.
+ * `planWindows`, `fitPass` and `rowsPass` (passes.ts), and `writeStore` with the metadata and the
+ * report tables (issue 11 section 1: the kept reports, their VAX rows and events, written once
+ * from the reader's `details`, newest RECVDATE first; `--scale` replays only the counts).
  *
  * Windows: one per quarter from the first quarter with reports to the last. Window q covers
  * quarters q-3..q; the windows of the first three quarters cover only the quarters that exist
@@ -18,10 +20,13 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { formatQuarter } from '../spec/quarter.js';
-import type { QuarterlyRow, StoreMeta, VaccineRow, WindowRow } from '../store/schema.js';
+import { REPORT_OUTCOME_COLUMNS, type QuarterlyRow, type ReportEventRow, type ReportRow, type ReportTables, type ReportVaccineRow, type StoreMeta, type VaccineRow, type WindowRow } from '../store/schema.js';
 import { writeStore } from '../store/write.js';
 import { vaxType } from '../vaccine-type.js';
 import { readVaers, type VaersData, type VaersReport } from '../vaers/read.js';
+import type { ReportDetails } from '../vaers/report-details.js';
+import { AGE_GROUPS, OUTCOME, SEX_CODES } from '../vaers/report-fields.js';
+import { isoDate } from '../vaers/values.js';
 import { PROGRAM_VERSION } from '../version.js';
 import { parseAnalyses, strataCount, stratumOf, type AnalysisDefinition } from '../analyses.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
@@ -37,6 +42,8 @@ export interface BuildOptions {
   /** Store file to write. */
   out: string;
   includeNondomestic?: boolean;
+  /** Keep each report's SYMPTOM_TEXT in the `reports` table (default off). */
+  narratives?: boolean;
   /** Analyses to build, comma-separated (`all,stratified,serious`); the first is the default. Default `all`. */
   analyses?: string;
   /** Worker threads (default: available parallelism). */
@@ -76,6 +83,7 @@ async function readReports(options: BuildOptions, progress: Progress): Promise<V
   let lastFile = '';
   const data = await readVaers(options.vaers, {
     includeNondomestic: options.includeNondomestic,
+    narratives: options.narratives,
     onProgress: (e) => {
       if (e.file !== lastFile) {
         if (lastFile === '') progress.start('read', e.fileCount, 'files');
@@ -157,6 +165,51 @@ function vaccineTable(data: VaersData): VaccineRow[] {
   })).sort((a, b) => (a.vax_name < b.vax_name ? -1 : a.vax_name > b.vax_name ? 1 : 0));
 }
 
+/** The store's report order: newest RECVDATE first, then VAERS_ID descending (indexes into `details`). */
+function storeOrder(d: ReportDetails): Uint32Array {
+  const order = new Uint32Array(d.count);
+  for (let i = 0; i < d.count; i++) order[i] = i;
+  return order.sort((a, b) => d.received[b] - d.received[a] || d.id[b] - d.id[a]);
+}
+
+/** The report tables of the kept reports, in store order (schema.ts), produced as the writer reads them; `onDone` after the last row. */
+function reportTables(d: ReportDetails, onDone: () => void): ReportTables {
+  const order = storeOrder(d);
+  const text = (k: number): string | null => (k < 0 ? null : d.strings[k]);
+  const date = (n: number): string | null => (n === 0 ? null : isoDate(n));
+  const number = (x: number): number | null => (Number.isNaN(x) ? null : x);
+  function* reports(): Generator<ReportRow> {
+    for (const i of order) {
+      const row = {
+        vaers_id: d.id[i], received: isoDate(d.received[i]), quarter: formatQuarter(d.quarter[i]), age_yrs: number(d.age[i]),
+        age_group: AGE_GROUPS[d.ageGroup[i]].label, sex: SEX_CODES[d.sex[i]], state: text(d.state[i]), vax_date: date(d.vaxDate[i]),
+        onset_date: date(d.onsetDate[i]), numdays: number(d.numdays[i]), recovd: text(d.recovd[i]), narrative: d.narrative?.[i] ?? null,
+      } as ReportRow;
+      for (const [column, name] of REPORT_OUTCOME_COLUMNS) {
+        row[column] = (d.outcomesKnown[i] & OUTCOME[name]) === 0 ? null : (d.outcomes[i] & OUTCOME[name]) !== 0;
+      }
+      yield row;
+    }
+  }
+  function* vaccines(): Generator<ReportVaccineRow> {
+    const v = d.vaccines;
+    for (const i of order) {
+      for (let k = v.start[i]; k < v.start[i + 1]; k++) {
+        yield {
+          vaers_id: d.id[i], vax_name: d.strings[v.name[k]], vax_type: text(v.type[k]), vax_manu: text(v.manufacturer[k]),
+          vax_lot: text(v.lot[k]), vax_dose: text(v.dose[k]), vax_route: text(v.route[k]), vax_site: text(v.site[k]),
+        };
+      }
+    }
+  }
+  function* events(): Generator<ReportEventRow> {
+    const e = d.events;
+    for (const i of order) for (let k = e.start[i]; k < e.start[i + 1]; k++) yield { vaers_id: d.id[i], term: d.strings[e.term[k]], version: text(e.version[k]) };
+    onDone();
+  }
+  return { reports: reports(), vaccines: vaccines(), events: events() };
+}
+
 function analysisSummary(result: AnalysisResult): AnalysisSummary {
   const { run, plan, fit } = result;
   const windows = fit?.windows ?? [];
@@ -195,8 +248,17 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
     const results: AnalysisResult[] = [];
     for (const run of runs) results.push(await fitAnalysis(pool, run, progress));
     const history = runs[0].history;
+    let reportSeconds = 0;
+    const reports = (): ReportTables => {
+      const t0 = performance.now();
+      return reportTables(data.details, () => (reportSeconds = seconds(t0)));
+    };
     const summary = (): BuildSummary => ({
       reportsRead: data.reportsRead, reportsKept, reportsCounted: history.reports, skipped: data.skipped,
+      reportValues: {
+        reports: data.details.count, vaccineRows: data.details.vaccines.name.length, eventRows: data.details.events.term.length,
+        narratives: data.details.narrative !== null, unparseable: data.details.unparseable, seconds: reportSeconds,
+      },
       vaccines: data.vaccines.length, events: data.events.length, quarters: history.quarters.length,
       firstQuarter: history.quarters.length ? formatQuarter(history.quarters[0].quarter) : null,
       reportsThrough: history.quarters.length ? formatQuarter(history.quarters[history.quarters.length - 1].quarter) : null,
@@ -219,7 +281,9 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
         extra: { summary: s },
       };
     };
-    await writeStore(options.out, { quarterly: allRows(pool, results, data, progress), vaccines: vaccineTable(data), windows, meta });
+    await writeStore(options.out, {
+      quarterly: allRows(pool, results, data, progress), vaccines: vaccineTable(data), windows, meta, reports,
+    });
     return summary();
   } finally {
     await pool.close();

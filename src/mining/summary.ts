@@ -7,6 +7,7 @@ import { SERVING_FLOOR } from '../spec/floor.js';
 import { EWMA_LAMBDA } from '../stats/ewma.js';
 import type { AnalysisMeta } from '../store/schema.js';
 import type { SkipReason } from '../vaers/read.js';
+import type { UnparseableValues } from '../vaers/skips.js';
 import { STRATIFIED_BY, type AnalysisDefinition } from '../analyses.js';
 import { WINDOW_QUARTERS, type HistoryCounts } from './counts.js';
 import { CHUNK_WINDOWS, MIN_FIT_PAIRS, type SkippedWindow } from './passes.js';
@@ -34,6 +35,23 @@ export interface AnalysisSummary {
   seconds: { fit: number; rows_and_write: number };
 }
 
+/** The report tables the build wrote (issue 11 section 1), and the cells of the kept reports it could not read. */
+export interface ReportValuesSummary {
+  /** Rows of `reports`, `report_vaccines` and `report_events`. */
+  reports: number;
+  vaccineRows: number;
+  eventRows: number;
+  /** Whether SYMPTOM_TEXT was kept (`--narratives`). */
+  narratives: boolean;
+  /** Seconds spent writing the three tables. */
+  seconds: number;
+  /**
+   * Per field (AGE_YRS, SEX, VAX_DATE, ONSET_DATE, NUMDAYS, RECOVD), the cells that could not be
+   * read and are stored as null (SEX: as U), with up to 5 examples (VAERS_ID, file, line, cell).
+   */
+  unparseable: UnparseableValues[];
+}
+
 /** What the build did (printed at the end, also kept in `meta.extra.summary`). */
 export interface BuildSummary {
   reportsRead: number;
@@ -41,6 +59,8 @@ export interface BuildSummary {
   /** Reports counted by the first analysis (after `--scale` replays). */
   reportsCounted: number;
   skipped: SkipReason[];
+  /** The report tables written and the values that could not be read. */
+  reportValues: ReportValuesSummary;
   vaccines: number;
   events: number;
   quarters: number;
@@ -73,7 +93,7 @@ export function analysisMeta(analysis: AnalysisDefinition, s: AnalysisSummary, i
 }
 
 /** The build parameters kept in `meta.parameters`. */
-export function buildParameters(history: HistoryCounts, s: BuildSummary, options: { includeNondomestic?: boolean }): Record<string, unknown> {
+export function buildParameters(history: HistoryCounts, s: BuildSummary, options: { includeNondomestic?: boolean; narratives?: boolean }): Record<string, unknown> {
   return {
     window_quarters: WINDOW_QUARTERS,
     quarter_of_report: 'RECVDATE',
@@ -85,6 +105,7 @@ export function buildParameters(history: HistoryCounts, s: BuildSummary, options
     ewma_of: 'eb05',
     mgps_fit: `per window; warm start from the previous window within chunks of ${CHUNK_WINDOWS} windows; windows with fewer than ${MIN_FIT_PAIRS} pairs are skipped`,
     include_nondomestic: options.includeNondomestic ?? false,
+    narratives: options.narratives ?? false,
     analyses: s.analyses.map((a) => a.name),
     scale: history.scale,
     ...(history.scale > 1 ? { scale_shift_quarters: history.shift, scale_note: 'benchmark only: synthetic history' } : {}),

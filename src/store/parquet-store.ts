@@ -12,6 +12,18 @@ import { SCHEMA_SQL } from './schema.js';
 /** Prefix of the key-value metadata keys. */
 export const KV_PREFIX = 'reporting_signals.';
 
+/**
+ * Key of the report tables' tag in the key-value metadata (write.ts): in the main file JSON
+ * `{ tables, tag }` (the store has report sidecars), in each sidecar JSON `{ table, tag }`; `tag`
+ * is random per write, so that a sidecar is known to belong to its main file.
+ */
+export const REPORT_TABLES_KEY = `${KV_PREFIX}report_tables`;
+
+/** The sidecar file of report table `table` beside the Parquet store `path`: `X.parquet` -> `X.<table>.parquet`. */
+export function reportSidecarPath(path: string, table: string): string {
+  return `${path.slice(0, -'.parquet'.length)}.${table}.parquet`;
+}
+
 /** Whether a store path names the Parquet form (by its `.parquet` extension). */
 export function isParquetPath(path: string): boolean {
   return path.toLowerCase().endsWith('.parquet');

@@ -121,3 +121,115 @@ CREATE TABLE windows (analysis VARCHAR NOT NULL, quarter VARCHAR NOT NULL, alpha
   neg_log_lik DOUBLE, converged BOOLEAN, at_bound VARCHAR, n_pairs INTEGER, n_reports INTEGER, PRIMARY KEY (analysis, quarter));
 CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
 `;
+
+/*
+ * Report tables (issue 11 section 1: the case series behind every signal). A build writes, for
+ * the reports it kept (every analysis shares them):
+ * - `reports`: one row per report, newest RECVDATE first, then VAERS_ID descending;
+ * - `report_vaccines`: one row per VAX row with a VAX_NAME, in report order, then file order;
+ * - `report_events`: one row per distinct term of a report, in report order, then file order.
+ * An import or a store written before them has none (serving: src/store/reports.ts).
+ */
+
+/**
+ * One kept report (table `reports`). Dates are ISO `YYYY-MM-DD`; a blank or unreadable value is
+ * null; an outcome flag is null when the report's file has no such column (`birth_defect` and
+ * `ofc_visit` exist only in the current layout; `er_visit` is `ER_VISIT` or `ER_ED_VISIT`).
+ */
+export interface ReportRow {
+  vaers_id: number;
+  /** RECVDATE. */
+  received: string;
+  /** Quarter of RECVDATE, `YYYYQn`. */
+  quarter: string;
+  age_yrs: number | null;
+  /** CDC WONDER age group label (src/vaers/report-fields.ts AGE_GROUPS). */
+  age_group: string;
+  /** F, M or U. */
+  sex: string;
+  state: string | null;
+  vax_date: string | null;
+  onset_date: string | null;
+  numdays: number | null;
+  died: boolean | null;
+  l_threat: boolean | null;
+  er_visit: boolean | null;
+  hospital: boolean | null;
+  x_stay: boolean | null;
+  disable: boolean | null;
+  birth_defect: boolean | null;
+  ofc_visit: boolean | null;
+  /** Y, N, U or null. */
+  recovd: string | null;
+  /** SYMPTOM_TEXT, only in a build with `--narratives`. */
+  narrative: string | null;
+}
+
+/** One VAX row of a kept report (table `report_vaccines`); blank fields are null. */
+export interface ReportVaccineRow {
+  vaers_id: number;
+  vax_name: string;
+  /** The VAERS VAX_TYPE code. */
+  vax_type: string | null;
+  vax_manu: string | null;
+  vax_lot: string | null;
+  /** VAX_DOSE (2014 release) or VAX_DOSE_SERIES (current layout). */
+  vax_dose: string | null;
+  vax_route: string | null;
+  vax_site: string | null;
+}
+
+/** One event of a kept report (table `report_events`): the MedDRA term and its SYMPTOMVERSIONn. */
+export interface ReportEventRow {
+  vaers_id: number;
+  term: string;
+  version: string | null;
+}
+
+/** Column order of `reports`, with DuckDB types. */
+export const REPORT_COLUMNS: ReadonlyArray<readonly [keyof ReportRow, 'BIGINT' | 'VARCHAR' | 'DOUBLE' | 'BOOLEAN']> = [
+  ['vaers_id', 'BIGINT'], ['received', 'VARCHAR'], ['quarter', 'VARCHAR'], ['age_yrs', 'DOUBLE'], ['age_group', 'VARCHAR'],
+  ['sex', 'VARCHAR'], ['state', 'VARCHAR'], ['vax_date', 'VARCHAR'], ['onset_date', 'VARCHAR'], ['numdays', 'DOUBLE'],
+  ['died', 'BOOLEAN'], ['l_threat', 'BOOLEAN'], ['er_visit', 'BOOLEAN'], ['hospital', 'BOOLEAN'], ['x_stay', 'BOOLEAN'],
+  ['disable', 'BOOLEAN'], ['birth_defect', 'BOOLEAN'], ['ofc_visit', 'BOOLEAN'], ['recovd', 'VARCHAR'], ['narrative', 'VARCHAR'],
+];
+
+/** Column order of `report_vaccines`, with DuckDB types. */
+export const REPORT_VACCINE_COLUMNS: ReadonlyArray<readonly [keyof ReportVaccineRow, 'BIGINT' | 'VARCHAR']> = [
+  ['vaers_id', 'BIGINT'], ['vax_name', 'VARCHAR'], ['vax_type', 'VARCHAR'], ['vax_manu', 'VARCHAR'], ['vax_lot', 'VARCHAR'],
+  ['vax_dose', 'VARCHAR'], ['vax_route', 'VARCHAR'], ['vax_site', 'VARCHAR'],
+];
+
+/** Column order of `report_events`, with DuckDB types. */
+export const REPORT_EVENT_COLUMNS: ReadonlyArray<readonly [keyof ReportEventRow, 'BIGINT' | 'VARCHAR']> = [
+  ['vaers_id', 'BIGINT'], ['term', 'VARCHAR'], ['version', 'VARCHAR'],
+];
+
+/** The outcome columns of `reports` and their OUTCOME flag names (src/vaers/report-fields.ts). */
+export const REPORT_OUTCOME_COLUMNS = [
+  ['died', 'DIED'], ['l_threat', 'L_THREAT'], ['er_visit', 'ER_VISIT'], ['hospital', 'HOSPITAL'], ['x_stay', 'X_STAY'],
+  ['disable', 'DISABLE'], ['birth_defect', 'BIRTH_DEFECT'], ['ofc_visit', 'OFC_VISIT'],
+] as const satisfies ReadonlyArray<readonly [keyof ReportRow, string]>;
+
+/** The report tables' names, in the order written. */
+export const REPORT_TABLES = ['reports', 'report_vaccines', 'report_events'] as const;
+
+/** A report table's name. */
+export type ReportTableName = (typeof REPORT_TABLES)[number];
+
+/** The report tables' rows, each iterable in store order (see above). */
+export interface ReportTables {
+  reports: Iterable<ReportRow>;
+  vaccines: Iterable<ReportVaccineRow>;
+  events: Iterable<ReportEventRow>;
+}
+
+const ddl = (table: string, columns: ReadonlyArray<readonly [string, string]>, notNull: string[]): string =>
+  `CREATE TABLE ${table} (${columns.map(([name, type]) => `${name} ${type}${notNull.includes(name) ? ' NOT NULL' : ''}`).join(', ')});`;
+
+/** DDL of the three report tables. */
+export const REPORT_TABLES_SQL = [
+  ddl('reports', REPORT_COLUMNS, ['vaers_id', 'received', 'quarter', 'age_group', 'sex']),
+  ddl('report_vaccines', REPORT_VACCINE_COLUMNS, ['vaers_id', 'vax_name']),
+  ddl('report_events', REPORT_EVENT_COLUMNS, ['vaers_id', 'term']),
+].join('\n');

@@ -361,7 +361,7 @@ async function attachStore(connection: DuckDBConnection, path: string): Promise<
  * DuckDB store attached READ_ONLY as `store`, a Parquet store only named; closes it after.
  * @throws Error naming the file when it is missing or not a store.
  */
-async function withStore<T>(path: string, read: (connection: DuckDBConnection, parquet: boolean) => Promise<T>): Promise<T> {
+export async function withStore<T>(path: string, read: (connection: DuckDBConnection, parquet: boolean) => Promise<T>): Promise<T> {
   try {
     await access(path);
   } catch {

@@ -5,15 +5,22 @@
  * Per group (a year, or the NonDomestic files) the reader streams DATA, then VAX, then SYMPTOMS,
  * joins them by `VAERS_ID`, and keeps only finished reports; per-group join state is dropped
  * before the next group, so memory is the kept reports plus one year's pending rows.
- * Files: see `sources.ts`; CSV format and encoding: see `csv.ts`.
+ * Files: see `sources.ts`; CSV format and encoding: see `csv.ts`. The kept reports' own values
+ * (state, dates, outcomes, every VAX row's fields, each term's version; issue 11) ride along in
+ * `details` (report-details.ts; the cells of each file: rows.ts).
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { QuarterIndex } from '../spec/quarter.js';
 import { readCsv, requireColumns } from './csv.js';
 import { SKIP, SkipTally } from './skips.js';
 import { hashFile, openMember, scanFolder, type VaersFolder, type VaersMember } from './sources.js';
-import { parseVaersId, recvdateQuarter } from './values.js';
+import { dateQuarter, parseVaersDate, parseVaersId, type DateNumber } from './values.js';
 import { reportFieldColumns, reportFields, type ReportFieldColumns, type ReportFields } from './report-fields.js';
+import { Interner, ReportDetailsBuilder, type ReportDetails } from './report-details.js';
+import {
+  dataDetailColumns, dataDetails, symptomsRow, symptomsRowColumns, vaxRow, vaxRowColumns,
+  type DataDetailColumns, type DataDetails, type SymptomsRowColumns, type VaxRowColumns,
+} from './rows.js';
 
 /**
  * One report kept for counting. `quarter` is the quarter of its `RECVDATE` (src/quarter.ts
@@ -56,6 +63,8 @@ export interface SourceFile {
  *   exactly one of: `reports`, or one of the report/DATA-row reasons in `skipped` (see skips.ts).
  * - `skipped`: reasons in a fixed order (skips.ts `SKIP`); VAX/SYMPTOMS orphan rows are counted in rows.
  * - `sources`: files on disk that were read, in name order.
+ * - `details`: the kept reports' own values for the report tables (report-details.ts), index i
+ *   being `reports[i]`; independent of `reports` (the build lets those go after counting).
  */
 export interface VaersData {
   reports: VaersReport[];
@@ -65,6 +74,7 @@ export interface VaersData {
   reportsRead: number;
   skipped: SkipReason[];
   sources: SourceFile[];
+  details: ReportDetails;
 }
 
 /**
@@ -83,9 +93,13 @@ export interface VaersProgress {
   fileCount: number;
 }
 
-/** Options of `readVaers`. `includeNondomestic` reads `NonDomesticVAERS*` files too (default off). */
+/**
+ * Options of `readVaers`. `includeNondomestic` reads `NonDomesticVAERS*` files too (default off);
+ * `narratives` keeps each kept report's `SYMPTOM_TEXT` in `details.narrative` (default off).
+ */
 export interface ReadVaersOptions {
   includeNondomestic?: boolean;
+  narratives?: boolean;
   onProgress?: (event: VaersProgress) => void;
 }
 
@@ -95,10 +109,17 @@ const PROGRESS_STEP = 1 << 20;
 class Pending {
   vaccines: number[] | null = null;
   events: number[] | null = null;
+  /** VAX rows as string numbers (report-details.ts VAX_ROW_WIDTH per row). */
+  vaxRows: number[] = [];
+  /** Distinct events as [term, version] string numbers, in file order. */
+  eventRows: number[] = [];
   constructor(
     readonly line: number,
+    readonly received: DateNumber,
     readonly quarter: QuarterIndex,
     readonly fields: ReportFields,
+    readonly details: DataDetails,
+    readonly outcomesKnown: number,
   ) {}
 }
 
@@ -117,19 +138,6 @@ function addDistinct(list: number[] | null, value: number): number[] {
   return list;
 }
 
-class Interner {
-  readonly values: string[] = [];
-  private readonly index = new Map<string, number>();
-  of(value: string): number {
-    let i = this.index.get(value);
-    if (i === undefined) {
-      i = this.values.push(value) - 1;
-      this.index.set(value, i);
-    }
-    return i;
-  }
-}
-
 /** State of one `readVaers` call across groups. */
 class VaersReader {
   readonly reports: VaersReport[] = [];
@@ -138,14 +146,17 @@ class VaersReader {
   readonly vaxTypeCodes = new Map<number, Set<string>>();
   readonly tally = new SkipTally();
   readonly seenIds = new Set<number>();
+  readonly details: ReportDetailsBuilder;
   reportsRead = 0;
   private fileIndex = 0;
 
   constructor(
     private readonly folder: VaersFolder,
     private readonly fileHashes: (Hash | null)[],
-    private readonly onProgress: ReadVaersOptions['onProgress'],
-  ) {}
+    private readonly options: ReadVaersOptions,
+  ) {
+    this.details = new ReportDetailsBuilder(options.narratives ?? false);
+  }
 
   /**
    * Reads one group (a year, or the NonDomestic files): DATA first, then VAX and SYMPTOMS side
@@ -164,10 +175,13 @@ class VaersReader {
     let idCol = 0;
     let dateCol = 0;
     let fieldCols: ReportFieldColumns = { sex: -1, age: -1, outcomes: [] };
+    let detailCols: DataDetailColumns | null = null;
+    const narratives = this.options.narratives ?? false;
     await this.stream(data, {
       onHeader: (columns, line) => {
         [idCol, dateCol] = requireColumns(columns, ['VAERS_ID', 'RECVDATE'], data.where, line);
         fieldCols = reportFieldColumns(columns);
+        detailCols = dataDetailColumns(columns);
       },
       onRecord: (fields, line) => {
         this.reportsRead++;
@@ -178,59 +192,59 @@ class VaersReader {
           return;
         }
         this.seenIds.add(id);
-        const quarter = recvdateQuarter(fields[dateCol]);
-        if (quarter === null) {
+        const received = parseVaersDate(fields[dateCol]);
+        if (received === null) {
           join.dateSkipped.add(id);
           this.tally.add(SKIP.BAD_RECVDATE, () => `VAERS_ID ${id} (${data.label} line ${line}): RECVDATE '${fields[dateCol]}'`);
           return;
         }
-        join.pending.set(id, new Pending(line, quarter, reportFields(fields, fieldCols, Math.floor(quarter / 4))));
+        const quarter = dateQuarter(received);
+        const at = detailCols as DataDetailColumns;
+        join.pending.set(id, new Pending(line, received, quarter, reportFields(fields, fieldCols, Math.floor(quarter / 4)),
+          dataDetails(fields, at, narratives), at.outcomesKnown));
       },
     });
   }
 
-  /** VAX rows: adds the vaccine (trimmed VAX_NAME) to its pending report and notes its VAX_TYPE code. */
+  /** VAX rows: adds the vaccine (trimmed VAX_NAME) and the row's fields to its pending report and notes its VAX_TYPE code. */
   private readVax(vax: VaersMember, join: GroupJoin): Promise<void> {
-    let idCol = 0;
-    let nameCol = 0;
-    let typeCol = -1;
+    let at: VaxRowColumns;
     return this.stream(vax, {
       onHeader: (columns, line) => {
-        [idCol, nameCol] = requireColumns(columns, ['VAERS_ID', 'VAX_NAME'], vax.where, line);
-        typeCol = columns.get('VAX_TYPE') ?? -1;
+        at = vaxRowColumns(columns, vax.where, line);
       },
       onRecord: (fields, line) => {
-        const report = this.joined(fields[idCol], vax, line, join, SKIP.VAX_ORPHAN);
-        if (!report) return;
-        const name = fields[nameCol].trim();
-        if (name === '') return;
-        const vaccine = this.vaccines.of(name);
+        const row = vaxRow(fields, at);
+        const report = this.joined(row.id, fields[at.id], vax, line, join, SKIP.VAX_ORPHAN);
+        if (!report || row.name === '') return;
+        const vaccine = this.vaccines.of(row.name);
         report.vaccines = addDistinct(report.vaccines, vaccine);
-        const type = typeCol >= 0 ? fields[typeCol].trim() : '';
-        if (type !== '') {
+        this.details.pushVaxRow(report.vaxRows, row, vaccine);
+        if (row.type !== null) {
           let codes = this.vaxTypeCodes.get(vaccine);
           if (!codes) this.vaxTypeCodes.set(vaccine, (codes = new Set()));
-          codes.add(type);
+          codes.add(row.type);
         }
       },
     });
   }
 
-  /** SYMPTOMS rows: adds every non-empty SYMPTOMn term to its pending report. */
+  /** SYMPTOMS rows: adds every non-empty SYMPTOMn term (with its SYMPTOMVERSIONn, first seen) to its pending report. */
   private readSymptoms(symptoms: VaersMember, join: GroupJoin): Promise<void> {
-    let idCol = 0;
-    let termCols: number[] = [];
+    let at: SymptomsRowColumns;
     return this.stream(symptoms, {
       onHeader: (columns, line) => {
-        [idCol] = requireColumns(columns, ['VAERS_ID', 'SYMPTOM1'], symptoms.where, line);
-        termCols = [...columns].filter(([name]) => /^SYMPTOM\d+$/.test(name)).map(([, i]) => i);
+        at = symptomsRowColumns(columns, symptoms.where, line);
       },
       onRecord: (fields, line) => {
-        const report = this.joined(fields[idCol], symptoms, line, join, SKIP.SYMPTOMS_ORPHAN);
+        const row = symptomsRow(fields, at);
+        const report = this.joined(row.id, fields[at.id], symptoms, line, join, SKIP.SYMPTOMS_ORPHAN);
         if (!report) return;
-        for (const col of termCols) {
-          const term = fields[col].trim();
-          if (term !== '') report.events = addDistinct(report.events, this.events.of(term));
+        for (const { term, version } of row.terms) {
+          const event = this.events.of(term);
+          const before = report.events?.length ?? 0;
+          report.events = addDistinct(report.events, event);
+          if (report.events.length > before) this.details.pushEventRow(report.eventRows, term, version, event);
         }
       },
     });
@@ -243,14 +257,20 @@ class VaersReader {
     for (const [id, p] of join.pending) {
       if (!p.vaccines) this.tally.add(SKIP.NO_VACCINE, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
       else if (!p.events) this.tally.add(SKIP.NO_EVENT, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
-      else this.reports.push({ id, quarter: p.quarter, vaccines: p.vaccines.sort(byNumber).slice(), events: p.events.sort(byNumber).slice(), ...p.fields });
+      else {
+        this.reports.push({ id, quarter: p.quarter, vaccines: p.vaccines.sort(byNumber).slice(), events: p.events.sort(byNumber).slice(), ...p.fields });
+        this.details.add({ id, received: p.received, quarter: p.quarter, fields: p.fields, details: p.details, outcomesKnown: p.outcomesKnown },
+          p.vaxRows, p.eventRows, { file: data.label, line: p.line });
+      }
     }
   }
 
   /** The pending report a VAX/SYMPTOMS row belongs to, or null (counted as orphan unless its DATA row was skipped). */
-  private joined(cell: string, member: VaersMember, line: number, join: GroupJoin, orphan: string): Pending | null {
-    const id = this.id(cell, member, line);
-    if (id === null) return null;
+  private joined(id: number | null, cell: string, member: VaersMember, line: number, join: GroupJoin, orphan: string): Pending | null {
+    if (id === null) {
+      this.tally.add(SKIP.BAD_ID, () => `${member.label} line ${line}: VAERS_ID '${cell}'`);
+      return null;
+    }
     const report = join.pending.get(id);
     if (!report && !join.dateSkipped.has(id)) this.tally.add(orphan, () => `VAERS_ID ${id} (${member.label} line ${line})`);
     return report ?? null;
@@ -266,7 +286,7 @@ class VaersReader {
     const fileIndex = this.fileIndex++;
     const fileCount = this.folder.groups.length * 3;
     const report = (bytesRead: number): void =>
-      this.onProgress?.({ file: member.label, bytesRead, bytesTotal: member.bytesTotal, phase: member.kind, fileIndex, fileCount });
+      this.options.onProgress?.({ file: member.label, bytesRead, bytesTotal: member.bytesTotal, phase: member.kind, fileIndex, fileCount });
     let last = 0;
     let total = 0;
     report(0);
@@ -330,7 +350,7 @@ export async function readVaers(dir: string, options: ReadVaersOptions = {}): Pr
   const zipHashes = folder.sources.map((s) => (s.zip ? hashFile(s.path) : null));
   const fileHashes = folder.sources.map((s) => (s.zip ? null : createHash('sha256')));
   try {
-    const reader = new VaersReader(folder, fileHashes, options.onProgress);
+    const reader = new VaersReader(folder, fileHashes, options);
     for (const { members } of folder.groups) await reader.readGroup(members);
     const { vaccines, events, vaxTypeCodes } = reader.compact();
     const sources: SourceFile[] = [];
@@ -338,7 +358,10 @@ export async function readVaers(dir: string, options: ReadVaersOptions = {}): Pr
       const sha256 = zipHashes[i] ? await zipHashes[i].done : (fileHashes[i] as Hash).digest('hex');
       sources.push({ name: s.name, sha256, bytes: s.bytes });
     }
-    return { reports: reader.reports, vaccines, events, vaxTypeCodes, reportsRead: reader.reportsRead, skipped: reader.tally.list(), sources };
+    return {
+      reports: reader.reports, vaccines, events, vaxTypeCodes, reportsRead: reader.reportsRead, skipped: reader.tally.list(), sources,
+      details: reader.details.finish(),
+    };
   } catch (error) {
     for (const h of zipHashes) h?.cancel();
     throw error;

@@ -55,3 +55,43 @@ export class SkipTally {
     return [...this.byReason.values()].sort((a, b) => rank(a.reason) - rank(b.reason));
   }
 }
+
+/** Where a cell that could not be read was found, and the cell as written. */
+export interface UnparseableExample {
+  vaers_id: number;
+  /** The file's short name (`1999VAERSDATA.csv.gz`, `AllVAERSDataCSVS.zip:1999VAERSDATA.csv`). */
+  file: string;
+  line: number;
+  cell: string;
+}
+
+/** Cells of one field that could not be read (kept as unknown): how many, up to 5 examples. */
+export interface UnparseableValues {
+  field: string;
+  count: number;
+  examples: UnparseableExample[];
+}
+
+/** Counts per field of the cells that could not be read, with examples (issue 11: "counted in the build summary with examples"). */
+export class ValueTally {
+  private readonly byField = new Map<string, UnparseableValues>();
+
+  constructor(private readonly order: readonly string[]) {}
+
+  /** Counts one cell of `field`. */
+  add(field: string, example: UnparseableExample): void {
+    let entry = this.byField.get(field);
+    if (!entry) {
+      entry = { field, count: 0, examples: [] };
+      this.byField.set(field, entry);
+    }
+    entry.count++;
+    if (entry.examples.length < MAX_EXAMPLES) entry.examples.push(example);
+  }
+
+  /** The fields with unreadable cells, in the order given to the constructor (others last). */
+  list(): UnparseableValues[] {
+    const rank = (f: string): number => (this.order.includes(f) ? this.order.indexOf(f) : this.order.length);
+    return [...this.byField.values()].sort((a, b) => rank(a.field) - rank(b.field));
+  }
+}

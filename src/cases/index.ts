@@ -1,0 +1,67 @@
+/**
+ * The reports of a store in memory, indexed for case series (issue 11): the names as a
+ * vocabulary for the one name matching (src/signals/names.ts), and per vaccine name and per
+ * event term the reports naming it. Report indexes follow the store's order (newest RECVDATE
+ * first, then VAERS_ID descending), so an ascending list of indexes is the listing's order.
+ */
+import { eventIndex, pushTo, vaccineIndex, type Vocabulary } from '../signals/names.js';
+import type { ReportData } from '../store/reports.js';
+
+/** Reports and their indexes (immutable after `indexReports`). */
+export interface ReportIndex {
+  data: ReportData;
+  vocabulary: Vocabulary;
+  /** Vaccine name -> ascending report indexes naming it (each report once). */
+  reportsByVaccine: Map<string, Int32Array>;
+  /** Event term -> ascending report indexes naming it (each report once). */
+  reportsByEvent: Map<string, Int32Array>;
+  /** Per vaccine row (ReportData.vaccines order) the id of its name in `vaccineNames`; per event row the id of its term. */
+  vaccineId: Int32Array;
+  eventId: Int32Array;
+  vaccineNames: string[];
+  eventNames: string[];
+}
+
+/** Distinct ascending report indexes per name, from per-row names and report starts. */
+function reportsByName(start: Int32Array, names: readonly string[]): { byName: Map<string, Int32Array>; ids: Int32Array; list: string[] } {
+  const lists = new Map<string, number[]>();
+  const idOf = new Map<string, number>();
+  const ids = new Int32Array(names.length);
+  for (let report = 0; report + 1 < start.length; report++) {
+    for (let row = start[report]; row < start[report + 1]; row++) {
+      const name = names[row];
+      let id = idOf.get(name);
+      if (id === undefined) idOf.set(name, (id = idOf.size));
+      ids[row] = id;
+      const list = lists.get(name);
+      if (!list || list[list.length - 1] !== report) pushTo(lists, name, report);
+    }
+  }
+  const byName = new Map<string, Int32Array>();
+  for (const [name, list] of lists) byName.set(name, Int32Array.from(list));
+  return { byName, ids, list: [...idOf.keys()] };
+}
+
+/** Indexes the reports of a store. */
+export function indexReports(data: ReportData): ReportIndex {
+  const vaccines = reportsByName(data.vaccines.start, data.vaccines.name);
+  const events = reportsByName(data.events.start, data.events.term);
+  const codesOf = new Map<string, string[]>();
+  data.vaccines.name.forEach((name, row) => {
+    const code = data.vaccines.type[row];
+    if (code === null) return;
+    const codes = codesOf.get(name);
+    if (!codes) codesOf.set(name, [code]);
+    else if (!codes.includes(code)) codes.push(code);
+  });
+  return {
+    data,
+    vocabulary: { ...vaccineIndex(vaccines.byName.keys(), new Map(), codesOf), ...eventIndex(events.byName.keys()) },
+    reportsByVaccine: vaccines.byName,
+    reportsByEvent: events.byName,
+    vaccineId: vaccines.ids,
+    eventId: events.ids,
+    vaccineNames: vaccines.list,
+    eventNames: events.list,
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * Query parameters of `GET /cases` (issue 11 section 2): one table (`CASES_PARAMETERS`) gives the
+ * validator below and the OpenAPI parameters. The rules are those of /signals (one parser of
+ * the raw query string, src/signals/parameters.ts): `+` is a space, values are trimmed, an empty
+ * value counts as absent, a repeated or unknown parameter is a 400 naming the allowed ones, and
+ * numbers follow the one number rule.
+ */
+import type { ParamError } from '../spec/errors.js';
+import { parseQuarter, type QuarterIndex } from '../spec/quarter.js';
+import { integerValue, LIMIT_MAX, presentValue, queryValues, quoteValue, vaccineValue, type ParameterSpec } from '../signals/parameters.js';
+
+/** `/cases` formats: json (the case series) and csv (the line listing of the page). */
+export const CASES_FORMATS = ['json', 'csv'] as const;
+/** One `/cases` format. */
+export type CasesFormat = (typeof CASES_FORMATS)[number];
+
+/** Default page size of the line listing. */
+export const CASES_LIMIT_DEFAULT = 50;
+
+/** Usage line of 400 answers. */
+export const CASES_USAGE =
+  'GET /cases?vaccine=NAME|TYPE|CODE&event=TERM (or q=TEXT)&from=YYYYQn&to=YYYYQn&format=json|csv&limit=1..500&offset=0..';
+
+/** The `/cases` parameter table. */
+export const CASES_PARAMETERS: readonly ParameterSpec[] = [
+  { name: 'vaccine', schema: { type: 'string' }, description: 'Vaccine name (VAX_NAME), or an exact vaccine type (e.g. ROTAVIRUS) or VAERS VAX_TYPE code (e.g. HPV4), case-insensitive; a type or code expands to every product. Matched exactly as /signals, over every report (not only flagged pairs).' },
+  { name: 'drug', schema: { type: 'string' }, description: 'Alias of `vaccine`. If both are set they must be identical (else 400).' },
+  { name: 'event', schema: { type: 'string' }, description: 'Exact event preferred term ignoring case, else a case-insensitive substring of at least 3 characters.' },
+  { name: 'q', schema: { type: 'string' }, description: 'Only without vaccine and event: the reports naming a vaccine or an event that q matches (as /signals q).' },
+  { name: 'from', schema: { type: 'string' }, description: 'First quarter `YYYYQn` of RECVDATE (inclusive); default: the first in the store.' },
+  { name: 'to', schema: { type: 'string' }, description: 'Last quarter `YYYYQn` of RECVDATE (inclusive); default: the last in the store.' },
+  { name: 'format', schema: { type: 'string', enum: CASES_FORMATS, default: 'json' }, description: '`json`: the case series with its breakdowns; `csv`: the line listing of the page (RFC 4180, one row per report).' },
+  { name: 'limit', schema: { type: 'integer', minimum: 1, maximum: LIMIT_MAX, default: CASES_LIMIT_DEFAULT }, description: 'Reports in the page of the line listing, 1 to 500.' },
+  { name: 'offset', schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Reports skipped (newest RECVDATE first, then VAERS_ID descending).' },
+];
+
+const NAMES = CASES_PARAMETERS.map((p) => p.name);
+
+/** Validated parameters of one `/cases` request. */
+export interface CasesParams {
+  vaccine?: string;
+  event?: string;
+  q?: string;
+  /** Quarter indexes (inclusive), undefined when not given. */
+  from?: QuarterIndex;
+  to?: QuarterIndex;
+  format: CasesFormat;
+  limit: number;
+  offset: number;
+}
+
+/** Parsed parameters with their normalised cache key, or the 400 Error fields. */
+export type CasesParseResult = { ok: true; params: CasesParams; key: string } | { ok: false; error: ParamError };
+
+function quarterValue(name: string, text: string | undefined): QuarterIndex | undefined | ParamError {
+  if (text === undefined) return undefined;
+  const quarter = /^\d{4}Q[1-4]$/i.test(text) ? parseQuarter(text) : null;
+  return quarter ?? { error: `${name} must be a quarter YYYYQn such as 1999Q3 (got ${quoteValue(text)})`, usage: CASES_USAGE };
+}
+
+/**
+ * Validates the raw query string of a `/cases` request (without `?`).
+ * @returns the params and a canonical cache key, or the 400 Error fields (unknown or repeated
+ * parameter, no filter, vaccine and drug different, unknown format, bad quarter, `from` after
+ * `to`, bad limit or offset).
+ */
+export function parseCasesQuery(search: string): CasesParseResult {
+  const values = queryValues(search, NAMES, CASES_USAGE);
+  if (!(values instanceof Map)) return { ok: false, error: values };
+  const get = (name: string): string | undefined => presentValue(values, name);
+  const format = get('format') ?? 'json';
+  if (!(CASES_FORMATS as readonly string[]).includes(format)) return { ok: false, error: { error: `unknown format ${quoteValue(format)}`, allowed: CASES_FORMATS } };
+  const limit = get('limit') === undefined ? CASES_LIMIT_DEFAULT : integerValue('limit', get('limit')!, 1, LIMIT_MAX, CASES_USAGE);
+  if (typeof limit !== 'number') return { ok: false, error: limit };
+  const offset = get('offset') === undefined ? 0 : integerValue('offset', get('offset')!, 0, Number.MAX_SAFE_INTEGER, CASES_USAGE);
+  if (typeof offset !== 'number') return { ok: false, error: offset };
+  const from = quarterValue('from', get('from'));
+  if (typeof from === 'object') return { ok: false, error: from };
+  const to = quarterValue('to', get('to'));
+  if (typeof to === 'object') return { ok: false, error: to };
+  if (from !== undefined && to !== undefined && from > to) return { ok: false, error: { error: `from (${get('from')}) is after to (${get('to')})`, usage: CASES_USAGE } };
+  const vaccine = vaccineValue(values, CASES_USAGE);
+  if (typeof vaccine === 'object') return { ok: false, error: vaccine };
+  const params: CasesParams = { format: format as CasesFormat, limit, offset };
+  if (vaccine !== undefined) params.vaccine = vaccine;
+  if (get('event') !== undefined) params.event = get('event');
+  if (get('q') !== undefined) params.q = get('q');
+  if (from !== undefined) params.from = from;
+  if (to !== undefined) params.to = to;
+  if (params.vaccine === undefined && params.event === undefined && params.q === undefined) {
+    return { ok: false, error: { error: 'at least one of vaccine (or drug), event, q must be given', usage: CASES_USAGE } };
+  }
+  const key = JSON.stringify([params.vaccine, params.event, params.q, from, to, format, limit, offset]);
+  return { ok: true, params, key };
+}

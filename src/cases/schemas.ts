@@ -1,0 +1,117 @@
+/**
+ * JSON schemas of `/cases` and `/analyses/{analysis}/cases` (issue 11), as data: the route
+ * schemas give /openapi.json (through @fastify/swagger); the validator is parseCasesQuery.
+ */
+import { SIGNALS_HEADERS } from '../signals/schemas.js';
+import { AGE_GROUPS, SEX_CODES } from '../vaers/report-fields.js';
+import { ONSET_INTERVALS, TOP } from './breakdowns.js';
+import { CASES_PARAMETERS } from './params.js';
+import { CASES_NOTE } from './render.js';
+
+const STRING_OR_NULL = { type: ['string', 'null'] } as const;
+const COUNTS = (keys: readonly string[], description: string) => ({
+  type: 'object', description, required: [...keys], properties: Object.fromEntries(keys.map((k) => [k, { type: 'integer' }])),
+});
+const OPEN_COUNTS = (description: string) => ({ type: 'object', description, additionalProperties: { type: 'integer' } });
+const RANKED = (description: string) => ({
+  type: 'object', description: `${description} The ${TOP} with most reports (ties by name), and \`other\`: the reports counted under the rest.`, required: ['top', 'other'],
+  properties: {
+    top: { type: 'array', items: { type: 'object', required: ['name', 'reports'], properties: { name: { type: 'string' }, reports: { type: 'integer' } } } },
+    other: { type: 'integer' },
+  },
+});
+
+const VACCINE_ROW = {
+  type: 'object', required: ['name', 'type', 'manufacturer', 'lot', 'dose', 'route', 'site'],
+  properties: {
+    name: { type: 'string', description: 'VAX_NAME.' }, type: { ...STRING_OR_NULL, description: 'VAX_TYPE code.' },
+    manufacturer: { ...STRING_OR_NULL, description: 'VAX_MANU.' }, lot: { ...STRING_OR_NULL, description: 'VAX_LOT.' },
+    dose: { ...STRING_OR_NULL, description: 'VAX_DOSE (or VAX_DOSE_SERIES in the current layout).' },
+    route: { ...STRING_OR_NULL, description: 'VAX_ROUTE.' }, site: { ...STRING_OR_NULL, description: 'VAX_SITE.' },
+  },
+} as const;
+
+const REPORT = {
+  type: 'object',
+  required: ['vaers_id', 'received', 'quarter', 'age_yrs', 'age_group', 'sex', 'state', 'vax_date', 'onset_date', 'onset_days', 'serious',
+    'died', 'l_threat', 'er_visit', 'hospital', 'x_stay', 'disable', 'birth_defect', 'ofc_visit', 'recovd', 'vaccines', 'events'],
+  properties: {
+    vaers_id: { type: 'integer' }, received: { type: 'string', description: 'RECVDATE, ISO YYYY-MM-DD.' },
+    quarter: { type: 'string', pattern: '^\\d{4}Q[1-4]$' }, age_yrs: { type: ['number', 'null'] },
+    age_group: { type: 'string', enum: AGE_GROUPS.map((g) => g.label) }, sex: { type: 'string', enum: [...SEX_CODES] },
+    state: STRING_OR_NULL, vax_date: { ...STRING_OR_NULL, description: 'ISO date or null.' }, onset_date: { ...STRING_OR_NULL, description: 'ISO date or null.' },
+    onset_days: { type: ['number', 'null'], description: 'NUMDAYS as reported.' },
+    serious: { type: 'boolean', description: 'Any of DIED, L_THREAT, HOSPITAL, X_STAY, DISABLE, BIRTH_DEFECT (21 CFR 600.80).' },
+    died: { type: 'boolean' }, l_threat: { type: 'boolean' }, er_visit: { type: 'boolean', description: 'ER_VISIT or ER_ED_VISIT.' },
+    hospital: { type: 'boolean' }, x_stay: { type: 'boolean' }, disable: { type: 'boolean' },
+    birth_defect: { type: ['boolean', 'null'], description: 'Null when the report\'s file has no BIRTH_DEFECT column (older layout).' },
+    ofc_visit: { type: ['boolean', 'null'], description: 'Null when the report\'s file has no OFC_VISIT column.' },
+    recovd: STRING_OR_NULL,
+    vaccines: { type: 'array', items: VACCINE_ROW }, events: { type: 'array', items: { type: 'string' } },
+    narrative: { ...STRING_OR_NULL, description: 'SYMPTOM_TEXT; present only when the store was built with --narratives.' },
+  },
+} as const;
+
+/** The JSON body of a case series. */
+export const CASE_SERIES_SCHEMA = {
+  type: 'object',
+  description: `The reports behind a query. ${CASES_NOTE}`,
+  required: ['query', 'vaccines', 'events', 'from', 'to', 'reports_through', 'n_reports', 'hypothesis', 'note', 'breakdowns', 'limit', 'offset', 'returned', 'reports'],
+  properties: {
+    query: { type: 'object', description: 'The query as given.', properties: { vaccine: STRING_OR_NULL, event: STRING_OR_NULL, q: STRING_OR_NULL, from: STRING_OR_NULL, to: STRING_OR_NULL } },
+    analysis: { type: 'string', description: 'The analysis (only on /analyses/{analysis}/cases).' },
+    vaccines: { type: 'array', items: { type: 'string' }, description: 'Vaccine names matched.' },
+    events: { type: 'array', items: { type: 'string' }, description: 'Event terms matched.' },
+    from: STRING_OR_NULL, to: STRING_OR_NULL, reports_through: STRING_OR_NULL,
+    n_reports: { type: 'integer', description: 'Distinct reports (also X-Total-Count).' },
+    hypothesis: { type: 'string' }, note: { type: 'string' },
+    breakdowns: {
+      type: 'object', description: 'Counts of distinct reports.',
+      properties: {
+        sex: COUNTS(SEX_CODES, 'F, M, U.'), age_group: COUNTS(AGE_GROUPS.map((g) => g.label), 'CDC WONDER age groups of AGE_YRS.'),
+        onset_interval: COUNTS(ONSET_INTERVALS, 'Days from vaccination to onset (NUMDAYS); unknown: blank, negative or not a whole number.'),
+        serious: COUNTS(['serious', 'not_serious'], '21 CFR 600.80.'),
+        outcomes: OPEN_COUNTS('Reports with each outcome flag set: died, l_threat, er_visit, hospital, x_stay, disable, birth_defect, ofc_visit.'),
+        dose: OPEN_COUNTS('Per report, the dose of its first row of a matched vaccine (of any vaccine when none was asked); unknown when blank.'),
+        received_year: OPEN_COUNTS('Year of RECVDATE.'),
+        state: RANKED('STATE (unknown when blank).'),
+        manufacturer: RANKED('Manufacturers of the matched vaccines (of every vaccine when none was asked); a report counts once per manufacturer.'),
+        co_vaccines: RANKED('Other vaccines named on these reports (co-administered vaccines share reports).'),
+        co_events: RANKED('Other events named on these reports.'),
+      },
+    },
+    limit: { type: 'integer' }, offset: { type: 'integer' }, returned: { type: 'integer' },
+    reports: { type: 'array', items: REPORT, description: 'The page: newest RECVDATE first, then VAERS_ID descending.' },
+  },
+} as const;
+
+const ERROR = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'Error#' } } } });
+
+const HEADERS = { ...SIGNALS_HEADERS, 'X-Total-Count': { type: 'integer', description: 'n_reports: distinct reports matched, before limit and offset.' } };
+
+/** `GET /cases`. */
+export const CASES_ROUTE_SCHEMA = {
+  summary: 'The case series behind a query: the reports, their breakdowns and a line listing',
+  description: `Reports naming a matched vaccine and a matched event (both given), a matched vaccine or event (one given), or a vaccine or event that q matches; names are matched exactly as /signals, over every report (not only flagged pairs). ${CASES_NOTE}`,
+  querystring: { type: 'object', additionalProperties: false, properties: Object.fromEntries(CASES_PARAMETERS.map((p) => [p.name, { ...p.schema, description: p.description }])) },
+  response: {
+    200: {
+      description: 'json: the case series; csv: the line listing of the page (RFC 4180, CRLF, one row per report). Unknown names: 200 with n_reports 0.',
+      headers: HEADERS,
+      content: { 'application/json': { schema: CASE_SERIES_SCHEMA }, 'text/csv': { schema: { type: 'string' } } },
+    },
+    400: ERROR('No vaccine/drug/event/q; vaccine and drug differ; a query too short; a bad quarter or from after to; bad limit or offset; unknown format (with allowed) or parameter (with allowed); a repeated parameter.'),
+    503: ERROR('The store has no report-level data (an import, or a store built before case series existed) or could not be read.'),
+  },
+} as const;
+
+/** `GET /analyses/{analysis}/cases`: the same, restricted to the analysis's subset of reports. */
+export function analysisCasesRouteSchema(names: readonly string[]) {
+  return {
+    ...CASES_ROUTE_SCHEMA,
+    summary: 'The case series of one analysis (its subset of the reports)',
+    description: `As /cases, restricted to the reports of the analysis's subset rule (GET /analyses). ${CASES_ROUTE_SCHEMA.description}`,
+    params: { type: 'object', required: ['analysis'], properties: { analysis: { type: 'string', enum: [...names] } } },
+    response: { ...CASES_ROUTE_SCHEMA.response, 404: ERROR('No analysis of that name; `allowed` lists the names.') },
+  } as const;
+}

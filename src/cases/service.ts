@@ -1,0 +1,143 @@
+/**
+ * The `/cases` resource (issue 11 section 2): from a query to the reports behind it. Transport-
+ * free: `answer(rawQuery, analysis)` returns status, headers and body; src/http sends it.
+ *
+ * Selection: the names are matched exactly as /signals (src/signals/names.ts) over every report's
+ * names (not only flagged pairs). With vaccine and event: the reports naming a matched vaccine
+ * AND a matched event; with one of them: the reports naming a match; with q: the reports naming
+ * a vaccine or an event that q matches. Then `from`..`to` (quarters of RECVDATE) and, for
+ * `/analyses/NAME/cases`, the analysis's subset rule (src/analyses.ts). The listing is newest
+ * RECVDATE first, then VAERS_ID descending (the store's order).
+ */
+import type { AnalysisDefinition } from '../analyses.js';
+import { SizedLru } from '../signals/lru.js';
+import { matchNames } from '../signals/names.js';
+import { errorBody, type ErrorBody } from '../spec/errors.js';
+import { formatQuarter } from '../spec/quarter.js';
+import { readReportData } from '../store/reports.js';
+import { readStoreMeta } from '../store/serving.js';
+import { SEX_CODES } from '../vaers/report-fields.js';
+import { breakdowns } from './breakdowns.js';
+import { indexReports, type ReportIndex } from './index.js';
+import { CASES_USAGE, parseCasesQuery, type CasesParams } from './params.js';
+import { CASES_RENDERERS, type CaseSeries } from './render.js';
+
+/** Cache lifetime of 200 answers. */
+export const CASES_CACHE_CONTROL = 'public, max-age=60';
+/** Bound of the answer cache: total body bytes. */
+export const CASES_CACHE_BYTES = 8 << 20;
+
+/** One answer of GET /cases: a 200 carries its headers (lower-case names). */
+export type CasesAnswer =
+  | { status: 200; body: Buffer; headers: Record<string, string> }
+  | { status: 400; body: ErrorBody };
+
+/** The case series of one store. */
+export class CasesService {
+  private readonly answers = new SizedLru<CasesAnswer>(CASES_CACHE_BYTES);
+  private readonly subsets = new Map<string, Uint8Array>();
+
+  private constructor(readonly index: ReportIndex, private readonly reportsThrough: string | null) {}
+
+  /**
+   * Reads the report tables of the store once.
+   * @returns the service, or null when the store has no report tables (an import, an older store).
+   * @throws Error naming the file when the store cannot be read.
+   */
+  static async open(storePath: string): Promise<CasesService | null> {
+    const data = await readReportData(storePath);
+    return data ? new CasesService(indexReports(data), (await readStoreMeta(storePath)).reports_through) : null;
+  }
+
+  /** Reports kept by an analysis's subset rule (1) or not (0), computed once per analysis. */
+  private subset(analysis: AnalysisDefinition): Uint8Array {
+    let mask = this.subsets.get(analysis.name);
+    if (!mask) {
+      const { data } = this.index;
+      mask = new Uint8Array(data.count);
+      for (let r = 0; r < data.count; r++) {
+        const age = Number.isNaN(data.age[r]) ? null : data.age[r];
+        const fields = { sex: SEX_CODES[data.sex[r]], age, ageGroup: data.ageGroup[r], year: Number(data.received[r].slice(0, 4)), outcomes: data.outcomes[r] };
+        mask[r] = analysis.keeps(fields) ? 1 : 0;
+      }
+      this.subsets.set(analysis.name, mask);
+    }
+    return mask;
+  }
+
+  /** The reports of a query, ascending (the listing's order), and the matched names. */
+  select(params: CasesParams, analysis: AnalysisDefinition | null): { ok: true; reports: Int32Array; vaccines: string[] | null; events: string[] | null } | { ok: false; error: ErrorBody } {
+    const names = matchNames(this.index.vocabulary, params, CASES_USAGE);
+    if (!names.ok) return { ok: false, error: errorBody(names.error.error, names.error) };
+    const { data } = this.index;
+    const mark = new Uint8Array(data.count);
+    const markAll = (lists: Map<string, Int32Array>, keys: readonly string[], bit: number): void => {
+      for (const key of keys) for (const r of lists.get(key) ?? []) mark[r] |= bit;
+    };
+    markAll(this.index.reportsByVaccine, names.vaccines ?? [], 1);
+    markAll(this.index.reportsByEvent, names.events ?? [], 2);
+    const want = names.union || names.vaccines === null || names.events === null ? 3 : 0;
+    const mask = analysis ? this.subset(analysis) : null;
+    const from = params.from ?? -Infinity;
+    const to = params.to ?? Infinity;
+    const out: number[] = [];
+    for (let r = 0; r < data.count; r++) {
+      const m = mark[r];
+      if (m === 0 || (want === 0 && m !== 3)) continue;
+      if (data.quarter[r] < from || data.quarter[r] > to || (mask && !mask[r])) continue;
+      out.push(r);
+    }
+    return { ok: true, reports: Int32Array.from(out), vaccines: names.vaccines, events: names.events };
+  }
+
+  /** Answers one request given its raw query string (without `?`); never throws for bad input. */
+  answer(search: string, analysis: AnalysisDefinition | null = null): CasesAnswer {
+    const parsed = parseCasesQuery(search);
+    if (!parsed.ok) return { status: 400, body: errorBody(parsed.error.error, parsed.error) };
+    const key = `${analysis?.name ?? ''}\u0000${parsed.key}`;
+    const cached = this.answers.get(key);
+    if (cached) return cached;
+    const { params } = parsed;
+    const selected = this.select(params, analysis);
+    if (!selected.ok) return { status: 400, body: selected.error };
+    const series = this.caseSeries(params, analysis, selected);
+    const rendered = CASES_RENDERERS[params.format](series, this.index);
+    const body = Buffer.from(rendered.body, 'utf8');
+    const answer: CasesAnswer = {
+      status: 200,
+      body,
+      headers: {
+        'content-type': rendered.contentType,
+        'x-total-count': String(series.n_reports),
+        'x-limit': String(params.limit),
+        'x-offset': String(params.offset),
+        'x-reports-through': this.reportsThrough ?? 'none',
+        'cache-control': CASES_CACHE_CONTROL,
+      },
+    };
+    this.answers.set(key, answer, body.length + 256);
+    return answer;
+  }
+
+  private caseSeries(params: CasesParams, analysis: AnalysisDefinition | null, selected: { reports: Int32Array; vaccines: string[] | null; events: string[] | null }): CaseSeries {
+    const { data } = this.index;
+    const page = selected.reports.subarray(params.offset, params.offset + params.limit);
+    const first = data.count > 0 ? data.quarter[data.count - 1] : null;
+    const last = data.count > 0 ? data.quarter[0] : null;
+    return {
+      query: { vaccine: params.vaccine ?? null, event: params.event ?? null, q: params.q ?? null,
+        from: params.from === undefined ? null : formatQuarter(params.from), to: params.to === undefined ? null : formatQuarter(params.to) },
+      analysis: analysis?.name ?? null,
+      vaccines: selected.vaccines ?? [],
+      events: selected.events ?? [],
+      from: params.from !== undefined ? formatQuarter(params.from) : first === null ? null : formatQuarter(first),
+      to: params.to !== undefined ? formatQuarter(params.to) : last === null ? null : formatQuarter(last),
+      reports_through: this.reportsThrough,
+      n_reports: selected.reports.length,
+      breakdowns: breakdowns(this.index, selected.reports, selected.vaccines, selected.events),
+      limit: params.limit,
+      offset: params.offset,
+      page,
+    };
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The /llms.txt sections of the resources we added to the specification (section 4.3 analyses,
+ * issue 10; section 4.4 case series, issue 11). notes.ts assembles them with the rest.
+ */
+import { CASES_PARAMETERS } from '../cases/params.js';
+import { CASES_NOTE } from '../cases/render.js';
+
+/** Section 4.3: the analyses (issue 10), our addition to the specification. */
+export function analysesEndpoint(): string {
+  return `### 4.3 GET /analyses and GET /analyses/{analysis}/signals (our addition)
+
+A store holds one or more analyses of the same reports; GET /signals answers the default one (the first built). GET /analyses lists them as JSON: {default, analyses: [{name, title, description, subset, stratified_by, default, reports, pairs, rows, windows, reports_through, fits_at_bound, fits_not_converged, windows_skipped, partial_windows, signals}], hypothesis}. GET /analyses/{analysis}/signals serves analysis {analysis} with the whole contract of 4.1 (every parameter, format, header and error); an unknown name is a 404 Error object whose allowed lists the names. Every answer of both paths carries X-REPORTS-Analysis with the analysis's name.
+
+- all: every report; E = n_vaccine * n_event / N over the window (the computation of this specification).
+- stratified: every report; E = sum over strata s of n_vaccine,s * n_event,s / N_s, strata = sex (F, M, U) x CDC WONDER age group x year of RECVDATE (DuMouchel 1999; openEBGM processRaw(stratify = TRUE); how FDA and CDC run MGPS on VAERS). Age confounds crude E: infant vaccines share infant events.
+- serious (any of DIED, L_THREAT, HOSPITAL, X_STAY, DISABLE, BIRTH_DEFECT is Y; ER_VISIT alone is not serious, 21 CFR 600.80), death (DIED), pediatric (AGE_YRS < 18), adult (18 to 64), elderly (65 and over), female, male: only the reports that satisfy the rule, stratified E; reports without the needed age or sex are left out of an age or sex subset.
+- In every analysis n is the report count; MGPS (EB05, EB50, EB95) and IC use the analysis's E; PRR and ROR use the crude 2x2 report table of the analysis's reports.`;
+}
+
+/** Section 4.4: the case series (issue 11), our addition to the specification. */
+export function casesEndpoint(): string {
+  const rows = CASES_PARAMETERS.map((p) => `| ${p.name} | ${p.schema.type} | ${p.schema.default ?? ''} | ${p.description.replace(/\|/g, '\\|')} |`);
+  return `### 4.4 GET /cases and GET /analyses/{analysis}/cases (our addition)
+
+The reports behind a query. ${CASES_NOTE}
+
+| Parameter | Type | Default | Meaning |
+|---|---|---|---|
+${rows.join('\n')}
+
+- Matching is that of /signals (the same code) over every report's names, not only flagged pairs: with vaccine and event, the reports naming a matched vaccine AND a matched event; with one, the reports naming a match; with q, the reports naming a vaccine or an event q matches. At least one is required; an unknown name is a 200 with n_reports 0.
+- JSON body: query (as given), analysis (analysis path only), vaccines and events (matched names), from, to, reports_through, n_reports, hypothesis, note, breakdowns (distinct reports by sex; age_group (CDC WONDER); onset_interval of NUMDAYS: 0, 1, 2, 3, 4-7, 8-14, 15-30, 31-60, 61-120, >120, unknown; serious (21 CFR 600.80) and each outcome flag; dose of the matched vaccine; received_year; state and manufacturer (top 20 and the rest); co_vaccines and co_events: the 20 other vaccines and events most named on these reports, since co-administered vaccines share reports), limit, offset, returned, reports (the page: newest RECVDATE first, then VAERS_ID descending; each with vaers_id, received, quarter, age_yrs, age_group, sex, state, vax_date, onset_date, onset_days, serious, the outcome flags, vaccines (name, type code, manufacturer, lot, dose, route, site), events, and narrative when the store has them).
+- format=csv: the line listing of the page, RFC 4180, CRLF, one row per report.
+- Headers: X-Total-Count (n_reports), X-Limit, X-Offset, X-REPORTS-Through, X-REPORTS-Build, X-REPORTS-Hypothesis, Cache-Control public, max-age=60; X-REPORTS-Analysis on the analysis path.
+- Errors (400 Error object with the caveat): no filter, vaccine and drug different, a query too short, a quarter not YYYYQn, from after to, limit outside 1..500, offset below 0, an unknown format or parameter (with allowed), a repeated parameter. A store without report tables: 503.`;
+}

@@ -1,0 +1,62 @@
+/**
+ * A small VAERS folder for the case-series tests, counted by hand in test/cases/cases.test.ts:
+ * eight reports of 2000-2001 in the 2014 layout, with ages, sexes, states, outcomes, onset
+ * intervals, doses and co-administered vaccines chosen so that every breakdown is exercised.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { csvBytes, OLD_DATA_HEADER, OLD_VAX_HEADER, SYMPTOMS_HEADER } from '../vaers/fixtures.js';
+
+export const ROTA = 'ROTAVIRUS (ROTASHIELD)';
+export const DTAP = 'DTAP (TRIPEDIA)';
+export const HEPB = 'HEP B (ENGERIX-B)';
+
+/** One report: its DATA fields, its VAX rows [name, code, manufacturer, lot, dose] and its terms. */
+interface CaseFixture {
+  id: number; recvdate: string; age: string; sex: string; state: string; outcomes: string[]; numdays: string;
+  vaccines: Array<[string, string, string, string, string]>; events: string[];
+}
+
+/** The eight reports (see test/cases/cases.test.ts for the hand counts). */
+export const CASE_REPORTS: CaseFixture[] = [
+  { id: 101, recvdate: '01/10/2000', age: '0.3', sex: 'F', state: 'CA', outcomes: ['HOSPITAL'], numdays: '0',
+    vaccines: [[ROTA, 'RV', 'WYETH', 'A1', '1'], [DTAP, 'DTAP', 'AVENTIS', 'D1', '1']], events: ['Intussusception', 'Vomiting'] },
+  { id: 102, recvdate: '02/20/2000', age: '0.4', sex: 'M', state: 'NY', outcomes: [], numdays: '5',
+    vaccines: [[ROTA, 'RV', 'WYETH', 'A2', '2']], events: ['Intussusception'] },
+  { id: 103, recvdate: '05/05/2000', age: '0.2', sex: 'M', state: 'CA', outcomes: ['DIED'], numdays: '1',
+    vaccines: [[ROTA, 'RV', 'WYETH', 'A1', '1'], [HEPB, 'HEP', 'MERCK', 'H1', '1']], events: ['Intussusception', 'Death'] },
+  { id: 104, recvdate: '07/07/2000', age: '1.5', sex: 'F', state: '', outcomes: [], numdays: '',
+    vaccines: [[ROTA, 'RV', 'WYETH', 'A3', '3']], events: ['Diarrhoea'] },
+  { id: 105, recvdate: '08/08/2000', age: '30', sex: 'F', state: 'TX', outcomes: ['ER_VISIT'], numdays: '200',
+    vaccines: [[HEPB, 'HEP', 'MERCK', 'H2', '2']], events: ['Intussusception'] },
+  { id: 106, recvdate: '01/15/2001', age: '0.5', sex: '', state: 'CA', outcomes: ['L_THREAT'], numdays: '-1',
+    vaccines: [[ROTA, 'RV', 'WYETH', 'A4', ''], [DTAP, 'DTAP', 'AVENTIS', 'D2', '2']], events: ['Intussusception', 'Fever'] },
+  { id: 107, recvdate: '03/03/2001', age: '', sex: 'F', state: 'WA', outcomes: [], numdays: '2.5',
+    vaccines: [[DTAP, 'DTAP', 'AVENTIS', 'D3', '3']], events: ['Fever'] },
+  { id: 108, recvdate: '12/12/2001', age: '70', sex: 'M', state: 'CA', outcomes: ['DISABLE'], numdays: '10',
+    vaccines: [[HEPB, 'HEP', 'MERCK', 'H3', '3']], events: ['Rash'] },
+];
+
+/** Writes the folder (one DATA, VAX and SYMPTOMS file per year) and returns it. */
+export async function writeCaseFolder(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  for (const year of ['2000', '2001']) {
+    const reports = CASE_REPORTS.filter((r) => r.recvdate.endsWith(year));
+    const data = reports.map((r) => OLD_DATA_HEADER.map((column) => {
+      const values: Record<string, string> = {
+        VAERS_ID: String(r.id), RECVDATE: r.recvdate, STATE: r.state, AGE_YRS: r.age, SEX: r.sex, NUMDAYS: r.numdays,
+        SYMPTOM_TEXT: `narrative of ${r.id}`, VAX_DATE: '01/01/2000', ONSET_DATE: '01/02/2000', RECOVD: 'N',
+      };
+      return r.outcomes.includes(column) ? 'Y' : (values[column] ?? '');
+    }));
+    const vax = reports.flatMap((r) => r.vaccines.map(([name, code, manu, lot, dose]) => [String(r.id), code, manu, lot, dose, 'IM', 'LA', name]));
+    const symptoms = reports.map((r) => [String(r.id), ...SYMPTOMS_HEADER.slice(1).map((column) => {
+      const k = Number(column.replace(/\D/g, '')) - 1;
+      return column.startsWith('SYMPTOMVERSION') ? (r.events[k] ? '3.0' : '') : (r.events[k] ?? '');
+    })]);
+    await writeFile(join(dir, `${year}VAERSDATA.csv`), csvBytes([OLD_DATA_HEADER, ...data]));
+    await writeFile(join(dir, `${year}VAERSVAX.csv`), csvBytes([OLD_VAX_HEADER, ...vax]));
+    await writeFile(join(dir, `${year}VAERSSYMPTOMS.csv`), csvBytes([SYMPTOMS_HEADER, ...symptoms]));
+  }
+  return dir;
+}

@@ -1,0 +1,54 @@
+/**
+ * /cases on the embedded default store (the real 1990-2006 files) against counts computed
+ * independently from the raw files (test/helpers/raw-vaers.ts, no project code), for three known
+ * pairs (issue 11 "Done when"): RotaShield x Intussusception, Gardasil x Syncope, Dryvax x
+ * Myocarditis. Skipped with a message when ../shared/data/vaers or the store's report tables are absent.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, DEFAULT_STORE_PATH } from '../../src/http/app.js';
+import { caseCounts, loadRawReports, type RawReport } from '../helpers/raw-vaers.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
+const present = existsSync(path.join(vaers, '2006VAERSDATA.csv.gz')) && existsSync(DEFAULT_STORE_PATH.replace(/\.parquet$/, '.reports.parquet'));
+if (!present) console.warn(`/cases real-data test skipped: ${vaers} or the default store's report tables are absent`);
+
+const PAIRS: Array<[string, string]> = [
+  ['ROTAVIRUS (ROTASHIELD)', 'Intussusception'],
+  ['HPV (GARDASIL)', 'Syncope'],
+  ['SMALLPOX (DRYVAX)', 'Myocarditis'],
+];
+
+describe.skipIf(!present)('/cases on the real 1990-2006 reports against an independent count', () => {
+  let app: FastifyInstance;
+  let raw: RawReport[];
+  beforeAll(async () => {
+    app = await buildApp({ storePath: DEFAULT_STORE_PATH });
+    raw = (await loadRawReports(vaers, Array.from({ length: 17 }, (_, i) => 1990 + i))).reports;
+  }, 300_000);
+  afterAll(async () => app?.close());
+
+  it.each(PAIRS)('%s x %s: n_reports, sex, age group, serious, deaths and years agree', async (vaccine, event) => {
+    const expected = caseCounts(raw, { vaccines: [vaccine], events: [event] });
+    expect(expected.reports).toBeGreaterThan(0);
+    const res = await app.inject({ method: 'GET', url: `/cases?vaccine=${encodeURIComponent(vaccine)}&event=${encodeURIComponent(event)}&limit=500` });
+    expect(res.statusCode).toBe(200);
+    const body = JSON.parse(res.body);
+    expect(body.n_reports).toBe(expected.reports);
+    const ids = new Set(expected.ids);
+    expect(body.reports).toHaveLength(Math.min(500, expected.reports));
+    for (const r of body.reports as Array<{ vaers_id: number }>) expect(ids.has(r.vaers_id), String(r.vaers_id)).toBe(true);
+    const b = body.breakdowns;
+    const bySex: Record<string, number> = expected.bySex;
+    const byAgeGroup: Record<string, number> = expected.byAgeGroup;
+    for (const sex of ['F', 'M', 'U']) expect(b.sex[sex], sex).toBe(bySex[sex] ?? 0);
+    for (const [group, n] of Object.entries(b.age_group)) expect(n, group).toBe(byAgeGroup[group] ?? 0);
+    expect(b.serious).toEqual({ serious: expected.serious, not_serious: expected.nonSerious });
+    expect(b.outcomes.died).toBe(expected.died);
+    for (const [year, n] of Object.entries(b.received_year)) expect(n, year).toBe(expected.byYear[Number(year)] ?? 0);
+  });
+});

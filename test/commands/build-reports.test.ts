@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readReportData } from '../../src/store/reports.js';
+import { historyFixture, writeVaersFolder } from '../mining/fixtures.js';
+import { EXPECTED_NARRATIVES, writeReportFolder } from '../vaers/report-fixtures.js';
+
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+
+function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src', 'cli.ts'), ...args], {
+      cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DEBUG: '' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => done({ code, stderr }));
+  });
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rs-build-reports-cli-'));
+  await writeReportFolder(join(dir, 'vaers'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('reporting-signals build: the report tables in the summary, --narratives (issue 11 section 1)', () => {
+  it('prints the rows written and each unreadable field with examples; --narratives keeps SYMPTOM_TEXT', async () => {
+    const out = join(dir, 'store.parquet');
+    const { code, stderr } = await cli(['build', '--vaers', join(dir, 'vaers'), '--out', out, '--workers', '1', '--narratives']);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/^ {2}report tables {5}6 reports, 8 vaccine rows, 10 event rows \(narratives kept; [\d.]+ s\)$/m);
+    expect(stderr).toMatch(/^ {2}values not read {3}\(stored as null; SEX as U\)$/m);
+    for (const [field, cell] of [['AGE_YRS', 'abc'], ['SEX', 'X'], ['VAX_DATE', '02/30/2005'], ['ONSET_DATE', '13/01/2005'], ['NUMDAYS', 'two'], ['RECOVD', 'Q']]) {
+      expect(stderr).toContain(`\n    ${field}: 1 (e.g. VAERS_ID 103 (2005VAERSDATA.csv line 2): '${cell}')\n`);
+    }
+    expect((await readReportData(out))!.narrative).toEqual(EXPECTED_NARRATIVES);
+  });
+
+  it('without --narratives: none kept; a folder without unreadable cells says "none"', async () => {
+    await writeVaersFolder(join(dir, 'clean'), historyFixture().slice(0, 40));
+    const out = join(dir, 'plain.duckdb');
+    const { code, stderr } = await cli(['build', '--vaers', join(dir, 'clean'), '--out', out, '--workers', '1']);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/^ {2}report tables {5}40 reports, \d+ vaccine rows, \d+ event rows \(narratives not kept; [\d.]+ s\)$/m);
+    expect(stderr).toMatch(/^ {2}values not read {3}none$/m);
+    expect((await readReportData(out))!.narrative).toBeNull();
+  });
+});

@@ -1,0 +1,211 @@
+import { existsSync } from 'node:fs';
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildStore } from '../../src/mining/build.js';
+import type { BuildSummary } from '../../src/mining/summary.js';
+import { formatQuarter } from '../../src/spec/quarter.js';
+import { readReportData, type ReportData } from '../../src/store/reports.js';
+import { REPORT_OUTCOME_COLUMNS, REPORT_TABLES_SQL, type ReportEventRow, type ReportRow, type ReportVaccineRow, type StoreMeta } from '../../src/store/schema.js';
+import { writeStore } from '../../src/store/write.js';
+import { AGE_GROUPS, OUTCOME, SEX_CODES } from '../../src/vaers/report-fields.js';
+import { EXPECTED_EVENTS, EXPECTED_NARRATIVES, EXPECTED_REPORTS, EXPECTED_UNPARSEABLE, EXPECTED_VACCINES, writeReportFolder } from '../vaers/report-fixtures.js';
+
+let dir: string;
+let vaers: string;
+const summaries: Record<string, BuildSummary> = {};
+
+/** Builds the report folder into `name` (in `dir`). */
+async function build(name: string, narratives = false): Promise<string> {
+  const out = join(dir, name);
+  summaries[name] = await buildStore({ vaers, out, workers: 1, narratives });
+  return out;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rs-reports-'));
+  vaers = join(dir, 'vaers');
+  await writeReportFolder(vaers);
+  await Promise.all([build('plain.duckdb'), build('plain.parquet'), build('text.duckdb', true), build('text.parquet', true)]);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs `statements` (`;`-separated) on database `db`; the rows of the last, as plain JS values (BIGINT as number). */
+async function sql(db: string, statements: string, readOnly = true): Promise<Array<Record<string, unknown>>> {
+  const instance = await DuckDBInstance.create(db, readOnly && db !== ':memory:' ? { access_mode: 'READ_ONLY' } : {});
+  const connection = await instance.connect();
+  try {
+    const rows = (await connection.runAndReadAll(statements)).getRowObjectsJS();
+    return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])));
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** Every row of a table of a DuckDB store. */
+const tableRows = (store: string, table: string): Promise<Array<Record<string, unknown>>> => sql(store, `SELECT * FROM ${table}`);
+
+/** ReportData back to the store's rows (checks the decoding of every column). */
+function rowsOf(d: ReportData): { reports: ReportRow[]; vaccines: ReportVaccineRow[]; events: ReportEventRow[] } {
+  const reports: ReportRow[] = [];
+  const vaccines: ReportVaccineRow[] = [];
+  const events: ReportEventRow[] = [];
+  for (let i = 0; i < d.count; i++) {
+    const row = {
+      vaers_id: d.id[i], received: d.received[i], quarter: formatQuarter(d.quarter[i]), age_yrs: Number.isNaN(d.age[i]) ? null : d.age[i],
+      age_group: AGE_GROUPS[d.ageGroup[i]].label, sex: SEX_CODES[d.sex[i]], state: d.state[i], vax_date: d.vaxDate[i], onset_date: d.onsetDate[i],
+      numdays: Number.isNaN(d.numdays[i]) ? null : d.numdays[i], recovd: d.recovd[i], narrative: d.narrative?.[i] ?? null,
+    } as ReportRow;
+    for (const [column, name] of REPORT_OUTCOME_COLUMNS) row[column] = (d.outcomesKnown[i] & OUTCOME[name]) ? (d.outcomes[i] & OUTCOME[name]) !== 0 : null;
+    reports.push(row);
+    const v = d.vaccines;
+    for (let k = v.start[i]; k < v.start[i + 1]; k++) {
+      vaccines.push({ vaers_id: d.id[i], vax_name: v.name[k], vax_type: v.type[k], vax_manu: v.manufacturer[k], vax_lot: v.lot[k], vax_dose: v.dose[k], vax_route: v.route[k], vax_site: v.site[k] });
+    }
+    for (let k = d.events.start[i]; k < d.events.start[i + 1]; k++) events.push({ vaers_id: d.id[i], term: d.events.term[k], version: d.events.version[k] });
+  }
+  return { reports, vaccines, events };
+}
+
+const withNarratives = EXPECTED_REPORTS.map((r, i) => ({ ...r, narrative: EXPECTED_NARRATIVES[i] }));
+
+describe('report tables in the store (issue 11 section 1)', () => {
+  it('the DuckDB store holds exactly the kept reports, their VAX rows and events, newest RECVDATE first, then VAERS_ID descending', async () => {
+    const store = join(dir, 'plain.duckdb');
+    expect(await tableRows(store, 'reports')).toEqual(EXPECTED_REPORTS);
+    expect(await tableRows(store, 'report_vaccines')).toEqual(EXPECTED_VACCINES);
+    expect(await tableRows(store, 'report_events')).toEqual(EXPECTED_EVENTS);
+    expect(await tableRows(join(dir, 'text.duckdb'), 'reports')).toEqual(withNarratives);
+  });
+
+  it('the build summary counts the rows written and the unreadable cells (with VAERS_ID, file, line and cell); meta says whether narratives were kept', async () => {
+    expect(summaries['plain.duckdb'].reportValues).toEqual({ reports: 6, vaccineRows: 8, eventRows: 10, narratives: false, unparseable: EXPECTED_UNPARSEABLE, seconds: expect.any(Number) });
+    expect(summaries['text.parquet'].reportValues.narratives).toBe(true);
+    const meta = await tableRows(join(dir, 'text.duckdb'), 'meta');
+    expect(JSON.parse(String(meta.find((m) => m.key === 'parameters')!.value)).narratives).toBe(true);
+  });
+
+  it('readReportData gives the same ReportData from the DuckDB tables and from the Parquet sidecars; narratives only with --narratives', async () => {
+    const plain = await readReportData(join(dir, 'plain.duckdb'));
+    expect(plain).not.toBeNull();
+    expect(rowsOf(plain!)).toEqual({ reports: EXPECTED_REPORTS, vaccines: EXPECTED_VACCINES, events: EXPECTED_EVENTS });
+    expect(plain!.narrative).toBeNull();
+    expect([...plain!.vaccines.start]).toEqual([0, 2, 3, 4, 5, 6, 8]);
+    expect(await readReportData(join(dir, 'plain.parquet'))).toEqual(plain);
+    const text = await readReportData(join(dir, 'text.duckdb'));
+    expect(text!.narrative).toEqual(EXPECTED_NARRATIVES);
+    expect(rowsOf(text!).reports).toEqual(withNarratives);
+    expect(await readReportData(join(dir, 'text.parquet'))).toEqual(text);
+  });
+
+  it('the Parquet form has three zstd sidecars; a sidecar of another build, or a missing one, is an error naming the file', async () => {
+    const names = (await readdir(dir)).filter((n) => n.startsWith('plain.')).sort();
+    expect(names).toEqual(['plain.duckdb', 'plain.parquet', 'plain.report_events.parquet', 'plain.report_vaccines.parquet', 'plain.reports.parquet']);
+    for (const table of ['reports', 'report_vaccines', 'report_events']) {
+      expect(await sql(':memory:', `SELECT DISTINCT compression FROM parquet_metadata('${join(dir, `plain.${table}.parquet`)}')`)).toEqual([{ compression: 'ZSTD' }]);
+    }
+    const copy = join(dir, 'copy.parquet');
+    await copyFile(join(dir, 'plain.parquet'), copy);
+    await copyFile(join(dir, 'plain.report_events.parquet'), join(dir, 'copy.report_events.parquet'));
+    await copyFile(join(dir, 'plain.report_vaccines.parquet'), join(dir, 'copy.report_vaccines.parquet'));
+    await expect(readReportData(copy)).rejects.toThrow(/incomplete report tables of .*copy\.parquet: missing .*copy\.reports\.parquet/);
+    await copyFile(join(dir, 'text.reports.parquet'), join(dir, 'copy.reports.parquet')); // another build's
+    await expect(readReportData(copy)).rejects.toThrow(/copy\.reports\.parquet: reports: does not belong to .*copy\.parquet \(another build's sidecar\)/);
+    await writeFile(join(dir, 'copy.reports.parquet'), 'not parquet');
+    await expect(readReportData(copy)).rejects.toThrow(/not a reporting-signals report table: .*copy\.reports\.parquet: reports: /);
+    await copyFile(join(dir, 'plain.reports.parquet'), join(dir, 'copy.reports.parquet'));
+    expect(await readReportData(copy)).toEqual(await readReportData(join(dir, 'plain.parquet')));
+    const meta: StoreMeta = { reports_through: null, sources: [], parameters: {}, program_version: 't', built_at: 'z', origin: 'import', has_ic025: false };
+    await writeStore(join(dir, 'bare.parquet'), { quarterly: [], vaccines: [], windows: [], meta });
+    await copyFile(join(dir, 'plain.reports.parquet'), join(dir, 'bare.reports.parquet'));
+    await expect(readReportData(join(dir, 'bare.parquet'))).rejects.toThrow(/bare\.reports\.parquet: reports: does not belong to .*bare\.parquet \(which has no report tables\)/);
+  });
+
+  it('a store without report tables (an import, an older store) reads as null', async () => {
+    const meta: StoreMeta = { reports_through: null, sources: [], parameters: {}, program_version: 't', built_at: '2024-01-01T00:00:00Z', origin: 'import', has_ic025: false };
+    for (const name of ['old.duckdb', 'old.parquet']) {
+      await writeStore(join(dir, name), { quarterly: [], vaccines: [], windows: [], meta });
+      expect(await readReportData(join(dir, name))).toBeNull();
+    }
+    await expect(readReportData(join(dir, 'absent.duckdb'))).rejects.toThrow(/store not found: .*absent\.duckdb/);
+  });
+
+  it('a Parquet store written without report tables over one with them removes the old sidecars', async () => {
+    const out = join(dir, 'over.parquet');
+    await buildStore({ vaers, out, workers: 1 });
+    expect(existsSync(join(dir, 'over.reports.parquet'))).toBe(true);
+    const meta: StoreMeta = { reports_through: null, sources: [], parameters: {}, program_version: 't', built_at: 'x', origin: 'import', has_ic025: false };
+    await writeStore(out, { quarterly: [], vaccines: [], windows: [], meta });
+    expect((await readdir(dir)).filter((n) => n.startsWith('over.'))).toEqual(['over.parquet']);
+    expect(await readReportData(out)).toBeNull();
+  });
+});
+
+describe('a failed write leaves no report sidecar and an existing store untouched', () => {
+  const meta: StoreMeta = { reports_through: null, sources: [], parameters: {}, program_version: 't', built_at: 'y', origin: 'build', has_ic025: true };
+  function* failing<T>(rows: T[]): Generator<T> {
+    yield rows[0];
+    throw new Error('producer failed');
+  }
+
+  for (const form of ['parquet', 'duckdb']) {
+    it(`${form}: a producer error while the report tables are written`, async () => {
+      const sub = await mkdtemp(join(tmpdir(), 'rs-reports-fail-'));
+      const out = join(sub, `store.${form}`);
+      await expect(writeStore(out, {
+        quarterly: [], vaccines: [], windows: [], meta,
+        reports: { reports: EXPECTED_REPORTS, vaccines: EXPECTED_VACCINES, events: failing(EXPECTED_EVENTS) },
+      })).rejects.toThrow('producer failed');
+      expect(await readdir(sub)).toEqual([]);
+      await rm(sub, { recursive: true, force: true });
+    });
+  }
+
+  it('parquet: an existing store with its sidecars stays as it was (bytes and readReportData)', async () => {
+    const sub = await mkdtemp(join(tmpdir(), 'rs-reports-keep-'));
+    const out = join(sub, 'store.parquet');
+    await buildStore({ vaers, out, workers: 1 });
+    const before = Object.fromEntries(await Promise.all((await readdir(sub)).sort().map(async (n) => [n, await readFile(join(sub, n))] as const)));
+    const data = await readReportData(out);
+    await expect(writeStore(out, {
+      quarterly: failing([]), vaccines: [], windows: [], meta,
+      reports: { reports: EXPECTED_REPORTS, vaccines: EXPECTED_VACCINES, events: EXPECTED_EVENTS },
+    })).rejects.toThrow();
+    await expect(writeStore(out, {
+      quarterly: [], vaccines: [], windows: [], meta,
+      reports: { reports: failing(EXPECTED_REPORTS), vaccines: EXPECTED_VACCINES, events: EXPECTED_EVENTS },
+    })).rejects.toThrow('producer failed');
+    const after = Object.fromEntries(await Promise.all((await readdir(sub)).sort().map(async (n) => [n, await readFile(join(sub, n))] as const)));
+    expect(after).toEqual(before);
+    expect(Object.keys(after)).toHaveLength(4);
+    expect(await readReportData(out)).toEqual(data);
+    await rm(sub, { recursive: true, force: true });
+  });
+});
+
+describe('a store whose report tables break the shape is an error naming the file', () => {
+  const REPORT = (id: number, received: string, sex = 'F'): string =>
+    `(${id}, '${received}', '${received.slice(0, 4)}Q1', NULL, 'Unknown', '${sex}', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`;
+  const cases: Array<[string, string, RegExp]> = [
+    ['only reports', 'CREATE TABLE reports (vaers_id BIGINT)', /incomplete report tables: .*bad-0\.duckdb: has reports, lacks report_vaccines, report_events/],
+    ['a sex code', `${REPORT_TABLES_SQL} INSERT INTO reports VALUES ${REPORT(1, '2004-01-02', 'X')}`, /bad-1\.duckdb: reports: row 1: sex 'X' is not F, M or U/],
+    ['the order', `${REPORT_TABLES_SQL} INSERT INTO reports VALUES ${REPORT(1, '2004-01-02')}, ${REPORT(2, '2004-01-02')}`, /bad-2\.duckdb: reports: row 2: not in store order/],
+    ['a quarter', `${REPORT_TABLES_SQL} INSERT INTO reports VALUES ${REPORT(1, '2004-05-02')}`, /bad-3\.duckdb: reports: row 1: quarter '2004Q1' is not the quarter of 2004-05-02/],
+    ['a VAX row of no report', `${REPORT_TABLES_SQL} INSERT INTO reports VALUES ${REPORT(2, '2004-01-02')}, ${REPORT(1, '2004-01-02')};
+      INSERT INTO report_vaccines VALUES (1, 'A', NULL, NULL, NULL, NULL, NULL, NULL), (2, 'B', NULL, NULL, NULL, NULL, NULL, NULL)`,
+    /bad-4\.duckdb: report_vaccines: row 2: vaers_id 2 is not a report, or the rows are not in the reports' order/],
+    ['a column', 'CREATE TABLE reports (vaers_id BIGINT); CREATE TABLE report_vaccines (x INTEGER); CREATE TABLE report_events (x INTEGER)', /bad-5\.duckdb: reports: .*received/],
+  ];
+  for (const [i, [what, statements, error]] of cases.entries()) {
+    it(what, async () => {
+      const file = join(dir, `bad-${i}.duckdb`);
+      await sql(file, statements, false);
+      await expect(readReportData(file)).rejects.toThrow(error);
+    });
+  }
+});
