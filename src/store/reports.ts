@@ -111,15 +111,33 @@ async function stream(connection: DuckDBConnection, sql: string, file: string, t
   return at;
 }
 
-/** The strings of column `k` of a chunk (null for NULL). */
-function strings(chunk: DuckDBDataChunk, k: number): Array<string | null> {
+/**
+ * The strings of column `k` of a chunk (null for NULL). With `pool`, equal strings are shared
+ * (interned): the repeated values of the report tables (names, codes, manufacturers, terms,
+ * dates, states) then cost one string each, not one per row (serving memory).
+ */
+function strings(chunk: DuckDBDataChunk, k: number, pool?: Map<string, string>): Array<string | null> {
   const vector = chunk.getColumnVector(k);
   const out = new Array<string | null>(chunk.rowCount);
   for (let i = 0; i < chunk.rowCount; i++) {
     const value = vector.getItem(i);
-    out[i] = value === null ? null : String(value);
+    if (value === null) out[i] = null;
+    else if (pool) {
+      const text = String(value);
+      let shared = pool.get(text);
+      if (shared === undefined) pool.set(text, (shared = text));
+      out[i] = shared;
+    } else out[i] = String(value);
   }
   return out;
+}
+
+/** Interned strings of one read (readReportData); narratives are not interned. */
+const POOLS = new WeakMap<DuckDBConnection, Map<string, string>>();
+function poolOf(connection: DuckDBConnection): Map<string, string> {
+  let pool = POOLS.get(connection);
+  if (!pool) POOLS.set(connection, (pool = new Map()));
+  return pool;
 }
 
 async function rowCount(connection: DuckDBConnection, from: string, file: string, table: string): Promise<number> {
@@ -147,7 +165,7 @@ async function readReports(connection: DuckDBConnection, { from, file }: Sources
   const read = await stream(connection, sql, file, 'reports', (chunk, at) => {
     if (at + chunk.rowCount > count) throw bad(file, 'reports', 'more rows than counted');
     const [id, age, numdays, outcomes, known] = [0, 3, 9, 10, 11].map((k) => vectorNumbers(chunk.getColumnVector(k), chunk.rowCount));
-    const [received, quarter, ageGroup, sex, state, vaxDate, onsetDate, recovd, narrative] = [1, 2, 4, 5, 6, 7, 8, 12, 13].map((k) => strings(chunk, k));
+    const [received, quarter, ageGroup, sex, state, vaxDate, onsetDate, recovd, narrative] = [1, 2, 4, 5, 6, 7, 8, 12, 13].map((k) => strings(chunk, k, k === 13 ? undefined : poolOf(connection)));
     for (let i = 0; i < chunk.rowCount; i++) {
       const row = at + i;
       const where = (what: string): Error => bad(file, 'reports', `row ${row + 1}: ${what}`);
@@ -197,7 +215,7 @@ async function readRuns(connection: DuckDBConnection, { from, file }: { from: st
   let report = 0;
   const rows = await stream(connection, `SELECT ${ID_SQL}, ${columns.join(', ')} FROM ${from}`, file, table, (chunk, at) => {
     const ids = vectorNumbers(chunk.getColumnVector(0), chunk.rowCount);
-    const text = columns.map((_, k) => strings(chunk, 1 + k));
+    const text = columns.map((_, k) => strings(chunk, 1 + k, poolOf(connection)));
     for (let i = 0; i < chunk.rowCount; i++) {
       while (report < count && id[report] !== ids[i]) start[++report] = at + i;
       if (report === count) throw bad(file, table, `row ${at + i + 1}: vaers_id ${ids[i]} is not a report, or the rows are not in the reports' order`);
