@@ -10,6 +10,7 @@
  */
 import { CasesService } from '../src/cases/service.js';
 import { DEFAULT_STORE_PATH } from '../src/http/app.js';
+import { readStoreMeta } from '../src/store/serving.js';
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
@@ -28,7 +29,7 @@ function report(label: string, times: number[]): void {
 async function main(): Promise<void> {
   const store = arg('store') ?? DEFAULT_STORE_PATH;
   const started = performance.now();
-  const service = await CasesService.open(store);
+  const service = await CasesService.open(store, (await readStoreMeta(store)).reports_through);
   if (!service) {
     console.log(`bench/cases: ${store} has no report tables; nothing to measure`);
     return;

@@ -53,6 +53,9 @@ export function onsetInterval(days: number): (typeof ONSET_INTERVALS)[number] {
   return days <= 120 ? '61-120' : '>120';
 }
 
+/** The outcome flags as (breakdown key, bit), lower-cased once. */
+const OUTCOME_KEYS: ReadonlyArray<readonly [string, number]> = (Object.entries(OUTCOME) as Array<[OutcomeName, number]>).map(([name, bit]) => [name.toLowerCase(), bit]);
+
 function zeros(keys: readonly string[]): Record<string, number> {
   return Object.fromEntries(keys.map((k) => [k, 0]));
 }
@@ -79,13 +82,11 @@ export function breakdowns(index: ReportIndex, reports: Int32Array, vaccines: re
   const { data } = index;
   const matchedVaccine = new Uint8Array(index.vaccineNames.length);
   const matchedEvent = new Uint8Array(index.eventNames.length);
-  const vaccineIds = new Map(index.vaccineNames.map((n, i) => [n, i]));
-  const eventIds = new Map(index.eventNames.map((n, i) => [n, i]));
-  for (const v of vaccines ?? []) if (vaccineIds.has(v)) matchedVaccine[vaccineIds.get(v)!] = 1;
-  for (const e of events ?? []) if (eventIds.has(e)) matchedEvent[eventIds.get(e)!] = 1;
+  for (const v of vaccines ?? []) if (index.vaccineIdOf.has(v)) matchedVaccine[index.vaccineIdOf.get(v)!] = 1;
+  for (const e of events ?? []) if (index.eventIdOf.has(e)) matchedEvent[index.eventIdOf.get(e)!] = 1;
   const out: Breakdowns = {
     sex: zeros(SEX_CODES), age_group: zeros(AGE_GROUPS.map((g) => g.label)), onset_interval: zeros(ONSET_INTERVALS),
-    serious: { serious: 0, not_serious: 0 }, outcomes: zeros(Object.keys(OUTCOME).map((k) => k.toLowerCase())),
+    serious: { serious: 0, not_serious: 0 }, outcomes: zeros(OUTCOME_KEYS.map(([key]) => key)),
     dose: {}, received_year: {}, state: { top: [], other: 0 }, manufacturer: { top: [], other: 0 },
     co_vaccines: { top: [], other: 0 }, co_events: { top: [], other: 0 },
   };
@@ -102,7 +103,7 @@ export function breakdowns(index: ReportIndex, reports: Int32Array, vaccines: re
     out.age_group[AGE_GROUPS[data.ageGroup[r]].label]++;
     out.onset_interval[onsetInterval(data.numdays[r])]++;
     out.serious[isSerious(data.outcomes[r]) ? 'serious' : 'not_serious']++;
-    for (const [name, bit] of Object.entries(OUTCOME) as Array<[OutcomeName, number]>) if (data.outcomes[r] & bit) out.outcomes[name.toLowerCase()]++;
+    for (const [name, bit] of OUTCOME_KEYS) if (data.outcomes[r] & bit) out.outcomes[name]++;
     const year = data.received[r].slice(0, 4);
     out.received_year[year] = (out.received_year[year] ?? 0) + 1;
     add(state, data.state[r] ?? 'unknown');

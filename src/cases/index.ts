@@ -20,10 +20,13 @@ export interface ReportIndex {
   eventId: Int32Array;
   vaccineNames: string[];
   eventNames: string[];
+  /** Name -> its id (the inverse of `vaccineNames` / `eventNames`). */
+  vaccineIdOf: Map<string, number>;
+  eventIdOf: Map<string, number>;
 }
 
 /** Distinct ascending report indexes per name, from per-row names and report starts. */
-function reportsByName(start: Int32Array, names: readonly string[]): { byName: Map<string, Int32Array>; ids: Int32Array; list: string[] } {
+function reportsByName(start: Int32Array, names: readonly string[]): { byName: Map<string, Int32Array>; ids: Int32Array; list: string[]; idOf: Map<string, number> } {
   const lists = new Map<string, number[]>();
   const idOf = new Map<string, number>();
   const ids = new Int32Array(names.length);
@@ -39,7 +42,7 @@ function reportsByName(start: Int32Array, names: readonly string[]): { byName: M
   }
   const byName = new Map<string, Int32Array>();
   for (const [name, list] of lists) byName.set(name, Int32Array.from(list));
-  return { byName, ids, list: [...idOf.keys()] };
+  return { byName, ids, list: [...idOf.keys()], idOf };
 }
 
 /** Indexes the reports of a store. */
@@ -63,5 +66,7 @@ export function indexReports(data: ReportData): ReportIndex {
     eventId: events.ids,
     vaccineNames: vaccines.list,
     eventNames: events.list,
+    vaccineIdOf: vaccines.idOf,
+    eventIdOf: events.idOf,
   };
 }

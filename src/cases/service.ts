@@ -15,7 +15,6 @@ import { matchNames } from '../signals/names.js';
 import { errorBody, type ErrorBody } from '../spec/errors.js';
 import { formatQuarter } from '../spec/quarter.js';
 import { readReportData } from '../store/reports.js';
-import { readStoreMeta } from '../store/serving.js';
 import { SEX_CODES } from '../vaers/report-fields.js';
 import { breakdowns } from './breakdowns.js';
 import { indexReports, type ReportIndex } from './index.js';
@@ -40,13 +39,13 @@ export class CasesService {
   private constructor(readonly index: ReportIndex, private readonly reportsThrough: string | null) {}
 
   /**
-   * Reads the report tables of the store once.
+   * Reads the report tables of the store once; `reportsThrough` is the store's (its metadata, read by the caller).
    * @returns the service, or null when the store has no report tables (an import, an older store).
    * @throws Error naming the file when the store cannot be read.
    */
-  static async open(storePath: string): Promise<CasesService | null> {
+  static async open(storePath: string, reportsThrough: string | null): Promise<CasesService | null> {
     const data = await readReportData(storePath);
-    return data ? new CasesService(indexReports(data), (await readStoreMeta(storePath)).reports_through) : null;
+    return data ? new CasesService(indexReports(data), reportsThrough) : null;
   }
 
   /** Reports kept by an analysis's subset rule (1) or not (0), computed once per analysis. */

@@ -181,7 +181,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const analysisNames = await loading.names.catch(() => ['all']);
   await app.register(signalsRoutes, { loading: loading.service, analysisNames });
   // The case series loads after the default analysis (the first answer does not wait for it).
-  const cases = loading.service.catch(() => undefined).then(() => CasesService.open(options.storePath));
+  const cases = loading.service.catch(() => undefined).then(async () => CasesService.open(options.storePath, (await loading.meta).reports_through));
   cases.catch(() => undefined); // the route plugin reports a failed load (503)
   await app.register(casesRoutes, { loading: cases, analyses: loading.service, analysisNames });
   await app.register(pipelineRoutes, pipelineOptionsFromEnv());

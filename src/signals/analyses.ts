@@ -103,13 +103,16 @@ export class AnalysesService {
 }
 
 /**
- * Opens the analyses of the store at `storePath`: `names` resolves as soon as the metadata is
+ * Opens the analyses of the store at `storePath`: `meta` and `names` resolve as soon as the metadata is
  * read (for the OpenAPI enum), `service` once the default analysis is loaded. Both reject with
  * an Error naming the file when the store is missing or unreadable.
  */
-export function openAnalyses(storePath: string, options: SignalsServiceOptions = {}): { names: Promise<string[]>; service: Promise<AnalysesService> } {
+export function openAnalyses(
+  storePath: string, options: SignalsServiceOptions = {},
+): { meta: Promise<StoreMeta>; names: Promise<string[]>; service: Promise<AnalysesService> } {
   const meta = readStoreMeta(storePath);
   return {
+    meta,
     names: meta.then((m) => storeAnalyses(m).map((a) => a.name)),
     service: meta.then((m) => AnalysesService.open(storePath, m, options)),
   };
