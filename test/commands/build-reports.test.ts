@@ -1,25 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from './cli.js';
 import { readReportData } from '../../src/store/reports.js';
 import { historyFixture, writeVaersFolder } from '../mining/fixtures.js';
 import { EXPECTED_NARRATIVES, writeReportFolder } from '../vaers/report-fixtures.js';
-
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-
-function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src', 'cli.ts'), ...args], {
-      cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DEBUG: '' },
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => done({ code, stderr }));
-  });
-}
 
 let dir: string;
 beforeAll(async () => {

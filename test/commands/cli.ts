@@ -1,0 +1,18 @@
+/** Runs the `reporting-signals` CLI from the TypeScript sources in a child process (the command tests). */
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+
+/** `reporting-signals ARGS`: its exit code and standard error (stdout ignored). */
+export function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src', 'cli.ts'), ...args], {
+      cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DEBUG: '' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => done({ code, stderr }));
+  });
+}
