@@ -132,13 +132,6 @@ function strings(chunk: DuckDBDataChunk, k: number, pool?: Map<string, string>):
   return out;
 }
 
-/** Interned strings of one read (readReportData); narratives are not interned. */
-const POOLS = new WeakMap<DuckDBConnection, Map<string, string>>();
-function poolOf(connection: DuckDBConnection): Map<string, string> {
-  let pool = POOLS.get(connection);
-  if (!pool) POOLS.set(connection, (pool = new Map()));
-  return pool;
-}
 
 async function rowCount(connection: DuckDBConnection, from: string, file: string, table: string): Promise<number> {
   try {
@@ -151,7 +144,7 @@ async function rowCount(connection: DuckDBConnection, from: string, file: string
 type ReportColumns = Omit<ReportData, 'vaccines' | 'events'>;
 
 /** Reads `reports`, checking every value and the order (newest RECVDATE first, then VAERS_ID descending). */
-async function readReports(connection: DuckDBConnection, { from, file }: Sources['reports']): Promise<ReportColumns> {
+async function readReports(connection: DuckDBConnection, { from, file }: Sources['reports'], pool: Map<string, string>): Promise<ReportColumns> {
   const count = await rowCount(connection, from, file, 'reports');
   const r: ReportColumns = {
     count, id: new Float64Array(count), received: new Array<string>(count), quarter: new Uint16Array(count), age: new Float64Array(count),
@@ -165,7 +158,7 @@ async function readReports(connection: DuckDBConnection, { from, file }: Sources
   const read = await stream(connection, sql, file, 'reports', (chunk, at) => {
     if (at + chunk.rowCount > count) throw bad(file, 'reports', 'more rows than counted');
     const [id, age, numdays, outcomes, known] = [0, 3, 9, 10, 11].map((k) => vectorNumbers(chunk.getColumnVector(k), chunk.rowCount));
-    const [received, quarter, ageGroup, sex, state, vaxDate, onsetDate, recovd, narrative] = [1, 2, 4, 5, 6, 7, 8, 12, 13].map((k) => strings(chunk, k, k === 13 ? undefined : poolOf(connection)));
+    const [received, quarter, ageGroup, sex, state, vaxDate, onsetDate, recovd, narrative] = [1, 2, 4, 5, 6, 7, 8, 12, 13].map((k) => strings(chunk, k, k === 13 ? undefined : pool));
     for (let i = 0; i < chunk.rowCount; i++) {
       const row = at + i;
       const where = (what: string): Error => bad(file, 'reports', `row ${row + 1}: ${what}`);
@@ -208,14 +201,16 @@ async function readReports(connection: DuckDBConnection, { from, file }: Sources
  * Reads a table of per-report rows (`vaers_id`, then the string `columns`, the first never null)
  * whose rows follow the reports' order (`id`); returns each report's first row and the columns.
  */
-async function readRuns(connection: DuckDBConnection, { from, file }: { from: string; file: string }, table: string, columns: string[], id: Float64Array): Promise<{ start: Int32Array; values: Array<Array<string | null>> }> {
+async function readRuns(
+  connection: DuckDBConnection, { from, file }: { from: string; file: string }, table: string, columns: string[], id: Float64Array, pool: Map<string, string>,
+): Promise<{ start: Int32Array; values: Array<Array<string | null>> }> {
   const count = id.length;
   const start = new Int32Array(count + 1);
   const values = columns.map((): Array<string | null> => []);
   let report = 0;
   const rows = await stream(connection, `SELECT ${ID_SQL}, ${columns.join(', ')} FROM ${from}`, file, table, (chunk, at) => {
     const ids = vectorNumbers(chunk.getColumnVector(0), chunk.rowCount);
-    const text = columns.map((_, k) => strings(chunk, 1 + k, poolOf(connection)));
+    const text = columns.map((_, k) => strings(chunk, 1 + k, pool));
     for (let i = 0; i < chunk.rowCount; i++) {
       while (report < count && id[report] !== ids[i]) start[++report] = at + i;
       if (report === count) throw bad(file, table, `row ${at + i + 1}: vaers_id ${ids[i]} is not a report, or the rows are not in the reports' order`);
@@ -294,11 +289,13 @@ export async function readReportData(storePath: string): Promise<ReportData | nu
   return withStore(storePath, async (connection, parquet) => {
     const sources = await (parquet ? parquetSources : duckdbSources)(connection, storePath);
     if (!sources) return null;
-    const reports = await readReports(connection, sources.reports);
+    // One pool of shared strings for the three tables (narratives are not interned).
+    const pool = new Map<string, string>();
+    const reports = await readReports(connection, sources.reports, pool);
     const vax = await readRuns(connection, sources.report_vaccines, 'report_vaccines',
-      ['vax_name', 'vax_type', 'vax_manu', 'vax_lot', 'vax_dose', 'vax_route', 'vax_site'], reports.id);
+      ['vax_name', 'vax_type', 'vax_manu', 'vax_lot', 'vax_dose', 'vax_route', 'vax_site'], reports.id, pool);
     const [name, type, manufacturer, lot, dose, route, site] = vax.values;
-    const ev = await readRuns(connection, sources.report_events, 'report_events', ['term', 'version'], reports.id);
+    const ev = await readRuns(connection, sources.report_events, 'report_events', ['term', 'version'], reports.id, pool);
     return {
       ...reports,
       vaccines: { start: vax.start, name: name as string[], type, manufacturer, lot, dose, route, site },
