@@ -1,26 +1,40 @@
-// Calls to the public /signals API (spec 4.1). The page uses nothing else.
+// Calls to the public API: /signals and /analyses/NAME/signals (spec 4.1), /analyses, /cases and
+// /analyses/NAME/cases, /vaccines. The page uses nothing else.
 
-/** Base path of the API (same origin as the page). */
+/** Base path of the default analysis's signals (same origin as the page). */
 export const SIGNALS_PATH = '/signals';
+/** Base path of the default analysis's case series. */
+export const CASES_PATH = '/cases';
 
 /**
- * URL of a /signals request.
+ * URL of a request to `path`.
+ * @param {string} path e.g. `/signals`
  * @param {Record<string, string|number|undefined|null>} params query parameters; empty ones are left out
  * @returns {string} path with query string, e.g. `/signals?vaccine=X&format=csv`
  */
-export function signalsUrl(params) {
+export function apiUrl(path, params = {}) {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined || value === null || value === '') continue;
     search.set(key, String(value));
   }
-  return `${SIGNALS_PATH}?${search.toString()}`;
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
 }
 
 /**
- * The headers every /signals answer carries (spec 4.1), read from a Response.
+ * URL of a /signals request (of the default analysis unless `path` names another's).
+ * @param {Record<string, string|number|undefined|null>} params
+ * @param {string} [path] the analysis's signals path, e.g. `/analyses/serious/signals`
+ */
+export function signalsUrl(params, path = SIGNALS_PATH) {
+  return apiUrl(path, params);
+}
+
+/**
+ * The headers every answer carries (spec 4.1), read from a Response.
  * @param {Response} response
- * @returns {{total: number|null, through: string|null, build: string|null, hypothesis: string|null}}
+ * @returns {{total: number|null, through: string|null, build: string|null, hypothesis: string|null, analysis: string|null}}
  */
 export function readHeaders(response) {
   const total = response.headers.get('X-Total-Count');
@@ -29,20 +43,22 @@ export function readHeaders(response) {
     through: response.headers.get('X-REPORTS-Through'),
     build: response.headers.get('X-REPORTS-Build'),
     hypothesis: response.headers.get('X-REPORTS-Hypothesis'),
+    analysis: response.headers.get('X-REPORTS-Analysis'),
   };
 }
 
 /**
- * Fetches /signals as JSON.
- * Resolves (never rejects) to `{ok: true, body, headers}` on 200, or `{ok: false, status, error,
- * allowed, hypothesis}` on an error answer (spec 2.5) or a network failure (status 0).
- * @param {Record<string, string|number|undefined|null>} params
+ * Fetches `url` as JSON.
+ * Resolves (never rejects, except when aborted) to `{ok: true, body, headers}` on 200, or
+ * `{ok: false, status, error, allowed, hypothesis}` on an error answer (spec 2.5) or a network
+ * failure (status 0).
+ * @param {string} url
  * @param {AbortSignal} [signal]
  */
-export async function getSignals(params, signal) {
+export async function getJson(url, signal) {
   let response;
   try {
-    response = await fetch(signalsUrl(params), { signal, headers: { Accept: 'application/json' } });
+    response = await fetch(url, { signal, headers: { Accept: 'application/json' } });
   } catch (error) {
     if (error && error.name === 'AbortError') throw error;
     return { ok: false, status: 0, error: `The API could not be reached (${error && error.message ? error.message : 'network error'}).` };
@@ -59,4 +75,29 @@ export async function getSignals(params, signal) {
     hypothesis: body && typeof body.hypothesis === 'string' ? body.hypothesis : headers.hypothesis,
     headers,
   };
+}
+
+/**
+ * Fetches /signals (or an analysis's signals path) as JSON; see getJson for the result.
+ * @param {Record<string, string|number|undefined|null>} params
+ * @param {AbortSignal} [signal]
+ * @param {string} [path]
+ */
+export function getSignals(params, signal, path = SIGNALS_PATH) {
+  return getJson(signalsUrl(params, path), signal);
+}
+
+/** Fetches a case series (`/cases` or an analysis's cases path); see getJson. */
+export function getCases(params, path = CASES_PATH) {
+  return getJson(apiUrl(path, params));
+}
+
+/** Fetches `GET /analyses` (the analyses of the store, the default first). */
+export function getAnalyses() {
+  return getJson('/analyses');
+}
+
+/** Fetches `GET /vaccines` (every vaccine name with its type, reports and flagged pairs). */
+export function getVaccines() {
+  return getJson('/vaccines');
 }

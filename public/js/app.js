@@ -1,22 +1,33 @@
-// The signal explorer page (issue 6): search, a sortable paged table of pairs, the quarterly
-// series of a selected pair, and the class view. The URL holds the state; every datum comes
-// from the public /signals API (spec 4.1) and is written with textContent.
+// The signal explorer page (issues 6 and 12): a front door (vaccine types and emerging pairs),
+// search, a sortable paged table of pairs whose names are links to the pair's view, and the
+// pair's views: quarterly series, analyses compared, the reports behind it (also for a vaccine
+// or an event alone) and the class view. The URL holds the state; every datum comes from the
+// public API (/signals, /analyses, /cases, /vaccines) and is written with textContent.
 import { getSignals, signalsUrl } from './api.js';
-import { stateFromSearch, searchFromState, hasQuery, listParams, describeQuery } from './state.js';
-import { renderPairHead, renderPairRows, renderSeriesTable } from './table.js';
-import { drawSeriesPlot, drawClassPlot, clearPlot } from './plot.js';
+import { analysisInfo, casesPathOf, defaultAnalysis, fillSelector, isDefault, loadAnalyses, signalsPathOf } from './analyses.js';
+import {
+  stateFromSearch, hasQuery, listParams, describeQuery, casesParams, hrefOf, pairState, pairHref,
+  vaccineState, showsQueryReports,
+} from './state.js';
+import { renderPairHead, renderPairRows } from './table.js';
+import { clearPlot } from './plot.js';
 import { rememberNames, setupSuggestions } from './suggest.js';
+import { viewLink } from './links.js';
+import { renderFrontDoor } from './frontdoor.js';
+import { renderSeries, renderClass } from './series.js';
+import { renderCompare } from './compare.js';
+import { renderReports } from './reports.js';
 
 const $ = (id) => document.getElementById(id);
 
 /** A vaccine name that exists nowhere: its empty 200 answer (spec 7) carries the headers. */
 const PROBE_VACCINE = 'explorer probe: no such vaccine';
-/** Products plotted at most in the class view. */
-const MAX_CLASS_PLOTS = 10;
 
 let state = stateFromSearch(location.search);
 let generation = 0;
 let probed = false;
+/** Why GET /analyses failed, if it did (then only the default paths are used). */
+let analysesError = '';
 
 function setStatus(status) {
   document.body.dataset.status = status;
@@ -41,47 +52,82 @@ function showError(target, result) {
 /** Changes the state, records it in the URL (a history entry unless `replace`), re-renders. */
 function navigate(patch, { replace = false } = {}) {
   state = { ...state, ...patch };
-  const url = `${location.pathname}${searchFromState(state)}`;
+  const url = hrefOf(state);
   if (replace) history.replaceState(null, '', url);
   else history.pushState(null, '', url);
   return render();
+}
+
+/** Opens a view pushed by a link, then moves the focus to the view's heading. */
+function openView(next, focusId) {
+  navigate(next).then(() => {
+    const target = $(focusId);
+    if (target && !target.closest('[hidden]')) {
+      target.focus();
+      target.scrollIntoView({ block: 'start' });
+    }
+  });
+}
+
+/** A link to a pair's view (vaccine or event name of a row). */
+function pairLink(row, text, attrs = {}) {
+  const pair = { vaccine: row.vaccine, event: row.event };
+  return viewLink(text, pairHref(state, pair), () => openView(pairState(state, pair), 'detail-title'), attrs);
+}
+
+/** A link to the pairs of a vaccine name or type. */
+function vaccineLink(name, text = name) {
+  const next = vaccineState(state, name);
+  return viewLink(text, hrefOf(next), () => openView(next, 'results-title'));
+}
+
+/** A link to the pairs of an event term. */
+function eventLink(name, text = name) {
+  const next = { ...vaccineState(state, ''), event: name };
+  return viewLink(text, hrefOf(next), () => openView(next, 'results-title'));
 }
 
 function syncForm() {
   const mode = state.q ? 'q' : state.vaccine ? 'vaccine' : state.event ? 'event' : $('search-mode').value;
   $('search-mode').value = mode;
   $('search-text').value = mode === 'q' ? state.q : mode === 'vaccine' ? state.vaccine : state.event;
+  fillSelector($('analysis'), state.analysis);
+  const info = analysisInfo(state.analysis);
+  $('analysis-help').textContent = analysesError
+    ? `The analyses could not be listed: ${analysesError}`
+    : info && info.description ? `Analysis “${info.name}”: ${info.description}` : '';
 }
 
 /** Once per page: the headers of an empty answer, when no answer has given them yet. */
 async function probeMeta() {
   probed = true;
-  const result = await getSignals({ vaccine: PROBE_VACCINE, limit: 1 });
+  const result = await getSignals({ vaccine: PROBE_VACCINE, limit: 1 }, undefined, signalsPathOf(state.analysis));
   showMeta(result.headers, result.hypothesis);
 }
 
 async function render() {
   const gen = ++generation;
+  const current = () => gen === generation;
   setStatus('loading');
   syncForm();
   $('error').hidden = true;
   $('empty').hidden = true;
-  $('intro').hidden = hasQuery(state);
-  if (!hasQuery(state)) {
-    $('results').hidden = true;
-    $('detail').hidden = true;
-    if (!probed) await probeMeta();
-  } else {
-    await Promise.all([renderList(gen), renderDetail(gen)]);
-  }
+  const front = !hasQuery(state) && !state.pair;
+  $('front').hidden = !front;
+  const tasks = [renderDetail(current)];
+  if (front) tasks.push(renderFrontDoor({ current, analysis: state.analysis, vaccineLink, pairLink, onMeta: showMeta }));
+  if (hasQuery(state)) tasks.push(renderList(current));
+  else $('results').hidden = true;
+  await Promise.all(tasks);
   if (!probed && $('reports-through').textContent === '—') await probeMeta();
-  if (gen === generation) setStatus('ready');
+  if (current()) setStatus('ready');
 }
 
-async function renderList(gen) {
+async function renderList(current) {
   const params = listParams(state);
-  const result = await getSignals(params);
-  if (gen !== generation) return;
+  const path = signalsPathOf(state.analysis);
+  const result = await getSignals(params, undefined, path);
+  if (!current()) return;
   if (!result.ok) {
     $('results').hidden = true;
     showError('error', result);
@@ -91,26 +137,34 @@ async function renderList(gen) {
   const rows = Array.isArray(result.body) ? result.body : [];
   rememberNames(rows);
   const total = result.headers.total ?? rows.length;
+  const reportsState = { ...state, pair: null, view: 'reports', rpage: 1 };
   if (total === 0) {
     $('results').hidden = true;
-    $('empty').textContent = `No pairs match ${describeQuery(state)}. Try another name, a vaccine type, or a longer part of an event term.`;
-    $('empty').hidden = false;
+    const where = isDefault(state.analysis) ? '' : ` in the analysis “${state.analysis}”`;
+    const empty = $('empty');
+    empty.textContent = `No pairs match ${describeQuery(state)}${where}. Try another name, a vaccine type, or a longer part of an event term. `;
+    empty.append(viewLink(`Reports naming ${describeQuery(state)}`, hrefOf(reportsState), () => openView(reportsState, 'detail-title'), { id: 'empty-reports' }));
+    empty.hidden = false;
     return;
   }
   $('results').hidden = false;
   const table = $('pairs');
-  renderPairHead(table.tHead, { sort: state.sort, order: state.order, onSort, actions: true });
-  renderPairRows(table.tBodies[0], rows, { selected: state.pair, onSeries: (row) => openPair(row, 'series'), onClass: (row) => openPair(row, 'class') });
+  renderPairHead(table.tHead, { sort: state.sort, order: state.order, onSort });
+  renderPairRows(table.tBodies[0], rows, { selected: state.pair, pairLink, typeLink: (row) => vaccineLink(row.vax_type) });
   const pages = Math.max(1, Math.ceil(total / state.limit));
   const first = params.offset + 1;
   const last = params.offset + rows.length;
-  $('total').textContent = `${total} pair${total === 1 ? '' : 's'} match ${describeQuery(state)}.`;
+  const where = isDefault(state.analysis) ? '' : ` in the analysis “${state.analysis}”`;
+  $('total').textContent = `${total} pair${total === 1 ? '' : 's'} match ${describeQuery(state)}${where}.`;
   $('page-info').textContent = rows.length
     ? `Page ${state.page} of ${pages} (rows ${first}–${last} of ${total})`
     : `Page ${state.page} of ${pages}: past the last row`;
   $('prev').disabled = state.page <= 1;
   $('next').disabled = state.page >= pages;
-  $('download-csv').href = signalsUrl({ ...params, format: 'csv' });
+  $('download-csv').href = signalsUrl({ ...params, format: 'csv' }, path);
+  const reports = $('query-reports');
+  reports.href = hrefOf(reportsState);
+  reports.textContent = `Reports naming ${describeQuery(state)}`;
 }
 
 function onSort(key) {
@@ -118,128 +172,79 @@ function onSort(key) {
   navigate({ sort: key, order, page: 1 });
 }
 
-function openPair(row, view) {
-  navigate({ pair: { vaccine: row.vaccine, event: row.event }, view }).then(() => $('detail-title').focus());
-}
+const VIEW_IDS = { series: 'series-view', compare: 'compare-view', reports: 'reports-view', class: 'class-view' };
 
-async function renderDetail(gen) {
-  if (!state.pair) {
+async function renderDetail(current) {
+  const queryReports = showsQueryReports(state);
+  if (!state.pair && !queryReports) {
     $('detail').hidden = true;
-    clearPlot($('plot'));
-    clearPlot($('class-plot'));
+    for (const id of ['plot', 'class-plot', 'compare-plot']) clearPlot($(id));
     return;
   }
-  const { vaccine, event } = state.pair;
   $('detail').hidden = false;
   $('detail-error').hidden = true;
-  $('detail-title').textContent = `${vaccine} — ${event}`;
-  $('view-series').setAttribute('aria-pressed', String(state.view === 'series'));
-  $('view-class').setAttribute('aria-pressed', String(state.view === 'class'));
-  $('series-view').hidden = state.view !== 'series';
-  $('class-view').hidden = state.view !== 'class';
-  if (state.view === 'series') await renderSeries(gen, vaccine, event);
-  else await renderClass(gen, vaccine, event);
-}
-
-/**
- * Fetches the detail view's answer (series or class). Returns its body, or null when a newer
- * view has started (`gen` is stale) or the API answered an error (then shown, plot cleared).
- */
-async function fetchDetail(gen, params, plotId) {
-  const result = await getSignals(params);
-  if (gen !== generation) return null;
-  if (!result.ok) {
-    clearPlot($(plotId));
-    showError('detail-error', result);
-    return null;
+  const view = queryReports ? 'reports' : state.view;
+  const subject = state.pair ? `${state.pair.vaccine} and ${state.pair.event}` : describeQuery(state);
+  $('detail-title').textContent = state.pair ? `${state.pair.vaccine} — ${state.pair.event}` : `Reports naming ${describeQuery(state)}`;
+  for (const [name, id] of Object.entries(VIEW_IDS)) {
+    const button = $(`view-${name}`);
+    button.setAttribute('aria-pressed', String(view === name));
+    button.hidden = queryReports && name !== 'reports';
+    $(id).hidden = view !== name;
   }
-  const body = result.body ?? {};
-  showMeta({ ...result.headers, through: body.reports_through ?? result.headers.through }, body.hypothesis);
-  return body;
-}
-
-async function renderSeries(gen, vaccine, event) {
-  const params = { vaccine, event, format: 'series' };
-  $('download-series').href = signalsUrl(params);
-  const body = await fetchDetail(gen, params, 'plot');
-  if (!body) return;
-  const quarters = Array.isArray(body.quarters) ? body.quarters : [];
-  const notes = [];
-  if (body.vaccine !== vaccine || body.event !== event) {
-    notes.push(`The API answered with the pair ${body.vaccine ?? '—'} / ${body.event ?? '—'} (the highest peak EB05 of ${body.n_pairs_matched ?? 'several'} matching pairs).`);
-  }
-  if (typeof body.note === 'string' && body.note) notes.push(body.note);
-  if (!quarters.length) notes.push('This pair has no quarters in the data.');
-  $('series-note').textContent = notes.join(' ');
-  if (!quarters.length) {
-    clearPlot($('plot'));
-    $('plot-caption').textContent = '';
-    renderSeriesTable($('series-table'), []);
+  const onError = (result) => showError('detail-error', result);
+  if (view === 'reports') {
+    $('reports-body').hidden = true;
+    await renderReports({
+      current, params: casesParams(state), path: casesPathOf(state.analysis), subject,
+      vaccineLink, eventLink, onError, onMeta: showMeta, onPage: (rpage) => openView({ rpage }, 'listing-title'),
+    });
     return;
   }
-  const drawn = drawSeriesPlot($('plot'), { vaccine: body.vaccine ?? vaccine, event: body.event ?? event, quarters });
-  $('plot').dataset.drawn = 'series';
-  const parts = [
-    'Shaded blue: EB05 to EB95 per quarter; dark line: EB50 (quarterly median, not an EBGM);',
-    drawn.hasEwma ? 'orange dashed: EWMA of EB05;' : 'EWMA of EB05: not in this series;',
-    `red dots: ${drawn.flagged} quarter${drawn.flagged === 1 ? '' : 's'} flagged by at least 2 methods;`,
-    'dashed reference lines at 1 and 2;',
-    drawn.covidInRange ? 'yellow band: the COVID-19 era 2021Q1–2022Q4.' : 'the COVID-19 era (2021Q1–2022Q4, shaded when in range) lies outside these quarters.',
-  ];
-  if (drawn.log) parts.push('The y axis is on a log scale (values reach 10 or more).');
-  $('plot-caption').textContent = parts.join(' ');
-  renderSeriesTable($('series-table'), quarters);
+  const ctx = {
+    current, path: signalsPathOf(state.analysis), vaccine: state.pair.vaccine, event: state.pair.event,
+    selected: state.pair, onError, onMeta: showMeta, pairLink,
+  };
+  if (view === 'series') await renderSeries(ctx);
+  else if (view === 'class') await renderClass(ctx);
+  else await renderCompare({ current, vaccine: state.pair.vaccine, event: state.pair.event, selected: state.analysis });
 }
 
-async function renderClass(gen, vaccine, event) {
-  const body = await fetchDetail(gen, { vaccine, event, format: 'class', limit: 500 }, 'class-plot');
-  if (!body) return;
-  const pairs = (Array.isArray(body.pairs) ? body.pairs : []).filter((p) => p.event === event)
-    .sort((a, b) => String(a.vaccine).localeCompare(String(b.vaccine)));
-  const types = Array.isArray(body.vax_type) ? body.vax_type.join(', ') : String(body.vax_type ?? '');
-  const products = Array.isArray(body.vaccines) ? body.vaccines : [];
-  $('class-note').textContent = `Vaccine type ${types}: ${products.length} product${products.length === 1 ? '' : 's'} (${products.join('; ')}); `
-    + `${pairs.length} with a flagged pair for “${event}”.`;
-  const table = $('class-table');
-  renderPairHead(table.tHead, { actions: true });
-  renderPairRows(table.tBodies[0], pairs, { selected: state.pair, onSeries: (row) => openPair(row, 'series') });
-  const shown = pairs.slice(0, MAX_CLASS_PLOTS);
-  const series = await Promise.all(shown.map((p) => getSignals({ vaccine: p.vaccine, event: p.event, format: 'series' })));
-  if (gen !== generation) return;
-  const productSeries = series.filter((r) => r.ok && r.body && Array.isArray(r.body.quarters))
-    .map((r) => ({ vaccine: r.body.vaccine, quarters: r.body.quarters }));
-  if (productSeries.length) {
-    const drawn = drawClassPlot($('class-plot'), productSeries, `EB05 of every ${types} product — ${event}`);
-    $('class-plot').dataset.drawn = 'class';
-    $('class-plot-caption').textContent = `EB05 per quarter for each product side by side${pairs.length > MAX_CLASS_PLOTS ? ` (first ${MAX_CLASS_PLOTS})` : ''}; dashed reference lines at 1 and 2${drawn.log ? '; log scale' : ''}.`;
-  } else {
-    clearPlot($('class-plot'));
-    $('class-plot-caption').textContent = 'No product of this type has a series for this event.';
-  }
-}
-
-function init() {
+async function init() {
   $('detail-title').tabIndex = -1;
+  $('results-title').tabIndex = -1;
+  $('listing-title').tabIndex = -1;
   $('search').addEventListener('submit', (e) => {
     e.preventDefault();
     const mode = $('search-mode').value;
     const text = $('search-text').value.trim();
-    navigate({ q: mode === 'q' ? text : '', vaccine: mode === 'vaccine' ? text : '', event: mode === 'event' ? text : '', page: 1, pair: null, view: 'series' });
+    navigate({ q: mode === 'q' ? text : '', vaccine: mode === 'vaccine' ? text : '', event: mode === 'event' ? text : '', page: 1, pair: null, view: 'series', rpage: 1 });
+  });
+  $('analysis').addEventListener('change', () => {
+    const name = $('analysis').value;
+    navigate({ analysis: name === defaultAnalysis() ? '' : name, page: 1, rpage: 1 });
   });
   $('prev').addEventListener('click', () => navigate({ page: Math.max(1, state.page - 1) }));
   $('next').addEventListener('click', () => navigate({ page: state.page + 1 }));
-  $('view-series').addEventListener('click', () => navigate({ view: 'series' }));
-  $('view-class').addEventListener('click', () => navigate({ view: 'class' }));
-  $('close-detail').addEventListener('click', () => navigate({ pair: null, view: 'series' }));
+  for (const view of Object.keys(VIEW_IDS)) $(`view-${view}`).addEventListener('click', () => navigate({ view, rpage: 1 }));
+  $('query-reports').addEventListener('click', (e) => {
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    openView({ pair: null, view: 'reports', rpage: 1 }, 'detail-title');
+  });
+  const close = () => navigate({ pair: null, view: 'series', rpage: 1 });
+  $('close-detail').addEventListener('click', close);
   document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && state.pair && !(e.target instanceof window.HTMLInputElement)) navigate({ pair: null, view: 'series' });
+    if (e.key === 'Escape' && !$('detail').hidden && !(e.target instanceof window.HTMLInputElement)) close();
   });
   window.addEventListener('popstate', () => {
     state = stateFromSearch(location.search);
     render();
   });
   setupSuggestions($('search-text'), $('search-mode'), $('suggestions'));
-  render();
+  const failed = await loadAnalyses();
+  if (failed) analysesError = failed.error;
+  await render();
 }
 
 init();

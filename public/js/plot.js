@@ -210,3 +210,52 @@ export function drawClassPlot(container, products, title) {
   plots.set(container, new uPlot(baseOptions(container, series, title, log), data, container));
   return { log };
 }
+
+/** Colours of the analyses in the compare plot, in listing order. */
+const ANALYSIS_COLORS = ['#1f5fa8', '#d9821e', '#2e8b57', '#c83a3a', '#9b4dca', '#00838f', '#8d6e63', '#ad1457', '#558b2f', '#5c6bc0'];
+
+/** `#rrggbb` with an alpha, as rgba(). */
+function translucent(hex, alpha) {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
+}
+
+/**
+ * Draws one pair's quarterly EB05 in several analyses on one plot, one line per analysis; the
+ * EB05-EB95 band of one of them (`options.band`) when it is among them.
+ * @param {HTMLElement} container
+ * @param {Array<{name: string, quarters: object[]}>} analyses the analyses that serve the pair
+ * @param {{band: string, title: string}} options
+ * @returns {{lines: number, band: boolean, log: boolean}} what was drawn
+ */
+export function drawComparePlot(container, analyses, options) {
+  clearPlot(container);
+  const { xs } = consecutive(analyses.flatMap((a) => a.quarters), (q) => q.quarter);
+  const num = (v) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? null : Number(v));
+  const series = [{ label: 'Quarter', value: (_u, v) => (v === null || v === undefined ? '—' : formatQuarter(v)) }];
+  const columns = [];
+  const column = (quarters, key) => {
+    const byQuarter = new Map(quarters.map((q) => [parseQuarter(q.quarter), num(q[key])]));
+    return xs.map((x) => byQuarter.get(x) ?? null);
+  };
+  analyses.forEach((a, i) => {
+    const color = ANALYSIS_COLORS[i % ANALYSIS_COLORS.length];
+    series.push({ label: `${a.name} EB05`, stroke: color, width: a.name === options.band ? 2.5 : 1.75, value: fmt(3) });
+    columns.push(column(a.quarters, 'eb05'));
+  });
+  const banded = analyses.findIndex((a) => a.name === options.band);
+  if (banded >= 0) {
+    const color = ANALYSIS_COLORS[banded % ANALYSIS_COLORS.length];
+    series.push({ label: `${options.band} EB95 (band: EB05 to EB95)`, stroke: color, width: 0.75, dash: [2, 2], points: { show: false }, value: fmt(3) });
+    columns.push(column(analyses[banded].quarters, 'eb95'));
+  }
+  const log = wantsLog(columns);
+  const data = [xs, ...columns.map((values) => forScale(values, log))];
+  series.push(referenceSeries(1, COLORS.ref1), referenceSeries(2, COLORS.ref2));
+  data.push(xs.map(() => 1), xs.map(() => 2));
+  const opts = baseOptions(container, series, options.title, log);
+  opts.axes[1].label = log ? 'EB05 (empirical Bayes, log scale)' : 'EB05 (empirical Bayes)';
+  if (banded >= 0) opts.bands = [{ series: [analyses.length + 1, banded + 1], fill: translucent(ANALYSIS_COLORS[banded % ANALYSIS_COLORS.length], 0.14) }];
+  plots.set(container, new uPlot(opts, data, container));
+  return { lines: analyses.length, band: banded >= 0, log };
+}

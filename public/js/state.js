@@ -1,10 +1,16 @@
-// The view state and its URL form, so that a view can be shared and restored.
+// The view state and its URL form, so that a view can be shared, restored and opened in a new
+// tab (links carry the same URL the page pushes).
 //
 // Page URL parameters: q | vaccine | event (the query, as in /signals), sort, order, page
-// (1-based), limit, pair_vaccine + pair_event (the selected pair), view (series | class).
+// (1-based), limit, analysis (omitted for the default), pair_vaccine + pair_event (the
+// selected pair), view (series | compare | reports | class; `reports` also without a pair:
+// the reports behind the query), rpage (1-based page of the reports listing).
 
 export const SORT_KEYS = ['eb05', 'n', 'latest'];
+export const VIEWS = ['series', 'compare', 'reports', 'class'];
 export const DEFAULT_LIMIT = 20;
+/** Reports per page of the line listing. */
+export const REPORTS_LIMIT = 20;
 const MAX_LIMIT = 500;
 
 /**
@@ -16,8 +22,10 @@ const MAX_LIMIT = 500;
  * @property {'asc'|'desc'} order
  * @property {number} page   1-based
  * @property {number} limit
+ * @property {string} analysis  '' for the default analysis
  * @property {{vaccine: string, event: string}|null} pair
- * @property {'series'|'class'} view
+ * @property {'series'|'compare'|'reports'|'class'} view
+ * @property {number} rpage  1-based page of the reports listing
  */
 
 function positiveInt(text, fallback, max) {
@@ -37,6 +45,8 @@ export function stateFromSearch(search) {
   const order = p.get('order');
   const pairVaccine = p.get('pair_vaccine');
   const pairEvent = p.get('pair_event');
+  const pair = pairVaccine && pairEvent ? { vaccine: pairVaccine, event: pairEvent } : null;
+  const view = p.get('view');
   return {
     q: p.get('q') ?? '',
     vaccine: p.get('vaccine') ?? '',
@@ -45,8 +55,10 @@ export function stateFromSearch(search) {
     order: order === 'asc' ? 'asc' : 'desc',
     page: positiveInt(p.get('page'), 1, Number.MAX_SAFE_INTEGER),
     limit: positiveInt(p.get('limit'), DEFAULT_LIMIT, MAX_LIMIT),
-    pair: pairVaccine && pairEvent ? { vaccine: pairVaccine, event: pairEvent } : null,
-    view: p.get('view') === 'class' ? 'class' : 'series',
+    analysis: p.get('analysis') ?? '',
+    pair,
+    view: VIEWS.includes(view) && (pair || view === 'reports') ? view : 'series',
+    rpage: positiveInt(p.get('rpage'), 1, Number.MAX_SAFE_INTEGER),
   };
 }
 
@@ -64,18 +76,52 @@ export function searchFromState(state) {
   if (state.order !== 'desc') p.set('order', state.order);
   if (state.page !== 1) p.set('page', String(state.page));
   if (state.limit !== DEFAULT_LIMIT) p.set('limit', String(state.limit));
+  if (state.analysis) p.set('analysis', state.analysis);
   if (state.pair) {
     p.set('pair_vaccine', state.pair.vaccine);
     p.set('pair_event', state.pair.event);
-    if (state.view !== 'series') p.set('view', state.view);
   }
+  if ((state.pair || state.view === 'reports') && state.view !== 'series') p.set('view', state.view);
+  if (state.view === 'reports' && state.rpage !== 1) p.set('rpage', String(state.rpage));
   const text = p.toString();
   return text ? `?${text}` : '';
+}
+
+/** The page URL of a state (path and query string). */
+export function hrefOf(state) {
+  return `${location.pathname}${searchFromState(state)}`;
+}
+
+/**
+ * The state of a pair's view opened from `state`: the same list (or, without a query, the
+ * pair's vaccine as the query), the same analysis, the quarterly series.
+ * @param {ViewState} state
+ * @param {{vaccine: string, event: string}} pair
+ * @returns {ViewState}
+ */
+export function pairState(state, pair) {
+  const base = hasQuery(state) ? state : { ...state, vaccine: pair.vaccine, page: 1 };
+  return { ...base, pair: { vaccine: pair.vaccine, event: pair.event }, view: 'series', rpage: 1 };
+}
+
+/** The URL of a pair's view (what a pair link points to, and what a click on it pushes). */
+export function pairHref(state, pair) {
+  return hrefOf(pairState(state, pair));
+}
+
+/** The state listing the pairs of a vaccine (name or type), in the same analysis. */
+export function vaccineState(state, vaccine) {
+  return { ...state, q: '', vaccine, event: '', page: 1, pair: null, view: 'series', rpage: 1 };
 }
 
 /** True when the state holds a query (at least one of q, vaccine, event; spec 4.1). */
 export function hasQuery(state) {
   return Boolean(state.q || state.vaccine || state.event);
+}
+
+/** True when the state shows the reports behind its query (no pair selected). */
+export function showsQueryReports(state) {
+  return !state.pair && state.view === 'reports' && hasQuery(state);
 }
 
 /**
@@ -88,6 +134,15 @@ export function listParams(state) {
     sort: state.sort, order: state.order,
     limit: state.limit, offset: (state.page - 1) * state.limit,
   };
+}
+
+/**
+ * The /cases parameters of the Reports view: the pair, else the query; one page of the listing.
+ * @param {ViewState} state
+ */
+export function casesParams(state) {
+  const subject = state.pair ? { vaccine: state.pair.vaccine, event: state.pair.event } : { q: state.q, vaccine: state.vaccine, event: state.event };
+  return { ...subject, limit: REPORTS_LIMIT, offset: (state.rpage - 1) * REPORTS_LIMIT };
 }
 
 /** A short human description of the query, e.g. `vaccine "X"`. */

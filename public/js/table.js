@@ -45,7 +45,7 @@ function cellText(row, column) {
 /**
  * Renders the header row of the pair table.
  * @param {HTMLTableSectionElement} thead
- * @param {{sort?: string, order?: 'asc'|'desc', onSort?: (key: string) => void, actions?: boolean}} options
+ * @param {{sort?: string, order?: 'asc'|'desc', onSort?: (key: string) => void}} options
  *   with `onSort`, sortable columns get a button and `aria-sort`
  */
 export function renderPairHead(thead, options) {
@@ -67,15 +67,17 @@ export function renderPairHead(thead, options) {
     }
     tr.append(th);
   }
-  if (options.actions) tr.append(el('th', 'View', { scope: 'col' }));
   thead.replaceChildren(tr);
 }
 
 /**
- * Renders pair rows.
+ * Renders pair rows. With `pairLink`, the vaccine and the event of each row are links to the
+ * pair's view; with `typeLink`, the vaccine type is a link to the type's pairs.
  * @param {HTMLTableSectionElement} tbody
  * @param {object[]} rows Pair objects (spec 2.1)
- * @param {{selected?: {vaccine: string, event: string}|null, onSeries?: Function, onClass?: Function}} options
+ * @param {{selected?: {vaccine: string, event: string}|null,
+ *   pairLink?: (row: object, text: string, attrs: object) => HTMLAnchorElement,
+ *   typeLink?: (row: object) => HTMLAnchorElement}} options
  */
 export function renderPairRows(tbody, rows, options = {}) {
   const trs = rows.map((row) => {
@@ -86,24 +88,17 @@ export function renderPairRows(tbody, rows, options = {}) {
       const attrs = { class: column.num ? 'num' : null };
       if (column.key === 'vaccine') attrs.scope = 'row';
       const cell = el(column.key === 'vaccine' ? 'th' : 'td', null, attrs);
-      if (column.key === 'emerging' && row.emerging) cell.append(el('span', 'yes', { class: 'badge' }));
-      else cell.textContent = cellText(row, column);
+      const linked = (column.key === 'vaccine' || column.key === 'event') && options.pairLink && typeof row[column.key] === 'string';
+      if (linked) {
+        cell.append(options.pairLink(row, row[column.key], { class: `pair-link ${column.key}-link`, title: `Open the pair ${row.vaccine} × ${row.event}` }));
+      } else if (column.key === 'vax_type' && options.typeLink && typeof row.vax_type === 'string') {
+        cell.append(options.typeLink(row));
+      } else if (column.key === 'emerging' && row.emerging) {
+        cell.append(el('span', 'yes', { class: 'badge' }));
+      } else {
+        cell.textContent = cellText(row, column);
+      }
       tr.append(cell);
-    }
-    if (options.onSeries || options.onClass) {
-      const td = el('td', null, { class: 'actions' });
-      const name = `${row.vaccine} / ${row.event}`;
-      if (options.onSeries) {
-        const b = el('button', 'Series', { type: 'button', class: 'open-series', 'aria-label': `Show quarterly series of ${name}` });
-        b.addEventListener('click', () => options.onSeries(row));
-        td.append(b);
-      }
-      if (options.onClass) {
-        const b = el('button', 'Class', { type: 'button', class: 'open-class', 'aria-label': `Compare all products of ${row.vax_type} for ${row.event}` });
-        b.addEventListener('click', () => options.onClass(row));
-        td.append(' ', b);
-      }
-      tr.append(td);
     }
     return tr;
   });

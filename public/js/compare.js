@@ -1,0 +1,99 @@
+// The Compare analyses view of a pair: its quarterly EB05 in every analysis of the store on
+// one plot (the EB05-EB95 band of the selected analysis only, so that it stays legible), and
+// per analysis the pair's row (peak EB05 over flagged quarters, n, quarters flagged) from
+// /analyses/NAME/signals. Analyses that do not serve the pair say so.
+import { getSignals } from './api.js';
+import { analysisName, listAnalyses, signalsPathOf } from './analyses.js';
+import { drawComparePlot, clearPlot } from './plot.js';
+import { el, formatNumber } from './table.js';
+
+/** The sentence on what stratification changes. */
+export const STRATIFICATION_NOTE = 'Stratified analyses compute the expected count E within strata of sex × age group × year of report and add them up, '
+  + 'so a signal that only reflects who receives the vaccine (infant vaccines share infant events) shrinks; '
+  + 'subset analyses (serious, deaths, age groups) use only their reports, with stratified E.';
+
+/**
+ * The pair in one analysis: its series and its pair row, or why it is absent.
+ * @returns {Promise<{name: string, info: object, quarters: object[]|null, row: object|null, error: string|null}>}
+ */
+async function pairIn(info, vaccine, event) {
+  const path = signalsPathOf(info.name);
+  const [series, rows] = await Promise.all([
+    getSignals({ vaccine, event, format: 'series' }, undefined, path),
+    getSignals({ vaccine, event, limit: 50 }, undefined, path),
+  ]);
+  const failed = [series, rows].find((r) => !r.ok);
+  if (failed) return { name: info.name, info, quarters: null, row: null, error: failed.error };
+  const body = series.body ?? {};
+  const same = body.vaccine === vaccine && body.event === event && Array.isArray(body.quarters) && body.quarters.length > 0;
+  const row = (Array.isArray(rows.body) ? rows.body : []).find((r) => r.vaccine === vaccine && r.event === event) ?? null;
+  return { name: info.name, info, quarters: same ? body.quarters : null, row, error: null };
+}
+
+/** The flagged quarter (at least 2 methods) whose EB05 is the row's peak, or null. */
+function peakQuarter(entry) {
+  if (!entry.row || !entry.quarters || entry.row.eb05 === null || entry.row.eb05 === undefined) return null;
+  const q = entry.quarters.find((x) => x.n_methods_flagged >= 2 && x.eb05 === entry.row.eb05);
+  return q ? q.quarter : null;
+}
+
+/**
+ * Renders the Compare analyses view.
+ * @param {{current: () => boolean, vaccine: string, event: string, selected: string}} ctx
+ *   `selected`: the page's analysis ('' = default), whose band is drawn
+ */
+export async function renderCompare(ctx) {
+  const $ = (id) => document.getElementById(id);
+  const analyses = listAnalyses();
+  const entries = await Promise.all(analyses.map((info) => pairIn(info, ctx.vaccine, ctx.event)));
+  if (!ctx.current()) return;
+  const selected = analysisName(ctx.selected);
+  const present = entries.filter((e) => e.quarters);
+  $('compare-note').textContent = `${present.length} of ${entries.length} analyses serve ${ctx.vaccine} × ${ctx.event}. ${STRATIFICATION_NOTE}`;
+  renderCompareTable($('compare-table'), entries, selected);
+  const plot = $('compare-plot');
+  if (!present.length) {
+    clearPlot(plot);
+    delete plot.dataset.drawn;
+    $('compare-caption').textContent = 'No analysis has quarters for this pair.';
+    return;
+  }
+  const drawn = drawComparePlot(plot, present.map((e) => ({ name: e.name, quarters: e.quarters })), {
+    band: selected, title: `EB05 per quarter of ${ctx.vaccine} — ${ctx.event}, by analysis`,
+  });
+  plot.dataset.drawn = 'compare';
+  plot.dataset.lines = String(drawn.lines);
+  const absent = entries.filter((e) => !e.quarters).map((e) => e.name);
+  $('compare-caption').textContent = [
+    `One EB05 line per analysis that serves the pair (${present.map((e) => e.name).join(', ')});`,
+    drawn.band ? `shaded: the EB05 to EB95 band of the selected analysis “${selected}” (thin line: its EB95);` : `the selected analysis “${selected}” does not serve the pair, so no band is drawn;`,
+    'dashed reference lines at 1 and 2.',
+    drawn.log ? 'The y axis is on a log scale (values reach 10 or more).' : '',
+    absent.length ? `Not drawn (the pair is not served there): ${absent.join(', ')}.` : '',
+  ].filter(Boolean).join(' ');
+}
+
+/** Per analysis: the pair row's peak EB05 and its quarter, n, quarters flagged, or its absence. */
+function renderCompareTable(table, entries, selected) {
+  const head = el('tr');
+  for (const [label, num] of [['Analysis', false], ['Peak EB05 (flagged quarters)', true], ['Quarter of the peak', false], ['n', true],
+    ['Quarters flagged', true], ['First – latest flagged quarter', false]]) head.append(el('th', label, { scope: 'col', class: num ? 'num' : null }));
+  table.tHead.replaceChildren(head);
+  const rows = entries.map((entry) => {
+    const tr = el('tr', null, { 'data-analysis': entry.name, 'aria-current': entry.name === selected ? 'true' : null });
+    const name = el('th', null, { scope: 'row', title: entry.info.description ?? null });
+    name.append(el('span', entry.info.title ? `${entry.info.title} ` : ''), el('code', entry.name));
+    tr.append(name);
+    if (entry.error) {
+      tr.append(el('td', `The API answered: ${entry.error}`, { colspan: '5', class: 'absent' }));
+    } else if (!entry.row) {
+      tr.append(el('td', 'Not served in this analysis: no quarter of the pair is flagged by at least two methods in its reports.', { colspan: '5', class: 'absent' }));
+    } else {
+      const r = entry.row;
+      tr.append(el('td', formatNumber(r.eb05), { class: 'num' }), el('td', peakQuarter(entry) ?? '—'), el('td', formatNumber(r.n), { class: 'num' }),
+        el('td', formatNumber(r.quarters_flagged), { class: 'num' }), el('td', `${r.first_quarter ?? '—'} – ${r.latest_quarter ?? '—'}`));
+    }
+    return tr;
+  });
+  table.tBodies[0].replaceChildren(...rows);
+}

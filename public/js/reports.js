@@ -1,0 +1,184 @@
+// The Reports view: the case series behind a pair, or behind a vaccine or an event alone
+// (GET /cases, or /analyses/NAME/cases for another analysis). Bar charts of the breakdowns,
+// the co-reported vaccines and events, the line listing (paged, each report expandable) and
+// the CSV of the listed page. Every count is the API's; strings are written as text.
+import { apiUrl, getCases } from './api.js';
+import { barChart, countItems } from './bars.js';
+import { el } from './table.js';
+
+/** Readable labels of the API's keys. */
+const SEX_LABELS = { F: 'Female', M: 'Male', U: 'Unknown' };
+const OUTCOME_LABELS = {
+  died: 'Died', l_threat: 'Life-threatening', hospital: 'Hospitalised', x_stay: 'Prolonged hospital stay',
+  disable: 'Disability', birth_defect: 'Birth defect', er_visit: 'Emergency room visit', ofc_visit: 'Office visit',
+};
+const SERIOUS_LABELS = { serious: 'Serious', not_serious: 'Not serious' };
+const OUTCOME_KEYS = ['died', 'l_threat', 'hospital', 'x_stay', 'disable', 'birth_defect', 'er_visit', 'ofc_visit'];
+/** Fallback sentence, when the API's note does not say it. */
+const NOT_A_RATE = 'A case series is not a rate: VAERS has no denominator of doses.';
+
+const byNumber = (a, b) => Number(a) - Number(b) || a.localeCompare(b);
+
+/**
+ * Renders the Reports view into the elements of `ids`.
+ * @param {object} ctx
+ * @param {() => boolean} ctx.current  false once a newer render started
+ * @param {Record<string, string|number>} ctx.params  /cases parameters (subject, limit, offset)
+ * @param {string} ctx.path  /cases or /analyses/NAME/cases
+ * @param {string} ctx.subject  e.g. `ROTAVIRUS (ROTASHIELD) and Intussusception`
+ * @param {(name: string) => HTMLAnchorElement} ctx.vaccineLink
+ * @param {(name: string) => HTMLAnchorElement} ctx.eventLink
+ * @param {(rpage: number) => void} ctx.onPage
+ * @param {(result: object) => void} ctx.onError
+ * @param {(headers: object, hypothesis?: string) => void} ctx.onMeta
+ * @returns {Promise<void>}
+ */
+export async function renderReports(ctx) {
+  const $ = (id) => document.getElementById(id);
+  const csvHref = apiUrl(ctx.path, { ...ctx.params, format: 'csv' });
+  const result = await getCases(ctx.params, ctx.path);
+  if (!ctx.current()) return;
+  if (!result.ok) {
+    $('reports-body').hidden = true;
+    ctx.onError(result);
+    return;
+  }
+  const body = result.body ?? {};
+  ctx.onMeta({ ...result.headers, through: body.reports_through ?? result.headers.through }, body.hypothesis);
+  const n = Number(body.n_reports);
+  $('reports-body').hidden = false;
+  $('reports-body').dataset.nReports = String(n);
+  const note = typeof body.note === 'string' && body.note ? body.note : '';
+  $('reports-caveat').textContent = note.includes('not a rate') ? note : `${NOT_A_RATE} ${note}`.trim();
+  const span = body.from && body.to ? ` received ${body.from}–${body.to}` : '';
+  const analysis = typeof body.analysis === 'string' ? `, analysis “${body.analysis}”` : '';
+  $('reports-summary').textContent = `${n} report${n === 1 ? '' : 's'} name${n === 1 ? 's' : ''} ${ctx.subject}${span}${analysis}.`
+    + ` Matched vaccines: ${listText(body.vaccines)}. Matched events: ${listText(body.events)}.`;
+  renderCharts($('reports-charts'), body.breakdowns ?? {}, n);
+  renderCoReported($('reports-co'), body.breakdowns ?? {}, ctx);
+  renderListing(body, ctx, csvHref);
+}
+
+function listText(names) {
+  if (!Array.isArray(names) || !names.length) return 'any';
+  return names.length > 8 ? `${names.slice(0, 8).join('; ')}; and ${names.length - 8} more` : names.join('; ');
+}
+
+/** The breakdown charts: partitions (each report in one bar) and the outcomes (not a partition). */
+function renderCharts(container, b, n) {
+  const unit = 'Reports (count)';
+  const partitionNote = `Each report is in one bar: the bars add up to the ${n} reports.`;
+  const charts = [
+    { key: 'age_group', title: 'Age group', category: 'Age group (CDC WONDER)', items: countItems(b.age_group) },
+    { key: 'sex', title: 'Sex', category: 'Sex', items: countItems(b.sex, { keys: ['F', 'M', 'U'], labels: SEX_LABELS }) },
+    { key: 'onset_interval', title: 'Onset interval', category: 'Days from vaccination to onset', items: countItems(b.onset_interval) },
+    { key: 'serious', title: 'Seriousness', category: 'Serious (21 CFR 600.80)', items: countItems(b.serious, { labels: SERIOUS_LABELS }) },
+    { key: 'received_year', title: 'Year received', category: 'Year of report (RECVDATE)', items: countItems(b.received_year, { sort: byNumber }) },
+  ].filter((c) => c.items.length).map((c) => barChart({ ...c, unit, partition: true, note: partitionNote }));
+  const outcomes = countItems(b.outcomes, { keys: OUTCOME_KEYS, labels: OUTCOME_LABELS });
+  if (outcomes.length) {
+    charts.splice(4, 0, barChart({
+      key: 'outcomes', title: 'Outcomes', category: 'Outcome flag', unit: 'Reports with the outcome (count)', items: outcomes, partition: false,
+      note: `A report can have several outcomes or none: these bars do not add up to the ${n} reports.`,
+    }));
+  }
+  container.replaceChildren(...charts);
+}
+
+/** Top co-reported vaccines and events, as bars with links to their pairs. */
+function renderCoReported(container, b, ctx) {
+  const ranked = (data, link) => (data && Array.isArray(data.top) ? data.top : [])
+    .map((row) => ({ label: String(row.name), value: Number(row.reports), link: link(String(row.name)) }));
+  const figures = [];
+  const vaccines = ranked(b.co_vaccines, ctx.vaccineLink);
+  const events = ranked(b.co_events, ctx.eventLink);
+  const other = (data) => (data && Number.isFinite(Number(data.other)) ? ` Others: ${data.other} reports.` : '');
+  figures.push(barChart({
+    key: 'co_vaccines', title: 'Co-reported vaccines', category: 'Other vaccine on the report', unit: 'Reports (count)', items: vaccines, partition: false,
+    note: `Vaccines given at the same visit share reports: a report naming two vaccines counts for both.${other(b.co_vaccines)}`,
+  }));
+  figures.push(barChart({
+    key: 'co_events', title: 'Co-reported events', category: 'Other event on the report', unit: 'Reports (count)', items: events, partition: false,
+    note: `A report lists several events.${other(b.co_events)}`,
+  }));
+  container.replaceChildren(...figures);
+}
+
+const yesNo = (v) => (v === true ? 'yes' : v === false ? 'no' : 'not in this report\'s file');
+
+/** One report of the listing, as a `<details>` with its vaccines, events and narrative. */
+function reportDetails(report, ctx) {
+  const details = el('details', null, { class: 'report', 'data-vaers-id': String(report.vaers_id) });
+  const outcomes = OUTCOME_KEYS.filter((k) => report[k] === true).map((k) => OUTCOME_LABELS[k].toLowerCase());
+  const age = report.age_yrs === null || report.age_yrs === undefined ? report.age_group : `${report.age_group} (${report.age_yrs} y)`;
+  const onset = report.onset_days === null || report.onset_days === undefined ? 'onset interval unknown' : `onset day ${report.onset_days}`;
+  const parts = [`received ${report.received}`, SEX_LABELS[report.sex] ?? report.sex, age, report.state ?? 'state unknown', onset,
+    report.serious ? `serious${outcomes.length ? `: ${outcomes.join(', ')}` : ''}` : `not serious${outcomes.length ? `: ${outcomes.join(', ')}` : ''}`];
+  const summary = el('summary');
+  summary.append(el('strong', `VAERS ${report.vaers_id}`), ` — ${parts.join(' · ')}`);
+  details.append(summary);
+
+  const facts = el('dl', null, { class: 'report-facts' });
+  const fact = (term, value) => { const div = el('div'); div.append(el('dt', term), el('dd', value ?? '—')); facts.append(div); };
+  fact('Vaccinated', report.vax_date);
+  fact('Onset', report.onset_date);
+  fact('Recovered', report.recovd);
+  fact('Birth defect', yesNo(report.birth_defect));
+  fact('Office visit', yesNo(report.ofc_visit));
+  details.append(facts);
+
+  const vaccines = Array.isArray(report.vaccines) ? report.vaccines : [];
+  const table = el('table', null, { class: 'report-vaccines' });
+  table.append(el('caption', `Vaccines on this report (${vaccines.length})`));
+  const head = el('tr');
+  for (const label of ['Vaccine', 'Type', 'Manufacturer', 'Lot', 'Dose', 'Route', 'Site']) head.append(el('th', label, { scope: 'col' }));
+  table.append(el('thead'));
+  table.tHead.append(head);
+  const tbody = el('tbody');
+  for (const v of vaccines) {
+    const tr = el('tr');
+    const name = el('th', null, { scope: 'row' });
+    name.append(ctx.vaccineLink(v.name));
+    tr.append(name);
+    for (const key of ['type', 'manufacturer', 'lot', 'dose', 'route', 'site']) tr.append(el('td', v[key] ?? '—'));
+    tbody.append(tr);
+  }
+  table.append(tbody);
+  details.append(table);
+
+  const events = Array.isArray(report.events) ? report.events : [];
+  const eventsLine = el('p', null, { class: 'report-events' });
+  eventsLine.append(el('strong', `Events (${events.length}): `));
+  events.forEach((name, i) => {
+    if (i) eventsLine.append('; ');
+    eventsLine.append(ctx.eventLink(name));
+  });
+  details.append(eventsLine);
+
+  const narrative = typeof report.narrative === 'string' && report.narrative ? report.narrative : null;
+  details.append(el('p', narrative ?? 'No narrative in this store (it was built without narratives).', { class: narrative ? 'narrative' : 'narrative none' }));
+  return details;
+}
+
+/** The line listing: the page of reports, its pager and the CSV link. */
+function renderListing(body, ctx, csvHref) {
+  const $ = (id) => document.getElementById(id);
+  const reports = Array.isArray(body.reports) ? body.reports : [];
+  const n = Number(body.n_reports);
+  const limit = Number(body.limit) || reports.length || 1;
+  const offset = Number(body.offset) || 0;
+  const page = Math.floor(offset / limit) + 1;
+  const pages = Math.max(1, Math.ceil(n / limit));
+  $('listing').replaceChildren(...reports.map((r) => reportDetails(r, ctx)));
+  $('listing-info').textContent = reports.length
+    ? `Reports ${offset + 1}–${offset + reports.length} of ${n}, newest first (page ${page} of ${pages})`
+    : n ? `Page ${page} of ${pages}: past the last report` : 'No reports.';
+  $('reports-prev').disabled = page <= 1;
+  $('reports-next').disabled = page >= pages;
+  $('reports-prev').onclick = () => ctx.onPage(Math.max(1, page - 1));
+  $('reports-next').onclick = () => ctx.onPage(page + 1);
+  const link = $('download-cases');
+  link.href = csvHref;
+  link.textContent = `Download CSV of these ${reports.length} report${reports.length === 1 ? '' : 's'}`;
+  link.hidden = reports.length === 0;
+}
