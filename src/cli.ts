@@ -61,10 +61,11 @@ program
 
 program
   .command('serve')
-  .description('serve /signals and /pipeline over a store (default: the embedded 1990-2006 store)')
+  .description('serve /signals, /cases, /vaccines and /pipeline over a store (default: the embedded 1990-2006 store); SIGHUP reloads the store, SIGTERM/SIGINT stop gracefully')
   .option('--store <file>', 'store file (default: the embedded default store)')
   .option('--port <n>', 'port (default: $PORT or 8080)', integerOption)
   .option('--host <host>', 'host (default: $HOST or 127.0.0.1)')
+  .option('--watch', 'reload the store when its file is replaced (a rebuild); SIGHUP always reloads it')
   .action(async (options) => {
     const { runServe } = await import('./commands/serve.js');
     await runServe(options);

@@ -11,6 +11,7 @@
  */
 import type { AnalysisDefinition } from '../analyses.js';
 import { SizedLru } from '../signals/lru.js';
+import type { CacheStats } from '../signals/service.js';
 import { matchNames } from '../signals/names.js';
 import { errorBody, type ErrorBody } from '../spec/errors.js';
 import { formatQuarter } from '../spec/quarter.js';
@@ -26,13 +27,15 @@ export const CASES_CACHE_CONTROL = 'public, max-age=60';
 /** Bound of the answer cache: total body bytes. */
 export const CASES_CACHE_BYTES = 8 << 20;
 
-/** One answer of GET /cases: a 200 carries its headers (lower-case names). */
+/** One answer of GET /cases: a 200 carries its headers (lower-case names) and the normalised query with the analysis (`key`). */
 export type CasesAnswer =
-  | { status: 200; body: Buffer; headers: Record<string, string> }
+  | { status: 200; body: Buffer; headers: Record<string, string>; key: string }
   | { status: 400; body: ErrorBody };
 
 /** The case series of one store. */
 export class CasesService {
+  /** Answer-cache lookups of every CasesService of the process (200 answers only). */
+  static readonly stats: CacheStats = { hits: 0, misses: 0 };
   private readonly answers = new SizedLru<CasesAnswer>(CASES_CACHE_BYTES);
   private readonly subsets = new Map<string, Uint8Array>();
 
@@ -95,15 +98,20 @@ export class CasesService {
     if (!parsed.ok) return { status: 400, body: errorBody(parsed.error.error, parsed.error) };
     const key = `${analysis?.name ?? ''}\u0000${parsed.key}`;
     const cached = this.answers.get(key);
-    if (cached) return cached;
+    if (cached) {
+      CasesService.stats.hits++;
+      return cached;
+    }
     const { params } = parsed;
     const selected = this.select(params, analysis);
     if (!selected.ok) return { status: 400, body: selected.error };
+    CasesService.stats.misses++;
     const series = this.caseSeries(params, analysis, selected);
     const rendered = CASES_RENDERERS[params.format](series, this.index);
     const body = Buffer.from(rendered.body, 'utf8');
     const answer: CasesAnswer = {
       status: 200,
+      key,
       body,
       headers: {
         'content-type': rendered.contentType,

@@ -1,19 +1,36 @@
 /**
- * `reporting-signals serve`: binds the HTTP app (src/http/app.ts) to a port.
- * Port and host: `--port`/`--host`, else `PORT`/`HOST`, else 8080 and 127.0.0.1 (issue 4).
- * Store: `--store FILE`, else the embedded default (data/default.duckdb). A missing store does
- * not stop the server: /signals then answers 503 with an Error object that says so.
- * `REQUEST_LOG=1` logs every request (off by default: it costs throughput).
+ * `reporting-signals serve`: binds the HTTP app (src/http/app.ts) to a port and runs it as a
+ * service (issue 13).
+ * - Port and host: `--port`/`--host`, else `PORT`/`HOST`, else 8080 and 127.0.0.1 (issue 4).
+ * - Store: `--store FILE`, else the embedded default (data/default.parquet). A missing store
+ *   does not stop the server: the resources then answer 503 with an Error object that says so.
+ * - `SIGHUP` reloads the store file (the same path): the new store is loaded beside the old one
+ *   and swapped in once complete; a store that fails to load is logged and the old one stays
+ *   (src/http/live-store.ts). `--watch` does the same when the store file is replaced (a build
+ *   renames its finished file onto the path).
+ * - `SIGTERM` / `SIGINT`: graceful shutdown: stop accepting connections, let requests in flight
+ *   finish (at most SHUTDOWN_GRACE_MS), close the store, exit 0.
+ * - `REQUEST_LOG=1` logs every request (off by default: it costs throughput).
  */
+import { watch } from 'chokidar';
 import { UserError } from '../errors.js';
-import { buildApp, DEFAULT_STORE_PATH } from '../http/app.js';
+import { buildServedApp, DEFAULT_STORE_PATH } from '../http/app.js';
+import type { LiveStore } from '../http/live-store.js';
 
-/** Options of `serve` as parsed by the CLI: store file (default: the embedded store), port and host. */
+/** Options of `serve` as parsed by the CLI. */
 export interface ServeOptions {
+  /** Store file (default: the embedded store). */
   store?: string;
   port?: number;
   host?: string;
+  /** Reload the store when its file is replaced. */
+  watch?: boolean;
 }
+
+/** Longest wait for requests in flight at shutdown, in milliseconds. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+/** Quiet time after the last change of the store file before a `--watch` reload, in milliseconds. */
+export const WATCH_SETTLE_MS = 500;
 
 /** Port from the option or `PORT`, validated. @throws UserError when PORT is not a port number. */
 export function resolvePort(option: number | undefined, env: string | undefined): number {
@@ -24,17 +41,50 @@ export function resolvePort(option: number | undefined, env: string | undefined)
   return port;
 }
 
+/** Reloads `live` whenever the file at its path is replaced or changed (debounced). Returns a closer. */
+function watchStore(live: LiveStore, warn: (message: string) => void): () => Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const watcher = watch(live.path, { ignoreInitial: true, atomic: true });
+  const schedule = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void live.reload(), WATCH_SETTLE_MS);
+  };
+  watcher.on('add', schedule).on('change', schedule).on('error', (error) => warn(`watching ${live.path}: ${(error as Error).message}`));
+  return async () => {
+    clearTimeout(timer);
+    await watcher.close();
+  };
+}
+
 /** Starts the server and resolves once it listens. */
 export async function runServe(options: ServeOptions): Promise<void> {
   const port = resolvePort(options.port, process.env.PORT);
   const host = options.host ?? (process.env.HOST || '127.0.0.1');
-  const app = await buildApp({ storePath: options.store ?? DEFAULT_STORE_PATH, logger: true, requestLog: process.env.REQUEST_LOG === '1' });
-  const close = async () => {
-    await app.close();
-    process.exit(0);
+  const { app, live } = await buildServedApp({ storePath: options.store ?? DEFAULT_STORE_PATH, logger: true, requestLog: process.env.REQUEST_LOG === '1' });
+  const stopWatching = options.watch ? watchStore(live, (message) => app.log.warn(message)) : null;
+
+  process.on('SIGHUP', () => {
+    app.log.info('SIGHUP: reloading the store');
+    void live.reload();
+  });
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info(`${signal}: closing (requests in flight finish, at most ${SHUTDOWN_GRACE_MS / 1000} s)`);
+    const timeout = setTimeout(() => {
+      app.log.warn('requests still in flight after the grace period: exiting');
+      process.exit(0);
+    }, SHUTDOWN_GRACE_MS);
+    timeout.unref();
+    void (async () => {
+      await stopWatching?.();
+      await app.close();
+      process.exit(0);
+    })();
   };
-  process.once('SIGINT', close);
-  process.once('SIGTERM', close);
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
   try {
     await app.listen({ port, host });
   } catch (error) {

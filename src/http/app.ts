@@ -12,6 +12,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import { SHARED_SCHEMAS } from '../signals/schemas.js';
@@ -21,9 +22,11 @@ import { errorBody } from '../spec/errors.js';
 import { explorerRoutes } from './explorer.js';
 import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
 import { signalsRoutes } from './signals-route.js';
-import { openAnalyses } from '../signals/analyses.js';
-import { CasesService } from '../cases/service.js';
 import { casesRoutes } from './cases-route.js';
+import { healthRoutes } from './health.js';
+import { LiveStore, type LiveStoreLog } from './live-store.js';
+import { registerMetrics } from './metrics.js';
+import { ENCODINGS, COMPRESS_THRESHOLD } from './answer.js';
 import { pipelineOptionsFromEnv, pipelineRoutes } from './pipeline-route.js';
 
 /**
@@ -44,6 +47,12 @@ export interface AppOptions {
   logger?: boolean;
   /** Log every request (with `logger`); default false: start-up, warnings and errors only. */
   requestLog?: boolean;
+}
+
+/** A built app and its served store (the serve command reloads it on SIGHUP; tests swap it). */
+export interface ServedApp {
+  app: FastifyInstance;
+  live: LiveStore;
 }
 
 const HOST_RE = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
@@ -109,16 +118,21 @@ function shorten(text: string): string {
 
 /** Builds the app (routes registered, not listening). Never throws for a missing store. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  // The store read runs in DuckDB's threads while the app is assembled below.
-  const loading = openAnalyses(options.storePath);
-  loading.service.catch(() => undefined); // the route plugin reports a failed load (503)
-  const build = buildId();
+  return (await buildServedApp(options)).app;
+}
+
+/** Builds the app and returns it with its live store. Never throws for a missing store. */
+export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
+  let live: LiveStore | null = null;
   const app = Fastify({
     logger: options.logger ?? false,
     logController: new LogController({ disableRequestLogging: !options.requestLog }),
     http: { maxHeaderSize: MAX_HEADER_SIZE },
-    clientErrorHandler: (error, socket) => answerClientError(error, socket, build),
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, live?.build ?? buildId()),
   });
+  // The store read runs in DuckDB's threads while the app is assembled below.
+  const log: LiveStoreLog = { info: (message) => app.log.info(message), warn: (message) => app.log.warn(message) };
+  const opening = LiveStore.open(options.storePath, log);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -132,11 +146,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   await app.register(cors, { origin: '*', methods: [...ALLOWED_METHODS], exposedHeaders: [...EXPOSED_HEADERS] });
+  // Compression of every other answer; the cached resources send their own compressed bytes (answer.ts).
+  await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD, encodings: [...ENCODINGS] });
+  live = await opening;
+  const served = live;
 
   // The X-REPORTS-* headers belong to the signals service (spec 4.1, 9): every answer of this
   // app except /pipeline, a separate service with its own caveat (REGISTRY_CAVEAT).
   app.addHook('onRequest', (request, reply, done) => {
-    if (!isPipelinePath(request.url)) reply.header('x-reports-build', build).header('x-reports-hypothesis', HYPOTHESIS);
+    if (!isPipelinePath(request.url)) reply.header('x-reports-build', served.build).header('x-reports-hypothesis', HYPOTHESIS);
     done();
   });
   app.setErrorHandler((error, _request, reply) => {
@@ -149,10 +167,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.code(404).send(errorBody(`no such resource: ${request.method} ${shorten(request.url.split('?')[0])}; see /openapi.json`));
   });
 
-  const healthz = JSON.stringify({ ok: true });
-  app.get('/healthz', {
-    schema: { summary: 'Liveness: a constant answer', response: { 200: { type: 'object', properties: { ok: { type: 'boolean' } } } } },
-  }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(healthz));
+  registerMetrics(app, served);
+  await app.register(healthRoutes, { live: served });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   const notes = apiNotes();
   app.get('/llms.txt', {
@@ -167,7 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .send(JSON.stringify(apiCatalog(originOf(request.headers.host, request.protocol)))));
 
   // The resources are read-only: other methods are 405 with `Allow` (not 404: the path exists).
-  for (const url of ['/signals', '/analyses', '/analyses/:analysis/signals', '/cases', '/analyses/:analysis/cases', '/pipeline']) {
+  for (const url of ['/signals', '/analyses', '/analyses/:analysis/signals', '/cases', '/analyses/:analysis/cases', '/vaccines', '/pipeline']) {
     app.route({
       method: ['POST', 'PUT', 'PATCH', 'DELETE'],
       url,
@@ -178,13 +194,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   // Resource plugins.
-  const analysisNames = await loading.names.catch(() => ['all']);
-  await app.register(signalsRoutes, { loading: loading.service, analysisNames });
-  // The case series loads after the default analysis (the first answer does not wait for it).
-  const cases = loading.service.catch(() => undefined).then(async () => CasesService.open(options.storePath, (await loading.meta).reports_through));
-  cases.catch(() => undefined); // the route plugin reports a failed load (503)
-  await app.register(casesRoutes, { loading: cases, analyses: loading.service, analysisNames });
+  const analysisNames = served.current?.analyses.names ?? ['all'];
+  await app.register(signalsRoutes, { live: served, analysisNames });
+  await app.register(casesRoutes, { live: served, analysisNames });
   await app.register(pipelineRoutes, pipelineOptionsFromEnv());
   await app.register(explorerRoutes);
-  return app;
+  app.addHook('onClose', async () => served.close());
+  return { app, live: served };
 }

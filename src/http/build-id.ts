@@ -2,7 +2,8 @@
  * Spec 4.1 / 9 header `X-REPORTS-Build`: `api-<12 hex> src-<deployed revision>`.
  * - `api-`: the first 12 hex digits of a SHA-256 over the files of the running program (the
  *   folder this module was loaded from, `dist/` or `src/`: relative paths and contents, in
- *   sorted order), computed once at start.
+ *   sorted order), computed once at start; with a store loaded, of a SHA-256 over that digest
+ *   and the store's build id (so that a store swap changes the header).
  * - `src-`: the first line of the `VERSION` file at the repository root, written at deploy;
  *   `dev` when the file is absent or empty. Characters outside printable ASCII become `_` so
  *   that the header is always valid.
@@ -51,10 +52,18 @@ export function deployedRevision(root: string = REPO_ROOT): string {
   return line === '' ? 'dev' : line;
 }
 
-let cached: string | undefined;
+let program: string | undefined;
+let revision: string | undefined;
 
-/** The `X-REPORTS-Build` value, computed once per process. */
-export function buildId(): string {
-  cached ??= `api-${programDigest().slice(0, 12)} src-${deployedRevision()}`;
-  return cached;
+/**
+ * The `X-REPORTS-Build` value (the program digest and revision are computed once per process).
+ * With `storeId` (the served store's build id, live-store.ts) the 12 hex digits are those of a
+ * SHA-256 over the program digest and the store id, so that the header identifies the program
+ * and the store it serves (issue 13) in the spec's form; without, those of the program digest.
+ */
+export function buildId(storeId?: string): string {
+  program ??= programDigest();
+  revision ??= deployedRevision();
+  const digest = storeId === undefined ? program : createHash('sha256').update(`${program}\0${storeId}`).digest('hex');
+  return `api-${digest.slice(0, 12)} src-${revision}`;
 }

@@ -1,80 +1,115 @@
 /**
  * Route plugin of `GET /signals` (spec 4.1), `GET /analyses/:analysis/signals` (every analysis
- * of the store with the same contract) and `GET /analyses` (the list; issue 10 section 4).
- * Loads the store's analyses once (AnalysesService), then each request: raw query string ->
- * SignalsService.answer -> headers (spec 4.1: X-Total-Count, X-Limit, X-Offset,
- * X-REPORTS-Through, Cache-Control; X-REPORTS-Analysis names the analysis; X-REPORTS-Build and
- * X-REPORTS-Hypothesis come from the app's hook, see app.ts) -> body.
+ * of the store with the same contract), `GET /analyses` (the list; issue 10 section 4) and
+ * `GET /vaccines` (every vaccine name; issue 12). Each request takes the current store
+ * generation (live-store.ts: it finishes on it even if a swap happens meanwhile), then: raw query
+ * string -> SignalsService.answer -> headers (spec 4.1: X-Total-Count, X-Limit, X-Offset,
+ * X-REPORTS-Through, Cache-Control; X-REPORTS-Analysis names the analysis; X-REPORTS-Build of the
+ * generation, X-REPORTS-Hypothesis from the app's hook) -> body with ETag and content coding
+ * (answer.ts).
  *
  * Validation is `parseSignalsQuery` (it must see repeated parameters and answer with spec
  * Error objects naming the allowed values), so Fastify's own querystring validation is off for
  * these routes; the querystring schema still documents the parameters in /openapi.json.
- * When the store is missing or unreadable the server still starts and these routes answer 503
- * with an Error object that says so.
+ * When no store is loaded the server still runs and these routes answer 503 with an Error
+ * object that says so.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AnalysesService } from '../signals/analyses.js';
 import { analysesRouteSchema, analysisSignalsRouteSchema, SIGNALS_ROUTE_SCHEMA } from '../signals/schemas.js';
 import type { SignalsService } from '../signals/service.js';
+import { VACCINES_ROUTE_SCHEMA } from '../signals/vaccines-schema.js';
 import { errorBody } from '../spec/errors.js';
+import { sendAnswer, type RenderedAnswer } from './answer.js';
+import type { Generation, LiveStore } from './live-store.js';
 
 /** Options of the /signals route plugin. */
 export interface SignalsRouteOptions {
-  /** The analyses being loaded (buildApp starts the load first, so that it overlaps the app's set-up). */
-  loading: Promise<AnalysesService>;
-  /** Analysis names of the store, for the OpenAPI enum (known before the load completes). */
+  /** The served store. */
+  live: LiveStore;
+  /** Analysis names of the store at start, for the OpenAPI enum. */
   analysisNames: string[];
 }
 
-const UNAVAILABLE =
-  'the signal store is missing or unreadable (%s); build one with "reporting-signals build --vaers DIR --out FILE" and serve it with "reporting-signals serve --store FILE"';
-
-/** Cache lifetime of the /analyses listing (the store never changes while the process lives). */
+/** Cache lifetime of the /analyses and /vaccines listings. */
 const LISTING_CACHE_CONTROL = 'public, max-age=60';
 
-/** Registers GET /signals, GET /analyses and GET /analyses/:analysis/signals. */
-export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteOptions): Promise<void> {
-  let analyses: AnalysesService | null = null;
-  let unavailable = '';
-  try {
-    analyses = await options.loading;
-  } catch (error) {
-    unavailable = UNAVAILABLE.replace('%s', (error as Error).message);
-    app.log.warn(unavailable);
+/** Rendered listings per generation (their ETag and compressed bytes are kept beside them). */
+const listings = new WeakMap<Generation, Map<string, RenderedAnswer>>();
+
+/** A listing of `generation` as a cached answer. */
+async function listing(generation: Generation, name: 'analyses' | 'vaccines'): Promise<RenderedAnswer> {
+  let kept = listings.get(generation);
+  if (!kept) listings.set(generation, (kept = new Map()));
+  let answer = kept.get(name);
+  if (!answer) {
+    const body = name === 'analyses' ? Buffer.from(JSON.stringify(generation.analyses.listing())) : await generation.vaccines();
+    answer = { body, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': LISTING_CACHE_CONTROL, 'x-reports-through': generation.meta.reports_through ?? 'none' } };
+    kept.set(name, answer);
   }
-  app.addHook('onClose', async () => analyses?.close());
+  return answer;
+}
+
+/**
+ * Runs `handle` on the current generation (held until the answer is produced), or answers 503
+ * when no store is loaded. Sets the generation's X-REPORTS-Build.
+ */
+export async function withGeneration(live: LiveStore, reply: FastifyReply, handle: (generation: Generation) => Promise<FastifyReply>): Promise<FastifyReply> {
+  const generation = live.current?.acquire();
+  if (!generation) return reply.code(503).send(errorBody(live.unavailable()));
+  try {
+    reply.header('x-reports-build', generation.build);
+    return await handle(generation);
+  } finally {
+    generation.release();
+  }
+}
+
+/** The 404 of an analysis name the store does not have. */
+export function unknownAnalysis(reply: FastifyReply, name: string, names: string[]): FastifyReply {
+  return reply.code(404).send(errorBody(`no analysis named "${name.slice(0, 100)}" in this store`, { allowed: names }));
+}
+
+/** The raw query string of a request (without `?`). */
+export function rawQuery(request: FastifyRequest): string {
+  const url = request.raw.url ?? '';
+  const at = url.indexOf('?');
+  return at < 0 ? '' : url.slice(at + 1);
+}
+
+/** Registers GET /signals, GET /analyses, GET /analyses/:analysis/signals and GET /vaccines. */
+export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteOptions): Promise<void> {
+  const { live } = options;
 
   /** Sends analysis `name`'s answer to the request's raw query string. */
-  async function answer(name: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  async function answer(generation: Generation, name: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     let service: SignalsService;
     try {
-      service = await analyses!.service(name)!;
+      service = await generation.analyses.service(name)!;
     } catch (error) {
       return reply.code(503).header('x-reports-analysis', name).send(errorBody(`analysis ${name} could not be loaded: ${(error as Error).message}`));
     }
-    const url = request.raw.url ?? '';
-    const at = url.indexOf('?');
-    const result = service.answer(at < 0 ? '' : url.slice(at + 1));
+    const result = service.answer(rawQuery(request));
     reply.header('x-reports-analysis', name);
     if (result.status !== 200) return reply.code(result.status).send(result.body);
-    return reply.headers(result.headers).send(result.body);
+    return sendAnswer(request, reply, result, generation.build, `signals\0${name}\0${result.key}`);
   }
 
   // Bodies are rendered by the service (strings/Buffers); Error objects need no schema-driven
   // serializer, so none is compiled (start-up time).
   const plain = { validatorCompiler: () => () => true, serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
-  app.get('/signals', { schema: SIGNALS_ROUTE_SCHEMA, ...plain }, async (request, reply) => {
-    if (!analyses) return reply.code(503).send(errorBody(unavailable));
-    return answer(analyses.defaultName, request, reply);
-  });
-  app.get<{ Params: { analysis: string } }>('/analyses/:analysis/signals', { schema: analysisSignalsRouteSchema(options.analysisNames), ...plain }, async (request, reply) => {
-    if (!analyses) return reply.code(503).send(errorBody(unavailable));
-    const name = request.params.analysis;
-    if (!analyses.service(name)) return reply.code(404).send(errorBody(`no analysis named "${name.slice(0, 100)}" in this store`, { allowed: analyses.names }));
-    return answer(name, request, reply);
-  });
-  app.get('/analyses', { schema: analysesRouteSchema(), ...plain }, async (_request, reply) => {
-    if (!analyses) return reply.code(503).send(errorBody(unavailable));
-    return reply.header('cache-control', LISTING_CACHE_CONTROL).type('application/json; charset=utf-8').send(JSON.stringify(analyses.listing()));
-  });
+  app.get('/signals', { schema: SIGNALS_ROUTE_SCHEMA, ...plain }, async (request, reply) =>
+    withGeneration(live, reply, (generation) => answer(generation, generation.analyses.defaultName, request, reply)));
+  app.get<{ Params: { analysis: string } }>('/analyses/:analysis/signals', { schema: analysisSignalsRouteSchema(options.analysisNames), ...plain }, async (request, reply) =>
+    withGeneration(live, reply, async (generation) => {
+      const name = request.params.analysis;
+      if (!generation.analyses.service(name)) return unknownAnalysis(reply, name, generation.analyses.names);
+      return answer(generation, name, request, reply);
+    }));
+  app.get('/analyses', { schema: analysesRouteSchema(), ...plain }, async (request, reply) =>
+    withGeneration(live, reply, async (generation) => sendAnswer(request, reply, await listing(generation, 'analyses'), generation.build, 'analyses')));
+  app.get('/vaccines', { schema: VACCINES_ROUTE_SCHEMA, ...plain }, async (request, reply) =>
+    withGeneration(live, reply, async (generation) => {
+      if (rawQuery(request) !== '') return reply.code(400).send(errorBody('GET /vaccines takes no parameters', { allowed: [] }));
+      return sendAnswer(request, reply, await listing(generation, 'vaccines'), generation.build, 'vaccines');
+    }));
 }

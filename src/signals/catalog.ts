@@ -31,6 +31,8 @@ export interface Catalog extends Vocabulary {
   pairsByVaccine: Map<string, number[]>;
   /** Event -> pair ids. */
   pairsByEvent: Map<string, number[]>;
+  /** Vaccine name -> the VAERS VAX_TYPE codes seen with it (the store's `vaccines` table). */
+  codesOf: ReadonlyMap<string, readonly string[]>;
   /** `${sort}:${order}` -> rank of each pair id (0 = first). */
   ranks: Map<string, Int32Array>;
   /** `${sort}:${order}` -> pair ids in that order. */
@@ -170,6 +172,7 @@ export function indexPairs(
     ...eventIndex(pairsByEvent.keys()),
     pairsByVaccine,
     pairsByEvent,
+    codesOf: info.codesOf,
     ...buildOrders(pairs),
     pairJson: pairs.map((p) => JSON.stringify(p)),
     series: span.series,

@@ -20,9 +20,9 @@ import { RENDERERS } from './render.js';
 /** Cache lifetime of 200 answers (spec 4.1, 8). */
 export const CACHE_CONTROL = 'public, max-age=60';
 
-/** One answer of GET /signals: a 200 carries its spec 4.1 headers (lower-case names). */
+/** One answer of GET /signals: a 200 carries its spec 4.1 headers (lower-case names) and the normalised query (`key`: equal for equal answers). */
 export type SignalsAnswer =
-  | { status: 200; contentType: string; body: Buffer; headers: Record<string, string> }
+  | { status: 200; contentType: string; body: Buffer; headers: Record<string, string>; key: string }
   | { status: 400; body: ErrorBody };
 
 /** Bound of the answer cache: total body bytes. */
@@ -40,8 +40,19 @@ export interface SignalsServiceOptions {
   analysis?: string;
 }
 
+/** Lookups of the answer caches, counted over every store the process served (metrics). */
+export interface CacheStats {
+  /** Answers served from a cache. */
+  hits: number;
+  /** Answers rendered (not cached yet, or evicted). */
+  misses: number;
+}
+
 /** The loaded resource. */
 export class SignalsService {
+  /** Answer-cache lookups of every SignalsService of the process (200 answers only). */
+  static readonly stats: CacheStats = { hits: 0, misses: 0 };
+
   private readonly answers: SizedLru<SignalsAnswer>;
   private readonly raw: SizedLru<SignalsAnswer>;
   private readonly matches = new SizedLru<MatchResult>(MATCH_CACHE_IDS);
@@ -64,11 +75,15 @@ export class SignalsService {
   answer(search: string): SignalsAnswer {
     // The same raw query string always has the same answer: no parsing on a repeat.
     const hit = this.raw.get(search);
-    if (hit) return hit;
+    if (hit) {
+      SignalsService.stats.hits++;
+      return hit;
+    }
     const parsed = parseSignalsQuery(search);
     if (!parsed.ok) return { status: 400, body: errorBody(parsed.error.error, parsed.error) };
     const cached = this.answers.get(parsed.key);
     if (cached?.status === 200) {
+      SignalsService.stats.hits++;
       this.raw.set(search, cached, 2 * search.length + cached.body.length + 256);
       return cached;
     }
@@ -82,10 +97,12 @@ export class SignalsService {
     if (!matched.ok) return { status: 400, body: errorBody(matched.error.error, matched.error) };
     const { match } = matched;
     const page = params.format === 'series' ? [] : sortAndPage(this.catalog, match.ids, params.sort, params.order, params.offset, params.limit);
+    SignalsService.stats.misses++;
     const rendered = RENDERERS[params.format]({ catalog: this.catalog, params, match, page });
     const body = Buffer.from(rendered.body, 'utf8');
     const answer: SignalsAnswer = {
       status: 200,
+      key: parsed.key,
       contentType: rendered.contentType,
       body,
       headers: {

@@ -1,0 +1,64 @@
+/**
+ * Health of the process (issue 13), for a load balancer or an orchestrator; both cheap and
+ * never cached (`Cache-Control: no-store`):
+ * - `GET /healthz`, liveness: the process answers (200 `{"ok":true}`), whatever the store.
+ * - `GET /readyz`, readiness: 200 once a store is completely loaded (every analysis and the case
+ *   series), with its reports_through, analyses and build ids; 503 (an Error object with the
+ *   same fields known so far) while the first store loads or when no store could be loaded.
+ *   During a live swap the old store keeps serving, so readiness stays 200.
+ */
+import type { FastifyInstance } from 'fastify';
+import { errorBody } from '../spec/errors.js';
+import type { LiveStore } from './live-store.js';
+
+/** Options of the health plugin. */
+export interface HealthOptions {
+  live: LiveStore;
+}
+
+const NO_STORE = { 'cache-control': 'no-store' };
+
+const READY_SCHEMA = {
+  type: 'object',
+  required: ['ready', 'reports_through', 'analyses', 'store_build', 'build'],
+  properties: {
+    ready: { type: 'boolean', enum: [true] },
+    reports_through: { type: ['string', 'null'], description: 'Latest quarter of the served store.' },
+    analyses: { type: 'array', items: { type: 'string' }, description: 'The analyses served, the default first.' },
+    store_build: { type: 'string', description: '12 hex digits identifying the served store (a SHA-256 over its metadata).' },
+    build: { type: 'string', description: 'The X-REPORTS-Build value of the answers (program and store).' },
+    load_seconds: { type: 'number', description: 'Seconds the store took to load completely.' },
+  },
+} as const;
+
+/** Registers GET /healthz and GET /readyz. */
+export async function healthRoutes(app: FastifyInstance, options: HealthOptions): Promise<void> {
+  const { live } = options;
+  const healthz = JSON.stringify({ ok: true });
+  app.get('/healthz', {
+    schema: {
+      summary: 'Liveness: the process answers',
+      response: { 200: { description: 'Always `{"ok":true}`.', content: { 'application/json': { schema: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } } } } } },
+    },
+  }, async (_request, reply) => reply.headers(NO_STORE).type('application/json; charset=utf-8').send(healthz));
+
+  app.get('/readyz', {
+    schema: {
+      summary: 'Readiness: a store is completely loaded',
+      response: {
+        200: { description: 'The served store.', content: { 'application/json': { schema: READY_SCHEMA } } },
+        503: { description: 'No store is loaded yet (loading) or none could be loaded: an Error object.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
+      },
+    },
+  }, async (_request, reply) => {
+    reply.headers(NO_STORE).type('application/json; charset=utf-8');
+    const current = live.current;
+    if (!current) return reply.code(503).send(JSON.stringify(errorBody(live.unavailable())));
+    if (current.failure !== null) return reply.code(503).send(JSON.stringify(errorBody(`part of the store ${current.path} could not be loaded: ${current.failure}`)));
+    if (!current.loaded) return reply.code(503).send(JSON.stringify(errorBody(`the store ${current.path} is still loading (analyses and case series)`)));
+    return reply.send(JSON.stringify({
+      ready: true, reports_through: current.meta.reports_through, analyses: current.analyses.names, store_build: current.storeId,
+      build: current.build, load_seconds: current.loadSeconds,
+    }));
+  });
+}

@@ -1,0 +1,222 @@
+/**
+ * The served store, replaceable while the server runs (issue 13: live store swap).
+ *
+ * A `Generation` is one store file loaded: its metadata, its build id, the analyses (/signals),
+ * the case series (/cases) and the vaccine listing (/vaccines). `LiveStore` holds the current
+ * generation. `reload()` loads a new generation beside the current one, waits until every
+ * analysis and the case series are loaded (a store that fails any of it is logged and the old
+ * one stays), then swaps it in one assignment. Requests hold the generation they started on
+ * (`acquire`/`release`): they finish on it, and a retired generation is closed when its last
+ * request is done. Its answer caches go with it.
+ *
+ * The store's build id is the first 12 hex digits of a SHA-256 over its metadata (sources with
+ * their digests, parameters, build time, analyses): equal on every replica serving the same file.
+ * The `X-REPORTS-Build` digest (spec 4.1) then covers the program and the store (build-id.ts).
+ */
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { CasesService } from '../cases/service.js';
+import { openAnalyses, type AnalysesService } from '../signals/analyses.js';
+import { vaccineListing } from '../signals/vaccines.js';
+import type { StoreMeta } from '../store/schema.js';
+import { buildId } from './build-id.js';
+
+const UNAVAILABLE =
+  'the signal store is missing or unreadable (%s); build one with "reporting-signals build --vaers DIR --out FILE" and serve it with "reporting-signals serve --store FILE"';
+
+/** The store's build id: 12 hex digits of SHA-256 over its metadata as stored. */
+export function storeBuildId(meta: StoreMeta): string {
+  return createHash('sha256').update(JSON.stringify(meta)).digest('hex').slice(0, 12);
+}
+
+/** One loaded store. */
+export class Generation {
+  /** In-flight requests holding this generation. */
+  private refs = 0;
+  private retired = false;
+  private listing: Buffer | null = null;
+  /** Resolves once every analysis and the case series are loaded (rejects when one failed). */
+  readonly complete: Promise<void>;
+  /** Seconds from the start of the load to `complete` (null until then). */
+  loadSeconds: number | null = null;
+  /** Why `complete` rejected (an analysis or the case series failed to load), else null. */
+  failure: string | null = null;
+
+  constructor(
+    readonly path: string,
+    readonly meta: StoreMeta,
+    /** 12 hex digits identifying the store (storeBuildId). */
+    readonly storeId: string,
+    /** The `X-REPORTS-Build` value of answers from this store. */
+    readonly build: string,
+    readonly analyses: AnalysesService,
+    /** The case series (null: the store has no report tables); rejects when they could not be read. */
+    readonly cases: Promise<CasesService | null>,
+    started: number,
+  ) {
+    this.complete = Promise.all([...analyses.names.map((name) => analyses.service(name)), cases]).then(() => {
+      this.loadSeconds = (performance.now() - started) / 1000;
+    });
+    this.complete.catch((error: Error) => {
+      this.failure = error.message;
+    });
+  }
+
+  /** Whether every analysis and the case series are loaded. */
+  get loaded(): boolean {
+    return this.loadSeconds !== null;
+  }
+
+  /** The JSON body of `GET /vaccines` (computed once; waits for the default analysis and the case series). */
+  async vaccines(): Promise<Buffer> {
+    if (!this.listing) {
+      const catalog = (await this.analyses.service(this.analyses.defaultName)!).catalog;
+      const cases = await this.cases.catch(() => null);
+      this.listing ??= Buffer.from(JSON.stringify(vaccineListing(this.analyses.defaultName, catalog, cases?.index ?? null)));
+    }
+    return this.listing;
+  }
+
+  /** Marks a request as using this generation. */
+  acquire(): this {
+    this.refs++;
+    return this;
+  }
+
+  /** Ends a request's use; a retired generation closes after its last request. */
+  release(): void {
+    this.refs--;
+    if (this.retired && this.refs === 0) void this.close();
+  }
+
+  /** Retires the generation (a newer one is current): it closes once no request holds it. */
+  retire(): void {
+    this.retired = true;
+    if (this.refs === 0) void this.close();
+  }
+
+  private closing: Promise<void> | null = null;
+
+  /** Releases the loaded data (idempotent). */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.complete.catch(() => undefined);
+      await this.analyses.close();
+    })();
+    return this.closing;
+  }
+}
+
+/** Outcome of one load. */
+export type LoadResult = { ok: true; generation: Generation } | { ok: false; error: string };
+
+/** Loads the store at `path`; resolves once its default analysis is loaded (the rest continue in `complete`). */
+async function loadGeneration(path: string): Promise<Generation> {
+  const started = performance.now();
+  const opening = openAnalyses(path);
+  for (const promise of [opening.names, opening.service]) promise.catch(() => undefined); // the awaits below report it
+  const meta = await opening.meta;
+  const analyses = await opening.service;
+  const cases = CasesService.open(path, meta.reports_through);
+  cases.catch(() => undefined);
+  const storeId = storeBuildId(meta);
+  return new Generation(path, meta, storeId, buildId(storeId), analyses, cases, started);
+}
+
+/** Something to tell the operator (the serve command logs it). */
+export interface LiveStoreLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** The current generation, and how to replace it. */
+export class LiveStore {
+  private generation: Generation | null = null;
+  private failure = 'not loaded yet';
+  private reloading: Promise<LoadResult> | null = null;
+  /** Counts of loads by outcome, and the time of the last successful one (metrics). */
+  readonly loads = { ok: 0, failed: 0 };
+  /** Called after each swap with the new generation (metrics, caches). */
+  readonly onSwap: Array<(generation: Generation) => void> = [];
+
+  private constructor(public path: string, private readonly log: LiveStoreLog) {}
+
+  /**
+   * Opens the store at `path` and resolves once its default analysis is loaded (or the load
+   * failed: the server still starts, and the resources answer 503 until a reload succeeds).
+   */
+  static async open(path: string, log: LiveStoreLog = { info: () => undefined, warn: () => undefined }): Promise<LiveStore> {
+    const live = new LiveStore(path, log);
+    try {
+      live.generation = await loadGeneration(path);
+      live.loads.ok++;
+      live.generation.complete.then(
+        () => log.info(`store ${path} loaded in ${live.generation?.loadSeconds?.toFixed(2)} s (build ${live.generation?.storeId})`),
+        (error: Error) => log.warn(`store ${path}: part of it could not be loaded: ${error.message}`));
+    } catch (error) {
+      live.loads.failed++;
+      live.failure = (error as Error).message;
+      log.warn(live.unavailable());
+    }
+    return live;
+  }
+
+  /** The generation new requests use, or null when no store is loaded. */
+  get current(): Generation | null {
+    return this.generation;
+  }
+
+  /** The Error message of a resource while no store is loaded. */
+  unavailable(): string {
+    return UNAVAILABLE.replace('%s', this.failure);
+  }
+
+  /** The `X-REPORTS-Build` value for answers without a store (the program alone) or of the current one. */
+  get build(): string {
+    return this.generation?.build ?? buildId();
+  }
+
+  /**
+   * Loads the store at `path` (default: the current path) beside the current one and swaps it in
+   * once it is completely loaded. Never throws: a failed load is logged, counted and reported,
+   * and the current store stays. Concurrent calls share one load.
+   */
+  reload(path: string = this.path): Promise<LoadResult> {
+    this.reloading ??= this.load(path).finally(() => {
+      this.reloading = null;
+    });
+    return this.reloading;
+  }
+
+  private async load(path: string): Promise<LoadResult> {
+    this.log.info(`loading store ${path} beside the current one`);
+    let next: Generation | null = null;
+    try {
+      next = await loadGeneration(path);
+      await next.complete;
+      if (!(await next.cases) && (await this.generation?.cases.catch(() => null))) {
+        this.log.warn(`store ${path} has no report tables: /cases will answer 503`);
+      }
+    } catch (error) {
+      this.loads.failed++;
+      void next?.close();
+      const message = `store ${path} could not be loaded, the current store stays: ${(error as Error).message}`;
+      this.log.warn(message);
+      return { ok: false, error: message };
+    }
+    const previous = this.generation;
+    this.generation = next;
+    this.path = path;
+    this.loads.ok++;
+    previous?.retire();
+    for (const listener of this.onSwap) listener(next);
+    this.log.info(`store swapped: ${path} (build ${next.storeId}, reports through ${next.meta.reports_through ?? 'none'}) in ${next.loadSeconds?.toFixed(2)} s`);
+    return { ok: true, generation: next };
+  }
+
+  /** Closes the current generation (server shutdown). */
+  async close(): Promise<void> {
+    await this.reloading?.catch(() => undefined);
+    await this.generation?.close();
+  }
+}
