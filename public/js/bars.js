@@ -57,8 +57,11 @@ export function barChart(chart) {
   }
   table.append(body);
   figure.append(table);
-  const axis = el('p', null, { class: 'bar-scale', 'aria-hidden': 'true' });
-  axis.append(el('span', '0'), el('span', chart.unit), el('span', String(max)));
+  // the value axis under the bars: 0 at the start of the track, the largest count at its end
+  const axis = el('div', null, { class: 'bar-scale', 'aria-hidden': 'true' });
+  const ticks = el('div', null, { class: 'bar-ticks' });
+  ticks.append(el('span', '0'), el('span', String(max)));
+  axis.append(ticks);
   figure.append(axis);
   return figure;
 }

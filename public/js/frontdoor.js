@@ -8,7 +8,7 @@ import { parseQuarter } from './plot.js';
 import { el, formatNumber } from './table.js';
 
 /** Emerging pairs listed on the front door (the highest EB05 first). */
-export const EMERGING_SHOWN = 25;
+export const EMERGING_SHOWN = 20;
 const PAGE = 500;
 
 let vaccinesAnswer = null;

@@ -54,6 +54,8 @@ export async function renderReports(ctx) {
   const analysis = typeof body.analysis === 'string' ? `, analysis “${body.analysis}”` : '';
   $('reports-summary').textContent = `${n} report${n === 1 ? '' : 's'} name${n === 1 ? 's' : ''} ${ctx.subject}${span}${analysis}.`
     + ` Matched vaccines: ${listText(body.vaccines)}. Matched events: ${listText(body.events)}.`;
+  $('reports-detail').hidden = !(n > 0);
+  if (!(n > 0)) return;
   renderCharts($('reports-charts'), body.breakdowns ?? {}, n);
   renderCoReported($('reports-co'), body.breakdowns ?? {}, ctx);
   renderListing(body, ctx, csvHref);
@@ -92,14 +94,14 @@ function renderCoReported(container, b, ctx) {
   const figures = [];
   const vaccines = ranked(b.co_vaccines, ctx.vaccineLink);
   const events = ranked(b.co_events, ctx.eventLink);
-  const other = (data) => (data && Number.isFinite(Number(data.other)) ? ` Others: ${data.other} reports.` : '');
+  const other = (data, what) => (data && Number.isFinite(Number(data.other)) ? ` Reports counted under the other ${what}: ${data.other}.` : '');
   figures.push(barChart({
     key: 'co_vaccines', title: 'Co-reported vaccines', category: 'Other vaccine on the report', unit: 'Reports (count)', items: vaccines, partition: false,
-    note: `Vaccines given at the same visit share reports: a report naming two vaccines counts for both.${other(b.co_vaccines)}`,
+    note: `Vaccines given at the same visit share reports: a report naming two vaccines counts for both.${other(b.co_vaccines, 'vaccines')}`,
   }));
   figures.push(barChart({
     key: 'co_events', title: 'Co-reported events', category: 'Other event on the report', unit: 'Reports (count)', items: events, partition: false,
-    note: `A report lists several events.${other(b.co_events)}`,
+    note: `A report lists several events.${other(b.co_events, 'events')}`,
   }));
   container.replaceChildren(...figures);
 }

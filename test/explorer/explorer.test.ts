@@ -57,7 +57,12 @@ describe.skipIf(!hasChromium)('explorer page on a small store (issue 6)', () => 
     expect(await page.isVisible('#hypothesis')).toBe(true);
     expect(await page.textContent('#reports-through')).toBe('2023Q4');
     expect(await page.textContent('#build')).toMatch(/^api-[0-9a-f]{12} src-\S+/);
-    expect(await page.isVisible('#intro')).toBe(true);
+    // the front door: the vaccine types of GET /vaccines (no report tables here: no latest report)
+    expect(await page.isVisible('#front')).toBe(true);
+    expect(await column(page, '#types-table', 0)).toEqual(['HEP B', 'ROTAVIRUS']);
+    expect(await column(page, '#types-table', 3)).toEqual(['1', '32']);
+    expect(await column(page, '#types-table', 5)).toEqual(['—', '—']);
+    expect(await page.isVisible('#results')).toBe(false);
     await screenshot(page, 'fixture-start');
   });
 
@@ -117,10 +122,10 @@ describe.skipIf(!hasChromium)('explorer page on a small store (issue 6)', () => 
     expect(await page.locator('#pairs tbody tr').count()).toBe(20);
   });
 
-  it('opens the quarterly series of a row as a drawn uPlot plot with flagged quarters and the COVID band', async () => {
+  it('opens the quarterly series of a row (its event is a link) as a drawn uPlot plot with flagged quarters and the COVID band', async () => {
     await open(page, base, '/?vaccine=ROTAVIRUS');
-    const row = page.locator('#pairs tbody tr', { hasText: CLASS_EVENT });
-    await row.locator('button.open-series').click();
+    const row = page.locator('#pairs tbody tr', { hasText: CLASS_EVENT }).filter({ has: page.locator('th', { hasText: PAGED_VACCINE }) });
+    await row.locator('a.event-link').click();
     await settled(page);
     const url = new URL(page.url());
     expect(url.searchParams.get('pair_vaccine')).toBe(PAGED_VACCINE);
@@ -197,11 +202,21 @@ describe.skipIf(!hasChromium)('explorer page on a small store (issue 6)', () => 
     await screenshot(page, 'fixture-error');
   });
 
+  it('shows the API error of /cases in the Reports view of a store without report tables (503)', async () => {
+    const api = await app.inject({ url: `/cases?vaccine=${encodeURIComponent(PAGED_VACCINE)}&event=${CLASS_EVENT}&limit=20&offset=0` });
+    expect(api.statusCode).toBe(503);
+    await open(page, base, `${SERIES_PATH}&view=reports`);
+    expect(await page.isVisible('#detail-error')).toBe(true);
+    expect(await page.textContent('#detail-error')).toBe(api.json().error);
+    expect(await page.isVisible('#reports-body')).toBe(false);
+    expect(await page.textContent('#hypothesis')).toBe(HYPOTHESIS);
+  });
+
   it('writes data strings as text, never as HTML', async () => {
     await open(page, base, `/?vaccine=${encodeURIComponent('HEP B (ENGERIX-B)')}`);
     expect(await column(page, '#pairs', 2)).toEqual([HTML_EVENT]);
     expect(await page.locator('#pairs img, #pairs b').count()).toBe(0);
-    await page.click('#pairs button.open-series');
+    await page.click('#pairs a.event-link');
     await settled(page);
     expect(await page.textContent('#detail-title')).toBe(`HEP B (ENGERIX-B) — ${HTML_EVENT}`);
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();

@@ -62,3 +62,21 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/**
+ * Collects the page's uncaught errors (`pageerror`) and console errors from now on; the
+ * returned array fills as they happen.
+ */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  return errors;
+}
+
+/** Values (`data-value`) of the bars of the bar chart `figure.bars[data-chart=<key>]`. */
+export async function barValues(page: Page, key: string): Promise<number[]> {
+  return page.$$eval(`figure.bars[data-chart="${key}"] tbody tr`, (rows) => rows.map((tr) => Number((tr as HTMLElement).dataset.value)));
+}
