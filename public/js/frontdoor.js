@@ -111,7 +111,7 @@ function renderTypes(types, body, ctx) {
   const $ = (id) => document.getElementById(id);
   const analysis = typeof body.analysis === 'string' ? body.analysis : 'default';
   const products = types.reduce((sum, t) => sum + t.products.length, 0);
-  $('types-summary').textContent = `${types.length} vaccine types, ${products} vaccine names in the reports through ${body.reports_through ?? '—'}. `
+  $('types-summary').textContent = `${types.length} vaccine types, ${products} vaccine names in the data through ${body.reports_through ?? '—'}. `
     + `Flagged and emerging pairs are those of the default analysis (“${analysis}”). Open a type to list its pairs.`;
   const rows = types.map((t) => {
     const tr = el('tr', null, { 'data-type': t.type });
@@ -140,7 +140,10 @@ function renderEmerging(emerging, body, ctx) {
   const rows = [...emerging.rows].sort((a, b) => (b.eb05 ?? -1) - (a.eb05 ?? -1) || String(a.vaccine).localeCompare(String(b.vaccine)));
   const inTypes = new Set(rows.map((r) => r.vax_type)).size;
   const where = isDefault(ctx.analysis) ? '' : ` in the analysis “${ctx.analysis}”`;
-  const parts = [`${rows.length} emerging pair${rows.length === 1 ? '' : 's'}${where} (first flagged within the last four quarters of data through ${body.reports_through ?? '—'}) in ${inTypes} vaccine type${inTypes === 1 ? '' : 's'}.`];
+  const recent = `first flagged within the last four quarters of data through ${body.reports_through ?? '—'}`;
+  const parts = [rows.length
+    ? `${rows.length} emerging pair${rows.length === 1 ? '' : 's'}${where} (${recent}) in ${inTypes} vaccine type${inTypes === 1 ? '' : 's'}.`
+    : `No emerging pair${where}: no pair is ${recent}.`];
   if (rows.length > EMERGING_SHOWN) parts.push(`The ${EMERGING_SHOWN} with the highest EB05 are listed; open a type for the rest (its table has an Emerging column).`);
   if (emerging.errors.length) parts.push(`Some answers failed: ${emerging.errors[0]}`);
   $('emerging-summary').textContent = parts.join(' ');

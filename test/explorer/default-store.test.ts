@@ -68,7 +68,7 @@ describe.skipIf(!hasStore || !hasChromium)('explorer page on the embedded defaul
 
   it(`opens the series of ${VACCINE} x ${EVENT}: the plot is drawn, the COVID era is out of range`, async () => {
     await open(page, base, `/?event=${EVENT}`);
-    await page.locator('#pairs tbody tr', { has: page.locator('th', { hasText: VACCINE }) }).first().locator('button.open-series').click();
+    await page.locator('#pairs tbody tr', { has: page.locator('th', { hasText: VACCINE }) }).first().locator('a.event-link').click();
     await settled(page);
     expect(await page.textContent('#detail-title')).toBe(`${VACCINE} — ${EVENT}`);
     const pixels = await canvasPixels(page, '#plot', [11, 46, 89]);
@@ -86,11 +86,14 @@ describe.skipIf(!hasStore || !hasChromium)('explorer page on the embedded defaul
     await restored.close();
   });
 
-  it('combines a vaccine type and an event in the URL (the README view: docs/explorer.png copies it)', async () => {
+  it('combines a vaccine type and an event in the URL (the README view, analyses compared: docs/explorer.png copies it)', async () => {
     await open(page, base, `/?vaccine=ROTAVIRUS&event=${EVENT}&pair_vaccine=${q(VACCINE)}&pair_event=${EVENT}`);
     expect(await page.textContent('#total')).toContain('vaccine “ROTAVIRUS” and event “Intussusception”');
     expect(await column(page, '#pairs', 0)).toContain(VACCINE);
     expect((await canvasPixels(page, '#plot', [200, 58, 58])).colour).toBeGreaterThan(50);
+    await page.click('#view-compare');
+    await settled(page);
+    expect(Number(await page.getAttribute('#compare-plot', 'data-lines'))).toBeGreaterThan(1);
     await screenshot(page, 'default-readme');
   });
 
