@@ -52,6 +52,7 @@ export async function renderCompare(ctx) {
   $('compare-note').textContent = `${present.length} of ${entries.length} analyses serve ${ctx.vaccine} × ${ctx.event}. ${STRATIFICATION_NOTE}`;
   renderCompareTable($('compare-table'), entries, selected);
   const plot = $('compare-plot');
+  plot.hidden = !present.length;
   if (!present.length) {
     clearPlot(plot);
     delete plot.dataset.drawn;

@@ -69,7 +69,8 @@ function listText(names) {
 /** The breakdown charts: partitions (each report in one bar) and the outcomes (not a partition). */
 function renderCharts(container, b, n) {
   const unit = 'Reports (count)';
-  const partitionNote = `Each report is in one bar: the bars add up to the ${n} reports.`;
+  const reports = `${n} report${n === 1 ? '' : 's'}`;
+  const partitionNote = `Each report is in one bar: the bars add up to the ${reports}.`;
   const charts = [
     { key: 'age_group', title: 'Age group', category: 'Age group (CDC WONDER)', items: countItems(b.age_group) },
     { key: 'sex', title: 'Sex', category: 'Sex', items: countItems(b.sex, { keys: ['F', 'M', 'U'], labels: SEX_LABELS }) },
@@ -81,7 +82,7 @@ function renderCharts(container, b, n) {
   if (outcomes.length) {
     charts.splice(4, 0, barChart({
       key: 'outcomes', title: 'Outcomes', category: 'Outcome flag', unit: 'Reports with the outcome (count)', items: outcomes, partition: false,
-      note: `A report can have several outcomes or none: these bars do not add up to the ${n} reports.`,
+      note: `A report can have several outcomes or none: these bars do not add up to the ${reports}.`,
     }));
   }
   container.replaceChildren(...charts);

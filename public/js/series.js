@@ -54,6 +54,7 @@ export async function renderSeries(ctx) {
   if (typeof body.note === 'string' && body.note) notes.push(body.note);
   if (!quarters.length) notes.push('This pair has no quarters in this analysis (see Compare analyses).');
   $('series-note').textContent = notes.join(' ');
+  $('plot').closest('figure').hidden = !quarters.length;
   if (!quarters.length) {
     clearPlot($('plot'));
     delete $('plot').dataset.drawn;
@@ -94,6 +95,7 @@ export async function renderClass(ctx) {
   if (!ctx.current()) return;
   const productSeries = series.filter((r) => r.ok && r.body && Array.isArray(r.body.quarters) && r.body.quarters.length)
     .map((r) => ({ vaccine: r.body.vaccine, quarters: r.body.quarters }));
+  $('class-plot').hidden = !productSeries.length;
   if (productSeries.length) {
     const drawn = drawClassPlot($('class-plot'), productSeries, `EB05 of every ${types} product — ${event}`);
     $('class-plot').dataset.drawn = 'class';
