@@ -264,4 +264,17 @@ describe('live store swap (in process)', () => {
     held.release();
     expect((await app.inject('/readyz')).json().reports_through).toBe('2000Q3');
   });
+
+  it('a reload asked for during a load runs once more after it; further asks share that one', async () => {
+    const before = live.loads.ok;
+    const first = live.reload(stores.newer);
+    const second = live.reload(stores.newer);
+    const third = live.reload(stores.newer);
+    expect(third).toBe(second);
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.ok && b.ok).toBe(true);
+    expect(live.loads.ok - before).toBe(2);
+    expect(a.ok && b.ok && a.generation !== b.generation).toBe(true);
+    expect((await app.inject('/readyz')).json().reports_through).toBe('2001Q4');
+  });
 });
