@@ -4,6 +4,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressions } from '../../src/http/answer.js';
@@ -276,5 +277,30 @@ describe('live store swap (in process)', () => {
     expect(live.loads.ok - before).toBe(2);
     expect(a.ok && b.ok && a.generation !== b.generation).toBe(true);
     expect((await app.inject('/readyz')).json().reports_through).toBe('2001Q4');
+  });
+});
+
+describe('the new answers match their /openapi.json schemas (Ajv)', () => {
+  it('/vaccines, /readyz, /healthz 200 and /readyz, /vaccines errors', async () => {
+    const doc = (await app.inject('/openapi.json')).json();
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    ajv.addSchema(doc, 'openapi.json');
+    const pointer = (...parts: string[]) => `openapi.json#/${parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+    const empty = await buildServedApp({ storePath: `${stores.dir}/missing.duckdb` });
+    try {
+      const cases: Array<[FastifyInstance, string, string]> = [
+        [app, '/vaccines', '200'], [app, '/vaccines?x=1', '400'], [app, '/readyz', '200'], [app, '/healthz', '200'], [app, '/analyses', '200'],
+        [empty.app, '/readyz', '503'], [empty.app, '/vaccines', '503'],
+      ];
+      for (const [server, url, status] of cases) {
+        const res = await server.inject(url);
+        expect(String(res.statusCode), url).toBe(status);
+        const path = url.split('?')[0];
+        const validate = ajv.compile({ $ref: pointer('paths', path, 'get', 'responses', status, 'content', 'application/json', 'schema') });
+        expect(validate(res.json()), `${url}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      }
+    } finally {
+      await empty.app.close();
+    }
   });
 });
