@@ -44,6 +44,9 @@ interface Extras {
 
 const extras = new WeakMap<RenderedAnswer, Extras>();
 
+/** Bodies compressed so far by encoding (each cached answer once per encoding; metrics). */
+export const compressions: Record<Encoding, number> = { br: 0, gzip: 0 };
+
 /** The weak ETag of an answer of the store build `build` to the normalised request `key`. */
 export function etagOf(build: string, key: string): string {
   return `W/"${createHash('sha256').update(build).update('\0').update(key).digest('hex').slice(0, 20)}"`;
@@ -71,6 +74,7 @@ function compressed(answer: RenderedAnswer, kept: Extras, encoding: Encoding): B
   if (!bytes) {
     bytes = encoding === 'br' ? brotliCompressSync(answer.body, BROTLI_OPTIONS) : gzipSync(answer.body);
     kept[encoding] = bytes;
+    compressions[encoding]++;
   }
   return bytes;
 }

@@ -157,6 +157,18 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
     if (!isPipelinePath(request.url)) reply.header('x-reports-build', served.build).header('x-reports-hypothesis', HYPOTHESIS);
     done();
   });
+  // Graceful shutdown: once close() starts, answers in flight ask their client to close the
+  // connection, so that kept-alive connections end with them and close() need not wait for idle
+  // timeouts (Fastify closes the connections idle at that moment; new requests get 503).
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
   app.setErrorHandler((error, _request, reply) => {
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) return reply.code(status).send(errorBody(shorten((error as Error).message)));

@@ -13,7 +13,7 @@ import type { CasesService } from '../cases/service.js';
 import { errorBody } from '../spec/errors.js';
 import { sendAnswer } from './answer.js';
 import type { Generation, LiveStore } from './live-store.js';
-import { rawQuery, unknownAnalysis, withGeneration } from './signals-route.js';
+import { rawQuery, unknownAnalysis, withGeneration } from './resource.js';
 
 /** Options of the /cases route plugin. */
 export interface CasesRouteOptions {

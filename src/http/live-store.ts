@@ -134,6 +134,7 @@ export class LiveStore {
   private generation: Generation | null = null;
   private failure = 'not loaded yet';
   private reloading: Promise<LoadResult> | null = null;
+  private queued: Promise<LoadResult> | null = null;
   /** Counts of loads by outcome, and the time of the last successful one (metrics). */
   readonly loads = { ok: 0, failed: 0 };
   /** Called after each swap with the new generation (metrics, caches). */
@@ -179,10 +180,20 @@ export class LiveStore {
   /**
    * Loads the store at `path` (default: the current path) beside the current one and swaps it in
    * once it is completely loaded. Never throws: a failed load is logged, counted and reported,
-   * and the current store stays. Concurrent calls share one load.
+   * and the current store stays. A call during a load queues one more load after it (calls
+   * meanwhile share that one).
    */
   reload(path: string = this.path): Promise<LoadResult> {
-    this.reloading ??= this.load(path).finally(() => {
+    if (this.reloading) {
+      // A reload asked for during a load: one more load after it (the file may have changed
+      // since the running load opened it); further requests meanwhile share that one.
+      this.queued ??= this.reloading.then(() => {
+        this.queued = null;
+        return this.reload(path);
+      });
+      return this.queued;
+    }
+    this.reloading = this.load(path).finally(() => {
       this.reloading = null;
     });
     return this.reloading;

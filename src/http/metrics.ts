@@ -6,6 +6,7 @@
  *   the raw path; `unmatched` for a path with no route) and status code;
  * - `reporting_signals_answer_cache_hits_total{resource}` / `..._misses_total{resource}`: the
  *   answer caches of /signals and /cases (hits are answers served without rendering);
+ * - `reporting_signals_answer_compressions_total{encoding}`: bodies compressed (once per cached answer and coding);
  * - `reporting_signals_store_info{store_build,build,reports_through,analyses,path} 1`, and
  *   `reporting_signals_store_load_seconds`, `reporting_signals_store_loaded` (0 while loading),
  *   `reporting_signals_store_loads_total{result}` (ok or failed, swaps included);
@@ -17,6 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { CasesService } from '../cases/service.js';
 import { SignalsService } from '../signals/service.js';
+import { compressions } from './answer.js';
 import type { LiveStore } from './live-store.js';
 
 /** Latency buckets, in seconds (most answers are served from memory in under 5 ms). */
@@ -42,6 +44,15 @@ export function registerMetrics(app: FastifyInstance, live: LiveStore): Registry
       },
     });
   }
+  new Counter({
+    name: 'reporting_signals_answer_compressions_total',
+    help: 'Answers of the cached resources compressed, by content coding (each cached answer once per coding).',
+    labelNames: ['encoding'], registers: [registry],
+    collect() {
+      this.reset();
+      for (const [encoding, count] of Object.entries(compressions)) this.inc({ encoding }, count);
+    },
+  });
   new Gauge({
     name: 'reporting_signals_store_info',
     help: 'The served store (value 1): its build id, the X-REPORTS-Build value, reports_through, analyses and file.',

@@ -1,6 +1,7 @@
 /**
  * The /llms.txt sections of the resources we added to the specification (section 4.3 analyses,
- * issue 10; section 4.4 case series, issue 11). notes.ts assembles them with the rest.
+ * issue 10; 4.4 case series, issue 11; 4.5 vaccines, issue 12; 4.6 operations, issue 13).
+ * notes.ts assembles them with the rest.
  */
 import { CASES_PARAMETERS } from '../cases/params.js';
 import { CASES_NOTE } from '../cases/render.js';
@@ -33,4 +34,22 @@ ${rows.join('\n')}
 - format=csv: the line listing of the page, RFC 4180, CRLF, one row per report.
 - Headers: X-Total-Count (n_reports), X-Limit, X-Offset, X-REPORTS-Through, X-REPORTS-Build, X-REPORTS-Hypothesis, Cache-Control public, max-age=60; X-REPORTS-Analysis on the analysis path.
 - Errors (400 Error object with the caveat): no filter, vaccine and drug different, a query too short, a quarter not YYYYQn, from after to, limit outside 1..500, offset below 0, an unknown format or parameter (with allowed), a repeated parameter. A store without report tables: 503.`;
+}
+
+/** Section 4.5: the vaccine listing (issue 12), our addition to the specification. */
+export function vaccinesEndpoint(): string {
+  return `### 4.5 GET /vaccines (our addition)
+
+Every vaccine name (VAERS VAX_NAME) of the served store, sorted by name, as JSON: {analysis, reports_through, vaccines: [{vaccine, vax_type, vax_type_codes, reports, first_quarter, latest_quarter, flagged_pairs, emerging_pairs}], hypothesis}. vax_type is the rule of 2.1; vax_type_codes are the VAERS VAX_TYPE codes seen with the name; reports counts the distinct reports naming it, and first_quarter / latest_quarter are the quarters (RECVDATE) of the first and latest of them (all three null for a store without report tables); flagged_pairs counts its pairs that GET /signals serves in the default analysis (named in analysis), and emerging_pairs those of them with emerging true. Takes no parameters: any parameter is a 400 Error object. Headers as /analyses: Cache-Control public, max-age=60, X-REPORTS-Through, ETag.`;
+}
+
+/** Section 4.6: running the service (issue 13): health, caching, compression, metrics, store swaps. */
+export function operationsNotes(): string {
+  return `### 4.6 Health, revalidation, compression, metrics (our addition)
+
+- GET /healthz: 200 {"ok":true} while the process answers. GET /readyz: 200 {ready, reports_through, analyses, store_build, build, load_seconds} once a store is completely loaded (every analysis and the case series); 503 Error object while it loads or when none could be loaded. Both Cache-Control no-store.
+- ETag: every 200 of /signals, /analyses/{analysis}/signals, /cases, /analyses/{analysis}/cases, /analyses and /vaccines carries a weak ETag derived from the served program and store (X-REPORTS-Build) and the normalised query, equal on every replica serving the same store; If-None-Match with it (or *) answers 304 Not Modified without a body.
+- Content coding: with Accept-Encoding, bodies of 1 KB or more are sent with brotli (br) or gzip (q-values honoured, br preferred); Vary: Accept-Encoding. The cached answers keep their compressed bytes.
+- GET /metrics: Prometheus text format: http_requests_total and http_request_duration_seconds by method, route pattern and status; reporting_signals_answer_cache_hits_total / _misses_total by resource; reporting_signals_store_info (store_build, build, reports_through, analyses), store load seconds and loads by result; process metrics.
+- The store can be replaced while the service runs (SIGHUP, or serve --watch): the new store is loaded beside the old one and swapped in once complete; requests in flight finish on the old one; X-REPORTS-Build and X-REPORTS-Through then change (the 12 hex digits of X-REPORTS-Build cover the program and the store).`;
 }

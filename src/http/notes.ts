@@ -13,7 +13,7 @@ import { CLASS_SCHEMA, ERROR_SCHEMA, PAIR_SCHEMA, PROFILE_SCHEMA, QUARTER_SCHEMA
 import { LIMIT_DEFAULT as PIPELINE_LIMIT_DEFAULT, LIMIT_MAX as PIPELINE_LIMIT_MAX } from '../pipeline/params.js';
 import { pipelineJsonSchema, pipelineQuerySchema, studySchema } from '../pipeline/schema.js';
 import { HYPOTHESIS, REGISTRY_CAVEAT } from '../spec/caveats.js';
-import { analysesEndpoint, casesEndpoint } from './notes-additions.js';
+import { analysesEndpoint, casesEndpoint, operationsNotes, vaccinesEndpoint } from './notes-additions.js';
 
 /** RFC 9727 media type of the catalog (linkset JSON with the api-catalog profile). */
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
@@ -29,9 +29,9 @@ export function apiCatalog(origin: string): object {
     anchor: `${origin}${anchor}`,
     'service-desc': link('/openapi.json', 'application/vnd.oai.openapi+json;version=3.0'),
     'service-doc': link('/llms.txt', 'text/plain'),
-    status: link('/healthz', 'application/json'),
+    status: link('/readyz', 'application/json'),
   });
-  return { linkset: [entry('/signals'), entry('/analyses'), entry('/cases'), entry('/pipeline')] };
+  return { linkset: [entry('/signals'), entry('/analyses'), entry('/cases'), entry('/vaccines'), entry('/pipeline')] };
 }
 
 /** A JSON schema property as the tables read it (a loose view of the `as const` schemas). */
@@ -151,7 +151,7 @@ function notesIntro(): string {
 
 > Two read-only HTTP services on one host. (A) GET /signals: vaccine x adverse-event pairs from VAERS, the US voluntary vaccine-reporting system, with disproportionality statistics aggregated from quarterly rows. (B) GET /pipeline: clinical-trial registry facts (ClinicalTrials.gov) per sponsor. Signals is the main service; pipeline is described as far as it is specified.
 
-Other readable resources on this host, with the same content as these notes: /openapi.json (OpenAPI 3, version 1.0.0, machine-readable), /.well-known/api-catalog (machine index, RFC 9727 linkset), /llms.txt (these notes), /healthz (liveness).`;
+Other readable resources on this host, with the same content as these notes: /openapi.json (OpenAPI 3, version 1.0.0, machine-readable), /.well-known/api-catalog (machine index, RFC 9727 linkset), /llms.txt (these notes), /healthz (liveness), /readyz (readiness), /metrics (Prometheus).`;
 }
 
 /** Section 1: what the service does, the caveat sentence, what it does not provide. */
@@ -377,7 +377,7 @@ export function apiNotes(): string {
     whatTheServiceDoes(),
     paragraphs('## 2. Resources and their fields', pairFields(), objectFields(), pipelineResponseFields()),
     statesAndTransitions(),
-    paragraphs('## 4. Endpoints', signalsRequest(), signalsResponses(), pipelineEndpoint(), analysesEndpoint(), casesEndpoint()),
+    paragraphs('## 4. Endpoints', signalsRequest(), signalsResponses(), pipelineEndpoint(), analysesEndpoint(), casesEndpoint(), vaccinesEndpoint(), operationsNotes()),
     authentication(),
     events(),
     paragraphs('## 7. Errors', 'Every error body is the Error object of 2.5.', signalsErrors(), pipelineErrors()),

@@ -21,6 +21,7 @@ import { VACCINES_ROUTE_SCHEMA } from '../signals/vaccines-schema.js';
 import { errorBody } from '../spec/errors.js';
 import { sendAnswer, type RenderedAnswer } from './answer.js';
 import type { Generation, LiveStore } from './live-store.js';
+import { rawQuery, unknownAnalysis, withGeneration } from './resource.js';
 
 /** Options of the /signals route plugin. */
 export interface SignalsRouteOptions {
@@ -47,33 +48,6 @@ async function listing(generation: Generation, name: 'analyses' | 'vaccines'): P
     kept.set(name, answer);
   }
   return answer;
-}
-
-/**
- * Runs `handle` on the current generation (held until the answer is produced), or answers 503
- * when no store is loaded. Sets the generation's X-REPORTS-Build.
- */
-export async function withGeneration(live: LiveStore, reply: FastifyReply, handle: (generation: Generation) => Promise<FastifyReply>): Promise<FastifyReply> {
-  const generation = live.current?.acquire();
-  if (!generation) return reply.code(503).send(errorBody(live.unavailable()));
-  try {
-    reply.header('x-reports-build', generation.build);
-    return await handle(generation);
-  } finally {
-    generation.release();
-  }
-}
-
-/** The 404 of an analysis name the store does not have. */
-export function unknownAnalysis(reply: FastifyReply, name: string, names: string[]): FastifyReply {
-  return reply.code(404).send(errorBody(`no analysis named "${name.slice(0, 100)}" in this store`, { allowed: names }));
-}
-
-/** The raw query string of a request (without `?`). */
-export function rawQuery(request: FastifyRequest): string {
-  const url = request.raw.url ?? '';
-  const at = url.indexOf('?');
-  return at < 0 ? '' : url.slice(at + 1);
 }
 
 /** Registers GET /signals, GET /analyses, GET /analyses/:analysis/signals and GET /vaccines. */

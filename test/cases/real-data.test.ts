@@ -2,7 +2,7 @@
  * /cases on the embedded default store (the real 1990-2006 files) against counts computed
  * independently from the raw files (test/helpers/raw-vaers.ts, no project code), for three known
  * pairs (issue 11 "Done when"): RotaShield x Intussusception, Gardasil x Syncope, Dryvax x
- * Myocarditis. Skipped with a message when ../shared/data/vaers or the store's report tables are absent.
+ * Myocarditis; and /vaccines (issue 12) against the same count. Skipped with a message when ../shared/data/vaers or the store's report tables are absent.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, DEFAULT_STORE_PATH } from '../../src/http/app.js';
-import { caseCounts, loadRawReports, type RawReport } from '../helpers/raw-vaers.js';
+import { caseCounts, loadRawReports, quarterOf, type RawReport } from '../helpers/raw-vaers.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
@@ -50,5 +50,46 @@ describe.skipIf(!present)('/cases on the real 1990-2006 reports against an indep
     expect(b.serious).toEqual({ serious: expected.serious, not_serious: expected.nonSerious });
     expect(b.outcomes.died).toBe(expected.died);
     for (const [year, n] of Object.entries(b.received_year)) expect(n, year).toBe(expected.byYear[Number(year)] ?? 0);
+  });
+
+  it('/vaccines: every vaccine name with its reports, first and latest quarter and VAX_TYPE codes as the raw files give them', async () => {
+    const expected = new Map<string, { reports: number; first: string; latest: string; codes: Set<string> }>();
+    for (const r of raw) {
+      const quarter = quarterOf(r.recvdate!);
+      for (const name of r.vaccines) {
+        const e = expected.get(name) ?? { reports: 0, first: quarter, latest: quarter, codes: new Set<string>() };
+        e.reports++;
+        if (quarter < e.first) e.first = quarter;
+        if (quarter > e.latest) e.latest = quarter;
+        expected.set(name, e);
+      }
+    }
+    const body = JSON.parse((await app.inject('/vaccines')).body);
+    expect(body.vaccines.map((v: { vaccine: string }) => v.vaccine).sort()).toEqual([...expected.keys()].sort());
+    for (const v of body.vaccines) {
+      const e = expected.get(v.vaccine)!;
+      expect([v.vaccine, v.reports, v.first_quarter, v.latest_quarter]).toEqual([v.vaccine, e.reports, e.first, e.latest]);
+    }
+    const rota = body.vaccines.find((v: { vaccine: string }) => v.vaccine === 'ROTAVIRUS (ROTASHIELD)');
+    expect(rota.vax_type_codes).toContain('RV');
+  });
+
+  it('/vaccines: flagged_pairs and emerging_pairs of every vaccine are those /signals serves', async () => {
+    const body = JSON.parse((await app.inject('/vaccines')).body);
+    let checked = 0;
+    for (const v of body.vaccines) {
+      const pairs: Array<{ vaccine: string; emerging: boolean }> = [];
+      for (let offset = 0; ; offset += 500) {
+        const res = await app.inject(`/signals?vaccine=${encodeURIComponent(v.vaccine)}&limit=500&offset=${offset}`);
+        expect(res.statusCode, v.vaccine).toBe(200);
+        pairs.push(...JSON.parse(res.body));
+        if (offset + 500 >= Number(res.headers['x-total-count'])) break;
+      }
+      const own = pairs.filter((p) => p.vaccine === v.vaccine);
+      expect(own.length, v.vaccine).toBe(v.flagged_pairs);
+      expect(own.filter((p) => p.emerging).length, v.vaccine).toBe(v.emerging_pairs);
+      if (v.flagged_pairs > 0) checked++;
+    }
+    expect(checked).toBeGreaterThan(50);
   });
 });
