@@ -1,5 +1,6 @@
 /**
- * The signal explorer (issue 6): a web page at `/` over the public `/signals` API.
+ * The signal explorer (issues 6 and 12): a web page at `/` over the public API (`/signals`,
+ * `/analyses`, `/cases`, `/vaccines`).
  *
  * Routes (all hidden from the OpenAPI document, which describes the API only):
  * - `GET /` : `public/index.html`, with the voluntary-reporting sentence (spec 1) written into
@@ -8,7 +9,7 @@
  * - `GET /explorer/*` : the page's plain ES modules and CSS from `public/` (no build step).
  * - `GET /explorer/vendor/uplot/*` : uPlot (the charting library) from `node_modules/uplot/dist`.
  *
- * The page itself uses `/signals` only; there is no private endpoint.
+ * The page itself uses the public resources only; there is no private endpoint.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
