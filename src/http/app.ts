@@ -12,6 +12,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
@@ -20,6 +21,7 @@ import { buildId } from './build-id.js';
 import { HYPOTHESIS } from '../spec/caveats.js';
 import { errorBody } from '../spec/errors.js';
 import { explorerRoutes } from './explorer.js';
+import { documentRoutes, LICENSE, SECURITY, SERVERS } from './openapi.js';
 import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
 import { signalsRoutes } from './signals-route.js';
 import { casesRoutes } from './cases-route.js';
@@ -112,6 +114,22 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   socket.destroy();
 }
 
+/**
+ * Answers the errors Fastify's router raises before any hook or route runs (a path that is not
+ * valid percent-encoding, `/analyses/%ZZ/signals`: FST_ERR_BAD_URL, 400) with the Error object
+ * (spec 2.5), CORS * (spec 5) and the caveat headers (spec 1) like every other answer, instead of
+ * Fastify's bare default body. (The X-REPORTS-* headers as the app's onRequest hook sets them.)
+ */
+export function answerFrameworkError(error: FastifyError, url: string, reply: FastifyReply, build: string): void {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  const path = shorten(url.split('?')[0]);
+  const message = error.code === 'FST_ERR_BAD_URL' ? `the path ${path} is not valid percent-encoding` : status === 500 ? 'internal error' : shorten(error.message);
+  if (status === 500) reply.log.error(error);
+  reply.code(status).header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED_HEADERS.join(', '));
+  if (!isPipelinePath(url)) reply.header('x-reports-build', build).header('x-reports-hypothesis', HYPOTHESIS);
+  reply.send(errorBody(message));
+}
+
 function shorten(text: string): string {
   return text.length > 100 ? `${text.slice(0, 100)}...` : text;
 }
@@ -129,6 +147,10 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
     logController: new LogController({ disableRequestLogging: !options.requestLog }),
     http: { maxHeaderSize: MAX_HEADER_SIZE },
     clientErrorHandler: (error, socket) => answerClientError(error, socket, live?.build ?? buildId()),
+    frameworkErrors: (error, request, reply) => answerFrameworkError(error, request.raw.url ?? '', reply, live?.build ?? buildId()),
+    // A path parameter as long as the head allows reaches its route (an unknown analysis: 404
+    // naming the analyses) instead of Fastify's 414 for parameters over 100 characters.
+    routerOptions: { maxParamLength: MAX_HEADER_SIZE },
   });
   // The store read runs in DuckDB's threads while the app is assembled below.
   const log: LiveStoreLog = { info: (message) => app.log.info(message), warn: (message) => app.log.warn(message) };
@@ -140,8 +162,12 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
         title: 'reporting-signals',
         version: '1.0.0',
         description: `Vaccine x adverse-event disproportionality signals from VAERS (/signals) and clinical-trial registry facts per sponsor (/pipeline). ${HYPOTHESIS} Auth: none. CORS: *. Notes: /llms.txt; index: /.well-known/api-catalog.`,
+        license: LICENSE,
       },
+      servers: SERVERS,
+      security: SECURITY,
     },
+    transform: documentRoutes(MAX_HEADER_SIZE),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);

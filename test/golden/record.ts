@@ -12,7 +12,9 @@ const NOTE =
   'Golden answers of the pre-refactor code (issue 9), re-recorded once for the analyses (issue 10) after checking that ' +
   'only the intended answers changed: the X-REPORTS-Analysis header (new) and its name in Access-Control-Expose-Headers, ' +
   'and the bodies of /openapi.json, /llms.txt and /.well-known/api-catalog (the analyses, then the case series, documented); every /signals body ' +
-  'stayed byte-identical on the six-analysis embedded default. Written by `npx tsx test/golden/record.ts` and replayed by ' +
+  'stayed byte-identical on the six-analysis embedded default; re-recorded for issue 13 where only these bodies changed: ' +
+  '/openapi.json (the new resources /vaccines, /readyz, /metrics; operationId, servers, security, license, the 431/400 Error ' +
+  'responses of every operation), /llms.txt and /.well-known/api-catalog (/vaccines and the operations notes). Written by `npx tsx test/golden/record.ts` and replayed by ' +
   'test/golden/golden.test.ts. Headers that vary between runs or code versions are not recorded (harness.ts ' +
   'VOLATILE_HEADERS); bodies of 2048 bytes or more are recorded as sha256, byte length and the first 300 characters.';
 
