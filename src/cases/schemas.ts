@@ -2,7 +2,7 @@
  * JSON schemas of `/cases` and `/analyses/{analysis}/cases` (issue 11), as data: the route
  * schemas give /openapi.json (through @fastify/swagger); the validator is parseCasesQuery.
  */
-import { SIGNALS_HEADERS } from '../signals/schemas.js';
+import { NOT_MODIFIED, SIGNALS_HEADERS } from '../signals/schemas.js';
 import { AGE_GROUPS, SEX_CODES } from '../vaers/report-fields.js';
 import { ONSET_INTERVALS, TOP } from './breakdowns.js';
 import { CASES_PARAMETERS } from './params.js';
@@ -100,6 +100,7 @@ export const CASES_ROUTE_SCHEMA = {
       headers: HEADERS,
       content: { 'application/json': { schema: CASE_SERIES_SCHEMA }, 'text/csv': { schema: { type: 'string' } } },
     },
+    304: NOT_MODIFIED,
     400: ERROR('No vaccine/drug/event/q; vaccine and drug differ; a query too short; a bad quarter or from after to; bad limit or offset; unknown format (with allowed) or parameter (with allowed); a repeated parameter.'),
     503: ERROR('The store has no report-level data (an import, or a store built before case series existed) or could not be read.'),
   },

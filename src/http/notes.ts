@@ -321,7 +321,8 @@ Not shown in the specification, our choices (each a 400 Error object naming the 
 - A method other than GET or HEAD on /signals or /pipeline: 405 with header Allow: GET, HEAD.
 - A request line and headers above 64 KiB: 431 (answered before routing, still with the caveat header and CORS *).
 - An unknown path: 404.
-- The store missing or unreadable: the server still starts and /signals answers 503.`;
+- The store missing or unreadable: the server still starts and /signals answers 503.
+- If-None-Match matching the ETag of the answer (or *): 304 Not Modified, no body (section 4.6).`;
 }
 
 /** Section 7, pipeline: the error table of GET /pipeline and our choices. */

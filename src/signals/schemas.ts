@@ -151,15 +151,22 @@ export const SIGNALS_HEADERS = {
   'X-Limit': { type: 'integer', description: `Page size (1 to ${LIMIT_MAX}).` },
   'X-Offset': { type: 'integer', description: 'Rows skipped.' },
   'X-REPORTS-Through': { type: 'string', description: 'Latest quarter in the data (`none` for an empty store).' },
-  'X-REPORTS-Build': { type: 'string', pattern: '^api-[0-9a-f]{12} src-.+$', description: 'api-<12 hex digest of the served program> src-<first line of the VERSION file written at deploy; dev when absent>.' },
+  'X-REPORTS-Build': { type: 'string', pattern: '^api-[0-9a-f]{12} src-.+$', description: 'api-<12 hex digest of the served program and store (it changes when the store is swapped)> src-<first line of the VERSION file written at deploy; dev when absent>.' },
   'X-REPORTS-Hypothesis': { type: 'string', description: 'The voluntary-reporting sentence.' },
   'X-REPORTS-Analysis': { type: 'string', description: 'The analysis answered (GET /analyses lists them; /signals answers the default one).' },
   'Cache-Control': { type: 'string', enum: ['public, max-age=60'] },
+  ETag: { type: 'string', pattern: '^W/"[0-9a-f]{20}"$', description: 'Weak validator from X-REPORTS-Build (program and store) and the normalised query: equal on every replica serving the same store; send it back in If-None-Match for a 304.' },
+  Vary: { type: 'string', enum: ['Accept-Encoding'], description: 'Bodies of 1 KB or more are sent with Content-Encoding br or gzip when Accept-Encoding allows it.' },
   'Access-Control-Allow-Origin': { type: 'string', enum: ['*'], description: 'CORS: any origin (spec 5), on every answer.' },
   'Access-Control-Expose-Headers': { type: 'string', description: 'CORS: the headers above that a cross-origin page may read (X-Total-Count, X-Limit, X-Offset, X-REPORTS-Through, X-REPORTS-Build, X-REPORTS-Hypothesis, X-REPORTS-Analysis), on every answer.' },
 } as const;
 
 const ERROR_RESPONSE = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'Error#' } } } });
+
+/** `304 Not Modified`: the answer to an If-None-Match that matches the ETag (no body; the 200's headers). */
+export const NOT_MODIFIED = {
+  description: 'Not Modified: If-None-Match matched the ETag (or was *). No body; ETag, Cache-Control, Vary and the X-REPORTS-* headers as on the 200.',
+} as const;
 
 /** Route schema of GET /signals (fed to Fastify and, through @fastify/swagger, /openapi.json). */
 export const SIGNALS_ROUTE_SCHEMA = {
@@ -180,6 +187,7 @@ export const SIGNALS_ROUTE_SCHEMA = {
         'text/plain': { schema: { type: 'string' } },
       },
     },
+    304: NOT_MODIFIED,
     400: ERROR_RESPONSE('Bad request (spec 7): no vaccine/drug/event/q; vaccine and drug differ; query too short; unknown format (with allowed); sort=trend; min_eb05 or min_n not a number; min_eb05 below 0; and the "not shown" choices above.'),
     431: ERROR_RESPONSE('The request line and headers exceed 64 KiB (a query value of some 20,000 characters); answered before routing, still an Error object with CORS * and X-REPORTS-Hypothesis.'),
     503: ERROR_RESPONSE('The store is missing or could not be read (the server started without data).'),
@@ -247,6 +255,7 @@ export function analysesRouteSchema() {
           },
         },
       },
+      304: NOT_MODIFIED,
       503: ERROR_RESPONSE('The store is missing or could not be read (the server started without data).'),
     },
   } as const;

@@ -3,6 +3,7 @@
  * gives /openapi.json (through @fastify/swagger). The body is src/signals/vaccines.ts.
  */
 import { QUARTER_PATTERN } from '../spec/quarter.js';
+import { NOT_MODIFIED } from './schemas.js';
 
 const NULLABLE_QUARTER = { type: ['string', 'null'], pattern: QUARTER_PATTERN } as const;
 const ERROR = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'Error#' } } } });
@@ -43,6 +44,7 @@ export const VACCINES_ROUTE_SCHEMA = {
         },
       },
     },
+    304: NOT_MODIFIED,
     400: ERROR('A query parameter was given (the resource takes none); `allowed` is empty.'),
     503: ERROR('No store is loaded (the server started without data).'),
   },

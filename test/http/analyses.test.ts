@@ -143,7 +143,7 @@ describe('a store with three analyses', () => {
       expect(analysis).toMatchObject({ in: 'path', required: true, schema: { type: 'string', enum: NAMES } });
       const query = op.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name).sort();
       expect(query).toEqual(SIGNALS_PARAMETERS.map((p) => p.name).sort());
-      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', '431', '503']);
+      expect(Object.keys(op.responses).sort()).toEqual(['200', '304', '400', '404', '431', '503']);
       expect(op.responses['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
       expect(Object.keys(op.responses['200'].headers)).toContain('X-REPORTS-Analysis');
       expect(op.responses['200'].headers).toEqual(doc.paths['/signals'].get.responses['200'].headers);
