@@ -2,6 +2,7 @@
  * Shared helpers of the HTTP tests: an app over the fixture store (test/signals/fixture.ts)
  * and small readers of inject() answers.
  */
+import { request } from 'node:http';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
 import { writeFixtureStore } from '../signals/fixture.js';
@@ -31,4 +32,18 @@ export async function getJson(app: FastifyInstance, url: string): Promise<{ stat
 /** `vaccine|event` keys of a pair array, in order. */
 export function keys(pairs: Array<{ vaccine: string; event: string }>): string[] {
   return pairs.map((p) => `${p.vaccine}|${p.event}`);
+}
+
+/** A raw GET over a socket on 127.0.0.1:`port` (inject() skips Node's HTTP parser, where the head limit lives): status, lower-case headers and body. */
+export function rawGet(port: number, target: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: target, method: 'GET', headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => { body += chunk; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

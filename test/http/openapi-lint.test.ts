@@ -14,7 +14,6 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, DEFAULT_STORE_PATH, MAX_HEADER_SIZE } from '../../src/http/app.js';
 import { operationIdOf } from '../../src/http/openapi.js';
 import { HYPOTHESIS } from '../../src/spec/caveats.js';
+import { rawGet } from './helpers.js';
 
 const REDOCLY = fileURLToPath(new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url));
 
@@ -137,24 +137,11 @@ describe('issue 13: the 4xx answers added to every operation are real (Ajv again
     expect(validate!(body), JSON.stringify(validate!.errors)).toBe(true);
   }
 
-  /** A raw GET over a socket on 127.0.0.1 (inject() skips Node's HTTP parser, where the head limit lives). */
-  function rawGet(target: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-    return new Promise((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: target, method: 'GET', headers }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => { body += chunk; });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
-  }
 
   it('431 on every documented GET when the request head is over the limit', async () => {
     for (const { method, path } of operations()) {
       if (method !== 'get') continue;
-      const res = await rawGet(path.replace(/\{[^}]+\}/g, 'all'), { 'x-padding': 'a'.repeat(MAX_HEADER_SIZE) });
+      const res = await rawGet(port, path.replace(/\{[^}]+\}/g, 'all'), { 'x-padding': 'a'.repeat(MAX_HEADER_SIZE) });
       expect(res.status, path).toBe(431);
       expect(res.headers['access-control-allow-origin']).toBe('*');
       expectDocumented(path, 431, JSON.parse(res.body));

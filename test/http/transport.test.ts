@@ -5,13 +5,12 @@
  * 127.0.0.1 (inject() skips Node's HTTP parser, where the limit lives); no network. Every test
  * runs at both places the /signals contract is served (SIGNALS_PATHS, issue 10).
  */
-import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPOSED_HEADERS, MAX_HEADER_SIZE } from '../../src/http/app.js';
 import { HYPOTHESIS } from '../../src/spec/caveats.js';
-import { fixtureApp, getJson, SIGNALS_PATHS } from './helpers.js';
+import { fixtureApp, getJson, rawGet, SIGNALS_PATHS } from './helpers.js';
 
 describe.each(SIGNALS_PATHS)('GET $path', ({ path, analyses }) => {
   let app: FastifyInstance;
@@ -23,24 +22,12 @@ describe.each(SIGNALS_PATHS)('GET $path', ({ path, analyses }) => {
   });
   afterAll(async () => { await app.close(); });
 
-  /** A raw GET over a socket: status, lower-case headers and body. */
-  function rawGet(target: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-    return new Promise((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: target, method: 'GET', headers: { origin: 'https://example.org' } }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => { body += chunk; });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
-  }
+  const get = (target: string) => rawGet(port, target, { origin: 'https://example.org' });
 
   describe('spec 1 / 5 / issue 4: long requests', () => {
     it('a 10k-character value (30k bytes percent-encoded) reaches /signals: 200 with the 4.1 headers, not a bare 431', async () => {
       for (const value of ['a'.repeat(17_000), encodeURIComponent('é'.repeat(5_000)), encodeURIComponent('💉'.repeat(2_500))]) {
-        const res = await rawGet(`${path}?q=${value}`);
+        const res = await get(`${path}?q=${value}`);
         expect(res.status).toBe(200);
         expect(JSON.parse(res.body)).toEqual([]);
         expect(res.headers['access-control-allow-origin']).toBe('*');
@@ -49,7 +36,7 @@ describe.each(SIGNALS_PATHS)('GET $path', ({ path, analyses }) => {
     });
 
     it('a request head above the limit: 431 with an Error object, the caveat header and CORS *', async () => {
-      const res = await rawGet(`${path}?q=${'a'.repeat(MAX_HEADER_SIZE + 10)}`);
+      const res = await get(`${path}?q=${'a'.repeat(MAX_HEADER_SIZE + 10)}`);
       expect(res.status).toBe(431);
       const body = JSON.parse(res.body);
       expect(body).toEqual({ error: expect.stringMatching(/exceed 65536 bytes/), hypothesis: HYPOTHESIS });
