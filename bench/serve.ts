@@ -202,7 +202,9 @@ export async function startServer(cli: string, storePath: string, probe: string)
   const poll = async (url: string): Promise<number> => {
     for (;;) {
       try {
-        if ((await fetch(`${base}${url}`)).status === 200) return performance.now() - started;
+        const status = (await fetch(`${base}${url}`)).status;
+        // 404: a program older than /readyz (--cli): loaded as far as this can tell.
+        if (status === 200 || (status === 404 && url === '/readyz')) return performance.now() - started;
       } catch {
         // not listening yet
       }
