@@ -10,7 +10,7 @@
  * RECVDATE first, then VAERS_ID descending (the store's order).
  */
 import type { AnalysisDefinition } from '../analyses.js';
-import { SizedLru } from '../signals/lru.js';
+import { ownBytes, SizedLru } from '../signals/lru.js';
 import type { CacheStats } from '../signals/service.js';
 import { matchNames } from '../signals/names.js';
 import { errorBody, type ErrorBody } from '../spec/errors.js';
@@ -108,7 +108,7 @@ export class CasesService {
     CasesService.stats.misses++;
     const series = this.caseSeries(params, analysis, selected);
     const rendered = CASES_RENDERERS[params.format](series, this.index);
-    const body = Buffer.from(rendered.body, 'utf8');
+    const body = ownBytes(rendered.body);
     const answer: CasesAnswer = {
       status: 200,
       key,

@@ -11,7 +11,7 @@
 import { HYPOTHESIS } from '../spec/caveats.js';
 import type { AnalysisMeta, StoreMeta } from '../store/schema.js';
 import { readStoreMeta } from '../store/serving.js';
-import { SignalsService, type SignalsServiceOptions } from './service.js';
+import { signalsCaches, SignalsService, type SignalsServiceOptions } from './service.js';
 
 /** One entry of `GET /analyses`. */
 export interface AnalysisListing extends AnalysisMeta {
@@ -61,9 +61,11 @@ export class AnalysesService {
   static async open(storePath: string, meta: StoreMeta, options: SignalsServiceOptions = {}): Promise<AnalysesService> {
     const analyses = storeAnalyses(meta);
     const service = new AnalysesService(analyses, (meta.analyses ?? []).length > 0);
+    // One set of caches for every analysis (bounded once, whatever the number of analyses).
+    const caches = signalsCaches(options.answerCacheBytes);
     let previous: Promise<unknown> = Promise.resolve();
     for (const analysis of analyses) {
-      const loading = previous.then(() => SignalsService.open(storePath, { ...options, analysis: service.selectable ? analysis.name : undefined }));
+      const loading = previous.then(() => SignalsService.open(storePath, { caches, ...options, analysis: service.selectable ? analysis.name : undefined }));
       loading.catch(() => undefined); // reported to the request that waits for it
       service.services.set(analysis.name, loading);
       previous = loading.catch(() => undefined);
