@@ -86,3 +86,8 @@ export function fillSelector(select, name) {
   select.replaceChildren(...options);
   select.value = selected;
 }
+
+/** Vaccines path of an analysis: /vaccines for the default, else /analyses/NAME/vaccines. */
+export function vaccinesPathOf(name) {
+  return isDefault(name) ? '/vaccines' : `/analyses/${encodeURIComponent(name)}/vaccines`;
+}

@@ -97,7 +97,10 @@ export function getAnalyses() {
   return getJson('/analyses');
 }
 
-/** Fetches `GET /vaccines` (every vaccine name with its type, reports and flagged pairs). */
-export function getVaccines() {
-  return getJson('/vaccines');
+/**
+ * Fetches `GET /vaccines` (every vaccine name with its type, reports and flagged pairs in the
+ * default analysis), or `GET /analyses/NAME/vaccines` (pairs counted in analysis NAME).
+ */
+export function getVaccines(path = '/vaccines') {
+  return getJson(path);
 }

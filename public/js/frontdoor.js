@@ -1,9 +1,10 @@
-// The front door (no query, no pair): the vaccine types of the data from GET /vaccines (grouped
+// The front door (no query, no pair): the vaccine types of the data from GET /vaccines, or
+// /analyses/NAME/vaccines for another analysis than the default (grouped
 // by vax_type: products, flagged and emerging pairs, latest report), and the emerging pairs
 // (first flagged within the last four quarters) from /signals answers: the pairs of each type
 // with emerging pairs, most recent first, kept where the API says `emerging: true`.
 import { getSignals, getVaccines } from './api.js';
-import { isDefault, signalsPathOf } from './analyses.js';
+import { isDefault, signalsPathOf, vaccinesPathOf } from './analyses.js';
 import { parseQuarter } from './plot.js';
 import { el, formatNumber } from './table.js';
 
@@ -11,13 +12,18 @@ import { el, formatNumber } from './table.js';
 export const EMERGING_SHOWN = 20;
 const PAGE = 500;
 
-let vaccinesAnswer = null;
+const vaccinesAnswers = new Map();
 const emergingByAnalysis = new Map();
 
-/** GET /vaccines, once per page. */
-async function vaccines() {
-  if (!vaccinesAnswer || !vaccinesAnswer.ok) vaccinesAnswer = await getVaccines();
-  return vaccinesAnswer;
+/** The vaccine listing of an analysis ('' = the default), once per page and analysis. */
+async function vaccines(analysis) {
+  const path = vaccinesPathOf(analysis);
+  let answer = vaccinesAnswers.get(path);
+  if (!answer || !answer.ok) {
+    answer = await getVaccines(path);
+    vaccinesAnswers.set(path, answer);
+  }
+  return answer;
 }
 
 /**
@@ -62,8 +68,8 @@ async function emergingPairs(types, analysis, through) {
   const key = analysis || '';
   if (emergingByAnalysis.has(key)) return emergingByAnalysis.get(key);
   const path = signalsPathOf(analysis);
-  // /vaccines counts the default analysis: there, only types with emerging pairs are asked
-  const asked = isDefault(analysis) ? types.filter((t) => t.emerging > 0) : types;
+  // The listing counts the emerging pairs of this analysis: only types with some are asked.
+  const asked = types.filter((t) => t.emerging > 0);
   const last = parseQuarter(through);
   const cutoff = last === null ? null : last - 3;
   const answers = await Promise.all(asked.map((t) => emergingOfType(t.type, path, cutoff)));
@@ -85,7 +91,7 @@ async function emergingPairs(types, analysis, through) {
  */
 export async function renderFrontDoor(ctx) {
   const $ = (id) => document.getElementById(id);
-  const answer = await vaccines();
+  const answer = await vaccines(ctx.analysis);
   if (!ctx.current()) return;
   if (!answer.ok || !answer.body || !Array.isArray(answer.body.vaccines)) {
     $('front-error').textContent = `The list of vaccines could not be loaded: ${answer.error ?? 'GET /vaccines answered no list.'}`;
@@ -112,7 +118,7 @@ function renderTypes(types, body, ctx) {
   const analysis = typeof body.analysis === 'string' ? body.analysis : 'default';
   const products = types.reduce((sum, t) => sum + t.products.length, 0);
   $('types-summary').textContent = `${types.length} vaccine types, ${products} vaccine names in the data through ${body.reports_through ?? '—'}. `
-    + `Flagged and emerging pairs are those of the default analysis (“${analysis}”). Open a type to list its pairs.`;
+    + `Flagged and emerging pairs are those of the analysis “${analysis}”${isDefault(ctx.analysis) ? ' (the default)' : ''}. Open a type to list its pairs.`;
   const rows = types.map((t) => {
     const tr = el('tr', null, { 'data-type': t.type });
     const name = el('th', null, { scope: 'row' });

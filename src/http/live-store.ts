@@ -34,7 +34,7 @@ export class Generation {
   /** In-flight requests holding this generation. */
   private refs = 0;
   private retired = false;
-  private listing: Buffer | null = null;
+  private readonly listings = new Map<string, Buffer>();
   /** Resolves once every analysis and the case series are loaded (rejects when one failed). */
   readonly complete: Promise<void>;
   /** Seconds from the start of the load to `complete` (null until then). */
@@ -67,14 +67,20 @@ export class Generation {
     return this.loadSeconds !== null;
   }
 
-  /** The JSON body of `GET /vaccines` (computed once; waits for the default analysis and the case series). */
-  async vaccines(): Promise<Buffer> {
-    if (!this.listing) {
-      const catalog = (await this.analyses.service(this.analyses.defaultName)!).catalog;
+  /**
+   * The JSON body of `GET /vaccines` (analysis `name` absent: the default one) or
+   * `GET /analyses/NAME/vaccines`: computed once per analysis; waits for the analysis and the
+   * case series. Rejects when the analysis could not be loaded.
+   */
+  async vaccines(name: string = this.analyses.defaultName): Promise<Buffer> {
+    let listing = this.listings.get(name);
+    if (!listing) {
+      const catalog = (await this.analyses.service(name)!).catalog;
       const cases = await this.cases.catch(() => null);
-      this.listing ??= Buffer.from(JSON.stringify(vaccineListing(this.analyses.defaultName, catalog, cases?.index ?? null)));
+      listing = Buffer.from(JSON.stringify(vaccineListing(name, catalog, cases?.index ?? null)));
+      this.listings.set(name, listing);
     }
-    return this.listing;
+    return listing;
   }
 
   /** Marks a request as using this generation. */

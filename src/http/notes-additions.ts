@@ -38,9 +38,9 @@ ${rows.join('\n')}
 
 /** Section 4.5: the vaccine listing (issue 12), our addition to the specification. */
 export function vaccinesEndpoint(): string {
-  return `### 4.5 GET /vaccines (our addition)
+  return `### 4.5 GET /vaccines and GET /analyses/{analysis}/vaccines (our addition)
 
-Every vaccine name (VAERS VAX_NAME) of the served store, sorted by name, as JSON: {analysis, reports_through, vaccines: [{vaccine, vax_type, vax_type_codes, reports, first_quarter, latest_quarter, flagged_pairs, emerging_pairs}], hypothesis}. vax_type is the rule of 2.1; vax_type_codes are the VAERS VAX_TYPE codes seen with the name; reports counts the distinct reports naming it, and first_quarter / latest_quarter are the quarters (RECVDATE) of the first and latest of them (all three null for a store without report tables); flagged_pairs counts its pairs that GET /signals serves in the default analysis (named in analysis), and emerging_pairs those of them with emerging true. Takes no parameters: any parameter is a 400 Error object. Headers as /analyses: Cache-Control public, max-age=60, X-REPORTS-Through, ETag.`;
+Every vaccine name (VAERS VAX_NAME) of the served store, sorted by name, as JSON: {analysis, reports_through, vaccines: [{vaccine, vax_type, vax_type_codes, reports, first_quarter, latest_quarter, flagged_pairs, emerging_pairs}], hypothesis}. vax_type is the rule of 2.1; vax_type_codes are the VAERS VAX_TYPE codes seen with the name; reports counts the distinct reports naming it, and first_quarter / latest_quarter are the quarters (RECVDATE) of the first and latest of them (all three null for a store without report tables); flagged_pairs counts its pairs that GET /signals serves in the default analysis (named in analysis), and emerging_pairs those of them with emerging true. GET /analyses/{analysis}/vaccines is the same listing with flagged_pairs and emerging_pairs counted in that analysis (X-REPORTS-Analysis names it; an unknown name is a 404 Error object whose allowed lists the names). Takes no parameters: any parameter is a 400 Error object. Headers as /analyses: Cache-Control public, max-age=60, X-REPORTS-Through, ETag.`;
 }
 
 /** Section 4.6: running the service (issue 13): health, caching, compression, metrics, store swaps. */

@@ -1,7 +1,7 @@
 /**
  * Route plugin of `GET /signals` (spec 4.1), `GET /analyses/:analysis/signals` (every analysis
  * of the store with the same contract), `GET /analyses` (the list; issue 10 section 4) and
- * `GET /vaccines` (every vaccine name; issue 12). Each request takes the current store
+ * `GET /vaccines`, `GET /analyses/:analysis/vaccines` (every vaccine name; issue 12). Each request takes the current store
  * generation (live-store.ts: it finishes on it even if a swap happens meanwhile), then: raw query
  * string -> SignalsService.answer -> headers (spec 4.1: X-Total-Count, X-Limit, X-Offset,
  * X-REPORTS-Through, Cache-Control; X-REPORTS-Analysis names the analysis; X-REPORTS-Build of the
@@ -17,7 +17,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { analysesRouteSchema, analysisSignalsRouteSchema, SIGNALS_ROUTE_SCHEMA } from '../signals/schemas.js';
 import type { SignalsService } from '../signals/service.js';
-import { VACCINES_ROUTE_SCHEMA } from '../signals/vaccines-schema.js';
+import { analysisVaccinesRouteSchema, VACCINES_ROUTE_SCHEMA } from '../signals/vaccines-schema.js';
 import { errorBody } from '../spec/errors.js';
 import { sendAnswer, type RenderedAnswer } from './answer.js';
 import type { Generation, LiveStore } from './live-store.js';
@@ -37,15 +37,16 @@ const LISTING_CACHE_CONTROL = 'public, max-age=60';
 /** Rendered listings per generation (their ETag and compressed bytes are kept beside them). */
 const listings = new WeakMap<Generation, Map<string, RenderedAnswer>>();
 
-/** A listing of `generation` as a cached answer. */
-async function listing(generation: Generation, name: 'analyses' | 'vaccines'): Promise<RenderedAnswer> {
+/** A listing of `generation` as a cached answer: the analyses, or the vaccines of analysis `analysis`. */
+async function listing(generation: Generation, name: 'analyses' | 'vaccines', analysis: string = generation.analyses.defaultName): Promise<RenderedAnswer> {
   let kept = listings.get(generation);
   if (!kept) listings.set(generation, (kept = new Map()));
-  let answer = kept.get(name);
+  const key = name === 'analyses' ? name : `vaccines\0${analysis}`;
+  let answer = kept.get(key);
   if (!answer) {
-    const body = name === 'analyses' ? Buffer.from(JSON.stringify(generation.analyses.listing())) : await generation.vaccines();
+    const body = name === 'analyses' ? Buffer.from(JSON.stringify(generation.analyses.listing())) : await generation.vaccines(analysis);
     answer = { body, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': LISTING_CACHE_CONTROL, 'x-reports-through': generation.meta.reports_through ?? 'none' } };
-    kept.set(name, answer);
+    kept.set(key, answer);
   }
   return answer;
 }
@@ -81,9 +82,25 @@ export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteO
     }));
   app.get('/analyses', { schema: analysesRouteSchema(), ...plain }, async (request, reply) =>
     withGeneration(live, reply, async (generation) => sendAnswer(request, reply, await listing(generation, 'analyses'), generation.build, 'analyses')));
+  /** Sends the vaccine listing of analysis `name` (null: the default one, at /vaccines). */
+  async function vaccines(generation: Generation, name: string | null, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    if (rawQuery(request) !== '') return reply.code(400).send(errorBody('GET /vaccines takes no parameters', { allowed: [] }));
+    const analysis = name ?? generation.analyses.defaultName;
+    if (name !== null) reply.header('x-reports-analysis', name);
+    let answer: RenderedAnswer;
+    try {
+      answer = await listing(generation, 'vaccines', analysis);
+    } catch (error) {
+      return reply.code(503).send(errorBody(`analysis ${analysis} could not be loaded: ${(error as Error).message}`));
+    }
+    return sendAnswer(request, reply, answer, generation.build, `vaccines\0${analysis}`);
+  }
   app.get('/vaccines', { schema: VACCINES_ROUTE_SCHEMA, ...plain }, async (request, reply) =>
+    withGeneration(live, reply, (generation) => vaccines(generation, null, request, reply)));
+  app.get<{ Params: { analysis: string } }>('/analyses/:analysis/vaccines', { schema: analysisVaccinesRouteSchema(options.analysisNames), ...plain }, async (request, reply) =>
     withGeneration(live, reply, async (generation) => {
-      if (rawQuery(request) !== '') return reply.code(400).send(errorBody('GET /vaccines takes no parameters', { allowed: [] }));
-      return sendAnswer(request, reply, await listing(generation, 'vaccines'), generation.build, 'vaccines');
+      const name = request.params.analysis;
+      if (!generation.analyses.service(name)) return unknownAnalysis(reply, name, generation.analyses.names);
+      return vaccines(generation, name, request, reply);
     }));
 }

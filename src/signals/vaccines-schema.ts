@@ -49,3 +49,14 @@ export const VACCINES_ROUTE_SCHEMA = {
     503: ERROR('No store is loaded (the server started without data).'),
   },
 } as const;
+
+/** Route schema of `GET /analyses/{analysis}/vaccines`: the same listing, pairs counted in that analysis. */
+export function analysisVaccinesRouteSchema(names: readonly string[]) {
+  return {
+    ...VACCINES_ROUTE_SCHEMA,
+    summary: 'Every vaccine name, with flagged and emerging pairs counted in one analysis',
+    description: `As /vaccines, with flagged_pairs and emerging_pairs counted in analysis {analysis} (reports and quarters are those of every report). X-REPORTS-Analysis names the analysis. ${VACCINES_ROUTE_SCHEMA.description}`,
+    params: { type: 'object', required: ['analysis'], properties: { analysis: { type: 'string', enum: [...names], description: 'Analysis name (GET /analyses).' } } },
+    response: { ...VACCINES_ROUTE_SCHEMA.response, 404: ERROR('No analysis of that name in this store; `allowed` lists the names.') },
+  } as const;
+}

@@ -92,4 +92,21 @@ describe.skipIf(!present)('/cases on the real 1990-2006 reports against an indep
     }
     expect(checked).toBeGreaterThan(50);
   });
+
+  it('/analyses/stratified/vaccines: flagged and emerging pairs are those of /analyses/stratified/signals', async () => {
+    const body = JSON.parse((await app.inject('/analyses/stratified/vaccines')).body);
+    expect(body.analysis).toBe('stratified');
+    const flagged = body.vaccines.filter((v: { flagged_pairs: number }) => v.flagged_pairs > 0);
+    expect(flagged.length).toBeGreaterThan(30);
+    for (const v of flagged.slice(0, 30)) {
+      const pairs: Array<{ vaccine: string; emerging: boolean }> = [];
+      for (let offset = 0; ; offset += 500) {
+        const res = await app.inject(`/analyses/stratified/signals?vaccine=${encodeURIComponent(v.vaccine)}&limit=500&offset=${offset}`);
+        pairs.push(...JSON.parse(res.body));
+        if (offset + 500 >= Number(res.headers['x-total-count'])) break;
+      }
+      const own = pairs.filter((p) => p.vaccine === v.vaccine);
+      expect([v.vaccine, own.length, own.filter((p) => p.emerging).length]).toEqual([v.vaccine, v.flagged_pairs, v.emerging_pairs]);
+    }
+  });
 });

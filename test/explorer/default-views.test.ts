@@ -88,6 +88,24 @@ describe.skipIf(!hasStore || !hasChromium)('explorer front door, analyses and re
     expect(await page.isVisible('#front')).toBe(false);
   });
 
+  it('front door of another analysis: its counts come from /analyses/NAME/vaccines', async () => {
+    const entries = (await json('/analyses/serious/vaccines')).vaccines as VaccineEntry[];
+    const rotaFlagged = entries.filter((v) => v.vax_type === 'ROTAVIRUS').reduce((s, v) => s + v.flagged_pairs, 0);
+    const emergingTotal = entries.reduce((s, v) => s + v.emerging_pairs, 0);
+    expect(rotaFlagged).not.toBe((await json('/vaccines')).vaccines.filter((v: VaccineEntry) => v.vax_type === 'ROTAVIRUS').reduce((s: number, v: VaccineEntry) => s + v.flagged_pairs, 0));
+    const asked: string[] = [];
+    const listen = (request: { url(): string }) => asked.push(new URL(request.url()).pathname);
+    page.on('request', listen);
+    await open(page, base, '/?analysis=serious');
+    page.off('request', listen);
+    expect(asked).toContain('/analyses/serious/vaccines');
+    expect(asked).not.toContain('/vaccines');
+    expect(await page.textContent('#types-summary')).toContain('analysis “serious”');
+    const rota = page.locator('#types-table tbody tr[data-type="ROTAVIRUS"]');
+    expect(await rota.locator('td').nth(2).textContent()).toBe(String(rotaFlagged));
+    expect(await page.textContent('#emerging-summary')).toContain(emergingTotal > 0 ? `${emergingTotal} emerging pair` : 'No emerging pair');
+  });
+
   it('a pair name is a link: a click opens the pair in the page, its href opens the same view in a new page', async () => {
     await open(page, base, '/?vaccine=ROTAVIRUS');
     const row = page.locator('#pairs tbody tr').filter({ has: page.locator('th', { hasText: VACCINE }) }).filter({ hasText: EVENT });

@@ -213,6 +213,24 @@ describe('/vaccines', () => {
     }
   });
 
+  it('/analyses/NAME/vaccines counts the pairs of that analysis; an unknown NAME is a 404 with the names', async () => {
+    const res = await app.inject('/analyses/serious/vaccines');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-reports-analysis']).toBe('serious');
+    expect(res.headers.etag).not.toBe((await app.inject('/vaccines')).headers.etag);
+    const body = res.json();
+    expect(body.analysis).toBe('serious');
+    const all = (await app.inject('/vaccines')).json();
+    expect(body.vaccines.map((v: { vaccine: string; reports: number }) => [v.vaccine, v.reports])).toEqual(all.vaccines.map((v: { vaccine: string; reports: number }) => [v.vaccine, v.reports]));
+    for (const v of body.vaccines) {
+      const signals = await app.inject(`/analyses/serious/signals?vaccine=${encodeURIComponent(v.vaccine)}&limit=500`);
+      expect(v.flagged_pairs, v.vaccine).toBe(JSON.parse(signals.body).filter((p: { vaccine: string }) => p.vaccine === v.vaccine).length);
+    }
+    const unknown = await app.inject('/analyses/nope/vaccines');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().allowed).toEqual(['all', 'serious']);
+  });
+
   it('takes no parameters: 400 with an Error object', async () => {
     const res = await app.inject('/vaccines?vaccine=x');
     expect(res.statusCode).toBe(400);
