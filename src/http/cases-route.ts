@@ -13,7 +13,7 @@ import type { CasesService } from '../cases/service.js';
 import { errorBody } from '../spec/errors.js';
 import { sendAnswer } from './answer.js';
 import type { Generation, LiveStore } from './live-store.js';
-import { rawQuery, unknownAnalysis, withGeneration } from './resource.js';
+import { PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';
 
 /** Options of the /cases route plugin. */
 export interface CasesRouteOptions {
@@ -43,13 +43,10 @@ export async function casesRoutes(app: FastifyInstance, options: CasesRouteOptio
     return sendAnswer(request, reply, result, generation.build, `cases\0${result.key}`);
   }
 
-  const plain = { validatorCompiler: () => () => true, serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
-  app.get('/cases', { schema: CASES_ROUTE_SCHEMA, ...plain }, async (request, reply) =>
+  app.get('/cases', { schema: CASES_ROUTE_SCHEMA, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, (generation) => send(generation, reply, request, null)));
-  app.get<{ Params: { analysis: string } }>('/analyses/:analysis/cases', { schema: analysisCasesRouteSchema(options.analysisNames), ...plain }, async (request, reply) =>
-    withGeneration(live, reply, async (generation) => {
-      const name = request.params.analysis;
-      if (!generation.analyses.service(name)) return unknownAnalysis(reply, name, generation.analyses.names);
+  app.get('/analyses/:analysis/cases', { schema: analysisCasesRouteSchema(options.analysisNames), ...PLAIN }, async (request: FastifyRequest<{ Params: { analysis: string } }>, reply) =>
+    withAnalysis(live, request, reply, (generation, name) => {
       reply.header('x-reports-analysis', name);
       // An analysis of the store whose rule this program does not know (none today) restricts nothing.
       return send(generation, reply, request, ANALYSES.find((a) => a.name === name) ?? null);

@@ -19,7 +19,11 @@ import { CasesService } from '../cases/service.js';
 import { openAnalyses, type AnalysesService } from '../signals/analyses.js';
 import { vaccineListing } from '../signals/vaccines.js';
 import type { StoreMeta } from '../store/schema.js';
+import type { RenderedAnswer } from './answer.js';
 import { buildId } from './build-id.js';
+
+/** Cache lifetime of the /analyses and /vaccines listings. */
+const LISTING_CACHE_CONTROL = 'public, max-age=60';
 
 const UNAVAILABLE =
   'the signal store is missing or unreadable (%s); build one with "reporting-signals build --vaers DIR --out FILE" and serve it with "reporting-signals serve --store FILE"';
@@ -34,7 +38,8 @@ export class Generation {
   /** In-flight requests holding this generation. */
   private refs = 0;
   private retired = false;
-  private readonly listings = new Map<string, Buffer>();
+  /** The rendered /analyses and /vaccines answers (their ETag and compressed bytes hang on them, answer.ts). */
+  private readonly listings = new Map<string, RenderedAnswer>();
   /** Resolves once every analysis and the case series are loaded (rejects when one failed). */
   readonly complete: Promise<void>;
   /** Seconds from the start of the load to `complete` (null until then). */
@@ -67,20 +72,35 @@ export class Generation {
     return this.loadSeconds !== null;
   }
 
+  /** The body of `GET /analyses` as a cached answer (computed once). */
+  analysesListing(): RenderedAnswer {
+    let answer = this.listings.get('analyses');
+    if (!answer) {
+      answer = this.listingAnswer(Buffer.from(JSON.stringify(this.analyses.listing())));
+      this.listings.set('analyses', answer);
+    }
+    return answer;
+  }
+
   /**
-   * The JSON body of `GET /vaccines` (analysis `name` absent: the default one) or
-   * `GET /analyses/NAME/vaccines`: computed once per analysis; waits for the analysis and the
-   * case series. Rejects when the analysis could not be loaded.
+   * The body of `GET /vaccines` (the default analysis) or `GET /analyses/NAME/vaccines` as a
+   * cached answer: computed once per analysis; waits for the analysis and the case series.
+   * Rejects when the analysis could not be loaded.
    */
-  async vaccines(name: string = this.analyses.defaultName): Promise<Buffer> {
-    let listing = this.listings.get(name);
-    if (!listing) {
+  async vaccines(name: string): Promise<RenderedAnswer> {
+    const key = `vaccines\0${name}`;
+    let answer = this.listings.get(key);
+    if (!answer) {
       const catalog = (await this.analyses.service(name)!).catalog;
       const cases = await this.cases.catch(() => null);
-      listing = Buffer.from(JSON.stringify(vaccineListing(name, catalog, cases?.index ?? null)));
-      this.listings.set(name, listing);
+      answer = this.listingAnswer(Buffer.from(JSON.stringify(vaccineListing(name, catalog, cases?.index ?? null))));
+      this.listings.set(key, answer);
     }
-    return listing;
+    return answer;
+  }
+
+  private listingAnswer(body: Buffer): RenderedAnswer {
+    return { body, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': LISTING_CACHE_CONTROL, 'x-reports-through': this.meta.reports_through ?? 'none' } };
   }
 
   /** Marks a request as using this generation. */

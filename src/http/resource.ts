@@ -1,8 +1,9 @@
 /**
  * What every store-backed route shares (/signals, /analyses, /vaccines, /cases): taking the
  * current store generation for the whole request (live-store.ts: a request finishes on the
- * store it started on), the 404 of an unknown analysis, and the raw query string (the resources
- * parse it themselves, to see repeated parameters).
+ * store it started on), the analysis of an `/analyses/:analysis/...` path (404 when unknown),
+ * the raw query string (the resources parse it themselves, to see repeated parameters), and
+ * the route compilers they use.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../spec/errors.js';
@@ -23,10 +24,29 @@ export async function withGeneration(live: LiveStore, reply: FastifyReply, handl
   }
 }
 
-/** The 404 of an analysis name the store does not have. */
-export function unknownAnalysis(reply: FastifyReply, name: string, names: string[]): FastifyReply {
-  return reply.code(404).send(errorBody(`no analysis named "${name.slice(0, 100)}" in this store`, { allowed: names }));
+/**
+ * Runs `handle` on the current generation and the analysis named by the request's `:analysis`
+ * path parameter; an analysis the store does not have is a 404 Error object listing the names.
+ */
+export async function withAnalysis(
+  live: LiveStore, request: FastifyRequest<{ Params: { analysis: string } }>, reply: FastifyReply,
+  handle: (generation: Generation, name: string) => Promise<FastifyReply>,
+): Promise<FastifyReply> {
+  return withGeneration(live, reply, async (generation) => {
+    const name = request.params.analysis;
+    if (!generation.analyses.service(name)) {
+      return reply.code(404).send(errorBody(`no analysis named "${name.slice(0, 100)}" in this store`, { allowed: generation.analyses.names }));
+    }
+    return handle(generation, name);
+  });
 }
+
+/**
+ * Route compilers of the resources whose services render their own bodies (Buffers) and parse
+ * their own query strings: no Fastify validation, and no schema-driven serializer is compiled
+ * for the Error objects (start-up time); the route schemas only document.
+ */
+export const PLAIN = { validatorCompiler: () => () => true, serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
 
 /** The raw query string of a request (without `?`). */
 export function rawQuery(request: FastifyRequest): string {

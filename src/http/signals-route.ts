@@ -21,7 +21,7 @@ import { analysisVaccinesRouteSchema, VACCINES_ROUTE_SCHEMA } from '../signals/v
 import { errorBody } from '../spec/errors.js';
 import { sendAnswer, type RenderedAnswer } from './answer.js';
 import type { Generation, LiveStore } from './live-store.js';
-import { rawQuery, unknownAnalysis, withGeneration } from './resource.js';
+import { PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';
 
 /** Options of the /signals route plugin. */
 export interface SignalsRouteOptions {
@@ -31,27 +31,7 @@ export interface SignalsRouteOptions {
   analysisNames: string[];
 }
 
-/** Cache lifetime of the /analyses and /vaccines listings. */
-const LISTING_CACHE_CONTROL = 'public, max-age=60';
-
-/** Rendered listings per generation (their ETag and compressed bytes are kept beside them). */
-const listings = new WeakMap<Generation, Map<string, RenderedAnswer>>();
-
-/** A listing of `generation` as a cached answer: the analyses, or the vaccines of analysis `analysis`. */
-async function listing(generation: Generation, name: 'analyses' | 'vaccines', analysis: string = generation.analyses.defaultName): Promise<RenderedAnswer> {
-  let kept = listings.get(generation);
-  if (!kept) listings.set(generation, (kept = new Map()));
-  const key = name === 'analyses' ? name : `vaccines\0${analysis}`;
-  let answer = kept.get(key);
-  if (!answer) {
-    const body = name === 'analyses' ? Buffer.from(JSON.stringify(generation.analyses.listing())) : await generation.vaccines(analysis);
-    answer = { body, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': LISTING_CACHE_CONTROL, 'x-reports-through': generation.meta.reports_through ?? 'none' } };
-    kept.set(key, answer);
-  }
-  return answer;
-}
-
-/** Registers GET /signals, GET /analyses, GET /analyses/:analysis/signals and GET /vaccines. */
+/** Registers GET /signals, GET /analyses, GET /analyses/:analysis/signals, GET /vaccines and GET /analyses/:analysis/vaccines. */
 export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteOptions): Promise<void> {
   const { live } = options;
 
@@ -69,19 +49,6 @@ export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteO
     return sendAnswer(request, reply, result, generation.build, `signals\0${name}\0${result.key}`);
   }
 
-  // Bodies are rendered by the service (strings/Buffers); Error objects need no schema-driven
-  // serializer, so none is compiled (start-up time).
-  const plain = { validatorCompiler: () => () => true, serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
-  app.get('/signals', { schema: SIGNALS_ROUTE_SCHEMA, ...plain }, async (request, reply) =>
-    withGeneration(live, reply, (generation) => answer(generation, generation.analyses.defaultName, request, reply)));
-  app.get<{ Params: { analysis: string } }>('/analyses/:analysis/signals', { schema: analysisSignalsRouteSchema(options.analysisNames), ...plain }, async (request, reply) =>
-    withGeneration(live, reply, async (generation) => {
-      const name = request.params.analysis;
-      if (!generation.analyses.service(name)) return unknownAnalysis(reply, name, generation.analyses.names);
-      return answer(generation, name, request, reply);
-    }));
-  app.get('/analyses', { schema: analysesRouteSchema(), ...plain }, async (request, reply) =>
-    withGeneration(live, reply, async (generation) => sendAnswer(request, reply, await listing(generation, 'analyses'), generation.build, 'analyses')));
   /** Sends the vaccine listing of analysis `name` (null: the default one, at /vaccines). */
   async function vaccines(generation: Generation, name: string | null, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     if (rawQuery(request) !== '') return reply.code(400).send(errorBody('GET /vaccines takes no parameters', { allowed: [] }));
@@ -89,18 +56,22 @@ export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteO
     if (name !== null) reply.header('x-reports-analysis', name);
     let answer: RenderedAnswer;
     try {
-      answer = await listing(generation, 'vaccines', analysis);
+      answer = await generation.vaccines(analysis);
     } catch (error) {
       return reply.code(503).send(errorBody(`analysis ${analysis} could not be loaded: ${(error as Error).message}`));
     }
     return sendAnswer(request, reply, answer, generation.build, `vaccines\0${analysis}`);
   }
-  app.get('/vaccines', { schema: VACCINES_ROUTE_SCHEMA, ...plain }, async (request, reply) =>
+
+  type AnalysisRequest = FastifyRequest<{ Params: { analysis: string } }>;
+  app.get('/signals', { schema: SIGNALS_ROUTE_SCHEMA, ...PLAIN }, async (request, reply) =>
+    withGeneration(live, reply, (generation) => answer(generation, generation.analyses.defaultName, request, reply)));
+  app.get('/analyses/:analysis/signals', { schema: analysisSignalsRouteSchema(options.analysisNames), ...PLAIN }, async (request: AnalysisRequest, reply) =>
+    withAnalysis(live, request, reply, (generation, name) => answer(generation, name, request, reply)));
+  app.get('/analyses', { schema: analysesRouteSchema(), ...PLAIN }, async (request, reply) =>
+    withGeneration(live, reply, async (generation) => sendAnswer(request, reply, generation.analysesListing(), generation.build, 'analyses')));
+  app.get('/vaccines', { schema: VACCINES_ROUTE_SCHEMA, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, (generation) => vaccines(generation, null, request, reply)));
-  app.get<{ Params: { analysis: string } }>('/analyses/:analysis/vaccines', { schema: analysisVaccinesRouteSchema(options.analysisNames), ...plain }, async (request, reply) =>
-    withGeneration(live, reply, async (generation) => {
-      const name = request.params.analysis;
-      if (!generation.analyses.service(name)) return unknownAnalysis(reply, name, generation.analyses.names);
-      return vaccines(generation, name, request, reply);
-    }));
+  app.get('/analyses/:analysis/vaccines', { schema: analysisVaccinesRouteSchema(options.analysisNames), ...PLAIN }, async (request: AnalysisRequest, reply) =>
+    withAnalysis(live, request, reply, (generation, name) => vaccines(generation, name, request, reply)));
 }
