@@ -16,9 +16,10 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { CasesService } from '../cases/service.js';
-import { openAnalyses, type AnalysesService } from '../signals/analyses.js';
+import { AnalysesService } from '../signals/analyses.js';
 import { vaccineListing } from '../signals/vaccines.js';
 import type { StoreMeta } from '../store/schema.js';
+import { readStoreMeta } from '../store/serving.js';
 import type { RenderedAnswer } from './answer.js';
 import { buildId } from './build-id.js';
 
@@ -139,10 +140,8 @@ export type LoadResult = { ok: true; generation: Generation } | { ok: false; err
 /** Loads the store at `path`; resolves once its default analysis is loaded (the rest continue in `complete`). */
 async function loadGeneration(path: string): Promise<Generation> {
   const started = performance.now();
-  const opening = openAnalyses(path);
-  for (const promise of [opening.names, opening.service]) promise.catch(() => undefined); // the awaits below report it
-  const meta = await opening.meta;
-  const analyses = await opening.service;
+  const meta = await readStoreMeta(path);
+  const analyses = await AnalysesService.open(path, meta);
   const cases = CasesService.open(path, meta.reports_through);
   cases.catch(() => undefined);
   const storeId = storeBuildId(meta);
@@ -161,10 +160,8 @@ export class LiveStore {
   private failure = 'not loaded yet';
   private reloading: Promise<LoadResult> | null = null;
   private queued: Promise<LoadResult> | null = null;
-  /** Counts of loads by outcome, and the time of the last successful one (metrics). */
+  /** Counts of loads by outcome (metrics). */
   readonly loads = { ok: 0, failed: 0 };
-  /** Called after each swap with the new generation (metrics, caches). */
-  readonly onSwap: Array<(generation: Generation) => void> = [];
 
   private constructor(public path: string, private readonly log: LiveStoreLog) {}
 
@@ -246,7 +243,6 @@ export class LiveStore {
     this.path = path;
     this.loads.ok++;
     previous?.retire();
-    for (const listener of this.onSwap) listener(next);
     this.log.info(`store swapped: ${path} (build ${next.storeId}, reports through ${next.meta.reports_through ?? 'none'}) in ${next.loadSeconds?.toFixed(2)} s`);
     return { ok: true, generation: next };
   }

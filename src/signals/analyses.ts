@@ -1,7 +1,7 @@
 /**
  * The analyses of a store as served (issue 10 section 4): `GET /signals` answers the default
  * analysis, `GET /analyses/NAME/signals` any analysis with the whole /signals contract, and
- * `GET /analyses` lists them. Transport-free: src/http/analyses-route.ts sends the answers.
+ * `GET /analyses` lists them. Transport-free: src/http/signals-route.ts sends the answers.
  *
  * Loading: the default analysis is loaded first (the first answer does not wait for the
  * others); the other analyses load one after the other in the background, and a request for
@@ -10,7 +10,6 @@
  */
 import { HYPOTHESIS } from '../spec/caveats.js';
 import type { AnalysisMeta, StoreMeta } from '../store/schema.js';
-import { readStoreMeta } from '../store/serving.js';
 import { signalsCaches, SignalsService, type SignalsServiceOptions } from './service.js';
 
 /** One entry of `GET /analyses`. */
@@ -102,20 +101,4 @@ export class AnalysesService {
   async close(): Promise<void> {
     for (const loading of this.services.values()) (await loading.catch(() => null))?.close();
   }
-}
-
-/**
- * Opens the analyses of the store at `storePath`: `meta` and `names` resolve as soon as the metadata is
- * read (for the OpenAPI enum), `service` once the default analysis is loaded. Both reject with
- * an Error naming the file when the store is missing or unreadable.
- */
-export function openAnalyses(
-  storePath: string, options: SignalsServiceOptions = {},
-): { meta: Promise<StoreMeta>; names: Promise<string[]>; service: Promise<AnalysesService> } {
-  const meta = readStoreMeta(storePath);
-  return {
-    meta,
-    names: meta.then((m) => storeAnalyses(m).map((a) => a.name)),
-    service: meta.then((m) => AnalysesService.open(storePath, m, options)),
-  };
 }
