@@ -21,7 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { countQuarters, windowCounts, type QuarterCounts } from '../src/mining/counts.js';
 import { CHUNK_WINDOWS } from '../src/mining/passes.js';
-import { formatQuarter, type QuarterIndex } from '../src/spec/quarter.js';
+import { formatQuarter, type QuarterIndex } from '../src/domain/quarter.js';
 import { countTable, fitPrior, type PriorFit } from '../src/stats/mgps.js';
 import { readVaers } from '../src/vaers/read.js';
 import { random } from './prng.js';

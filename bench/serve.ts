@@ -46,7 +46,7 @@ import { readStoreMeta } from '../src/store/serving.js';
 import { loadCatalog } from '../src/signals/catalog.js';
 import type { QuarterlyRow } from '../src/store/schema.js';
 import { writeStore } from '../src/store/write.js';
-import { formatQuarter } from '../src/spec/quarter.js';
+import { formatQuarter } from '../src/domain/quarter.js';
 import { random } from './prng.js';
 
 export interface AutocannonResult {

@@ -8,8 +8,8 @@
  * (a) no import cycle anywhere in src/;
  * (b) nothing in src/signals, src/pipeline, src/stats, src/store, src/vaers, src/mining imports
  *     from src/http (the server assembly sits on top);
- * (c) src/spec (the specification's words) imports nothing from other src folders;
- * (d) src/stats (pure numerics) imports only src/spec and packages;
+ * (c) src/domain (the specification's words and the domain rules) imports nothing from other src folders;
+ * (d) src/stats (pure numerics) imports only src/domain and packages;
  * (e) the /signals query validator (src/signals/parameters.ts) does not load DuckDB.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -149,14 +149,14 @@ describe('architecture: the import graph of src/', () => {
     expect(upward).toEqual([]);
   });
 
-  it('(c) src/spec imports nothing from other src folders', () => {
-    const outside = srcEdges().filter(({ file, target }) => folderOf(file) === 'spec' && folderOf(target) !== 'spec').map(({ file, target }) => `${file} -> ${target}`);
+  it('(c) src/domain imports nothing from other src folders', () => {
+    const outside = srcEdges().filter(({ file, target }) => folderOf(file) === 'domain' && folderOf(target) !== 'domain').map(({ file, target }) => `${file} -> ${target}`);
     expect(outside).toEqual([]);
   });
 
-  it('(d) src/stats imports only src/spec and packages', () => {
+  it('(d) src/stats imports only src/domain and packages', () => {
     const outside = srcEdges()
-      .filter(({ file, target }) => folderOf(file) === 'stats' && !['stats', 'spec'].includes(folderOf(target)))
+      .filter(({ file, target }) => folderOf(file) === 'stats' && !['stats', 'domain'].includes(folderOf(target)))
       .map(({ file, target }) => `${file} -> ${target}`);
     expect(outside).toEqual([]);
   });

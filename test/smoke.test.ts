@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatQuarter, parseQuarter } from '../src/spec/quarter.js';
+import { formatQuarter, parseQuarter } from '../src/domain/quarter.js';
 
 describe('quarter (spec 2.1: quarter strings have the form <year>Q<1-4>)', () => {
   it('round-trips 2021Q3 and accepts 2021-Q3', () => {

@@ -5,8 +5,8 @@
  * value counts as absent, a repeated or unknown parameter is a 400 naming the allowed ones, and
  * numbers follow the one number rule.
  */
-import type { ParamError } from '../spec/errors.js';
-import { parseQuarter, type QuarterIndex } from '../spec/quarter.js';
+import type { ParamError } from '../domain/errors.js';
+import { parseQuarter, type QuarterIndex } from '../domain/quarter.js';
 import { integerValue, LIMIT_MAX, presentValue, queryValues, quoteValue, vaccineValue, type ParameterSpec } from '../signals/parameters.js';
 
 /** `/cases` formats: json (the case series) and csv (the line listing of the page). */

@@ -3,8 +3,8 @@
  * case series: query echo, matched names, breakdowns, the page of reports) and `csv` (the line
  * listing of the page, RFC 4180, one row per report).
  */
-import { HYPOTHESIS } from '../spec/caveats.js';
-import { formatQuarter } from '../spec/quarter.js';
+import { HYPOTHESIS } from '../domain/caveats.js';
+import { formatQuarter } from '../domain/quarter.js';
 import { csvField } from '../signals/render.js';
 import { AGE_GROUPS, isSerious, OUTCOME, SEX_CODES, type OutcomeName } from '../vaers/report-fields.js';
 import type { Breakdowns } from './breakdowns.js';

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ANALYSES } from '../analyses.js';
 import { analysisCasesRouteSchema, CASES_ROUTE_SCHEMA } from '../cases/schemas.js';
 import type { CasesService } from '../cases/service.js';
-import { errorBody } from '../spec/errors.js';
+import { errorBody } from '../domain/errors.js';
 import { sendAnswer } from './answer.js';
 import type { Generation, LiveStore } from './live-store.js';
 import { PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type {} from '@fastify/swagger'; // brings `schema.hide` into FastifySchema
-import { HYPOTHESIS } from '../spec/caveats.js';
+import { HYPOTHESIS } from '../domain/caveats.js';
 
 /** Folder of the page's files; `src/http` and `dist/http` both sit two levels below the root. */
 export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));

@@ -8,7 +8,7 @@
  *   During a live swap the old store keeps serving, so readiness stays 200.
  */
 import type { FastifyInstance } from 'fastify';
-import { errorBody } from '../spec/errors.js';
+import { errorBody } from '../domain/errors.js';
 import type { LiveStore } from './live-store.js';
 
 /** Options of the health plugin. */

@@ -12,7 +12,7 @@ import { FORMATS, LIMIT_DEFAULT, LIMIT_MAX, MIN_QUERY_LENGTH, SIGNALS_PARAMETERS
 import { CLASS_SCHEMA, ERROR_SCHEMA, PAIR_SCHEMA, PROFILE_SCHEMA, QUARTER_SCHEMA, SERIES_SCHEMA, SIGNALS_HEADERS } from '../signals/schemas.js';
 import { LIMIT_DEFAULT as PIPELINE_LIMIT_DEFAULT, LIMIT_MAX as PIPELINE_LIMIT_MAX } from '../pipeline/params.js';
 import { pipelineJsonSchema, pipelineQuerySchema, studySchema } from '../pipeline/schema.js';
-import { HYPOTHESIS, REGISTRY_CAVEAT } from '../spec/caveats.js';
+import { HYPOTHESIS, REGISTRY_CAVEAT } from '../domain/caveats.js';
 import { analysesEndpoint, casesEndpoint, operationsNotes, vaccinesEndpoint } from './notes-additions.js';
 
 /** RFC 9727 media type of the catalog (linkset JSON with the api-catalog profile). */

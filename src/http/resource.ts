@@ -6,7 +6,7 @@
  * the route compilers they use.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody } from '../spec/errors.js';
+import { errorBody } from '../domain/errors.js';
 import type { Generation, LiveStore } from './live-store.js';
 
 /**

@@ -19,7 +19,7 @@ import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { formatQuarter } from '../spec/quarter.js';
+import { formatQuarter } from '../domain/quarter.js';
 import { REPORT_OUTCOME_COLUMNS, type QuarterlyRow, type ReportEventRow, type ReportRow, type ReportTables, type ReportVaccineRow, type StoreMeta, type VaccineRow, type WindowRow } from '../store/schema.js';
 import { writeStore } from '../store/write.js';
 import { vaxType } from '../vaccine-type.js';

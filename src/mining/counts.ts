@@ -16,7 +16,7 @@
  * finished quarter is kept as sorted typed arrays: pair keys, pair counts, and a count per
  * vaccine and per event (per stratum: only the vaccines and events it names).
  */
-import type { QuarterIndex } from '../spec/quarter.js';
+import type { QuarterIndex } from '../domain/quarter.js';
 
 /** Quarters in a window (DESIGN.md: window q covers q-3..q). */
 export const WINDOW_QUARTERS = 4;

@@ -11,14 +11,14 @@
  * the result does not depend on the number of workers. A window with fewer pairs than the prior
  * has parameters cannot be fitted: it is recorded with its reason and skipped, never a crash.
  */
-import { SERVING_FLOOR } from '../spec/floor.js';
-import { formatQuarter, type QuarterIndex } from '../spec/quarter.js';
+import { SERVING_FLOOR } from '../domain/floor.js';
+import { formatQuarter, type QuarterIndex } from '../domain/quarter.js';
 import { ewmaStep } from '../stats/ewma.js';
 import type { QuarterlyRow, WindowRow } from '../store/schema.js';
 import { WINDOW_QUARTERS, windowCounts, type HistoryCounts, type QuarterCounts, type WindowCounts } from './counts.js';
 import { scoreInOrder, type WorkerPool } from './pool.js';
 import { STAT_COLUMNS, type WindowRequest } from './protocol.js';
-import { statisticsFromDoubles } from '../spec/columns.js';
+import { statisticsFromDoubles } from '../domain/columns.js';
 
 /** Windows per worker job; fixed so that results do not depend on the number of workers. */
 export const CHUNK_WINDOWS = 8;

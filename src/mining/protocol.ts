@@ -10,7 +10,7 @@
 import type { Hyperparameters, PriorFit } from '../stats/mgps.js';
 
 /** Statistics carried per pair in `WindowReply.stats`, in this order (NaN stands for null): the column table's. */
-export { STAT_COLUMNS } from '../spec/columns.js';
+export { STAT_COLUMNS } from '../domain/columns.js';
 
 /** One window to score: a `WindowInput` as typed arrays, and in mode `rows` its hyperparameters. */
 export interface WindowRequest {

@@ -3,7 +3,7 @@
  * report table, in the table's order (vaccine, then event), empty cell for null, full double
  * precision, header row first; the columns are the column table's `SCORE_COLUMNS`.
  */
-import { SCORE_COLUMNS, type ScoreColumn } from '../spec/columns.js';
+import { SCORE_COLUMNS, type ScoreColumn } from '../domain/columns.js';
 import type { PairStatistics } from '../stats/window.js';
 import type { ReportTable } from './report-table.js';
 

@@ -3,7 +3,7 @@
  * `meta.extra.summary`), the build parameters and the per-analysis metadata of the store
  * (issue 3; issue 10 section 3: "metadata: subset rule, strata, reports kept, pairs, fits on a bound").
  */
-import { SERVING_FLOOR } from '../spec/floor.js';
+import { SERVING_FLOOR } from '../domain/floor.js';
 import { EWMA_LAMBDA } from '../stats/ewma.js';
 import type { AnalysisMeta } from '../store/schema.js';
 import type { SkipReason } from '../vaers/read.js';

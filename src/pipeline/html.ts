@@ -5,7 +5,7 @@
  * `escapeHtml`; links are built only from validated NCT ids. Served with HTML_CSP, a
  * Content-Security-Policy that forbids scripts (the html renderer in render.ts adds it).
  */
-import { REGISTRY_CAVEAT } from '../spec/caveats.js';
+import { REGISTRY_CAVEAT } from '../domain/caveats.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, PHASE_VALUES, ROLE_VALUES, STATUS_VALUES, type FormValues } from './params.js';
 import type { RenderInput } from './render-context.js';
 import type { PipelineResult } from './result.js';

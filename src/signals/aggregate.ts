@@ -11,9 +11,9 @@
  * - `n_methods_max` is the same over flagged quarters or the full series (its maximum is >= 2).
  * A pair with no flagged quarter is not served (the aggregator returns null).
  */
-import { COVID_ERA_FIRST, COVID_ERA_LAST, formatQuarter, type QuarterIndex } from '../spec/quarter.js';
-import type { AggregateColumnEntry, QuarterlyRow } from '../spec/columns.js';
-import { SERVING_FLOOR } from '../spec/floor.js';
+import { COVID_ERA_FIRST, COVID_ERA_LAST, formatQuarter, type QuarterIndex } from '../domain/quarter.js';
+import type { AggregateColumnEntry, QuarterlyRow } from '../domain/columns.js';
+import { SERVING_FLOOR } from '../domain/floor.js';
 
 /** Spec 2.1 Pair, fields in the order of the spec table (also the CSV column order). */
 export interface Pair {
@@ -58,7 +58,7 @@ export function isCovidType(vaxType: string): boolean {
 
 /**
  * The quarterly values the aggregate reads: the columns with `served.aggregate` in
- * src/spec/columns.ts (quarter, n, eb05, ewma_eb05, n_methods_flagged, is_signal_any) as a
+ * src/domain/columns.ts (quarter, n, eb05, ewma_eb05, n_methods_flagged, is_signal_any) as a
  * QuarterlyRow has them, the quarter as its index.
  */
 export type AggregateInput = Omit<Pick<QuarterlyRow, AggregateColumnEntry['name']>, 'quarter'> & { quarter: QuarterIndex };

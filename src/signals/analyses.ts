@@ -8,7 +8,7 @@
  * one of them waits for its load. A store without analysis metadata (an import, or a store
  * written before analyses existed) has one analysis, `all`.
  */
-import { HYPOTHESIS } from '../spec/caveats.js';
+import { HYPOTHESIS } from '../domain/caveats.js';
 import type { AnalysisMeta, StoreMeta } from '../store/schema.js';
 import { signalsCaches, SignalsService, type SignalsServiceOptions } from './service.js';
 

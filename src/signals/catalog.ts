@@ -10,8 +10,8 @@
  * direction (spec 4.1 sort/order: nulls last in both orders, ties by vaccine then event); the
  * JSON text of every Pair; and the quarterly columns of every pair for `format=series`.
  */
-import { finiteOrNull } from '../spec/columns.js';
-import { formatQuarter, parseQuarter, type QuarterIndex } from '../spec/quarter.js';
+import { finiteOrNull } from '../domain/columns.js';
+import { formatQuarter, parseQuarter, type QuarterIndex } from '../domain/quarter.js';
 import { readServingData, type ServingRows } from '../store/serving.js';
 import { NULL_INT as NULL_N, SeriesStore } from '../store/series-store.js';
 import { vaxType as vaxTypeOfName } from '../vaccine-type.js';

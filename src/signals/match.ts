@@ -17,7 +17,7 @@
 import type { Catalog } from './catalog.js';
 import { exactVaccines, matchNames, substringVaccines, matchEvents, tooShortError } from './names.js';
 import { MIN_QUERY_LENGTH, type SignalsParams } from './parameters.js';
-import type { ParamError } from '../spec/errors.js';
+import type { ParamError } from '../domain/errors.js';
 
 /** Spec 2.2 kind. */
 export type Kind = 'vaccine' | 'event' | 'pair';

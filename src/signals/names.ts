@@ -12,7 +12,7 @@
  *   and events as `event`.
  * - A text shorter than 3 characters that matches nothing exactly is "too short" (spec 7).
  */
-import type { ParamError } from '../spec/errors.js';
+import type { ParamError } from '../domain/errors.js';
 import { vaxType as vaxTypeOfName } from '../vaccine-type.js';
 import { MIN_QUERY_LENGTH, quoteValue, USAGE } from './parameters.js';
 

@@ -11,7 +11,7 @@
  * (`vaccine=`) counts as absent; values are trimmed. Numbers: an optional leading sign (`+5`,
  * `%2B5`, `-0` is 0), see INTEGER_RE.
  */
-import type { ParamError } from '../spec/errors.js';
+import type { ParamError } from '../domain/errors.js';
 
 /** Spec 4.1 formats: the renderer registry's keys and the 400 answer's `allowed` list. */
 export const FORMATS = ['json', 'csv', 'series', 'profile', 'brief', 'class'] as const;

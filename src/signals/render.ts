@@ -4,7 +4,7 @@
  * (render-context.ts): it gets the request's catalog, params, match and page and returns a
  * content type and body.
  */
-import { HYPOTHESIS } from '../spec/caveats.js';
+import { HYPOTHESIS } from '../domain/caveats.js';
 import { PAIR_FIELDS, type Pair } from './aggregate.js';
 import type { Catalog } from './catalog.js';
 import type { Format, SignalsParams } from './parameters.js';

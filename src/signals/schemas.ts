@@ -5,9 +5,9 @@
  * `@fastify/swagger` turns them into `/openapi.json` (shared schemas become
  * `components/schemas/<$id>`).
  */
-import { QUARTER_OBJECT_COLUMNS, type QuarterObjectEntry, type StoreType } from '../spec/columns.js';
-import { ERROR_OBJECT_SCHEMA } from '../spec/errors.js';
-import { QUARTER_PATTERN } from '../spec/quarter.js';
+import { QUARTER_OBJECT_COLUMNS, type QuarterObjectEntry, type StoreType } from '../domain/columns.js';
+import { ERROR_OBJECT_SCHEMA } from '../domain/errors.js';
+import { QUARTER_PATTERN } from '../domain/quarter.js';
 import { FORMATS, SIGNALS_PARAMETERS, LIMIT_MAX } from './parameters.js';
 
 const QUARTER = { type: 'string', pattern: QUARTER_PATTERN, description: 'Quarter `<year>Q<1-4>`.' } as const;
@@ -71,7 +71,7 @@ export const PROFILE_SCHEMA = {
 const JSON_TYPE: { readonly [T in StoreType]: string } = { VARCHAR: 'string', INTEGER: 'integer', DOUBLE: 'number', BOOLEAN: 'boolean' };
 
 /**
- * JSON schema of one quarter-object field, from its column (src/spec/columns.ts): the type of
+ * JSON schema of one quarter-object field, from its column (src/domain/columns.ts): the type of
  * its store type (with `null` unless the column is never null), then pattern, minimum, maximum
  * and description as the column's `quarterObject` gives them.
  */
@@ -87,7 +87,7 @@ function quarterProperty(column: QuarterObjectEntry): Record<string, unknown> {
   };
 }
 
-/** Spec 2.3 quarter object: one property per `quarterObject` column of src/spec/columns.ts, in table order. */
+/** Spec 2.3 quarter object: one property per `quarterObject` column of src/domain/columns.ts, in table order. */
 export const QUARTER_SCHEMA = {
   $id: 'Quarter',
   type: 'object',

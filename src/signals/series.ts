@@ -6,15 +6,15 @@
  * `n_pairs_matched` 0 and an empty `quarters` list (spec 7: an unknown vaccine or event is a
  * 200 with an empty list).
  */
-import { HYPOTHESIS } from '../spec/caveats.js';
-import { QUARTER_OBJECT_COLUMNS, type QuarterObject, type QuarterlyRow } from '../spec/columns.js';
+import { HYPOTHESIS } from '../domain/caveats.js';
+import { QUARTER_OBJECT_COLUMNS, type QuarterObject, type QuarterlyRow } from '../domain/columns.js';
 import { readField, recordViews, SERIES_FIELDS, type SeriesField } from '../store/series-store.js';
 import type { Catalog } from './catalog.js';
 import type { RenderContext, Rendered } from './render-context.js';
 
 /**
  * Spec 2.3 quarter object (`ic025` only when the store has that column): the `quarterObject`
- * columns of src/spec/columns.ts, in table order.
+ * columns of src/domain/columns.ts, in table order.
  */
 export type SeriesQuarter = QuarterObject;
 

@@ -2,7 +2,7 @@
  * JSON schema of `GET /vaccines` (issue 12: the explorer's front door), as data: the route schema
  * gives /openapi.json (through @fastify/swagger). The body is src/signals/vaccines.ts.
  */
-import { QUARTER_PATTERN } from '../spec/quarter.js';
+import { QUARTER_PATTERN } from '../domain/quarter.js';
 import { NOT_MODIFIED } from './schemas.js';
 
 const NULLABLE_QUARTER = { type: ['string', 'null'], pattern: QUARTER_PATTERN } as const;

@@ -7,8 +7,8 @@
  * Transport-free; computed once per loaded store (src/http/live-store.ts).
  */
 import type { ReportIndex } from '../cases/index.js';
-import { HYPOTHESIS } from '../spec/caveats.js';
-import { formatQuarter } from '../spec/quarter.js';
+import { HYPOTHESIS } from '../domain/caveats.js';
+import { formatQuarter } from '../domain/quarter.js';
 import type { Catalog } from './catalog.js';
 import { compareText } from './names.js';
 

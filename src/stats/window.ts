@@ -7,7 +7,7 @@
  * count and hence the same MGPS and IC values, so the likelihood and the posterior run once per
  * distinct (n, E) with the multiplicity as weight (exact, unlike openEBGM's squashing).
  */
-import { finiteOrNull, type PairStatistics } from '../spec/columns.js';
+import { finiteOrNull, type PairStatistics } from '../domain/columns.js';
 import { ic } from './bcpnn.js';
 import { flags } from './flags.js';
 import {
@@ -35,7 +35,7 @@ export interface WindowInput {
 
 /**
  * Statistics of one pair, in input order; null where undefined. Its shape follows the column
- * table (src/spec/columns.ts: the columns of kind `statistic` and `flag`).
+ * table (src/domain/columns.ts: the columns of kind `statistic` and `flag`).
  */
 export type { PairStatistics };
 

@@ -19,7 +19,7 @@ import { createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { formatQuarter, parseQuarter } from '../spec/quarter.js';
+import { formatQuarter, parseQuarter } from '../domain/quarter.js';
 import { openTable, type TableRows } from './quarterly-table.js';
 import type { QuarterlyRow, StoreMeta, VaccineRow } from './schema.js';
 import { writeStore } from './write.js';

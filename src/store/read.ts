@@ -4,7 +4,7 @@
  */
 import { access } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { finiteOrNull } from '../spec/columns.js';
+import { finiteOrNull } from '../domain/columns.js';
 import { isParquetPath, loadParquetStore } from './parquet-store.js';
 import { readMetaTable, readVaccineTable } from './serving.js';
 import { QUARTERLY_COLUMNS, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from './schema.js';

@@ -9,7 +9,7 @@
  */
 import { access } from 'node:fs/promises';
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
-import { parseQuarter, quarterOf } from '../spec/quarter.js';
+import { parseQuarter, quarterOf } from '../domain/quarter.js';
 import { AGE_GROUPS, OUTCOME, SEX_CODES } from '../vaers/report-fields.js';
 import { REPORT_TABLES_KEY, reportSidecarPath, sqlString } from './parquet-store.js';
 import { REPORT_OUTCOME_COLUMNS, REPORT_TABLES, type ReportTableName } from './schema.js';
@@ -54,7 +54,7 @@ export interface ReportData {
   id: Float64Array;
   /** RECVDATE, ISO YYYY-MM-DD. */
   received: string[];
-  /** Quarter index of RECVDATE, year*4+q-1 (src/spec/quarter.ts). */
+  /** Quarter index of RECVDATE, year*4+q-1 (src/domain/quarter.ts). */
   quarter: Uint16Array;
   /** AGE_YRS, NaN when unknown. */
   age: Float64Array;

@@ -12,16 +12,16 @@
  * - `windows`: per analysis and window, the MGPS hyperparameters and fit diagnostics.
  * - `meta`: build metadata as key -> JSON text.
  */
-import { COLUMNS, type ColumnName, type QuarterlyRow, type StoreType } from '../spec/columns.js';
+import { COLUMNS, type ColumnName, type QuarterlyRow, type StoreType } from '../domain/columns.js';
 
 /**
  * One quarterly row of a pair (spec 2.3 quarter object plus the build's extra columns): the
  * window's counts, every statistic and flag of the window and the EWMA of EB05. Its shape
- * follows the column table (src/spec/columns.ts `COLUMNS`, the one list of them).
+ * follows the column table (src/domain/columns.ts `COLUMNS`, the one list of them).
  */
 export type { QuarterlyRow };
 
-/** Column order of `quarterly`, with DuckDB types (from src/spec/columns.ts `COLUMNS`). */
+/** Column order of `quarterly`, with DuckDB types (from src/domain/columns.ts `COLUMNS`). */
 export const QUARTERLY_COLUMNS: ReadonlyArray<readonly [ColumnName, StoreType]> = COLUMNS.map((c) => [c.name, c.type] as const);
 
 /** One vaccine (spec 2.1 `vax_name`, `vax_type`; VAERS `VAX_TYPE` codes). */

@@ -8,7 +8,7 @@
  * millisecond), so the series stay out of the process's memory (2.8M rows: 180 MB).
  *
  * Record layout (`SERIES_RECORD_BYTES` = 64, native byte order: the records never leave the
- * process): the columns with a `served.record` offset in the column table (src/spec/columns.ts),
+ * process): the columns with a `served.record` offset in the column table (src/domain/columns.ts),
  * each at its offset in its encoding (`SERIES_FIELDS`): today quarter index u16 @0,
  * n_methods_flagged i8 @2, is_signal_any u8 @3, n i32 @4, then the doubles eb05 @8 .. ic025 @56.
  * Nulls as the encoding says (`Encoding`: NaN, `NULL_INT`, -1).
@@ -16,8 +16,8 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { formatQuarter } from '../spec/quarter.js';
-import { finiteOrNull, SERVED_COLUMNS, type Encoding, type ServedColumnEntry } from '../spec/columns.js';
+import { formatQuarter } from '../domain/quarter.js';
+import { finiteOrNull, SERVED_COLUMNS, type Encoding, type ServedColumnEntry } from '../domain/columns.js';
 
 /** Bytes of one row record. */
 export const SERIES_RECORD_BYTES = 64;
@@ -100,7 +100,7 @@ export interface TypedArrays {
 /** Bytes of one value of each encoding. */
 export const ENCODING_BYTES: { readonly [E in Encoding]: number } = { u16: 2, i32: 4, i8: 1, u8: 1, f64: 8 };
 
-/** The value each encoding stores for null (src/spec/columns.ts `Encoding`; a quarter is never null). */
+/** The value each encoding stores for null (src/domain/columns.ts `Encoding`; a quarter is never null). */
 export const NULL_VALUE: { readonly [E in Encoding]: number } = { u16: 0, i32: NULL_INT, i8: -1, u8: 0, f64: Number.NaN };
 
 /** A column of the series record: its name, encoding and place in the record. */
@@ -117,7 +117,7 @@ export interface SeriesField {
 
 /**
  * The fields of the series record, in column-table order, from the `served.record` offsets of
- * src/spec/columns.ts. Checked once here: each field aligned to its size, inside the record,
+ * src/domain/columns.ts. Checked once here: each field aligned to its size, inside the record,
  * no two overlapping.
  */
 export const SERIES_FIELDS: readonly SeriesField[] = ((): SeriesField[] => {

@@ -11,7 +11,7 @@
  * plus DuckDB's 64 MB); other stores by the general read (all columns in memory first).
  *
  * Which columns are loaded, in which encoding, and which of them the pair aggregate reads: the
- * column table (src/spec/columns.ts `served`). Every column is a plain typed array, missing
+ * column table (src/domain/columns.ts `served`). Every column is a plain typed array, missing
  * values encoded as the encoding says (NaN for a null or non-finite double, `NULL_INT` for a
  * null `n`, -1 for a null `n_methods_flagged`; a null `is_signal_any` is false). Rows whose drug
  * or event is null, or whose quarter is not `<year>Q<1-4>`, are skipped.
@@ -20,13 +20,13 @@ import { access } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
 import { decodeStoreMeta, decodeVaccineRows, parseMetadataJson } from './metadata.js';
 import { isParquetPath, readParquetKv, sqlString } from './parquet-store.js';
-import { SERVED_COLUMNS, type AggregateColumnEntry, type Encoding, type ServedColumnEntry } from '../spec/columns.js';
+import { SERVED_COLUMNS, type AggregateColumnEntry, type Encoding, type ServedColumnEntry } from '../domain/columns.js';
 import { NULL_INT, recordViews, SERIES_FIELDS, SERIES_RECORD_BYTES, SeriesStore, writeField, type TypedArrays } from './series-store.js';
 import { vectorNumbers } from './vector-numbers.js';
 import type { StoreMeta, VaccineRow } from './schema.js';
 
 /**
- * Every column the server loads (src/spec/columns.ts `served`: the spec 2.3 quarter-object
+ * Every column the server loads (src/domain/columns.ts `served`: the spec 2.3 quarter-object
  * columns and `ewma_eb05`), one typed entry per row in its encoding (the general read); an
  * optional column (`ic025`) is null when the store lacks it (meta.has_ic025 false).
  */
@@ -71,7 +71,7 @@ export interface ServingOptions {
 }
 
 const VALID_ROW = `drug IS NOT NULL AND event IS NOT NULL AND regexp_full_match(quarter, '[0-9]{4}Q[1-4]')`;
-/** SQL of each encoding (src/spec/columns.ts `Encoding`): a column's value as the server holds it. */
+/** SQL of each encoding (src/domain/columns.ts `Encoding`): a column's value as the server holds it. */
 const LOAD_SQL: { readonly [E in Encoding]: (c: string) => string } = {
   u16: (c) => `(left(${c}, 4)::INTEGER * 4 + right(${c}, 1)::INTEGER - 1)::INTEGER AS ${c}`,
   i32: (c) => `coalesce(${c}, ${NULL_INT})::INTEGER AS ${c}`,

@@ -25,7 +25,7 @@
 import { randomUUID } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
-import { COLUMNS, finiteOrNull } from '../spec/columns.js';
+import { COLUMNS, finiteOrNull } from '../domain/columns.js';
 import { KV_PREFIX, REPORT_TABLES_KEY, isParquetPath, reportSidecarPath, sqlString } from './parquet-store.js';
 import {
   QUARTERLY_COLUMNS, REPORT_COLUMNS, REPORT_EVENT_COLUMNS, REPORT_TABLES, REPORT_TABLES_SQL, REPORT_VACCINE_COLUMNS, SCHEMA_SQL,

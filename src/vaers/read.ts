@@ -10,7 +10,7 @@
  * `details` (report-details.ts; the cells of each file: rows.ts).
  */
 import { createHash, type Hash } from 'node:crypto';
-import type { QuarterIndex } from '../spec/quarter.js';
+import type { QuarterIndex } from '../domain/quarter.js';
 import { readCsv, requireColumns } from './csv.js';
 import { SKIP, SkipTally } from './skips.js';
 import { hashFile, openMember, scanFolder, type VaersFolder, type VaersMember } from './sources.js';

@@ -9,7 +9,7 @@
  * event, plus the narratives when they are kept. The reports are the real ones, read once:
  * `--scale` replays only the counts.
  */
-import type { QuarterIndex } from '../spec/quarter.js';
+import type { QuarterIndex } from '../domain/quarter.js';
 import { SEX_CODES, type ReportFields } from './report-fields.js';
 import { CHECKED_FIELDS, type DataDetails, type VaxRowValues } from './rows.js';
 import { ValueTally, type UnparseableValues } from './skips.js';
@@ -88,7 +88,7 @@ export interface ReportDetails {
   id: Float64Array;
   /** RECVDATE. */
   received: Int32Array;
-  /** Quarter of RECVDATE (src/spec/quarter.ts index). */
+  /** Quarter of RECVDATE (src/domain/quarter.ts index). */
   quarter: Uint16Array;
   /** AGE_YRS. */
   age: Float64Array;

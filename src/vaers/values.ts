@@ -3,7 +3,7 @@
  * Source: VAERS data use guide (vaers.hhs.gov); `/work/shared/data/vaers/SOURCES.md` ("Format and
  * encoding"): dates are `MM/DD/YYYY`, `VAERS_ID` is zero-padded to a release-dependent width.
  */
-import { quarterOf, type QuarterIndex } from '../spec/quarter.js';
+import { quarterOf, type QuarterIndex } from '../domain/quarter.js';
 
 const ID_RE = /^\s*(\d{1,15})\s*$/;
 const DATE_RE = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/;
@@ -49,7 +49,7 @@ export function isoDate(date: DateNumber): string {
   return `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}`;
 }
 
-/** Quarter index of a `yyyymmdd` date (src/spec/quarter.ts). */
+/** Quarter index of a `yyyymmdd` date (src/domain/quarter.ts). */
 export function dateQuarter(date: DateNumber): QuarterIndex {
   return quarterOf(Math.floor(date / 10000), Math.floor(date / 100) % 100);
 }

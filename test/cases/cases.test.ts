@@ -11,7 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
 import { buildStore } from '../../src/mining/build.js';
-import { HYPOTHESIS } from '../../src/spec/caveats.js';
+import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { DTAP, HEPB, ROTA, writeCaseFolder } from './fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cases-test-'));

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseHyper, runScore } from '../../src/commands/score.js';
-import { SCORE_COLUMNS } from '../../src/spec/columns.js';
+import { SCORE_COLUMNS } from '../../src/domain/columns.js';
 import { UserError } from '../../src/errors.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

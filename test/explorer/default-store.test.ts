@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
 import { DEFAULT_STORE_PATH } from '../../src/http/app.js';
-import { HYPOTHESIS } from '../../src/spec/caveats.js';
+import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { chromiumAvailable, CHROMIUM_PATH, launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { canvasPixels, column, open, screenshot, settled, startServer } from './page.js';
 

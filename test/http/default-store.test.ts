@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, DEFAULT_STORE_PATH } from '../../src/http/app.js';
-import { HYPOTHESIS } from '../../src/spec/caveats.js';
+import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { PAIR_FIELDS } from '../../src/signals/aggregate.js';
 import { getJson } from './helpers.js';
 

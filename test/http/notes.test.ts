@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HEADER_SIZE } from '../../src/http/app.js';
-import { HYPOTHESIS } from '../../src/spec/caveats.js';
+import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { FORMATS, SIGNALS_PARAMETERS } from '../../src/signals/parameters.js';
 import { fixtureApp, getJson } from './helpers.js';
 

@@ -23,7 +23,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, DEFAULT_STORE_PATH, MAX_HEADER_SIZE } from '../../src/http/app.js';
 import { operationIdOf } from '../../src/http/openapi.js';
-import { HYPOTHESIS } from '../../src/spec/caveats.js';
+import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { rawGet } from './helpers.js';
 
 const REDOCLY = fileURLToPath(new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url));

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HYPOTHESIS } from '../../src/spec/caveats.js';
+import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { PAIR_FIELDS } from '../../src/signals/aggregate.js';
 import { csvField } from '../../src/signals/render.js';
 import { GARDASIL9, MODERNA, PFIZER, RASH, SHINGRIX, TENIVAC, ZOSTAVAX } from '../signals/fixture.js';

@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStore } from '../../src/mining/build.js';
 import type { BuildSummary } from '../../src/mining/summary.js';
 import { UserError } from '../../src/errors.js';
-import { formatQuarter, quarterOf } from '../../src/spec/quarter.js';
+import { formatQuarter, quarterOf } from '../../src/domain/quarter.js';
 import { ewma, ewmaStep } from '../../src/stats/ewma.js';
 import { scoreWindow } from '../../src/stats/window.js';
 import { Store } from '../../src/store/read.js';
 import type { QuarterlyRow, WindowRow } from '../../src/store/schema.js';
 import { historyFixture, writeVaersFolder, type FixtureReport } from './fixtures.js';
-import { COLUMNS } from '../../src/spec/columns.js';
+import { COLUMNS } from '../../src/domain/columns.js';
 
 let dir: string;
 let vaers: string;

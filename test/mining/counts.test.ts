@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countQuarters, windowCounts, type HistoryCounts, type QuarterCounts } from '../../src/mining/counts.js';
-import { parseQuarter } from '../../src/spec/quarter.js';
+import { parseQuarter } from '../../src/domain/quarter.js';
 
 const Q = (text: string): number => parseQuarter(text)!;
 

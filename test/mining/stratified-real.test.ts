@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ANALYSES, strataCount, stratumOf } from '../../src/analyses.js';
 import { countQuarters, windowCounts, type HistoryCounts, type WindowCounts } from '../../src/mining/counts.js';
-import { parseQuarter } from '../../src/spec/quarter.js';
+import { parseQuarter } from '../../src/domain/quarter.js';
 import { readVaers, type VaersData } from '../../src/vaers/read.js';
 import { isSerious, loadRawReports, pairStatistics, type RawReport } from '../helpers/raw-vaers.js';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { REGISTRY_CAVEAT } from '../../src/spec/caveats.js';
+import { REGISTRY_CAVEAT } from '../../src/domain/caveats.js';
 import { FakeCtgov } from './fake-ctgov.js';
 import { ids, pipelineApp } from './helpers.js';
 

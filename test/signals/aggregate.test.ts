@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTE_COVID_ERA_PEAK, NOTE_COVID_VACCINE, PAIR_FIELDS, PairAccumulator, type Pair } from '../../src/signals/aggregate.js';
 import { loadCatalog, type Catalog } from '../../src/signals/catalog.js';
-import { parseQuarter } from '../../src/spec/quarter.js';
+import { parseQuarter } from '../../src/domain/quarter.js';
 import { GARDASIL9, MODERNA, PFIZER, SHINGRIX, TENIVAC, ZOSTAVAX, writeFixtureStore } from './fixture.js';
 
 let catalog: Catalog;

@@ -1,12 +1,12 @@
 /**
- * The column table (src/spec/columns.ts) and what derives from it: the lists that others read
+ * The column table (src/domain/columns.ts) and what derives from it: the lists that others read
  * by position stay as they were (the store's column order: a Parquet store is loaded with
  * `SELECT *`; the worker protocol's stat order; the score CSV header), the 64-byte series
  * record keeps its layout, the spec 2.3 quarter object its fields, and a non-finite number
  * becomes null.
  */
 import { describe, expect, it } from 'vitest';
-import { COLUMNS, QUARTER_OBJECT_COLUMNS, SCORE_COLUMNS, SERVED_COLUMNS, STAT_COLUMNS, finiteOrNull } from '../../src/spec/columns.js';
+import { COLUMNS, QUARTER_OBJECT_COLUMNS, SCORE_COLUMNS, SERVED_COLUMNS, STAT_COLUMNS, finiteOrNull } from '../../src/domain/columns.js';
 import { QUARTERLY_COLUMNS, SCHEMA_SQL } from '../../src/store/schema.js';
 import { SERIES_FIELDS, SERIES_RECORD_BYTES, ENCODING_BYTES } from '../../src/store/series-store.js';
 import { QUARTER_SCHEMA } from '../../src/signals/schemas.js';

@@ -6,7 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStore } from '../../src/mining/build.js';
 import type { BuildSummary } from '../../src/mining/summary.js';
-import { formatQuarter } from '../../src/spec/quarter.js';
+import { formatQuarter } from '../../src/domain/quarter.js';
 import { readReportData, type ReportData } from '../../src/store/reports.js';
 import { REPORT_OUTCOME_COLUMNS, REPORT_TABLES_SQL, type ReportEventRow, type ReportRow, type ReportVaccineRow, type StoreMeta } from '../../src/store/schema.js';
 import { writeStore } from '../../src/store/write.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatQuarter } from '../../src/spec/quarter.js';
+import { formatQuarter } from '../../src/domain/quarter.js';
 import { readVaers, type VaersData, type VaersProgress } from '../../src/vaers/read.js';
 import { dataCsv, hasZipTool, makeZip, sampleYear, SYMPTOMS_HEADER, symptomsCsv, tempDir, vaxCsv, writeFiles } from './fixtures.js';
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { formatQuarter } from '../../src/spec/quarter.js';
+import { formatQuarter } from '../../src/domain/quarter.js';
 import { readVaers } from '../../src/vaers/read.js';
 import { SKIP } from '../../src/vaers/skips.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuarter } from '../../src/spec/quarter.js';
+import { parseQuarter } from '../../src/domain/quarter.js';
 import { parseVaersId, recvdateQuarter } from '../../src/vaers/values.js';
 
 describe('VAERS_ID as an integer (issue 3: "read VAERS_ID as an integer")', () => {

@@ -40,7 +40,7 @@ export type ColumnKind = 'key' | 'count' | 'statistic' | 'flag' | 'smoothing';
 /**
  * How the server holds a column after the load (one typed value per row) and in the 64-byte
  * series record, with its null encoding:
- * - `u16`: a quarter `<year>Q<1-4>` as its index `year * 4 + (q - 1)` (src/spec/quarter.ts);
+ * - `u16`: a quarter `<year>Q<1-4>` as its index `year * 4 + (q - 1)` (src/domain/quarter.ts);
  *   rows whose quarter is not a quarter are skipped;
  * - `i32`: an integer, null as `NULL_INT` (-2^31, src/store/series-store.ts);
  * - `i8`: a small integer, null as -1;
