@@ -5,12 +5,16 @@
  * every src/**\/*.ts file, parsed with a regular expression (type-only imports count too: a
  * cycle of types still ties the modules together); relative paths are resolved to files, other
  * specifiers are packages.
- * (a) no import cycle anywhere in src/;
- * (b) nothing in src/signals, src/pipeline, src/stats, src/store, src/vaers, src/mining imports
- *     from src/http (the server assembly sits on top);
+ * (a) no import cycle anywhere in src/, between files nor between folders (a file directly in
+ *     src/ counts as a folder of its own): `src/cases` -> `src/signals` and back is a cycle of
+ *     the house even when no file cycle closes it;
+ * (b) nothing imports from src/http but src/http itself, src/commands and src/cli.ts (the server
+ *     assembly sits on top; the `serve` command starts it);
  * (c) src/domain (the specification's words and the domain rules) imports nothing from other src folders;
  * (d) src/stats (pure numerics) imports only src/domain and packages;
- * (e) the /signals query validator (src/signals/parameters.ts) does not load DuckDB.
+ * (e) the /signals query validator (src/signals/parameters.ts) does not load DuckDB;
+ * (f) src/query (what /signals and /cases share) sits below both resources: it imports only
+ *     src/domain, src/vaccine-type.ts and packages.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -80,6 +84,31 @@ function folderOf(file: string): string {
   return parts.length > 2 ? parts[1] : '';
 }
 
+/** The unit of the folder graph a src file belongs to: its top folder, or for a file directly in src/ its name (`src/cli.ts` -> `cli.ts`). */
+function unitOf(file: string): string {
+  return folderOf(file) || file.split('/')[1];
+}
+
+/**
+ * The folder graph of a file graph: one node per unit (`unitOf`), an edge from one unit to another
+ * when some file of the first imports a file of the second (imports within a unit and of packages
+ * are left out), each edge once.
+ */
+function folderGraph(graph: ReadonlyMap<string, Edge[]>): Map<string, Edge[]> {
+  const folders = new Map<string, Edge[]>();
+  for (const [file, edges] of graph) {
+    const from = unitOf(file);
+    const out = folders.get(from) ?? [];
+    folders.set(from, out);
+    for (const { target } of edges) {
+      if (target === null || !target.startsWith('src/')) continue;
+      const to = unitOf(target);
+      if (to !== from && !out.some((e) => e.target === to)) out.push({ specifier: to, target: to });
+    }
+  }
+  return folders;
+}
+
 /** Every (file, import) pair whose import is a src file, for the layering rules. */
 function srcEdges(): Array<{ file: string; target: string }> {
   return [...GRAPH].flatMap(([file, edges]) => edges.flatMap((e) => (e.target !== null && e.target.startsWith('src/') ? [{ file, target: e.target }] : [])));
@@ -121,13 +150,6 @@ function packagesReachedFrom(file: string): Set<string> {
   return packages;
 }
 
-/**
- * Files allowed for now to import from src/http: the pipeline route, while it is being moved to
- * src/http/pipeline-route.ts (it imports nothing from src/http today; this exception is
- * removed when the pipeline route moves to src/http).
- */
-const UPWARD_ALLOWED_FOR_NOW = new Set(['src/pipeline/route.ts']);
-
 describe('architecture: the import graph of src/', () => {
   it('parses every import of every src file', () => {
     expect(FILES.length).toBeGreaterThan(50);
@@ -136,15 +158,20 @@ describe('architecture: the import graph of src/', () => {
     expect(edges).toBeGreaterThan(100);
   });
 
-  it('(a) has no import cycle', () => {
+  it('(a) has no import cycle between files', () => {
     expect(findCycles(GRAPH)).toEqual([]);
   });
 
+  it('(a) has no import cycle between folders', () => {
+    const folders = folderGraph(GRAPH);
+    expect(folders.get('cases')?.map((e) => e.target)).toContain('query');
+    expect(findCycles(folders)).toEqual([]);
+  });
+
   it('(b) nothing below the server assembly imports from src/http', () => {
-    const lower = new Set(['signals', 'pipeline', 'stats', 'store', 'vaers', 'mining']);
+    const above = new Set(['http', 'commands', 'cli.ts']);
     const upward = srcEdges()
-      .filter(({ file, target }) => lower.has(folderOf(file)) && folderOf(target) === 'http')
-      .filter(({ file }) => !UPWARD_ALLOWED_FOR_NOW.has(file))
+      .filter(({ file, target }) => !above.has(unitOf(file)) && folderOf(target) === 'http')
       .map(({ file, target }) => `${file} -> ${target}`);
     expect(upward).toEqual([]);
   });
@@ -165,6 +192,14 @@ describe('architecture: the import graph of src/', () => {
     expect([...packagesReachedFrom('src/signals/parameters.ts')].filter((p) => p.startsWith('@duckdb/'))).toEqual([]);
   });
 
+  it('(f) src/query imports only src/domain, src/vaccine-type.ts and packages', () => {
+    expect(FILES).toContain('src/query/names.ts');
+    const outside = srcEdges()
+      .filter(({ file, target }) => folderOf(file) === 'query' && !['query', 'domain', 'vaccine-type.ts'].includes(unitOf(target)))
+      .map(({ file, target }) => `${file} -> ${target}`);
+    expect(outside).toEqual([]);
+  });
+
   it('the parse sees every form of import; the cycle search reports the path', () => {
     const text = [
       "import { a, type B } from './a.js';", 'import {', '  c,', '  d,', "} from './c.js';", "import type { E } from 'pkg-e';",
@@ -176,5 +211,22 @@ describe('architecture: the import graph of src/', () => {
     const edge = (target: string): Edge => ({ specifier: target, target });
     const graph = new Map([['a', [edge('b')]], ['b', [edge('c'), { specifier: 'pkg', target: null }]], ['c', [edge('a')]], ['d', [edge('a')]]]);
     expect(findCycles(graph)).toEqual(['a -> b -> c -> a']);
+  });
+
+  it('the folder graph sees a cycle between folders that no file cycle closes', () => {
+    const edge = (target: string): Edge => ({ specifier: target, target });
+    const files = new Map([
+      ['src/cases/service.ts', [edge('src/signals/names.ts'), edge('src/cases/index.ts')]],
+      ['src/cases/index.ts', [edge('src/domain/quarter.ts'), { specifier: 'pkg', target: null }]],
+      ['src/signals/names.ts', []],
+      ['src/signals/vaccines.ts', [edge('src/cases/index.ts'), edge('src/tool.ts')]],
+      ['src/domain/quarter.ts', []],
+      ['src/tool.ts', [edge('src/domain/quarter.ts')]],
+    ]);
+    expect(findCycles(files)).toEqual([]);
+    const folders = folderGraph(files);
+    expect([...folders.keys()]).toEqual(['cases', 'signals', 'domain', 'tool.ts']);
+    expect(folders.get('signals')?.map((e) => e.target)).toEqual(['cases', 'tool.ts']);
+    expect(findCycles(folders)).toEqual(['cases -> signals -> cases']);
   });
 });

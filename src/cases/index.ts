@@ -1,10 +1,10 @@
 /**
  * The reports of a store in memory, indexed for case series (issue 11): the names as a
- * vocabulary for the one name matching (src/signals/names.ts), and per vaccine name and per
+ * vocabulary for the one name matching (src/query/names.ts), and per vaccine name and per
  * event term the reports naming it. Report indexes follow the store's order (newest RECVDATE
  * first, then VAERS_ID descending), so an ascending list of indexes is the listing's order.
  */
-import { eventIndex, pushTo, vaccineIndex, type Vocabulary } from '../signals/names.js';
+import { eventIndex, pushTo, vaccineIndex, type Vocabulary } from '../query/names.js';
 import type { ReportData } from '../store/reports.js';
 
 /** Reports and their indexes (immutable after `indexReports`). */

@@ -1,13 +1,13 @@
 /**
  * Query parameters of `GET /cases` (issue 11 section 2): one table (`CASES_PARAMETERS`) gives the
  * validator below and the OpenAPI parameters. The rules are those of /signals (one parser of
- * the raw query string, src/signals/parameters.ts): `+` is a space, values are trimmed, an empty
+ * the raw query string, src/query/parameters.ts): `+` is a space, values are trimmed, an empty
  * value counts as absent, a repeated or unknown parameter is a 400 naming the allowed ones, and
  * numbers follow the one number rule.
  */
 import type { ParamError } from '../domain/errors.js';
 import { parseQuarter, type QuarterIndex } from '../domain/quarter.js';
-import { integerValue, LIMIT_MAX, presentValue, queryValues, quoteValue, vaccineValue, type ParameterSpec } from '../signals/parameters.js';
+import { integerValue, LIMIT_MAX, presentValue, queryValues, quoteValue, vaccineValue, type ParameterSpec } from '../query/parameters.js';
 
 /** `/cases` formats: json (the case series) and csv (the line listing of the page). */
 export const CASES_FORMATS = ['json', 'csv'] as const;

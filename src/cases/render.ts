@@ -5,7 +5,7 @@
  */
 import { HYPOTHESIS } from '../domain/caveats.js';
 import { formatQuarter } from '../domain/quarter.js';
-import { csvField } from '../signals/render.js';
+import { csvField } from '../query/csv.js';
 import { AGE_GROUPS, isSerious, OUTCOME, SEX_CODES, type OutcomeName } from '../vaers/report-fields.js';
 import type { Breakdowns } from './breakdowns.js';
 import type { ReportIndex } from './index.js';

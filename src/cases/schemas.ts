@@ -2,7 +2,7 @@
  * JSON schemas of `/cases` and `/analyses/{analysis}/cases` (issue 11), as data: the route
  * schemas give /openapi.json (through @fastify/swagger); the validator is parseCasesQuery.
  */
-import { NOT_MODIFIED, SIGNALS_HEADERS } from '../signals/schemas.js';
+import { answerHeaders, NOT_MODIFIED } from '../query/responses.js';
 import { AGE_GROUPS, SEX_CODES } from '../vaers/report-fields.js';
 import { ONSET_INTERVALS, TOP } from './breakdowns.js';
 import { CASES_PARAMETERS } from './params.js';
@@ -87,7 +87,7 @@ export const CASE_SERIES_SCHEMA = {
 
 const ERROR = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'Error#' } } } });
 
-const HEADERS = { ...SIGNALS_HEADERS, 'X-Total-Count': { type: 'integer', description: 'n_reports: distinct reports matched, before limit and offset.' } };
+const HEADERS = answerHeaders('n_reports: distinct reports matched, before limit and offset.');
 
 /** `GET /cases`. */
 export const CASES_ROUTE_SCHEMA = {

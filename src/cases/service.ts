@@ -2,7 +2,7 @@
  * The `/cases` resource (issue 11 section 2): from a query to the reports behind it. Transport-
  * free: `answer(rawQuery, analysis)` returns status, headers and body; src/http sends it.
  *
- * Selection: the names are matched exactly as /signals (src/signals/names.ts) over every report's
+ * Selection: the names are matched exactly as /signals (src/query/names.ts) over every report's
  * names (not only flagged pairs). With vaccine and event: the reports naming a matched vaccine
  * AND a matched event; with one of them: the reports naming a match; with q: the reports naming
  * a vaccine or an event that q matches. Then `from`..`to` (quarters of RECVDATE) and, for
@@ -10,9 +10,8 @@
  * RECVDATE first, then VAERS_ID descending (the store's order).
  */
 import type { AnalysisDefinition } from '../analyses.js';
-import { ownBytes, SizedLru } from '../signals/lru.js';
-import type { CacheStats } from '../signals/service.js';
-import { matchNames } from '../signals/names.js';
+import { ownBytes, SizedLru, type CacheStats } from '../query/lru.js';
+import { matchNames } from '../query/names.js';
 import { errorBody, type ErrorBody } from '../domain/errors.js';
 import { formatQuarter } from '../domain/quarter.js';
 import { readReportData } from '../store/reports.js';

@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { CasesService } from '../cases/service.js';
 import { AnalysesService } from '../signals/analyses.js';
-import { vaccineListing } from '../signals/vaccines.js';
+import { vaccineListing } from '../vaccines/listing.js';
 import type { StoreMeta } from '../store/schema.js';
 import { readStoreMeta } from '../store/serving.js';
 import type { RenderedAnswer } from './answer.js';

@@ -8,7 +8,8 @@
  * - `/.well-known/api-catalog`: the machine index, an RFC 9727 API catalog in the RFC 9264
  *   linkset JSON form (`application/linkset+json`).
  */
-import { FORMATS, LIMIT_DEFAULT, LIMIT_MAX, MIN_QUERY_LENGTH, SIGNALS_PARAMETERS } from '../signals/parameters.js';
+import { LIMIT_MAX, MIN_QUERY_LENGTH } from '../query/parameters.js';
+import { FORMATS, LIMIT_DEFAULT, SIGNALS_PARAMETERS } from '../signals/parameters.js';
 import { CLASS_SCHEMA, ERROR_SCHEMA, PAIR_SCHEMA, PROFILE_SCHEMA, QUARTER_SCHEMA, SERIES_SCHEMA, SIGNALS_HEADERS } from '../signals/schemas.js';
 import { LIMIT_DEFAULT as PIPELINE_LIMIT_DEFAULT, LIMIT_MAX as PIPELINE_LIMIT_MAX } from '../pipeline/params.js';
 import { pipelineJsonSchema, pipelineQuerySchema, studySchema } from '../pipeline/schema.js';

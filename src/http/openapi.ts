@@ -16,6 +16,7 @@
  * validation and serialization read them), so they are never modified.
  */
 import type { FastifySchema, RouteOptions } from 'fastify';
+import { errorResponse } from '../query/responses.js';
 
 /** `info.license`: the project's licence (package.json `license`). */
 export const LICENSE = { name: 'MIT', url: 'https://opensource.org/license/mit' } as const;
@@ -32,12 +33,6 @@ export const SERVERS = [{ url: '/', description: 'The origin serving this docume
  * `security: []` as the way to say an API is public).
  */
 export const SECURITY: never[] = [];
-
-/** An Error-object response (spec 2.5), `components/schemas/Error`. */
-function errorResponse(description: string) {
-  return { description, content: { 'application/json': { schema: { $ref: 'Error#' } } } };
-}
-
 
 /**
  * A stable camelCase operation id from a method and a Fastify URL: the method, then each path

@@ -17,7 +17,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { analysesRouteSchema, analysisSignalsRouteSchema, SIGNALS_ROUTE_SCHEMA } from '../signals/schemas.js';
 import type { SignalsService } from '../signals/service.js';
-import { analysisVaccinesRouteSchema, VACCINES_ROUTE_SCHEMA } from '../signals/vaccines-schema.js';
+import { analysisVaccinesRouteSchema, VACCINES_ROUTE_SCHEMA } from '../vaccines/schemas.js';
 import { errorBody } from '../domain/errors.js';
 import { sendAnswer, type RenderedAnswer } from './answer.js';
 import type { Generation, LiveStore } from './live-store.js';

@@ -16,7 +16,7 @@ import { readServingData, type ServingRows } from '../store/serving.js';
 import { NULL_INT as NULL_N, SeriesStore } from '../store/series-store.js';
 import { vaxType as vaxTypeOfName } from '../vaccine-type.js';
 import { PairAccumulator, type Pair } from './aggregate.js';
-import { compareText, eventIndex, pushTo, vaccineIndex, type Vocabulary } from './names.js';
+import { compareText, eventIndex, pushTo, vaccineIndex, type Vocabulary } from '../query/names.js';
 import { ORDERS, SORT_KEYS, type SortKey } from './parameters.js';
 
 /** Everything a request reads; immutable after `loadCatalog`. */

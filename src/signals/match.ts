@@ -1,6 +1,6 @@
 /**
  * Matching (spec 4.1): which served pairs a request's `vaccine`, `event` or `q` select (the names
- * through names.ts, shared with /cases), then `min_eb05`/`min_n` (after the aggregate, before
+ * through src/query/names.ts, shared with /cases), then `min_eb05`/`min_n` (after the aggregate, before
  * the total), sorting and paging.
  *
  * - `vaccine`: an exact vaccine name, an exact vax_type (e.g. `COVID19`) or a VAERS `VAX_TYPE`
@@ -15,8 +15,9 @@
  * Unknown names give an empty match, never an error (spec 7: 200 with an empty list).
  */
 import type { Catalog } from './catalog.js';
-import { exactVaccines, matchNames, substringVaccines, matchEvents, tooShortError } from './names.js';
-import { MIN_QUERY_LENGTH, type SignalsParams } from './parameters.js';
+import { exactVaccines, matchNames, substringVaccines, matchEvents, tooShortError } from '../query/names.js';
+import { MIN_QUERY_LENGTH } from '../query/parameters.js';
+import { USAGE, type SignalsParams } from './parameters.js';
 import type { ParamError } from '../domain/errors.js';
 
 /** Spec 2.2 kind. */
@@ -38,7 +39,7 @@ export interface Match {
 export type MatchResult = { ok: true; match: Match } | { ok: false; error: ParamError };
 
 function tooShort(name: string, text: string): MatchResult {
-  return { ok: false, error: tooShortError(name, text) };
+  return { ok: false, error: tooShortError(name, text, USAGE) };
 }
 
 function pairsOfVaccines(catalog: Catalog, vaccines: Iterable<string>): number[] {
@@ -106,7 +107,7 @@ export function matchPairs(catalog: Catalog, params: SignalsParams): MatchResult
     }
     kind = event !== undefined ? 'pair' : 'vaccine';
   } else {
-    const names = matchNames(catalog, { vaccine, event, q });
+    const names = matchNames(catalog, { vaccine, event, q }, USAGE);
     if (!names.ok) return names;
     const { vaccines, events } = names;
     if (names.union) {

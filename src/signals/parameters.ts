@@ -2,16 +2,18 @@
  * Query parameters of `GET /signals` (spec 4.1): one table (`SIGNALS_PARAMETERS`) gives the
  * validator below and the OpenAPI `parameters` (src/signals/schemas.ts).
  *
- * The validator reads the raw query string itself so that it can see repeated parameters and
- * decode `+` as a space (spec 4.1). It returns a value, never throws. Choices where the spec
+ * The validator reads the raw query string with the reader both query resources share
+ * (src/query/parameters.ts), so that it can see repeated parameters and decode `+` as a space
+ * (spec 4.1). It returns a value, never throws. Choices where the spec
  * says "not shown" (spec 7, 8), each a 400 Error object naming the allowed values:
  * limit outside 1..500 or not an integer; offset below 0 or not an integer; min_n below 0;
  * unknown sort or order; a parameter given more than once; an unknown parameter (including
  * `background`, whose `no_covid` refit the service does not provide). An empty value
  * (`vaccine=`) counts as absent; values are trimmed. Numbers: an optional leading sign (`+5`,
- * `%2B5`, `-0` is 0), see INTEGER_RE.
+ * `%2B5`, `-0` is 0), the one number rule of src/query/parameters.ts.
  */
 import type { ParamError } from '../domain/errors.js';
+import { integerValue, LIMIT_MAX, presentValue, queryValues, quoteValue, readDecimal, vaccineValue, type ParameterSpec } from '../query/parameters.js';
 
 /** Spec 4.1 formats: the renderer registry's keys and the 400 answer's `allowed` list. */
 export const FORMATS = ['json', 'csv', 'series', 'profile', 'brief', 'class'] as const;
@@ -30,19 +32,8 @@ export const ORDERS = ['desc', 'asc'] as const;
 /** One spec 4.1 order. */
 export type Order = (typeof ORDERS)[number];
 
-/** Spec 4.1 / 8 bounds. */
+/** Spec 4.1 / 8: default page size. */
 export const LIMIT_DEFAULT = 50;
-/** Spec 4.1 / 8: largest `limit`. */
-export const LIMIT_MAX = 500;
-/** Spec 8: minimum length of an event substring or query that is not an exact name or abbreviation. */
-export const MIN_QUERY_LENGTH = 3;
-
-/** One query parameter: its JSON schema (type, enum, bounds, default) and meaning. */
-export interface ParameterSpec {
-  name: string;
-  description: string;
-  schema: { type: 'string' | 'integer' | 'number'; enum?: readonly string[]; minimum?: number; maximum?: number; default?: string | number };
-}
 
 /** Spec 4.1 parameter table, in the spec's order. */
 export const SIGNALS_PARAMETERS: readonly ParameterSpec[] = [
@@ -73,7 +64,6 @@ export interface SignalsParams {
   min_n?: number;
 }
 
-
 /** Parsed parameters with their normalised cache key, or the spec 2.5 Error (errors as values). */
 export type ParseResult = { ok: true; params: SignalsParams; key: string } | { ok: false; error: ParamError };
 
@@ -82,40 +72,9 @@ export const USAGE =
   'GET /signals?vaccine=NAME|TYPE&event=TERM (or q=TEXT)&format=json|csv|series|profile|brief|class&sort=eb05|n|latest&order=desc|asc&limit=1..500&offset=0..&min_eb05=X&min_n=X';
 
 const NAMES = SIGNALS_PARAMETERS.map((p) => p.name);
-/**
- * One rule for the numeric parameters (limit, offset, min_eb05, min_n): the value is trimmed,
- * may carry one leading `+` or `-` (a literal `+` must be sent as `%2B`, since `+` in a query
- * string is a space, which the trim removes: `limit=+5` and `limit=%2B5` both mean 5), and
- * `-0` is 0. Integers are decimal digits; numbers are decimal with an optional exponent.
- */
-const INTEGER_RE = /^[+-]?\d+$/;
-const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-
-/** The value of a numeric text that matches `re`, `-0` read as 0; NaN when it does not match. */
-function readNumber(re: RegExp, text: string): number {
-  return re.test(text) ? Number(text) + 0 : NaN;
-}
-
-/** Quotes a user value for an error message, shortened so that errors stay small. */
-export function quoteValue(value: string): string {
-  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...` : value);
-}
 
 function fail(error: string, extra: Omit<ParamError, 'error'> = {}): ParseResult {
   return { ok: false, error: { error, ...extra } };
-}
-
-/**
- * An integer parameter by the one number rule, within `min..max`.
- * @returns the number, or the 400 Error fields (with `usage`) naming the parameter and its bounds.
- */
-export function integerValue(name: string, text: string, min: number, max: number, usage: string): number | ParamError {
-  const n = readNumber(INTEGER_RE, text);
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    const bounds = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
-    return { error: `${name} must be an integer ${bounds} (got ${quoteValue(text)})`, usage };
-  }
-  return n;
 }
 
 function integerParam(name: string, text: string, min: number, max: number): number | ParseResult {
@@ -123,45 +82,8 @@ function integerParam(name: string, text: string, min: number, max: number): num
   return typeof n === 'number' ? n : { ok: false, error: n };
 }
 
-/**
- * The values of a raw query string (`+` a space, `%XX` the byte, trimmed), or the 400 Error
- * fields of the first unknown parameter (`unknown(name)`, by default one with `allowed`: the
- * names) or repeated one (an empty value counts as given). Read them with `presentValue`.
- */
-export function queryValues(
-  search: string, names: readonly string[], usage: string,
-  unknown: (name: string) => ParamError = (name) => ({ error: `unknown parameter ${quoteValue(name)}`, allowed: names, usage }),
-): Map<string, string> | ParamError {
-  const values = new Map<string, string>();
-  for (const [name, value] of new URLSearchParams(search)) {
-    if (!names.includes(name)) return unknown(name);
-    if (values.has(name)) return { error: `parameter ${name} is given more than once; give it at most once`, usage };
-    values.set(name, value.trim());
-  }
-  return values;
-}
-
-/** A parameter's value, undefined when absent or empty (`vaccine=` counts as absent). */
-export function presentValue(values: ReadonlyMap<string, string>, name: string): string | undefined {
-  const v = values.get(name);
-  return v === undefined || v === '' ? undefined : v;
-}
-
-/**
- * The vaccine of `vaccine` and its alias `drug` (spec 4.1: identical when both are given).
- * @returns the value (undefined when neither is given), or the 400 Error fields.
- */
-export function vaccineValue(values: ReadonlyMap<string, string>, usage: string): string | undefined | ParamError {
-  const vaccine = presentValue(values, 'vaccine');
-  const drug = presentValue(values, 'drug');
-  if (vaccine !== undefined && drug !== undefined && vaccine !== drug) {
-    return { error: `vaccine and drug are the same parameter and must be identical when both are given (got ${quoteValue(vaccine)} and ${quoteValue(drug)})`, usage };
-  }
-  return vaccine ?? drug;
-}
-
 function numberParam(name: string, text: string): number | ParseResult {
-  const n = readNumber(NUMBER_RE, text);
+  const n = readDecimal(text);
   if (!Number.isFinite(n)) return fail(`${name} must be a number (got ${quoteValue(text)})`, { usage: USAGE });
   if (n < 0) return fail(`${name} must be at least 0 (got ${quoteValue(text)})`, { usage: USAGE });
   return n;

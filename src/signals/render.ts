@@ -5,6 +5,7 @@
  * content type and body.
  */
 import { HYPOTHESIS } from '../domain/caveats.js';
+import { csvField } from '../query/csv.js';
 import { PAIR_FIELDS, type Pair } from './aggregate.js';
 import type { Catalog } from './catalog.js';
 import type { Format, SignalsParams } from './parameters.js';
@@ -22,13 +23,6 @@ function pagePairsJson(ctx: RenderContext): string {
 function objectWithPairs(head: Record<string, unknown>, ctx: RenderContext): string {
   const text = JSON.stringify(head);
   return `${text.slice(0, -1)},"pairs":${pagePairsJson(ctx)}}`;
-}
-
-/** RFC 4180 field: quoted when it holds a comma, quote, CR or LF; quotes doubled. Null is empty. */
-export function csvField(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /**

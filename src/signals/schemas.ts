@@ -8,7 +8,8 @@
 import { QUARTER_OBJECT_COLUMNS, type QuarterObjectEntry, type StoreType } from '../domain/columns.js';
 import { ERROR_OBJECT_SCHEMA } from '../domain/errors.js';
 import { QUARTER_PATTERN } from '../domain/quarter.js';
-import { FORMATS, SIGNALS_PARAMETERS, LIMIT_MAX } from './parameters.js';
+import { answerHeaders, errorResponse, NOT_MODIFIED } from '../query/responses.js';
+import { FORMATS, SIGNALS_PARAMETERS } from './parameters.js';
 
 const QUARTER = { type: 'string', pattern: QUARTER_PATTERN, description: 'Quarter `<year>Q<1-4>`.' } as const;
 const NULLABLE_QUARTER = { type: ['string', 'null'], pattern: QUARTER_PATTERN } as const;
@@ -145,28 +146,8 @@ export const SIGNALS_QUERYSTRING = {
   properties: Object.fromEntries(SIGNALS_PARAMETERS.map((p) => [p.name, { ...p.schema, description: p.description }])),
 } as const;
 
-/** Spec 4.1 response headers on every 200. */
-export const SIGNALS_HEADERS = {
-  'X-Total-Count': { type: 'integer', description: 'Pairs matched, before limit and offset (after min_eb05/min_n).' },
-  'X-Limit': { type: 'integer', description: `Page size (1 to ${LIMIT_MAX}).` },
-  'X-Offset': { type: 'integer', description: 'Rows skipped.' },
-  'X-REPORTS-Through': { type: 'string', description: 'Latest quarter in the data (`none` for an empty store).' },
-  'X-REPORTS-Build': { type: 'string', pattern: '^api-[0-9a-f]{12} src-.+$', description: 'api-<12 hex digest of the served program and store (it changes when the store is swapped)> src-<first line of the VERSION file written at deploy; dev when absent>.' },
-  'X-REPORTS-Hypothesis': { type: 'string', description: 'The voluntary-reporting sentence.' },
-  'X-REPORTS-Analysis': { type: 'string', description: 'The analysis answered (GET /analyses lists them; /signals answers the default one).' },
-  'Cache-Control': { type: 'string', enum: ['public, max-age=60'] },
-  ETag: { type: 'string', pattern: '^W/"[0-9a-f]{20}"$', description: 'Weak validator from X-REPORTS-Build (program and store) and the normalised query: equal on every replica serving the same store; send it back in If-None-Match for a 304.' },
-  Vary: { type: 'string', enum: ['Accept-Encoding'], description: 'Bodies of 1 KB or more are sent with Content-Encoding br or gzip when Accept-Encoding allows it.' },
-  'Access-Control-Allow-Origin': { type: 'string', enum: ['*'], description: 'CORS: any origin (spec 5), on every answer.' },
-  'Access-Control-Expose-Headers': { type: 'string', description: 'CORS: the headers above that a cross-origin page may read (X-Total-Count, X-Limit, X-Offset, X-REPORTS-Through, X-REPORTS-Build, X-REPORTS-Hypothesis, X-REPORTS-Analysis), on every answer.' },
-} as const;
-
-const ERROR_RESPONSE = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'Error#' } } } });
-
-/** `304 Not Modified`: the answer to an If-None-Match that matches the ETag (no body; the 200's headers). */
-export const NOT_MODIFIED = {
-  description: 'Not Modified: If-None-Match matched the ETag (or was *). No body; ETag, Cache-Control, Vary and the X-REPORTS-* headers as on the 200.',
-} as const;
+/** Spec 4.1 response headers on every 200 of /signals (X-Total-Count: the pairs). */
+export const SIGNALS_HEADERS = answerHeaders('Pairs matched, before limit and offset (after min_eb05/min_n).');
 
 /** Route schema of GET /signals (fed to Fastify and, through @fastify/swagger, /openapi.json). */
 export const SIGNALS_ROUTE_SCHEMA = {
@@ -188,14 +169,14 @@ export const SIGNALS_ROUTE_SCHEMA = {
       },
     },
     304: NOT_MODIFIED,
-    400: ERROR_RESPONSE('Bad request (spec 7): no vaccine/drug/event/q; vaccine and drug differ; query too short; unknown format (with allowed); sort=trend; min_eb05 or min_n not a number; min_eb05 below 0; and the "not shown" choices above.'),
-    431: ERROR_RESPONSE('The request line and headers exceed 64 KiB (a query value of some 20,000 characters); answered before routing, still an Error object with CORS * and X-REPORTS-Hypothesis.'),
-    503: ERROR_RESPONSE('The store is missing or could not be read (the server started without data).'),
+    400: errorResponse('Bad request (spec 7): no vaccine/drug/event/q; vaccine and drug differ; query too short; unknown format (with allowed); sort=trend; min_eb05 or min_n not a number; min_eb05 below 0; and the "not shown" choices above.'),
+    431: errorResponse('The request line and headers exceed 64 KiB (a query value of some 20,000 characters); answered before routing, still an Error object with CORS * and X-REPORTS-Hypothesis.'),
+    503: errorResponse('The store is missing or could not be read (the server started without data).'),
   },
 } as const;
 
 /** Spec 2.5 Error response for a 404 naming the store's analyses in `allowed`. */
-const UNKNOWN_ANALYSIS = ERROR_RESPONSE('No analysis of that name in this store; `allowed` lists the names (GET /analyses).');
+const UNKNOWN_ANALYSIS = errorResponse('No analysis of that name in this store; `allowed` lists the names (GET /analyses).');
 
 /**
  * `GET /analyses/{analysis}/signals` (issue 10 section 4): the whole /signals contract over one
@@ -256,7 +237,7 @@ export function analysesRouteSchema() {
         },
       },
       304: NOT_MODIFIED,
-      503: ERROR_RESPONSE('The store is missing or could not be read (the server started without data).'),
+      503: errorResponse('The store is missing or could not be read (the server started without data).'),
     },
   } as const;
 }

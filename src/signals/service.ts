@@ -12,8 +12,8 @@
  * `MATCH_CACHE_IDS` pair ids.
  */
 import { errorBody, type ErrorBody } from '../domain/errors.js';
+import { ownBytes, SizedLru, type CacheStats } from '../query/lru.js';
 import { loadCatalog, type Catalog } from './catalog.js';
-import { ownBytes, SizedLru } from './lru.js';
 import { matchPairs, sortAndPage, type MatchResult } from './match.js';
 import { parseSignalsQuery } from './parameters.js';
 import { RENDERERS } from './render.js';
@@ -45,14 +45,6 @@ export interface SignalsServiceOptions {
   caches?: SignalsCaches;
   /** The analysis to serve (a store with several); default every row of the store. */
   analysis?: string;
-}
-
-/** Lookups of the answer caches, counted over every store the process served (metrics). */
-export interface CacheStats {
-  /** Answers served from a cache. */
-  hits: number;
-  /** Answers rendered (not cached yet, or evicted). */
-  misses: number;
 }
 
 /** The three caches of a SignalsService (keys are prefixed by the analysis when shared). */

@@ -3,7 +3,7 @@
  * one (status, headers, body), for every format; the LRU stays within its bound.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SizedLru } from '../../src/signals/lru.js';
+import { SizedLru } from '../../src/query/lru.js';
 import { SignalsService } from '../../src/signals/service.js';
 import { writeFixtureStore } from './fixture.js';
 

@@ -1,8 +1,16 @@
 /**
  * A least-recently-used map bounded by a total size (bytes of rendered answers, or pair ids of
- * cached matches), for the /signals caches. The store is read-only, so a cached value never
+ * cached matches), for the answer caches of /signals and /cases, and their hit counts. The store is read-only, so a cached value never
  * goes stale while the process lives; the bound only keeps memory flat.
  */
+
+/** Lookups of an answer cache, counted over every store the process served (metrics). */
+export interface CacheStats {
+  /** Answers served from a cache. */
+  hits: number;
+  /** Answers rendered (not cached yet, or evicted). */
+  misses: number;
+}
 
 /** LRU map from string keys to values of a given size. */
 export class SizedLru<V> {

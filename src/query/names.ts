@@ -1,6 +1,6 @@
 /**
  * Name matching (spec 4.1), the one code that turns a request's `vaccine`, `event` or `q` into
- * vaccine names and event terms; `/signals` (match.ts) and `/cases` (src/cases) both use it, each
+ * vaccine names and event terms; `/signals` (src/signals/match.ts) and `/cases` (src/cases) both use it, each
  * over its own vocabulary (the served pairs' names, or every report's).
  *
  * - `vaccine`: an exact vaccine name, an exact vax_type (e.g. `COVID19`) or a VAERS `VAX_TYPE`
@@ -14,7 +14,7 @@
  */
 import type { ParamError } from '../domain/errors.js';
 import { vaxType as vaxTypeOfName } from '../vaccine-type.js';
-import { MIN_QUERY_LENGTH, quoteValue, USAGE } from './parameters.js';
+import { MIN_QUERY_LENGTH, quoteValue } from './parameters.js';
 
 /** The vaccine names of a vocabulary with their indexes (all built by `vaccineIndex`). */
 export interface VaccineIndex {
@@ -130,8 +130,8 @@ export function matchEvents(vocabulary: EventIndex, text: string): string[] {
   return vocabulary.events.filter((_, i) => vocabulary.eventsLower[i].includes(lower));
 }
 
-/** The spec 7 "too short" error of parameter `name`. */
-export function tooShortError(name: string, text: string, usage: string = USAGE): ParamError {
+/** The spec 7 "too short" error of parameter `name`, with the usage line of the resource asked. */
+export function tooShortError(name: string, text: string, usage: string): ParamError {
   return { error: `${name} ${quoteValue(text)} is too short: give at least ${MIN_QUERY_LENGTH} characters, an exact name or an abbreviation`, usage };
 }
 
@@ -140,10 +140,10 @@ export function tooShortError(name: string, text: string, usage: string = USAGE)
  * and the events they match (null for a filter not given). With `q` alone: the vaccines it
  * matches as a name, type or code or by substring, and the events it matches; the caller takes
  * the union.
- * @returns the names, or the "too short" error (with `usage`) of the filter that matched nothing.
+ * @returns the names, or the "too short" error (with `usage`, the resource's usage line) of the filter that matched nothing.
  */
 export function matchNames(
-  vocabulary: Vocabulary, filters: { vaccine?: string; event?: string; q?: string }, usage: string = USAGE,
+  vocabulary: Vocabulary, filters: { vaccine?: string; event?: string; q?: string }, usage: string,
 ): { ok: true; vaccines: string[] | null; events: string[] | null; union: boolean } | { ok: false; error: ParamError } {
   const { vaccine, event, q } = filters;
   if (vaccine !== undefined || event !== undefined) {

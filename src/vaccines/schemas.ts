@@ -1,12 +1,11 @@
 /**
  * JSON schema of `GET /vaccines` (issue 12: the explorer's front door), as data: the route schema
- * gives /openapi.json (through @fastify/swagger). The body is src/signals/vaccines.ts.
+ * gives /openapi.json (through @fastify/swagger). The body is src/vaccines/listing.ts.
  */
 import { QUARTER_PATTERN } from '../domain/quarter.js';
-import { NOT_MODIFIED } from './schemas.js';
+import { errorResponse, NOT_MODIFIED } from '../query/responses.js';
 
 const NULLABLE_QUARTER = { type: ['string', 'null'], pattern: QUARTER_PATTERN } as const;
-const ERROR = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: 'Error#' } } } });
 
 const VACCINE_ENTRY = {
   type: 'object',
@@ -45,8 +44,8 @@ export const VACCINES_ROUTE_SCHEMA = {
       },
     },
     304: NOT_MODIFIED,
-    400: ERROR('A query parameter was given (the resource takes none); `allowed` is empty.'),
-    503: ERROR('No store is loaded (the server started without data).'),
+    400: errorResponse('A query parameter was given (the resource takes none); `allowed` is empty.'),
+    503: errorResponse('No store is loaded (the server started without data).'),
   },
 } as const;
 
@@ -57,6 +56,6 @@ export function analysisVaccinesRouteSchema(names: readonly string[]) {
     summary: 'Every vaccine name, with flagged and emerging pairs counted in one analysis',
     description: `As /vaccines, with flagged_pairs and emerging_pairs counted in analysis {analysis} (reports and quarters are those of every report). X-REPORTS-Analysis names the analysis. ${VACCINES_ROUTE_SCHEMA.description}`,
     params: { type: 'object', required: ['analysis'], properties: { analysis: { type: 'string', enum: [...names], description: 'Analysis name (GET /analyses).' } } },
-    response: { ...VACCINES_ROUTE_SCHEMA.response, 404: ERROR('No analysis of that name in this store; `allowed` lists the names.') },
+    response: { ...VACCINES_ROUTE_SCHEMA.response, 404: errorResponse('No analysis of that name in this store; `allowed` lists the names.') },
   } as const;
 }

@@ -9,8 +9,8 @@
 import type { ReportIndex } from '../cases/index.js';
 import { HYPOTHESIS } from '../domain/caveats.js';
 import { formatQuarter } from '../domain/quarter.js';
-import type { Catalog } from './catalog.js';
-import { compareText } from './names.js';
+import { compareText } from '../query/names.js';
+import type { Catalog } from '../signals/catalog.js';
 
 /** One vaccine name of `GET /vaccines`. */
 export interface VaccineEntry {
