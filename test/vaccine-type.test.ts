@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Pair } from '../src/signals/aggregate.js';
+import type { Pair } from '../src/domain/pair.js';
 import { indexPairs } from '../src/signals/catalog.js';
 import { vaxType } from '../src/vaccine-type.js';
 

@@ -1,5 +1,6 @@
 /**
- * The pair aggregate of spec 2.1: one Pair per (vaccine, event) from its quarterly rows.
+ * The pair aggregate of spec 2.1: one Pair (its fields: src/domain/pair.ts) per (vaccine, event)
+ * from its quarterly rows.
  *
  * Aggregation rule (spec 2.1): only quarters with `n_methods_flagged >= 2` (the serving floor,
  * DESIGN.md) enter the aggregate. Fields that the spec defines "on the full series"
@@ -14,35 +15,7 @@
 import { COVID_ERA_FIRST, COVID_ERA_LAST, formatQuarter, type QuarterIndex } from '../domain/quarter.js';
 import type { AggregateColumnEntry, QuarterlyRow } from '../domain/columns.js';
 import { SERVING_FLOOR } from '../domain/floor.js';
-
-/** Spec 2.1 Pair, fields in the order of the spec table (also the CSV column order). */
-export interface Pair {
-  vaccine: string;
-  drug: string;
-  vax_name: string;
-  vax_type: string;
-  event: string;
-  n: number;
-  eb05: number | null;
-  eb05_peak_pre2021: number | null;
-  eb05_peak_pre2021_quarter: string | null;
-  eb05_peak_quarter: string | null;
-  peak_in_covid_era: boolean;
-  background_note: string | null;
-  ewma_eb05: number | null;
-  n_methods_max: number;
-  quarters_flagged: number;
-  first_quarter: string;
-  latest_quarter: string;
-  emerging: boolean;
-}
-
-/** Spec 2.1 field names, in table order: the JSON keys and the CSV header. */
-export const PAIR_FIELDS: ReadonlyArray<keyof Pair> = [
-  'vaccine', 'drug', 'vax_name', 'vax_type', 'event', 'n', 'eb05', 'eb05_peak_pre2021',
-  'eb05_peak_pre2021_quarter', 'eb05_peak_quarter', 'peak_in_covid_era', 'background_note', 'ewma_eb05',
-  'n_methods_max', 'quarters_flagged', 'first_quarter', 'latest_quarter', 'emerging',
-];
+import type { Pair } from '../domain/pair.js';
 
 /** Spec 2.1 background_note, case 1: a COVID-19 vaccine (one sentence). */
 export const NOTE_COVID_VACCINE =
@@ -108,7 +81,8 @@ export class PairAccumulator {
   }
 
   /**
-   * The Pair, or null when no quarter reached the floor (such a pair is not served).
+   * The Pair, fields in table order (src/domain/pair.ts), or null when no quarter reached the
+   * floor (such a pair is not served).
    * @param reportsThrough latest quarter in the data (for `emerging`); null for an empty store.
    */
   result(vaccine: string, vaxType: string, event: string, reportsThrough: QuarterIndex | null): Pair | null {

@@ -15,7 +15,8 @@ import { formatQuarter, parseQuarter, type QuarterIndex } from '../domain/quarte
 import { readServingData, type ServingRows } from '../store/serving.js';
 import { NULL_INT as NULL_N, SeriesStore } from '../store/series-store.js';
 import { vaxType as vaxTypeOfName } from '../vaccine-type.js';
-import { PairAccumulator, type Pair } from './aggregate.js';
+import type { Pair } from '../domain/pair.js';
+import { PairAccumulator } from './aggregate.js';
 import { compareText, eventIndex, pushTo, vaccineIndex, type Vocabulary } from '../query/names.js';
 import { ORDERS, SORT_KEYS, type SortKey } from './parameters.js';
 

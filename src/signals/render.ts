@@ -5,8 +5,8 @@
  * content type and body.
  */
 import { HYPOTHESIS } from '../domain/caveats.js';
+import { PAIR_FIELDS, type Pair } from '../domain/pair.js';
 import { csvField } from '../query/csv.js';
-import { PAIR_FIELDS, type Pair } from './aggregate.js';
 import type { Catalog } from './catalog.js';
 import type { Format, SignalsParams } from './parameters.js';
 import type { RenderContext, Rendered, Renderer } from './render-context.js';

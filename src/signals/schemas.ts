@@ -7,6 +7,7 @@
  */
 import { QUARTER_OBJECT_COLUMNS, type QuarterObjectEntry, type StoreType } from '../domain/columns.js';
 import { ERROR_OBJECT_SCHEMA } from '../domain/errors.js';
+import { PAIR_COLUMNS } from '../domain/pair.js';
 import { QUARTER_PATTERN } from '../domain/quarter.js';
 import { answerHeaders, errorResponse, NOT_MODIFIED } from '../query/responses.js';
 import { FORMATS, SIGNALS_PARAMETERS } from './parameters.js';
@@ -19,33 +20,29 @@ const HYPOTHESIS_TEXT = { type: 'string', description: 'Voluntary-reporting sent
 /** Spec 2.5 Error object, registered as `Error#` (components/schemas/Error). */
 export const ERROR_SCHEMA = { $id: 'Error', ...ERROR_OBJECT_SCHEMA } as const;
 
-/** Spec 2.1 Pair. */
+/**
+ * JSON schema of one field of a table (src/domain/pair.ts, src/domain/columns.ts): `type`, with
+ * `null` when `nullable`, then pattern, minimum, maximum (when given) and description, in that
+ * order (the order of /openapi.json).
+ */
+function jsonProperty(type: string, nullable: boolean, field: { pattern?: string; minimum?: number; maximum?: number; description: string }): Record<string, unknown> {
+  return {
+    type: nullable ? [type, 'null'] : type,
+    ...(field.pattern === undefined ? {} : { pattern: field.pattern }),
+    ...(field.minimum === undefined ? {} : { minimum: field.minimum }),
+    ...(field.maximum === undefined ? {} : { maximum: field.maximum }),
+    description: field.description,
+  };
+}
+
+/** Spec 2.1 Pair: one property per field of src/domain/pair.ts, in table order. */
 export const PAIR_SCHEMA = {
   $id: 'Pair',
   type: 'object',
   description: 'Spec 2.1 Pair: a vaccine x event pair aggregated over its quarters with n_methods_flagged >= 2. Never carries ebgm, prr, ror, ic, ic025 or n_unique.',
-  required: ['vaccine', 'drug', 'vax_name', 'vax_type', 'event', 'n', 'emerging'],
+  required: PAIR_COLUMNS.filter((c) => 'required' in c).map((c) => c.name),
   additionalProperties: false,
-  properties: {
-    vaccine: { type: 'string', description: 'Vaccine name (VAX_NAME).' },
-    drug: { type: 'string', description: 'Same string as vaccine.' },
-    vax_name: { type: 'string', description: 'Same string as vaccine. Not the vaccine type.' },
-    vax_type: { type: 'string', description: 'Vaccine name without its parenthetical product suffix (COVID19 stays COVID19).' },
-    event: { type: 'string', description: 'Event preferred term.' },
-    n: { type: 'integer', minimum: 0, description: 'Sum of quarterly observed counts over flagged quarters. Rolling windows overlap: not a count of unique reports.' },
-    eb05: { type: ['number', 'null'], description: 'Peak quarterly EB05 among quarters with n_methods_flagged >= 2 (raw quarterly value, not the EWMA).' },
-    eb05_peak_pre2021: { type: ['number', 'null'], description: 'Highest quarterly EB05 before 2021Q1 on the full series. Null when the pair has no pre-2021 quarter.' },
-    eb05_peak_pre2021_quarter: { ...NULLABLE_QUARTER, description: 'Earliest quarter that attains eb05_peak_pre2021.' },
-    eb05_peak_quarter: { ...NULLABLE_QUARTER, description: 'Earliest quarter that attains the full-series maximum EB05.' },
-    peak_in_covid_era: { type: 'boolean', description: 'True when vax_type is not COVID19 and eb05_peak_quarter lies within 2021Q1 to 2022Q4.' },
-    background_note: { type: ['string', 'null'], description: 'One sentence on COVID-era background distortion (COVID-19 vaccines; other vaccines whose peak is in 2021-2022); null otherwise. Not a rescaled EB05.' },
-    ewma_eb05: { type: ['number', 'null'], description: 'Peak EWMA EB05 over the flagged quarters. A different number from eb05.' },
-    n_methods_max: { type: 'integer', minimum: 0, maximum: 4, description: 'Highest n_methods_flagged across quarters.' },
-    quarters_flagged: { type: 'integer', minimum: 0, description: 'Number of flagged quarters (n_methods_flagged >= 2) where is_signal_any is true.' },
-    first_quarter: { ...QUARTER, description: 'First quarter with n_methods_flagged >= 2.' },
-    latest_quarter: { ...QUARTER, description: 'Last quarter with n_methods_flagged >= 2.' },
-    emerging: { type: 'boolean', description: 'True when first_quarter lies within the last four quarters of the data.' },
-  },
+  properties: Object.fromEntries(PAIR_COLUMNS.map((c) => [c.name, jsonProperty(c.type, c.nullable, c)])),
 } as const;
 
 const PAIRS = { type: 'array', items: { $ref: 'Pair#' } } as const;
@@ -77,15 +74,7 @@ const JSON_TYPE: { readonly [T in StoreType]: string } = { VARCHAR: 'string', IN
  * and description as the column's `quarterObject` gives them.
  */
 function quarterProperty(column: QuarterObjectEntry): Record<string, unknown> {
-  const type = JSON_TYPE[column.type];
-  const field: { pattern?: string; minimum?: number; maximum?: number; description: string } = column.quarterObject;
-  return {
-    type: column.nullable === 'never' ? type : [type, 'null'],
-    ...(field.pattern === undefined ? {} : { pattern: field.pattern }),
-    ...(field.minimum === undefined ? {} : { minimum: field.minimum }),
-    ...(field.maximum === undefined ? {} : { maximum: field.maximum }),
-    description: field.description,
-  };
+  return jsonProperty(JSON_TYPE[column.type], column.nullable !== 'never', column.quarterObject);
 }
 
 /** Spec 2.3 quarter object: one property per `quarterObject` column of src/domain/columns.ts, in table order. */

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, DEFAULT_STORE_PATH } from '../../src/http/app.js';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
-import { PAIR_FIELDS } from '../../src/signals/aggregate.js';
+import { PAIR_FIELDS } from '../../src/domain/pair.js';
 import { getJson } from './helpers.js';
 
 const present = existsSync(DEFAULT_STORE_PATH);

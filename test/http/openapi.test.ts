@@ -8,7 +8,7 @@ import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
-import { PAIR_FIELDS } from '../../src/signals/aggregate.js';
+import { PAIR_FIELDS } from '../../src/domain/pair.js';
 import { FORMATS, SIGNALS_PARAMETERS } from '../../src/signals/parameters.js';
 import { fixtureApp, getJson } from './helpers.js';
 

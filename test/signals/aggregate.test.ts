@@ -3,7 +3,8 @@
  * 2023Q4; every expected number below is worked by hand from test/signals/fixture.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOTE_COVID_ERA_PEAK, NOTE_COVID_VACCINE, PAIR_FIELDS, PairAccumulator, type Pair } from '../../src/signals/aggregate.js';
+import { PAIR_FIELDS, type Pair } from '../../src/domain/pair.js';
+import { NOTE_COVID_ERA_PEAK, NOTE_COVID_VACCINE, PairAccumulator } from '../../src/signals/aggregate.js';
 import { loadCatalog, type Catalog } from '../../src/signals/catalog.js';
 import { parseQuarter } from '../../src/domain/quarter.js';
 import { GARDASIL9, MODERNA, PFIZER, SHINGRIX, TENIVAC, ZOSTAVAX, writeFixtureStore } from './fixture.js';
