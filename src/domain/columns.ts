@@ -5,7 +5,7 @@
  * from `COLUMNS`:
  * - the store: `QUARTERLY_COLUMNS` and the `quarterly` DDL (src/store/schema.ts), in table order;
  * - the build's worker protocol: `STAT_COLUMNS` (kind `statistic`, carried as doubles);
- * - the server's load and the 64-byte series record (`served`: src/store/serving.ts,
+ * - the server's load and the series record, its layout and size (`served`: src/store/serving.ts,
  *   src/store/series-store.ts, src/signals/series.ts);
  * - the spec 2.3 quarter object and its JSON schema (`quarterObject`: src/signals/schemas.ts);
  * - the `score` CSV: `SCORE_COLUMNS` (`score`);
@@ -38,8 +38,8 @@ export type NullWhen = 'never' | 'imported' | 'undefined';
 export type ColumnKind = 'key' | 'count' | 'statistic' | 'flag' | 'smoothing';
 
 /**
- * How the server holds a column after the load (one typed value per row) and in the 64-byte
- * series record, with its null encoding:
+ * How the server holds a column after the load (one typed value per row) and in the series
+ * record, with its null encoding:
  * - `u16`: a quarter `<year>Q<1-4>` as its index `year * 4 + (q - 1)` (src/domain/quarter.ts);
  *   rows whose quarter is not a quarter are skipped;
  * - `i32`: an integer, null as `NULL_INT` (-2^31, src/store/series-store.ts);
@@ -52,7 +52,10 @@ export type Encoding = 'u16' | 'i32' | 'i8' | 'u8' | 'f64';
 /** What the server loads of a column (src/store/serving.ts). */
 export interface ServedColumn {
   readonly encoding: Encoding;
-  /** Byte offset in the 64-byte series record (a multiple of the encoding's size), when the record carries it. */
+  /**
+   * Byte offset in the series record (a multiple of the encoding's size), when the record
+   * carries it; the record's size follows from the offsets (src/store/series-store.ts).
+   */
   readonly record?: number;
   /** Whether the pair aggregate (spec 2.1, src/signals/aggregate.ts) reads it. */
   readonly aggregate?: true;

@@ -7,20 +7,20 @@
  * behind at exit) and read a pair's slice with one positioned read (`fs.readSync`, well under a
  * millisecond), so the series stay out of the process's memory (2.8M rows: 180 MB).
  *
- * Record layout (`SERIES_RECORD_BYTES` = 64, native byte order: the records never leave the
- * process): the columns with a `served.record` offset in the column table (src/domain/columns.ts),
- * each at its offset in its encoding (`SERIES_FIELDS`): today quarter index u16 @0,
- * n_methods_flagged i8 @2, is_signal_any u8 @3, n i32 @4, then the doubles eb05 @8 .. ic025 @56.
+ * Record layout (native byte order: the records never leave the process): the columns with a
+ * `served.record` offset in the column table (src/domain/columns.ts), each at its offset in its
+ * encoding (`SERIES_FIELDS`): today quarter index u16 @0, n_methods_flagged i8 @2,
+ * is_signal_any u8 @3, n i32 @4, then the doubles eb05 @8 .. ic025 @56. The record size
+ * (`SERIES_RECORD_BYTES`, today 64) derives from them: the end of the last field, rounded up to
+ * the largest encoding so that every record starts aligned (`seriesRecordLayout`).
  * Nulls as the encoding says (`Encoding`: NaN, `NULL_INT`, -1).
  */
 import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { formatQuarter } from '../domain/quarter.js';
-import { finiteOrNull, SERVED_COLUMNS, type Encoding, type ServedColumnEntry } from '../domain/columns.js';
+import { finiteOrNull, SERVED_COLUMNS, type Encoding, type ServedColumn, type ServedColumnEntry } from '../domain/columns.js';
 
-/** Bytes of one row record. */
-export const SERIES_RECORD_BYTES = 64;
 /** Stores with fewer rows keep their series in memory; larger ones in an unlinked temporary file. */
 export const SERIES_IN_MEMORY_ROWS = 500_000;
 /** Sentinel of a null integer `n`. */
@@ -104,8 +104,8 @@ export const ENCODING_BYTES: { readonly [E in Encoding]: number } = { u16: 2, i3
 export const NULL_VALUE: { readonly [E in Encoding]: number } = { u16: 0, i32: NULL_INT, i8: -1, u8: 0, f64: Number.NaN };
 
 /** A column of the series record: its name, encoding and place in the record. */
-export interface SeriesField {
-  name: ServedColumnEntry['name'];
+export interface SeriesField<N extends string = ServedColumnEntry['name']> {
+  name: N;
   encoding: Encoding;
   /** Byte offset in the record. */
   offset: number;
@@ -116,26 +116,41 @@ export interface SeriesField {
 }
 
 /**
- * The fields of the series record, in column-table order, from the `served.record` offsets of
- * src/domain/columns.ts. Checked once here: each field aligned to its size, inside the record,
- * no two overlapping.
+ * The series record of `columns`: the fields of those with a `served.record` offset, in table
+ * order, and the record's size in bytes: the end of the last field rounded up to the largest
+ * encoding of the record (so that record r of a buffer aligned to 8 keeps every field aligned).
+ * @throws Error when a field is misaligned (its offset not a multiple of its size) or overlaps
+ * another.
  */
-export const SERIES_FIELDS: readonly SeriesField[] = ((): SeriesField[] => {
-  const fields: SeriesField[] = [];
-  const used = new Uint8Array(SERIES_RECORD_BYTES);
-  for (const column of SERVED_COLUMNS) {
-    const { encoding } = column.served;
-    const offset = 'record' in column.served ? column.served.record : undefined;
-    if (offset === undefined) continue;
-    const bytes = ENCODING_BYTES[encoding];
-    if (offset % bytes !== 0 || offset + bytes > SERIES_RECORD_BYTES || used.subarray(offset, offset + bytes).some((b) => b)) {
-      throw new Error(`series record: ${column.name} (${encoding} @${offset}) is misaligned, outside the record or overlaps another field`);
+export function seriesRecordLayout<N extends string>(columns: ReadonlyArray<{ readonly name: N; readonly served: ServedColumn }>): { fields: SeriesField<N>[]; bytes: number } {
+  const placed = columns.flatMap((column) => {
+    const { encoding, record: offset } = column.served;
+    return offset === undefined ? [] : [{ name: column.name, encoding, offset, size: ENCODING_BYTES[encoding] }];
+  });
+  const align = Math.max(1, ...placed.map((f) => f.size));
+  const end = Math.max(0, ...placed.map((f) => f.offset + f.size));
+  const bytes = Math.ceil(end / align) * align;
+  const used = new Uint8Array(bytes);
+  for (const { name, encoding, offset, size } of placed) {
+    if (offset % size !== 0 || used.subarray(offset, offset + size).some((b) => b)) {
+      throw new Error(`series record: ${name} (${encoding} @${offset}) is misaligned or overlaps another field`);
     }
-    used.fill(1, offset, offset + bytes);
-    fields.push({ name: column.name, encoding, offset, stride: SERIES_RECORD_BYTES / bytes, index: offset / bytes });
+    used.fill(1, offset, offset + size);
   }
-  return fields;
-})();
+  const fields = placed.map(({ name, encoding, offset, size }) => ({ name, encoding, offset, stride: bytes / size, index: offset / size }));
+  return { fields, bytes };
+}
+
+const LAYOUT = seriesRecordLayout(SERVED_COLUMNS);
+
+/** Bytes of one row record, from the columns the record carries (64 today). */
+export const SERIES_RECORD_BYTES = LAYOUT.bytes;
+
+/**
+ * The fields of the series record, in column-table order, from the `served.record` offsets of
+ * src/domain/columns.ts (checked by `seriesRecordLayout`).
+ */
+export const SERIES_FIELDS: readonly SeriesField[] = LAYOUT.fields;
 
 /** Typed views of a record buffer, one per encoding (field f of record r: `views[f.encoding][r * f.stride + f.index]`). */
 export type RecordViews = TypedArrays;

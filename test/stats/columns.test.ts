@@ -1,14 +1,14 @@
 /**
  * The column table (src/domain/columns.ts) and what derives from it: the lists that others read
  * by position stay as they were (the store's column order: a Parquet store is loaded with
- * `SELECT *`; the worker protocol's stat order; the score CSV header), the 64-byte series
- * record keeps its layout, the spec 2.3 quarter object its fields, and a non-finite number
+ * `SELECT *`; the worker protocol's stat order; the score CSV header), the series record keeps
+ * its layout and derives its size from it, the spec 2.3 quarter object its fields, and a non-finite number
  * becomes null.
  */
 import { describe, expect, it } from 'vitest';
 import { COLUMNS, QUARTER_OBJECT_COLUMNS, SCORE_COLUMNS, SERVED_COLUMNS, STAT_COLUMNS, finiteOrNull } from '../../src/domain/columns.js';
 import { QUARTERLY_COLUMNS, SCHEMA_SQL } from '../../src/store/schema.js';
-import { SERIES_FIELDS, SERIES_RECORD_BYTES, ENCODING_BYTES } from '../../src/store/series-store.js';
+import { SERIES_FIELDS, SERIES_RECORD_BYTES, ENCODING_BYTES, seriesRecordLayout } from '../../src/store/series-store.js';
 import { QUARTER_SCHEMA } from '../../src/signals/schemas.js';
 
 describe('the column table', () => {
@@ -38,7 +38,7 @@ describe('the column table', () => {
     );
   });
 
-  it('the 64-byte series record: quarter u16 @0, n_methods_flagged i8 @2, is_signal_any u8 @3, n i32 @4, doubles @8..@56', () => {
+  it('the series record (64 bytes): quarter u16 @0, n_methods_flagged i8 @2, is_signal_any u8 @3, n i32 @4, doubles @8..@56', () => {
     expect(SERIES_RECORD_BYTES).toBe(64);
     const layout = Object.fromEntries(SERIES_FIELDS.map((f) => [f.name, `${f.encoding}@${f.offset}`]));
     expect(layout).toEqual({
@@ -49,6 +49,18 @@ describe('the column table', () => {
     expect(bytes).toBe(SERIES_RECORD_BYTES);
     // The server loads the record's columns plus ewma_eb05 for the aggregate.
     expect(SERVED_COLUMNS.map((c) => c.name).filter((name) => !SERIES_FIELDS.some((f) => f.name === name))).toEqual(['ewma_eb05']);
+  });
+
+  it('the series record size derives from its fields: the last end, rounded up to the largest encoding', () => {
+    const f64 = (record: number) => ({ encoding: 'f64', record }) as const;
+    const withExtra = [...SERVED_COLUMNS, { name: 'extra', served: f64(SERIES_RECORD_BYTES) }];
+    expect(seriesRecordLayout(withExtra).bytes).toBe(SERIES_RECORD_BYTES + 8);
+    expect(seriesRecordLayout(withExtra).fields.at(-1)).toEqual({ name: 'extra', encoding: 'f64', offset: 64, stride: 9, index: 8 });
+    expect(seriesRecordLayout([{ name: 'q', served: { encoding: 'u16', record: 0 } }, { name: 'flag', served: { encoding: 'u8', record: 2 } }]).bytes).toBe(4);
+    expect(seriesRecordLayout([{ name: 'n', served: { encoding: 'i32', record: 0 } }, { name: 'x', served: f64(16) }]).bytes).toBe(24);
+    expect(seriesRecordLayout([{ name: 'ewma', served: { encoding: 'f64' } }])).toEqual({ fields: [], bytes: 0 });
+    expect(() => seriesRecordLayout([{ name: 'x', served: f64(4) }])).toThrow('x (f64 @4) is misaligned');
+    expect(() => seriesRecordLayout([{ name: 'a', served: f64(0) }, { name: 'b', served: { encoding: 'i32', record: 4 } }])).toThrow('b (i32 @4) is misaligned or overlaps');
   });
 
   it('spec 2.3 quarter object: fields in answer order, ic025 optional, every one in the record', () => {
