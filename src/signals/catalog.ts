@@ -3,7 +3,7 @@
  * is computed once at load time, so a request never runs SQL; the store is closed after the
  * load and stays the source of truth).
  *
- * Built from one read of the store (`readServingData` / `Store.servingRows`: every quarterly
+ * Built from one read of the store (src/store/serving.ts `readServingData`: every quarterly
  * row as typed columns grouped by pair): each pair is aggregated (src/signals/aggregate.ts) and
  * indexed by vaccine name, by vax_type and by VAERS `VAX_TYPE` code (both case-insensitive), by
  * event (exact, and lower-cased for substring search); one precomputed order per sort key and

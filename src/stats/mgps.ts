@@ -14,7 +14,9 @@
  *   openEBGM's five vignette starts plus an optional warm start; the best converged fit wins.
  * - Posterior: `Qn*Gamma(alpha1+n, beta1+E) + (1-Qn)*Gamma(alpha2+n, beta2+E)` with `Qn` from
  *   the untruncated densities (DuMouchel eq. 2.5); EBGM = exp(E[ln lambda]) (eq. 2.6); EB05,
- *   EB50, EB95 are quantiles of the posterior mixture, solved by safeguarded Newton.
+ *   EB50, EB95 are quantiles of the posterior mixture, solved by Halley's iteration on its CDF
+ *   (a plain Newton step where Halley's correction factor falls outside (0.5, 2)), safeguarded
+ *   by a bracket (`posteriorQuantile`).
  *
  * Special functions come from @stdlib; only the model is ours.
  */

@@ -2,12 +2,11 @@
  * The Parquet form of a store (see `write.ts`): one Parquet file with the quarterly rows, and
  * the vaccine table, the windows and the metadata as JSON in its key-value metadata. Used for
  * the embedded default (compact: about 27 MB for 1990-2006 where the DuckDB file is about 31 MB).
- * `loadParquetStore` fills an in-memory DuckDB with the tables of `schema.ts` from it, so that
- * `Store` serves it exactly like a DuckDB store file.
+ * The server reads it without loading it into a database (src/store/serving.ts); the tests' store
+ * reader (test/helpers/store.ts) loads it into an in-memory DuckDB.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { decodeStoreMeta, decodeVaccineRows, decodeWindowRows, parseMetadataJson } from './metadata.js';
-import { SCHEMA_SQL } from './schema.js';
+import { parseMetadataJson } from './metadata.js';
 
 /** Prefix of the key-value metadata keys. */
 export const KV_PREFIX = 'reporting_signals.';
@@ -59,36 +58,4 @@ export async function readParquetKv(connection: DuckDBConnection, path: string):
     const where = `${path}: metadata key ${KV_PREFIX}${name}`;
     return { value: parseMetadataJson(text, where), where };
   };
-}
-
-/**
- * Creates the store tables in `connection` (an in-memory database) and loads them from the
- * Parquet store at `path`.
- * @throws Error naming the file when it is not a reporting-signals Parquet store, or naming the
- *   file and key when a metadata key is not of its shape (metadata.ts).
- */
-export async function loadParquetStore(connection: DuckDBConnection, path: string): Promise<void> {
-  const part = await readParquetKv(connection, path);
-  const vaccinesPart = part('vaccines');
-  const vaccines = decodeVaccineRows(vaccinesPart.value, vaccinesPart.where);
-  const windowsPart = part('windows');
-  const windows = decodeWindowRows(windowsPart.value, windowsPart.where);
-  const metaPart = part('meta');
-  const meta = decodeStoreMeta(metaPart.value, metaPart.where);
-  await connection.run(SCHEMA_SQL);
-  // BY NAME: the Parquet form keeps only the served columns (write.ts), the others read as NULL;
-  // a store written before analyses existed has no `analysis` column: its rows are `all`.
-  await connection.run(`INSERT INTO quarterly BY NAME SELECT * FROM read_parquet(${sqlString(path)})`);
-  await connection.run(`UPDATE quarterly SET analysis = 'all' WHERE analysis IS NULL`);
-  for (const v of vaccines) {
-    await connection.run('INSERT INTO vaccines VALUES ($1, $2, $3::VARCHAR[])', [v.vax_name, v.vax_type, JSON.stringify(v.vax_type_codes)]);
-  }
-  for (const w of windows) {
-    await connection.run('INSERT INTO windows VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)', [
-      w.analysis ?? 'all', w.quarter, w.alpha1, w.beta1, w.alpha2, w.beta2, w.p, w.neg_log_lik, w.converged, w.at_bound, w.n_pairs, w.n_reports,
-    ]);
-  }
-  for (const [key, value] of Object.entries(meta)) {
-    await connection.run('INSERT INTO meta VALUES ($1, $2)', [key, JSON.stringify(value ?? null)]);
-  }
 }

@@ -317,15 +317,6 @@ function decodeMetaRows(rows: Array<Record<string, unknown>>, store: string): St
   return decodeStoreMeta(Object.fromEntries(rows.map((r) => [String(r.key), parseMetadataJson(String(r.value), `${where}: key ${String(r.key)}`)])), where);
 }
 
-/**
- * The `meta` table of a DuckDB store (`schema` the database it is attached as), values parsed
- * from JSON and checked; `store` names the store file in errors.
- * @throws Error when the table is missing, or naming the store and key when a value is not of its shape.
- */
-export async function readMetaTable(connection: DuckDBConnection, store: string, schema = 'main'): Promise<StoreMeta> {
-  return decodeMetaRows(await metaTableRows(connection, schema), store);
-}
-
 /** The `vaccines` table of a DuckDB store (`schema` the database it is attached as), ordered by name. */
 export async function readVaccineTable(connection: DuckDBConnection, schema = 'main'): Promise<VaccineRow[]> {
   return (await connection.runAndReadAll(`SELECT vax_name, vax_type, vax_type_codes FROM ${schema}.vaccines ORDER BY vax_name`)).getRowObjectsJS().map(vaccineRow);

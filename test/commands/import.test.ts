@@ -5,8 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importQuarterly } from '../../src/store/import.js';
 import { UserError } from '../../src/errors.js';
-import { Store } from '../../src/store/read.js';
-import { storeSeries } from '../helpers/store.js';
+import { Store, storeSeries } from '../helpers/store.js';
 
 const HEADER = 'drug_name,outcome_name,quarter,observed,eb05,eb50,eb95,prr,ror,ic,n_methods_flagged,is_signal_any,ewma_eb05';
 const ROWS = [

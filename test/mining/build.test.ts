@@ -8,7 +8,7 @@ import { UserError } from '../../src/errors.js';
 import { formatQuarter, quarterOf } from '../../src/domain/quarter.js';
 import { ewma, ewmaStep } from '../../src/stats/ewma.js';
 import { scoreWindow } from '../../src/stats/window.js';
-import { Store } from '../../src/store/read.js';
+import { Store } from '../helpers/store.js';
 import type { QuarterlyRow, WindowRow } from '../../src/store/schema.js';
 import { historyFixture, writeVaersFolder, type FixtureReport } from './fixtures.js';
 import { COLUMNS } from '../../src/domain/columns.js';

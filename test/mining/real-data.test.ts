@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStore } from '../../src/mining/build.js';
 import type { BuildSummary } from '../../src/mining/summary.js';
 import { vaxType } from '../../src/vaccine-type.js';
-import { Store } from '../../src/store/read.js';
+import { Store } from '../helpers/store.js';
 import type { QuarterlyRow } from '../../src/store/schema.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');

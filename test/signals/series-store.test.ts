@@ -9,10 +9,9 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogFromRows, loadCatalog, type Catalog } from '../../src/signals/catalog.js';
 import { pairSeries, seriesQuarter } from '../../src/signals/series.js';
-import { Store } from '../../src/store/read.js';
 import { SERIES_RECORD_BYTES, SeriesStore } from '../../src/store/series-store.js';
 import { readServingData } from '../../src/store/serving.js';
-import { storeSeries } from '../helpers/store.js';
+import { Store, storeSeries } from '../helpers/store.js';
 import { writeFixtureStore } from './fixture.js';
 
 /** A copy of the DuckDB store at `path` whose quarterly rows are stored newest quarter first. */

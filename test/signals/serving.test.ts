@@ -6,9 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog, type Catalog } from '../../src/signals/catalog.js';
 import { pairSeries, seriesQuarter } from '../../src/signals/series.js';
-import { Store } from '../../src/store/read.js';
 import { readServingData } from '../../src/store/serving.js';
-import { storeSeries } from '../helpers/store.js';
+import { Store, storeSeries } from '../helpers/store.js';
 import { FIXTURE_SERIES, writeFixtureStore } from './fixture.js';
 
 describe('spec 2.1 / 2.3 from memory equals the store', () => {

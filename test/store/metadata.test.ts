@@ -8,7 +8,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { decodeStoreMeta, decodeVaccineRows, decodeWindowRows } from '../../src/store/metadata.js';
 import { KV_PREFIX, sqlString } from '../../src/store/parquet-store.js';
-import { Store } from '../../src/store/read.js';
+import { Store } from '../helpers/store.js';
 import type { StoreMeta } from '../../src/store/schema.js';
 import { readServingData } from '../../src/store/serving.js';
 import { writeFixtureStore } from '../signals/fixture.js';
