@@ -1,12 +1,12 @@
 /**
- * Benchmark of the signal build (issue 3): runs `reporting-signals build` on ../shared/data/vaers
+ * Benchmark of the signal build: runs `reporting-signals build` on ../shared/data/vaers
  * (the real 1990-2006 files) with `--scale K` for K = 1, 4 and 12 (a synthetic history K times
  * longer: the real reports replayed with shifted quarters), each in its own process, and prints
  * reports/s, time per phase and peak RSS (the child's maximum resident set size as the build
  * reports it from process.resourceUsage(), worker threads included). Asserts nothing.
- * Per analysis (issue 10) it prints the reports kept, the pairs, the rows and the fit and rows
- * times. Targets: growth no worse than linear (issue 3); the six analyses of the embedded
- * default in <= 90 s; K = 12 with `all,stratified,serious` in < 15 min at < 4 GB peak RSS (issue 10).
+ * Per analysis it prints the reports kept, the pairs, the rows and the fit and rows
+ * times. Targets: growth no worse than linear in K; the six analyses of the embedded
+ * default in <= 90 s; K = 12 with `all,stratified,serious` in < 15 min at < 4 GB peak RSS.
  *
  * Run: npm run build && npx tsx bench/build.ts [--analyses LIST] [K ...]   (uses dist/cli.js when it exists;
  * default analyses: all,stratified,serious,death,pediatric,elderly; default K: 1)

@@ -1,5 +1,5 @@
 /**
- * Benchmark of the case series (issue 11 section 3): loads the report tables of a store (the
+ * Benchmark of the case series: loads the report tables of a store (the
  * embedded default unless --store) into a CasesService, then times uncached answers (every query
  * distinct, so the answer cache never hits): the pairs of the store's most reported vaccines
  * with each of their events, and each vaccine alone (the largest one is the worst case). Prints

@@ -1,5 +1,5 @@
 /**
- * Memory probe of the real server (issue 13): the all-distinct /signals workload at 64
+ * Memory probe of the real server: the all-distinct /signals workload at 64
  * connections for SECONDS_RUN seconds (default 240), printing every 15 s the server's RSS, V8
  * heap used and total, and external memory (Buffers) in MB, from its /metrics. Tells a cache
  * filling up (heap or external growing, then flat) from memory held elsewhere (RSS growing alone).

@@ -1,5 +1,5 @@
 /**
- * Benchmark of the real server (issue 4): starts `node dist/cli.js serve` as a child process on
+ * Benchmark of the real server (speed and memory): starts `node dist/cli.js serve` as a child process on
  * a free port over a store, then drives it with autocannon at concurrency 32:
  * 1. "realistic": a mixed /signals workload (vaccine names, vaccine types, VAX_TYPE codes, event
  *    substrings, q, every format including series, sorts, deep offsets) over a repeated set of
@@ -8,12 +8,12 @@
  * 2. "distinct": the same kinds of queries, every URL distinct (each base query gets a fresh
  *    offset on every round), so the answer cache never hits: the cost of computing answers.
  * 3. the constant-answer route GET /healthz (the limit of the same server).
- * The realistic workload runs twice: as is, and with `Accept-Encoding: gzip` (issue 13: the
+ * The realistic workload runs twice: as is, and with `Accept-Encoding: gzip` (the
  * cached answers keep their compressed bytes). bench/soak.ts has the soak and the swap under load.
  * Prints requests/s of each, the ratios to the constant route, p50/p99 latency, the server's
  * peak RSS (VmHWM, over the whole run including the load) and the time from spawn to the first
  * /signals answer. Asserts nothing.
- * Targets (issue 4): ratio >= 0.6 and p99 <= 20 ms (realistic workload), RSS <= 300 MB, first
+ * Targets: ratio >= 0.6 and p99 <= 20 ms (realistic workload), RSS <= 300 MB, first
  * answer <= 1 s on the embedded default.
  *
  * Figures (2 cores shared with other work; one bench run each, same hour; "before" = 267145e,
@@ -117,7 +117,7 @@ async function syntheticStore(pairs: number): Promise<string> {
 /**
  * Thousands of distinct /signals URLs drawn from the store's own names (`urls`, shuffled), and
  * one `format=series` URL per served pair (`series`, shuffled). In a store with several analyses
- * (issue 10), a third of the URLs ask another analysis (`/analyses/NAME/signals`).
+ * (every analysis is served), a third of the URLs ask another analysis (`/analyses/NAME/signals`).
  */
 export async function workload(storePath: string): Promise<{ urls: string[]; series: string[] }> {
   const analyses = storeAnalyses(await readStoreMeta(storePath));

@@ -1,5 +1,5 @@
 /**
- * Reliability benchmarks of the real server (issue 13), printing figures and asserting nothing:
+ * Reliability benchmarks of the real server (swap under load, 10-minute soak), printing figures and asserting nothing:
  * 1. swap under load: the realistic /signals workload at 32 connections while the server gets
  *    `--swaps` SIGHUPs 10 s apart (each reloads the store beside the current one and swaps it
  *    in): requests, failed requests (errors), non-2xx answers and latency across the swaps. (That

@@ -1,5 +1,5 @@
 /**
- * The reports of a store in memory, indexed for case series (issue 11): the names as a
+ * The reports of a store in memory, indexed for case series (the reports behind a query): the names as a
  * vocabulary for the one name matching (src/query/names.ts), and per vaccine name and per
  * event term the reports naming it. Report indexes follow the store's order (newest RECVDATE
  * first, then VAERS_ID descending), so an ascending list of indexes is the listing's order.

@@ -1,5 +1,5 @@
 /**
- * Query parameters of `GET /cases` (issue 11 section 2): one table (`CASES_PARAMETERS`) gives the
+ * Query parameters of `GET /cases` (the case series behind a query): one table (`CASES_PARAMETERS`) gives the
  * validator below and the OpenAPI parameters. The rules are those of /signals (one parser of
  * the raw query string, src/query/parameters.ts): `+` is a space, values are trimmed, an empty
  * value counts as absent, a repeated or unknown parameter is a 400 naming the allowed ones, and

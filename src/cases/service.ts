@@ -1,5 +1,5 @@
 /**
- * The `/cases` resource (issue 11 section 2): from a query to the reports behind it. Transport-
+ * The `/cases` resource (the case series): from a query to the reports behind it. Transport-
  * free: `answer(rawQuery, analysis)` returns status, headers and body; src/http sends it.
  *
  * Selection: the names are matched exactly as /signals (src/query/names.ts) over every report's

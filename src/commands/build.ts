@@ -1,5 +1,5 @@
 /**
- * `reporting-signals build --vaers DIR --out FILE` (issue 3): official VAERS files -> quarterly
+ * `reporting-signals build --vaers DIR --out FILE`: official VAERS files -> quarterly
  * signal store. Progress and the closing summary go to standard error.
  */
 import { buildStore, type BuildOptions } from '../mining/build.js';
@@ -42,7 +42,7 @@ function reportValueLines(r: ReportValuesSummary): string[] {
   return lines;
 }
 
-/** The closing summary as text lines (issue 3: reports read, skipped and why, quarters, windows, pairs, rows, time per phase; issue 10: per analysis). */
+/** The closing summary as text lines: reports read, skipped and why, quarters, windows, pairs, rows, time per phase, and per analysis. */
 export function formatSummary(s: BuildSummary, out: string): string {
   const lines = [
     `build: wrote ${out}`,

@@ -1,6 +1,6 @@
 /**
  * `reporting-signals import --quarterly FILE --out STORE`: a store from a quarterly signals
- * table computed elsewhere (issue 3 section 3). A thin command over `src/store/import.ts`, which
+ * table computed elsewhere (no VAERS files needed). A thin command over `src/store/import.ts`, which
  * documents the accepted columns and values.
  */
 import { importQuarterly } from '../store/import.js';

@@ -1,5 +1,5 @@
 /**
- * `reporting-signals score` (issue 2 section 3): the statistics of one report table, no quarters.
+ * `reporting-signals score`: the statistics of one report table, no quarters.
  * A thin command: the table is read and counted by `src/mining/report-table.ts` (rows with an
  * empty id, vaccine or event are skipped, with a count on standard error; with `--stratum-column`
  * the expected counts are stratified, and MGPS and IC use them), scored by

@@ -1,7 +1,7 @@
 /**
  * `reporting-signals serve`: binds the HTTP app (src/http/app.ts) to a port and runs it as a
- * service (issue 13).
- * - Port and host: `--port`/`--host`, else `PORT`/`HOST`, else 8080 and 127.0.0.1 (issue 4).
+ * service (store reloads on SIGHUP or --watch, graceful shutdown).
+ * - Port and host: `--port`/`--host`, else `PORT`/`HOST`, else 8080 and 127.0.0.1.
  * - Store: `--store FILE`, else the embedded default (data/default.parquet). A missing store
  *   does not stop the server: the resources then answer 503 with an Error object that says so.
  * - `SIGHUP` reloads the store file (the same path): the new store is loaded beside the old one

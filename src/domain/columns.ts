@@ -93,7 +93,7 @@ export interface ColumnSpec {
 /** The columns of a quarterly row, in store order. */
 export const COLUMNS = [
   { name: 'analysis', type: 'VARCHAR', nullable: 'never', kind: 'key',
-    description: 'Name of the analysis the row belongs to (issue 10: `all`, `stratified`, `serious`, ...); a store holds one or more.' },
+    description: 'Name of the analysis the row belongs to (`all`, `stratified`, `serious`, ...); a store holds one or more.' },
   { name: 'drug', type: 'VARCHAR', nullable: 'never', kind: 'key', score: { header: 'vaccine' },
     description: 'Vaccine name (VAERS `VAX_NAME`); the column is named `drug` (spec 1). The score CSV calls it `vaccine`.' },
   { name: 'event', type: 'VARCHAR', nullable: 'never', kind: 'key', score: {},
@@ -231,7 +231,7 @@ export const QUARTER_OBJECT_COLUMNS: readonly QuarterObjectEntry[] = COLUMNS.fil
 export type ScoreColumn = Extract<Column, { score: unknown }> extends infer C
   ? C extends { score: { header: infer H } } ? H : C extends Column ? C['name'] : never : never;
 
-/** Header of the `score` CSV (issue 2 section 3), in order: one column per pair of the report table. */
+/** Header of the `score` CSV (`reporting-signals score`), in order: one column per pair of the report table. */
 export const SCORE_COLUMNS: readonly ScoreColumn[] = COLUMNS.flatMap((c): ScoreColumn[] =>
   'score' in c ? [('header' in c.score ? c.score.header : c.name) as ScoreColumn] : []);
 

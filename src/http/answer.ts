@@ -1,6 +1,6 @@
 /**
- * Sending a rendered 200 answer of a cached resource (/signals, /cases, /analyses, /vaccines;
- * issue 13: compression and revalidation).
+ * Sending a rendered 200 answer of a cached resource (/signals, /cases, /analyses, /vaccines):
+ * compressed bytes and revalidation.
  *
  * - ETag: weak (`W/"..."`, RFC 9110 8.8.3), 20 hex digits of a SHA-256 over the served store's
  *   build (the X-REPORTS-Build value: program and store) and the resource's normalised query
@@ -19,7 +19,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { Negotiator } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** Smallest body compressed, in bytes (issue 13: "over about 1 KB"). */
+/** Smallest body compressed, in bytes (bodies over about 1 KB are worth compressing). */
 export const COMPRESS_THRESHOLD = 1024;
 /** Content codings offered, preferred first. */
 export const ENCODINGS = ['br', 'gzip'] as const;

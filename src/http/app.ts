@@ -71,7 +71,7 @@ export function isPipelinePath(url: string): boolean {
 
 /**
  * Largest request head (request line + headers) the server reads, in bytes: 64 KiB, four times
- * Node's default (16 KiB), so that long query values (issue 4: 10k-character values, percent-
+ * Node's default (16 KiB), so that long query values (10,000-character values, percent-
  * encoded up to 3 bytes each) reach /signals and get a spec answer instead of a bare 431.
  */
 export const MAX_HEADER_SIZE = 64 * 1024;

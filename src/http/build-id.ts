@@ -59,7 +59,7 @@ let revision: string | undefined;
  * The `X-REPORTS-Build` value (the program digest and revision are computed once per process).
  * With `storeId` (the served store's build id, live-store.ts) the 12 hex digits are those of a
  * SHA-256 over the program digest and the store id, so that the header identifies the program
- * and the store it serves (issue 13) in the spec's form; without, those of the program digest.
+ * and the store it serves (a store swap changes it) in the spec's form; without, those of the program digest.
  */
 export function buildId(storeId?: string): string {
   program ??= programDigest();

@@ -1,5 +1,5 @@
 /**
- * Route plugin of `GET /cases` and `GET /analyses/:analysis/cases` (issue 11 section 2): raw query
+ * Route plugin of `GET /cases` and `GET /analyses/:analysis/cases` (the case series): raw query
  * string -> CasesService.answer -> headers (X-Total-Count = n_reports, X-Limit, X-Offset,
  * X-REPORTS-Through, Cache-Control; X-REPORTS-Analysis on the analysis path; X-REPORTS-Build of
  * the store generation, X-REPORTS-Hypothesis from the app's hook) -> body with ETag and content

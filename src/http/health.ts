@@ -1,5 +1,5 @@
 /**
- * Health of the process (issue 13), for a load balancer or an orchestrator; both cheap and
+ * Health of the process (liveness and readiness), for a load balancer or an orchestrator; both cheap and
  * never cached (`Cache-Control: no-store`):
  * - `GET /healthz`, liveness: the process answers (200 `{"ok":true}`), whatever the store.
  * - `GET /readyz`, readiness: 200 once a store is completely loaded (every analysis and the case

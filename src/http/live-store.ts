@@ -1,5 +1,5 @@
 /**
- * The served store, replaceable while the server runs (issue 13: live store swap).
+ * The served store, replaceable while the server runs (a live store swap: load beside, then swap).
  *
  * A `Generation` is one store file loaded: its metadata, its build id, the analyses (/signals),
  * the case series (/cases) and the vaccine listing (/vaccines). `LiveStore` holds the current

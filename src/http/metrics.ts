@@ -1,5 +1,5 @@
 /**
- * `GET /metrics` (issue 13): the Prometheus text exposition format, from prom-client.
+ * `GET /metrics`: the Prometheus text exposition format (prom-client) of the figures below.
  *
  * - `http_requests_total{method,route,status}` and `http_request_duration_seconds{method,route,status}`
  *   (histogram): every answered request, by route pattern (`/analyses/:analysis/signals`, not

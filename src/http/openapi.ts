@@ -1,5 +1,5 @@
 /**
- * The document-level parts of `/openapi.json` that no route schema carries (issue 13: clean
+ * The document-level parts of `/openapi.json` that no route schema carries (kept clean
  * under the Redocly `recommended` ruleset, checked by test/http/openapi-lint.test.ts), and the
  * `@fastify/swagger` `transform` that completes every documented operation, so that routes added
  * later conform without repeating anything:

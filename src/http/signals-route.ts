@@ -1,7 +1,7 @@
 /**
  * Route plugin of `GET /signals` (spec 4.1), `GET /analyses/:analysis/signals` (every analysis
- * of the store with the same contract), `GET /analyses` (the list; issue 10 section 4) and
- * `GET /vaccines`, `GET /analyses/:analysis/vaccines` (every vaccine name; issue 12). Each request takes the current store
+ * of the store with the same contract), `GET /analyses` (the list of the store's analyses) and
+ * `GET /vaccines`, `GET /analyses/:analysis/vaccines` (every vaccine name: the explorer's front door). Each request takes the current store
  * generation (live-store.ts: it finishes on it even if a swap happens meanwhile), then: raw query
  * string -> SignalsService.answer -> headers (spec 4.1: X-Total-Count, X-Limit, X-Offset,
  * X-REPORTS-Through, Cache-Control; X-REPORTS-Analysis names the analysis; X-REPORTS-Build of the

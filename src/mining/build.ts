@@ -1,5 +1,5 @@
 /**
- * The signal build (issue 3, issue 10; DESIGN.md "Data flow" and "Statistics, precisely"):
+ * The signal build (every analysis in one run; DESIGN.md "Data flow" and "Statistics, precisely"):
  * VAERS files -> reports -> per analysis: per-quarter counts -> 4-quarter windows -> per-window
  * statistics (worker threads) -> flagged pairs with their full series and EWMA of EB05 -> one
  * store holding every analysis.
@@ -7,7 +7,7 @@
  * Steps, each a function: `readReports` (once), `countSubsets` (once per distinct report subset:
  * `all` and `stratified` share one count, since strata only add margins), then per analysis
  * `planWindows`, `fitPass` and `rowsPass` (passes.ts), and `writeStore` with the metadata and the
- * report tables (issue 11 section 1: the kept reports, their VAX rows and events, written once
+ * report tables (the case series' data: the kept reports, their VAX rows and events, written once
  * from the reader's `details`, newest RECVDATE first; `--scale` replays only the counts).
  *
  * Windows: one per quarter from the first quarter with reports to the last. Window q covers

@@ -1,5 +1,5 @@
 /**
- * The two passes of one analysis over its windows (issue 3; issue 10), run in the worker pool:
+ * The two passes of one analysis over its windows, run in the worker pool:
  *
  * 1. `fitPass`: per window, the MGPS prior fit and each pair's flags (`n_methods_flagged`);
  *    a pair is stored when some window flags it with at least SERVING_FLOOR methods.
@@ -39,7 +39,7 @@ export interface WindowPlan {
   chunks: number;
 }
 
-/** A window left out, with the reason (issue 10: "recorded and skipped with a reason"). */
+/** A window left out, with the reason (a window too small to fit is recorded and skipped, not fatal). */
 export interface SkippedWindow {
   quarter: string;
   reason: string;

@@ -1,6 +1,6 @@
 /**
- * A small pool of worker threads for the per-window statistics (issue 3: "Per-window
- * statistics run in worker threads so both cores work").
+ * A small pool of worker threads for the per-window statistics (they run in
+ * worker threads so that both cores work).
  *
  * The worker entry is `worker.js` next to this file in the compiled build; when running from
  * TypeScript sources (vitest, tsx) it is `worker.ts`, started through `worker-boot.mjs`,

@@ -1,5 +1,5 @@
 /**
- * Progress of the build on standard error (issue 3): a cli-progress bar per phase when standard
+ * Progress of the build on standard error (a long build shows where it is): a cli-progress bar per phase when standard
  * error is a terminal, plain lines otherwise (one at the start of a phase, then about every
  * 10% and at the end), so logs stay readable.
  */

@@ -1,6 +1,6 @@
 /**
- * One report table (no quarters) for `reporting-signals score` (issue 2 section 3; issue 10
- * section 1): a UTF-8 CSV with a header, one row per report x vaccine x event, counted the
+ * One report table (no quarters) for `reporting-signals score` (optionally with stratum
+ * columns, below): a UTF-8 CSV with a header, one row per report x vaccine x event, counted the
  * openEBGM way by the one counting module (`counts.ts`): n = distinct reports per pair (a report's
  * pairs are the rows it has; duplicate rows count once), margins and N = distinct reports.
  * Rows with an empty id, vaccine or event cannot form a pair and are skipped (and counted).

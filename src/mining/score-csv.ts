@@ -1,5 +1,5 @@
 /**
- * The output table of `reporting-signals score` (issue 2 section 3): one CSV row per pair of a
+ * The output table of `reporting-signals score` (the statistics of one report table): one CSV row per pair of a
  * report table, in the table's order (vaccine, then event), empty cell for null, full double
  * precision, header row first; the columns are the column table's `SCORE_COLUMNS`.
  */

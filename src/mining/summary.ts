@@ -1,7 +1,7 @@
 /**
  * What a build reports about itself: the summary printed at the end (and kept in
  * `meta.extra.summary`), the build parameters and the per-analysis metadata of the store
- * (issue 3; issue 10 section 3: "metadata: subset rule, strata, reports kept, pairs, fits on a bound").
+ * (per analysis: subset rule, strata, reports kept, pairs, fits on a bound).
  */
 import { SERVING_FLOOR } from '../domain/floor.js';
 import { EWMA_LAMBDA } from '../stats/ewma.js';
@@ -35,7 +35,7 @@ export interface AnalysisSummary {
   seconds: { fit: number; rows_and_write: number };
 }
 
-/** The report tables the build wrote (issue 11 section 1), and the cells of the kept reports it could not read. */
+/** The report tables the build wrote (the case series' reports), and the cells of the kept reports it could not read. */
 export interface ReportValuesSummary {
   /** Rows of `reports`, `report_vaccines` and `report_events`. */
   reports: number;

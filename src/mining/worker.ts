@@ -1,5 +1,5 @@
 /**
- * Worker thread of the build (issue 3: "Per-window statistics run in worker threads"). It
+ * Worker thread of the build (the per-window statistics run in worker threads). It
  * scores chunks of consecutive windows with `scoreWindow` (src/stats/window.ts) and answers
  * with compact typed arrays; see `pool.ts` for the protocol.
  */

@@ -64,7 +64,7 @@ export class SizedLru<V> {
  * The UTF-8 bytes of `text` in a Buffer of their own. `Buffer.from(text)` of a short text is a
  * slice of Node's shared 8 KB allocation pool, and a cached slice keeps the whole pool chunk
  * alive: a cache of small answers bounded by their byte length then held up to 8 times more
- * memory (RSS kept rising under the issue 13 soak). Cached bodies use this instead.
+ * memory (RSS kept rising under the 10-minute soak, bench/soak.ts). Cached bodies use this instead.
  */
 export function ownBytes(text: string): Buffer {
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'));

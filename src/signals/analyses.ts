@@ -1,5 +1,5 @@
 /**
- * The analyses of a store as served (issue 10 section 4): `GET /signals` answers the default
+ * The analyses of a store as served (`GET /analyses`, `/analyses/NAME/signals`): `GET /signals` answers the default
  * analysis, `GET /analyses/NAME/signals` any analysis with the whole /signals contract, and
  * `GET /analyses` lists them. Transport-free: src/http/signals-route.ts sends the answers.
  *

@@ -28,7 +28,7 @@ function objectWithPairs(head: Record<string, unknown>, ctx: RenderContext): str
 /**
  * CSV line of one pair (spec 2.1 columns). Not cached per pair: the rendered answers are (the
  * answer LRU), and a per-pair cache grew with every pair ever asked for (about 250 bytes each,
- * 650,000 pairs over the default store's analyses: RSS kept rising under the issue 13 soak).
+ * 650,000 pairs over the default store's analyses: RSS kept rising under the 10-minute soak, bench/soak.ts).
  */
 function csvLine(catalog: Catalog, id: number): string {
   const pair = catalog.pairs[id];

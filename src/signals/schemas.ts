@@ -168,7 +168,7 @@ export const SIGNALS_ROUTE_SCHEMA = {
 const UNKNOWN_ANALYSIS = errorResponse('No analysis of that name in this store; `allowed` lists the names (GET /analyses).');
 
 /**
- * `GET /analyses/{analysis}/signals` (issue 10 section 4): the whole /signals contract over one
+ * `GET /analyses/{analysis}/signals`: the whole /signals contract over one
  * analysis of the store; `names` are the store's analyses (the path parameter's enum).
  */
 export function analysisSignalsRouteSchema(names: readonly string[]) {
@@ -208,7 +208,7 @@ const ANALYSIS_SCHEMA = {
   },
 } as const;
 
-/** `GET /analyses` (issue 10 section 4). */
+/** `GET /analyses`: the analyses of the store, the default first. */
 export function analysesRouteSchema() {
   return {
     summary: 'The analyses of the store',

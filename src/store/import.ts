@@ -1,6 +1,6 @@
 /**
  * `reporting-signals import --quarterly FILE --out STORE`: a store from a quarterly signals
- * table computed elsewhere (issue 3 section 3), e.g. the Parquet or CSV written by the R tool
+ * table computed elsewhere (no VAERS files needed), e.g. the Parquet or CSV written by the R tool
  * chain the specification comes from.
  *
  * Columns (by name, case-insensitive; others ignored):

@@ -109,7 +109,7 @@ function stringsAt(value: unknown, at: At): string[] {
   return arrayAt(value, at).map((s, i) => stringAt(s, item(at, i)));
 }
 
-/** One entry of `StoreMeta.analyses` (issue 10). */
+/** One entry of `StoreMeta.analyses`: one analysis of the store (its subset rule, strata and counts). */
 function analysisAt(value: unknown, at: At): AnalysisMeta {
   const o = objectAt(value, at);
   const f = (name: string): At => field(at, name);

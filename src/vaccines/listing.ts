@@ -1,5 +1,5 @@
 /**
- * The vaccine listing of `GET /vaccines` (issue 12: the explorer's front door): every vaccine
+ * The vaccine listing of `GET /vaccines` (the explorer's front door): every vaccine
  * name of the store with its vax_type (spec 2.1), the VAERS `VAX_TYPE` codes seen with it, how
  * many reports name it and the quarters of the first and latest of them (from the report
  * tables), and how many of its pairs the default analysis serves (flagged: at least one quarter

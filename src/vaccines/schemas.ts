@@ -1,5 +1,5 @@
 /**
- * JSON schema of `GET /vaccines` (issue 12: the explorer's front door), as data: the route schema
+ * JSON schema of `GET /vaccines` (the explorer's front door), as data: the route schema
  * gives /openapi.json (through @fastify/swagger). The body is src/vaccines/listing.ts.
  */
 import { QUARTER_PATTERN } from '../domain/quarter.js';

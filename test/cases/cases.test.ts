@@ -1,5 +1,5 @@
 /**
- * GET /cases and /analyses/NAME/cases (issue 11 section 2) on the hand-counted fixture of
+ * GET /cases and /analyses/NAME/cases (the case series) on the hand-counted fixture of
  * test/cases/fixture.ts, built by the real build (report tables in the store) and served by the
  * real app. Every count below is worked from the eight reports of the fixture.
  */

@@ -1,8 +1,8 @@
 /**
  * /cases on the embedded default store (the real 1990-2006 files) against counts computed
  * independently from the raw files (test/helpers/raw-vaers.ts, no project code), for three known
- * pairs (issue 11 "Done when"): RotaShield x Intussusception, Gardasil x Syncope, Dryvax x
- * Myocarditis; and /vaccines (issue 12) against the same count. Skipped with a message when ../shared/data/vaers or the store's report tables are absent.
+ * pairs: RotaShield x Intussusception, Gardasil x Syncope, Dryvax x
+ * Myocarditis; and /vaccines against the same count. Skipped with a message when ../shared/data/vaers or the store's report tables are absent.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -16,7 +16,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('reporting-signals build: the report tables in the summary, --narratives (issue 11 section 1)', () => {
+describe('reporting-signals build: the report tables in the summary, --narratives', () => {
   it('prints the rows written and each unreadable field with examples; --narratives keeps SYMPTOM_TEXT', async () => {
     const out = join(dir, 'store.parquet');
     const { code, stderr } = await cli(['build', '--vaers', join(dir, 'vaers'), '--out', out, '--workers', '1', '--narratives']);

@@ -15,7 +15,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('reporting-signals build and import on the command line (issue 3: progress on stderr, a summary at the end, clean errors)', () => {
+describe('reporting-signals build and import on the command line: progress on stderr, a summary at the end, clean errors', () => {
   it('builds, shows plain progress lines when stderr is not a terminal, and ends with the summary', async () => {
     const out = join(dir, 'store.duckdb');
     const { code, stderr } = await cli(['build', '--vaers', join(dir, 'vaers'), '--out', out, '--workers', '2']);

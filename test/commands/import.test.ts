@@ -39,7 +39,7 @@ async function importError(file: string, out: string): Promise<string> {
   throw new Error('expected a UserError');
 }
 
-describe('import (issue 3 section 3): a quarterly table computed elsewhere', () => {
+describe('import: a quarterly table computed elsewhere', () => {
   it('imports a CSV: rows, quarters normalised, NA/Inf/empty as null, vaccines from names, meta', async () => {
     const file = await csv('q.csv', [HEADER, ...ROWS]);
     const out = join(dir, 'csv.duckdb');

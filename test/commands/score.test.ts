@@ -1,4 +1,4 @@
-/** `reporting-signals score` (issue 2 section 3): reading, counting, output CSV and JSON, errors. */
+/** `reporting-signals score`: reading, counting, output CSV and JSON, errors. */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,7 +42,7 @@ afterEach(() => vi.restoreAllMocks());
 const small = ['report,vaccine,event,extra', 'r1,VAX A,FEVER,x', 'r1,VAX A,FEVER,x', 'r1,VAX A,RASH,x', 'r2,VAX A,FEVER,x',
   'r3,VAX B,FEVER,x', 'r4,VAX B,"HEADACHE, SEVERE",x', 'r5,VAX A,RASH,x'].join('\n');
 
-describe('score command (issue 2 section 3)', () => {
+describe('score command', () => {
   it('writes one row per pair with the documented columns; duplicate rows count once; JSON on stdout', async () => {
     const { json, rows, text } = await score(fixture('small.csv', small), { hyper: '0.5,0.2,3,2.5,0.2' });
     expect(text.split('\n')[0]).toBe(SCORE_COLUMNS.join(','));

@@ -22,7 +22,7 @@ const VACCINE = 'ROTAVIRUS (ROTASHIELD)';
 const EVENT = 'Intussusception';
 const q = encodeURIComponent;
 
-describe.skipIf(!hasStore || !hasChromium)('explorer page on the embedded default store (issue 6)', () => {
+describe.skipIf(!hasStore || !hasChromium)('explorer page on the embedded default store', () => {
   let app: FastifyInstance;
   let base: string;
   let browser: TestBrowser;

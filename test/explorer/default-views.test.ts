@@ -28,7 +28,7 @@ const PARTITIONS = ['age_group', 'sex', 'onset_interval', 'serious', 'received_y
 interface VaccineEntry { vaccine: string; vax_type: string; flagged_pairs: number; emerging_pairs: number }
 interface PairRow { vaccine: string; event: string; emerging: boolean }
 
-describe.skipIf(!hasStore || !hasChromium)('explorer front door, analyses and reports on the embedded default store (issue 12)', () => {
+describe.skipIf(!hasStore || !hasChromium)('explorer front door, analyses and reports on the embedded default store', () => {
   let app: FastifyInstance;
   let base: string;
   let browser: TestBrowser;

@@ -19,7 +19,7 @@ if (!hasChromium) console.warn(`explorer browser tests skipped: no Chromium at $
 const SERIES_PATH = `/?vaccine=ROTAVIRUS&pair_vaccine=${encodeURIComponent(PAGED_VACCINE)}&pair_event=${CLASS_EVENT}`;
 const FLAGGED_RED: [number, number, number] = [200, 58, 58];
 
-describe.skipIf(!hasChromium)('explorer page on a small store (issue 6)', () => {
+describe.skipIf(!hasChromium)('explorer page on a small store', () => {
   let storePath: string;
   let app: FastifyInstance;
   let base: string;

@@ -1,5 +1,5 @@
 /**
- * The analyses resource (issue 10 section 4) over the three-analysis fixture store
+ * The analyses resource (`GET /analyses`, `/analyses/NAME/signals`) over the three-analysis fixture store
  * (test/signals/fixture.ts: `all`, the default, and `stratified` with the same rows; `serious`
  * with the first series of FIXTURE_SERIES only): GET /analyses, GET /analyses/NAME/signals with
  * X-REPORTS-Analysis, the 404 of an unknown name, a one-analysis store, and /openapi.json.

@@ -3,7 +3,7 @@
  * /signals answer and the app's own routes); /pipeline is a separate service with its own
  * caveat and carries none of them; CORS `*` is on every answer. No network: /pipeline is asked
  * without a sponsor (a 400 before any upstream call). The /signals tests run at both places
- * the /signals contract is served (SIGNALS_PATHS, issue 10).
+ * the /signals contract is served (SIGNALS_PATHS: /signals and /analyses/NAME/signals).
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

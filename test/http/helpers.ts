@@ -7,13 +7,13 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
 import { writeFixtureStore } from '../signals/fixture.js';
 
-/** Builds the app over a fresh fixture store (with `analyses`: the three-analysis fixture, issue 10). */
+/** Builds the app over a fresh fixture store (with `analyses`: the three-analysis fixture). */
 export async function fixtureApp(options: { hasIc025?: boolean; analyses?: boolean } = {}): Promise<FastifyInstance> {
   return buildApp({ storePath: await writeFixtureStore(options) });
 }
 
 /**
- * The two places the /signals contract is served (issue 10 section 4): `/signals` over the
+ * The two places the /signals contract is served: `/signals` over the
  * one-analysis fixture, and `/analyses/stratified/signals` over the three-analysis fixture,
  * whose `stratified` rows equal the one-analysis fixture's. Spec tests run over both.
  */

@@ -83,7 +83,7 @@ function operations(): Array<{ method: string; path: string; op: any }> {
   );
 }
 
-describe('issue 13: /openapi.json under the Redocly recommended ruleset', () => {
+describe('/openapi.json under the Redocly recommended ruleset', () => {
   it('0 errors and 0 warnings', async () => {
     const file = join(dir, 'openapi.json');
     const config = join(dir, 'redocly.yaml');
@@ -122,7 +122,7 @@ describe('issue 13: /openapi.json under the Redocly recommended ruleset', () => 
   });
 });
 
-describe('issue 13: the 4xx answers added to every operation are real (Ajv against the document)', () => {
+describe('the 4xx answers added to every operation are real (Ajv against the document)', () => {
   let ajv: Ajv;
   beforeAll(() => {
     ajv = new Ajv({ strict: false, allErrors: true });

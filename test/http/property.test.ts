@@ -1,5 +1,5 @@
 /**
- * Property test (issue 4; spec 7 "never a server error"): at least 10,000 random and hostile
+ * Property test (spec 7 "never a server error"): at least 10,000 random and hostile
  * query strings (unicode, %00, 10k-character values, SQL-like text, malformed escapes,
  * repeated and empty parameters) against GET /signals: never a 5xx; every 400 an Error object
  * (spec 2.5) with `hypothesis`; every 200 carries the 4.1 headers.

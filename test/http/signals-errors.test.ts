@@ -1,7 +1,7 @@
 /**
  * GET /signals errors (spec 7, 2.5) and the "not shown" choices (spec 7, 8: our 400s naming
  * the allowed values). Every error is an Error object with `hypothesis`, CORS included.
- * Every /signals test runs at both places the contract is served (SIGNALS_PATHS, issue 10).
+ * Every /signals test runs at both places the contract is served (SIGNALS_PATHS: /signals and /analyses/NAME/signals).
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

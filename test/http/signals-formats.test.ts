@@ -1,6 +1,6 @@
 /**
  * GET /signals formats (spec 4.1 success responses; objects of spec 2.2, 2.3, 2.4), at both
- * places the /signals contract is served (SIGNALS_PATHS, issue 10).
+ * places the /signals contract is served (SIGNALS_PATHS: /signals and /analyses/NAME/signals).
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * GET /signals over the fixture store: matching (spec 4.1 vaccine, drug, event, q), min_eb05 /
  * min_n (spec 4.1), sorting, order, paging, headers (spec 4.1 response headers), at both places
- * the /signals contract is served (SIGNALS_PATHS, issue 10).
+ * the /signals contract is served (SIGNALS_PATHS: /signals and /analyses/NAME/signals).
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

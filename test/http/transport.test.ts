@@ -3,7 +3,7 @@
  * is too large (431 before any route), CORS headers a page may read (Expose-Headers), the
  * read-only methods in preflight, and 405 for other methods. The 431 tests use a real socket on
  * 127.0.0.1 (inject() skips Node's HTTP parser, where the limit lives); no network. Every test
- * runs at both places the /signals contract is served (SIGNALS_PATHS, issue 10).
+ * runs at both places the /signals contract is served (SIGNALS_PATHS: /signals and /analyses/NAME/signals).
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -24,7 +24,7 @@ describe.each(SIGNALS_PATHS)('GET $path', ({ path, analyses }) => {
 
   const get = (target: string) => rawGet(port, target, { origin: 'https://example.org' });
 
-  describe('spec 1 / 5 / issue 4: long requests', () => {
+  describe('spec 1 / 5: long requests (10,000-character values)', () => {
     it('a 10k-character value (30k bytes percent-encoded) reaches /signals: 200 with the 4.1 headers, not a bare 431', async () => {
       for (const value of ['a'.repeat(17_000), encodeURIComponent('é'.repeat(5_000)), encodeURIComponent('💉'.repeat(2_500))]) {
         const res = await get(`${path}?q=${value}`);

@@ -65,7 +65,7 @@ function bruteForceWindow(quarter: number) {
   };
 }
 
-describe('build (issue 3; DESIGN.md "Statistics, precisely") on a small history the test writes', () => {
+describe('build (DESIGN.md "Statistics, precisely") on a small history the test writes', () => {
   it('emits one window per quarter from the first to the last, the first three partial (documented in meta)', () => {
     expect(summary.quarters).toBe(12);
     expect(windows.map((w) => w.quarter)).toEqual(Array.from({ length: 12 }, (_, i) => formatQuarter(2000 * 4 + i)));
@@ -167,7 +167,7 @@ describe('build (issue 3; DESIGN.md "Statistics, precisely") on a small history 
   });
 });
 
-describe('build: bad input gets a UserError naming the file; nothing is written (issue 3)', () => {
+describe('build: bad input gets a UserError naming the file; nothing is written', () => {
   async function expectUserError(folder: string, pattern: RegExp, out = join(dir, 'bad.duckdb')): Promise<void> {
     await expect(buildStore({ vaers: folder, out })).rejects.toSatisfy((e: unknown) => e instanceof UserError && pattern.test((e as Error).message));
     const left = (await readdir(dir)).filter((f) => f.startsWith('bad.duckdb') || f.includes('.tmp-'));

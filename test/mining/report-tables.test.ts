@@ -15,7 +15,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('the build writes the report tables once (issue 11 section 1)', () => {
+describe('the build writes the report tables once (the case series\' reports)', () => {
   it('--scale replays the counts, not the reports: the tables hold the real kept reports once', async () => {
     await writeVaersFolder(join(dir, 'history'), historyFixture());
     const out = join(dir, 'scaled.parquet');

@@ -1,5 +1,5 @@
 /**
- * Stratified expected counts on the real 1999Q3 window (issue 10 "Done when"): the build's path
+ * Stratified expected counts on the real 1999Q3 window: the build's path
  * (src/vaers reader -> analyses' strata -> src/mining/counts.ts) against an independent
  * computation from the raw files (test/helpers/raw-vaers.ts, which uses no project code), within
  * 1e-9 relative: n, the margins, N, crude E and stratified E, for every report and for the
@@ -33,7 +33,7 @@ function close(actual: number, expected: number): void {
   expect(Math.abs(actual - expected)).toBeLessThanOrEqual(1e-9 * Math.abs(expected));
 }
 
-describe.skipIf(!present)('stratified E on the real 1999Q3 window against an independent computation (issue 10)', () => {
+describe.skipIf(!present)('stratified E on the real 1999Q3 window against an independent computation', () => {
   let data: VaersData;
   let raw: RawReport[];
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * The answer cache of /signals (issue 4, speed): a cached answer is byte-for-byte the uncached
+ * The answer cache of /signals (speed): a cached answer is byte-for-byte the uncached
  * one (status, headers, body), for every format; the LRU stays within its bound.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

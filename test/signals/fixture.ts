@@ -86,7 +86,7 @@ export function fixtureAnalyses(): AnalysisMeta[] {
 
 /**
  * Writes the fixture store (a DuckDB file, or the Parquet form) into a fresh temp folder and
- * returns its path. With `analyses`, the store holds three analyses (issue 10): `all` (default)
+ * returns its path. With `analyses`, the store holds three analyses: `all` (default)
  * and `stratified` with the same rows, and `serious` with the first series only.
  */
 export async function writeFixtureStore(options: { hasIc025?: boolean; parquet?: boolean; analyses?: boolean } = {}): Promise<string> {

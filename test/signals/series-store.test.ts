@@ -1,5 +1,5 @@
 /**
- * The series records (issue 4, speed and memory): `format=series` (spec 2.3) read from an
+ * The series records (speed and memory): `format=series` (spec 2.3) read from an
  * unlinked temporary file equals the in-memory form and the store's own rows; a store whose
  * rows are not grouped by pair (not written by write.ts) is read by the general path with the
  * same result.

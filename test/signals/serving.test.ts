@@ -1,5 +1,5 @@
 /**
- * Serving from memory (issue 4, speed): the catalog read once from a store file (DuckDB or
+ * Serving from memory (speed): the catalog read once from a store file (DuckDB or
  * Parquet form, no database kept open) gives the same pairs from either form, and
  * `format=series` from memory gives the store's own rows (spec 2.3), quarter by quarter.
  */

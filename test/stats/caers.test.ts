@@ -1,5 +1,5 @@
 /**
- * Reference test on openEBGM's caers data (issue 2 section 2; ../shared/data/oracle/REFERENCE.md):
+ * Reference test on openEBGM's caers data (../shared/data/oracle/REFERENCE.md):
  * the table built the openEBGM way, the published scores with the published hyperparameters fixed,
  * and our own fit's negative log-likelihood against the published 4162.456.
  * Tolerances follow how openEBGM produced the printed numbers: EBGM is exact, then rounded to 2
@@ -28,7 +28,7 @@ const publishedPairs = [
 ];
 const publishedTopEb05 = [15.68, 11.65, 10.16, 8.99, 8.98];
 
-describe.skipIf(!present)('caers reference (REFERENCE.md; issue 2 section 2)', () => {
+describe.skipIf(!present)('caers reference (REFERENCE.md)', () => {
   let table: ReportTable;
   let fixed: PairStatistics[];
   beforeAll(async () => {

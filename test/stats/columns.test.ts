@@ -31,7 +31,7 @@ describe('the column table', () => {
     ]);
   });
 
-  it('the score CSV header (issue 2 section 3)', () => {
+  it('the score CSV header', () => {
     expect(SCORE_COLUMNS.join(',')).toBe(
       'vaccine,event,n,expected,n_vaccine,n_event,n_reports,qn,ebgm,eb05,eb50,eb95,prr,prr_lci,prr_uci,prr_chisq,' +
       'ror,ror_lci,ror_uci,ic,ic025,ic975,n_methods_flagged,is_signal_any',

@@ -1,5 +1,5 @@
 /**
- * MGPS pieces against hand-worked values (issue 2 section 2; DESIGN.md "Statistics, precisely";
+ * MGPS pieces against hand-worked values (DESIGN.md "Statistics, precisely";
  * DuMouchel 1999): likelihood, gradient, Qn, EBGM, posterior quantiles, prior fit on bounds.
  */
 import negativeBinomialLogpmf from '@stdlib/stats-base-dists-negative-binomial-logpmf';

@@ -1,6 +1,6 @@
 /**
  * Hand-worked 2x2 tables for PRR (+ Yates chi-square), ROR, IC and the flags
- * (issue 2 section 2; DESIGN.md "Statistics, precisely").
+ * (DESIGN.md "Statistics, precisely").
  */
 import gammainc from '@stdlib/math-base-special-gammainc';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** scoreWindow: one table's statistics (issue 2 section 2; DESIGN.md "Statistics, precisely"). */
+/** scoreWindow: one table's statistics (DESIGN.md "Statistics, precisely"). */
 import { describe, expect, it } from 'vitest';
 import { ic } from '../../src/stats/bcpnn.js';
 import { countTable, ebgm, evaluatePrior, posterior, posteriorQuantile, qn } from '../../src/stats/mgps.js';

@@ -1,7 +1,7 @@
 /**
  * Official zips whose members are compressed with Deflate64 (zip method 9, used by Windows for
- * large members): read through Info-ZIP `unzip -p` (issue 3: "the official zips exactly as a
- * user downloads them ... without unpacking them by hand"). The test makes such a zip with
+ * large members): read through Info-ZIP `unzip -p` (the official zips are read exactly as a
+ * user downloads them, without unpacking them by hand). The test makes such a zip with
  * 7-Zip (Debian p7zip-full); it skips with a message when 7z or unzip is missing.
  */
 import { execFileSync } from 'node:child_process';
@@ -44,7 +44,7 @@ function methods(zipPath: string): Promise<Record<string, number>> {
   });
 }
 
-describe.skipIf(!tools)('readVaers: Deflate64 members of an official zip (issue 3)', () => {
+describe.skipIf(!tools)('readVaers: Deflate64 members of an official zip', () => {
   const savedPath = process.env.PATH;
   afterEach(() => { process.env.PATH = savedPath; });
 

@@ -24,7 +24,7 @@ async function year1999With(files: Record<string, Buffer>): Promise<string> {
   return dir;
 }
 
-describe('readVaers: bad input is a UserError naming the file and line (issue 3)', () => {
+describe('readVaers: bad input is a UserError naming the file and line', () => {
   it('folder missing, not a folder, or without VAERS files', async () => {
     const dir = await tempDir();
     expect(await userError(join(dir, 'nope'))).toBe(`--vaers ${join(dir, 'nope')}: folder not found or not readable`);
@@ -101,7 +101,7 @@ describe('readVaers: bad input is a UserError naming the file and line (issue 3)
   });
 });
 
-describe.skipIf(!hasZipTool())('readVaers: bad zips (issue 3)', () => {
+describe.skipIf(!hasZipTool())('readVaers: bad zips', () => {
   it('a corrupt zip', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'AllVAERSDataCSVS.zip'), Buffer.from('PK\x03\x04 truncated download'));

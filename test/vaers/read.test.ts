@@ -28,7 +28,7 @@ function sampleReports(year: number, firstId: number) {
   ];
 }
 
-describe('readVaers: the official yearly files (issue 3)', () => {
+describe('readVaers: the official yearly files', () => {
   it('reads the 2014 layout (29 columns, VAX_DOSE, CRLF) into report rows joined by VAERS_ID', async () => {
     const dir = await tempDir();
     await writeFiles(dir, sampleYear(1999, 'old', 25001));
@@ -159,7 +159,7 @@ describe('readVaers: the official yearly files (issue 3)', () => {
   });
 });
 
-describe.skipIf(!hasZipTool())('readVaers: the official zips as downloaded (issue 3)', () => {
+describe.skipIf(!hasZipTool())('readVaers: the official zips as downloaded', () => {
   it('reads a per-year zip (2006VAERSData.zip holding 2006VAERS{DATA,VAX,SYMPTOMS}.csv)', async () => {
     const dir = await tempDir();
     await makeZip(join(dir, '2006VAERSData.zip'), sampleYear(2006, 'old', 260000));

@@ -3,7 +3,7 @@ import { readVaers } from '../../src/vaers/read.js';
 import { SKIP } from '../../src/vaers/skips.js';
 import { dataCsv, symptomsCsv, tempDir, vaxCsv, writeFiles } from './fixtures.js';
 
-describe('readVaers: reports skipped and why (issue 3: summary with a few examples)', () => {
+describe('readVaers: reports skipped and why, with a few examples for the summary', () => {
   it('counts every reason with examples naming id, file and line; each DATA record lands in one bucket', async () => {
     const dir = await tempDir();
     await writeFiles(dir, {

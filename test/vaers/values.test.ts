@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseQuarter } from '../../src/domain/quarter.js';
 import { parseVaersId, recvdateQuarter } from '../../src/vaers/values.js';
 
-describe('VAERS_ID as an integer (issue 3: "read VAERS_ID as an integer")', () => {
+describe('VAERS_ID as an integer', () => {
   it('drops the zero padding of both releases', () => {
     expect(parseVaersId('025001')).toBe(25001);
     expect(parseVaersId('0025001')).toBe(25001);

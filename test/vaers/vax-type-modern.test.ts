@@ -1,6 +1,6 @@
 /**
  * The vax_type rule (spec 2.1) on every distinct VAX_NAME of the real 2007-2025 VAX files
- * (../shared/data/vaers-vax-symptoms; issue 10 section 3): the COVID-19 products as VAERS names
+ * (../shared/data/vaers-vax-symptoms): the COVID-19 products as VAERS names
  * them, RSV, Gardasil 9, Shingrix. Skipped with a message when the folder is absent.
  */
 import { createReadStream, existsSync, readdirSync } from 'node:fs';
