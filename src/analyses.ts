@@ -2,7 +2,7 @@
  * The one owner of the analyses' rules: the build (src/mining) counts each analysis's reports by
  * them, and the case series (src/signals) restricts `/analyses/NAME/cases` by them.
  *
- * The named analyses of a build (issue 10; DESIGN.md "Statistics, precisely" -> Analyses): an
+ * The named analyses of a build (DESIGN.md "Statistics, precisely" -> Analyses): an
  * analysis is a subset of the reports plus a way to compute the expected count E.
  *
  * - `all`: every report, crude E = n_vaccine * n_event / N (the specification's tool chain).

@@ -1,4 +1,4 @@
-/** The named analyses (issue 10 sections 1 and 2): subset rules, strata, the --analyses list. */
+/** The named analyses: subset rules, strata, the --analyses list. */
 import { describe, expect, it } from 'vitest';
 import { ANALYSES, parseAnalyses, strataCount, stratumOf, type AnalysisReport } from '../src/analyses.js';
 import { OUTCOME, ageGroupOf } from '../src/vaers/report-fields.js';

@@ -1,5 +1,5 @@
 /**
- * Renderers of `/cases` (issue 11 section 2), in a registry keyed by the format enum: `json` (the
+ * Renderers of `/cases` (the case series), in a registry keyed by the format enum: `json` (the
  * case series: query echo, matched names, breakdowns, the page of reports) and `csv` (the line
  * listing of the page, RFC 4180, one row per report).
  */

@@ -1,5 +1,5 @@
 /**
- * JSON schemas of `/cases` and `/analyses/{analysis}/cases` (issue 11), as data: the route
+ * JSON schemas of `/cases` and `/analyses/{analysis}/cases`, as data: the route
  * schemas give /openapi.json (through @fastify/swagger); the validator is parseCasesQuery.
  */
 import { answerHeaders, NOT_MODIFIED } from '../query/responses.js';

@@ -1,12 +1,12 @@
 /**
  * The /llms.txt sections of the resources we added to the specification (section 4.3 analyses,
- * issue 10; 4.4 case series, issue 11; 4.5 vaccines, issue 12; 4.6 operations, issue 13).
+ * 4.4 case series, 4.5 vaccines, 4.6 operations).
  * notes.ts assembles them with the rest.
  */
 import { CASES_PARAMETERS } from '../cases/params.js';
 import { CASES_NOTE } from '../cases/render.js';
 
-/** Section 4.3: the analyses (issue 10), our addition to the specification. */
+/** Section 4.3: the analyses (crude, stratified, subsets of the reports), our addition to the specification. */
 export function analysesEndpoint(): string {
   return `### 4.3 GET /analyses and GET /analyses/{analysis}/signals (our addition)
 
@@ -18,7 +18,7 @@ A store holds one or more analyses of the same reports; GET /signals answers the
 - In every analysis n is the report count; MGPS (EB05, EB50, EB95) and IC use the analysis's E; PRR and ROR use the crude 2x2 report table of the analysis's reports.`;
 }
 
-/** Section 4.4: the case series (issue 11), our addition to the specification. */
+/** Section 4.4: the case series (the reports behind a query), our addition to the specification. */
 export function casesEndpoint(): string {
   const rows = CASES_PARAMETERS.map((p) => `| ${p.name} | ${p.schema.type} | ${p.schema.default ?? ''} | ${p.description.replace(/\|/g, '\\|')} |`);
   return `### 4.4 GET /cases and GET /analyses/{analysis}/cases (our addition)
@@ -36,14 +36,14 @@ ${rows.join('\n')}
 - Errors (400 Error object with the caveat): no filter, vaccine and drug different, a query too short, a quarter not YYYYQn, from after to, limit outside 1..500, offset below 0, an unknown format or parameter (with allowed), a repeated parameter. A store without report tables: 503.`;
 }
 
-/** Section 4.5: the vaccine listing (issue 12), our addition to the specification. */
+/** Section 4.5: the vaccine listing (the explorer's front door), our addition to the specification. */
 export function vaccinesEndpoint(): string {
   return `### 4.5 GET /vaccines and GET /analyses/{analysis}/vaccines (our addition)
 
 Every vaccine name (VAERS VAX_NAME) of the served store, sorted by name, as JSON: {analysis, reports_through, vaccines: [{vaccine, vax_type, vax_type_codes, reports, first_quarter, latest_quarter, flagged_pairs, emerging_pairs}], hypothesis}. vax_type is the rule of 2.1; vax_type_codes are the VAERS VAX_TYPE codes seen with the name; reports counts the distinct reports naming it, and first_quarter / latest_quarter are the quarters (RECVDATE) of the first and latest of them (all three null for a store without report tables); flagged_pairs counts its pairs that GET /signals serves in the default analysis (named in analysis), and emerging_pairs those of them with emerging true. GET /analyses/{analysis}/vaccines is the same listing with flagged_pairs and emerging_pairs counted in that analysis (X-REPORTS-Analysis names it; an unknown name is a 404 Error object whose allowed lists the names). Takes no parameters: any parameter is a 400 Error object. Headers as /analyses: Cache-Control public, max-age=60, X-REPORTS-Through, ETag.`;
 }
 
-/** Section 4.6: running the service (issue 13): health, caching, compression, metrics, store swaps. */
+/** Section 4.6: running the service: health, caching, compression, metrics, store swaps. */
 export function operationsNotes(): string {
   return `### 4.6 Health, revalidation, compression, metrics (our addition)
 

@@ -1,5 +1,5 @@
 /**
- * The serving read of a store's report tables (issue 11: the case series behind every signal;
+ * The serving read of a store's report tables (the case series behind every signal;
  * schema.ts `REPORT_TABLES`): the kept reports, their VAX rows and their events, read once into
  * columns. Like serving.ts: a small in-memory DuckDB (bounded memory and threads) reads the store
  * (a DuckDB store attached read-only; the Parquet form's three sidecars `X.reports.parquet`,

@@ -53,15 +53,15 @@ export interface WindowRow {
   n_reports: number;
 }
 
-/** A window left out of an analysis, with the reason (issue 10: "recorded and skipped with a reason"). */
+/** A window left out of an analysis, with the reason (a window too small to fit is recorded and skipped, not fatal). */
 export interface SkippedWindowMeta {
   quarter: string;
   reason: string;
 }
 
 /**
- * One analysis of a store (issue 10 section 3: "metadata: subset rule, strata, reports kept,
- * pairs, fits on a bound"); served by `GET /analyses`. Counts are null when unknown (an import).
+ * One analysis of a store (its subset rule, strata, reports kept, pairs, fits on a
+ * bound); served by `GET /analyses`. Counts are null when unknown (an import).
  */
 export interface AnalysisMeta {
   name: string;
@@ -123,7 +123,7 @@ CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
 `;
 
 /*
- * Report tables (issue 11 section 1: the case series behind every signal). A build writes, for
+ * Report tables (the case series behind every signal). A build writes, for
  * the reports it kept (every analysis shares them):
  * - `reports`: one row per report, newest RECVDATE first, then VAERS_ID descending;
  * - `report_vaccines`: one row per VAX row with a VAX_NAME, in report order, then file order;

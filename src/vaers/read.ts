@@ -1,12 +1,12 @@
 /**
- * Reading the official VAERS files into report-level records (issue 3; DESIGN.md "Data flow":
+ * Reading the official VAERS files into report-level records (DESIGN.md "Data flow":
  * ingest -> report id, received quarter, vaccine names (+VAX_TYPE code), event terms).
  *
  * Per group (a year, or the NonDomestic files) the reader streams DATA, then VAX, then SYMPTOMS,
  * joins them by `VAERS_ID`, and keeps only finished reports; per-group join state is dropped
  * before the next group, so memory is the kept reports plus one year's pending rows.
  * Files: see `sources.ts`; CSV format and encoding: see `csv.ts`. The kept reports' own values
- * (state, dates, outcomes, every VAX row's fields, each term's version; issue 11) ride along in
+ * (state, dates, outcomes, every VAX row's fields, each term's version: the case series' data) ride along in
  * `details` (report-details.ts; the cells of each file: rows.ts).
  */
 import { createHash, type Hash } from 'node:crypto';

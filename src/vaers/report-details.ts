@@ -1,5 +1,5 @@
 /**
- * The kept reports' own values, column by column (issue 11 section 1: the case series behind
+ * The kept reports' own values, column by column (the case series behind
  * every signal): what the store's report tables are written from. One entry per kept report, in
  * the order of `VaersData.reports`, plus each report's VAX rows and distinct events as runs of a
  * flat table (`start[i] .. start[i + 1] - 1`, as the file listed them).

@@ -1,6 +1,6 @@
 /**
  * The report-level values of one row of each VAERS file, for the report tables of the store
- * (issue 11 section 1): the extra VAERSDATA fields (state, dates, onset interval, recovery,
+ * (the case series' data): the extra VAERSDATA fields (state, dates, onset interval, recovery,
  * narrative, which outcome columns the file has), every VAERSVAX row's vaccine fields, and each
  * VAERSSYMPTOMS term with its MedDRA version.
  *

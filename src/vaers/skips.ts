@@ -1,6 +1,6 @@
 /**
- * Tally of what the reader left out and why, with a few examples each (issue 3: "reports
- * skipped and why (with a few examples)").
+ * Tally of what the reader left out and why, with a few examples each, for the
+ * build summary (reports skipped and why).
  */
 
 /** One reason with its count and up to `MAX_EXAMPLES` examples. Same shape as `SkipReason`. */
@@ -72,7 +72,7 @@ export interface UnparseableValues {
   examples: UnparseableExample[];
 }
 
-/** Counts per field of the cells that could not be read, with examples (issue 11: "counted in the build summary with examples"). */
+/** Counts per field of the cells that could not be read, with examples (the build summary counts them, with examples). */
 export class ValueTally {
   private readonly byField = new Map<string, UnparseableValues>();
 

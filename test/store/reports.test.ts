@@ -74,7 +74,7 @@ function rowsOf(d: ReportData): { reports: ReportRow[]; vaccines: ReportVaccineR
 
 const withNarratives = EXPECTED_REPORTS.map((r, i) => ({ ...r, narrative: EXPECTED_NARRATIVES[i] }));
 
-describe('report tables in the store (issue 11 section 1)', () => {
+describe('report tables in the store (the case series\' data)', () => {
   it('the DuckDB store holds exactly the kept reports, their VAX rows and events, newest RECVDATE first, then VAERS_ID descending', async () => {
     const store = join(dir, 'plain.duckdb');
     expect(await tableRows(store, 'reports')).toEqual(EXPECTED_REPORTS);

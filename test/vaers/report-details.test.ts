@@ -9,7 +9,7 @@ import { EXPECTED_UNPARSEABLE, NARRATIVE_101, writeReportFolder } from './report
 
 const header = (names: string[]): Map<string, number> => new Map(names.map((n, i) => [n, i]));
 
-describe('report values (issue 11 section 1): dates, numbers, the rows of each file', () => {
+describe('report values: dates, numbers, the rows of each file', () => {
   it('reads MM/DD/YYYY dates that exist as yyyymmdd, ISO and quarter; anything else is null', () => {
     expect(parseVaersDate('10/19/1998')).toBe(19981019);
     expect(parseVaersDate(' 3/2/2004 ')).toBe(20040302);

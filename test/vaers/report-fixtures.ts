@@ -1,6 +1,6 @@
 /**
- * A small VAERS folder with every report-level field filled in, for the report tables (issue 11
- * section 1), written by the tests themselves: 2004 and 2005 in the 2014 layout (29 DATA
+ * A small VAERS folder with every report-level field filled in, for the report tables (the
+ * case series' data), written by the tests themselves: 2004 and 2005 in the 2014 layout (29 DATA
  * columns, VAX_DOSE), 2021 in the current layout (35 DATA columns, VAX_DOSE_SERIES, 7-digit
  * zero-padded ids, and the 2025 release's trailing ORDER column in VAX and SYMPTOMS). Blank
  * cells, unreadable cells, duplicate terms, a VAX row without a name and skipped reports included;

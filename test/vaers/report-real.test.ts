@@ -1,5 +1,5 @@
 /**
- * The report values on the real current-layout files (issue 11 section 1): the full 1999 year
+ * The report values on the real current-layout files (the case series' data): the full 1999 year
  * of `../shared/data/vaers-modern-layout` (35 DATA columns, VAX_DOSE_SERIES, zero-padded ids),
  * checked report by report against the raw CSVs read independently (test/helpers/raw-vaers.ts
  * and csv-parse here); and the 2025 release's VAX and SYMPTOMS files of
