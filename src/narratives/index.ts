@@ -1,0 +1,221 @@
+/**
+ * Full-text index over the six narrative fields of every report (issue 19 "Text search"): which
+ * reports hold every term of a parsed text query (src/narratives/query.ts) and none of its
+ * exclusions. Transport-free and store-free: built in memory at load time from
+ * `(vaers_id, fields)` records; reports are numbered by their position in the input (their
+ * ordinal), so built in the store's order an ordinal is the case series' report index
+ * (src/cases/index.ts) and results combine with its selections directly.
+ *
+ * Structure: a plain inverted index at report level (Manning, Raghavan and Schütze,
+ * "Introduction to Information Retrieval", 2008, ch. 1-2): the sorted vocabulary of folded words
+ * (src/narratives/words.ts), and per word the ascending ordinals of the reports holding it (in any
+ * field), all in one Int32Array. A word is found by binary search in the vocabulary; a prefix is
+ * the vocabulary's range of words starting with it, its reports the union of theirs. AND is list
+ * intersection, `-` is subtraction. A phrase is first the intersection of its words' reports, then
+ * verified on those candidates only, field by field (a phrase lies within one field), by a regular
+ * expression over the text (words.ts `phraseTest`). No positions are stored: on 1990-2006 they would
+ * add 10.1 million entries (40 MB as Int32) to the 7.5 million of the postings (30 MB), while the
+ * candidates of a phrase are few enough to re-scan (see bench/narratives.ts).
+ *
+ * Why not minisearch (npm, v7.2): it does whole words (a custom tokenizer), prefixes, AND and
+ * AND_NOT, but it keeps no positions, so phrases would still need this re-scan; it scores and
+ * ranks (not wanted: a case series is a set), and its per-term, per-document maps took several
+ * times the memory of these typed arrays on the same corpus (figures in the report of the branch
+ * and in bench/narratives.ts's header). The index keeps the texts too (for phrase verification
+ * and snippets; `text()` serves them to the report view so they are held once).
+ */
+import type { TextQuery, TextTerm } from './query.js';
+import { GrowingInt32, filter, intersect, subtract, unite } from './postings.js';
+import { NARRATIVE_FIELDS, type NarrativeRecord } from './records.js';
+import { phraseTest, words } from './words.js';
+
+const FIELDS = NARRATIVE_FIELDS.length;
+
+/** Sizes of an index, for the bench and logs. */
+export interface NarrativeIndexStats {
+  reports: number;
+  /** Characters (UTF-16 units) of the non-blank fields. */
+  textChars: number;
+  /** Distinct folded words. */
+  words: number;
+  /** (word, report) entries of the postings. */
+  postings: number;
+}
+
+/** The index; immutable once built. */
+export class NarrativeIndex {
+  private constructor(
+    /** VAERS_ID per ordinal. */
+    private readonly ids: Int32Array,
+    /** Ordinals sorted by VAERS_ID (for `ordinalOf`). */
+    private readonly byId: Int32Array,
+    /** The six fields of every report, ordinal * 6 + field. */
+    private readonly texts: ReadonlyArray<string | null>,
+    /** Distinct folded words, sorted (UTF-16 order). */
+    private readonly vocabulary: readonly string[],
+    /** Postings of vocabulary[w]: postings[start[w] .. start[w + 1]). */
+    private readonly start: Int32Array,
+    private readonly postings: Int32Array,
+    private readonly textChars: number,
+  ) {}
+
+  /**
+   * Builds the index from the reports' records, numbered 0.. in input order. Linear in the text
+   * (about 5 s for the 58 million characters of 1990-2006 on one core; bench/narratives.ts).
+   * A field array shorter than six reads as blank fields.
+   * @throws RangeError when an id is not an integer in 0..2^31-1 or appears twice.
+   */
+  static build(records: Iterable<NarrativeRecord>): NarrativeIndex {
+    const idOf = new Map<string, number>();
+    const lastReport: number[] = [];
+    const pairWord = new GrowingInt32();
+    const pairReport = new GrowingInt32();
+    const ids: number[] = [];
+    const texts: Array<string | null> = [];
+    let textChars = 0;
+    for (const record of records) {
+      const ordinal = ids.length;
+      if (!Number.isInteger(record.id) || record.id < 0 || record.id > 0x7fffffff) throw new RangeError(`NarrativeIndex.build: id ${record.id} is not an integer in 0..2147483647`);
+      ids.push(record.id);
+      for (let f = 0; f < FIELDS; f++) {
+        const text = record.fields[f] ?? null;
+        texts.push(text);
+        if (text === null) continue;
+        textChars += text.length;
+        for (const word of words(text)) {
+          let w = idOf.get(word);
+          if (w === undefined) {
+            w = idOf.size;
+            idOf.set(word, w);
+            lastReport.push(-1);
+          }
+          if (lastReport[w] === ordinal) continue;
+          lastReport[w] = ordinal;
+          pairWord.push(w);
+          pairReport.push(ordinal);
+        }
+      }
+    }
+    // Sorted vocabulary, then a counting sort of the (word, report) pairs by word: stable, so
+    // each word's reports stay ascending.
+    const vocabulary = [...idOf.keys()].sort();
+    const rank = new Int32Array(vocabulary.length);
+    vocabulary.forEach((word, r) => (rank[idOf.get(word) as number] = r));
+    const start = new Int32Array(vocabulary.length + 1);
+    for (let i = 0; i < pairWord.length; i++) start[rank[pairWord.at(i)] + 1]++;
+    for (let r = 0; r < vocabulary.length; r++) start[r + 1] += start[r];
+    const fill = start.slice(0, vocabulary.length);
+    const postings = new Int32Array(pairWord.length);
+    for (let i = 0; i < pairWord.length; i++) postings[fill[rank[pairWord.at(i)]]++] = pairReport.at(i);
+    const idList = Int32Array.from(ids);
+    const byId = Int32Array.from(ids.keys()).sort((a, b) => idList[a] - idList[b]);
+    for (let i = 1; i < byId.length; i++) {
+      if (idList[byId[i]] === idList[byId[i - 1]]) throw new RangeError(`NarrativeIndex.build: id ${idList[byId[i]]} appears twice`);
+    }
+    return new NarrativeIndex(idList, byId, texts, vocabulary, start, postings, textChars);
+  }
+
+  /** Number of reports (ordinals are 0..size-1). */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** The VAERS_ID of an ordinal. */
+  idAt(ordinal: number): number {
+    return this.ids[ordinal];
+  }
+
+  /** The ordinal of a VAERS_ID, or -1 when the index lacks it. O(log n). */
+  ordinalOf(id: number): number {
+    let lo = 0;
+    let hi = this.byId.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.ids[this.byId[mid]] < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.byId.length && this.ids[this.byId[lo]] === id ? this.byId[lo] : -1;
+  }
+
+  /** A field of a report as given to `build` (null: blank); `field` indexes NARRATIVE_FIELDS. */
+  text(ordinal: number, field: number): string | null {
+    return this.texts[ordinal * FIELDS + field];
+  }
+
+  /** The six fields of a report, in NARRATIVE_FIELDS order (for `snippet`). */
+  fields(ordinal: number): Array<string | null> {
+    return this.texts.slice(ordinal * FIELDS, (ordinal + 1) * FIELDS);
+  }
+
+  /** Sizes of the index. */
+  stats(): NarrativeIndexStats {
+    return { reports: this.size, textChars: this.textChars, words: this.vocabulary.length, postings: this.postings.length };
+  }
+
+  /**
+   * The reports matching a query: every required term present (each in any field; a phrase
+   * within one field), no excluded term present. With `within` (ascending ordinals, e.g. a case
+   * series' selection) only those reports are considered, and phrase verification reads only them.
+   * @returns ascending ordinals.
+   */
+  search(query: TextQuery, within?: Int32Array): Int32Array {
+    const lists = query.required.map((term) => this.candidates(term));
+    if (within) lists.push(within);
+    lists.sort((a, b) => a.length - b.length);
+    let found = lists[0] ?? new Int32Array(0);
+    for (let i = 1; i < lists.length && found.length > 0; i++) found = intersect(found, lists[i]);
+    for (const term of query.required) if (term.kind === 'phrase') found = this.holding(found, term.words);
+    for (const term of query.excluded) {
+      if (found.length === 0) break;
+      const holding = intersect(found, this.candidates(term));
+      found = subtract(found, term.kind === 'phrase' ? this.holding(holding, term.words) : holding);
+    }
+    return found;
+  }
+
+  /** The reports that may hold a term: exactly those for a word or prefix, a superset for a phrase (its words anywhere). */
+  private candidates(term: TextTerm): Int32Array {
+    if (term.kind === 'word') return this.reportsOf(term.word);
+    if (term.kind === 'prefix') {
+      const lists: Int32Array[] = [];
+      for (let w = this.lowerBound(term.prefix); w < this.vocabulary.length && this.vocabulary[w].startsWith(term.prefix); w++) lists.push(this.postingsAt(w));
+      return unite(lists, this.size);
+    }
+    const lists = term.words.map((word) => this.reportsOf(word)).sort((a, b) => a.length - b.length);
+    return lists.reduce((found, list) => (found.length === 0 ? found : intersect(found, list)));
+  }
+
+  /** The reports of `list` that hold the phrase within one of their fields. */
+  private holding(list: Int32Array, phrase: readonly string[]): Int32Array {
+    const holds = phraseTest(phrase);
+    return filter(list, (ordinal) => {
+      for (let f = 0; f < FIELDS; f++) {
+        const text = this.texts[ordinal * FIELDS + f];
+        if (text !== null && holds(text)) return true;
+      }
+      return false;
+    });
+  }
+
+  /** Reports holding a word (empty when the vocabulary lacks it). */
+  private reportsOf(word: string): Int32Array {
+    const w = this.lowerBound(word);
+    return w < this.vocabulary.length && this.vocabulary[w] === word ? this.postingsAt(w) : new Int32Array(0);
+  }
+
+  private postingsAt(w: number): Int32Array {
+    return this.postings.subarray(this.start[w], this.start[w + 1]);
+  }
+
+  /** First vocabulary index whose word is >= `word` (UTF-16 order, as the sort). */
+  private lowerBound(word: string): number {
+    let lo = 0;
+    let hi = this.vocabulary.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.vocabulary[mid] < word) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
