@@ -50,7 +50,8 @@ export interface WordSpan {
 
 /**
  * The words of a text with their offsets in the original (unfolded) text: the word list is
- * exactly `words(text)`, and a word folded from `é` or `ﬁ` spans that character whole. Used for
+ * exactly `words(text)`, and a word folded from `é` or `ﬁ` spans that character whole (with the
+ * combining marks that follow its last character). Used for
  * snippets (linear in the text; one text at a time).
  */
 export function wordSpans(text: string): WordSpan[] {
@@ -74,7 +75,13 @@ export function wordSpans(text: string): WordSpan[] {
     folded += f;
     i += ch.length;
   }
-  for (const m of folded.matchAll(WORD)) spans.push({ word: m[0], start: from[m.index], end: to[m.index + m[0].length - 1] });
+  const marks = /\p{M}+/uy;
+  for (const m of folded.matchAll(WORD)) {
+    // Combining marks after the word's last character belong to it (`e` + U+0301 is one `é`).
+    marks.lastIndex = to[m.index + m[0].length - 1];
+    const end = marks.test(text) ? marks.lastIndex : to[m.index + m[0].length - 1];
+    spans.push({ word: m[0], start: from[m.index], end });
+  }
   return spans;
 }
 
@@ -88,6 +95,11 @@ export function wordSpans(text: string): WordSpan[] {
 export function phraseTest(list: readonly string[]): (text: string) => boolean {
   const ascii = list.every((w) => !NON_ASCII.test(w));
   const asciiRe = ascii ? new RegExp(`(?<![a-z0-9])${list.join('[^a-z0-9]+')}(?![a-z0-9])`, 'i') : null;
-  const foldedRe = new RegExp(`(?<![\\p{L}\\p{N}])${list.join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'u');
-  return (text) => (NON_ASCII.test(text) ? foldedRe.test(fold(text)) : asciiRe !== null && asciiRe.test(text));
+  // Compiled on first use: a Unicode property class costs milliseconds to compile, and few texts need it.
+  let foldedRe: RegExp | null = null;
+  return (text) => {
+    if (!NON_ASCII.test(text)) return asciiRe !== null && asciiRe.test(text);
+    foldedRe ??= new RegExp(`(?<![\\p{L}\\p{N}])${list.join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'u');
+    return foldedRe.test(fold(text));
+  };
 }
