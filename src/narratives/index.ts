@@ -27,6 +27,7 @@
 import type { TextQuery, TextTerm } from './query.js';
 import { GrowingInt32, filter, intersect, subtract, unite } from './postings.js';
 import { NARRATIVE_FIELDS, type NarrativeRecord } from './records.js';
+import { NarrativeTexts } from './texts.js';
 import { phraseTest, words } from './words.js';
 
 const FIELDS = NARRATIVE_FIELDS.length;
@@ -34,8 +35,8 @@ const FIELDS = NARRATIVE_FIELDS.length;
 /** Sizes of an index, for the bench and logs. */
 export interface NarrativeIndexStats {
   reports: number;
-  /** Characters (UTF-16 units) of the non-blank fields. */
-  textChars: number;
+  /** UTF-8 bytes of the texts held. */
+  textBytes: number;
   /** Distinct folded words. */
   words: number;
   /** (word, report) entries of the postings. */
@@ -49,44 +50,40 @@ export class NarrativeIndex {
     private readonly ids: Int32Array,
     /** Ordinals sorted by VAERS_ID (for `ordinalOf`). */
     private readonly byId: Int32Array,
-    /** The six fields of every report, ordinal * 6 + field. */
-    private readonly texts: ReadonlyArray<string | null>,
+    /** The six fields of every report, slot ordinal * 6 + field. */
+    private readonly texts: NarrativeTexts,
     /** Distinct folded words, sorted (UTF-16 order). */
     private readonly vocabulary: readonly string[],
     /** Postings of vocabulary[w]: postings[start[w] .. start[w + 1]). */
     private readonly start: Int32Array,
     private readonly postings: Int32Array,
-    private readonly textChars: number,
   ) {}
 
   /**
    * Builds the index from the reports' records, numbered 0.. in input order. Linear in the text
    * (about 5 s for the 58 million characters of 1990-2006 on one core; bench/narratives.ts).
-   * A field array shorter than six reads as blank fields.
+   * A field array shorter than six reads as blank fields; an empty string is blank (null).
    * @throws RangeError when an id is not an integer in 0..2^31-1 or appears twice.
    */
-  static build(records: Iterable<NarrativeRecord>): NarrativeIndex {
+  static build(records: readonly NarrativeRecord[]): NarrativeIndex {
     const idOf = new Map<string, number>();
     const lastReport: number[] = [];
     const pairWord = new GrowingInt32();
     const pairReport = new GrowingInt32();
     const ids: number[] = [];
-    const texts: Array<string | null> = [];
-    let textChars = 0;
     for (const record of records) {
       const ordinal = ids.length;
       if (!Number.isInteger(record.id) || record.id < 0 || record.id > 0x7fffffff) throw new RangeError(`NarrativeIndex.build: id ${record.id} is not an integer in 0..2147483647`);
       ids.push(record.id);
       for (let f = 0; f < FIELDS; f++) {
         const text = record.fields[f] ?? null;
-        texts.push(text);
         if (text === null) continue;
-        textChars += text.length;
         for (const word of words(text)) {
           let w = idOf.get(word);
           if (w === undefined) {
             w = idOf.size;
-            idOf.set(word, w);
+            // A fresh copy: a long regex match is a slice that would keep its whole field alive.
+            idOf.set(Buffer.from(word, 'utf8').toString('utf8'), w);
             lastReport.push(-1);
           }
           if (lastReport[w] === ordinal) continue;
@@ -112,7 +109,7 @@ export class NarrativeIndex {
     for (let i = 1; i < byId.length; i++) {
       if (idList[byId[i]] === idList[byId[i - 1]]) throw new RangeError(`NarrativeIndex.build: id ${idList[byId[i]]} appears twice`);
     }
-    return new NarrativeIndex(idList, byId, texts, vocabulary, start, postings, textChars);
+    return new NarrativeIndex(idList, byId, NarrativeTexts.of(records, FIELDS), vocabulary, start, postings);
   }
 
   /** Number of reports (ordinals are 0..size-1). */
@@ -139,17 +136,17 @@ export class NarrativeIndex {
 
   /** A field of a report as given to `build` (null: blank); `field` indexes NARRATIVE_FIELDS. */
   text(ordinal: number, field: number): string | null {
-    return this.texts[ordinal * FIELDS + field];
+    return this.texts.get(ordinal * FIELDS + field);
   }
 
   /** The six fields of a report, in NARRATIVE_FIELDS order (for `snippet`). */
   fields(ordinal: number): Array<string | null> {
-    return this.texts.slice(ordinal * FIELDS, (ordinal + 1) * FIELDS);
+    return Array.from({ length: FIELDS }, (_, f) => this.texts.get(ordinal * FIELDS + f));
   }
 
   /** Sizes of the index. */
   stats(): NarrativeIndexStats {
-    return { reports: this.size, textChars: this.textChars, words: this.vocabulary.length, postings: this.postings.length };
+    return { reports: this.size, textBytes: this.texts.byteLength, words: this.vocabulary.length, postings: this.postings.length };
   }
 
   /**
@@ -190,7 +187,7 @@ export class NarrativeIndex {
     const holds = phraseTest(phrase);
     return filter(list, (ordinal) => {
       for (let f = 0; f < FIELDS; f++) {
-        const text = this.texts[ordinal * FIELDS + f];
+        const text = this.texts.get(ordinal * FIELDS + f);
         if (text !== null && holds(text)) return true;
       }
       return false;

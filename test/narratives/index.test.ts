@@ -104,7 +104,7 @@ describe('NarrativeIndex: ids, texts, sizes, bad input', () => {
 
   it('counts what it holds', () => {
     const small = NarrativeIndex.build([record(7, { sym: 'a b a', lab: 'B' }), record(3, { his: 'b c' }), record(5, {})]);
-    expect(small.stats()).toEqual({ reports: 3, textChars: 9, words: 3, postings: 4 });
+    expect(small.stats()).toEqual({ reports: 3, textBytes: 9, words: 3, postings: 4 });
     expect(small.ordinalOf(3)).toBe(1);
   });
 
