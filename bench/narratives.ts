@@ -10,6 +10,7 @@
  *
  * Run: NODE_OPTIONS=--expose-gc npx tsx bench/narratives.ts [--vaers DIR] [--runs N]
  */
+import { parseArgs } from 'node:util';
 import { NarrativeIndex } from '../src/narratives/index.js';
 import { parseTextQuery, type TextQuery } from '../src/narratives/query.js';
 import { readNarratives } from '../src/narratives/records.js';
@@ -22,18 +23,11 @@ const QUERIES = [
   '"the patient"', '"pt was"', 'the and of', '"injection site" -redness', '"high fever" rash', 'a* fev*', 'autism -mercury', 'anaphyla*',
 ];
 
-function arg(name: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-}
-
-function quantile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-}
-
-function report(label: string, times: number[]): void {
-  const sorted = [...times].sort((a, b) => a - b);
-  console.log(`${label}: ${times.length} runs, p50 ${quantile(sorted, 0.5).toFixed(2)} ms, p99 ${quantile(sorted, 0.99).toFixed(2)} ms, max ${sorted[sorted.length - 1].toFixed(2)} ms`);
+/** Latency figures of a list of times (ms): nearest-rank median, 99th percentile and maximum, as printed. */
+function latency(times: readonly number[]): string {
+  const sorted = Float64Array.from(times).sort();
+  const rank = (p: number): string => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)].toFixed(2);
+  return `p50 ${rank(0.5)} ms, p99 ${rank(0.99)} ms, max ${rank(1)} ms`;
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -59,8 +53,9 @@ async function load(dir: string): Promise<{ index: NarrativeIndex; buildMs: numb
 }
 
 async function main(): Promise<void> {
-  const dir = arg('vaers') ?? '../shared/data/vaers';
-  const runs = Number(arg('runs') ?? 10);
+  const { values } = parseArgs({ options: { vaers: { type: 'string', default: '../shared/data/vaers' }, runs: { type: 'string', default: '10' } } });
+  const dir = values.vaers;
+  const runs = Number(values.runs);
   if (!gc) console.log('(run with NODE_OPTIONS=--expose-gc for retained-memory figures)');
   const before = await retained();
   const loaded = await load(dir);
@@ -97,12 +92,11 @@ async function main(): Promise<void> {
       pages.push(performance.now() - t);
     }
     all.push(...own);
-    own.sort((a, b) => a - b);
-    console.log(`  ${text.padEnd(36)} ${String(found.length).padStart(7)} reports, p50 ${quantile(own, 0.5).toFixed(2)} ms, max ${own[own.length - 1].toFixed(2)} ms`);
+    console.log(`  ${text.padEnd(36)} ${String(found.length).padStart(7)} reports, ${latency(own)}`);
   }
-  report('query over all reports', all);
-  report(`query within ${within.length} reports`, inside);
-  report('snippets of a 50-report page', pages);
+  console.log(`query over all reports (${all.length} runs): ${latency(all)}`);
+  console.log(`query within ${within.length} reports (${inside.length} runs): ${latency(inside)}`);
+  console.log(`snippets of a 50-report page (${pages.length} runs): ${latency(pages)}`);
   console.log(`peak RSS ${mb(process.resourceUsage().maxRSS * 1024)}`);
 }
 

@@ -6,23 +6,35 @@
  * ordinal), so built in the store's order an ordinal is the case series' report index
  * (src/cases/index.ts) and results combine with its selections directly.
  *
+ * Semantics: each required word, prefix or phrase must be present in at least one of the six
+ * fields (different terms may lie in different fields); a phrase must lie within one field (a
+ * field's end is not a separator between two words of a phrase); an excluded term must be in no
+ * field.
+ *
  * Structure: a plain inverted index at report level (Manning, Raghavan and Schütze,
  * "Introduction to Information Retrieval", 2008, ch. 1-2): the sorted vocabulary of folded words
  * (src/narratives/words.ts), and per word the ascending ordinals of the reports holding it (in any
  * field), all in one Int32Array. A word is found by binary search in the vocabulary; a prefix is
  * the vocabulary's range of words starting with it, its reports the union of theirs. AND is list
  * intersection, `-` is subtraction. A phrase is first the intersection of its words' reports, then
- * verified on those candidates only, field by field (a phrase lies within one field), by a regular
- * expression over the text (words.ts `phraseTest`). No positions are stored: on 1990-2006 they would
- * add 10.1 million entries (40 MB as Int32) to the 7.5 million of the postings (30 MB), while the
- * candidates of a phrase are few enough to re-scan (see bench/narratives.ts).
+ * verified on those candidates only, field by field, by a regular expression over the text
+ * (words.ts `phraseTest`). No positions are stored: on 1990-2006 they would add 10.1 million
+ * entries (40 MB as Int32) to the 7.5 million of the postings (30 MB), while re-scanning the
+ * candidates of even a common phrase (`"the patient"`, 11k reports found) stays well under the
+ * issue's 300 ms (bench/narratives.ts).
  *
- * Why not minisearch (npm, v7.2): it does whole words (a custom tokenizer), prefixes, AND and
- * AND_NOT, but it keeps no positions, so phrases would still need this re-scan; it scores and
- * ranks (not wanted: a case series is a set), and its per-term, per-document maps took several
- * times the memory of these typed arrays on the same corpus (figures in the report of the branch
- * and in bench/narratives.ts's header). The index keeps the texts too (for phrase verification
- * and snippets; `text()` serves them to the report view so they are held once).
+ * Memory on 1990-2006 (203,446 reports, 57.7 million characters, 94,628 distinct words),
+ * measured by bench/narratives.ts: about 99 MB kept (texts 58 MB as UTF-8 plus 5 MB of offsets,
+ * src/narratives/texts.ts; postings 30 MB; vocabulary 5 MB).
+ *
+ * Why not minisearch (npm, v7.2.0, evaluated on the same corpus with this module's tokenizer):
+ * it can express whole words (a custom tokenizer and processTerm), prefixes, AND and AND_NOT, but
+ * it stores no positions, so phrases would still need this re-scan; it scores and ranks every
+ * match (a case series is a set: `fever`, 42,781 reports, took 667 ms against 0.01 ms here); and
+ * its radix tree with per-term, per-document field frequencies added 470 MB of heap (584 MB RSS)
+ * for these texts, alone nearly the serving budget of 600 MB. So it is not used.
+ * The index holds the texts (for phrase verification and snippets); `text()` and `fields()`
+ * serve them to the report view, so that the narratives are held once in the serving process.
  */
 import type { TextQuery, TextTerm } from './query.js';
 import { GrowingInt32, filter, intersect, subtract, unite } from './postings.js';
@@ -61,7 +73,7 @@ export class NarrativeIndex {
 
   /**
    * Builds the index from the reports' records, numbered 0.. in input order. Linear in the text
-   * (about 5 s for the 58 million characters of 1990-2006 on one core; bench/narratives.ts).
+   * (seconds for the 58 million characters of 1990-2006 on one core; bench/narratives.ts).
    * A field array shorter than six reads as blank fields; an empty string is blank (null).
    * @throws RangeError when an id is not an integer in 0..2^31-1 or appears twice.
    */
@@ -70,11 +82,11 @@ export class NarrativeIndex {
     const lastReport: number[] = [];
     const pairWord = new GrowingInt32();
     const pairReport = new GrowingInt32();
-    const ids: number[] = [];
-    for (const record of records) {
-      const ordinal = ids.length;
+    const ids = new Int32Array(records.length);
+    for (let ordinal = 0; ordinal < records.length; ordinal++) {
+      const record = records[ordinal];
       if (!Number.isInteger(record.id) || record.id < 0 || record.id > 0x7fffffff) throw new RangeError(`NarrativeIndex.build: id ${record.id} is not an integer in 0..2147483647`);
-      ids.push(record.id);
+      ids[ordinal] = record.id;
       for (let f = 0; f < FIELDS; f++) {
         const text = record.fields[f] ?? null;
         if (text === null) continue;
@@ -104,12 +116,11 @@ export class NarrativeIndex {
     const fill = start.slice(0, vocabulary.length);
     const postings = new Int32Array(pairWord.length);
     for (let i = 0; i < pairWord.length; i++) postings[fill[rank[pairWord.at(i)]]++] = pairReport.at(i);
-    const idList = Int32Array.from(ids);
-    const byId = Int32Array.from(ids.keys()).sort((a, b) => idList[a] - idList[b]);
+    const byId = Int32Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b]);
     for (let i = 1; i < byId.length; i++) {
-      if (idList[byId[i]] === idList[byId[i - 1]]) throw new RangeError(`NarrativeIndex.build: id ${idList[byId[i]]} appears twice`);
+      if (ids[byId[i]] === ids[byId[i - 1]]) throw new RangeError(`NarrativeIndex.build: id ${ids[byId[i]]} appears twice`);
     }
-    return new NarrativeIndex(idList, byId, NarrativeTexts.of(records, FIELDS), vocabulary, start, postings);
+    return new NarrativeIndex(ids, byId, NarrativeTexts.of(records, FIELDS), vocabulary, start, postings);
   }
 
   /** Number of reports (ordinals are 0..size-1). */

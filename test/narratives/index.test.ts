@@ -99,12 +99,15 @@ describe('NarrativeIndex: ids, texts, sizes, bad input', () => {
   it('maps ordinals and ids both ways, and serves the texts', () => {
     expect([INDEX.size, INDEX.idAt(4), INDEX.ordinalOf(105), INDEX.ordinalOf(100), INDEX.ordinalOf(110)]).toEqual([9, 105, 4, -1, -1]);
     expect(INDEX.text(1, 2)).toBe("Bell's palsy 1998");
+    expect(INDEX.text(1, 0)).toBe('Guillain-Barré syndrome 3 weeks after vaccination.');
+    expect(INDEX.fields(6)).toEqual(['Bells palsy; ÉCZÉMA (a|b)* [x]', null, null, null, null, null]);
     expect(INDEX.fields(7)).toEqual([null, null, null, null, null, null]);
   });
 
   it('counts what it holds', () => {
-    const small = NarrativeIndex.build([record(7, { sym: 'a b a', lab: 'B' }), record(3, { his: 'b c' }), record(5, {})]);
-    expect(small.stats()).toEqual({ reports: 3, textBytes: 9, words: 3, postings: 4 });
+    const small = NarrativeIndex.build([record(7, { sym: 'a b a', lab: 'B' }), record(3, { his: 'b c' }), record(5, { sym: '', cur: 'é' })]);
+    expect(small.stats()).toEqual({ reports: 3, textBytes: 11, words: 4, postings: 5 });
+    expect(small.fields(2)).toEqual([null, null, null, 'é', null, null]);
     expect(small.ordinalOf(3)).toBe(1);
   });
 
