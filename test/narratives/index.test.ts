@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NarrativeIndex } from '../../src/narratives/index.js';
-import { parseTextQuery } from '../../src/narratives/query.js';
+import { parseTextQuery, type TextTerm } from '../../src/narratives/query.js';
+import { words } from '../../src/narratives/words.js';
 import type { NarrativeRecord } from '../../src/narratives/records.js';
 
 /** A record from its non-blank fields (SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL, OTHER_MEDS, PRIOR_VAX). */
@@ -114,5 +116,33 @@ describe('NarrativeIndex: ids, texts, sizes, bad input', () => {
   it('rejects repeated and non-integer ids', () => {
     expect(() => NarrativeIndex.build([record(1, {}), record(1, {})])).toThrow(new RangeError('NarrativeIndex.build: id 1 appears twice'));
     expect(() => NarrativeIndex.build([record(1.5, {})])).toThrow(new RangeError('NarrativeIndex.build: id 1.5 is not an integer in 0..2147483647'));
+  });
+});
+
+describe('NarrativeIndex.search against a plain evaluation', () => {
+  /** Whether a field's words hold a term (the definitions of the grammar, applied one by one). */
+  const holds = (list: string[], term: TextTerm): boolean =>
+    term.kind === 'word' ? list.includes(term.word)
+      : term.kind === 'prefix' ? list.some((w) => w.startsWith(term.prefix))
+        : list.some((_, i) => term.words.every((w, k) => list[i + k] === w));
+
+  it('finds exactly the records a scan of each record finds, on random corpora and queries', () => {
+    const word = fc.constantFrom('fever', 'fevers', 'Fever', 'rash', 'bell', "bell's", 'palsy', 'Barré', 'barre', 'a1', 'x');
+    const text = fc.array(fc.tuple(word, fc.constantFrom(' ', ', ', '-', '. ')), { maxLength: 8 }).map((l) => l.map(([w, sep]) => w + sep).join(''));
+    const field = fc.option(text, { nil: null });
+    const corpus = fc.array(fc.array(field, { minLength: 6, maxLength: 6 }), { maxLength: 25 });
+    const term = fc.oneof(word, word.map((w) => `${w.slice(0, 3)}*`), fc.array(word, { minLength: 2, maxLength: 3 }).map((l) => `"${l.join(' ')}"`));
+    const query = fc.tuple(fc.array(term, { minLength: 1, maxLength: 3 }), fc.array(term, { maxLength: 2 })).map(([req, exc]) => [...req, ...exc.map((t) => `-${t}`)].join(' '));
+    fc.assert(fc.property(corpus, query, (fieldsList, text) => {
+      const parsed = parseTextQuery(text);
+      if (!parsed.ok) return;
+      const records = fieldsList.map((fields, i) => ({ id: 1000 + i, fields }));
+      const index = NarrativeIndex.build(records);
+      const expected = records.filter((r) => {
+        const lists = r.fields.map((f) => (f === null ? [] : words(f)));
+        return parsed.query.required.every((t) => lists.some((l) => holds(l, t))) && !parsed.query.excluded.some((t) => lists.some((l) => holds(l, t)));
+      }).map((r) => r.id);
+      expect([...index.search(parsed.query)].map((r) => index.idAt(r))).toEqual(expected);
+    }), { numRuns: 500 });
   });
 });
