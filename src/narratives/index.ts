@@ -145,14 +145,28 @@ export class NarrativeIndex {
     return lo < this.byId.length && this.ids[this.byId[lo]] === id ? this.byId[lo] : -1;
   }
 
-  /** A field of a report as given to `build` (null: blank); `field` indexes NARRATIVE_FIELDS. */
+  /**
+   * A field of a report as given to `build` (null: blank); `field` indexes NARRATIVE_FIELDS.
+   * @throws RangeError when the ordinal or the field is out of range.
+   */
   text(ordinal: number, field: number): string | null {
-    return this.texts.get(ordinal * FIELDS + field);
+    if (!(Number.isInteger(field) && field >= 0 && field < FIELDS)) throw new RangeError(`NarrativeIndex.text: no field ${field}`);
+    return this.texts.get(this.firstSlot(ordinal) + field);
   }
 
-  /** The six fields of a report, in NARRATIVE_FIELDS order (for `snippet`). */
+  /**
+   * The six fields of a report, in NARRATIVE_FIELDS order (for `snippet` and the report view).
+   * @throws RangeError when the ordinal is not in 0..size-1.
+   */
   fields(ordinal: number): Array<string | null> {
-    return Array.from({ length: FIELDS }, (_, f) => this.texts.get(ordinal * FIELDS + f));
+    const first = this.firstSlot(ordinal);
+    return Array.from({ length: FIELDS }, (_, f) => this.texts.get(first + f));
+  }
+
+  /** The text slot of an ordinal's first field. @throws RangeError when the ordinal is not in 0..size-1. */
+  private firstSlot(ordinal: number): number {
+    if (!(Number.isInteger(ordinal) && ordinal >= 0 && ordinal < this.size)) throw new RangeError(`NarrativeIndex: no report at ordinal ${ordinal}`);
+    return ordinal * FIELDS;
   }
 
   /** Sizes of the index. */
@@ -164,7 +178,7 @@ export class NarrativeIndex {
    * The reports matching a query: every required term present (each in any field; a phrase
    * within one field), no excluded term present. With `within` (ascending ordinals, e.g. a case
    * series' selection) only those reports are considered, and phrase verification reads only them.
-   * @returns ascending ordinals.
+   * @returns ascending ordinals, in a new array (the caller may keep or change it).
    */
   search(query: TextQuery, within?: Int32Array): Int32Array {
     const lists = query.required.map((term) => this.candidates(term));
@@ -178,7 +192,7 @@ export class NarrativeIndex {
       const holding = intersect(found, this.candidates(term));
       found = subtract(found, term.kind === 'phrase' ? this.holding(holding, term.words) : holding);
     }
-    return found;
+    return found.buffer === this.postings.buffer || found === within ? found.slice() : found;
   }
 
   /** The reports that may hold a term: exactly those for a word or prefix, a superset for a phrase (its words anywhere). */

@@ -113,6 +113,18 @@ describe('NarrativeIndex: ids, texts, sizes, bad input', () => {
     expect(small.ordinalOf(3)).toBe(1);
   });
 
+  it('answers in new arrays, and rejects out-of-range reads', () => {
+    const fever = parseTextQuery('fever');
+    if (!fever.ok) throw new Error(fever.error);
+    INDEX.search(fever.query).fill(7);
+    const within = Int32Array.of(0, 8);
+    INDEX.search(fever.query, within).fill(7);
+    expect([...INDEX.search(fever.query)]).toEqual([0, 8]);
+    expect([...within]).toEqual([0, 8]);
+    expect(() => INDEX.fields(9)).toThrow(new RangeError('NarrativeIndex: no report at ordinal 9'));
+    expect(() => INDEX.text(0, 6)).toThrow(new RangeError('NarrativeIndex.text: no field 6'));
+  });
+
   it('rejects repeated and non-integer ids', () => {
     expect(() => NarrativeIndex.build([record(1, {}), record(1, {})])).toThrow(new RangeError('NarrativeIndex.build: id 1 appears twice'));
     expect(() => NarrativeIndex.build([record(1.5, {})])).toThrow(new RangeError('NarrativeIndex.build: id 1.5 is not an integer in 0..2147483647'));
