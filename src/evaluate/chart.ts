@@ -4,7 +4,8 @@
  *   Wilson 95% intervals as whiskers (a small reference set gives wide ones), the chance diagonal;
  * - right, time to signal: per positive with `emerged`, one mark per analysis and method at the
  *   quarters from `emerged` to the first flagged window (left of 0: flagged before it was known).
- * Methods are told apart by shape, analyses by colour (legend under the plots). Every mark is an
+ * Methods are told apart by shape, analyses by colour (legend under the plots); each method's
+ * marks are offset by a few pixels so that methods with equal values stay visible. Every mark is an
  * element with `class="mark"` (ROC) or `class="tts"` and `data-analysis`, `data-method`.
  */
 import { HYPOTHESIS } from '../domain/caveats.js';
@@ -35,12 +36,17 @@ function shape(method: MethodKey, x: number, y: number, r: number, attributes: s
   }
 }
 
+/** Horizontal offset in pixels of a method's marks (-6 to 6), so that methods with equal values do not hide each other. */
+function methodOffset(method: MethodKey): number {
+  return (METHODS.findIndex((m) => m.key === method) - 2) * 3;
+}
+
 /** The ROC panel at (left, top), `size` pixels square. */
 function rocPanel(methods: readonly MethodSummary[], colourOf: (a: string) => string, left: number, top: number, size: number): string[] {
   const x = (v: number): number => left + v * size;
   const y = (v: number): number => top + (1 - v) * size;
   const out = [
-    `<text x="${left}" y="${top - 14}" ${FONT} font-size="14" font-weight="600">Sensitivity against 1 - specificity (Wilson 95% whiskers)</text>`,
+    `<text x="${left}" y="${top - 14}" ${FONT} font-size="14" font-weight="600">Sensitivity against 1 - specificity (Wilson 95%)</text>`,
     `<rect x="${left}" y="${top}" width="${size}" height="${size}" fill="none" stroke="#999"/>`,
     `<line x1="${x(0)}" y1="${y(0)}" x2="${x(1)}" y2="${y(1)}" stroke="#bbb" stroke-dasharray="4 4"/>`,
   ];
@@ -58,13 +64,15 @@ function rocPanel(methods: readonly MethodSummary[], colourOf: (a: string) => st
       continue;
     }
     const colour = colourOf(m.analysis);
-    const cx = x(1 - sp.estimate);
-    const cy = y(se.estimate);
+    // Equal values stay visible: each method's mark is offset by a few pixels (METHOD_OFFSET).
+    const cx = x(1 - sp.estimate) + methodOffset(m.method);
+    const cy = y(se.estimate) - methodOffset(m.method);
     out.push(`<g stroke="${colour}" stroke-opacity="0.45"><line x1="${n2(x(1 - sp.upper!))}" y1="${n2(cy)}" x2="${n2(x(1 - sp.lower!))}" y2="${n2(cy)}"/><line x1="${n2(cx)}" y1="${n2(y(se.lower!))}" x2="${n2(cx)}" y2="${n2(y(se.upper!))}"/></g>`);
     out.push(titled(shape(m.method, cx, cy, 6, `fill="${colour}" fill-opacity="0.85"`), 'mark', m.analysis, m.method,
       `${m.analysis} ${methodName(m.method)}: sensitivity ${n2(se.estimate)} (${se.x}/${se.n}), specificity ${n2(sp.estimate)} (${sp.x}/${sp.n})`));
   }
-  if (skipped.length > 0) out.push(`<text x="${left}" y="${top + size + 52}" ${FONT} font-size="11" fill="#666">Not plotted (no determined positive or negative): ${esc(skipped.join(', '))}</text>`);
+  out.push(`<text x="${left}" y="${top + size + 52}" ${FONT} font-size="11" fill="#666">Rates over the determined pairs; undetermined and not-reported pairs are left out (methods.csv counts them).</text>`);
+  if (skipped.length > 0) out.push(`<text x="${left}" y="${top + size + 68}" ${FONT} font-size="11" fill="#666">Not plotted (no determined positive or negative): ${esc(skipped.join(', '))}</text>`);
   return out;
 }
 
@@ -82,14 +90,15 @@ export function renderChart(methods: readonly MethodSummary[], pairs: readonly P
   const lane = 9;
   const rowHeight = Math.max(28, analyses.length * lane + 10);
   const roc = { left: 70, top: 70, size: 380 };
-  const tts = { left: 700, top: 70, width: 380 };
+  const tts = { left: 720, top: 70, width: 380 };
   const ttsHeight = Math.max(120, ids.length * rowHeight);
-  const plotBottom = Math.max(roc.top + roc.size + 60, tts.top + ttsHeight + 50);
+  const plotBottom = Math.max(roc.top + roc.size + 76, tts.top + ttsHeight + 50);
   const legendTop = plotBottom + 10;
-  const height = legendTop + 40 + 18 * Math.ceil(analyses.length / 4) + 40;
+  const methodRows = Math.ceil(METHODS.length / 2);
+  const height = legendTop + 18 * methodRows + 12 + 18 * Math.ceil(analyses.length / 4) + 40;
   const out = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="1120" height="${height}" viewBox="0 0 1120 ${height}" role="img" aria-label="${esc(title)}">`,
-    `<rect width="1120" height="${height}" fill="#fff"/>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="1140" height="${height}" viewBox="0 0 1140 ${height}" role="img" aria-label="${esc(title)}">`,
+    `<rect width="1140" height="${height}" fill="#fff"/>`,
     `<text x="20" y="28" ${FONT} font-size="17" font-weight="700">${esc(title)}</text>`,
   ];
   out.push(...rocPanel(methods, colourOf, roc.left, roc.top, roc.size));
@@ -98,7 +107,7 @@ export function renderChart(methods: readonly MethodSummary[], pairs: readonly P
   const lo = Math.min(-4, ...times);
   const hi = Math.max(4, ...times);
   const tx = (v: number): number => tts.left + ((v - lo) / (hi - lo)) * tts.width;
-  out.push(`<text x="${tts.left - 180}" y="${tts.top - 14}" ${FONT} font-size="14" font-weight="600">Time to signal per positive (quarters from emerged to first flag)</text>`);
+  out.push(`<text x="${tts.left - 200}" y="${tts.top - 14}" ${FONT} font-size="14" font-weight="600">Time to signal per positive (quarters from emerged to first flag)</text>`);
   out.push(`<line x1="${n2(tx(0))}" y1="${tts.top}" x2="${n2(tx(0))}" y2="${tts.top + ttsHeight}" stroke="#999" stroke-dasharray="4 4"/>`);
   out.push(`<text x="${n2(tx(0))}" y="${tts.top + ttsHeight + 30}" ${FONT} font-size="11" text-anchor="middle">0 = emerged</text>`);
   const step = Math.max(1, Math.ceil((hi - lo) / 10));
@@ -116,7 +125,7 @@ export function renderChart(methods: readonly MethodSummary[], pairs: readonly P
     analyses.forEach((analysis, k) => {
       const y = top + 8 + k * lane;
       for (const p of timed.filter((q) => q.id === id && q.analysis === analysis)) {
-        const x = tx(p.time_to_signal!) + (METHODS.findIndex((m) => m.key === p.method) - 2) * 3;
+        const x = tx(p.time_to_signal!) + methodOffset(p.method);
         out.push(titled(shape(p.method, x, y, 3.5, `fill="${colourOf(analysis)}"`), 'tts', analysis, p.method,
           `${id}, ${analysis} ${methodName(p.method)}: first flagged ${p.first_flagged}, ${p.time_to_signal} quarters from ${p.emerged}`));
       }
@@ -124,13 +133,14 @@ export function renderChart(methods: readonly MethodSummary[], pairs: readonly P
   });
   // Legend.
   METHODS.forEach((m, i) => {
-    const x = 20 + i * 215;
-    out.push(shape(m.key, x + 6, legendTop + 6, 5, 'fill="#333"'));
-    out.push(`<text x="${x + 16}" y="${legendTop + 10}" ${FONT} font-size="11">${esc(`${m.name}: ${m.rule}`)}</text>`);
+    const x = 20 + (i % 2) * 540;
+    const y = legendTop + Math.floor(i / 2) * 18;
+    out.push(shape(m.key, x + 6, y + 6, 5, 'fill="#333"'));
+    out.push(`<text x="${x + 16}" y="${y + 10}" ${FONT} font-size="12">${esc(`${m.name}: ${m.rule}`)}</text>`);
   });
   analyses.forEach((a, i) => {
     const x = 20 + (i % 4) * 270;
-    const y = legendTop + 30 + Math.floor(i / 4) * 18;
+    const y = legendTop + 18 * methodRows + 18 + Math.floor(i / 4) * 18;
     out.push(`<rect x="${x}" y="${y - 9}" width="12" height="12" fill="${colourOf(a)}"/><text x="${x + 18}" y="${y + 1}" ${FONT} font-size="12">analysis ${esc(a)}</text>`);
   });
   out.push(`<text x="20" y="${height - 14}" ${FONT} font-size="11" fill="#444">${esc(HYPOTHESIS)}</text>`);

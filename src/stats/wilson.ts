@@ -36,5 +36,6 @@ export function wilson(x: number, n: number, z: number = Z95): Proportion {
   const denominator = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denominator;
   const half = (z / denominator) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return { x, n, estimate: p, lower: Math.max(0, centre - half), upper: Math.min(1, centre + half) };
+  // At x = 0 and x = n the bounds are exactly 0 and 1; the formula leaves a rounding residue.
+  return { x, n, estimate: p, lower: x === 0 ? 0 : Math.max(0, centre - half), upper: x === n ? 1 : Math.min(1, centre + half) };
 }
