@@ -11,8 +11,12 @@
  * - stored but without a row through it, or not stored and never reported with the event in the
  *   analysis's reports: it adds nothing;
  * - not stored but reported (the store keeps only pairs that reach n_methods_flagged >= 2 in some
- *   window): below the floor, so `floor` is false in every window; the single methods cannot be
- *   told (one of them may flag a window alone): undetermined.
+ *   window): below the floor, so `floor` is false in every window. A single method may have flagged
+ *   a window alone; it is ruled out (false) when it could not flag even the window with the most
+ *   reports, n_max, at its most favourable statistics: `flags()` with n_max, EB05, PRR, chi-square
+ *   and the ROR bound at +Infinity, and IC025 at its bound as E goes to 0 (IC025 decreases
+ *   with E). So PRR and ROR are ruled out when n_max < 3, IC when n_max <= 2; else, and
+ *   always for GPS (no bound without the window's prior), undetermined.
  * The pair is flagged by a method when a product is; else undetermined when a product is; else
  * not flagged. A pair none of whose products has a report through `through` is `not_reported`,
  * counted apart from TP/FP/FN/TN, as are undetermined pairs.
@@ -20,6 +24,8 @@
 import { METHODS, windowFlags, type MethodKey } from './methods.js';
 import type { ReferencePair } from './reference.js';
 import { formatQuarter, parseQuarter, type QuarterIndex } from '../domain/quarter.js';
+import { ic } from '../stats/bcpnn.js';
+import { flags } from '../stats/flags.js';
 import { wilson, type Proportion } from '../stats/wilson.js';
 import type { FlagColumn, FlagRow } from '../store/evaluation.js';
 
@@ -61,10 +67,11 @@ export interface AnalysisInput {
   /** Flag columns the store does not keep. */
   missing: ReadonlySet<FlagColumn>;
   /**
-   * Whether the analysis's reports through `through` hold a report naming `product` and `event`;
-   * null when the store has no report tables (then a product without a row counts as not reported).
+   * The most reports naming `product` and `event` in one window (4 quarters) through `through`,
+   * among the analysis's reports (0: never reported); null when the store has no report tables
+   * (then a product without a row counts as not reported).
    */
-  reported(product: string, event: string): boolean | null;
+  maxWindowReports(product: string, event: string): number | null;
 }
 
 /** Per method: the first quarter flagged (index), whether a window is undetermined. */
@@ -89,6 +96,16 @@ function judgeRows(rows: readonly FlagRow[], through: QuarterIndex, missing: Rea
   return out;
 }
 
+/**
+ * Whether each method could flag a window of a pair below the floor whose windows hold at most
+ * `nMax` reports (see the module docstring); the floor cannot.
+ */
+export function possibleBelowFloor(nMax: number): Record<MethodKey, boolean> {
+  // IC025 decreases with E: its supremum over E > 0 is its value at the smallest E (E + 0.5 rounds to 0.5).
+  const best = flags({ n: nMax, eb05: Infinity, prr: Infinity, prr_chisq: Infinity, ror_lci: Infinity, ic025: ic(nMax, Number.MIN_VALUE).ic025 });
+  return { gps: best.gps, prr: best.prr, ror: best.ror, ic: best.ic, floor: false };
+}
+
 /** Evaluates every reference pair under every method in one analysis. */
 export function evaluatePairs(input: AnalysisInput): PairResult[] {
   const rowsOf = new Map<string, FlagRow[]>();
@@ -102,17 +119,23 @@ export function evaluatePairs(input: AnalysisInput): PairResult[] {
   for (const pair of input.pairs) {
     const products = [...(input.products.get(pair.id) ?? [])];
     const verdicts: Array<Map<MethodKey, ProductVerdict>> = [];
-    let belowFloor = false;
+    let belowFloor: Record<MethodKey, boolean> | null = null;
     for (const product of products) {
       const rows = (rowsOf.get(`${product}\u0000${pair.event}`) ?? []).filter((r) => (parseQuarter(r.quarter) ?? Infinity) <= input.through);
       if (rows.length > 0) verdicts.push(judgeRows(rows, input.through, input.missing));
-      else if (!rowsOf.has(`${product}\u0000${pair.event}`) && input.reported(product, pair.event) === true) belowFloor = true;
+      else if (!rowsOf.has(`${product}\u0000${pair.event}`)) {
+        const nMax = input.maxWindowReports(product, pair.event) ?? 0;
+        if (nMax > 0) {
+          const possible = possibleBelowFloor(nMax);
+          belowFloor = belowFloor ? Object.fromEntries(METHODS.map((m) => [m.key, belowFloor![m.key] || possible[m.key]])) as Record<MethodKey, boolean> : possible;
+        }
+      }
     }
-    const notReported = verdicts.length === 0 && !belowFloor;
+    const notReported = verdicts.length === 0 && belowFloor === null;
     for (const method of METHODS) {
       const firsts = verdicts.map((v) => v.get(method.key)!.first).filter((q): q is number => q !== null);
       const first = firsts.length > 0 ? Math.min(...firsts) : null;
-      const undetermined = verdicts.some((v) => v.get(method.key)!.undetermined) || (belowFloor && method.key !== 'floor');
+      const undetermined = verdicts.some((v) => v.get(method.key)!.undetermined) || (belowFloor?.[method.key] ?? false);
       const status: PairStatus = notReported ? 'not_reported' : first !== null ? 'flagged' : undetermined ? 'undetermined' : 'not_flagged';
       out.push({
         id: pair.id, analysis: input.analysis, method: method.key, vaccine: pair.vaccine, event: pair.event, class: pair.class,

@@ -10,11 +10,23 @@ import { ANALYSES } from '../analyses.js';
 import { CasesService } from '../cases/service.js';
 import { parseQuarter, QUARTER_PATTERN } from '../domain/quarter.js';
 import { UserError } from '../errors.js';
+import { WINDOW_QUARTERS } from '../mining/counts.js';
 import { exactVaccines, vaccineIndex } from '../signals/names.js';
 import { FLAG_COLUMNS, readFlagRows, readStoreVocabulary, type FlagColumn } from '../store/evaluation.js';
 import { evaluatePairs, summarise, type MethodSummary, type PairResult } from './evaluate.js';
 import { FUTURE_METHODS } from './methods.js';
 import type { ReferenceSet } from './reference.js';
+
+/** The most reports in one window of WINDOW_QUARTERS quarters, given each report's quarter index. */
+export function maxInWindow(quarters: readonly number[]): number {
+  const sorted = [...quarters].sort((a, b) => a - b);
+  let best = 0;
+  for (let from = 0, to = 0; to < sorted.length; to++) {
+    while (sorted[to] - sorted[from] >= WINDOW_QUARTERS) from++;
+    best = Math.max(best, to - from + 1);
+  }
+  return best;
+}
 
 /** What to evaluate. */
 export interface EvaluationRequest {
@@ -75,13 +87,13 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
     const missing = new Set<FlagColumn>(FLAG_COLUMNS.filter((c) => !present[c]));
     if (missing.size > 0) notes.push(`${analysis}: the store keeps no ${[...missing].join(', ')}; the flags reading them are recovered from n_methods_flagged where it decides them, else undetermined.`);
     const definition = ANALYSES.find((a) => a.name === analysis) ?? null;
-    const reported = (product: string, event: string): boolean | null => {
+    const maxWindowReports = (product: string, event: string): number | null => {
       if (!cases || !definition) return null;
-      if (!cases.index.reportsByEvent.has(event)) return false;
+      if (!cases.index.reportsByEvent.has(event)) return 0;
       const selected = cases.select({ vaccine: product, event, to: throughIndex, format: 'json', limit: 1, offset: 0 }, definition);
-      return selected.ok && selected.reports.length > 0;
+      return selected.ok ? maxInWindow(Array.from(selected.reports, (r) => cases.index.data.quarter[r])) : 0;
     };
-    results.push(...evaluatePairs({ analysis, through: throughIndex, pairs, products, rows, missing, reported }));
+    results.push(...evaluatePairs({ analysis, through: throughIndex, pairs, products, rows, missing, maxWindowReports }));
   }
   notes.push(...FUTURE_METHODS);
   return {

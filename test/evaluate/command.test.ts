@@ -71,7 +71,7 @@ describe('reporting-signals evaluate', () => {
     floorRow.slice(10).forEach((value, i) => expect(Number(value)).toBeCloseTo(expected[i], 12));
     const pairsCsv = (await readFile(join(out, 'pairs.csv'), 'utf8')).split('\r\n');
     expect(pairsCsv[0]).toBe(PAIR_COLUMNS.join(','));
-    expect(pairsCsv).toContain('mmr-febrile,all,ic,MMR,Febrile convulsion,positive,,,,false,undetermined,,MEASLES + MUMPS + RUBELLA (MMR II); MEASLES + MUMPS + RUBELLA (NO BRAND NAME)');
+    expect(pairsCsv).toContain('mmr-febrile,all,ic,MMR,Febrile convulsion,positive,false,,,false,not_flagged,,MEASLES + MUMPS + RUBELLA (MMR II); MEASLES + MUMPS + RUBELLA (NO BRAND NAME)');
 
     const svg = await readFile(join(out, EVALUATION_FILES[4]), 'utf8');
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);

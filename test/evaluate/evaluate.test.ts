@@ -6,9 +6,9 @@
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MethodSummary, PairResult } from '../../src/evaluate/evaluate.js';
+import { possibleBelowFloor, type MethodSummary, type PairResult } from '../../src/evaluate/evaluate.js';
 import { parseReferenceSet } from '../../src/evaluate/reference.js';
-import { runEvaluation, type Evaluation } from '../../src/evaluate/run.js';
+import { maxInWindow, runEvaluation, type Evaluation } from '../../src/evaluate/run.js';
 import { UserError } from '../../src/errors.js';
 import { ENGERIX, FIXTURE_REFERENCE, FLUZONE, MMR_II, MMR_NO_BRAND, ROTASHIELD, writeEvaluationStore } from './fixture.js';
 
@@ -44,11 +44,11 @@ const ALL_2000Q4: Record<string, [string, string | null, number | null]> = {
   'rota-intussusception/gps': ['flagged', '1999Q3', 0], 'rota-intussusception/prr': ['flagged', '1999Q3', 0],
   'rota-intussusception/ror': ['flagged', '1999Q1', -2], 'rota-intussusception/ic': ['flagged', '1999Q1', -2],
   'rota-intussusception/floor': ['flagged', '1999Q1', -2],
-  // MMR II flags; MMR (NO BRAND NAME) is below the floor, so IC (never set by MMR II) is undetermined.
+  // MMR II flags; MMR (NO BRAND NAME) is below the floor with 1 report: IC (never set by MMR II) is ruled out.
   'mmr-febrile/gps': ['flagged', '2000Q2', null], 'mmr-febrile/prr': ['flagged', '2000Q2', null],
-  'mmr-febrile/ror': ['flagged', '1999Q4', null], 'mmr-febrile/ic': ['undetermined', null, null],
+  'mmr-febrile/ror': ['flagged', '1999Q4', null], 'mmr-febrile/ic': ['not_flagged', null, null],
   'mmr-febrile/floor': ['flagged', '2000Q2', null],
-  // Reported (2000Q2) but not stored: below the floor.
+  // Reported but not stored: below the floor, 3 reports in the window 2000Q2: every single method undetermined.
   'hepb-anaphylaxis/gps': ['undetermined', null, null], 'hepb-anaphylaxis/prr': ['undetermined', null, null],
   'hepb-anaphylaxis/ror': ['undetermined', null, null], 'hepb-anaphylaxis/ic': ['undetermined', null, null],
   'hepb-anaphylaxis/floor': ['not_flagged', null, null],
@@ -65,7 +65,7 @@ const ALL_2000Q4: Record<string, [string, string | null, number | null]> = {
 
 const ALL_COUNTS = {
   gps: [2, 0, 0, 2, 1, 0, 1, 1], prr: [2, 1, 0, 1, 1, 0, 1, 1], ror: [2, 1, 0, 1, 1, 0, 1, 1],
-  ic: [1, 0, 0, 2, 2, 0, 1, 1], floor: [2, 1, 1, 1, 0, 0, 1, 1],
+  ic: [1, 0, 1, 2, 1, 0, 1, 1], floor: [2, 1, 1, 1, 0, 0, 1, 1],
 };
 
 describe('evaluate on the fixture store (DuckDB form: every column)', () => {
@@ -103,12 +103,26 @@ describe('evaluate on the fixture store (DuckDB form: every column)', () => {
     expect(tts).toEqual({ gps: [0, 1], prr: [0, 1], ror: [-2, 1], ic: [-2, 1], floor: [-2, 1] });
   });
 
-  it('a subset analysis: its own rows and reports (the unreported pairs leave specificity undefined)', () => {
+  it('a subset analysis: its own rows and reports (MMR (NO BRAND NAME) below the floor; specificity undefined)', () => {
     expect(counts(evaluation, 'serious')).toEqual({
-      gps: [1, 0, 0, 0, 1, 0, 2, 3], prr: [1, 0, 0, 0, 1, 0, 2, 3], ror: [1, 0, 0, 0, 1, 0, 2, 3], ic: [1, 0, 0, 0, 1, 0, 2, 3], floor: [1, 0, 1, 0, 0, 0, 2, 3],
+      gps: [1, 0, 0, 0, 1, 0, 2, 3], prr: [1, 0, 1, 0, 0, 0, 2, 3], ror: [1, 0, 1, 0, 0, 0, 2, 3], ic: [1, 0, 1, 0, 0, 0, 2, 3], floor: [1, 0, 1, 0, 0, 0, 2, 3],
     });
     const gps = evaluation.methods.find((m) => m.analysis === 'serious' && m.method === 'gps')!;
     expect(gps.specificity).toEqual({ x: 0, n: 0, estimate: null, lower: null, upper: null });
+  });
+});
+
+describe('below the floor: what a method could have flagged', () => {
+  it('maxInWindow: the most reports in 4 consecutive quarters', () => {
+    expect(maxInWindow([])).toBe(0);
+    expect(maxInWindow([8001, 7993, 8001, 8000])).toBe(3);
+    expect(maxInWindow([8000, 8004, 8008])).toBe(1);
+    expect(maxInWindow([8003, 8000, 8004])).toBe(2);
+  });
+
+  it('possibleBelowFloor: PRR and ROR need 3 reports, IC 3 (IC025 bound at E = 0), GPS always possible', () => {
+    expect(possibleBelowFloor(2)).toEqual({ gps: true, prr: false, ror: false, ic: false, floor: false });
+    expect(possibleBelowFloor(3)).toEqual({ gps: true, prr: true, ror: true, ic: true, floor: false });
   });
 });
 
@@ -138,7 +152,8 @@ describe('evaluate: other forms, quarters and options', () => {
   it('without report tables a pair without rows counts as not reported, and a note says so', async () => {
     const evaluation = await runEvaluation({ store: noReports, reference, through: '2000Q4', analyses: ['all'] });
     const v = verdicts(evaluation, 'all');
-    expect([v['mmr-febrile/ic'], v['hepb-anaphylaxis/floor']]).toEqual([['not_flagged', null, null], ['not_reported', null, null]]);
+    expect([v['mmr-febrile/gps'], v['hepb-anaphylaxis/floor']]).toEqual([['flagged', '2000Q2', null], ['not_reported', null, null]]);
+    expect(counts(evaluation, 'all').gps).toEqual([2, 0, 0, 2, 0, 0, 2, 1]);
     expect(evaluation.notes.some((n) => n.startsWith('The store has no report tables'))).toBe(true);
   });
 

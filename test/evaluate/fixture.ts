@@ -9,10 +9,13 @@
  *   four. Emerged 1999Q3: ROR, IC and the floor flag 2 quarters before it, GPS and PRR at it.
  * - MMR II x Febrile convulsion: 1999Q4 ROR alone (PRR 2.5 but chi-square 3 < 4: in the Parquet
  *   form PRR or ROR, undetermined); 2000Q2 GPS, PRR, ROR (IC025 < 0). MMR (NO BRAND NAME) x
- *   Febrile convulsion is not stored but reported (report 1, 2000Q1, hospitalised): below the floor.
+ *   Febrile convulsion is not stored but reported (report 1, 2000Q1, hospitalised): below the floor,
+ *   at most 1 report a window (PRR, ROR and IC ruled out; GPS undetermined).
  * - MMR II x Autism: 2000Q1 PRR and ROR (negative: a false positive of PRR, ROR and the floor).
  * - FLUZONE x Facial palsy: 2000Q3, nothing flags (negative).
- * - ENGERIX-B x Anaphylactic reaction: not stored, reported (report 2, 2000Q2, not serious).
+ * - ENGERIX-B x Anaphylactic reaction: not stored, reported (reports 6 of 1998Q1, 4 of 2000Q1, 2 and
+ *   5 of 2000Q2, none serious): below the floor with 3 reports in the window 2000Q2, so every single
+ *   method is undetermined.
  * - ENGERIX-B x Multiple sclerosis: not stored, reported only in 2001Q1 (report 3), after 2000Q4.
  */
 import { mkdtemp } from 'node:fs/promises';
@@ -85,15 +88,19 @@ function report(vaers_id: number, received: string, quarter: string, hospital: b
   };
 }
 
-/** Reports newest first (the store order): 3 (2001Q1), 2 (2000Q2), 1 (2000Q1). */
+/** Reports newest first (the store order): 3 (2001Q1), 5 and 2 (2000Q2), 1 and 4 (2000Q1), 6 (1998Q1). */
 function reportTables(): ReportTables {
   const vaccine = (vaers_id: number, vax_name: string, vax_type: string) => ({ vaers_id, vax_name, vax_type, vax_manu: null, vax_lot: null, vax_dose: null, vax_route: null, vax_site: null });
   return {
-    reports: [report(3, '2001-02-01', '2001Q1', false), report(2, '2000-05-01', '2000Q2', false), report(1, '2000-02-10', '2000Q1', true)],
-    vaccines: [vaccine(3, ENGERIX, 'HEP'), vaccine(2, ENGERIX, 'HEP'), vaccine(1, MMR_NO_BRAND, 'MMR')],
+    reports: [
+      report(3, '2001-02-01', '2001Q1', false), report(5, '2000-05-20', '2000Q2', false), report(2, '2000-05-01', '2000Q2', false),
+      report(1, '2000-02-10', '2000Q1', true), report(4, '2000-01-15', '2000Q1', false), report(6, '1998-01-10', '1998Q1', false),
+    ],
+    vaccines: [vaccine(3, ENGERIX, 'HEP'), vaccine(5, ENGERIX, 'HEP'), vaccine(2, ENGERIX, 'HEP'), vaccine(1, MMR_NO_BRAND, 'MMR'), vaccine(4, ENGERIX, 'HEP'), vaccine(6, ENGERIX, 'HEP')],
     events: [
-      { vaers_id: 3, term: 'Multiple sclerosis', version: null }, { vaers_id: 2, term: 'Anaphylactic reaction', version: null },
-      { vaers_id: 1, term: 'Febrile convulsion', version: null },
+      { vaers_id: 3, term: 'Multiple sclerosis', version: null }, { vaers_id: 5, term: 'Anaphylactic reaction', version: null },
+      { vaers_id: 2, term: 'Anaphylactic reaction', version: null }, { vaers_id: 1, term: 'Febrile convulsion', version: null },
+      { vaers_id: 4, term: 'Anaphylactic reaction', version: null }, { vaers_id: 6, term: 'Anaphylactic reaction', version: null },
     ],
   };
 }
