@@ -12,11 +12,12 @@
  *   analysis's reports: it adds nothing;
  * - not stored but reported (the store keeps only pairs that reach n_methods_flagged >= 2 in some
  *   window): below the floor, so `floor` is false in every window. A single method may have flagged
- *   a window alone; it is ruled out (false) when it could not flag even the window with the most
- *   reports, n_max, at its most favourable statistics: `flags()` with n_max, EB05, PRR, chi-square
- *   and the ROR bound at +Infinity, and IC025 at its bound as E goes to 0 (IC025 decreases
- *   with E). So PRR and ROR are ruled out when n_max < 3, IC when n_max <= 2; else, and
- *   always for GPS (no bound without the window's prior), undetermined.
+ *   a window alone; it is ruled out (false) when it could not flag any window at its most
+ *   favourable statistics given the window's report count n (from the report tables): `flags()`
+ *   with PRR, chi-square and the ROR bound at +Infinity, IC025 at its bound as E goes to 0 (IC025
+ *   decreases with E), and EB05 at its bound under the window's fitted prior
+ *   (src/stats/mgps-bound.ts; +Infinity for a window without a fit). So PRR and ROR are ruled out
+ *   when every window has n < 3, IC when n <= 2; else undetermined.
  * The pair is flagged by a method when a product is; else undetermined when a product is; else
  * not flagged. A pair none of whose products has a report through `through` is `not_reported`,
  * counted apart from TP/FP/FN/TN, as are undetermined pairs.
@@ -26,6 +27,8 @@ import type { ReferencePair } from './reference.js';
 import { formatQuarter, parseQuarter, type QuarterIndex } from '../domain/quarter.js';
 import { ic } from '../stats/bcpnn.js';
 import { flags } from '../stats/flags.js';
+import { eb05UpperBound } from '../stats/mgps-bound.js';
+import type { Hyperparameters } from '../stats/mgps.js';
 import { wilson, type Proportion } from '../stats/wilson.js';
 import type { FlagColumn, FlagRow } from '../store/evaluation.js';
 
@@ -66,12 +69,14 @@ export interface AnalysisInput {
   rows: readonly FlagRow[];
   /** Flag columns the store does not keep. */
   missing: ReadonlySet<FlagColumn>;
+  /** The MGPS prior fitted in each window (quarter index -> hyperparameters). */
+  priors: ReadonlyMap<QuarterIndex, Hyperparameters>;
   /**
-   * The most reports naming `product` and `event` in one window (4 quarters) through `through`,
-   * among the analysis's reports (0: never reported); null when the store has no report tables
-   * (then a product without a row counts as not reported).
+   * Per window through `through`, the analysis's reports naming `product` and `event` (windows
+   * without one left out; empty: never reported); null when the store has no report tables (then
+   * a product without a row counts as not reported).
    */
-  maxWindowReports(product: string, event: string): number | null;
+  windowReports(product: string, event: string): ReadonlyMap<QuarterIndex, number> | null;
 }
 
 /** Per method: the first quarter flagged (index), whether a window is undetermined. */
@@ -97,13 +102,20 @@ function judgeRows(rows: readonly FlagRow[], through: QuarterIndex, missing: Rea
 }
 
 /**
- * Whether each method could flag a window of a pair below the floor whose windows hold at most
- * `nMax` reports (see the module docstring); the floor cannot.
+ * Whether each method could flag some window of a pair below the floor, given its report count per
+ * window (`counts`) and the windows' priors (see the module docstring); the floor cannot.
  */
-export function possibleBelowFloor(nMax: number): Record<MethodKey, boolean> {
-  // IC025 decreases with E: its supremum over E > 0 is its value at the smallest E (E + 0.5 rounds to 0.5).
-  const best = flags({ n: nMax, eb05: Infinity, prr: Infinity, prr_chisq: Infinity, ror_lci: Infinity, ic025: ic(nMax, Number.MIN_VALUE).ic025 });
-  return { gps: best.gps, prr: best.prr, ror: best.ror, ic: best.ic, floor: false };
+export function possibleBelowFloor(counts: ReadonlyMap<QuarterIndex, number>, priors: ReadonlyMap<QuarterIndex, Hyperparameters>): Record<MethodKey, boolean> {
+  const possible: Record<MethodKey, boolean> = { gps: false, prr: false, ror: false, ic: false, floor: false };
+  for (const [quarter, n] of counts) {
+    const prior = priors.get(quarter);
+    // IC025 decreases with E: its supremum over E > 0 is its value at the smallest E (E + 0.5 rounds to 0.5).
+    const best = flags({
+      n, eb05: prior ? eb05UpperBound(prior, n) : Infinity, prr: Infinity, prr_chisq: Infinity, ror_lci: Infinity, ic025: ic(n, Number.MIN_VALUE).ic025,
+    });
+    for (const k of ['gps', 'prr', 'ror', 'ic'] as const) possible[k] ||= best[k];
+  }
+  return possible;
 }
 
 /** Evaluates every reference pair under every method in one analysis. */
@@ -124,9 +136,9 @@ export function evaluatePairs(input: AnalysisInput): PairResult[] {
       const rows = (rowsOf.get(`${product}\u0000${pair.event}`) ?? []).filter((r) => (parseQuarter(r.quarter) ?? Infinity) <= input.through);
       if (rows.length > 0) verdicts.push(judgeRows(rows, input.through, input.missing));
       else if (!rowsOf.has(`${product}\u0000${pair.event}`)) {
-        const nMax = input.maxWindowReports(product, pair.event) ?? 0;
-        if (nMax > 0) {
-          const possible = possibleBelowFloor(nMax);
+        const counts = input.windowReports(product, pair.event);
+        if (counts !== null && counts.size > 0) {
+          const possible = possibleBelowFloor(counts, input.priors);
           belowFloor = belowFloor ? Object.fromEntries(METHODS.map((m) => [m.key, belowFloor![m.key] || possible[m.key]])) as Record<MethodKey, boolean> : possible;
         }
       }

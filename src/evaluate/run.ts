@@ -8,7 +8,7 @@
  */
 import { ANALYSES } from '../analyses.js';
 import { CasesService } from '../cases/service.js';
-import { parseQuarter, QUARTER_PATTERN } from '../domain/quarter.js';
+import { parseQuarter, QUARTER_PATTERN, type QuarterIndex } from '../domain/quarter.js';
 import { UserError } from '../errors.js';
 import { WINDOW_QUARTERS } from '../mining/counts.js';
 import { exactVaccines, vaccineIndex } from '../signals/names.js';
@@ -17,15 +17,17 @@ import { evaluatePairs, summarise, type MethodSummary, type PairResult } from '.
 import { FUTURE_METHODS } from './methods.js';
 import type { ReferenceSet } from './reference.js';
 
-/** The most reports in one window of WINDOW_QUARTERS quarters, given each report's quarter index. */
-export function maxInWindow(quarters: readonly number[]): number {
-  const sorted = [...quarters].sort((a, b) => a - b);
-  let best = 0;
-  for (let from = 0, to = 0; to < sorted.length; to++) {
-    while (sorted[to] - sorted[from] >= WINDOW_QUARTERS) from++;
-    best = Math.max(best, to - from + 1);
+/**
+ * Reports per window, given each report's quarter index: the window of quarter w covers
+ * w - WINDOW_QUARTERS + 1 .. w (src/mining/counts.ts); windows after `through` and windows without
+ * a report are left out.
+ */
+export function windowCounts(quarters: Iterable<number>, through: QuarterIndex): Map<QuarterIndex, number> {
+  const counts = new Map<QuarterIndex, number>();
+  for (const q of quarters) {
+    for (let w = q; w < q + WINDOW_QUARTERS && w <= through; w++) counts.set(w, (counts.get(w) ?? 0) + 1);
   }
-  return best;
+  return counts;
 }
 
 /** What to evaluate. */
@@ -83,17 +85,21 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
 
   const results: PairResult[] = [];
   for (const analysis of analyses) {
-    const { rows, present } = await readFlagRows(request.store, analysis, allProducts, allEvents);
+    const { rows, present, priors } = await readFlagRows(request.store, analysis, allProducts, allEvents);
     const missing = new Set<FlagColumn>(FLAG_COLUMNS.filter((c) => !present[c]));
     if (missing.size > 0) notes.push(`${analysis}: the store keeps no ${[...missing].join(', ')}; the flags reading them are recovered from n_methods_flagged where it decides them, else undetermined.`);
     const definition = ANALYSES.find((a) => a.name === analysis) ?? null;
-    const maxWindowReports = (product: string, event: string): number | null => {
+    const windowReports = (product: string, event: string): Map<QuarterIndex, number> | null => {
       if (!cases || !definition) return null;
-      if (!cases.index.reportsByEvent.has(event)) return 0;
+      if (!cases.index.reportsByEvent.has(event)) return new Map();
       const selected = cases.select({ vaccine: product, event, to: throughIndex, format: 'json', limit: 1, offset: 0 }, definition);
-      return selected.ok ? maxInWindow(Array.from(selected.reports, (r) => cases.index.data.quarter[r])) : 0;
+      return selected.ok ? windowCounts(Array.from(selected.reports, (r) => cases.index.data.quarter[r]), throughIndex) : new Map();
     };
-    results.push(...evaluatePairs({ analysis, through: throughIndex, pairs, products, rows, missing, maxWindowReports }));
+    const priorByQuarter = new Map([...priors].flatMap(([quarter, theta]) => {
+      const index = parseQuarter(quarter);
+      return index === null ? [] : [[index, theta] as const];
+    }));
+    results.push(...evaluatePairs({ analysis, through: throughIndex, pairs, products, rows, missing, priors: priorByQuarter, windowReports }));
   }
   notes.push(...FUTURE_METHODS);
   return {

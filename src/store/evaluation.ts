@@ -7,7 +7,9 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FlagInput } from '../stats/flags.js';
-import { sqlString } from './parquet-store.js';
+import type { Hyperparameters } from '../stats/mgps.js';
+import { decodeWindowRows } from './metadata.js';
+import { readParquetKv, sqlString } from './parquet-store.js';
 import { readStoreHead, withStore } from './serving.js';
 import type { StoreMeta, VaccineRow } from './schema.js';
 
@@ -32,6 +34,26 @@ export interface FlagRows {
   rows: FlagRow[];
   /** Per flag column: whether the analysis has at least one non-null value of it. */
   present: Record<FlagColumn, boolean>;
+  /** The MGPS prior fitted in each window of the analysis (`<year>Q<1-4>` -> hyperparameters); a skipped window has none. */
+  priors: Map<string, Hyperparameters>;
+}
+
+/** The fitted priors of `analysis` (the `windows` table, or the Parquet form's `windows` metadata). */
+async function readPriors(connection: DuckDBConnection, path: string, parquet: boolean, analysis: string): Promise<Map<string, Hyperparameters>> {
+  let rows: Array<Record<string, unknown>>;
+  if (parquet) {
+    const part = (await readParquetKv(connection, path))('windows');
+    rows = decodeWindowRows(part.value, part.where) as unknown as Array<Record<string, unknown>>;
+  } else {
+    rows = (await connection.runAndReadAll('SELECT * FROM store.windows')).getRowObjectsJS();
+  }
+  const priors = new Map<string, Hyperparameters>();
+  for (const r of rows) {
+    if ((r.analysis ?? 'all') !== analysis) continue;
+    const theta = { alpha1: numberOrNull(r.alpha1), beta1: numberOrNull(r.beta1), alpha2: numberOrNull(r.alpha2), beta2: numberOrNull(r.beta2), p: numberOrNull(r.p) };
+    if (Object.values(theta).every((x) => x !== null)) priors.set(String(r.quarter), theta as Hyperparameters);
+  }
+  return priors;
 }
 
 /**
@@ -70,7 +92,8 @@ export async function readFlagRows(path: string, analysis: string, drugs: readon
       `SELECT ${FLAG_COLUMNS.map((c) => `count(${names.has(c) ? c : 'NULL'}) AS ${c}`).join(', ')} FROM ${from} WHERE ${where}`,
     )).getRowObjectsJS()[0];
     const present = Object.fromEntries(FLAG_COLUMNS.map((c) => [c, Number(counts[c]) > 0])) as Record<FlagColumn, boolean>;
-    if (drugs.length === 0 || events.length === 0) return { rows: [], present };
+    const priors = await readPriors(connection, path, parquet, analysis);
+    if (drugs.length === 0 || events.length === 0) return { rows: [], present, priors };
     const list = (values: readonly string[]): string => [...new Set(values)].map(sqlString).join(', ');
     const reader = await connection.runAndReadAll(
       `SELECT drug, event, quarter, n, ${FLAG_COLUMNS.map(pick).join(', ')}, n_methods_flagged FROM ${from}
@@ -81,6 +104,6 @@ export async function readFlagRows(path: string, analysis: string, drugs: readon
       eb05: numberOrNull(r.eb05), prr: numberOrNull(r.prr), prr_chisq: numberOrNull(r.prr_chisq),
       ror_lci: numberOrNull(r.ror_lci), ic025: numberOrNull(r.ic025), n_methods_flagged: numberOrNull(r.n_methods_flagged),
     }));
-    return { rows, present };
+    return { rows, present, priors };
   });
 }

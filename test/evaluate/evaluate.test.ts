@@ -8,9 +8,10 @@ import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { possibleBelowFloor, type MethodSummary, type PairResult } from '../../src/evaluate/evaluate.js';
 import { parseReferenceSet } from '../../src/evaluate/reference.js';
-import { maxInWindow, runEvaluation, type Evaluation } from '../../src/evaluate/run.js';
+import { runEvaluation, windowCounts, type Evaluation } from '../../src/evaluate/run.js';
+import { eb05UpperBound } from '../../src/stats/mgps-bound.js';
 import { UserError } from '../../src/errors.js';
-import { ENGERIX, FIXTURE_REFERENCE, FLUZONE, MMR_II, MMR_NO_BRAND, ROTASHIELD, writeEvaluationStore } from './fixture.js';
+import { ENGERIX, FIXTURE_PRIOR, FIXTURE_REFERENCE, FLUZONE, MMR_II, MMR_NO_BRAND, ROTASHIELD, writeEvaluationStore } from './fixture.js';
 
 const reference = parseReferenceSet(FIXTURE_REFERENCE, 'fixture.csv');
 let duckdb: string;
@@ -113,16 +114,26 @@ describe('evaluate on the fixture store (DuckDB form: every column)', () => {
 });
 
 describe('below the floor: what a method could have flagged', () => {
-  it('maxInWindow: the most reports in 4 consecutive quarters', () => {
-    expect(maxInWindow([])).toBe(0);
-    expect(maxInWindow([8001, 7993, 8001, 8000])).toBe(3);
-    expect(maxInWindow([8000, 8004, 8008])).toBe(1);
-    expect(maxInWindow([8003, 8000, 8004])).toBe(2);
+  it('windowCounts: reports per window (a report counts in the 4 windows ending at its quarter and after), through a quarter', () => {
+    expect(windowCounts([], 8003)).toEqual(new Map());
+    expect(windowCounts([8000, 8001, 8001], 8003)).toEqual(new Map([[8000, 1], [8001, 3], [8002, 3], [8003, 3]]));
+    expect(windowCounts([8000, 8004], 8005)).toEqual(new Map([[8000, 1], [8001, 1], [8002, 1], [8003, 1], [8004, 1], [8005, 1]]));
   });
 
-  it('possibleBelowFloor: PRR and ROR need 3 reports, IC 3 (IC025 bound at E = 0), GPS always possible', () => {
-    expect(possibleBelowFloor(2)).toEqual({ gps: true, prr: false, ror: false, ic: false, floor: false });
-    expect(possibleBelowFloor(3)).toEqual({ gps: true, prr: true, ror: true, ic: true, floor: false });
+  it('eb05UpperBound: the larger component 5% quantile at E = 0', () => {
+    // 10 * qgamma(0.05, 2) = 10 * 0.35536151 (1 - exp(-x)(1 + x) = 0.05, solved by bisection).
+    expect(eb05UpperBound({ alpha1: 1, beta1: 0.1, alpha2: 1, beta2: 1, p: 0.5 }, 1)).toBeCloseTo(3.5536151069866, 9);
+    expect(eb05UpperBound(FIXTURE_PRIOR, 1)).toBeLessThan(2);
+    expect(eb05UpperBound(FIXTURE_PRIOR, 3)).toBeGreaterThan(2);
+  });
+
+  it('possibleBelowFloor: PRR and ROR need 3 reports, IC 3 (IC025 bound at E -> 0), GPS its prior\'s bound (none: possible)', () => {
+    const q = 8000;
+    expect(possibleBelowFloor(new Map([[q, 2]]), new Map())).toEqual({ gps: true, prr: false, ror: false, ic: false, floor: false });
+    expect(possibleBelowFloor(new Map([[q, 1]]), new Map([[q, FIXTURE_PRIOR]]))).toEqual({ gps: false, prr: false, ror: false, ic: false, floor: false });
+    expect(possibleBelowFloor(new Map([[q, 2]]), new Map([[q, FIXTURE_PRIOR]]))).toEqual({ gps: true, prr: false, ror: false, ic: false, floor: false });
+    expect(possibleBelowFloor(new Map([[q, 1], [q + 1, 3]]), new Map([[q, FIXTURE_PRIOR], [q + 1, FIXTURE_PRIOR]])))
+      .toEqual({ gps: true, prr: true, ror: true, ic: true, floor: false });
   });
 });
 
@@ -139,7 +150,8 @@ describe('evaluate: other forms, quarters and options', () => {
     const evaluation = await runEvaluation({ store: duckdb, reference, analyses: ['all'] });
     expect(evaluation.through).toBe('2001Q1');
     const v = verdicts(evaluation, 'all');
-    expect([v['hepb-ms/floor'], v['hepb-ms/gps']]).toEqual([['not_flagged', null, null], ['undetermined', null, null]]);
+    // One report: every method ruled out (GPS by the windows' prior).
+    expect([v['hepb-ms/floor'], v['hepb-ms/gps'], v['hepb-ms/ic']]).toEqual([['not_flagged', null, null], ['not_flagged', null, null], ['not_flagged', null, null]]);
   });
 
   it('--through 2000Q2: a stored pair without a window through it is not reported', async () => {

@@ -17,12 +17,17 @@
  *   5 of 2000Q2, none serious): below the floor with 3 reports in the window 2000Q2, so every single
  *   method is undetermined.
  * - ENGERIX-B x Multiple sclerosis: not stored, reported only in 2001Q1 (report 3), after 2000Q4.
+ *
+ * The windows of `all`, 1998Q1 to 2001Q1, share the prior alpha1 0.2, beta1 0.1, alpha2 2, beta2 2:
+ * EB05 of 1 report is at most 10 * qgamma(0.05, 1.2) < 2 (GPS ruled out), of 3 reports can reach 2.
+ * `serious` has no windows (GPS not ruled out).
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeStore } from '../../src/store/write.js';
-import type { AnalysisMeta, QuarterlyRow, ReportRow, ReportTables, StoreMeta, VaccineRow } from '../../src/store/schema.js';
+import type { AnalysisMeta, QuarterlyRow, ReportRow, ReportTables, StoreMeta, VaccineRow, WindowRow } from '../../src/store/schema.js';
+import { formatQuarter } from '../../src/domain/quarter.js';
 
 export const ROTASHIELD = 'ROTAVIRUS (ROTASHIELD)';
 export const MMR_II = 'MEASLES + MUMPS + RUBELLA (MMR II)';
@@ -105,6 +110,15 @@ function reportTables(): ReportTables {
   };
 }
 
+/** The prior of every window of `all`. */
+export const FIXTURE_PRIOR = { alpha1: 0.2, beta1: 0.1, alpha2: 2, beta2: 2, p: 0.1 };
+
+function windows(): WindowRow[] {
+  return Array.from({ length: 13 }, (_, i) => ({
+    analysis: 'all', quarter: formatQuarter(1998 * 4 + i), ...FIXTURE_PRIOR, neg_log_lik: 1, converged: true, at_bound: '', n_pairs: 10, n_reports: 100,
+  }));
+}
+
 /**
  * Writes the fixture store into a fresh temp folder: `form` DuckDB (every column) or Parquet (the
  * served columns); `reports` false leaves out the report tables. Returns its path.
@@ -116,6 +130,6 @@ export async function writeEvaluationStore(form: 'duckdb' | 'parquet', options: 
     reports_through: '2001Q1', sources: [], parameters: {}, program_version: 'test', built_at: '2024-01-01T00:00:00Z', origin: 'build',
     has_ic025: true, analyses: [ANALYSIS('all', null, true), ANALYSIS('serious', 'serious reports', false)],
   };
-  await writeStore(path, { quarterly: quarterly(), vaccines: FIXTURE_VACCINES, windows: [], meta, ...(options.reports === false ? {} : { reports: reportTables() }) });
+  await writeStore(path, { quarterly: quarterly(), vaccines: FIXTURE_VACCINES, windows: windows(), meta, ...(options.reports === false ? {} : { reports: reportTables() }) });
   return path;
 }
