@@ -45,7 +45,7 @@ export interface PairResult {
   class: ReferencePair['class'];
   /** Flagged in any window through `through`; null when undetermined or not reported. */
   flagged: boolean | null;
-  /** Quarter of the first window the method flags, or null. */
+  /** Quarter of the first window the method certainly flags (an undetermined window may come before it), or null. */
   first_flagged: string | null;
   /** For a positive with `emerged`: quarters from `emerged` to `first_flagged` (negative: before it was known). */
   time_to_signal: number | null;
