@@ -120,8 +120,10 @@ export function renderChart(methods: readonly MethodSummary[], pairs: readonly P
     const top = tts.top + row * rowHeight;
     out.push(`<line x1="${tts.left}" y1="${top + rowHeight}" x2="${tts.left + tts.width}" y2="${top + rowHeight}" stroke="#eee"/>`);
     out.push(`<text x="${tts.left - 8}" y="${top + rowHeight / 2 + 4}" ${FONT} font-size="12" text-anchor="end">${esc(id)}</text>`);
-    const notFlagged = pairs.filter((p) => p.id === id && p.time_to_signal === null).length;
-    if (notFlagged > 0 && !timed.some((p) => p.id === id)) out.push(`<text x="${tts.left + 6}" y="${top + rowHeight / 2 + 4}" ${FONT} font-size="11" fill="#666">not flagged by any method</text>`);
+    if (!timed.some((p) => p.id === id)) {
+      const reported = pairs.some((p) => p.id === id && !p.not_reported);
+      out.push(`<text x="${tts.left + 6}" y="${top + rowHeight / 2 + 4}" ${FONT} font-size="11" fill="#666">${reported ? 'not flagged (or undetermined) by any method' : 'not reported in these analyses'}</text>`);
+    }
     analyses.forEach((analysis, k) => {
       const y = top + 8 + k * lane;
       for (const p of timed.filter((q) => q.id === id && q.analysis === analysis)) {
