@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Command-line entry `reporting-signals`: score, build, import, serve.
+ * Command-line entry `reporting-signals`: score, build, import, serve, evaluate.
  * Each command's work lives in `src/commands/<name>.ts`; this file only parses options.
  * A `UserError` (bad file, column or option) prints `reporting-signals: <message>` and exits 1,
  * without a stack trace.
@@ -69,6 +69,19 @@ program
   .action(async (options) => {
     const { runServe } = await import('./commands/serve.js');
     await runServe(options);
+  });
+
+program
+  .command('evaluate')
+  .description('a reference set of known positive and negative pairs against every method and analysis of a store: sensitivity, specificity, PPV, time to signal')
+  .requiredOption('--reference <file>', 'reference set CSV: id,vaccine,event,class,emerged,source (data/reference/README.md)')
+  .option('--store <file>', 'store file (default: the embedded default store, as serve)')
+  .option('--analyses <names>', 'analyses to evaluate, comma-separated (default: every analysis of the store)')
+  .option('--through <quarter>', 'last window evaluated, YYYYQn (default: the store\'s latest quarter)')
+  .option('--out <dir>', 'folder for pairs.json, methods.json, pairs.csv, methods.csv and evaluation.svg')
+  .action(async (options) => {
+    const { runEvaluate } = await import('./commands/evaluate.js');
+    await runEvaluate(options);
   });
 
 program.parseAsync(process.argv).catch((error: unknown) => {

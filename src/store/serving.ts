@@ -397,3 +397,12 @@ export async function readServingData(path: string, options: ServingOptions = {}
     return readServingRows(connection, { from: `(SELECT *, rowid AS store_row FROM store.quarterly${only})`, rowNumber: 'store_row' }, meta, vaccines, options);
   });
 }
+
+/**
+ * Meta and vaccines of the store opened by {@link withStore} (`parquet` as it says): the store's
+ * head, for readers that query the rows themselves (src/store/evaluation.ts).
+ * @throws Error naming the file when it is not a store, or a metadata value is not of its shape.
+ */
+export async function readStoreHead(connection: DuckDBConnection, path: string, parquet: boolean): Promise<{ meta: StoreMeta; vaccines: VaccineRow[] }> {
+  return (parquet ? parquetParts : duckdbParts)(connection, path);
+}

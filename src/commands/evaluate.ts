@@ -1,0 +1,60 @@
+/**
+ * `reporting-signals evaluate [--store S] --reference FILE [--analyses a,b] [--through Q]
+ * [--out DIR]` (issue 22): a reference set of known positive and negative pairs against every
+ * method of the store's analyses. The Markdown table goes to standard output; with `--out`, the
+ * folder receives pairs.json, methods.json, pairs.csv, methods.csv and evaluation.svg. The work
+ * is src/evaluate; this file reads the options and writes the files.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { renderChart } from '../evaluate/chart.js';
+import { readReferenceSet } from '../evaluate/reference.js';
+import { methodsCsv, methodsJson, pairsCsv, pairsJson, renderMarkdown } from '../evaluate/render.js';
+import { runEvaluation } from '../evaluate/run.js';
+import { UserError } from '../errors.js';
+
+/** Options of `evaluate` as parsed by the CLI. */
+export interface EvaluateOptions {
+  store?: string;
+  reference: string;
+  analyses?: string;
+  through?: string;
+  out?: string;
+}
+
+/** The files `--out` receives, in the order they are written. */
+export const EVALUATION_FILES = ['pairs.json', 'methods.json', 'pairs.csv', 'methods.csv', 'evaluation.svg'] as const;
+
+/**
+ * The store evaluated without `--store`: the one `serve` serves by default. The one place that
+ * chooses it, so that the default store's provenance (a committed file today, a cache-built store
+ * tomorrow) is rewired here only.
+ */
+export async function defaultStorePath(): Promise<string> {
+  const { DEFAULT_STORE_PATH } = await import('../http/app.js');
+  return DEFAULT_STORE_PATH;
+}
+
+/** CLI entry: evaluates, prints the Markdown table, writes the files of `--out`. */
+export async function runEvaluate(options: EvaluateOptions): Promise<void> {
+  const reference = await readReferenceSet(options.reference);
+  const analyses = options.analyses?.split(',').map((a) => a.trim()).filter((a) => a !== '');
+  if (analyses !== undefined && analyses.length === 0) throw new UserError('--analyses: no analysis named');
+  const store = options.store ?? await defaultStorePath();
+  let evaluation;
+  try {
+    evaluation = await runEvaluation({ store, reference, analyses, through: options.through });
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    throw new UserError((error as Error).message);
+  }
+  for (const p of reference.problems) process.stderr.write(`evaluate: ${reference.file}:${p.line}: skipped: ${p.message}\n`);
+  process.stdout.write(renderMarkdown(evaluation));
+  if (options.out === undefined) return;
+  await mkdir(options.out, { recursive: true });
+  const title = `${evaluation.reference}: ${evaluation.positives} positives, ${evaluation.negatives} negatives, through ${evaluation.through}`;
+  const contents = [pairsJson(evaluation.pairs), methodsJson(evaluation), pairsCsv(evaluation.pairs), methodsCsv(evaluation.methods),
+    renderChart(evaluation.methods, evaluation.pairs, title)];
+  for (const [i, name] of EVALUATION_FILES.entries()) await writeFile(join(options.out, name), contents[i]);
+  process.stderr.write(`evaluate: wrote ${EVALUATION_FILES.join(', ')} to ${options.out}\n`);
+}
