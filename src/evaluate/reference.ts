@@ -7,7 +7,7 @@
  * - `id`: a unique label of the pair (any text without leading or trailing spaces);
  * - `vaccine`: anything the `/signals` `vaccine` parameter accepts: a VAERS `VAX_NAME`, a vaccine
  *   type (`ROTAVIRUS`) or a VAERS `VAX_TYPE` code (`MMR`, `FLU3`), case-insensitive; a type or
- *   code expands to every product of the store (src/signals/names.ts `exactVaccines`);
+ *   code expands to every product of the store (src/query/names.ts `exactVaccines`);
  * - `event`: the MedDRA preferred term exactly as VAERS spells it (`Febrile convulsion`);
  * - `class`: `positive` (a known adverse reaction) or `negative` (evidence favours no causal link);
  * - `emerged`: for a positive, the quarter `YYYYQn` it became known (the first public report), or

@@ -1,10 +1,10 @@
 /**
  * The evaluation's outputs (issue 22): the Markdown table of standard output, `pairs.json` and
- * `methods.json`, and the same two as CSV (RFC 4180, CRLF, header row; src/signals/render.ts
+ * `methods.json`, and the same two as CSV (RFC 4180, CRLF, header row; src/query/csv.ts
  * `csvField`). Proportions print as `estimate [lower, upper]` (Wilson 95%), three decimals.
  */
 import { HYPOTHESIS } from '../domain/caveats.js';
-import { csvField } from '../signals/render.js';
+import { csvField } from '../query/csv.js';
 import type { Proportion } from '../stats/wilson.js';
 import type { MethodSummary, PairResult } from './evaluate.js';
 import { METHODS } from './methods.js';

@@ -1,7 +1,7 @@
 /**
  * One evaluation run (issue 22): a reference set against the analyses of a store through a
  * quarter. Reads the store's vaccine table (names, types, VAX_TYPE codes) and expands each
- * reference `vaccine` with the /signals matching (src/signals/names.ts `exactVaccines`), reads the
+ * reference `vaccine` with the /signals matching (src/query/names.ts `exactVaccines`), reads the
  * quarterly rows of the reference pairs per analysis (src/store/evaluation.ts), asks the report
  * tables whether a pair the store does not keep was reported at all (src/cases: the /cases
  * selection of the analysis's reports), and evaluates (evaluate.ts).
@@ -11,7 +11,7 @@ import { CasesService } from '../cases/service.js';
 import { parseQuarter, QUARTER_PATTERN, type QuarterIndex } from '../domain/quarter.js';
 import { UserError } from '../errors.js';
 import { WINDOW_QUARTERS } from '../mining/counts.js';
-import { exactVaccines, vaccineIndex } from '../signals/names.js';
+import { exactVaccines, vaccineIndex } from '../query/names.js';
 import { FLAG_COLUMNS, readFlagRows, readStoreVocabulary, type FlagColumn } from '../store/evaluation.js';
 import { evaluatePairs, summarise, type MethodSummary, type PairResult } from './evaluate.js';
 import { FUTURE_METHODS } from './methods.js';
