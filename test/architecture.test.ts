@@ -10,7 +10,9 @@
  *     from src/http (the server assembly sits on top);
  * (c) src/domain (the specification's words and the domain rules) imports nothing from other src folders;
  * (d) src/stats (pure numerics) imports only src/domain and packages;
- * (e) the /signals query validator (src/signals/parameters.ts) does not load DuckDB.
+ * (e) the /signals query validator (src/signals/parameters.ts) does not load DuckDB;
+ * (f) nothing on the served side (src/store, src/cases, src/signals, src/http) imports the
+ *     ingest folder src/vaers: the rules both sides share live in src/domain.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -163,6 +165,12 @@ describe('architecture: the import graph of src/', () => {
 
   it('(e) the /signals query validator does not load DuckDB', () => {
     expect([...packagesReachedFrom('src/signals/parameters.ts')].filter((p) => p.startsWith('@duckdb/'))).toEqual([]);
+  });
+
+  it('(f) the served side does not import the ingest folder src/vaers', () => {
+    const served = new Set(['store', 'cases', 'signals', 'http']);
+    const ingest = srcEdges().filter(({ file, target }) => served.has(folderOf(file)) && folderOf(target) === 'vaers').map(({ file, target }) => `${file} -> ${target}`);
+    expect(ingest).toEqual([]);
   });
 
   it('the parse sees every form of import; the cycle search reports the path', () => {

@@ -5,7 +5,7 @@
  * 20 and the rest), and the 20 other vaccines and events most often named on the same reports.
  * Counts of reports, never rates: VAERS has no denominator of doses.
  */
-import { AGE_GROUPS, isSerious, OUTCOME, SEX_CODES, type OutcomeName } from '../vaers/report-fields.js';
+import { AGE_GROUPS, isSerious, OUTCOME, SEX_CODES, type OutcomeName } from '../domain/report-rules.js';
 import type { ReportIndex } from './index.js';
 
 /** How many entries the ranked breakdowns (state, manufacturer, co-reported names) list. */

@@ -6,7 +6,7 @@
 import { HYPOTHESIS } from '../domain/caveats.js';
 import { formatQuarter } from '../domain/quarter.js';
 import { csvField } from '../signals/render.js';
-import { AGE_GROUPS, isSerious, OUTCOME, SEX_CODES, type OutcomeName } from '../vaers/report-fields.js';
+import { AGE_GROUPS, isSerious, OUTCOME, SEX_CODES, type OutcomeName } from '../domain/report-rules.js';
 import type { Breakdowns } from './breakdowns.js';
 import type { ReportIndex } from './index.js';
 import type { CasesFormat } from './params.js';

@@ -3,7 +3,7 @@
  * schemas give /openapi.json (through @fastify/swagger); the validator is parseCasesQuery.
  */
 import { NOT_MODIFIED, SIGNALS_HEADERS } from '../signals/schemas.js';
-import { AGE_GROUPS, SEX_CODES } from '../vaers/report-fields.js';
+import { AGE_GROUPS, SEX_CODES } from '../domain/report-rules.js';
 import { ONSET_INTERVALS, TOP } from './breakdowns.js';
 import { CASES_PARAMETERS } from './params.js';
 import { CASES_NOTE } from './render.js';

@@ -5,6 +5,7 @@
  */
 import { CASES_PARAMETERS } from '../cases/params.js';
 import { CASES_NOTE } from '../cases/render.js';
+import { SUBSET_ANALYSES } from '../domain/analysis-rules.js';
 
 /** Section 4.3: the analyses (issue 10), our addition to the specification. */
 export function analysesEndpoint(): string {
@@ -14,7 +15,7 @@ A store holds one or more analyses of the same reports; GET /signals answers the
 
 - all: every report; E = n_vaccine * n_event / N over the window (the computation of this specification).
 - stratified: every report; E = sum over strata s of n_vaccine,s * n_event,s / N_s, strata = sex (F, M, U) x CDC WONDER age group x year of RECVDATE (DuMouchel 1999; openEBGM processRaw(stratify = TRUE); how FDA and CDC run MGPS on VAERS). Age confounds crude E: infant vaccines share infant events.
-- serious (any of DIED, L_THREAT, HOSPITAL, X_STAY, DISABLE, BIRTH_DEFECT is Y; ER_VISIT alone is not serious, 21 CFR 600.80), death (DIED), pediatric (AGE_YRS < 18), adult (18 to 64), elderly (65 and over), female, male: only the reports that satisfy the rule, stratified E; reports without the needed age or sex are left out of an age or sex subset.
+- ${SUBSET_ANALYSES.map((a) => (a.brief === null ? a.name : `${a.name} (${a.brief})`)).join(', ')}: only the reports that satisfy the rule, stratified E; reports without the needed age or sex are left out of an age or sex subset.
 - In every analysis n is the report count; MGPS (EB05, EB50, EB95) and IC use the analysis's E; PRR and ROR use the crude 2x2 report table of the analysis's reports.`;
 }
 

@@ -19,16 +19,16 @@ import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../errors.js';
+import { ANALYSES, ANALYSIS_NAMES, strataCount, stratumOf, subsetMask, type AnalysisDefinition } from '../domain/analysis-rules.js';
 import { formatQuarter } from '../domain/quarter.js';
 import { REPORT_OUTCOME_COLUMNS, type QuarterlyRow, type ReportEventRow, type ReportRow, type ReportTables, type ReportVaccineRow, type StoreMeta, type VaccineRow, type WindowRow } from '../store/schema.js';
 import { writeStore } from '../store/write.js';
 import { vaxType } from '../vaccine-type.js';
-import { readVaers, type VaersData, type VaersReport } from '../vaers/read.js';
+import { readVaers, type VaersData } from '../vaers/read.js';
 import type { ReportDetails } from '../vaers/report-details.js';
-import { AGE_GROUPS, OUTCOME, SEX_CODES } from '../vaers/report-fields.js';
+import { AGE_GROUPS, OUTCOME, SEX_CODES } from '../domain/report-rules.js';
 import { isoDate } from '../vaers/values.js';
 import { PROGRAM_VERSION } from '../version.js';
-import { parseAnalyses, strataCount, stratumOf, type AnalysisDefinition } from '../analyses.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
 import { fitPass, planWindows, rowsPass, type FitPassResult, type WindowPlan } from './passes.js';
 import { WorkerPool } from './pool.js';
@@ -103,21 +103,24 @@ async function readReports(options: BuildOptions, progress: Progress): Promise<V
  * cost one count.
  */
 function countSubsets(data: VaersData, analyses: AnalysisDefinition[], scale: number, progress: Progress): AnalysisRun[] {
+  // The rules read the report columns (`details`, index i being `reports[i]`), as the server does.
+  const columns = data.details;
   let firstYear = Infinity;
   let lastYear = -Infinity;
   for (const r of data.reports) {
-    firstYear = Math.min(firstYear, r.year);
-    lastYear = Math.max(lastYear, r.year);
+    firstYear = Math.min(firstYear, Math.floor(r.quarter / 4));
+    lastYear = Math.max(lastYear, Math.floor(r.quarter / 4));
   }
   const strata = strataCount(firstYear, lastYear);
   const shared = new Map<AnalysisDefinition['keeps'], { history: HistoryCounts; reports: number }>();
   return analyses.map((analysis) => {
     let counted = shared.get(analysis.keeps);
     if (!counted) {
-      const kept: VaersReport[] = data.reports.filter((r) => analysis.keeps(r));
+      const mask = subsetMask(analysis, columns);
+      const kept = data.reports.flatMap((r, i) => (mask[i] ? [{ quarter: r.quarter, vaccines: r.vaccines, events: r.events, stratum: stratumOf(columns, i, firstYear) }] : []));
       const stratified = analyses.some((a) => a.keeps === analysis.keeps && a.stratified);
       progress.start(`count ${analysis.name}`, kept.length * scale, 'reports');
-      const history = countQuarters(kept.map((r) => ({ quarter: r.quarter, vaccines: r.vaccines, events: r.events, stratum: stratumOf(r, firstYear) })),
+      const history = countQuarters(kept,
         data.vaccines.length, data.events.length, { scale, strata: stratified ? strata : 0, onProgress: (done) => progress.update(done) });
       progress.end();
       counted = { history, reports: kept.length };
@@ -221,6 +224,24 @@ function analysisSummary(result: AnalysisResult): AnalysisSummary {
     fitsNotConverged: windows.filter((w) => !w.converged).map((w) => w.quarter),
     seconds: result.seconds,
   };
+}
+
+/**
+ * Parses `--analyses all,stratified,serious` (`all` alone by default): names in the given
+ * order, the first being the default analysis (the rules: src/domain/analysis-rules.ts).
+ * @throws UserError on an unknown, repeated or missing name (the message lists the names).
+ */
+export function parseAnalyses(text: string | undefined): AnalysisDefinition[] {
+  const names = (text ?? 'all').split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (names.length === 0) throw new UserError(`--analyses: no analysis named (choose from ${ANALYSIS_NAMES.join(', ')})`);
+  const seen = new Set<string>();
+  return names.map((name) => {
+    const analysis = ANALYSES.find((a) => a.name === name);
+    if (!analysis) throw new UserError(`--analyses: unknown analysis "${name}" (choose from ${ANALYSIS_NAMES.join(', ')})`);
+    if (seen.has(name)) throw new UserError(`--analyses: "${name}" is named twice`);
+    seen.add(name);
+    return analysis;
+  });
 }
 
 /**

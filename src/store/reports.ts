@@ -10,7 +10,7 @@
 import { access } from 'node:fs/promises';
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import { parseQuarter, quarterOf } from '../domain/quarter.js';
-import { AGE_GROUPS, OUTCOME, SEX_CODES } from '../vaers/report-fields.js';
+import { AGE_GROUPS, OUTCOME, SEX_CODES } from '../domain/report-rules.js';
 import { REPORT_TABLES_KEY, reportSidecarPath, sqlString } from './parquet-store.js';
 import { REPORT_OUTCOME_COLUMNS, REPORT_TABLES, type ReportTableName } from './schema.js';
 import { vectorNumbers } from './vector-numbers.js';

@@ -10,7 +10,8 @@
  * `--scale` replays only the counts.
  */
 import type { QuarterIndex } from '../domain/quarter.js';
-import { SEX_CODES, type ReportFields } from './report-fields.js';
+import { SEX_CODES } from '../domain/report-rules.js';
+import type { ReportFields } from './report-fields.js';
 import { CHECKED_FIELDS, type DataDetails, type VaxRowValues } from './rows.js';
 import { ValueTally, type UnparseableValues } from './skips.js';
 import type { DateNumber } from './values.js';

@@ -12,7 +12,8 @@
  * guide's) reads as unknown and is reported in `bad`, never thrown.
  */
 import { requireColumns, type ColumnIndex } from './csv.js';
-import { parseAge, reportFieldColumns, SEX_CODES, type Sex } from './report-fields.js';
+import { parseAge, SEX_CODES, type Sex } from '../domain/report-rules.js';
+import { reportFieldColumns } from './report-fields.js';
 import { parseDecimal, parseVaersDate, parseVaersId, type DateNumber } from './values.js';
 
 /** Codes of `RECOVD` (recovered: yes, no, unknown). */

@@ -10,7 +10,7 @@ import { formatQuarter } from '../../src/domain/quarter.js';
 import { readReportData, type ReportData } from '../../src/store/reports.js';
 import { REPORT_OUTCOME_COLUMNS, REPORT_TABLES_SQL, type ReportEventRow, type ReportRow, type ReportVaccineRow, type StoreMeta } from '../../src/store/schema.js';
 import { writeStore } from '../../src/store/write.js';
-import { AGE_GROUPS, OUTCOME, SEX_CODES } from '../../src/vaers/report-fields.js';
+import { AGE_GROUPS, OUTCOME, SEX_CODES } from '../../src/domain/report-rules.js';
 import { EXPECTED_EVENTS, EXPECTED_NARRATIVES, EXPECTED_REPORTS, EXPECTED_UNPARSEABLE, EXPECTED_VACCINES, writeReportFolder } from '../vaers/report-fixtures.js';
 
 let dir: string;
