@@ -16,7 +16,8 @@ import { SKIP, SkipTally } from './skips.js';
 import { hashFile, openMember, scanFolder, type VaersFolder, type VaersMember } from './sources.js';
 import { dateQuarter, parseVaersDate, parseVaersId, type DateNumber } from './values.js';
 import { reportFieldColumns, reportFields, type ReportFieldColumns, type ReportFields } from './report-fields.js';
-import { Interner, ReportDetailsBuilder, type ReportDetails } from './report-details.js';
+import { Interner, ReportDetailsBuilder, type ReportDetails, type ReportValues } from './report-details.js';
+import { SEX_CODES } from '../domain/report-rules.js';
 import {
   dataDetailColumns, dataDetails, symptomsRow, symptomsRowColumns, vaxRow, vaxRowColumns,
   type DataDetailColumns, type DataDetails, type SymptomsRowColumns, type VaxRowColumns,
@@ -259,8 +260,13 @@ class VaersReader {
       else if (!p.events) this.tally.add(SKIP.NO_EVENT, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
       else {
         this.reports.push({ id, quarter: p.quarter, vaccines: p.vaccines.sort(byNumber).slice(), events: p.events.sort(byNumber).slice(), ...p.fields });
-        this.details.add({ id, received: p.received, quarter: p.quarter, fields: p.fields, details: p.details, outcomesKnown: p.outcomesKnown },
-          p.vaxRows, p.eventRows, { file: data.label, line: p.line });
+        // Every report column's value (src/domain/report-columns.ts): the `cell` columns come read in `details`.
+        const { bad, ...cells } = p.details;
+        const values: ReportValues = {
+          ...cells, id, received: p.received, quarter: p.quarter, age: p.fields.age, ageGroup: p.fields.ageGroup,
+          sex: SEX_CODES.indexOf(p.fields.sex), outcomes: p.fields.outcomes, outcomesKnown: p.outcomesKnown,
+        };
+        this.details.add(values, bad, p.vaxRows, p.eventRows, { file: data.label, line: p.line });
       }
     }
   }
