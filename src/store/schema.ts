@@ -12,6 +12,7 @@
  * - `windows`: per analysis and window, the MGPS hyperparameters and fit diagnostics.
  * - `meta`: build metadata as key -> JSON text.
  */
+import type { AnalysisDefinition } from '../domain/analysis-rules.js';
 import { COLUMNS, type ColumnName, type QuarterlyRow, type StoreType } from '../domain/columns.js';
 import { OUTCOME_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type StoredReportColumn, type VaccineColumn } from '../domain/report-columns.js';
 import type { OutcomeName } from '../domain/report-rules.js';
@@ -65,13 +66,7 @@ export interface SkippedWindowMeta {
  * One analysis of a store (issue 10 section 3: "metadata: subset rule, strata, reports kept,
  * pairs, fits on a bound"); served by `GET /analyses`. Counts are null when unknown (an import).
  */
-export interface AnalysisMeta {
-  name: string;
-  title: string;
-  /** One sentence on what the analysis is. */
-  description: string;
-  /** The subset rule in words, or null for every report. */
-  subset: string | null;
+export interface AnalysisMeta extends Pick<AnalysisDefinition, 'name' | 'title' | 'description' | 'subset'> {
   /** What E is stratified by (empty: crude E). */
   stratified_by: string[];
   /** Whether this is the default analysis (served at /signals). */

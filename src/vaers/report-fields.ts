@@ -3,20 +3,12 @@
  * the domain rules of src/domain/report-rules.ts: which header columns hold them, and their
  * values in one record.
  */
+import { OUTCOME_REPORT_COLUMNS, sourceFieldsOf } from '../domain/report-columns.js';
 import { ageGroupOf, isYes, OUTCOME, parseAge, sexOf, type OutcomeName, type Sex } from '../domain/report-rules.js';
 
-
-/** The VAERSDATA columns read for each outcome flag, in order of preference. */
-export const OUTCOME_COLUMNS: Readonly<Record<OutcomeName, readonly string[]>> = {
-  DIED: ['DIED'],
-  L_THREAT: ['L_THREAT'],
-  ER_VISIT: ['ER_VISIT', 'ER_ED_VISIT'],
-  HOSPITAL: ['HOSPITAL'],
-  X_STAY: ['X_STAY'],
-  DISABLE: ['DISABLE'],
-  BIRTH_DEFECT: ['BIRTH_DEFECT'],
-  OFC_VISIT: ['OFC_VISIT'],
-};
+/** The VAERSDATA columns read for each outcome flag (both layouts; src/domain/report-columns.ts). */
+export const OUTCOME_COLUMNS: Readonly<Record<OutcomeName, readonly string[]>> =
+  Object.fromEntries(OUTCOME_REPORT_COLUMNS.map((c) => [c.outcome, sourceFieldsOf(c)])) as unknown as Record<OutcomeName, readonly string[]>;
 
 /** The report-level fields the analyses group by, read from one VAERSDATA row. */
 export interface ReportFields {
