@@ -1,6 +1,6 @@
 /**
  * Breakdowns of a case series (issue 11 section 2): counts of distinct reports by sex, CDC
- * WONDER age group, onset interval (NUMDAYS), seriousness (21 CFR 600.80, src/vaers/report-fields.ts)
+ * WONDER age group, onset interval (NUMDAYS), seriousness (21 CFR 600.80, src/domain/report-rules.ts)
  * and each outcome flag, dose of the matched vaccine, year received, state and manufacturer (top
  * 20 and the rest), and the 20 other vaccines and events most often named on the same reports.
  * Counts of reports, never rates: VAERS has no denominator of doses.

@@ -24,12 +24,12 @@ import {
 } from './rows.js';
 
 /**
- * One report kept for counting. `quarter` is the quarter of its `RECVDATE` (src/quarter.ts
+ * One report kept for counting. `quarter` is the quarter of its `RECVDATE` (src/domain/quarter.ts
  * index); `vaccines` and `events` are distinct, ascending indexes into `VaersData.vaccines` and
- * `VaersData.events`, each with at least one element. The report-level fields (sex, age, year,
- * outcomes; src/vaers/report-fields.ts) come from its VAERSDATA row.
+ * `VaersData.events`, each with at least one element. Its own values (sex, age, outcomes, ...)
+ * are in `VaersData.details` at the same index, where the analyses' rules read them.
  */
-export interface VaersReport extends ReportFields {
+export interface VaersReport {
   id: number;
   quarter: QuarterIndex;
   vaccines: number[];
@@ -259,7 +259,7 @@ class VaersReader {
       if (!p.vaccines) this.tally.add(SKIP.NO_VACCINE, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
       else if (!p.events) this.tally.add(SKIP.NO_EVENT, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
       else {
-        this.reports.push({ id, quarter: p.quarter, vaccines: p.vaccines.sort(byNumber).slice(), events: p.events.sort(byNumber).slice(), ...p.fields });
+        this.reports.push({ id, quarter: p.quarter, vaccines: p.vaccines.sort(byNumber).slice(), events: p.events.sort(byNumber).slice() });
         // Every report column's value (src/domain/report-columns.ts): the `cell` columns come read in `details`.
         const { bad, ...cells } = p.details;
         const values: ReportValues = {
