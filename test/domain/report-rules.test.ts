@@ -1,4 +1,4 @@
-/** Report-level fields (issue 10 section 1, issue 11): sex, CDC WONDER age groups, outcome flags, seriousness. */
+/** The report rules (src/domain/report-rules.ts): sex, CDC WONDER age groups, outcome flags, seriousness. */
 import { describe, expect, it } from 'vitest';
 import { AGE_GROUPS, ageGroupOf, isSerious, isYes, OUTCOME, parseAge, sexOf, UNKNOWN_AGE_GROUP } from '../../src/domain/report-rules.js';
 
