@@ -1,11 +1,11 @@
 /**
- * Benchmark of the narrative search (issue 19 "Speed"): reads the six narrative fields of the
+ * Benchmark of the narrative search: reads the six narrative fields of the
  * 1990-2006 VAERSDATA files (../shared/data/vaers unless --vaers), builds the index, and prints
  * the build time, the memory the index keeps (heap and array buffers after GC, texts included),
  * the RSS it added, and the latency (p50/p99/max) of text queries over all reports, of the same
  * queries within a 2,000-report selection (a vaccine x event case series' size), and of the
  * snippets of a 50-report page. Asserts nothing.
- * Targets (issue 19): a query over all reports p99 <= 300 ms uncached; within one vaccine x event
+ * Targets: a query over all reports p99 <= 300 ms uncached; within one vaccine x event
  * p99 <= 50 ms; serving RSS <= 600 MB in total.
  *
  * Run: NODE_OPTIONS=--expose-gc npx tsx bench/narratives.ts [--vaers DIR] [--runs N]

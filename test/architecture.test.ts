@@ -15,6 +15,8 @@
  * (e) the /signals query validator (src/signals/parameters.ts) does not load DuckDB;
  * (f) src/query (what /signals and /cases share) sits below both resources: it imports only
  *     src/domain, src/vaccine-type.ts and packages.
+ * (g) nothing on the served side (src/store, src/cases, src/signals, src/http) imports the
+ *     ingest folder src/vaers: the rules both sides share live in src/domain.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -198,6 +200,12 @@ describe('architecture: the import graph of src/', () => {
       .filter(({ file, target }) => folderOf(file) === 'query' && !['query', 'domain', 'vaccine-type.ts'].includes(unitOf(target)))
       .map(({ file, target }) => `${file} -> ${target}`);
     expect(outside).toEqual([]);
+  });
+
+  it('(g) the served side does not import the ingest folder src/vaers', () => {
+    const served = new Set(['store', 'cases', 'signals', 'http']);
+    const ingest = srcEdges().filter(({ file, target }) => served.has(folderOf(file)) && folderOf(target) === 'vaers').map(({ file, target }) => `${file} -> ${target}`);
+    expect(ingest).toEqual([]);
   });
 
   it('the parse sees every form of import; the cycle search reports the path', () => {

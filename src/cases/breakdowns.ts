@@ -1,11 +1,11 @@
 /**
  * Breakdowns of a case series: counts of distinct reports by sex, CDC
- * WONDER age group, onset interval (NUMDAYS), seriousness (21 CFR 600.80, src/vaers/report-fields.ts)
+ * WONDER age group, onset interval (NUMDAYS), seriousness (21 CFR 600.80, src/domain/report-rules.ts)
  * and each outcome flag, dose of the matched vaccine, year received, state and manufacturer (top
  * 20 and the rest), and the 20 other vaccines and events most often named on the same reports.
  * Counts of reports, never rates: VAERS has no denominator of doses.
  */
-import { AGE_GROUPS, isSerious, OUTCOME, SEX_CODES, type OutcomeName } from '../vaers/report-fields.js';
+import { AGE_GROUPS, isSerious, OUTCOME, SEX_CODES, type OutcomeName } from '../domain/report-rules.js';
 import type { ReportIndex } from './index.js';
 
 /** How many entries the ranked breakdowns (state, manufacturer, co-reported names) list. */

@@ -6,7 +6,9 @@
 import { HYPOTHESIS } from '../domain/caveats.js';
 import { formatQuarter } from '../domain/quarter.js';
 import { csvField } from '../query/csv.js';
-import { AGE_GROUPS, isSerious, OUTCOME, SEX_CODES, type OutcomeName } from '../vaers/report-fields.js';
+import { JSON_REPORT_COLUMNS, VACCINE_COLUMNS, type JsonReportColumn, type JsonReportField, type StoredReportColumn, type VaccineColumn } from '../domain/report-columns.js';
+import { isSerious, OUTCOME } from '../domain/report-rules.js';
+import type { ReportData } from '../store/reports.js';
 import type { Breakdowns } from './breakdowns.js';
 import type { ReportIndex } from './index.js';
 import type { CasesFormat } from './params.js';
@@ -32,60 +34,71 @@ export interface CaseSeries {
   page: Int32Array;
 }
 
-/** One vaccine row of a report. */
-export interface CaseVaccine {
-  name: string; type: string | null; manufacturer: string | null; lot: string | null; dose: string | null; route: string | null; site: string | null;
-}
+/** One VAX row of a report in the case series, mapped from VACCINE_COLUMNS. */
+export type CaseVaccine = { -readonly [C in VaccineColumn as C['json']['name']]: C extends { notNull: true } ? string : string | null };
 
-/** One report of the listing. */
-export interface CaseReport {
-  vaers_id: number;
-  received: string;
-  quarter: string;
-  age_yrs: number | null;
-  age_group: string;
-  sex: string;
-  state: string | null;
-  vax_date: string | null;
-  onset_date: string | null;
-  /** NUMDAYS: days from vaccination to onset, as reported. */
-  onset_days: number | null;
-  serious: boolean;
-  died: boolean; l_threat: boolean; er_visit: boolean; hospital: boolean; x_stay: boolean; disable: boolean;
-  /** Null when the report's file has no such column (older layout). */
-  birth_defect: boolean | null;
-  ofc_visit: boolean | null;
-  recovd: string | null;
-  vaccines: CaseVaccine[];
-  events: string[];
-  narrative?: string | null;
-}
+/** The value of a JSON report field, from its schema (src/domain/report-columns.ts). */
+type JsonValueOf<S> =
+  S extends { type: 'integer' | 'number' } ? number
+    : S extends { type: 'string' } ? string
+      : S extends { type: 'boolean' } ? boolean
+        : S extends { type: readonly ['number', 'null'] } ? number | null
+          : S extends { type: readonly ['string', 'null'] } ? string | null
+            : S extends { type: readonly ['boolean', 'null'] } ? boolean | null
+              : S extends { type: 'array'; items: { type: 'string' } } ? string[] : CaseVaccine[];
+
+/** One report of the listing, mapped from the JSON fields of src/domain/report-columns.ts (`narrative` only when the store has narratives). */
+export type CaseReport =
+  { -readonly [C in JsonReportColumn as C['json'] extends { optional: true } ? never : C['json']['name']]: JsonValueOf<C['json']['schema']> } &
+  { -readonly [C in JsonReportColumn as C['json'] extends { optional: true } ? C['json']['name'] : never]?: JsonValueOf<C['json']['schema']> };
 
 /** The sentence every case series carries besides the caveat. */
 export const CASES_NOTE = 'n_reports counts distinct reports; the n of /signals sums reports over overlapping 4-quarter windows. A case series is not a rate: VAERS has no denominator of doses.';
 
 const finite = (x: number): number | null => (Number.isNaN(x) ? null : x);
 
-/** Report `r` of the index as a listing entry. */
-export function caseReport(index: ReportIndex, r: number): CaseReport {
-  const { data } = index;
-  const flag = (name: OutcomeName): boolean => (data.outcomes[r] & OUTCOME[name]) !== 0;
-  const known = (name: OutcomeName): boolean | null => ((data.outcomesKnown[r] & OUTCOME[name]) !== 0 ? flag(name) : null);
-  const vaccines: CaseVaccine[] = [];
-  for (let row = data.vaccines.start[r]; row < data.vaccines.start[r + 1]; row++) {
+/** The JSON fields the server computes rather than reads from a `reports` column (their store column is null), by name. */
+const COMPUTED: Record<Extract<JsonReportColumn, { store: null }>['json']['name'], (index: ReportIndex, r: number) => unknown> = {
+  serious: ({ data }, r) => isSerious(data.outcomes[r]),
+  vaccines: ({ data }, r) => {
     const v = data.vaccines;
-    vaccines.push({ name: v.name[row], type: v.type[row], manufacturer: v.manufacturer[row], lot: v.lot[row], dose: v.dose[row], route: v.route[row], site: v.site[row] });
+    const rows: CaseVaccine[] = [];
+    for (let row = v.start[r]; row < v.start[r + 1]; row++) rows.push(Object.fromEntries(VACCINE_COLUMNS.map((c) => [c.json.name, v[c.field][row]])) as CaseVaccine);
+    return rows;
+  },
+  events: ({ data }, r) => data.events.term.slice(data.events.start[r], data.events.start[r + 1]),
+};
+
+/** The JSON value of stored column `c` of report `r` (src/domain/report-columns.ts `ReportEncoding`). */
+function servedValue(data: ReportData, c: StoredReportColumn, r: number): unknown {
+  switch (c.encoding) {
+    case 'quarter':
+      return formatQuarter(data.quarter[r]);
+    case 'number':
+      return finite(data[c.field][r]);
+    case 'code':
+      return c.codes[data[c.field][r]];
+    case 'outcome': {
+      const bit = OUTCOME[c.outcome];
+      // A flag the older layout lacks is null when the report's file has no such column; the others read false.
+      const known = c.source.older.length > 0 || (data.outcomesKnown[r] & bit) !== 0;
+      return known ? (data.outcomes[r] & bit) !== 0 : null;
+    }
+    case 'narrative':
+      return data.narrative?.[r] ?? null;
+    default:
+      return data[c.field][r];
   }
-  const report: CaseReport = {
-    vaers_id: data.id[r], received: data.received[r], quarter: formatQuarter(data.quarter[r]), age_yrs: finite(data.age[r]),
-    age_group: AGE_GROUPS[data.ageGroup[r]].label, sex: SEX_CODES[data.sex[r]], state: data.state[r], vax_date: data.vaxDate[r],
-    onset_date: data.onsetDate[r], onset_days: finite(data.numdays[r]), serious: isSerious(data.outcomes[r]),
-    died: flag('DIED'), l_threat: flag('L_THREAT'), er_visit: flag('ER_VISIT'), hospital: flag('HOSPITAL'), x_stay: flag('X_STAY'),
-    disable: flag('DISABLE'), birth_defect: known('BIRTH_DEFECT'), ofc_visit: known('OFC_VISIT'), recovd: data.recovd[r],
-    vaccines, events: data.events.term.slice(data.events.start[r], data.events.start[r + 1]),
-  };
-  if (data.narrative) report.narrative = data.narrative[r];
-  return report;
+}
+
+/** Report `r` of the index as a listing entry: its JSON fields in table order (`narrative` only when the store has narratives). */
+export function caseReport(index: ReportIndex, r: number): CaseReport {
+  const report: Record<string, unknown> = {};
+  for (const c of JSON_REPORT_COLUMNS) {
+    if ('optional' in c.json && index.data.narrative === null) continue;
+    report[c.json.name] = c.store === null ? COMPUTED[c.json.name](index, r) : servedValue(index.data, c, r);
+  }
+  return report as CaseReport;
 }
 
 /** A rendered 200 body. */
@@ -105,15 +118,13 @@ function renderJson(series: CaseSeries, index: ReportIndex): CasesRendered {
   return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
 }
 
-/** Columns of the CSV line listing, in order. */
-export const CASES_CSV_COLUMNS = [
-  'vaers_id', 'received', 'quarter', 'age_yrs', 'age_group', 'sex', 'state', 'vax_date', 'onset_date', 'onset_days', 'serious',
-  'died', 'l_threat', 'er_visit', 'hospital', 'x_stay', 'disable', 'birth_defect', 'ofc_visit', 'recovd', 'vaccines', 'events',
-] as const;
+/** Columns of the CSV line listing, in order: the JSON report fields (src/domain/report-columns.ts) but the optional ones. */
+export const CASES_CSV_COLUMNS: readonly JsonReportField[] = JSON_REPORT_COLUMNS.filter((c) => !('optional' in c.json) && !('csv' in c)).map((c) => c.json.name);
 
 /** A report's vaccines in one CSV field: `NAME (type; manufacturer; lot; dose; route; site)` joined by ` | `. */
 function vaccinesField(vaccines: CaseVaccine[]): string {
-  return vaccines.map((v) => `${v.name} (${[v.type, v.manufacturer, v.lot, v.dose, v.route, v.site].map((x) => x ?? '').join('; ')})`).join(' | ');
+  const [name, ...rest] = VACCINE_COLUMNS.map((c) => c.json.name);
+  return vaccines.map((v) => `${v[name]} (${rest.map((k) => v[k] ?? '').join('; ')})`).join(' | ');
 }
 
 function renderCsv(series: CaseSeries, index: ReportIndex): CasesRendered {
@@ -122,7 +133,7 @@ function renderCsv(series: CaseSeries, index: ReportIndex): CasesRendered {
   const lines = [header.join(',')];
   for (const r of series.page) {
     const report = caseReport(index, r);
-    const cells = CASES_CSV_COLUMNS.map((c) => (c === 'vaccines' ? vaccinesField(report.vaccines) : c === 'events' ? report.events.join('; ') : report[c]));
+    const cells = CASES_CSV_COLUMNS.map((c) => (c === 'vaccines' ? vaccinesField(report.vaccines) : c === 'events' ? report.events.join('; ') : report[c] as unknown));
     if (narratives) cells.push(report.narrative ?? null);
     lines.push(cells.map(csvField).join(','));
   }

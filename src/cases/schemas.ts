@@ -3,7 +3,8 @@
  * schemas give /openapi.json (through @fastify/swagger); the validator is parseCasesQuery.
  */
 import { answerHeaders, NOT_MODIFIED } from '../query/responses.js';
-import { AGE_GROUPS, SEX_CODES } from '../vaers/report-fields.js';
+import { JSON_REPORT_COLUMNS, OUTCOME_REPORT_COLUMNS } from '../domain/report-columns.js';
+import { AGE_GROUPS, SEX_CODES } from '../domain/report-rules.js';
 import { ONSET_INTERVALS, TOP } from './breakdowns.js';
 import { CASES_PARAMETERS } from './params.js';
 import { CASES_NOTE } from './render.js';
@@ -21,35 +22,11 @@ const RANKED = (description: string) => ({
   },
 });
 
-const VACCINE_ROW = {
-  type: 'object', required: ['name', 'type', 'manufacturer', 'lot', 'dose', 'route', 'site'],
-  properties: {
-    name: { type: 'string', description: 'VAX_NAME.' }, type: { ...STRING_OR_NULL, description: 'VAX_TYPE code.' },
-    manufacturer: { ...STRING_OR_NULL, description: 'VAX_MANU.' }, lot: { ...STRING_OR_NULL, description: 'VAX_LOT.' },
-    dose: { ...STRING_OR_NULL, description: 'VAX_DOSE (or VAX_DOSE_SERIES in the current layout).' },
-    route: { ...STRING_OR_NULL, description: 'VAX_ROUTE.' }, site: { ...STRING_OR_NULL, description: 'VAX_SITE.' },
-  },
-} as const;
-
+/** One report of the listing: its JSON fields and their schemas from src/domain/report-columns.ts. */
 const REPORT = {
   type: 'object',
-  required: ['vaers_id', 'received', 'quarter', 'age_yrs', 'age_group', 'sex', 'state', 'vax_date', 'onset_date', 'onset_days', 'serious',
-    'died', 'l_threat', 'er_visit', 'hospital', 'x_stay', 'disable', 'birth_defect', 'ofc_visit', 'recovd', 'vaccines', 'events'],
-  properties: {
-    vaers_id: { type: 'integer' }, received: { type: 'string', description: 'RECVDATE, ISO YYYY-MM-DD.' },
-    quarter: { type: 'string', pattern: '^\\d{4}Q[1-4]$' }, age_yrs: { type: ['number', 'null'] },
-    age_group: { type: 'string', enum: AGE_GROUPS.map((g) => g.label) }, sex: { type: 'string', enum: [...SEX_CODES] },
-    state: STRING_OR_NULL, vax_date: { ...STRING_OR_NULL, description: 'ISO date or null.' }, onset_date: { ...STRING_OR_NULL, description: 'ISO date or null.' },
-    onset_days: { type: ['number', 'null'], description: 'NUMDAYS as reported.' },
-    serious: { type: 'boolean', description: 'Any of DIED, L_THREAT, HOSPITAL, X_STAY, DISABLE, BIRTH_DEFECT (21 CFR 600.80).' },
-    died: { type: 'boolean' }, l_threat: { type: 'boolean' }, er_visit: { type: 'boolean', description: 'ER_VISIT or ER_ED_VISIT.' },
-    hospital: { type: 'boolean' }, x_stay: { type: 'boolean' }, disable: { type: 'boolean' },
-    birth_defect: { type: ['boolean', 'null'], description: 'Null when the report\'s file has no BIRTH_DEFECT column (older layout).' },
-    ofc_visit: { type: ['boolean', 'null'], description: 'Null when the report\'s file has no OFC_VISIT column.' },
-    recovd: STRING_OR_NULL,
-    vaccines: { type: 'array', items: VACCINE_ROW }, events: { type: 'array', items: { type: 'string' } },
-    narrative: { ...STRING_OR_NULL, description: 'SYMPTOM_TEXT; present only when the store was built with --narratives.' },
-  },
+  required: JSON_REPORT_COLUMNS.filter((c) => !('optional' in c.json)).map((c) => c.json.name),
+  properties: Object.fromEntries(JSON_REPORT_COLUMNS.map((c) => [c.json.name, c.json.schema])),
 } as const;
 
 /** The JSON body of a case series. */
@@ -71,7 +48,7 @@ export const CASE_SERIES_SCHEMA = {
         sex: COUNTS(SEX_CODES, 'F, M, U.'), age_group: COUNTS(AGE_GROUPS.map((g) => g.label), 'CDC WONDER age groups of AGE_YRS.'),
         onset_interval: COUNTS(ONSET_INTERVALS, 'Days from vaccination to onset (NUMDAYS); unknown: blank, negative or not a whole number.'),
         serious: COUNTS(['serious', 'not_serious'], '21 CFR 600.80.'),
-        outcomes: OPEN_COUNTS('Reports with each outcome flag set: died, l_threat, er_visit, hospital, x_stay, disable, birth_defect, ofc_visit.'),
+        outcomes: OPEN_COUNTS(`Reports with each outcome flag set: ${OUTCOME_REPORT_COLUMNS.map((c) => c.json.name).join(', ')}.`),
         dose: OPEN_COUNTS('Per report, the dose of its first row of a matched vaccine (of any vaccine when none was asked); unknown when blank.'),
         received_year: OPEN_COUNTS('Year of RECVDATE.'),
         state: RANKED('STATE (unknown when blank).'),

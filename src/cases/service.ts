@@ -6,16 +6,15 @@
  * names (not only flagged pairs). With vaccine and event: the reports naming a matched vaccine
  * AND a matched event; with one of them: the reports naming a match; with q: the reports naming
  * a vaccine or an event that q matches. Then `from`..`to` (quarters of RECVDATE) and, for
- * `/analyses/NAME/cases`, the analysis's subset rule (src/analyses.ts). The listing is newest
+ * `/analyses/NAME/cases`, the analysis's subset rule (src/domain/analysis-rules.ts). The listing is newest
  * RECVDATE first, then VAERS_ID descending (the store's order).
  */
-import type { AnalysisDefinition } from '../analyses.js';
+import { subsetMask, type AnalysisDefinition } from '../domain/analysis-rules.js';
 import { ownBytes, SizedLru, type CacheStats } from '../query/lru.js';
 import { matchNames } from '../query/names.js';
 import { errorBody, type ErrorBody } from '../domain/errors.js';
 import { formatQuarter } from '../domain/quarter.js';
 import { readReportData } from '../store/reports.js';
-import { SEX_CODES } from '../vaers/report-fields.js';
 import { breakdowns } from './breakdowns.js';
 import { indexReports, type ReportIndex } from './index.js';
 import { CASES_USAGE, parseCasesQuery, type CasesParams } from './params.js';
@@ -25,6 +24,14 @@ import { CASES_RENDERERS, type CaseSeries } from './render.js';
 export const CASES_CACHE_CONTROL = 'public, max-age=60';
 /** Bound of the answer cache: total body bytes. */
 export const CASES_CACHE_BYTES = 8 << 20;
+
+/**
+ * Why an analysis of a store has no case series: this program does not know its subset rule (a
+ * store built by another version), so its reports cannot be restricted and are not served.
+ */
+export function unknownRule(name: string): string {
+  return `analysis "${name.slice(0, 100)}" of this store has a subset rule this program does not know (a store built by another version?): its case series cannot be served`;
+}
 
 /** One answer of GET /cases: a 200 carries its headers (lower-case names) and the normalised query with the analysis (`key`). */
 export type CasesAnswer =
@@ -54,13 +61,7 @@ export class CasesService {
   private subset(analysis: AnalysisDefinition): Uint8Array {
     let mask = this.subsets.get(analysis.name);
     if (!mask) {
-      const { data } = this.index;
-      mask = new Uint8Array(data.count);
-      for (let r = 0; r < data.count; r++) {
-        const age = Number.isNaN(data.age[r]) ? null : data.age[r];
-        const fields = { sex: SEX_CODES[data.sex[r]], age, ageGroup: data.ageGroup[r], year: Number(data.received[r].slice(0, 4)), outcomes: data.outcomes[r] };
-        mask[r] = analysis.keeps(fields) ? 1 : 0;
-      }
+      mask = subsetMask(analysis, this.index.data);
       this.subsets.set(analysis.name, mask);
     }
     return mask;

@@ -1,6 +1,6 @@
 /**
  * `reporting-signals evaluate [--store S] --reference FILE [--analyses a,b] [--through Q]
- * [--out DIR]` (issue 22): a reference set of known positive and negative pairs against every
+ * [--out DIR]`: a reference set of known positive and negative pairs against every
  * method of the store's analyses. The Markdown table goes to standard output; with `--out`, the
  * folder receives pairs.json, methods.json, pairs.csv, methods.csv and evaluation.svg. The work
  * is src/evaluate; this file reads the options and writes the files.

@@ -1,5 +1,5 @@
 /**
- * The evaluation chart (issue 22), one standalone SVG readable without the tables:
+ * The evaluation chart, one standalone SVG readable without the tables:
  * - left, ROC space: per analysis and method one mark at (1 - specificity, sensitivity) with its
  *   Wilson 95% intervals as whiskers (a small reference set gives wide ones), the chance diagonal;
  * - right, time to signal: per positive with `emerged`, one mark per analysis and method at the

@@ -1,5 +1,5 @@
 /**
- * The evaluation of a reference set against one analysis of a store (issue 22): per reference
+ * The evaluation of a reference set against one analysis of a store: per reference
  * pair and method, whether the method flags the pair in any window through a quarter, the first
  * flagged window and the time to signal; per method the confusion counts and their rates with
  * Wilson 95% intervals (src/stats/wilson.ts). Pure: the store reads are done by the caller

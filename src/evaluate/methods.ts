@@ -1,5 +1,5 @@
 /**
- * The signal methods the harness evaluates (issue 22), each decided per quarterly window by the
+ * The signal methods the harness evaluates, each decided per quarterly window by the
  * one flags module (src/stats/flags.ts) or the serving floor (src/domain/floor.ts):
  *
  * - `gps` EB05 >= 2 (DuMouchel 1999), `prr` PRR >= 2 with chi-square >= 4 and n >= 3 (Evans

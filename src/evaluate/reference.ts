@@ -1,5 +1,5 @@
 /**
- * Reference sets (issue 22): known positive and negative vaccine x event pairs against which the
+ * Reference sets: known positive and negative vaccine x event pairs against which the
  * signal methods are evaluated, as a CSV file with the header
  *
  *   id,vaccine,event,class,emerged,source

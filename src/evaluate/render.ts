@@ -1,5 +1,5 @@
 /**
- * The evaluation's outputs (issue 22): the Markdown table of standard output, `pairs.json` and
+ * The evaluation's outputs: the Markdown table of standard output, `pairs.json` and
  * `methods.json`, and the same two as CSV (RFC 4180, CRLF, header row; src/query/csv.ts
  * `csvField`). Proportions print as `estimate [lower, upper]` (Wilson 95%), three decimals.
  */

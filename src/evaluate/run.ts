@@ -1,12 +1,12 @@
 /**
- * One evaluation run (issue 22): a reference set against the analyses of a store through a
+ * One evaluation run: a reference set against the analyses of a store through a
  * quarter. Reads the store's vaccine table (names, types, VAX_TYPE codes) and expands each
  * reference `vaccine` with the /signals matching (src/query/names.ts `exactVaccines`), reads the
  * quarterly rows of the reference pairs per analysis (src/store/evaluation.ts), asks the report
  * tables whether a pair the store does not keep was reported at all (src/cases: the /cases
  * selection of the analysis's reports), and evaluates (evaluate.ts).
  */
-import { ANALYSES } from '../analyses.js';
+import { ANALYSES } from '../domain/analysis-rules.js';
 import { CasesService } from '../cases/service.js';
 import { parseQuarter, QUARTER_PATTERN, type QuarterIndex } from '../domain/quarter.js';
 import { UserError } from '../errors.js';

@@ -4,12 +4,15 @@
  * X-REPORTS-Through, Cache-Control; X-REPORTS-Analysis on the analysis path; X-REPORTS-Build of
  * the store generation, X-REPORTS-Hypothesis from the app's hook) -> body with ETag and content
  * coding (answer.ts). Validation is parseCasesQuery (Fastify's is off; the schema documents). A
- * store without report tables answers 503 with an Error object.
+ * store without report tables answers 503 with an Error object. An analysis of the store whose
+ * subset rule this program does not know (a store built by another version) has no case series:
+ * a 404 Error object naming it, whose `allowed` lists the analyses that have one; never the
+ * reports unrestricted.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ANALYSES } from '../analyses.js';
 import { analysisCasesRouteSchema, CASES_ROUTE_SCHEMA } from '../cases/schemas.js';
-import type { CasesService } from '../cases/service.js';
+import { unknownRule, type CasesService } from '../cases/service.js';
+import { analysisRule, type AnalysisDefinition } from '../domain/analysis-rules.js';
 import { errorBody } from '../domain/errors.js';
 import { sendAnswer } from './answer.js';
 import type { Generation, LiveStore } from './live-store.js';
@@ -30,7 +33,7 @@ export async function casesRoutes(app: FastifyInstance, options: CasesRouteOptio
   const { live } = options;
 
   // The case series loads after the default analysis: a /cases request waits for it.
-  async function send(generation: Generation, reply: FastifyReply, request: FastifyRequest, analysis: (typeof ANALYSES)[number] | null): Promise<FastifyReply> {
+  async function send(generation: Generation, reply: FastifyReply, request: FastifyRequest, analysis: AnalysisDefinition | null): Promise<FastifyReply> {
     let cases: CasesService | null;
     try {
       cases = await generation.cases;
@@ -45,10 +48,11 @@ export async function casesRoutes(app: FastifyInstance, options: CasesRouteOptio
 
   app.get('/cases', { schema: CASES_ROUTE_SCHEMA, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, (generation) => send(generation, reply, request, null)));
-  app.get('/analyses/:analysis/cases', { schema: analysisCasesRouteSchema(options.analysisNames), ...PLAIN }, async (request: FastifyRequest<{ Params: { analysis: string } }>, reply) =>
-    withAnalysis(live, request, reply, (generation, name) => {
+  app.get('/analyses/:analysis/cases', { schema: analysisCasesRouteSchema(options.analysisNames.filter((n) => analysisRule(n))), ...PLAIN }, async (request: FastifyRequest<{ Params: { analysis: string } }>, reply) =>
+    withAnalysis(live, request, reply, async (generation, name) => {
       reply.header('x-reports-analysis', name);
-      // An analysis of the store whose rule this program does not know (none today) restricts nothing.
-      return send(generation, reply, request, ANALYSES.find((a) => a.name === name) ?? null);
+      const rule = analysisRule(name);
+      if (!rule) return reply.code(404).send(errorBody(unknownRule(name), { allowed: generation.analyses.names.filter((n) => analysisRule(n)) }));
+      return send(generation, reply, request, rule);
     }));
 }

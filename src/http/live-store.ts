@@ -15,7 +15,8 @@
  */
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { CasesService } from '../cases/service.js';
+import { CasesService, unknownRule } from '../cases/service.js';
+import { analysisRule } from '../domain/analysis-rules.js';
 import { AnalysesService } from '../signals/analyses.js';
 import { vaccineListing } from '../vaccines/listing.js';
 import type { StoreMeta } from '../store/schema.js';
@@ -154,6 +155,13 @@ export interface LiveStoreLog {
   warn(message: string): void;
 }
 
+/** Logs each analysis of the store whose subset rule this program does not know (its /cases answers 404). */
+function warnUnknownRules(generation: Generation, log: LiveStoreLog): void {
+  for (const name of generation.analyses.names.filter((n) => !analysisRule(n))) {
+    log.warn(`store ${generation.path}: ${unknownRule(name)}: /analyses/${name}/cases will answer 404 (its /signals is served)`);
+  }
+}
+
 /** The current generation, and how to replace it. */
 export class LiveStore {
   private generation: Generation | null = null;
@@ -174,6 +182,7 @@ export class LiveStore {
     try {
       live.generation = await loadGeneration(path);
       live.loads.ok++;
+      warnUnknownRules(live.generation, log);
       live.generation.complete.then(
         () => log.info(`store ${path} loaded in ${live.generation?.loadSeconds?.toFixed(2)} s (build ${live.generation?.storeId})`),
         (error: Error) => log.warn(`store ${path}: part of it could not be loaded: ${error.message}`));
@@ -228,6 +237,7 @@ export class LiveStore {
     try {
       next = await loadGeneration(path);
       await next.complete;
+      warnUnknownRules(next, this.log);
       if (!(await next.cases) && (await this.generation?.cases.catch(() => null))) {
         this.log.warn(`store ${path} has no report tables: /cases will answer 503`);
       }

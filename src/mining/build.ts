@@ -19,17 +19,15 @@ import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../errors.js';
+import { ANALYSES, ANALYSIS_NAMES, strataCount, stratumOf, subsetMask, type AnalysisDefinition } from '../domain/analysis-rules.js';
 import { formatQuarter } from '../domain/quarter.js';
-import { REPORT_OUTCOME_COLUMNS, type QuarterlyRow, type ReportEventRow, type ReportRow, type ReportTables, type ReportVaccineRow, type StoreMeta, type VaccineRow, type WindowRow } from '../store/schema.js';
+import type { QuarterlyRow, ReportTables, StoreMeta, VaccineRow, WindowRow } from '../store/schema.js';
 import { writeStore } from '../store/write.js';
 import { vaxType } from '../vaccine-type.js';
-import { readVaers, type VaersData, type VaersReport } from '../vaers/read.js';
-import type { ReportDetails } from '../vaers/report-details.js';
-import { AGE_GROUPS, OUTCOME, SEX_CODES } from '../vaers/report-fields.js';
-import { isoDate } from '../vaers/values.js';
+import { readVaers, type VaersData } from '../vaers/read.js';
 import { PROGRAM_VERSION } from '../version.js';
-import { parseAnalyses, strataCount, stratumOf, type AnalysisDefinition } from '../analyses.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
+import { reportTables } from './report-tables.js';
 import { fitPass, planWindows, rowsPass, type FitPassResult, type WindowPlan } from './passes.js';
 import { WorkerPool } from './pool.js';
 import { SILENT, type Progress } from './progress.js';
@@ -103,21 +101,24 @@ async function readReports(options: BuildOptions, progress: Progress): Promise<V
  * cost one count.
  */
 function countSubsets(data: VaersData, analyses: AnalysisDefinition[], scale: number, progress: Progress): AnalysisRun[] {
+  // The rules read the report columns (`details`, index i being `reports[i]`), as the server does.
+  const columns = data.details;
   let firstYear = Infinity;
   let lastYear = -Infinity;
   for (const r of data.reports) {
-    firstYear = Math.min(firstYear, r.year);
-    lastYear = Math.max(lastYear, r.year);
+    firstYear = Math.min(firstYear, Math.floor(r.quarter / 4));
+    lastYear = Math.max(lastYear, Math.floor(r.quarter / 4));
   }
   const strata = strataCount(firstYear, lastYear);
   const shared = new Map<AnalysisDefinition['keeps'], { history: HistoryCounts; reports: number }>();
   return analyses.map((analysis) => {
     let counted = shared.get(analysis.keeps);
     if (!counted) {
-      const kept: VaersReport[] = data.reports.filter((r) => analysis.keeps(r));
+      const mask = subsetMask(analysis, columns);
+      const kept = data.reports.flatMap((r, i) => (mask[i] ? [{ quarter: r.quarter, vaccines: r.vaccines, events: r.events, stratum: stratumOf(columns, i, firstYear) }] : []));
       const stratified = analyses.some((a) => a.keeps === analysis.keeps && a.stratified);
       progress.start(`count ${analysis.name}`, kept.length * scale, 'reports');
-      const history = countQuarters(kept.map((r) => ({ quarter: r.quarter, vaccines: r.vaccines, events: r.events, stratum: stratumOf(r, firstYear) })),
+      const history = countQuarters(kept,
         data.vaccines.length, data.events.length, { scale, strata: stratified ? strata : 0, onProgress: (done) => progress.update(done) });
       progress.end();
       counted = { history, reports: kept.length };
@@ -165,51 +166,6 @@ function vaccineTable(data: VaersData): VaccineRow[] {
   })).sort((a, b) => (a.vax_name < b.vax_name ? -1 : a.vax_name > b.vax_name ? 1 : 0));
 }
 
-/** The store's report order: newest RECVDATE first, then VAERS_ID descending (indexes into `details`). */
-function storeOrder(d: ReportDetails): Uint32Array {
-  const order = new Uint32Array(d.count);
-  for (let i = 0; i < d.count; i++) order[i] = i;
-  return order.sort((a, b) => d.received[b] - d.received[a] || d.id[b] - d.id[a]);
-}
-
-/** The report tables of the kept reports, in store order (schema.ts), produced as the writer reads them; `onDone` after the last row. */
-function reportTables(d: ReportDetails, onDone: () => void): ReportTables {
-  const order = storeOrder(d);
-  const text = (k: number): string | null => (k < 0 ? null : d.strings[k]);
-  const date = (n: number): string | null => (n === 0 ? null : isoDate(n));
-  const number = (x: number): number | null => (Number.isNaN(x) ? null : x);
-  function* reports(): Generator<ReportRow> {
-    for (const i of order) {
-      const row = {
-        vaers_id: d.id[i], received: isoDate(d.received[i]), quarter: formatQuarter(d.quarter[i]), age_yrs: number(d.age[i]),
-        age_group: AGE_GROUPS[d.ageGroup[i]].label, sex: SEX_CODES[d.sex[i]], state: text(d.state[i]), vax_date: date(d.vaxDate[i]),
-        onset_date: date(d.onsetDate[i]), numdays: number(d.numdays[i]), recovd: text(d.recovd[i]), narrative: d.narrative?.[i] ?? null,
-      } as ReportRow;
-      for (const [column, name] of REPORT_OUTCOME_COLUMNS) {
-        row[column] = (d.outcomesKnown[i] & OUTCOME[name]) === 0 ? null : (d.outcomes[i] & OUTCOME[name]) !== 0;
-      }
-      yield row;
-    }
-  }
-  function* vaccines(): Generator<ReportVaccineRow> {
-    const v = d.vaccines;
-    for (const i of order) {
-      for (let k = v.start[i]; k < v.start[i + 1]; k++) {
-        yield {
-          vaers_id: d.id[i], vax_name: d.strings[v.name[k]], vax_type: text(v.type[k]), vax_manu: text(v.manufacturer[k]),
-          vax_lot: text(v.lot[k]), vax_dose: text(v.dose[k]), vax_route: text(v.route[k]), vax_site: text(v.site[k]),
-        };
-      }
-    }
-  }
-  function* events(): Generator<ReportEventRow> {
-    const e = d.events;
-    for (const i of order) for (let k = e.start[i]; k < e.start[i + 1]; k++) yield { vaers_id: d.id[i], term: d.strings[e.term[k]], version: text(e.version[k]) };
-    onDone();
-  }
-  return { reports: reports(), vaccines: vaccines(), events: events() };
-}
-
 function analysisSummary(result: AnalysisResult): AnalysisSummary {
   const { run, plan, fit } = result;
   const windows = fit?.windows ?? [];
@@ -221,6 +177,24 @@ function analysisSummary(result: AnalysisResult): AnalysisSummary {
     fitsNotConverged: windows.filter((w) => !w.converged).map((w) => w.quarter),
     seconds: result.seconds,
   };
+}
+
+/**
+ * Parses `--analyses all,stratified,serious` (`all` alone by default): names in the given
+ * order, the first being the default analysis (the rules: src/domain/analysis-rules.ts).
+ * @throws UserError on an unknown, repeated or missing name (the message lists the names).
+ */
+export function parseAnalyses(text: string | undefined): AnalysisDefinition[] {
+  const names = (text ?? 'all').split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (names.length === 0) throw new UserError(`--analyses: no analysis named (choose from ${ANALYSIS_NAMES.join(', ')})`);
+  const seen = new Set<string>();
+  return names.map((name) => {
+    const analysis = ANALYSES.find((a) => a.name === name);
+    if (!analysis) throw new UserError(`--analyses: unknown analysis "${name}" (choose from ${ANALYSIS_NAMES.join(', ')})`);
+    if (seen.has(name)) throw new UserError(`--analyses: "${name}" is named twice`);
+    seen.add(name);
+    return analysis;
+  });
 }
 
 /**

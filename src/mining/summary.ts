@@ -3,12 +3,12 @@
  * `meta.extra.summary`), the build parameters and the per-analysis metadata of the store
  * (per analysis: subset rule, strata, reports kept, pairs, fits on a bound).
  */
+import { STRATIFIED_BY, type AnalysisDefinition } from '../domain/analysis-rules.js';
 import { SERVING_FLOOR } from '../domain/floor.js';
 import { EWMA_LAMBDA } from '../stats/ewma.js';
 import type { AnalysisMeta } from '../store/schema.js';
 import type { SkipReason } from '../vaers/read.js';
 import type { UnparseableValues } from '../vaers/skips.js';
-import { STRATIFIED_BY, type AnalysisDefinition } from '../analyses.js';
 import { WINDOW_QUARTERS, type HistoryCounts } from './counts.js';
 import { CHUNK_WINDOWS, MIN_FIT_PAIRS, type SkippedWindow } from './passes.js';
 

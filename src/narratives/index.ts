@@ -1,5 +1,5 @@
 /**
- * Full-text index over the six narrative fields of every report (issue 19 "Text search"): which
+ * Full-text index over the six narrative fields of every report: which
  * reports hold every term of a parsed text query (src/narratives/query.ts) and none of its
  * exclusions. Transport-free and store-free: built in memory at load time from
  * `(vaers_id, fields)` records; reports are numbered by their position in the input (their

@@ -1,5 +1,5 @@
 /**
- * The `text` query of `/cases` (issue 19 "Text search"), parsed into a typed value.
+ * The `text` query of `/cases`, parsed into a typed value.
  *
  * Grammar (terms separated by white space; every term is folded by src/narratives/words.ts, so
  * case and diacritics never matter):

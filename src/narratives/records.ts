@@ -1,5 +1,5 @@
 /**
- * The narrative fields of a VAERS report (issue 19) and a reader of them from the official
+ * The narrative fields of a VAERS report and a reader of them from the official
  * VAERSDATA files, for the bench and the real-data test (the store build reads its own way).
  *
  * The six fields, in this order (the order of `NarrativeRecord.fields`, of the index's field

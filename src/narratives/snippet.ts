@@ -1,5 +1,5 @@
 /**
- * The snippet of a matched report (issue 19 "Text search"): about 200 characters of the first
+ * The snippet of a matched report: about 200 characters of the first
  * narrative field (NARRATIVE_FIELDS order) that holds a term to find, around the first
  * occurrence, with the offsets of every occurrence of the query's terms inside it.
  *

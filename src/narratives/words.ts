@@ -1,5 +1,5 @@
 /**
- * Words of a narrative text (issue 19 "Text search"): a word is a maximal run of letters and
+ * Words of a narrative text: a word is a maximal run of letters and
  * digits (Unicode `\p{L}` and `\p{N}`) of the text folded by {@link fold}; every other character
  * (space, punctuation, the apostrophe, `%`, `_`, `*`, quotes, hyphens) only separates words.
  * So `Bell's palsy` holds the three words `bell`, `s`, `palsy`, and `Guillain-Barré` the two

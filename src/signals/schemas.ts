@@ -6,6 +6,7 @@
  * `components/schemas/<$id>`).
  */
 import { QUARTER_OBJECT_COLUMNS, type QuarterObjectEntry, type StoreType } from '../domain/columns.js';
+import { SUBSET_ANALYSES } from '../domain/analysis-rules.js';
 import { ERROR_OBJECT_SCHEMA } from '../domain/errors.js';
 import { PAIR_COLUMNS } from '../domain/pair.js';
 import { QUARTER_PATTERN } from '../domain/quarter.js';
@@ -212,7 +213,7 @@ const ANALYSIS_SCHEMA = {
 export function analysesRouteSchema() {
   return {
     summary: 'The analyses of the store',
-    description: 'Every analysis of the served store, the default first: all (crude E, the specification\'s computation), stratified (E summed over strata of sex, age group and year of report) and the subsets of the reports (serious, death, pediatric, adult, elderly, female, male; stratified E). n, PRR and ROR always use the crude report table. Each is served at its `signals` path with the whole /signals contract.',
+    description: `Every analysis of the served store, the default first: all (crude E, the specification's computation), stratified (E summed over strata of sex, age group and year of report) and the subsets of the reports (${SUBSET_ANALYSES.map((a) => a.name).join(', ')}; stratified E). n, PRR and ROR always use the crude report table. Each is served at its \`signals\` path with the whole /signals contract.`,
     response: {
       200: {
         description: 'The analyses and the caveat.',

@@ -7,7 +7,7 @@
  *
  *   EB05 <= max(q05(Gamma(alpha1 + n, rate beta1)), q05(Gamma(alpha2 + n, rate beta2))).
  *
- * Used by the evaluation harness (issue 22) to rule out GPS for a pair the store does not keep.
+ * Used by the evaluation harness to rule out GPS for a pair the store does not keep.
  */
 import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
 import type { Hyperparameters } from './mgps.js';

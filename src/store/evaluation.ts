@@ -1,5 +1,5 @@
 /**
- * The store reads of the evaluation harness (issue 22; src/evaluate): the quarterly rows of a few
+ * The store reads of the evaluation harness (src/evaluate): the quarterly rows of a few
  * (vaccine, event) pairs of one analysis with the columns the flags read (src/stats/flags.ts
  * `FlagInput`, plus `n_methods_flagged`), and which of those columns the store keeps. The Parquet
  * form keeps only the served columns (src/domain/columns.ts `served`): no `prr_chisq` and no

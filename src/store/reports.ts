@@ -9,32 +9,34 @@
  */
 import { access } from 'node:fs/promises';
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
-import { parseQuarter, quarterOf } from '../domain/quarter.js';
-import { AGE_GROUPS, OUTCOME, SEX_CODES } from '../vaers/report-fields.js';
+import { formatQuarter, parseQuarter, quarterOf } from '../domain/quarter.js';
+import { STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type ReportEncoding, type StoredReportColumn, type VaccineColumn } from '../domain/report-columns.js';
+import { OUTCOME } from '../domain/report-rules.js';
 import { REPORT_TABLES_KEY, reportSidecarPath, sqlString } from './parquet-store.js';
 import { REPORT_OUTCOME_COLUMNS, REPORT_TABLES, type ReportTableName } from './schema.js';
 import { vectorNumbers } from './vector-numbers.js';
 import { withStore } from './serving.js';
 
-/** The VAX rows of the reports (`report_vaccines`): report i's rows are `start[i] .. start[i + 1] - 1`, in file order. */
-export interface ReportVaccines {
-  /** Length count + 1. */
-  start: Int32Array;
-  /** VAX_NAME. */
-  name: string[];
-  /** VAX_TYPE code. */
-  type: Array<string | null>;
-  /** VAX_MANU. */
-  manufacturer: Array<string | null>;
-  /** VAX_LOT. */
-  lot: Array<string | null>;
-  /** VAX_DOSE or VAX_DOSE_SERIES. */
-  dose: Array<string | null>;
-  /** VAX_ROUTE. */
-  route: Array<string | null>;
-  /** VAX_SITE. */
-  site: Array<string | null>;
-}
+/** How the server holds a report column (src/domain/report-columns.ts `ReportEncoding`), one entry per report. */
+type ServedArrayOf<C extends StoredReportColumn> =
+  C['encoding'] extends 'id' | 'number' ? Float64Array
+    : C['encoding'] extends 'quarter' ? Uint16Array
+      : C['encoding'] extends 'code' ? Uint8Array
+        : C['encoding'] extends 'outcome' ? Uint16Array
+          : C['encoding'] extends 'narrative' ? Array<string | null> | null
+            : C extends { notNull: true } ? string[] : Array<string | null>;
+
+/**
+ * The `reports` table as columns, mapped from src/domain/report-columns.ts: one property per
+ * column's `field` (ids and numbers as doubles, NaN for null; dates as ISO strings; quarters as
+ * quarter indexes; codes as indexes into the column's codes; the outcome flags as OUTCOME bits
+ * in `outcomes`, with `outcomesKnown` the bits whose column the report's file had; `narrative`
+ * null when the store has none). Index i is report i, newest RECVDATE first, then VAERS_ID descending.
+ */
+export type ReportColumnData = { -readonly [C in StoredReportColumn as C['field']]: ServedArrayOf<C> } & { count: number; outcomesKnown: Uint16Array };
+
+/** The VAX rows of the reports (`report_vaccines`): report i's rows are `start[i] .. start[i + 1] - 1`, in file order; one property per VACCINE_COLUMNS field. */
+export type ReportVaccines = { start: Int32Array } & { -readonly [C in VaccineColumn as C['field']]: C extends { notNull: true } ? string[] : Array<string | null> };
 
 /** The distinct events of the reports (`report_events`), runs as in ReportVaccines. */
 export interface ReportEvents {
@@ -46,51 +48,24 @@ export interface ReportEvents {
   version: Array<string | null>;
 }
 
-/** The report tables of a store, as columns (for the /cases service). */
-export interface ReportData {
-  /** Reports ordered newest RECVDATE first, then VAERS_ID descending; index i below is that order. */
-  count: number;
-  /** VAERS_ID. */
-  id: Float64Array;
-  /** RECVDATE, ISO YYYY-MM-DD. */
-  received: string[];
-  /** Quarter index of RECVDATE, year*4+q-1 (src/domain/quarter.ts). */
-  quarter: Uint16Array;
-  /** AGE_YRS, NaN when unknown. */
-  age: Float64Array;
-  /** Index into AGE_GROUPS (src/vaers/report-fields.ts). */
-  ageGroup: Uint8Array;
-  /** Index into SEX_CODES. */
-  sex: Uint8Array;
-  state: Array<string | null>;
-  /** VAX_DATE, ISO, or null. */
-  vaxDate: Array<string | null>;
-  /** ONSET_DATE, ISO, or null. */
-  onsetDate: Array<string | null>;
-  /** NUMDAYS, NaN when unknown. */
-  numdays: Float64Array;
-  /** OUTCOME bits (report-fields.ts). */
-  outcomes: Uint16Array;
-  /** OUTCOME bits whose column the report's file had (birth_defect/ofc_visit null otherwise). */
-  outcomesKnown: Uint16Array;
-  /** RECOVD (Y, N, U) or null. */
-  recovd: Array<string | null>;
-  /** SYMPTOM_TEXT per report; null when the store has no narratives. */
-  narrative: Array<string | null> | null;
-  vaccines: ReportVaccines;
-  events: ReportEvents;
-}
-
+/** The report tables of a store, as columns (for the /cases service); satisfies the rules' RuleColumns. */
+export type ReportData = ReportColumnData & { vaccines: ReportVaccines; events: ReportEvents };
 
 /** Where each report table is read from (a table or `read_parquet(...)`) and the file errors name. */
 type Sources = Record<ReportTableName, { from: string; file: string }>;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const AGE_GROUP_INDEX = new Map(AGE_GROUPS.map((g, i) => [g.label, i]));
-const SEX_INDEX = new Map<string, number>(SEX_CODES.map((s, i) => [s, i]));
 const OUTCOMES_SQL = REPORT_OUTCOME_COLUMNS.map(([c, name]) => `if(${c}, ${OUTCOME[name]}, 0)`).join(' + ');
 const KNOWN_SQL = REPORT_OUTCOME_COLUMNS.map(([c, name]) => `if(${c} IS NULL, 0, ${OUTCOME[name]})`).join(' + ');
 const ID_SQL = `coalesce(vaers_id::DOUBLE, 'NaN'::DOUBLE)`;
+/** The columns of `reports` read one by one (by name); the outcome columns are read as two sums of bits after them. */
+const SCALAR_COLUMNS = STORED_REPORT_COLUMNS.filter((c) => c.encoding !== 'outcome');
+const NUMERIC: ReadonlySet<ReportEncoding> = new Set(['id', 'number']);
+const CODE_INDEX = new Map(SCALAR_COLUMNS.flatMap((c) => ('codes' in c && c.encoding === 'code' ? [[c.store, new Map(c.codes.map((code, i) => [code, i]))] as const] : [])));
+const REPORTS_SELECT = [
+  ...SCALAR_COLUMNS.map((c) => (c.encoding === 'id' ? ID_SQL : c.encoding === 'number' ? `coalesce(${c.store}, 'NaN'::DOUBLE)` : c.store)),
+  `(${OUTCOMES_SQL})::INTEGER`, `(${KNOWN_SQL})::INTEGER`,
+].join(', ');
 
 /** A store that breaks the report tables' shape: the file and what is wrong. */
 function bad(file: string, table: string, what: string): Error {
@@ -141,55 +116,61 @@ async function rowCount(connection: DuckDBConnection, from: string, file: string
   }
 }
 
-type ReportColumns = Omit<ReportData, 'vaccines' | 'events'>;
+/** An empty column of `count` reports for a `reports` column, as ReportColumnData holds it. */
+function allocate(encoding: ReportEncoding, count: number): Float64Array | Uint16Array | Uint8Array | Array<string | null> {
+  if (NUMERIC.has(encoding)) return new Float64Array(count);
+  if (encoding === 'quarter' || encoding === 'outcome') return new Uint16Array(count);
+  return encoding === 'code' ? new Uint8Array(count) : new Array<string | null>(count);
+}
 
-/** Reads `reports`, checking every value and the order (newest RECVDATE first, then VAERS_ID descending). */
-async function readReports(connection: DuckDBConnection, { from, file }: Sources['reports'], pool: Map<string, string>): Promise<ReportColumns> {
+/**
+ * Reads `reports` by column name (src/domain/report-columns.ts), checking every value (ids are
+ * integers, dates ISO, codes among the column's codes, each quarter that of its RECVDATE) and
+ * the order (newest RECVDATE first, then VAERS_ID descending).
+ */
+async function readReports(connection: DuckDBConnection, { from, file }: Sources['reports'], pool: Map<string, string>): Promise<ReportColumnData> {
   const count = await rowCount(connection, from, file, 'reports');
-  const r: ReportColumns = {
-    count, id: new Float64Array(count), received: new Array<string>(count), quarter: new Uint16Array(count), age: new Float64Array(count),
-    ageGroup: new Uint8Array(count), sex: new Uint8Array(count), state: new Array<string | null>(count), vaxDate: new Array<string | null>(count),
-    onsetDate: new Array<string | null>(count), numdays: new Float64Array(count), outcomes: new Uint16Array(count),
-    outcomesKnown: new Uint16Array(count), recovd: new Array<string | null>(count), narrative: new Array<string | null>(count),
-  };
+  const columns: Record<string, Float64Array | Uint16Array | Uint8Array | Array<string | null>> = {};
+  for (const c of SCALAR_COLUMNS) columns[c.field] = allocate(c.encoding, count);
+  const outcomes = new Uint16Array(count);
+  const outcomesKnown = new Uint16Array(count);
+  const r = { ...columns, count, outcomes, outcomesKnown } as unknown as ReportColumnData;
   let narratives = false;
-  const sql = `SELECT ${ID_SQL}, received, quarter, coalesce(age_yrs, 'NaN'::DOUBLE), age_group, sex, state, vax_date, onset_date,
-    coalesce(numdays, 'NaN'::DOUBLE), (${OUTCOMES_SQL})::INTEGER, (${KNOWN_SQL})::INTEGER, recovd, narrative FROM ${from}`;
-  const read = await stream(connection, sql, file, 'reports', (chunk, at) => {
+  const read = await stream(connection, `SELECT ${REPORTS_SELECT} FROM ${from}`, file, 'reports', (chunk, at) => {
     if (at + chunk.rowCount > count) throw bad(file, 'reports', 'more rows than counted');
-    const [id, age, numdays, outcomes, known] = [0, 3, 9, 10, 11].map((k) => vectorNumbers(chunk.getColumnVector(k), chunk.rowCount));
-    const [received, quarter, ageGroup, sex, state, vaxDate, onsetDate, recovd, narrative] = [1, 2, 4, 5, 6, 7, 8, 12, 13].map((k) => strings(chunk, k, k === 13 ? undefined : pool));
+    const values = SCALAR_COLUMNS.map((c, k) => (NUMERIC.has(c.encoding) ? vectorNumbers(chunk.getColumnVector(k), chunk.rowCount)
+      : strings(chunk, k, c.encoding === 'narrative' ? undefined : pool)));
+    const [bits, known] = [0, 1].map((k) => vectorNumbers(chunk.getColumnVector(SCALAR_COLUMNS.length + k), chunk.rowCount));
     for (let i = 0; i < chunk.rowCount; i++) {
       const row = at + i;
       const where = (what: string): Error => bad(file, 'reports', `row ${row + 1}: ${what}`);
-      const day = received[i];
-      if (!Number.isInteger(id[i])) throw where('vaers_id is not an integer');
-      if (day === null || !ISO_DATE.test(day)) throw where(`received '${day}' is not YYYY-MM-DD`);
-      if (row > 0 && (day > r.received[row - 1] || (day === r.received[row - 1] && id[i] >= r.id[row - 1]))) {
+      SCALAR_COLUMNS.forEach((c, k) => {
+        const value = values[k][i];
+        const into = columns[c.field];
+        if (c.encoding === 'id' || c.encoding === 'number') {
+          if (c.encoding === 'id' && !Number.isInteger(value)) throw where(`${c.store} is not an integer`);
+          into[row] = value as number;
+        } else if (c.encoding === 'quarter') {
+          const q = parseQuarter(String(value ?? ''));
+          if (q === null) throw where(`${c.store} '${value}' is not a quarter YYYYQn`);
+          into[row] = q;
+        } else if (c.encoding === 'code') {
+          const index = CODE_INDEX.get(c.store)!.get(String(value ?? ''));
+          if (index === undefined) throw where(`${c.store} '${value}' is not one of ${c.codes.join(', ')}`);
+          into[row] = index;
+        } else {
+          if (c.encoding === 'date' && (value === null ? 'notNull' in c : !ISO_DATE.test(String(value)))) throw where(`${c.store} '${value}' is not YYYY-MM-DD`);
+          if (c.encoding === 'narrative' && value !== null) narratives = true;
+          into[row] = value as string | null;
+        }
+      });
+      const day = r.received[row];
+      if (row > 0 && (day > r.received[row - 1] || (day === r.received[row - 1] && r.id[row] >= r.id[row - 1]))) {
         throw where('not in store order (newest RECVDATE first, then VAERS_ID descending)');
       }
-      const q = parseQuarter(quarter[i] ?? '');
-      if (q === null || q !== quarterOf(Number(day.slice(0, 4)), Number(day.slice(5, 7)))) throw where(`quarter '${quarter[i]}' is not the quarter of ${day}`);
-      const group = AGE_GROUP_INDEX.get(ageGroup[i] ?? '');
-      const sexIndex = SEX_INDEX.get(sex[i] ?? '');
-      if (group === undefined) throw where(`age_group '${ageGroup[i]}' is not a CDC WONDER group`);
-      if (sexIndex === undefined) throw where(`sex '${sex[i]}' is not F, M or U`);
-      for (const date of [vaxDate[i], onsetDate[i]]) if (date !== null && !ISO_DATE.test(date)) throw where(`date '${date}' is not YYYY-MM-DD`);
-      r.id[row] = id[i];
-      r.received[row] = day;
-      r.quarter[row] = q;
-      r.age[row] = age[i];
-      r.ageGroup[row] = group;
-      r.sex[row] = sexIndex;
-      r.state[row] = state[i];
-      r.vaxDate[row] = vaxDate[i];
-      r.onsetDate[row] = onsetDate[i];
-      r.numdays[row] = numdays[i];
-      r.outcomes[row] = outcomes[i];
-      r.outcomesKnown[row] = known[i];
-      r.recovd[row] = recovd[i];
-      r.narrative![row] = narrative[i];
-      if (narrative[i] !== null) narratives = true;
+      if (r.quarter[row] !== quarterOf(Number(day.slice(0, 4)), Number(day.slice(5, 7)))) throw where(`quarter '${formatQuarter(r.quarter[row])}' is not the quarter of ${day}`);
+      outcomes[row] = bits[i];
+      outcomesKnown[row] = known[i];
     }
   });
   if (read !== count) throw bad(file, 'reports', `${read} rows read of ${count}`);
@@ -292,13 +273,12 @@ export async function readReportData(storePath: string): Promise<ReportData | nu
     // One pool of shared strings for the three tables (narratives are not interned).
     const pool = new Map<string, string>();
     const reports = await readReports(connection, sources.reports, pool);
-    const vax = await readRuns(connection, sources.report_vaccines, 'report_vaccines',
-      ['vax_name', 'vax_type', 'vax_manu', 'vax_lot', 'vax_dose', 'vax_route', 'vax_site'], reports.id, pool);
-    const [name, type, manufacturer, lot, dose, route, site] = vax.values;
+    const vax = await readRuns(connection, sources.report_vaccines, 'report_vaccines', VACCINE_COLUMNS.map((c) => c.store), reports.id, pool);
+    const vaccines = { start: vax.start, ...Object.fromEntries(VACCINE_COLUMNS.map((c, k) => [c.field, vax.values[k]])) } as ReportVaccines;
     const ev = await readRuns(connection, sources.report_events, 'report_events', ['term', 'version'], reports.id, pool);
     return {
       ...reports,
-      vaccines: { start: vax.start, name: name as string[], type, manufacturer, lot, dose, route, site },
+      vaccines,
       events: { start: ev.start, term: ev.values[0] as string[], version: ev.values[1] },
     };
   });

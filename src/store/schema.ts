@@ -12,7 +12,10 @@
  * - `windows`: per analysis and window, the MGPS hyperparameters and fit diagnostics.
  * - `meta`: build metadata as key -> JSON text.
  */
+import type { AnalysisDefinition } from '../domain/analysis-rules.js';
 import { COLUMNS, type ColumnName, type QuarterlyRow, type StoreType } from '../domain/columns.js';
+import { OUTCOME_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type StoredReportColumn, type VaccineColumn } from '../domain/report-columns.js';
+import type { OutcomeName } from '../domain/report-rules.js';
 
 /**
  * One quarterly row of a pair (spec 2.3 quarter object plus the build's extra columns): the
@@ -63,13 +66,7 @@ export interface SkippedWindowMeta {
  * One analysis of a store (its subset rule, strata, reports kept, pairs, fits on a
  * bound); served by `GET /analyses`. Counts are null when unknown (an import).
  */
-export interface AnalysisMeta {
-  name: string;
-  title: string;
-  /** One sentence on what the analysis is. */
-  description: string;
-  /** The subset rule in words, or null for every report. */
-  subset: string | null;
+export interface AnalysisMeta extends Pick<AnalysisDefinition, 'name' | 'title' | 'description' | 'subset'> {
   /** What E is stratified by (empty: crude E). */
   stratified_by: string[];
   /** Whether this is the default analysis (served at /signals). */
@@ -131,53 +128,18 @@ CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
  * An import or a store written before them has none (serving: src/store/reports.ts).
  */
 
-/**
- * One kept report (table `reports`). Dates are ISO `YYYY-MM-DD`; a blank or unreadable value is
- * null; an outcome flag is null when the report's file has no such column (`birth_defect` and
- * `ofc_visit` exist only in the current layout; `er_visit` is `ER_VISIT` or `ER_ED_VISIT`).
- */
-export interface ReportRow {
-  vaers_id: number;
-  /** RECVDATE. */
-  received: string;
-  /** Quarter of RECVDATE, `YYYYQn`. */
-  quarter: string;
-  age_yrs: number | null;
-  /** CDC WONDER age group label (src/vaers/report-fields.ts AGE_GROUPS). */
-  age_group: string;
-  /** F, M or U. */
-  sex: string;
-  state: string | null;
-  vax_date: string | null;
-  onset_date: string | null;
-  numdays: number | null;
-  died: boolean | null;
-  l_threat: boolean | null;
-  er_visit: boolean | null;
-  hospital: boolean | null;
-  x_stay: boolean | null;
-  disable: boolean | null;
-  birth_defect: boolean | null;
-  ofc_visit: boolean | null;
-  /** Y, N, U or null. */
-  recovd: string | null;
-  /** SYMPTOM_TEXT, only in a build with `--narratives`. */
-  narrative: string | null;
-}
+/** The TypeScript type of a report store column's values, without null. */
+type StoreValueOf<T> = T extends 'VARCHAR' ? string : T extends 'BOOLEAN' ? boolean : number;
 
-/** One VAX row of a kept report (table `report_vaccines`); blank fields are null. */
-export interface ReportVaccineRow {
-  vaers_id: number;
-  vax_name: string;
-  /** The VAERS VAX_TYPE code. */
-  vax_type: string | null;
-  vax_manu: string | null;
-  vax_lot: string | null;
-  /** VAX_DOSE (2014 release) or VAX_DOSE_SERIES (current layout). */
-  vax_dose: string | null;
-  vax_route: string | null;
-  vax_site: string | null;
-}
+/**
+ * One kept report (table `reports`), mapped from src/domain/report-columns.ts (the one list of
+ * its columns). Dates are ISO `YYYY-MM-DD`; a blank or unreadable value is null; an outcome flag
+ * is null when the report's file has no such column.
+ */
+export type ReportRow = { -readonly [C in StoredReportColumn as C['store']]: StoreValueOf<C['type']> | (C extends { notNull: true } ? never : null) };
+
+/** One VAX row of a kept report (table `report_vaccines`): its report's id and VACCINE_COLUMNS; blank fields are null. */
+export type ReportVaccineRow = { vaers_id: number } & { -readonly [C in VaccineColumn as C['store']]: string | (C extends { notNull: true } ? never : null) };
 
 /** One event of a kept report (table `report_events`): the MedDRA term and its SYMPTOMVERSIONn. */
 export interface ReportEventRow {
@@ -186,30 +148,20 @@ export interface ReportEventRow {
   version: string | null;
 }
 
-/** Column order of `reports`, with DuckDB types. */
-export const REPORT_COLUMNS: ReadonlyArray<readonly [keyof ReportRow, 'BIGINT' | 'VARCHAR' | 'DOUBLE' | 'BOOLEAN']> = [
-  ['vaers_id', 'BIGINT'], ['received', 'VARCHAR'], ['quarter', 'VARCHAR'], ['age_yrs', 'DOUBLE'], ['age_group', 'VARCHAR'],
-  ['sex', 'VARCHAR'], ['state', 'VARCHAR'], ['vax_date', 'VARCHAR'], ['onset_date', 'VARCHAR'], ['numdays', 'DOUBLE'],
-  ['died', 'BOOLEAN'], ['l_threat', 'BOOLEAN'], ['er_visit', 'BOOLEAN'], ['hospital', 'BOOLEAN'], ['x_stay', 'BOOLEAN'],
-  ['disable', 'BOOLEAN'], ['birth_defect', 'BOOLEAN'], ['ofc_visit', 'BOOLEAN'], ['recovd', 'VARCHAR'], ['narrative', 'VARCHAR'],
-];
+/** A report table's columns: name, DuckDB type and whether it is never null. */
+export type ReportTableColumns = ReadonlyArray<readonly [name: string, type: 'BIGINT' | 'VARCHAR' | 'DOUBLE' | 'BOOLEAN', notNull: boolean]>;
 
-/** Column order of `report_vaccines`, with DuckDB types. */
-export const REPORT_VACCINE_COLUMNS: ReadonlyArray<readonly [keyof ReportVaccineRow, 'BIGINT' | 'VARCHAR']> = [
-  ['vaers_id', 'BIGINT'], ['vax_name', 'VARCHAR'], ['vax_type', 'VARCHAR'], ['vax_manu', 'VARCHAR'], ['vax_lot', 'VARCHAR'],
-  ['vax_dose', 'VARCHAR'], ['vax_route', 'VARCHAR'], ['vax_site', 'VARCHAR'],
-];
+/** Column order of `reports`, with DuckDB types (src/domain/report-columns.ts). */
+export const REPORT_TABLE_COLUMNS: ReportTableColumns = STORED_REPORT_COLUMNS.map((c) => [c.store, c.type, 'notNull' in c] as const);
+
+/** Column order of `report_vaccines`, with DuckDB types: the report's id, then VACCINE_COLUMNS. */
+export const REPORT_VACCINE_COLUMNS: ReportTableColumns = [['vaers_id', 'BIGINT', true], ...VACCINE_COLUMNS.map((c) => [c.store, 'VARCHAR', 'notNull' in c] as const)];
 
 /** Column order of `report_events`, with DuckDB types. */
-export const REPORT_EVENT_COLUMNS: ReadonlyArray<readonly [keyof ReportEventRow, 'BIGINT' | 'VARCHAR']> = [
-  ['vaers_id', 'BIGINT'], ['term', 'VARCHAR'], ['version', 'VARCHAR'],
-];
+export const REPORT_EVENT_COLUMNS: ReportTableColumns = [['vaers_id', 'BIGINT', true], ['term', 'VARCHAR', true], ['version', 'VARCHAR', false]];
 
-/** The outcome columns of `reports` and their OUTCOME flag names (src/vaers/report-fields.ts). */
-export const REPORT_OUTCOME_COLUMNS = [
-  ['died', 'DIED'], ['l_threat', 'L_THREAT'], ['er_visit', 'ER_VISIT'], ['hospital', 'HOSPITAL'], ['x_stay', 'X_STAY'],
-  ['disable', 'DISABLE'], ['birth_defect', 'BIRTH_DEFECT'], ['ofc_visit', 'OFC_VISIT'],
-] as const satisfies ReadonlyArray<readonly [keyof ReportRow, string]>;
+/** The outcome columns of `reports` and their OUTCOME flag names (src/domain/report-columns.ts). */
+export const REPORT_OUTCOME_COLUMNS: ReadonlyArray<readonly [string, OutcomeName]> = OUTCOME_REPORT_COLUMNS.map((c) => [c.store, c.outcome] as const);
 
 /** The report tables' names, in the order written. */
 export const REPORT_TABLES = ['reports', 'report_vaccines', 'report_events'] as const;
@@ -224,12 +176,10 @@ export interface ReportTables {
   events: Iterable<ReportEventRow>;
 }
 
-const ddl = (table: string, columns: ReadonlyArray<readonly [string, string]>, notNull: string[]): string =>
-  `CREATE TABLE ${table} (${columns.map(([name, type]) => `${name} ${type}${notNull.includes(name) ? ' NOT NULL' : ''}`).join(', ')});`;
+const ddl = (table: string, columns: ReportTableColumns): string =>
+  `CREATE TABLE ${table} (${columns.map(([name, type, notNull]) => `${name} ${type}${notNull ? ' NOT NULL' : ''}`).join(', ')});`;
 
 /** DDL of the three report tables. */
 export const REPORT_TABLES_SQL = [
-  ddl('reports', REPORT_COLUMNS, ['vaers_id', 'received', 'quarter', 'age_group', 'sex']),
-  ddl('report_vaccines', REPORT_VACCINE_COLUMNS, ['vaers_id', 'vax_name']),
-  ddl('report_events', REPORT_EVENT_COLUMNS, ['vaers_id', 'term']),
+  ddl('reports', REPORT_TABLE_COLUMNS), ddl('report_vaccines', REPORT_VACCINE_COLUMNS), ddl('report_events', REPORT_EVENT_COLUMNS),
 ].join('\n');

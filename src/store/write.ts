@@ -28,8 +28,8 @@ import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duc
 import { COLUMNS, finiteOrNull } from '../domain/columns.js';
 import { KV_PREFIX, REPORT_TABLES_KEY, isParquetPath, reportSidecarPath, sqlString } from './parquet-store.js';
 import {
-  QUARTERLY_COLUMNS, REPORT_COLUMNS, REPORT_EVENT_COLUMNS, REPORT_TABLES, REPORT_TABLES_SQL, REPORT_VACCINE_COLUMNS, SCHEMA_SQL,
-  type QuarterlyRow, type ReportTableName, type ReportTables, type StoreMeta, type VaccineRow, type WindowRow,
+  QUARTERLY_COLUMNS, REPORT_EVENT_COLUMNS, REPORT_TABLE_COLUMNS, REPORT_TABLES, REPORT_TABLES_SQL, REPORT_VACCINE_COLUMNS, SCHEMA_SQL,
+  type QuarterlyRow, type ReportTableColumns, type ReportTableName, type ReportTables, type StoreMeta, type VaccineRow, type WindowRow,
 } from './schema.js';
 
 /**
@@ -100,8 +100,8 @@ function windowValues(w: WindowRow): Array<[string, unknown]> {
 /** Creates the report tables in database `catalog` (the store itself, or `staging`) and appends their rows. */
 async function appendReportTables(connection: DuckDBConnection, catalog: 'store' | 'staging', tables: ReportTables): Promise<void> {
   await connection.run(catalog === 'staging' ? REPORT_TABLES_SQL.replaceAll('CREATE TABLE ', 'CREATE TABLE staging.') : REPORT_TABLES_SQL);
-  const parts: Array<[ReportTableName, ReadonlyArray<readonly [string, string]>, Iterable<object>]> = [
-    ['reports', REPORT_COLUMNS, tables.reports], ['report_vaccines', REPORT_VACCINE_COLUMNS, tables.vaccines],
+  const parts: Array<[ReportTableName, ReportTableColumns, Iterable<object>]> = [
+    ['reports', REPORT_TABLE_COLUMNS, tables.reports], ['report_vaccines', REPORT_VACCINE_COLUMNS, tables.vaccines],
     ['report_events', REPORT_EVENT_COLUMNS, tables.events],
   ];
   for (const [table, columns, rows] of parts) {

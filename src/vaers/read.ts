@@ -16,19 +16,20 @@ import { SKIP, SkipTally } from './skips.js';
 import { hashFile, openMember, scanFolder, type VaersFolder, type VaersMember } from './sources.js';
 import { dateQuarter, parseVaersDate, parseVaersId, type DateNumber } from './values.js';
 import { reportFieldColumns, reportFields, type ReportFieldColumns, type ReportFields } from './report-fields.js';
-import { Interner, ReportDetailsBuilder, type ReportDetails } from './report-details.js';
+import { Interner, ReportDetailsBuilder, type ReportDetails, type ReportValues } from './report-details.js';
+import { SEX_CODES } from '../domain/report-rules.js';
 import {
   dataDetailColumns, dataDetails, symptomsRow, symptomsRowColumns, vaxRow, vaxRowColumns,
   type DataDetailColumns, type DataDetails, type SymptomsRowColumns, type VaxRowColumns,
 } from './rows.js';
 
 /**
- * One report kept for counting. `quarter` is the quarter of its `RECVDATE` (src/quarter.ts
+ * One report kept for counting. `quarter` is the quarter of its `RECVDATE` (src/domain/quarter.ts
  * index); `vaccines` and `events` are distinct, ascending indexes into `VaersData.vaccines` and
- * `VaersData.events`, each with at least one element. The report-level fields (sex, age, year,
- * outcomes; src/vaers/report-fields.ts) come from its VAERSDATA row.
+ * `VaersData.events`, each with at least one element. Its own values (sex, age, outcomes, ...)
+ * are in `VaersData.details` at the same index, where the analyses' rules read them.
  */
-export interface VaersReport extends ReportFields {
+export interface VaersReport {
   id: number;
   quarter: QuarterIndex;
   vaccines: number[];
@@ -258,9 +259,14 @@ class VaersReader {
       if (!p.vaccines) this.tally.add(SKIP.NO_VACCINE, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
       else if (!p.events) this.tally.add(SKIP.NO_EVENT, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
       else {
-        this.reports.push({ id, quarter: p.quarter, vaccines: p.vaccines.sort(byNumber).slice(), events: p.events.sort(byNumber).slice(), ...p.fields });
-        this.details.add({ id, received: p.received, quarter: p.quarter, fields: p.fields, details: p.details, outcomesKnown: p.outcomesKnown },
-          p.vaxRows, p.eventRows, { file: data.label, line: p.line });
+        this.reports.push({ id, quarter: p.quarter, vaccines: p.vaccines.sort(byNumber).slice(), events: p.events.sort(byNumber).slice() });
+        // Every report column's value (src/domain/report-columns.ts): the `cell` columns come read in `details`.
+        const { bad, ...cells } = p.details;
+        const values: ReportValues = {
+          ...cells, id, received: p.received, quarter: p.quarter, age: p.fields.age, ageGroup: p.fields.ageGroup,
+          sex: SEX_CODES.indexOf(p.fields.sex), outcomes: p.fields.outcomes, outcomesKnown: p.outcomesKnown,
+        };
+        this.details.add(values, bad, p.vaxRows, p.eventRows, { file: data.label, line: p.line });
       }
     }
   }

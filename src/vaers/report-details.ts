@@ -9,11 +9,9 @@
  * event, plus the narratives when they are kept. The reports are the real ones, read once:
  * `--scale` replays only the counts.
  */
-import type { QuarterIndex } from '../domain/quarter.js';
-import { SEX_CODES, type ReportFields } from './report-fields.js';
-import { CHECKED_FIELDS, type DataDetails, type VaxRowValues } from './rows.js';
+import { CHECKED_FIELDS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type ReportEncoding, type StoredReportColumn, type VaccineColumn } from '../domain/report-columns.js';
+import type { BadCell, ReadValueOf, VaxRowValues } from './rows.js';
 import { ValueTally, type UnparseableValues } from './skips.js';
-import type { DateNumber } from './values.js';
 
 /** Interned strings: each distinct value once, numbered in order of first appearance. */
 export class Interner {
@@ -77,67 +75,57 @@ class Growable<T extends Typed> {
 const int32 = (n: number): Int32Array => new Int32Array(n);
 const float64 = (n: number): Float64Array => new Float64Array(n);
 
+/** How the build holds a report column (src/domain/report-columns.ts `ReportEncoding`), one entry per report. */
+type BuiltArrayOf<C extends StoredReportColumn> =
+  C['encoding'] extends 'id' | 'number' ? Float64Array
+    : C['encoding'] extends 'date' | 'text' ? Int32Array
+      : C['encoding'] extends 'quarter' | 'outcome' ? Uint16Array
+        : C['encoding'] extends 'code' ? Uint8Array : Array<string | null> | null;
+
+/** The `reports` columns as the build holds them, one property per REPORT_COLUMNS field. */
+export type ReportDetailColumns = { -readonly [C in StoredReportColumn as C['field']]: BuiltArrayOf<C> };
+
+/** A kept report's values (src/vaers/read.ts computes them), one per REPORT_COLUMNS field, plus the OUTCOME bits whose column its file had. */
+export type ReportValues = { -readonly [C in StoredReportColumn as C['field']]: ReadValueOf<C> } & { outcomesKnown: number };
+
 /**
- * The kept reports' values as columns. Index `i` is `VaersData.reports[i]`. String columns hold
- * indexes into `strings` (-1: null); dates are `yyyymmdd` (0: null); `age` and `numdays` are NaN
- * when unknown.
+ * The kept reports' values as columns, mapped from src/domain/report-columns.ts. Index `i` is
+ * `VaersData.reports[i]`. Ids and numbers are doubles (NaN: unknown); dates `yyyymmdd` (0:
+ * null); text columns hold indexes into `strings` (-1: null); codes are indexes into the
+ * column's codes; the outcome flags are OUTCOME bits; `narrative` is null when not read.
+ * Satisfies the rules' RuleColumns (src/domain/report-rules.ts).
  */
-export interface ReportDetails {
+export type ReportDetails = ReportDetailColumns & {
   count: number;
-  /** VAERS_ID. */
-  id: Float64Array;
-  /** RECVDATE. */
-  received: Int32Array;
-  /** Quarter of RECVDATE (src/domain/quarter.ts index). */
-  quarter: Uint16Array;
-  /** AGE_YRS. */
-  age: Float64Array;
-  /** Index into AGE_GROUPS (report-fields.ts). */
-  ageGroup: Uint8Array;
-  /** Index into SEX_CODES. */
-  sex: Uint8Array;
-  state: Int32Array;
-  vaxDate: Int32Array;
-  onsetDate: Int32Array;
-  numdays: Float64Array;
-  /** OUTCOME bits set (report-fields.ts). */
-  outcomes: Uint16Array;
   /** OUTCOME bits whose column the report's file had. */
   outcomesKnown: Uint16Array;
-  recovd: Int32Array;
-  /** SYMPTOM_TEXT per report (null when blank), or null when narratives were not read. */
-  narrative: Array<string | null> | null;
-  /** VAX rows with a VAX_NAME, per report in file order: report i's rows are start[i] .. start[i + 1] - 1. */
-  vaccines: { start: Int32Array; name: Int32Array; type: Int32Array; manufacturer: Int32Array; lot: Int32Array; dose: Int32Array; route: Int32Array; site: Int32Array };
+  /** VAX rows with a VAX_NAME, per report in file order: report i's rows are start[i] .. start[i + 1] - 1; string numbers per VACCINE_COLUMNS field. */
+  vaccines: { start: Int32Array } & { -readonly [C in VaccineColumn as C['field']]: Int32Array };
   /** Distinct terms per report in file order (the first SYMPTOMVERSIONn seen with each), as runs like `vaccines`. */
   events: { start: Int32Array; term: Int32Array; version: Int32Array };
   /** The values of the string columns. */
   strings: string[];
   /** Cells of the kept reports that could not be read (kept as unknown), per field with examples. */
   unparseable: UnparseableValues[];
-}
+};
 
-/** A VAX row of a pending report, as string numbers: name, type, manufacturer, lot, dose, route, site. */
-export const VAX_ROW_WIDTH = 7;
+/** A VAX row of a pending report, as string numbers, one per VACCINE_COLUMNS column (the name first). */
+export const VAX_ROW_WIDTH = VACCINE_COLUMNS.length;
+
+/** The report columns the builder holds in typed arrays (all but the outcome bits and the narrative), with their arrays. */
+const TYPED_COLUMNS = STORED_REPORT_COLUMNS.filter((c) => c.encoding !== 'outcome' && c.encoding !== 'narrative');
+const ARRAY_OF: Record<Exclude<ReportEncoding, 'outcome' | 'narrative'>, (n: number) => Typed> = {
+  id: float64, number: float64, date: int32, text: int32, quarter: (n) => new Uint16Array(n), code: (n) => new Uint8Array(n),
+};
 
 /** The reader's side: collects kept reports one by one into columns (see ReportDetails). */
 export class ReportDetailsBuilder {
   /** The strings of every string column (and of the pending rows). */
   readonly strings = new Interner();
   private readonly tally = new ValueTally(CHECKED_FIELDS);
-  private readonly id = new Growable(float64);
-  private readonly received = new Growable(int32);
-  private readonly quarter = new Growable((n) => new Uint16Array(n));
-  private readonly age = new Growable(float64);
-  private readonly ageGroup = new Growable((n) => new Uint8Array(n));
-  private readonly sex = new Growable((n) => new Uint8Array(n));
-  private readonly state = new Growable(int32);
-  private readonly vaxDate = new Growable(int32);
-  private readonly onsetDate = new Growable(int32);
-  private readonly numdays = new Growable(float64);
+  private readonly columns = new Map(TYPED_COLUMNS.map((c) => [c.field, new Growable(ARRAY_OF[c.encoding as keyof typeof ARRAY_OF])] as const));
   private readonly outcomes = new Growable((n) => new Uint16Array(n));
   private readonly outcomesKnown = new Growable((n) => new Uint16Array(n));
-  private readonly recovd = new Growable(int32);
   private readonly narrative: Array<string | null> | null;
   private readonly vaxStart = new Growable(int32);
   private readonly vax = Array.from({ length: VAX_ROW_WIDTH }, () => new Growable(int32));
@@ -162,10 +150,8 @@ export class ReportDetailsBuilder {
    * report's rows); `vaccine` is the reader's index of its name.
    */
   pushVaxRow(into: number[], row: VaxRowValues, vaccine: number): void {
-    const s = this.strings;
-    const r = this.recentVax;
-    into.push(this.known(this.vaccineString, vaccine, row.name), s.ofRecent(row.type, r[0]), s.ofRecent(row.manufacturer, r[1]),
-      s.ofRecent(row.lot, r[2]), s.ofRecent(row.dose, r[3]), s.ofRecent(row.route, r[4]), s.ofRecent(row.site, r[5]));
+    into.push(this.known(this.vaccineString, vaccine, row.name));
+    for (let k = 1; k < VAX_ROW_WIDTH; k++) into.push(this.strings.ofRecent(row[VACCINE_COLUMNS[k].field] as string | null, this.recentVax[k - 1]));
   }
 
   /** Appends an event row ([term, version] string numbers) to `into`; `event` is the reader's index of the term. */
@@ -183,30 +169,20 @@ export class ReportDetailsBuilder {
   }
 
   /**
-   * Adds one kept report: its id, received date and quarter, report fields, DATA details (whose
-   * unreadable cells are counted now, with `where` naming the file and line), its VAX rows
-   * (VAX_ROW_WIDTH string numbers each) and events ([term, version] string numbers each).
+   * Adds one kept report: its values (one per REPORT_COLUMNS field), its unreadable cells
+   * (counted now, with `where` naming the file and line), its VAX rows (VAX_ROW_WIDTH string
+   * numbers each) and events ([term, version] string numbers each).
    */
-  add(
-    report: { id: number; received: DateNumber; quarter: QuarterIndex; fields: ReportFields; details: DataDetails; outcomesKnown: number },
-    vaxRows: readonly number[], eventRows: readonly number[], where: { file: string; line: number },
-  ): void {
-    const { fields, details } = report;
-    this.id.push(report.id);
-    this.received.push(report.received);
-    this.quarter.push(report.quarter);
-    this.age.push(fields.age ?? NaN);
-    this.ageGroup.push(fields.ageGroup);
-    this.sex.push(SEX_CODES.indexOf(fields.sex));
-    this.state.push(this.strings.ofNullable(details.state));
-    this.vaxDate.push(details.vaxDate ?? 0);
-    this.onsetDate.push(details.onsetDate ?? 0);
-    this.numdays.push(details.numdays ?? NaN);
-    this.outcomes.push(fields.outcomes);
+  add(report: ReportValues, bad: readonly BadCell[] | null, vaxRows: readonly number[], eventRows: readonly number[], where: { file: string; line: number }): void {
+    for (const c of TYPED_COLUMNS) {
+      const value = report[c.field];
+      this.columns.get(c.field)!.push(c.encoding === 'text' ? this.strings.ofNullable(value as string | null)
+        : value === null ? (c.encoding === 'date' ? 0 : NaN) : (value as number));
+    }
+    this.outcomes.push(report.outcomes);
     this.outcomesKnown.push(report.outcomesKnown);
-    this.recovd.push(this.strings.ofNullable(details.recovd));
-    this.narrative?.push(details.narrative);
-    for (const bad of details.bad ?? []) this.tally.add(bad.field, { vaers_id: report.id, file: where.file, line: where.line, cell: bad.cell });
+    this.narrative?.push(report.narrative);
+    for (const b of bad ?? []) this.tally.add(b.field, { vaers_id: report.id, file: where.file, line: where.line, cell: b.cell });
     for (let k = 0; k < vaxRows.length; k++) this.vax[k % VAX_ROW_WIDTH].push(vaxRows[k]);
     this.vaxStart.push(this.vax[0].length);
     for (let k = 0; k < eventRows.length; k += 2) {
@@ -218,15 +194,13 @@ export class ReportDetailsBuilder {
 
   /** The columns (exact-size copies). */
   finish(): ReportDetails {
-    const [name, type, manufacturer, lot, dose, route, site] = this.vax.map((c) => c.done());
+    const columns = Object.fromEntries([...this.columns].map(([field, c]) => [field, c.done()]));
+    const vaccines = Object.fromEntries(VACCINE_COLUMNS.map((c, k) => [c.field, this.vax[k].done()]));
     return {
-      count: this.id.length, id: this.id.done(), received: this.received.done(), quarter: this.quarter.done(), age: this.age.done(),
-      ageGroup: this.ageGroup.done(), sex: this.sex.done(), state: this.state.done(), vaxDate: this.vaxDate.done(),
-      onsetDate: this.onsetDate.done(), numdays: this.numdays.done(), outcomes: this.outcomes.done(),
-      outcomesKnown: this.outcomesKnown.done(), recovd: this.recovd.done(), narrative: this.narrative,
-      vaccines: { start: this.vaxStart.done(), name, type, manufacturer, lot, dose, route, site },
+      ...columns, count: this.vaxStart.length - 1, outcomes: this.outcomes.done(), outcomesKnown: this.outcomesKnown.done(), narrative: this.narrative,
+      vaccines: { start: this.vaxStart.done(), ...vaccines },
       events: { start: this.eventStart.done(), term: this.term.done(), version: this.version.done() },
       strings: this.strings.values, unparseable: this.tally.list(),
-    };
+    } as ReportDetails;
   }
 }

@@ -1,107 +1,14 @@
 /**
- * Report-level fields of the VAERSDATA file that the analyses and case series group by: the
- * sex, the CDC WONDER age group of `AGE_YRS`, the outcome flags and the seriousness rule.
- *
- * Sources: the VAERS data use guide (vaers.hhs.gov: `SEX` is F, M or U; `AGE_YRS` in years;
- * the outcome columns hold `Y` or are empty; `BIRTH_DEFECT` exists only in the current column
- * layout); CDC WONDER's VAERS age groups; 21 CFR 600.80(a) for "serious" (death, a
- * life-threatening event, hospitalisation or its prolongation, persistent or significant
- * disability, a congenital anomaly/birth defect; an emergency-room visit alone is not serious).
+ * Reading the report-level fields of a VAERSDATA row (sex, age, age group, outcome flags) by
+ * the domain rules of src/domain/report-rules.ts: which header columns hold them, and their
+ * values in one record.
  */
+import { OUTCOME_REPORT_COLUMNS, sourceFieldsOf } from '../domain/report-columns.js';
+import { ageGroupOf, isYes, OUTCOME, parseAge, sexOf, type OutcomeName, type Sex } from '../domain/report-rules.js';
 
-/** Sex of a report: `F`, `M`, or `U` for anything else (blank, `U`, other codes). */
-export type Sex = 'F' | 'M' | 'U';
-
-/** Sex codes in the order of their index (`SEX_CODES[sexIndex(...)]`). */
-export const SEX_CODES: readonly Sex[] = ['F', 'M', 'U'];
-
-/** `SEX` cell -> `F`, `M` or `U` (trimmed, case-insensitive; anything else is `U`). */
-export function sexOf(cell: string): Sex {
-  const code = cell.trim().toUpperCase();
-  return code === 'F' || code === 'M' ? code : 'U';
-}
-
-/**
- * CDC WONDER's VAERS age groups of `AGE_YRS`, each a half-open interval [min, max) in years;
- * the last group `Unknown` takes a blank or non-numeric age (and a negative one).
- */
-export const AGE_GROUPS: ReadonlyArray<{ label: string; min: number; max: number }> = [
-  { label: '<6 months', min: 0, max: 0.5 },
-  { label: '6-11 months', min: 0.5, max: 1 },
-  { label: '1-2 years', min: 1, max: 3 },
-  { label: '3-5 years', min: 3, max: 6 },
-  { label: '6-17 years', min: 6, max: 18 },
-  { label: '18-29 years', min: 18, max: 30 },
-  { label: '30-39 years', min: 30, max: 40 },
-  { label: '40-49 years', min: 40, max: 50 },
-  { label: '50-59 years', min: 50, max: 60 },
-  { label: '60-64 years', min: 60, max: 65 },
-  { label: '65-79 years', min: 65, max: 80 },
-  { label: '80+ years', min: 80, max: Infinity },
-  { label: 'Unknown', min: NaN, max: NaN },
-];
-
-/** Index of the `Unknown` age group. */
-export const UNKNOWN_AGE_GROUP = AGE_GROUPS.length - 1;
-
-/** `AGE_YRS` cell -> years, or null when blank, not a number or negative. */
-export function parseAge(cell: string): number | null {
-  const text = cell.trim();
-  if (text === '') return null;
-  const years = Number(text);
-  return Number.isFinite(years) && years >= 0 ? years : null;
-}
-
-/** Age in years (or null) -> index into AGE_GROUPS. */
-export function ageGroupOf(years: number | null): number {
-  if (years === null) return UNKNOWN_AGE_GROUP;
-  for (let g = 0; g < UNKNOWN_AGE_GROUP; g++) if (years >= AGE_GROUPS[g].min && years < AGE_GROUPS[g].max) return g;
-  return UNKNOWN_AGE_GROUP;
-}
-
-/**
- * Outcome flags of a report as bits, one per VAERSDATA column (`Y` sets the bit). `ER_VISIT`
- * (older layout) and `ER_ED_VISIT` (current layout) are one flag; `BIRTH_DEFECT` and
- * `OFC_VISIT` exist only in the current layout.
- */
-export const OUTCOME = {
-  DIED: 1,
-  L_THREAT: 2,
-  ER_VISIT: 4,
-  HOSPITAL: 8,
-  X_STAY: 16,
-  DISABLE: 32,
-  BIRTH_DEFECT: 64,
-  OFC_VISIT: 128,
-} as const;
-
-/** Outcome flag name. */
-export type OutcomeName = keyof typeof OUTCOME;
-
-/** The VAERSDATA columns read for each outcome flag, in order of preference. */
-export const OUTCOME_COLUMNS: Readonly<Record<OutcomeName, readonly string[]>> = {
-  DIED: ['DIED'],
-  L_THREAT: ['L_THREAT'],
-  ER_VISIT: ['ER_VISIT', 'ER_ED_VISIT'],
-  HOSPITAL: ['HOSPITAL'],
-  X_STAY: ['X_STAY'],
-  DISABLE: ['DISABLE'],
-  BIRTH_DEFECT: ['BIRTH_DEFECT'],
-  OFC_VISIT: ['OFC_VISIT'],
-};
-
-/** The outcomes that make a report serious (21 CFR 600.80; `ER_VISIT` and `OFC_VISIT` do not). */
-export const SERIOUS_OUTCOMES = OUTCOME.DIED | OUTCOME.L_THREAT | OUTCOME.HOSPITAL | OUTCOME.X_STAY | OUTCOME.DISABLE | OUTCOME.BIRTH_DEFECT;
-
-/** True when a flag cell says yes (`Y`, trimmed, case-insensitive). */
-export function isYes(cell: string | undefined): boolean {
-  return cell !== undefined && cell.trim().toUpperCase() === 'Y';
-}
-
-/** True when the outcome bits make the report serious. */
-export function isSerious(outcomes: number): boolean {
-  return (outcomes & SERIOUS_OUTCOMES) !== 0;
-}
+/** The VAERSDATA columns read for each outcome flag (both layouts; src/domain/report-columns.ts). */
+export const OUTCOME_COLUMNS: Readonly<Record<OutcomeName, readonly string[]>> =
+  Object.fromEntries(OUTCOME_REPORT_COLUMNS.map((c) => [c.outcome, sourceFieldsOf(c)])) as unknown as Record<OutcomeName, readonly string[]>;
 
 /** The report-level fields the analyses group by, read from one VAERSDATA row. */
 export interface ReportFields {

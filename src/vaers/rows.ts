@@ -12,52 +12,57 @@
  * guide's) reads as unknown and is reported in `bad`, never thrown.
  */
 import { requireColumns, type ColumnIndex } from './csv.js';
-import { parseAge, reportFieldColumns, SEX_CODES, type Sex } from './report-fields.js';
+import { STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type SourceFields, type StoredReportColumn, type VaccineColumn } from '../domain/report-columns.js';
+import { parseAge, SEX_CODES, type Sex } from '../domain/report-rules.js';
+import { reportFieldColumns } from './report-fields.js';
 import { parseDecimal, parseVaersDate, parseVaersId, type DateNumber } from './values.js';
 
-/** Codes of `RECOVD` (recovered: yes, no, unknown). */
-export const RECOVD_CODES: readonly string[] = ['Y', 'N', 'U'];
-
-/** The report fields whose cells are checked, in the order the build summary lists them. */
-export const CHECKED_FIELDS = ['AGE_YRS', 'SEX', 'VAX_DATE', 'ONSET_DATE', 'NUMDAYS', 'RECOVD'] as const;
-
-/** A checked field (see CHECKED_FIELDS). */
-export type CheckedField = (typeof CHECKED_FIELDS)[number];
-
-/** A cell that could not be read: the field and the cell as written. */
+/** A cell that could not be read: the field (src/domain/report-columns.ts CHECKED_FIELDS) and the cell as written. */
 export interface BadCell {
-  field: CheckedField;
+  field: string;
   cell: string;
 }
 
+/**
+ * A report column's value as the reader gives it to the build's columns (report-details.ts):
+ * ids and quarters as numbers, numbers or null, dates as `yyyymmdd` or null, codes as indexes,
+ * text and narratives as strings or null, the outcome flags as OUTCOME bits.
+ */
+export type ReadValueOf<C extends StoredReportColumn> =
+  C['encoding'] extends 'date' ? DateNumber | null
+    : C['encoding'] extends 'text' | 'narrative' ? string | null
+      : C['encoding'] extends 'number' ? number | null : number;
+
+/** A `cell` column of REPORT_COLUMNS: read from its source cell by its encoding. */
+type CellColumn = Extract<StoredReportColumn, { read: 'cell' }>;
+const CELL_COLUMNS = STORED_REPORT_COLUMNS.filter((c): c is CellColumn => 'read' in c && c.read === 'cell');
+
+/** The values of the `cell` columns of one VAERSDATA row, by field. */
+export type CellValues = { -readonly [C in CellColumn as C['field']]: ReadValueOf<C> };
+
 /** Where the extra VAERSDATA fields sit in a header (-1: column absent). */
 export interface DataDetailColumns {
-  state: number;
+  /** Per `cell` column (table order), its column. */
+  cells: number[];
   age: number;
   sex: number;
-  vaxDate: number;
-  onsetDate: number;
-  numdays: number;
-  recovd: number;
   text: number;
-  /** OUTCOME bits (report-fields.ts) whose column the header has. */
+  /** OUTCOME bits (src/domain/report-rules.ts) whose column the header has. */
   outcomesKnown: number;
 }
 
-/** The extra fields of one VAERSDATA row (dates as `yyyymmdd`; null: blank or unreadable). */
-export interface DataDetails {
-  state: string | null;
-  vaxDate: DateNumber | null;
-  onsetDate: DateNumber | null;
-  numdays: number | null;
-  recovd: string | null;
+/** The `cell` columns of one VAERSDATA row (dates as `yyyymmdd`; null: blank or unreadable), its narrative and its unreadable cells. */
+export type DataDetails = CellValues & {
   /** `SYMPTOM_TEXT`, only when narratives are read (else null). */
   narrative: string | null;
   /** The unreadable cells of the row (null when none). */
   bad: BadCell[] | null;
-}
+};
 
 const col = (columns: ColumnIndex, name: string): number => columns.get(name) ?? -1;
+/** The header column of a field: its current layout's source field, else its older one (-1: absent). */
+const sourceColumn = (columns: ColumnIndex, source: SourceFields): number =>
+  [...source.current, ...source.older].map((name) => columns.get(name)).find((at) => at !== undefined) ?? -1;
 const cellAt = (fields: readonly string[], at: number): string => (at >= 0 ? (fields[at] ?? '').trim() : '');
 const orNull = (text: string): string | null => (text === '' ? null : text);
 
@@ -66,81 +71,64 @@ export function dataDetailColumns(columns: ColumnIndex): DataDetailColumns {
   let outcomesKnown = 0;
   for (const [bit] of reportFieldColumns(columns).outcomes) outcomesKnown |= bit;
   return {
-    state: col(columns, 'STATE'), age: col(columns, 'AGE_YRS'), sex: col(columns, 'SEX'), vaxDate: col(columns, 'VAX_DATE'),
-    onsetDate: col(columns, 'ONSET_DATE'), numdays: col(columns, 'NUMDAYS'), recovd: col(columns, 'RECOVD'),
+    cells: CELL_COLUMNS.map((c) => sourceColumn(columns, c.source)), age: col(columns, 'AGE_YRS'), sex: col(columns, 'SEX'),
     text: col(columns, 'SYMPTOM_TEXT'), outcomesKnown,
   };
+}
+
+/** One `cell` column's value from its trimmed cell (non-blank), or undefined when the cell cannot be read. */
+function cellValue(c: CellColumn, cell: string): DateNumber | number | string | undefined {
+  if (c.encoding === 'date') return parseVaersDate(cell) ?? undefined;
+  if (c.encoding === 'number') return parseDecimal(cell) ?? undefined;
+  if (!('codes' in c)) return cell;
+  const code = cell.toUpperCase();
+  return c.codes.includes(code) ? code : undefined;
 }
 
 /** The extra fields of one VAERSDATA record; `narratives` keeps `SYMPTOM_TEXT` (as written, untrimmed). */
 export function dataDetails(fields: readonly string[], at: DataDetailColumns, narratives: boolean): DataDetails {
   const age = cellAt(fields, at.age);
   const sex = cellAt(fields, at.sex);
-  const vaxCell = cellAt(fields, at.vaxDate);
-  const onsetCell = cellAt(fields, at.onsetDate);
-  const numdaysCell = cellAt(fields, at.numdays);
-  const recovdCell = cellAt(fields, at.recovd);
-  const vaxDate = vaxCell === '' ? null : parseVaersDate(vaxCell);
-  const onsetDate = onsetCell === '' ? null : parseVaersDate(onsetCell);
-  const numdays = numdaysCell === '' ? null : parseDecimal(numdaysCell);
-  const recovdCode = recovdCell.toUpperCase();
-  const recovd = RECOVD_CODES.includes(recovdCode) ? recovdCode : null;
   let bad: BadCell[] | null = null;
   if (age !== '' && parseAge(age) === null) (bad ??= []).push({ field: 'AGE_YRS', cell: age });
   if (sex !== '' && !SEX_CODES.includes(sex.toUpperCase() as Sex)) (bad ??= []).push({ field: 'SEX', cell: sex });
-  if (vaxCell !== '' && vaxDate === null) (bad ??= []).push({ field: 'VAX_DATE', cell: vaxCell });
-  if (onsetCell !== '' && onsetDate === null) (bad ??= []).push({ field: 'ONSET_DATE', cell: onsetCell });
-  if (numdaysCell !== '' && numdays === null) (bad ??= []).push({ field: 'NUMDAYS', cell: numdaysCell });
-  if (recovdCell !== '' && recovd === null) (bad ??= []).push({ field: 'RECOVD', cell: recovdCell });
+  const values: Record<string, unknown> = {};
+  CELL_COLUMNS.forEach((c, k) => {
+    const cell = cellAt(fields, at.cells[k]);
+    const value = cell === '' ? null : cellValue(c, cell);
+    if (value === undefined) (bad ??= []).push({ field: c.source.older[0], cell });
+    values[c.field] = value ?? null;
+  });
   const text = narratives && at.text >= 0 ? (fields[at.text] ?? '') : '';
-  return { state: orNull(cellAt(fields, at.state)), vaxDate, onsetDate, numdays, recovd, narrative: text.trim() === '' ? null : text, bad };
+  return { ...(values as CellValues), narrative: text.trim() === '' ? null : text, bad };
 }
 
-/** Where the fields of a VAERSVAX row sit (-1: column absent). */
+/** Where the fields of a VAERSVAX row sit: the id, and per VACCINE_COLUMNS column its column (-1: absent). */
 export interface VaxRowColumns {
   id: number;
-  name: number;
-  type: number;
-  manufacturer: number;
-  lot: number;
-  /** `VAX_DOSE` (2014 release) or `VAX_DOSE_SERIES` (current layout). */
-  dose: number;
-  route: number;
-  site: number;
+  columns: number[];
 }
 
-/** One VAERSVAX row: the id (null when not an integer) and the trimmed fields (null when blank). */
-export interface VaxRowValues {
-  id: number | null;
-  /** `VAX_NAME` ('' when blank: such a row names no vaccine). */
-  name: string;
-  type: string | null;
-  manufacturer: string | null;
-  lot: string | null;
-  dose: string | null;
-  route: string | null;
-  site: string | null;
-}
+/** One VAERSVAX row: the id (null when not an integer) and the trimmed VACCINE_COLUMNS fields (null when blank; the name '' when blank: such a row names no vaccine). */
+export type VaxRowValues = { id: number | null } & { -readonly [C in VaccineColumn as C['field']]: C extends { notNull: true } ? string : string | null };
 
 /**
- * Finds the VAERSVAX columns in a header.
+ * Finds the VAERSVAX columns in a header by their source fields (src/domain/report-columns.ts).
  * @throws UserError naming the file and line when `VAERS_ID` or `VAX_NAME` is missing.
  */
 export function vaxRowColumns(columns: ColumnIndex, label: string, line: number): VaxRowColumns {
-  const [id, name] = requireColumns(columns, ['VAERS_ID', 'VAX_NAME'], label, line);
-  return {
-    id, name, type: col(columns, 'VAX_TYPE'), manufacturer: col(columns, 'VAX_MANU'), lot: col(columns, 'VAX_LOT'),
-    dose: columns.get('VAX_DOSE_SERIES') ?? col(columns, 'VAX_DOSE'), route: col(columns, 'VAX_ROUTE'), site: col(columns, 'VAX_SITE'),
-  };
+  const [id] = requireColumns(columns, ['VAERS_ID', ...VACCINE_COLUMNS.filter((c) => 'notNull' in c).flatMap((c) => c.source.current)], label, line);
+  return { id, columns: VACCINE_COLUMNS.map((c) => sourceColumn(columns, c.source)) };
 }
 
 /** The values of one VAERSVAX record. */
 export function vaxRow(fields: readonly string[], at: VaxRowColumns): VaxRowValues {
-  const value = (k: number): string | null => orNull(cellAt(fields, k));
-  return {
-    id: parseVaersId(fields[at.id] ?? ''), name: cellAt(fields, at.name), type: value(at.type), manufacturer: value(at.manufacturer),
-    lot: value(at.lot), dose: value(at.dose), route: value(at.route), site: value(at.site),
-  };
+  const row: Record<string, string | number | null> = { id: parseVaersId(fields[at.id] ?? '') };
+  VACCINE_COLUMNS.forEach((c, k) => {
+    const cell = cellAt(fields, at.columns[k]);
+    row[c.field] = 'notNull' in c ? cell : orNull(cell);
+  });
+  return row as VaxRowValues;
 }
 
 /** Where the terms of a VAERSSYMPTOMS row sit: each `SYMPTOMn` with its `SYMPTOMVERSIONn` (-1: absent), n ascending. */

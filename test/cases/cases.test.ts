@@ -6,10 +6,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
+import { LiveStore } from '../../src/http/live-store.js';
 import { buildStore } from '../../src/mining/build.js';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { DTAP, HEPB, ROTA, writeCaseFolder } from './fixture.js';
@@ -129,5 +131,40 @@ describe('GET /cases on the hand-counted fixture', () => {
   it('is documented in /openapi.json', async () => {
     const { body } = await get('/openapi.json');
     expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(['/cases', '/analyses/{analysis}/cases']));
+  });
+});
+
+describe('an analysis of the store whose rule the program does not know', () => {
+  let other: FastifyInstance;
+  let store: string;
+  beforeAll(async () => {
+    // A store as another version might write it: `serious` renamed to a name this program has no rule for.
+    store = join(dir, 'other-version.duckdb');
+    await buildStore({ vaers: join(dir, 'vaers'), out: store, analyses: 'all,serious', workers: 1 });
+    const instance = await DuckDBInstance.create(store);
+    const connection = await instance.connect();
+    await connection.run(`UPDATE quarterly SET analysis = 'teenagers' WHERE analysis = 'serious';
+      UPDATE windows SET analysis = 'teenagers' WHERE analysis = 'serious';
+      UPDATE meta SET value = replace(value, '"name":"serious"', '"name":"teenagers"') WHERE key = 'analyses'`);
+    connection.closeSync();
+    instance.closeSync();
+    other = await buildApp({ storePath: store });
+  }, 120_000);
+  afterAll(async () => other?.close());
+
+  it('/analyses/NAME/cases is a 404 Error object naming it (never the reports unrestricted); its /signals is served; the load logs it', async () => {
+    const res = await other.inject('/analyses/teenagers/cases?vaccine=ROTAVIRUS');
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['x-reports-analysis']).toBe('teenagers');
+    expect(JSON.parse(res.body)).toEqual({
+      error: 'analysis "teenagers" of this store has a subset rule this program does not know (a store built by another version?): its case series cannot be served',
+      allowed: ['all'], hypothesis: HYPOTHESIS,
+    });
+    expect((await other.inject('/analyses/teenagers/signals?vaccine=ROTAVIRUS')).statusCode).toBe(200);
+    expect(JSON.parse((await other.inject('/analyses/all/cases?vaccine=ROTAVIRUS')).body).n_reports).toBe(5);
+    const warnings: string[] = [];
+    const live = await LiveStore.open(store, { info: () => undefined, warn: (m) => warnings.push(m) });
+    await live.close();
+    expect(warnings).toEqual([`store ${store}: analysis "teenagers" of this store has a subset rule this program does not know (a store built by another version?): its case series cannot be served: /analyses/teenagers/cases will answer 404 (its /signals is served)`]);
   });
 });

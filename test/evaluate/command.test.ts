@@ -1,5 +1,5 @@
 /**
- * `reporting-signals evaluate` (issue 22) as a user runs it, on the fixture store: the Markdown
+ * `reporting-signals evaluate` as a user runs it, on the fixture store: the Markdown
  * table, the files of `--out` (the chart: one ROC mark per method and analysis, one time-to-signal
  * mark per flagged positive with `emerged`), and the CLI's errors.
  */

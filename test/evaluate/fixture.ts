@@ -1,5 +1,5 @@
 /**
- * A small store for the evaluation tests (issue 22), written by the tests in both forms (DuckDB:
+ * A small store for the evaluation tests, written by the tests in both forms (DuckDB:
  * every column; Parquet: no prr_chisq, no ror_lci), with report tables, and a reference set. The
  * expected results in evaluate.test.ts are worked by hand from the rows below.
  *

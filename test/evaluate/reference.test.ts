@@ -1,4 +1,4 @@
-/** The reference-set CSV (issue 22): valid rows, bad rows with their line numbers, files with no valid row. */
+/** The reference-set CSV: valid rows, bad rows with their line numbers, files with no valid row. */
 import { describe, expect, it } from 'vitest';
 import { parseReferenceSet } from '../../src/evaluate/reference.js';
 import { UserError } from '../../src/errors.js';

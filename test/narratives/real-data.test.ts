@@ -1,5 +1,5 @@
 /**
- * The narrative index on the real 1990-2006 VAERSDATA files (issue 19 "Done when"): for a few
+ * The narrative index on the real 1990-2006 VAERSDATA files: for a few
  * queries, the reports it finds equal those found by a plain scan written here without project
  * code: each file gunzipped, decoded from Windows-1252 by iconv-lite, parsed by csv-parse, every
  * field folded (NFKD, marks removed, lower case) and tested with one regular expression.

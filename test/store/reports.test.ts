@@ -10,7 +10,7 @@ import { formatQuarter } from '../../src/domain/quarter.js';
 import { readReportData, type ReportData } from '../../src/store/reports.js';
 import { REPORT_OUTCOME_COLUMNS, REPORT_TABLES_SQL, type ReportEventRow, type ReportRow, type ReportVaccineRow, type StoreMeta } from '../../src/store/schema.js';
 import { writeStore } from '../../src/store/write.js';
-import { AGE_GROUPS, OUTCOME, SEX_CODES } from '../../src/vaers/report-fields.js';
+import { AGE_GROUPS, OUTCOME, SEX_CODES } from '../../src/domain/report-rules.js';
 import { EXPECTED_EVENTS, EXPECTED_NARRATIVES, EXPECTED_REPORTS, EXPECTED_UNPARSEABLE, EXPECTED_VACCINES, writeReportFolder } from '../vaers/report-fixtures.js';
 
 let dir: string;
@@ -61,7 +61,7 @@ function rowsOf(d: ReportData): { reports: ReportRow[]; vaccines: ReportVaccineR
       age_group: AGE_GROUPS[d.ageGroup[i]].label, sex: SEX_CODES[d.sex[i]], state: d.state[i], vax_date: d.vaxDate[i], onset_date: d.onsetDate[i],
       numdays: Number.isNaN(d.numdays[i]) ? null : d.numdays[i], recovd: d.recovd[i], narrative: d.narrative?.[i] ?? null,
     } as ReportRow;
-    for (const [column, name] of REPORT_OUTCOME_COLUMNS) row[column] = (d.outcomesKnown[i] & OUTCOME[name]) ? (d.outcomes[i] & OUTCOME[name]) !== 0 : null;
+    for (const [column, name] of REPORT_OUTCOME_COLUMNS) (row as Record<string, unknown>)[column] = (d.outcomesKnown[i] & OUTCOME[name]) ? (d.outcomes[i] & OUTCOME[name]) !== 0 : null;
     reports.push(row);
     const v = d.vaccines;
     for (let k = v.start[i]; k < v.start[i + 1]; k++) {
@@ -193,7 +193,7 @@ describe('a store whose report tables break the shape is an error naming the fil
     `(${id}, '${received}', '${received.slice(0, 4)}Q1', NULL, 'Unknown', '${sex}', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`;
   const cases: Array<[string, string, RegExp]> = [
     ['only reports', 'CREATE TABLE reports (vaers_id BIGINT)', /incomplete report tables: .*bad-0\.duckdb: has reports, lacks report_vaccines, report_events/],
-    ['a sex code', `${REPORT_TABLES_SQL} INSERT INTO reports VALUES ${REPORT(1, '2004-01-02', 'X')}`, /bad-1\.duckdb: reports: row 1: sex 'X' is not F, M or U/],
+    ['a sex code', `${REPORT_TABLES_SQL} INSERT INTO reports VALUES ${REPORT(1, '2004-01-02', 'X')}`, /bad-1\.duckdb: reports: row 1: sex 'X' is not one of F, M, U/],
     ['the order', `${REPORT_TABLES_SQL} INSERT INTO reports VALUES ${REPORT(1, '2004-01-02')}, ${REPORT(2, '2004-01-02')}`, /bad-2\.duckdb: reports: row 2: not in store order/],
     ['a quarter', `${REPORT_TABLES_SQL} INSERT INTO reports VALUES ${REPORT(1, '2004-05-02')}`, /bad-3\.duckdb: reports: row 1: quarter '2004Q1' is not the quarter of 2004-05-02/],
     ['a VAX row of no report', `${REPORT_TABLES_SQL} INSERT INTO reports VALUES ${REPORT(2, '2004-01-02')}, ${REPORT(1, '2004-01-02')};

@@ -3,7 +3,7 @@ import { readVaers } from '../../src/vaers/read.js';
 import { SKIP } from '../../src/vaers/skips.js';
 import { dataDetailColumns, dataDetails, symptomsRow, symptomsRowColumns, vaxRow, vaxRowColumns } from '../../src/vaers/rows.js';
 import { isoDate, parseDecimal, parseVaersDate, recvdateQuarter } from '../../src/vaers/values.js';
-import { OUTCOME } from '../../src/vaers/report-fields.js';
+import { OUTCOME } from '../../src/domain/report-rules.js';
 import { MODERN_DATA_HEADER, OLD_DATA_HEADER, tempDir } from './fixtures.js';
 import { EXPECTED_UNPARSEABLE, NARRATIVE_101, writeReportFolder } from './report-fixtures.js';
 

@@ -15,7 +15,7 @@ import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { readCsv } from '../../src/vaers/csv.js';
 import { readVaers } from '../../src/vaers/read.js';
-import { OUTCOME } from '../../src/vaers/report-fields.js';
+import { OUTCOME } from '../../src/domain/report-rules.js';
 import { symptomsRow, symptomsRowColumns, vaxRow, vaxRowColumns, type SymptomsRowColumns, type SymptomsRowValues, type VaxRowColumns, type VaxRowValues } from '../../src/vaers/rows.js';
 import { loadRawReports } from '../helpers/raw-vaers.js';
 

@@ -1,6 +1,6 @@
-/** Report-level fields (of the subset rules and the case series): sex, CDC WONDER age groups, outcome flags, seriousness. */
+/** The report rules (src/domain/report-rules.ts): sex, CDC WONDER age groups, outcome flags, seriousness. */
 import { describe, expect, it } from 'vitest';
-import { AGE_GROUPS, ageGroupOf, isSerious, isYes, OUTCOME, parseAge, sexOf, UNKNOWN_AGE_GROUP } from '../../src/vaers/report-fields.js';
+import { AGE_GROUPS, ageGroupOf, isSerious, isYes, OUTCOME, parseAge, sexOf, UNKNOWN_AGE_GROUP } from '../../src/domain/report-rules.js';
 
 const group = (cell: string): string => AGE_GROUPS[ageGroupOf(parseAge(cell))].label;
 

@@ -1,15 +1,28 @@
-/** The named analyses: subset rules, strata, the --analyses list. */
+/** The named analyses: subset rules on the report columns, strata, the --analyses list. */
 import { describe, expect, it } from 'vitest';
-import { ANALYSES, parseAnalyses, strataCount, stratumOf, type AnalysisReport } from '../src/analyses.js';
-import { OUTCOME, ageGroupOf } from '../src/vaers/report-fields.js';
+import { ANALYSES, ANALYSIS_NAMES, analysisRule, strataCount, stratumOf, subsetMask, SUBSET_ANALYSES } from '../../src/domain/analysis-rules.js';
+import { quarterOf } from '../../src/domain/quarter.js';
+import { ageGroupOf, OUTCOME, SEX_CODES, type RuleColumns, type Sex } from '../../src/domain/report-rules.js';
+import { parseAnalyses } from '../../src/mining/build.js';
 
-function report(fields: Partial<AnalysisReport>): AnalysisReport {
-  const age = fields.age ?? null;
-  return { sex: 'U', age, ageGroup: ageGroupOf(age), year: 2000, outcomes: 0, ...fields };
+/** One report as the rules see it. */
+interface Report { sex?: Sex; age?: number | null; year?: number; outcomes?: number }
+
+/** The reports as rule columns (the shape of the build's ReportDetails and the server's ReportData). */
+function columns(reports: Report[]): RuleColumns {
+  return {
+    count: reports.length,
+    sex: Uint8Array.from(reports, (r) => SEX_CODES.indexOf(r.sex ?? 'U')),
+    age: Float64Array.from(reports, (r) => r.age ?? NaN),
+    ageGroup: Uint8Array.from(reports, (r) => ageGroupOf(r.age ?? null)),
+    quarter: Uint16Array.from(reports, (r) => quarterOf(r.year ?? 2000, 5)),
+    outcomes: Uint16Array.from(reports, (r) => r.outcomes ?? 0),
+  };
 }
+const report = (r: Report): Report => r;
 
-const kept = (name: string, reports: AnalysisReport[]): number[] =>
-  reports.flatMap((r, i) => (ANALYSES.find((a) => a.name === name)!.keeps(r) ? [i] : []));
+const kept = (name: string, reports: Report[]): number[] =>
+  [...subsetMask(analysisRule(name)!, columns(reports))].flatMap((k, i) => (k ? [i] : []));
 
 describe('analyses', () => {
   const reports = [
@@ -39,13 +52,22 @@ describe('analyses', () => {
 
   it('strata: year x 13 age groups x 3 sexes, each report in exactly one', () => {
     expect(strataCount(1999, 2000)).toBe(78);
-    const seen = new Set<number>();
+    const reports: Report[] = [];
     for (const year of [1999, 2000]) {
       for (const age of [0.1, 0.7, 2, 4, 10, 20, 35, 45, 55, 62, 70, 90, null]) {
-        for (const sex of ['F', 'M', 'U'] as const) seen.add(stratumOf(report({ sex, age, year }), 1999));
+        for (const sex of ['F', 'M', 'U'] as const) reports.push({ sex, age, year });
       }
     }
-    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 78 }, (_, i) => i));
+    const c = columns(reports);
+    const strata = reports.map((_, i) => stratumOf(c, i, 1999));
+    expect(strata).toEqual(Array.from({ length: 78 }, (_, i) => i));
+  });
+
+  it('names and subsets come from the one table; an unknown name has no rule', () => {
+    expect(ANALYSIS_NAMES).toEqual(['all', 'stratified', 'serious', 'death', 'pediatric', 'adult', 'elderly', 'female', 'male']);
+    expect(SUBSET_ANALYSES.map((a) => a.name)).toEqual(['serious', 'death', 'pediatric', 'adult', 'elderly', 'female', 'male']);
+    expect(analysisRule('elderly')?.title).toBe('Elderly (65 and over)');
+    expect(analysisRule('teenagers')).toBeUndefined();
   });
 
   it('--analyses: order kept (the first is the default), `all` by default, unknown or repeated names refused', () => {

@@ -1,0 +1,95 @@
+/**
+ * The analyses' rules, defined once: the build (src/mining) counts each analysis's reports by
+ * them, and the case series (src/cases) restricts `/analyses/NAME/cases` by them, both on the
+ * same columns ({@link RuleColumns}).
+ *
+ * An analysis is a subset of the reports plus a way to compute the expected count E (DESIGN.md
+ * "Statistics, precisely" -> Analyses):
+ * - `all`: every report, crude E = n_vaccine * n_event / N (the specification's tool chain).
+ * - `stratified`: every report, E summed over strata of sex (F, M, U) x CDC WONDER age group x
+ *   year of RECVDATE, `E = sum_s n_vaccine,s * n_event,s / N_s` (DuMouchel 1999, section 2;
+ *   openEBGM `processRaw(stratify = TRUE)`), as Empirica Signal runs VAERS for FDA and CDC.
+ * - the subsets `serious`, `death`, `pediatric`, `adult`, `elderly`, `female`, `male`: only the
+ *   reports that satisfy the rule, with stratified E.
+ * In every analysis `n` is the report count; MGPS and IC use the analysis's E; PRR and ROR keep
+ * the crude 2x2 report table of the analysis's reports (as Empirica and openEBGM do).
+ *
+ * Ground floor: this file imports nothing outside src/domain.
+ */
+import { AGE_GROUPS, isSerious, OUTCOME, SEX_CODES, type RuleColumns } from './report-rules.js';
+
+/** One analysis: its name, words for people and its rule. */
+export interface AnalysisDefinition {
+  name: string;
+  title: string;
+  /** One sentence on what the analysis is. */
+  description: string;
+  /** The subset rule in words, or null for every report. */
+  subset: string | null;
+  /** The subset rule in the few words of the notes (/llms.txt), or null when the name says it. */
+  brief: string | null;
+  /** Whether E is stratified (by sex, age group and year of RECVDATE). */
+  stratified: boolean;
+  /** True when report `i` of `reports` belongs to the analysis. */
+  keeps(reports: RuleColumns, i: number): boolean;
+}
+
+const STRATIFIED_E = 'E is stratified by sex, age group and year of report (DuMouchel 1999); n, PRR and ROR use the crude report table.';
+const every = (): boolean => true;
+const sexIs = (code: string) => (r: RuleColumns, i: number): boolean => SEX_CODES[r.sex[i]] === code;
+
+/** The analyses, in their canonical order. Age rules read NaN (unknown) as outside every range. */
+export const ANALYSES: readonly AnalysisDefinition[] = [
+  { name: 'all', title: 'All reports, crude', subset: null, brief: null, stratified: false, keeps: every,
+    description: 'Every report; E = n_vaccine * n_event / N from the whole window (the specification\'s computation).' },
+  { name: 'stratified', title: 'All reports, stratified', subset: null, brief: null, stratified: true, keeps: every,
+    description: `Every report. ${STRATIFIED_E}` },
+  { name: 'serious', title: 'Serious reports', stratified: true,
+    subset: 'any of DIED, L_THREAT, HOSPITAL, X_STAY, DISABLE, BIRTH_DEFECT is Y (21 CFR 600.80; ER_VISIT alone is not serious)',
+    brief: 'any of DIED, L_THREAT, HOSPITAL, X_STAY, DISABLE, BIRTH_DEFECT is Y; ER_VISIT alone is not serious, 21 CFR 600.80',
+    keeps: (r, i) => isSerious(r.outcomes[i]),
+    description: `Reports of a death, a life-threatening event, a hospitalisation or its prolongation, a disability or a birth defect. ${STRATIFIED_E}` },
+  { name: 'death', title: 'Deaths', stratified: true, subset: 'DIED is Y', brief: 'DIED', keeps: (r, i) => (r.outcomes[i] & OUTCOME.DIED) !== 0,
+    description: `Reports of a death. ${STRATIFIED_E}` },
+  { name: 'pediatric', title: 'Pediatric (under 18)', stratified: true, subset: 'AGE_YRS < 18 (reports without an age are left out)', brief: 'AGE_YRS < 18',
+    keeps: (r, i) => r.age[i] < 18, description: `Reports of patients under 18 years. ${STRATIFIED_E}` },
+  { name: 'adult', title: 'Adults (18 to 64)', stratified: true, subset: '18 <= AGE_YRS < 65 (reports without an age are left out)', brief: '18 to 64',
+    keeps: (r, i) => r.age[i] >= 18 && r.age[i] < 65, description: `Reports of patients aged 18 to 64 years. ${STRATIFIED_E}` },
+  { name: 'elderly', title: 'Elderly (65 and over)', stratified: true, subset: 'AGE_YRS >= 65 (reports without an age are left out)', brief: '65 and over',
+    keeps: (r, i) => r.age[i] >= 65, description: `Reports of patients aged 65 years or more. ${STRATIFIED_E}` },
+  { name: 'female', title: 'Female', stratified: true, subset: 'SEX is F (reports without F or M are left out)', brief: null,
+    keeps: sexIs('F'), description: `Reports of female patients. ${STRATIFIED_E}` },
+  { name: 'male', title: 'Male', stratified: true, subset: 'SEX is M (reports without F or M are left out)', brief: null,
+    keeps: sexIs('M'), description: `Reports of male patients. ${STRATIFIED_E}` },
+];
+
+/** The names of ANALYSES, in order. */
+export const ANALYSIS_NAMES: readonly string[] = ANALYSES.map((a) => a.name);
+
+/** The analyses that keep a subset of the reports (a subset rule), in order. */
+export const SUBSET_ANALYSES: readonly AnalysisDefinition[] = ANALYSES.filter((a) => a.subset !== null);
+
+/** The analysis of that name, or undefined when this program does not know it (a store built by another version may hold one). */
+export function analysisRule(name: string): AnalysisDefinition | undefined {
+  return ANALYSES.find((a) => a.name === name);
+}
+
+/** Reports kept by an analysis: 1 at index i when `analysis.keeps(reports, i)`, else 0. */
+export function subsetMask(analysis: AnalysisDefinition, reports: RuleColumns): Uint8Array {
+  const mask = new Uint8Array(reports.count);
+  for (let i = 0; i < reports.count; i++) mask[i] = analysis.keeps(reports, i) ? 1 : 0;
+  return mask;
+}
+
+/** What a stratum is made of, in the stratum index's order (outermost first). */
+export const STRATIFIED_BY = ['year of RECVDATE', 'age group (CDC WONDER)', 'sex (F, M, U)'] as const;
+
+/** Number of strata of a history whose reports' years run from `firstYear` to `lastYear`. */
+export function strataCount(firstYear: number, lastYear: number): number {
+  return (lastYear - firstYear + 1) * AGE_GROUPS.length * SEX_CODES.length;
+}
+
+/** Stratum index of report i: (year of RECVDATE - firstYear, age group, sex) in STRATIFIED_BY order. */
+export function stratumOf(reports: RuleColumns, i: number, firstYear: number): number {
+  return ((Math.floor(reports.quarter[i] / 4) - firstYear) * AGE_GROUPS.length + reports.ageGroup[i]) * SEX_CODES.length + reports.sex[i];
+}
