@@ -2,10 +2,9 @@
  * Reading a signal store, read-only (DESIGN.md: "The server opens it read-only"). Queries are
  * parameterised; callers get typed rows and never see SQL.
  */
-import { access } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { finiteOrNull } from '../domain/columns.js';
-import { isParquetPath, loadParquetStore } from './parquet-store.js';
+import { checkStoreFile } from './format.js';
 import { readMetaTable, readVaccineTable } from './serving.js';
 import { QUARTERLY_COLUMNS, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from './schema.js';
 
@@ -40,29 +39,12 @@ export class Store {
   ) {}
 
   /**
-   * Opens the store file read-only: a DuckDB store file, or the Parquet form (`*.parquet`,
-   * see parquet-store.ts), which is loaded into memory.
-   * @throws Error naming the file when it is missing or not a store.
+   * Opens the store file (a DuckDB database, by its content: format.ts) read-only.
+   * @throws Error naming the file when it is missing or not a store (a Parquet store of an
+   *   earlier version: how to rebuild it).
    */
   static async open(path: string): Promise<Store> {
-    try {
-      await access(path);
-    } catch {
-      throw new Error(`store not found: ${path}`);
-    }
-    if (isParquetPath(path)) {
-      // The Parquet form (write.ts): loaded into an in-memory database, then served alike.
-      const instance = await DuckDBInstance.create(':memory:');
-      const connection = await instance.connect();
-      try {
-        await loadParquetStore(connection, path);
-      } catch (error) {
-        connection.closeSync();
-        instance.closeSync();
-        throw new Error(`not a reporting-signals store: ${path}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
-      }
-      return new Store(path, instance, connection);
-    }
+    await checkStoreFile(path);
     const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
     const connection = await instance.connect();
     const store = new Store(path, instance, connection);
