@@ -94,3 +94,10 @@ export function strataCount(firstYear: number, lastYear: number): number {
 export function stratumOf(report: AnalysisReport, firstYear: number): number {
   return ((report.year - firstYear) * AGE_GROUPS.length + report.ageGroup) * SEX_CODES.length + SEX_CODES.indexOf(report.sex);
 }
+
+/**
+ * The analyses of the default store (`serve` without `--store`, built from data/vaers into the
+ * cache, src/cache/): the default analysis first. The one list: an analysis added here joins the
+ * default store (and changes its cache key, so the next start rebuilds).
+ */
+export const DEFAULT_ANALYSES: readonly string[] = ['all', 'stratified', 'serious', 'death', 'pediatric', 'elderly'];

@@ -57,7 +57,7 @@ export async function checkStoreFile(path: string): Promise<void> {
     kind = await storeFileKind(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? `store not found: ${path}` : `store not readable: ${path}: ${(error as Error).message}`);
+    throw new Error(code === 'ENOENT' ? `store not found: ${path}` : `store not readable: ${path}: ${(error as Error).message}`, { cause: error });
   }
   if (kind === 'parquet') throw new Error(legacyParquetMessage(path));
   if (kind !== 'duckdb') throw new Error(`not a reporting-signals store (not a DuckDB database file): ${path}`);

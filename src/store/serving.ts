@@ -17,7 +17,7 @@
  * or event is null, or whose quarter is not `<year>Q<1-4>`, are skipped.
  */
 import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
-import { decodeStoreMeta, decodeVaccineRows, parseMetadataJson } from './metadata.js';
+import { decodeStoreMeta, parseMetadataJson } from './metadata.js';
 import { checkStoreFile, sqlString } from './format.js';
 import { SERVED_COLUMNS, type AggregateColumnEntry, type Encoding, type ServedColumnEntry } from '../domain/columns.js';
 import { NULL_INT, recordViews, SERIES_FIELDS, SERIES_RECORD_BYTES, SeriesStore, writeField, type TypedArrays } from './series-store.js';

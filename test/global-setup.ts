@@ -1,0 +1,37 @@
+/**
+ * Vitest global setup (issue 18): the real default store, built once per test run (not once per
+ * test file) into the cache exactly as `serve` without `--store` builds it (src/cache/: keyed by
+ * data/vaers and the build's code, so a later run with the same code loads it at once; CI's
+ * second suite under another Node.js reuses it). Tests read its path with
+ * `inject('defaultStorePath')` (test/helpers/default-store.ts); null when data/vaers is absent,
+ * and those tests skip with a message.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { DEFAULT_ANALYSES } from '../src/analyses.js';
+import { ensureDefaultStore } from '../src/cache/default-store.js';
+import { cacheDir, DEFAULT_VAERS_DIR } from '../src/cache/key.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The default store's path in the cache, or null when data/vaers is absent. */
+    defaultStorePath: string | null;
+  }
+}
+
+/** Builds (or finds) the default store and provides its path. */
+export default async function setup(project: TestProject): Promise<void> {
+  if (!existsSync(join(DEFAULT_VAERS_DIR, '2006VAERSDATA.csv.gz'))) {
+    process.stderr.write(`global setup: ${DEFAULT_VAERS_DIR} is absent: the tests of the real default store skip\n`);
+    project.provide('defaultStorePath', null);
+    return;
+  }
+  const started = Date.now();
+  const path = await ensureDefaultStore({
+    cacheDir: cacheDir(), vaers: DEFAULT_VAERS_DIR, analyses: DEFAULT_ANALYSES,
+    log: (message) => process.stderr.write(`global setup: ${message}\n`),
+  });
+  process.stderr.write(`global setup: default store ${path} ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  project.provide('defaultStorePath', path);
+}
