@@ -3,15 +3,15 @@
  * test file) into the cache exactly as `serve` without `--store` builds it (src/cache/: keyed by
  * data/vaers and the build's code, so a later run with the same code loads it at once; CI's
  * second suite under another Node.js reuses it). Tests read its path with
- * `inject('defaultStorePath')` (test/helpers/default-store.ts); null when data/vaers is absent,
- * and those tests skip with a message.
+ * `inject('defaultStorePath')` (test/helpers/default-store.ts); null when data/vaers is absent
+ * (or `RS_TEST_NO_DEFAULT_STORE=1`, for a quick targeted run that needs no default store), and
+ * those tests skip with a message.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { DEFAULT_ANALYSES } from '../src/analyses.js';
-import { ensureDefaultStore } from '../src/cache/default-store.js';
-import { cacheDir, DEFAULT_VAERS_DIR } from '../src/cache/key.js';
+import { defaultStorePath } from '../src/cache/default-store.js';
+import { DEFAULT_VAERS_DIR } from '../src/cache/key.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,16 +22,13 @@ declare module 'vitest' {
 
 /** Builds (or finds) the default store and provides its path. */
 export default async function setup(project: TestProject): Promise<void> {
-  if (!existsSync(join(DEFAULT_VAERS_DIR, '2006VAERSDATA.csv.gz'))) {
-    process.stderr.write(`global setup: ${DEFAULT_VAERS_DIR} is absent: the tests of the real default store skip\n`);
+  if (!existsSync(join(DEFAULT_VAERS_DIR, '2006VAERSDATA.csv.gz')) || process.env.RS_TEST_NO_DEFAULT_STORE === '1') {
+    process.stderr.write(`global setup: no default store (${DEFAULT_VAERS_DIR} absent or RS_TEST_NO_DEFAULT_STORE=1): the tests of the real default store skip\n`);
     project.provide('defaultStorePath', null);
     return;
   }
   const started = Date.now();
-  const path = await ensureDefaultStore({
-    cacheDir: cacheDir(), vaers: DEFAULT_VAERS_DIR, analyses: DEFAULT_ANALYSES,
-    log: (message) => process.stderr.write(`global setup: ${message}\n`),
-  });
+  const path = await defaultStorePath((message) => process.stderr.write(`global setup: ${message}\n`));
   process.stderr.write(`global setup: default store ${path} ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   project.provide('defaultStorePath', path);
 }

@@ -55,7 +55,8 @@ function childProgress(): Progress {
 async function main(): Promise<void> {
   const [vaers, out, analyses] = process.argv.slice(2);
   // The parent is gone (its IPC channel closed): stop now, whatever the build was doing.
-  process.on('disconnect', () => process.exit(70));
+  const orphaned = (): never => process.exit(70);
+  process.on('disconnect', orphaned);
   try {
     const summary = await buildStore({ vaers, out, analyses, progress: childProgress() });
     const analysesLine = summary.analyses.map((a) => `${a.name} ${a.pairs} pairs`).join(', ');
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
     send({ type: 'failed', message: (error as Error).message });
     process.exitCode = 1;
   }
+  process.removeListener('disconnect', orphaned);
   process.disconnect?.();
 }
 

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { UserError } from '../errors.js';
 import { DEFAULT_ANALYSES } from '../analyses.js';
 import type { EndMessage, ProgressMessage } from './build-child.js';
-import { cacheEntry, cacheKey, exists, type CacheEntry } from './key.js';
+import { cacheDir, cacheEntry, cacheKey, DEFAULT_VAERS_DIR, exists, type CacheEntry } from './key.js';
 import { isAlive, tryLock, unlock } from './lock.js';
 
 /** Where the default store's preparation stands (for /readyz and the logs). */
@@ -70,7 +70,7 @@ const ENTRY_RE = /^default-([0-9a-f]{16})\.duckdb$/;
 /** A file system error's code and message, short. */
 function errno(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
-  return e.code ? `${e.code}: ${e.message.split(':')[0]}` : e.message;
+  return e.code ? e.message.split(',')[0] : e.message;
 }
 
 /** Codes that say the folder cannot be written (as opposed to a bug). */
@@ -222,4 +222,13 @@ export async function ensureDefaultStore(options: DefaultStoreOptions): Promise<
 export async function discardCachedStore(path: string): Promise<void> {
   await rm(path, { force: true });
   await rm(`${path}.wal`, { force: true });
+}
+
+/**
+ * The default store as `serve` without `--store` serves it: `ensureDefaultStore` over data/vaers
+ * (DEFAULT_VAERS_DIR), the default analyses and the cache folder from the environment. For the
+ * benchmarks, the golden recorder and the tests' global setup.
+ */
+export async function defaultStorePath(log?: (message: string) => void): Promise<string> {
+  return ensureDefaultStore({ cacheDir: cacheDir(), vaers: DEFAULT_VAERS_DIR, analyses: DEFAULT_ANALYSES, log });
 }

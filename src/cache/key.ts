@@ -5,9 +5,10 @@
  * everything its content depends on, so that a stale store is never served:
  * - the input files: name and SHA-256 of every file of the VAERS folder (the build reads them all);
  * - the build's own code: every module of the running program's code tree (`dist/` when compiled,
- *   `src/` under tsx) except the folders that only serve (BUILD_EXCLUDED), so a change to the
- *   reading, counting, statistics, analyses or store writing rebuilds, and a change to the HTTP
- *   layer does not; plus DuckDB's library version (the file format);
+ *   `src/` under tsx: the code that runs, so a stale `dist/` never hides behind a fresh `src/`)
+ *   except the folders that only serve (BUILD_EXCLUDED), so a change to the reading, counting,
+ *   statistics, analyses or store writing rebuilds, and a change to the HTTP layer does not; plus
+ *   DuckDB's library version (the file format);
  * - the build's parameters: the analyses (DEFAULT_ANALYSES) and CACHE_FORMAT.
  * Cache folder: `$REPORTING_SIGNALS_CACHE_DIR`, else `$XDG_CACHE_HOME/reporting-signals`, else
  * `~/.cache/reporting-signals`.
@@ -24,8 +25,12 @@ import { DEFAULT_ANALYSES } from '../analyses.js';
 /** Version of the cache entry's layout: bump to rebuild every cached store. */
 export const CACHE_FORMAT = 1;
 
-/** Folders of the code tree that only serve (never run by the build): left out of the code digest. */
-export const BUILD_EXCLUDED: readonly string[] = ['http', 'signals', 'cases', 'pipeline', 'commands'];
+/**
+ * Folders of the code tree left out of the code digest: those that only serve (never run by the
+ * build; test/cache/key.test.ts checks that the digested folders import none of them) and this
+ * folder (how a store is found, locked and handed over does not change what is built).
+ */
+export const BUILD_EXCLUDED: readonly string[] = ['http', 'signals', 'cases', 'pipeline', 'commands', 'cache'];
 
 /** The root of the running code tree (`dist/` or `src/`): the parent of this module's folder. */
 const CODE_ROOT = fileURLToPath(new URL('../', import.meta.url));

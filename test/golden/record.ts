@@ -5,9 +5,7 @@
  * With `--out FILE` it writes elsewhere (to compare two recordings for determinism).
  */
 import { writeFileSync } from 'node:fs';
-import { DEFAULT_ANALYSES } from '../../src/analyses.js';
-import { ensureDefaultStore } from '../../src/cache/default-store.js';
-import { cacheDir, DEFAULT_VAERS_DIR } from '../../src/cache/key.js';
+import { defaultStorePath } from '../../src/cache/default-store.js';
 import { GOLDEN_FILE, startGoldenHarness, uniqueNames, type GoldenEntry, type GoldenFile } from './harness.js';
 import { GOLDEN_REQUESTS } from './requests.js';
 
@@ -25,7 +23,7 @@ const NOTE =
 export async function record(out: string = GOLDEN_FILE): Promise<GoldenFile> {
   const names = uniqueNames(GOLDEN_REQUESTS);
   // The default store, as `serve` without --store builds it (found in the cache when built already).
-  const store = await ensureDefaultStore({ cacheDir: cacheDir(), vaers: DEFAULT_VAERS_DIR, analyses: DEFAULT_ANALYSES });
+  const store = await defaultStorePath();
   const harness = await startGoldenHarness(store);
   const entries: GoldenEntry[] = [];
   try {
