@@ -89,8 +89,9 @@ describe.skipIf(!hasData)('serve without --store: the default store built into t
     expect(p95).toBeLessThan(100);
     expect([...phases].some((p) => p.startsWith('fit '))).toBe(true);
     expect(percents.every((p) => p >= 0 && p <= 100)).toBe(true);
-    const signals = await get(`${base}/signals?limit=1`);
-    expect(signals.status).toBe(200);
+    const vaccines = await get(`${base}/vaccines`);
+    expect(vaccines.status).toBe(200);
+    expect((await get(`${base}/`)).text).not.toContain('The data is being prepared');
     expect(serve.output()).toMatch(/fit serious: /); // the build's progress on standard error
     expect(await entries(cache)).toEqual(await stores(cache)); // no lock, temporary or progress file left
     const first = (await untilReady(base, serve)).store_build;
