@@ -6,10 +6,10 @@
  * load time, p50/p99/max per kind, and the process's peak RSS. Asserts nothing.
  * Targets: a pair query p99 <= 50 ms uncached; the largest vaccine alone <= 300 ms.
  *
- * Run: npx tsx bench/cases.ts [--store FILE] [--pairs N]
+ * Run: npx tsx bench/cases.ts [--store FILE] [--pairs N]   (default: the default store, built into the cache when absent)
  */
 import { CasesService } from '../src/cases/service.js';
-import { DEFAULT_STORE_PATH } from '../src/http/app.js';
+import { defaultStorePath } from '../src/cache/default-store.js';
 import { readStoreMeta } from '../src/store/serving.js';
 
 function arg(name: string): string | undefined {
@@ -27,7 +27,7 @@ function report(label: string, times: number[]): void {
 }
 
 async function main(): Promise<void> {
-  const store = arg('store') ?? DEFAULT_STORE_PATH;
+  const store = arg('store') ?? await defaultStorePath((m) => console.error(m));
   const started = performance.now();
   const service = await CasesService.open(store, (await readStoreMeta(store)).reports_through);
   if (!service) {

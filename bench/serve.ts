@@ -40,7 +40,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_STORE_PATH } from '../src/http/app.js';
+import { defaultStorePath } from '../src/cache/default-store.js';
 import { storeAnalyses } from '../src/signals/analyses.js';
 import { readStoreMeta } from '../src/store/serving.js';
 import { loadCatalog } from '../src/signals/catalog.js';
@@ -242,7 +242,7 @@ export async function benchTarget(): Promise<{ cli: string; storePath: string }>
   const cli = arg('cli') ?? path.join(repoRoot, 'dist', 'cli.js');
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first`);
   const synthetic = arg('synthetic');
-  const storePath = synthetic ? await syntheticStore(Number(synthetic)) : (arg('store') ?? DEFAULT_STORE_PATH);
+  const storePath = synthetic ? await syntheticStore(Number(synthetic)) : (arg('store') ?? await defaultStorePath((m) => console.error(m)));
   if (!existsSync(storePath)) throw new Error(`store not found: ${storePath} (give --store FILE or --synthetic PAIRS)`);
   return { cli, storePath };
 }

@@ -38,7 +38,7 @@ program
   .command('build')
   .description('official VAERS files (CSV, .gz or the official zips) -> quarterly signal store')
   .requiredOption('--vaers <dir>', 'folder with <YEAR>VAERSDATA/VAX/SYMPTOMS files or the official zips')
-  .requiredOption('--out <file>', 'store file to write (DuckDB)')
+  .requiredOption('--out <file>', 'store file to write (a DuckDB database, any name)')
   .option('--include-nondomestic', 'also read NonDomesticVAERS* files', false)
   .option('--narratives', 'also keep each report\'s SYMPTOM_TEXT in the report table', false)
   .option('--analyses <names>', 'analyses to build, comma-separated, the first the default: all, stratified, serious, death, pediatric, adult, elderly, female, male', 'all')
@@ -53,7 +53,7 @@ program
   .command('import')
   .description('make a store from an existing quarterly signals table (Parquet or CSV)')
   .requiredOption('--quarterly <file>', 'quarterly table: drug_name, outcome_name, quarter, observed, eb05, ...')
-  .requiredOption('--out <file>', 'store file to write (DuckDB)')
+  .requiredOption('--out <file>', 'store file to write (a DuckDB database, any name)')
   .action(async (options) => {
     const { runImport } = await import('./commands/import.js');
     await runImport(options);
@@ -61,8 +61,9 @@ program
 
 program
   .command('serve')
-  .description('serve /signals, /cases, /vaccines and /pipeline over a store (default: the embedded 1990-2006 store); SIGHUP reloads the store, SIGTERM/SIGINT stop gracefully')
-  .option('--store <file>', 'store file (default: the embedded default store)')
+  .description('serve /signals, /cases, /vaccines and /pipeline over a store (default: the 1990-2006 store built from data/vaers into the cache on first start); SIGHUP reloads the store, SIGTERM/SIGINT stop gracefully')
+  .option('--store <file>', 'store file (default: the default store in the cache, built first when absent)')
+  .option('--vaers <dir>', 'without --store: build the default store from this VAERS folder instead of data/vaers')
   .option('--port <n>', 'port (default: $PORT or 8080)', integerOption)
   .option('--host <host>', 'host (default: $HOST or 127.0.0.1)')
   .option('--watch', 'reload the store when its file is replaced (a rebuild); SIGHUP always reloads it')

@@ -26,13 +26,12 @@ export interface EvaluateOptions {
 export const EVALUATION_FILES = ['pairs.json', 'methods.json', 'pairs.csv', 'methods.csv', 'evaluation.svg'] as const;
 
 /**
- * The store evaluated without `--store`: the one `serve` serves by default. The one place that
- * chooses it, so that the default store's provenance (a committed file today, a cache-built store
- * tomorrow) is rewired here only.
+ * The store evaluated without `--store`: the one `serve` serves by default, built into the cache
+ * first when absent (src/cache/default-store.ts; its progress goes to standard error).
  */
-export async function defaultStorePath(): Promise<string> {
-  const { DEFAULT_STORE_PATH } = await import('../http/app.js');
-  return DEFAULT_STORE_PATH;
+async function defaultStorePath(): Promise<string> {
+  const { defaultStorePath: ensure } = await import('../cache/default-store.js');
+  return ensure((message) => process.stderr.write(`${message}\n`));
 }
 
 /** CLI entry: evaluates, prints the Markdown table, writes the files of `--out`. */

@@ -2,8 +2,14 @@
  * `reporting-signals serve`: binds the HTTP app (src/http/app.ts) to a port and runs it as a
  * service (store reloads on SIGHUP or --watch, graceful shutdown).
  * - Port and host: `--port`/`--host`, else `PORT`/`HOST`, else 8080 and 127.0.0.1.
- * - Store: `--store FILE`, else the embedded default (data/default.parquet). A missing store
- *   does not stop the server: the resources then answer 503 with an Error object that says so.
+ * - Store: `--store FILE` (a DuckDB store of any name; a missing or unreadable one does not stop
+ *   the server: the resources then answer 503 with an Error object that says so). Without it, the
+ *   default store (src/cache/): the default analyses built from data/vaers (or
+ *   `--vaers DIR`) into the cache folder, keyed by the inputs and the build's code; the port opens
+ *   at once, the build runs in a child process (/readyz 503 with its phase and percent, the
+ *   resources 503 with `Retry-After`), then the store is loaded and served. A cached store that
+ *   fails to load is logged, removed and built again (once); a cache folder that cannot be
+ *   written, or a build that fails, ends the process with a one-line error (exit 1).
  * - `SIGHUP` reloads the store file (the same path): the new store is loaded beside the old one
  *   and swapped in once complete; a store that fails to load is logged and the old one stays
  *   (src/http/live-store.ts). `--watch` does the same when the store file is replaced (a build
@@ -14,13 +20,17 @@
  */
 import { watch } from 'chokidar';
 import { UserError } from '../errors.js';
-import { buildServedApp, DEFAULT_STORE_PATH } from '../http/app.js';
+import { buildServedApp } from '../http/app.js';
 import type { LiveStore } from '../http/live-store.js';
+import { prepareDefaultStore } from './serve-default.js';
+import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
 
 /** Options of `serve` as parsed by the CLI. */
 export interface ServeOptions {
-  /** Store file (default: the embedded store). */
+  /** Store file (default: the default store, built into the cache). */
   store?: string;
+  /** Without `store`: the VAERS folder the default store is built from (default: data/vaers). */
+  vaers?: string;
   port?: number;
   host?: string;
   /** Reload the store when its file is replaced. */
@@ -60,10 +70,17 @@ function watchStore(live: LiveStore, warn: (message: string) => void): () => Pro
 export async function runServe(options: ServeOptions): Promise<void> {
   const port = resolvePort(options.port, process.env.PORT);
   const host = options.host ?? (process.env.HOST || '127.0.0.1');
-  const { app, live } = await buildServedApp({ storePath: options.store ?? DEFAULT_STORE_PATH, logger: true, requestLog: process.env.REQUEST_LOG === '1' });
-  const stopWatching = options.watch ? watchStore(live, (message) => app.log.warn(message)) : null;
+  if (options.store !== undefined && options.vaers !== undefined) throw new UserError('serve: give --store FILE or --vaers DIR, not both');
+  const { app, live } = await buildServedApp({
+    storePath: options.store ?? null, analysisNames: DEFAULT_ANALYSES, logger: true, requestLog: process.env.REQUEST_LOG === '1',
+  });
+  let stopWatching: (() => Promise<void>) | null = options.watch && options.store !== undefined ? watchStore(live, (message) => app.log.warn(message)) : null;
 
   process.on('SIGHUP', () => {
+    if (!live.current && live.preparing) {
+      app.log.info('SIGHUP: ignored, the default store is still being prepared');
+      return;
+    }
     app.log.info('SIGHUP: reloading the store');
     void live.reload();
   });
@@ -89,5 +106,16 @@ export async function runServe(options: ServeOptions): Promise<void> {
     await app.listen({ port, host });
   } catch (error) {
     throw new UserError(`cannot listen on ${host}:${port}: ${(error as Error).message}`);
+  }
+  if (options.store === undefined) {
+    try {
+      await prepareDefaultStore(live, options.vaers, app.log);
+    } catch (error) {
+      const message = error instanceof UserError ? error.message : `the default store could not be prepared: ${(error as Error).message}`;
+      process.stderr.write(`reporting-signals: ${message}\n`);
+      await app.close().catch(() => undefined);
+      process.exit(1);
+    }
+    if (options.watch && !stopping) stopWatching = watchStore(live, (message) => app.log.warn(message));
   }
 }

@@ -93,3 +93,10 @@ export function strataCount(firstYear: number, lastYear: number): number {
 export function stratumOf(reports: RuleColumns, i: number, firstYear: number): number {
   return ((Math.floor(reports.quarter[i] / 4) - firstYear) * AGE_GROUPS.length + reports.ageGroup[i]) * SEX_CODES.length + reports.sex[i];
 }
+
+/**
+ * The analyses of the default store (`serve` without `--store`, built from data/vaers into the
+ * cache, src/cache/): the default analysis first. The one list: an analysis added here joins the
+ * default store (and changes its cache key, so the next start rebuilds).
+ */
+export const DEFAULT_ANALYSES: readonly string[] = ['all', 'stratified', 'serious', 'death', 'pediatric', 'elderly'];

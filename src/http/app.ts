@@ -7,10 +7,8 @@
  * resource plugin) with a schema appears in `/openapi.json`. Shared schemas (spec 2.1-2.5)
  * are added once and become `components/schemas`.
  */
-import { existsSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { FastifyError, FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
@@ -31,20 +29,15 @@ import { registerMetrics } from './metrics.js';
 import { ENCODINGS, COMPRESS_THRESHOLD } from './answer.js';
 import { pipelineOptionsFromEnv, pipelineRoutes } from './pipeline-route.js';
 
-/**
- * The embedded default store shipped with the project (built from data/vaers 1990-2006):
- * `data/default.duckdb`, or its Parquet form `data/default.parquet` when only that exists.
- */
-export const DEFAULT_STORE_PATH = ((): string => {
-  const duckdb = fileURLToPath(new URL('../../data/default.duckdb', import.meta.url));
-  const parquet = fileURLToPath(new URL('../../data/default.parquet', import.meta.url));
-  return !existsSync(duckdb) && existsSync(parquet) ? parquet : duckdb;
-})();
-
 /** Options of {@link buildApp}. */
 export interface AppOptions {
-  /** Store file to serve. */
-  storePath: string;
+  /**
+   * Store file to serve; null while the default store is being prepared: the app
+   * starts with no store (`live.preparing` says why) and the caller loads it with `live.reload(path)`.
+   */
+  storePath: string | null;
+  /** Analysis names for the OpenAPI enum when no store is loaded at start (default: `all`). */
+  analysisNames?: readonly string[];
   /** Fastify logger on/off. */
   logger?: boolean;
   /** Log every request (with `logger`); default false: start-up, warnings and errors only. */
@@ -154,7 +147,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   });
   // The store read runs in DuckDB's threads while the app is assembled below.
   const log: LiveStoreLog = { info: (message) => app.log.info(message), warn: (message) => app.log.warn(message) };
-  const opening = LiveStore.open(options.storePath, log);
+  const opening = options.storePath === null ? Promise.resolve(LiveStore.pending(log)) : LiveStore.open(options.storePath, log);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -232,11 +225,11 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   }
 
   // Resource plugins.
-  const analysisNames = served.current?.analyses.names ?? ['all'];
+  const analysisNames = served.current?.analyses.names ?? [...(options.analysisNames ?? ['all'])];
   await app.register(signalsRoutes, { live: served, analysisNames });
   await app.register(casesRoutes, { live: served, analysisNames });
   await app.register(pipelineRoutes, pipelineOptionsFromEnv());
-  await app.register(explorerRoutes);
+  await app.register(explorerRoutes, { live: served });
   app.addHook('onClose', async () => served.close());
   return { app, live: served };
 }

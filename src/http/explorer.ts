@@ -5,7 +5,9 @@
  * Routes (all hidden from the OpenAPI document, which describes the API only):
  * - `GET /` : `public/index.html`, with the voluntary-reporting sentence (spec 1) written into
  *   it so that the caveat is visible before (and without) any script; the page then refreshes
- *   it from the `X-REPORTS-Hypothesis` header of each `/signals` answer.
+ *   it from the `X-REPORTS-Hypothesis` header of each `/signals` answer. While the default store
+ *   is being prepared, `public/preparing.html` instead (503, `Retry-After`): the
+ *   caveat, what is being done (phase, percent), and a reload every RETRY_AFTER_SECONDS.
  * - `GET /explorer/*` : the page's plain ES modules and CSS from `public/` (no build step).
  * - `GET /explorer/vendor/uplot/*` : uPlot (the charting library) from `node_modules/uplot/dist`.
  *
@@ -19,6 +21,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type {} from '@fastify/swagger'; // brings `schema.hide` into FastifySchema
 import { HYPOTHESIS } from '../domain/caveats.js';
+import { RETRY_AFTER_SECONDS, type LiveStore } from './live-store.js';
 
 /** Folder of the page's files; `src/http` and `dist/http` both sit two levels below the root. */
 export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
@@ -34,15 +37,28 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** Options of the explorer plugin. */
+export interface ExplorerOptions {
+  /** The served store: while the default store is being prepared, `/` is the preparing page. */
+  live: LiveStore;
+}
+
 /**
  * Fastify plugin serving the explorer page and its assets. Register it once on the app
- * (`await app.register(explorerRoutes)`); it adds no decorators outside its own scope.
+ * (`await app.register(explorerRoutes, { live })`); it adds no decorators outside its own scope.
  */
-export async function explorerRoutes(app: FastifyInstance): Promise<void> {
+export async function explorerRoutes(app: FastifyInstance, options: ExplorerOptions): Promise<void> {
   const template = await readFile(`${PUBLIC_DIR}index.html`, 'utf8');
   const html = template.replace(HYPOTHESIS_MARKER, escapeHtml(HYPOTHESIS));
+  const preparing = (await readFile(`${PUBLIC_DIR}preparing.html`, 'utf8'))
+    .replace(HYPOTHESIS_MARKER, escapeHtml(HYPOTHESIS)).replaceAll('<!--RETRY-->', String(RETRY_AFTER_SECONDS));
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) => {
+    const { live } = options;
+    if (live.preparing && !live.current) {
+      return reply.code(503).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').header('Retry-After', String(RETRY_AFTER_SECONDS))
+        .send(preparing.replace('<!--STATUS-->', escapeHtml(live.unavailable())));
+    }
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html);
   });
 

@@ -5,11 +5,13 @@
  * - `GET /readyz`, readiness: 200 once a store is completely loaded (every analysis and the case
  *   series), with its reports_through, analyses and build ids; 503 (an Error object with the
  *   same fields known so far) while the first store loads or when no store could be loaded.
+ *   While the default store is being prepared, the 503 body also says
+ *   `building: true`, the `phase` and its `percent` (null when not known yet), with `Retry-After`.
  *   During a live swap the old store keeps serving, so readiness stays 200.
  */
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../domain/errors.js';
-import type { LiveStore } from './live-store.js';
+import { RETRY_AFTER_SECONDS, type LiveStore } from './live-store.js';
 
 /** Options of the health plugin. */
 export interface HealthOptions {
@@ -53,6 +55,11 @@ export async function healthRoutes(app: FastifyInstance, options: HealthOptions)
   }, async (_request, reply) => {
     reply.headers(NO_STORE).type('application/json; charset=utf-8');
     const current = live.current;
+    if (!current && live.preparing) {
+      const { phase, percent, state, pid } = live.preparing;
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return reply.code(503).send(JSON.stringify({ ...errorBody(live.unavailable()), building: true, phase, percent, builder: state === 'building' ? 'this process' : `process ${pid}` }));
+    }
     if (!current) return reply.code(503).send(JSON.stringify(errorBody(live.unavailable())));
     if (current.failure !== null) return reply.code(503).send(JSON.stringify(errorBody(`part of the store ${current.path} could not be loaded: ${current.failure}`)));
     if (!current.loaded) return reply.code(503).send(JSON.stringify(errorBody(`the store ${current.path} is still loading (analyses and case series)`)));

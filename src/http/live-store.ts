@@ -19,6 +19,7 @@ import { CasesService, unknownRule } from '../cases/service.js';
 import { analysisRule } from '../domain/analysis-rules.js';
 import { AnalysesService } from '../signals/analyses.js';
 import { vaccineListing } from '../vaccines/listing.js';
+import type { BuildStatus } from '../cache/default-store.js';
 import type { StoreMeta } from '../store/schema.js';
 import { readStoreMeta } from '../store/serving.js';
 import type { RenderedAnswer } from './answer.js';
@@ -29,6 +30,17 @@ const LISTING_CACHE_CONTROL = 'public, max-age=60';
 
 const UNAVAILABLE =
   'the signal store is missing or unreadable (%s); build one with "reporting-signals build --vaers DIR --out FILE" and serve it with "reporting-signals serve --store FILE"';
+
+/** Seconds a client is told to wait (`Retry-After`) while the default store is being prepared. */
+export const RETRY_AFTER_SECONDS = 10;
+
+/** The Error message while the default store is being prepared: what, the phase and the percent. */
+export function preparingMessage(status: BuildStatus): string {
+  const who = status.state === 'building' ? 'is being built' : `is being built by process ${status.pid}`;
+  const percent = status.percent === null ? '' : `, ${status.percent}%`;
+  return `the data is being prepared: the default store ${who} from the official VAERS files (phase ${status.phase}${percent}; ` +
+    `started ${Math.round((Date.now() - status.since) / 1000)} s ago); retry in a few seconds`;
+}
 
 /** The store's build id: 12 hex digits of SHA-256 over its metadata as stored. */
 export function storeBuildId(meta: StoreMeta): string {
@@ -170,6 +182,8 @@ export class LiveStore {
   private queued: Promise<LoadResult> | null = null;
   /** Counts of loads by outcome (metrics). */
   readonly loads = { ok: 0, failed: 0 };
+  /** While the default store is being prepared (no store loaded yet): its status; else null. */
+  preparing: BuildStatus | null = null;
 
   private constructor(public path: string, private readonly log: LiveStoreLog) {}
 
@@ -194,6 +208,16 @@ export class LiveStore {
     return live;
   }
 
+  /**
+   * A live store with no store yet, while the default store is being prepared (set `preparing`,
+   * then `reload(path)` once it is built): the resources answer 503 until then.
+   */
+  static pending(log: LiveStoreLog = { info: () => undefined, warn: () => undefined }): LiveStore {
+    const live = new LiveStore('', log);
+    live.failure = 'the default store is being prepared';
+    return live;
+  }
+
   /** The generation new requests use, or null when no store is loaded. */
   get current(): Generation | null {
     return this.generation;
@@ -201,6 +225,7 @@ export class LiveStore {
 
   /** The Error message of a resource while no store is loaded. */
   unavailable(): string {
+    if (this.preparing && !this.generation) return preparingMessage(this.preparing);
     return UNAVAILABLE.replace('%s', this.failure);
   }
 

@@ -7,15 +7,19 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../domain/errors.js';
-import type { Generation, LiveStore } from './live-store.js';
+import { RETRY_AFTER_SECONDS, type Generation, type LiveStore } from './live-store.js';
 
 /**
  * Runs `handle` on the current generation (held until the answer is produced), or answers 503
- * when no store is loaded. Sets the generation's X-REPORTS-Build.
+ * when no store is loaded (with `Retry-After` while the default store is being prepared).
+ * Sets the generation's X-REPORTS-Build.
  */
 export async function withGeneration(live: LiveStore, reply: FastifyReply, handle: (generation: Generation) => Promise<FastifyReply>): Promise<FastifyReply> {
   const generation = live.current?.acquire();
-  if (!generation) return reply.code(503).send(errorBody(live.unavailable()));
+  if (!generation) {
+    if (live.preparing) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    return reply.code(503).send(errorBody(live.unavailable()));
+  }
   try {
     reply.header('x-reports-build', generation.build);
     return await handle(generation);

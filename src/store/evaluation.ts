@@ -1,15 +1,13 @@
 /**
  * The store reads of the evaluation harness (src/evaluate): the quarterly rows of a few
  * (vaccine, event) pairs of one analysis with the columns the flags read (src/stats/flags.ts
- * `FlagInput`, plus `n_methods_flagged`), and which of those columns the store keeps. The Parquet
- * form keeps only the served columns (src/domain/columns.ts `served`): no `prr_chisq` and no
- * `ror_lci`; an imported store may hold them as NULL. A column the store lacks reads as null.
+ * `FlagInput`, plus `n_methods_flagged`), and which of those columns the store keeps (an imported
+ * store may hold `prr_chisq` and `ror_lci` as NULL). A column the store lacks reads as null.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FlagInput } from '../stats/flags.js';
 import type { Hyperparameters } from '../stats/mgps.js';
-import { decodeWindowRows } from './metadata.js';
-import { readParquetKv, sqlString } from './parquet-store.js';
+import { sqlString } from './format.js';
 import { readStoreHead, withStore } from './serving.js';
 import type { StoreMeta, VaccineRow } from './schema.js';
 
@@ -38,15 +36,9 @@ export interface FlagRows {
   priors: Map<string, Hyperparameters>;
 }
 
-/** The fitted priors of `analysis` (the `windows` table, or the Parquet form's `windows` metadata). */
-async function readPriors(connection: DuckDBConnection, path: string, parquet: boolean, analysis: string): Promise<Map<string, Hyperparameters>> {
-  let rows: Array<Record<string, unknown>>;
-  if (parquet) {
-    const part = (await readParquetKv(connection, path))('windows');
-    rows = decodeWindowRows(part.value, part.where) as unknown as Array<Record<string, unknown>>;
-  } else {
-    rows = (await connection.runAndReadAll('SELECT * FROM store.windows')).getRowObjectsJS();
-  }
+/** The fitted priors of `analysis` (the `windows` table). */
+async function readPriors(connection: DuckDBConnection, analysis: string): Promise<Map<string, Hyperparameters>> {
+  const rows = (await connection.runAndReadAll('SELECT * FROM store.windows')).getRowObjectsJS();
   const priors = new Map<string, Hyperparameters>();
   for (const r of rows) {
     if ((r.analysis ?? 'all') !== analysis) continue;
@@ -57,14 +49,14 @@ async function readPriors(connection: DuckDBConnection, path: string, parquet: b
 }
 
 /**
- * Meta and vaccine table of a store (DuckDB or Parquet form), without its rows.
+ * Meta and vaccine table of a store, without its rows.
  * @throws Error naming the file when it is missing or not a store.
  */
 export async function readStoreVocabulary(path: string): Promise<{ meta: StoreMeta; vaccines: VaccineRow[] }> {
-  return withStore(path, (connection, parquet) => readStoreHead(connection, path, parquet));
+  return withStore(path, (connection) => readStoreHead(connection, path));
 }
 
-/** Column names of the quarterly rows (the Parquet file's, or the DuckDB table's). */
+/** Column names of the quarterly rows. */
 async function columnNames(connection: DuckDBConnection, from: string): Promise<Set<string>> {
   const reader = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${from}`);
   return new Set(reader.getRowObjectsJS().map((r) => String(r.column_name)));
@@ -83,8 +75,8 @@ function numberOrNull(value: unknown): number | null {
  * @throws Error naming the file when it is missing or not a store.
  */
 export async function readFlagRows(path: string, analysis: string, drugs: readonly string[], events: readonly string[]): Promise<FlagRows> {
-  return withStore(path, async (connection, parquet) => {
-    const from = parquet ? `read_parquet(${sqlString(path)})` : 'store.quarterly';
+  return withStore(path, async (connection) => {
+    const from = 'store.quarterly';
     const names = await columnNames(connection, from);
     const pick = (c: string): string => (names.has(c) ? c : `NULL AS ${c}`);
     const where = `${names.has('analysis') ? 'analysis' : `'all'`} = ${sqlString(analysis)}`;
@@ -92,7 +84,7 @@ export async function readFlagRows(path: string, analysis: string, drugs: readon
       `SELECT ${FLAG_COLUMNS.map((c) => `count(${names.has(c) ? c : 'NULL'}) AS ${c}`).join(', ')} FROM ${from} WHERE ${where}`,
     )).getRowObjectsJS()[0];
     const present = Object.fromEntries(FLAG_COLUMNS.map((c) => [c, Number(counts[c]) > 0])) as Record<FlagColumn, boolean>;
-    const priors = await readPriors(connection, path, parquet, analysis);
+    const priors = await readPriors(connection, analysis);
     if (drugs.length === 0 || events.length === 0) return { rows: [], present, priors };
     const list = (values: readonly string[]): string => [...new Set(values)].map(sqlString).join(', ');
     const reader = await connection.runAndReadAll(

@@ -6,7 +6,7 @@
  */
 import { open } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { sqlString } from './parquet-store.js';
+import { sqlString } from './format.js';
 
 /** A table file's format, told by its first bytes (Parquet files start with `PAR1`). */
 export type TableFormat = 'parquet' | 'csv';

@@ -2,17 +2,13 @@
  * The serving read of a store's report tables (the case series behind every signal;
  * schema.ts `REPORT_TABLES`): the kept reports, their VAX rows and their events, read once into
  * columns. Like serving.ts: a small in-memory DuckDB (bounded memory and threads) reads the store
- * (a DuckDB store attached read-only; the Parquet form's three sidecars `X.reports.parquet`,
- * `X.report_vaccines.parquet`, `X.report_events.parquet` through `read_parquet`), streamed in
- * chunks in stored order, and is closed after. Every value is checked on the way: a store that
+ * (attached read-only), streamed in chunks in stored order, and is closed after. Every value is checked on the way: a store that
  * breaks the shape (write.ts writes it) is an Error naming the file, never a wrong answer.
  */
-import { access } from 'node:fs/promises';
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import { formatQuarter, parseQuarter, quarterOf } from '../domain/quarter.js';
 import { STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type ReportEncoding, type StoredReportColumn, type VaccineColumn } from '../domain/report-columns.js';
 import { OUTCOME } from '../domain/report-rules.js';
-import { REPORT_TABLES_KEY, reportSidecarPath, sqlString } from './parquet-store.js';
 import { REPORT_OUTCOME_COLUMNS, REPORT_TABLES, type ReportTableName } from './schema.js';
 import { vectorNumbers } from './vector-numbers.js';
 import { withStore } from './serving.js';
@@ -51,7 +47,7 @@ export interface ReportEvents {
 /** The report tables of a store, as columns (for the /cases service); satisfies the rules' RuleColumns. */
 export type ReportData = ReportColumnData & { vaccines: ReportVaccines; events: ReportEvents };
 
-/** Where each report table is read from (a table or `read_parquet(...)`) and the file errors name. */
+/** Where each report table is read from (a table of the attached store) and the file errors name. */
 type Sources = Record<ReportTableName, { from: string; file: string }>;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -213,62 +209,15 @@ async function duckdbSources(connection: DuckDBConnection, path: string): Promis
   return Object.fromEntries(REPORT_TABLES.map((t) => [t, { from: `store.${t}`, file: path }])) as Sources;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The report tables' tag of a Parquet file's key-value metadata (write.ts), or undefined when it has none. */
-async function reportTag(connection: DuckDBConnection, file: string, table: string): Promise<{ table?: unknown; tables?: unknown; tag?: unknown } | undefined> {
-  try {
-    const rows = (await connection.runAndReadAll(
-      `SELECT decode(value) AS value FROM parquet_kv_metadata(${sqlString(file)}) WHERE decode(key) = ${sqlString(REPORT_TABLES_KEY)}`,
-    )).getRowObjectsJS();
-    if (rows.length === 0) return undefined;
-    const value: unknown = JSON.parse(String(rows[0].value));
-    return typeof value === 'object' && value !== null ? value : {};
-  } catch (error) {
-    throw bad(file, table, (error as Error).message.split('\n')[0]);
-  }
-}
-
 /**
- * The report sidecars of a Parquet store, or null when it has none (its main file declares no
- * report tables and no sidecar is there). The main file and every sidecar carry the same tag
- * (write.ts), so a sidecar of another build is never read.
- * @throws Error naming the file when a sidecar is missing, or one is there that is not this store's.
- */
-async function parquetSources(connection: DuckDBConnection, path: string): Promise<Sources | null> {
-  const files = REPORT_TABLES.map((t) => reportSidecarPath(path, t));
-  const present = await Promise.all(files.map(exists));
-  const declared = await reportTag(connection, path, 'store');
-  if (declared === undefined && !present.some(Boolean)) return null;
-  const missing = files.filter((_, i) => !present[i]);
-  if (declared !== undefined && missing.length > 0) throw new Error(`incomplete report tables of ${path}: missing ${missing.join(', ')}`);
-  for (const [i, table] of REPORT_TABLES.entries()) {
-    if (!present[i]) continue;
-    const tag = await reportTag(connection, files[i], table);
-    if (declared === undefined || tag?.table !== table || tag.tag !== declared.tag) {
-      throw bad(files[i], table, `does not belong to ${path} (${declared === undefined ? 'which has no report tables' : 'another build\'s sidecar'})`);
-    }
-  }
-  return Object.fromEntries(REPORT_TABLES.map((t, i) => [t, { from: `read_parquet(${sqlString(files[i])})`, file: files[i] }])) as Sources;
-}
-
-/**
- * Reads the report tables of the store at `storePath` (a DuckDB store, or the Parquet form with
- * its sidecars) into columns, in store order.
+ * Reads the report tables of the store at `storePath` into columns, in store order.
  * @returns null when the store has no report tables (an import, a store written before them).
- * @throws Error naming the file when the store is missing, only some tables or sidecars exist, a
- *   sidecar belongs to another build, or a value or the row order breaks the shape.
+ * @throws Error naming the file when the store is missing, only some tables exist, or a value or
+ *   the row order breaks the shape.
  */
 export async function readReportData(storePath: string): Promise<ReportData | null> {
-  return withStore(storePath, async (connection, parquet) => {
-    const sources = await (parquet ? parquetSources : duckdbSources)(connection, storePath);
+  return withStore(storePath, async (connection) => {
+    const sources = await duckdbSources(connection, storePath);
     if (!sources) return null;
     // One pool of shared strings for the three tables (narratives are not interned).
     const pool = new Map<string, string>();

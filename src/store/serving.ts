@@ -4,8 +4,8 @@
  * 2.3 records of every quarterly row (series-store.ts: in memory for small stores, else in an
  * unlinked temporary file), grouped by pair, quarters ascending. After this read the server holds
  * no database: `readServingData(path)` opens a small in-memory DuckDB (bounded memory and
- * threads), reads the store file (Parquet through `read_parquet`, streamed in chunks, never
- * copied into tables; a DuckDB store file attached read-only), and closes it. Stores written by
+ * threads), reads the store file (a DuckDB database attached read-only; its kind checked by its
+ * content first, format.ts), and closes it. Stores written by
  * write.ts (rows ordered by drug, event, quarter) are read in one in-order scan, chunk by chunk,
  * each chunk's records written out at once (peak memory: the aggregate columns, 24 bytes a row,
  * plus DuckDB's 64 MB); other stores by the general read (all columns in memory first).
@@ -16,10 +16,9 @@
  * null `n`, -1 for a null `n_methods_flagged`; a null `is_signal_any` is false). Rows whose drug
  * or event is null, or whose quarter is not `<year>Q<1-4>`, are skipped.
  */
-import { access } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
-import { decodeStoreMeta, decodeVaccineRows, parseMetadataJson } from './metadata.js';
-import { isParquetPath, readParquetKv, sqlString } from './parquet-store.js';
+import { decodeStoreMeta, parseMetadataJson } from './metadata.js';
+import { checkStoreFile, sqlString } from './format.js';
 import { SERVED_COLUMNS, type AggregateColumnEntry, type Encoding, type ServedColumnEntry } from '../domain/columns.js';
 import { NULL_INT, recordViews, SERIES_FIELDS, SERIES_RECORD_BYTES, SeriesStore, writeField, type TypedArrays } from './series-store.js';
 import { vectorNumbers } from './vector-numbers.js';
@@ -56,7 +55,7 @@ export interface ServingRows {
   series: SeriesStore;
 }
 
-/** Where the rows come from: a table or `read_parquet(...)`, and its row-number column. */
+/** Where the rows come from (a table, or a query over it) and its row-number column. */
 interface ServingSource {
   from: string;
   rowNumber: string;
@@ -295,14 +294,6 @@ function vaccineRow(r: Record<string, unknown>): VaccineRow {
   return { vax_name: String(r.vax_name), vax_type: String(r.vax_type), vax_type_codes: ((r.vax_type_codes as unknown[] | null) ?? []).map(String) };
 }
 
-/** Meta and vaccines of a Parquet store, from its key-value metadata (parquet-store.ts), checked (metadata.ts). */
-async function parquetParts(connection: DuckDBConnection, path: string): Promise<{ meta: StoreMeta; vaccines: VaccineRow[] }> {
-  const part = await readParquetKv(connection, path);
-  const meta = part('meta');
-  const vaccines = part('vaccines');
-  return { meta: decodeStoreMeta(meta.value, meta.where), vaccines: decodeVaccineRows(vaccines.value, vaccines.where) };
-}
-
 /**
  * The rows of the `meta` table of a DuckDB store (`schema` the database it is attached as).
  * @throws Error when the table is missing (the query fails).
@@ -348,22 +339,18 @@ async function attachStore(connection: DuckDBConnection, path: string): Promise<
 }
 
 /**
- * Runs `read` over a fresh loading database (LOAD_SETTINGS) with the store at `path` ready: a
- * DuckDB store attached READ_ONLY as `store`, a Parquet store only named; closes it after.
- * @throws Error naming the file when it is missing or not a store.
+ * Runs `read` over a fresh loading database (LOAD_SETTINGS) with the store at `path` attached
+ * READ_ONLY as `store`; closes it after.
+ * @throws Error naming the file when it is missing or not a store (format.ts `checkStoreFile`:
+ *   a Parquet store of an earlier version is refused with how to rebuild it).
  */
-export async function withStore<T>(path: string, read: (connection: DuckDBConnection, parquet: boolean) => Promise<T>): Promise<T> {
-  try {
-    await access(path);
-  } catch {
-    throw new Error(`store not found: ${path}`);
-  }
+export async function withStore<T>(path: string, read: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+  await checkStoreFile(path);
   const instance = await DuckDBInstance.create(':memory:', { ...LOAD_SETTINGS });
   const connection = await instance.connect();
   try {
-    const parquet = isParquetPath(path);
-    if (!parquet) await attachStore(connection, path);
-    return await read(connection, parquet);
+    await attachStore(connection, path);
+    return await read(connection);
   } finally {
     connection.closeSync();
     instance.closeSync();
@@ -371,38 +358,31 @@ export async function withStore<T>(path: string, read: (connection: DuckDBConnec
 }
 
 /**
- * The metadata of a store file (a DuckDB store or the Parquet form), without its rows: cheap,
- * for knowing the analyses before loading them.
+ * The metadata of a store file, without its rows: cheap, for knowing the analyses before loading them.
  * @throws Error naming the file when it is missing or not a store.
  */
 export async function readStoreMeta(path: string): Promise<StoreMeta> {
-  return withStore(path, async (connection, parquet) => (await (parquet ? parquetParts : duckdbParts)(connection, path)).meta);
+  return withStore(path, async (connection) => (await duckdbParts(connection, path)).meta);
 }
 
 /**
- * Reads a store file (DuckDB store, or the Parquet form by its `.parquet` extension) once into
- * `ServingRows`, then closes the database. Read-only: a DuckDB file is attached READ_ONLY, a
- * Parquet file is only scanned. With `options.analysis`, only that analysis's rows.
+ * Reads a store file once into `ServingRows`, then closes the database. Read-only: the file is
+ * attached READ_ONLY. With `options.analysis`, only that analysis's rows.
  * @throws Error naming the file when it is missing or not a store.
  */
 export async function readServingData(path: string, options: ServingOptions = {}): Promise<ServingRows> {
   const only = options.analysis === undefined ? '' : ` WHERE analysis = ${sqlString(options.analysis)}`;
-  return withStore(path, async (connection, parquet) => {
-    if (parquet) {
-      const { meta, vaccines } = await parquetParts(connection, path);
-      const from = `(SELECT * FROM read_parquet(${sqlString(path)}, file_row_number = true)${only})`;
-      return readServingRows(connection, { from, rowNumber: 'file_row_number' }, meta, vaccines, options);
-    }
+  return withStore(path, async (connection) => {
     const { meta, vaccines } = await duckdbParts(connection, path);
     return readServingRows(connection, { from: `(SELECT *, rowid AS store_row FROM store.quarterly${only})`, rowNumber: 'store_row' }, meta, vaccines, options);
   });
 }
 
 /**
- * Meta and vaccines of the store opened by {@link withStore} (`parquet` as it says): the store's
- * head, for readers that query the rows themselves (src/store/evaluation.ts).
+ * Meta and vaccines of the store opened by {@link withStore}: the store's head, for readers that
+ * query the rows themselves (src/store/evaluation.ts).
  * @throws Error naming the file when it is not a store, or a metadata value is not of its shape.
  */
-export async function readStoreHead(connection: DuckDBConnection, path: string, parquet: boolean): Promise<{ meta: StoreMeta; vaccines: VaccineRow[] }> {
-  return (parquet ? parquetParts : duckdbParts)(connection, path);
+export async function readStoreHead(connection: DuckDBConnection, path: string): Promise<{ meta: StoreMeta; vaccines: VaccineRow[] }> {
+  return duckdbParts(connection, path);
 }

@@ -9,13 +9,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, DEFAULT_STORE_PATH } from '../../src/http/app.js';
+import { buildApp } from '../../src/http/app.js';
+import { DEFAULT_STORE } from '../helpers/default-store.js';
 import { caseCounts, loadRawReports, quarterOf, type RawReport } from '../helpers/raw-vaers.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
-const present = existsSync(path.join(vaers, '2006VAERSDATA.csv.gz')) && existsSync(DEFAULT_STORE_PATH.replace(/\.parquet$/, '.reports.parquet'));
-if (!present) console.warn(`/cases real-data test skipped: ${vaers} or the default store's report tables are absent`);
+const present = existsSync(path.join(vaers, '2006VAERSDATA.csv.gz')) && DEFAULT_STORE !== null;
+if (!present) console.warn(`/cases real-data test skipped: ${vaers} or the default store (data/vaers) is absent`);
 
 const PAIRS: Array<[string, string]> = [
   ['ROTAVIRUS (ROTASHIELD)', 'Intussusception'],
@@ -27,7 +28,7 @@ describe.skipIf(!present)('/cases on the real 1990-2006 reports against an indep
   let app: FastifyInstance;
   let raw: RawReport[];
   beforeAll(async () => {
-    app = await buildApp({ storePath: DEFAULT_STORE_PATH });
+    app = await buildApp({ storePath: DEFAULT_STORE });
     raw = (await loadRawReports(vaers, Array.from({ length: 17 }, (_, i) => 1990 + i))).reports;
   }, 300_000);
   afterAll(async () => app?.close());

@@ -35,7 +35,7 @@ let store: string;
 let reference: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'rs-evaluate-cli-'));
-  store = await writeEvaluationStore('parquet');
+  store = await writeEvaluationStore('served');
   reference = join(dir, 'reference.csv');
   await writeFile(reference, FIXTURE_REFERENCE);
 });

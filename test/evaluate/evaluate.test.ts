@@ -20,7 +20,7 @@ let noReports: string;
 
 beforeAll(async () => {
   [duckdb, parquet, noReports] = await Promise.all([
-    writeEvaluationStore('duckdb'), writeEvaluationStore('parquet'), writeEvaluationStore('duckdb', { reports: false }),
+    writeEvaluationStore('full'), writeEvaluationStore('served'), writeEvaluationStore('full', { reports: false }),
   ]);
 });
 afterAll(async () => {
@@ -138,7 +138,7 @@ describe('below the floor: what a method could have flagged', () => {
 });
 
 describe('evaluate: other forms, quarters and options', () => {
-  it('Parquet form (no prr_chisq, no ror_lci): PRR and ROR recovered from n_methods_flagged, an ambiguous window undetermined', async () => {
+  it('a store without prr_chisq and ror_lci (NULL): PRR and ROR recovered from n_methods_flagged, an ambiguous window undetermined', async () => {
     const evaluation = await runEvaluation({ store: parquet, reference, through: '2000Q4', analyses: ['all'] });
     // 1999Q4 of MMR II: n_methods_flagged 1, GPS and IC unset, PRR 2.5 and n 5: PRR or ROR, undecided.
     expect(verdicts(evaluation, 'all')).toEqual({ ...ALL_2000Q4, 'mmr-febrile/ror': ['flagged', '2000Q2', null] });

@@ -1,6 +1,7 @@
 /**
- * A small store for the evaluation tests, written by the tests in both forms (DuckDB:
- * every column; Parquet: no prr_chisq, no ror_lci), with report tables, and a reference set. The
+ * A small store for the evaluation tests, written by the tests in two forms (`full`: every
+ * column; `served`: prr_chisq and ror_lci NULL, as an imported table of the served columns holds
+ * them), with report tables, and a reference set. The
  * expected results in evaluate.test.ts are worked by hand from the rows below.
  *
  * Analyses: `all` and `serious` (the rows of `serious`: the RotaShield pair only). Windows (a
@@ -77,10 +78,10 @@ const ANALYSIS = (name: string, subset: string | null, isDefault: boolean): Anal
   rows: null, windows: null, reports_through: '2001Q1', fits_at_bound: 0, fits_not_converged: 0, windows_skipped: [], partial_windows: [],
 });
 
-function quarterly(): QuarterlyRow[] {
+function quarterly(form: 'full' | 'served'): QuarterlyRow[] {
   const rows = FIXTURE_WINDOWS.map(([drug, event, quarter, n, eb05, prr, prr_chisq, ror_lci, ic025, nmf]): QuarterlyRow => ({
     analysis: 'all', drug, event, quarter, n, expected: 1, n_vaccine: 50, n_event: 20, n_reports: 1000, qn: 0.5, ebgm: eb05 + 0.5, eb05,
-    eb50: eb05 + 0.4, eb95: eb05 + 2, prr, prr_lci: prr / 2, prr_uci: prr * 2, prr_chisq, ror: prr + 0.1, ror_lci, ror_uci: 9, ic: ic025 + 1,
+    eb50: eb05 + 0.4, eb95: eb05 + 2, prr, prr_lci: prr / 2, prr_uci: prr * 2, prr_chisq: form === 'full' ? prr_chisq : null, ror: prr + 0.1, ror_lci: form === 'full' ? ror_lci : null, ror_uci: 9, ic: ic025 + 1,
     ic025, ic975: ic025 + 2, n_methods_flagged: nmf, is_signal_any: nmf >= 1, ewma_eb05: eb05,
   }));
   return [...rows, ...rows.filter((r) => r.drug === ROTASHIELD).map((r) => ({ ...r, analysis: 'serious' }))];
@@ -120,16 +121,16 @@ function windows(): WindowRow[] {
 }
 
 /**
- * Writes the fixture store into a fresh temp folder: `form` DuckDB (every column) or Parquet (the
- * served columns); `reports` false leaves out the report tables. Returns its path.
+ * Writes the fixture store into a fresh temp folder: `form` `full` (every column) or `served`
+ * (prr_chisq and ror_lci NULL); `reports` false leaves out the report tables. Returns its path.
  */
-export async function writeEvaluationStore(form: 'duckdb' | 'parquet', options: { reports?: boolean } = {}): Promise<string> {
+export async function writeEvaluationStore(form: 'full' | 'served', options: { reports?: boolean } = {}): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'rs-evaluate-'));
-  const path = join(dir, `fixture.${form}`);
+  const path = join(dir, `fixture-${form}.duckdb`);
   const meta: StoreMeta = {
     reports_through: '2001Q1', sources: [], parameters: {}, program_version: 'test', built_at: '2024-01-01T00:00:00Z', origin: 'build',
     has_ic025: true, analyses: [ANALYSIS('all', null, true), ANALYSIS('serious', 'serious reports', false)],
   };
-  await writeStore(path, { quarterly: quarterly(), vaccines: FIXTURE_VACCINES, windows: windows(), meta, ...(options.reports === false ? {} : { reports: reportTables() }) });
+  await writeStore(path, { quarterly: quarterly(form), vaccines: FIXTURE_VACCINES, windows: windows(), meta, ...(options.reports === false ? {} : { reports: reportTables() }) });
   return path;
 }

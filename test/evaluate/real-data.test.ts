@@ -11,12 +11,11 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defaultStorePath, EVALUATION_FILES } from '../../src/commands/evaluate.js';
+import { EVALUATION_FILES } from '../../src/commands/evaluate.js';
+import { hasDefaultStore } from '../helpers/default-store.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const store = await defaultStorePath();
-const hasStore = existsSync(store);
-if (!hasStore) console.warn(`evaluate real-data tests skipped: no default store at ${store} (see README "The data")`);
+const hasStore = hasDefaultStore('evaluate real-data tests');
 
 /** The README's Evaluation section. */
 async function section(): Promise<string> {

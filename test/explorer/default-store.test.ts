@@ -4,18 +4,16 @@
  * `Intussusception`). Saves the screenshots the README uses (artifacts/screenshots/default-*.png;
  * docs/explorer.png is a copy of default-readme.png). Skips when the store or Chromium is absent.
  */
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
-import { DEFAULT_STORE_PATH } from '../../src/http/app.js';
+import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { chromiumAvailable, CHROMIUM_PATH, launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { canvasPixels, column, open, screenshot, settled, startServer } from './page.js';
 
-const hasStore = existsSync(DEFAULT_STORE_PATH);
+const hasStore = hasDefaultStore('explorer default-store tests');
 const hasChromium = chromiumAvailable();
-if (!hasStore) console.warn(`explorer default-store tests skipped: no store at ${DEFAULT_STORE_PATH} (written by "reporting-signals build"; see the build issue)`);
 if (!hasChromium) console.warn(`explorer default-store tests skipped: no Chromium at ${CHROMIUM_PATH}`);
 
 const VACCINE = 'ROTAVIRUS (ROTASHIELD)';
@@ -29,7 +27,7 @@ describe.skipIf(!hasStore || !hasChromium)('explorer page on the embedded defaul
   let page: Page;
 
   beforeAll(async () => {
-    ({ app, base } = await startServer(DEFAULT_STORE_PATH));
+    ({ app, base } = await startServer(DEFAULT_STORE!));
     browser = await launchBrowser();
     page = await browser.newPage();
   });

@@ -5,17 +5,16 @@
  * against the real server. Every expected number is read from the API itself. Screenshots of
  * each view go to artifacts/screenshots/default-*.png. Skips when the store or Chromium is absent.
  */
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
-import { DEFAULT_STORE_PATH } from '../../src/http/app.js';
+import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { chromiumAvailable, launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { barValues, canvasPixels, collectErrors, column, open, screenshot, settled, startServer } from './page.js';
 
-const hasStore = existsSync(DEFAULT_STORE_PATH);
+const hasStore = hasDefaultStore('explorer default-views tests');
 const hasChromium = chromiumAvailable();
 
 const VACCINE = 'ROTAVIRUS (ROTASHIELD)';
@@ -37,7 +36,7 @@ describe.skipIf(!hasStore || !hasChromium)('explorer front door, analyses and re
   const json = async (url: string) => (await app.inject({ url })).json();
 
   beforeAll(async () => {
-    ({ app, base } = await startServer(DEFAULT_STORE_PATH));
+    ({ app, base } = await startServer(DEFAULT_STORE!));
     browser = await launchBrowser();
     page = await browser.newPage();
     errors = collectErrors(page);

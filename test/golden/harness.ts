@@ -1,6 +1,6 @@
 /**
  * The golden harness, shared by the recorder (record.ts) and the replay test (golden.test.ts):
- * the whole app (`buildApp`) over the committed default store `data/default.parquet`, its
+ * the whole app (`buildApp`) over the default store (built from data/vaers into the cache, issue 18), its
  * /pipeline pointed at a fake ClinicalTrials.gov on loopback fed with the registry below, and
  * one function that turns an `inject()` answer into the recorded form (status, the headers that
  * do not vary between runs or code versions, the body or its digest).
@@ -15,11 +15,6 @@ import { buildApp } from '../../src/http/app.js';
 import { FakeCtgov, apiStudy, type StudySpec } from '../pipeline/fake-ctgov.js';
 import { requestName, type GoldenRequest } from './requests.js';
 
-/**
- * The store the recording was made over. Deliberately the Parquet file itself, not
- * DEFAULT_STORE_PATH (which prefers a `data/default.duckdb` when one exists locally).
- */
-export const GOLDEN_STORE_PATH = fileURLToPath(new URL('../../data/default.parquet', import.meta.url));
 /** The recording written by record.ts and read by golden.test.ts. */
 export const GOLDEN_FILE = fileURLToPath(new URL('./golden.json', import.meta.url));
 
@@ -104,8 +99,8 @@ export interface GoldenHarness {
   close(): Promise<void>;
 }
 
-/** Starts the fake registry and the app (CTGOV_* set only while the app reads them). */
-export async function startGoldenHarness(): Promise<GoldenHarness> {
+/** Starts the fake registry and the app over the default store at `storePath` (CTGOV_* set only while the app reads them). */
+export async function startGoldenHarness(storePath: string): Promise<GoldenHarness> {
   const dir = mkdtempSync(path.join(tmpdir(), 'golden-registry-'));
   const fixture = path.join(dir, 'studies.json');
   writeFileSync(fixture, JSON.stringify(GOLDEN_STUDIES.map(apiStudy)));
@@ -115,7 +110,7 @@ export async function startGoldenHarness(): Promise<GoldenHarness> {
   process.env.CTGOV_TIMEOUT_MS = String(GOLDEN_TIMEOUT_MS);
   let app: FastifyInstance;
   try {
-    app = await buildApp({ storePath: GOLDEN_STORE_PATH });
+    app = await buildApp({ storePath });
     await app.ready();
   } finally {
     restoreEnv('CTGOV_BASE_URL', saved.base);

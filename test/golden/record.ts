@@ -5,6 +5,7 @@
  * With `--out FILE` it writes elsewhere (to compare two recordings for determinism).
  */
 import { writeFileSync } from 'node:fs';
+import { defaultStorePath } from '../../src/cache/default-store.js';
 import { GOLDEN_FILE, startGoldenHarness, uniqueNames, type GoldenEntry, type GoldenFile } from './harness.js';
 import { GOLDEN_REQUESTS } from './requests.js';
 
@@ -21,7 +22,9 @@ const NOTE =
 /** Records every golden request; returns the document written. */
 export async function record(out: string = GOLDEN_FILE): Promise<GoldenFile> {
   const names = uniqueNames(GOLDEN_REQUESTS);
-  const harness = await startGoldenHarness();
+  // The default store, as `serve` without --store builds it (found in the cache when built already).
+  const store = await defaultStorePath();
+  const harness = await startGoldenHarness(store);
   const entries: GoldenEntry[] = [];
   try {
     for (const [i, request] of GOLDEN_REQUESTS.entries()) {

@@ -4,45 +4,11 @@
  * against (`storeSeries`). The server does not use this reader: it reads a store once through
  * src/store/serving.ts `readServingData`. Queries are parameterised; callers get typed rows.
  */
-import { access } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { finiteOrNull } from '../../src/domain/columns.js';
-import { decodeStoreMeta, decodeVaccineRows, decodeWindowRows } from '../../src/store/metadata.js';
-import { isParquetPath, readParquetKv, sqlString } from '../../src/store/parquet-store.js';
-import { QUARTERLY_COLUMNS, SCHEMA_SQL, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from '../../src/store/schema.js';
+import { checkStoreFile } from '../../src/store/format.js';
+import { QUARTERLY_COLUMNS, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from '../../src/store/schema.js';
 import { readStoreMeta, readVaccineTable } from '../../src/store/serving.js';
-
-/**
- * Creates the store tables in `connection` (an in-memory database) and loads them from the
- * Parquet store at `path`.
- * @throws Error naming the file when it is not a reporting-signals Parquet store, or naming the
- *   file and key when a metadata key is not of its shape (metadata.ts).
- */
-async function loadParquetStore(connection: DuckDBConnection, path: string): Promise<void> {
-  const part = await readParquetKv(connection, path);
-  const vaccinesPart = part('vaccines');
-  const vaccines = decodeVaccineRows(vaccinesPart.value, vaccinesPart.where);
-  const windowsPart = part('windows');
-  const windows = decodeWindowRows(windowsPart.value, windowsPart.where);
-  const metaPart = part('meta');
-  const meta = decodeStoreMeta(metaPart.value, metaPart.where);
-  await connection.run(SCHEMA_SQL);
-  // BY NAME: the Parquet form keeps only the served columns (write.ts), the others read as NULL;
-  // a store written before analyses existed has no `analysis` column: its rows are `all`.
-  await connection.run(`INSERT INTO quarterly BY NAME SELECT * FROM read_parquet(${sqlString(path)})`);
-  await connection.run(`UPDATE quarterly SET analysis = 'all' WHERE analysis IS NULL`);
-  for (const v of vaccines) {
-    await connection.run('INSERT INTO vaccines VALUES ($1, $2, $3::VARCHAR[])', [v.vax_name, v.vax_type, JSON.stringify(v.vax_type_codes)]);
-  }
-  for (const w of windows) {
-    await connection.run('INSERT INTO windows VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)', [
-      w.analysis ?? 'all', w.quarter, w.alpha1, w.beta1, w.alpha2, w.beta2, w.p, w.neg_log_lik, w.converged, w.at_bound, w.n_pairs, w.n_reports,
-    ]);
-  }
-  for (const [key, value] of Object.entries(meta)) {
-    await connection.run('INSERT INTO meta VALUES ($1, $2)', [key, JSON.stringify(value ?? null)]);
-  }
-}
 
 const QUARTERLY_SELECT = `SELECT ${QUARTERLY_COLUMNS.map(([name]) => name).join(', ')} FROM quarterly`;
 
@@ -71,29 +37,11 @@ export class Store {
   ) {}
 
   /**
-   * Opens the store file read-only: a DuckDB store file, or the Parquet form (`*.parquet`,
-   * see src/store/parquet-store.ts), which is loaded into memory.
+   * Opens the store file (a DuckDB database, by its content: src/store/format.ts) read-only.
    * @throws Error naming the file when it is missing or not a store.
    */
   static async open(path: string): Promise<Store> {
-    try {
-      await access(path);
-    } catch {
-      throw new Error(`store not found: ${path}`);
-    }
-    if (isParquetPath(path)) {
-      // The Parquet form (src/store/write.ts): loaded into an in-memory database, then served alike.
-      const instance = await DuckDBInstance.create(':memory:');
-      const connection = await instance.connect();
-      try {
-        await loadParquetStore(connection, path);
-      } catch (error) {
-        connection.closeSync();
-        instance.closeSync();
-        throw new Error(`not a reporting-signals store: ${path}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
-      }
-      return new Store(path, instance, connection);
-    }
+    await checkStoreFile(path);
     const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
     const connection = await instance.connect();
     const store = new Store(path, instance, connection);

@@ -1,22 +1,20 @@
 /**
- * GET /signals on the embedded default store (data/default.duckdb, VAERS 1990-2006; spec 4.1,
- * 2.1, 7). Skipped with a message while the store is absent (it is written by
- * `reporting-signals build`). No quarter of 1990-2006 lies in the COVID era.
+ * GET /signals on the default store (built from data/vaers, VAERS 1990-2006, by the test run's
+ * global setup; spec 4.1, 2.1, 7). Skipped with a message when data/vaers is absent. No quarter of 1990-2006 lies in the COVID era.
  */
-import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, DEFAULT_STORE_PATH } from '../../src/http/app.js';
+import { buildApp } from '../../src/http/app.js';
+import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { PAIR_FIELDS } from '../../src/domain/pair.js';
 import { getJson } from './helpers.js';
 
-const present = existsSync(DEFAULT_STORE_PATH);
-if (!present) console.warn(`default-store /signals tests skipped: no store at ${DEFAULT_STORE_PATH}`);
+const present = hasDefaultStore('default-store /signals tests');
 
 describe.skipIf(!present)('spec 4.1 on the embedded default store (1990-2006)', () => {
   let app: FastifyInstance;
-  beforeAll(async () => { app = await buildApp({ storePath: DEFAULT_STORE_PATH }); });
+  beforeAll(async () => { app = await buildApp({ storePath: DEFAULT_STORE }); });
   afterAll(async () => { await app.close(); });
 
   it('ROTAVIRUS (ROTASHIELD) x Intussusception is served, with the 2.1 fields and no COVID-era flags', async () => {

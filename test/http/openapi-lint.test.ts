@@ -21,7 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, DEFAULT_STORE_PATH, MAX_HEADER_SIZE } from '../../src/http/app.js';
+import { buildApp, MAX_HEADER_SIZE } from '../../src/http/app.js';
+import { DEFAULT_STORE } from '../helpers/default-store.js';
 import { operationIdOf } from '../../src/http/openapi.js';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { rawGet } from './helpers.js';
@@ -62,7 +63,7 @@ let port: number;
 let doc: any;
 let dir: string;
 beforeAll(async () => {
-  app = await buildApp({ storePath: DEFAULT_STORE_PATH });
+  app = await buildApp({ storePath: DEFAULT_STORE });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as AddressInfo).port;
   doc = app.swagger();

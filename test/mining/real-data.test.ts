@@ -9,10 +9,10 @@ import type { BuildSummary } from '../../src/mining/summary.js';
 import { vaxType } from '../../src/vaccine-type.js';
 import { Store } from '../helpers/store.js';
 import type { QuarterlyRow } from '../../src/store/schema.js';
+import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const modern = resolve(repoRoot, '..', 'shared', 'data', 'vaers-modern-layout');
-const defaultStore = resolve(repoRoot, 'data', 'default.parquet');
 
 describe.skipIf(!existsSync(modern))('build on the real 1999 files in the current layout (../shared/data/vaers-modern-layout)', () => {
   let dir: string;
@@ -66,9 +66,9 @@ describe.skipIf(!existsSync(modern))('build on the real 1999 files in the curren
   });
 });
 
-describe.skipIf(!existsSync(defaultStore))('the embedded default store (data/default.parquet, built from ../shared/data/vaers)', () => {
+describe.skipIf(!hasDefaultStore('default store fit test'))('the default store (built from data/vaers by the global setup)', () => {
   it('fits the 1999Q3 window as openEBGM does (DESIGN.md: negLL 15713.0380, alpha1 0.1309, beta1 0.2788, alpha2 2.1150, beta2 1.9574, p 0.1480)', async () => {
-    const store = await Store.open(defaultStore);
+    const store = await Store.open(DEFAULT_STORE!);
     try {
       const w = (await store.windows()).find((x) => x.quarter === '1999Q3')!;
       expect(w.neg_log_lik).toBeLessThanOrEqual(15713.0380 + 1e-3);

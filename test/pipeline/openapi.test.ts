@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, DEFAULT_STORE_PATH } from '../../src/http/app.js';
+import { buildApp } from '../../src/http/app.js';
+import { DEFAULT_STORE } from '../helpers/default-store.js';
 import { FakeCtgov } from './fake-ctgov.js';
 import { writeFixture } from './helpers.js';
 
@@ -18,7 +19,7 @@ describe('GET /pipeline in the assembled app and /openapi.json', () => {
     fake = await FakeCtgov.start(writeFixture());
     process.env.CTGOV_BASE_URL = fake.baseUrl;
     process.env.CTGOV_TIMEOUT_MS = '2000';
-    app = await buildApp({ storePath: DEFAULT_STORE_PATH });
+    app = await buildApp({ storePath: DEFAULT_STORE });
     await app.ready();
   });
   afterAll(async () => {

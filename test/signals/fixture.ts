@@ -85,7 +85,8 @@ export function fixtureAnalyses(): AnalysisMeta[] {
 }
 
 /**
- * Writes the fixture store (a DuckDB file, or the Parquet form) into a fresh temp folder and
+ * Writes the fixture store (a DuckDB file, named `fixture.parquet` with `parquet`: a store is read
+ * by its content, never its name) into a fresh temp folder and
  * returns its path. With `analyses`, the store holds three analyses: `all` (default)
  * and `stratified` with the same rows, and `serious` with the first series only.
  */

@@ -1,13 +1,14 @@
 /**
  * The store's JSON metadata is checked, not cast (src/store/metadata.ts): a store whose metadata
- * has the wrong shape is refused with an Error naming the store file and the key, in both store
- * forms (the DuckDB `meta` table, the Parquet key-value metadata).
+ * has the wrong shape is refused with an Error naming the store file and the key; a file that is
+ * not a DuckDB store by its content (a Parquet store of an earlier version, anything else) is refused.
  */
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { decodeStoreMeta, decodeVaccineRows, decodeWindowRows } from '../../src/store/metadata.js';
-import { KV_PREFIX, sqlString } from '../../src/store/parquet-store.js';
+import { legacyParquetMessage, sqlString } from '../../src/store/format.js';
 import { Store } from '../helpers/store.js';
 import type { StoreMeta } from '../../src/store/schema.js';
 import { readServingData } from '../../src/store/serving.js';
@@ -70,17 +71,14 @@ describe('a store with malformed metadata is refused, naming the file and the ke
     await expect(readServingData(path)).rejects.toThrow(`invalid store metadata: ${path}: meta table: key has_ic025: not JSON`);
   });
 
-  it('Parquet store: a key-value metadata entry of the wrong shape', async () => {
-    const good = await writeFixtureStore({ parquet: true });
-    const bad = join(good, '..', 'bad.parquet');
-    const kv = {
-      [`${KV_PREFIX}vaccines`]: JSON.stringify([{ vax_name: 'A', vax_type: null, vax_type_codes: [] }]),
-      [`${KV_PREFIX}windows`]: '[]',
-      [`${KV_PREFIX}meta`]: JSON.stringify({ ...META, has_ic025: 1 }),
-    };
-    const kvSql = Object.entries(kv).map(([key, value]) => `${sqlString(key)}: ${sqlString(value)}`).join(', ');
-    await run(':memory:', `COPY (SELECT * FROM read_parquet(${sqlString(good)})) TO ${sqlString(bad)} (FORMAT parquet, KV_METADATA {${kvSql}})`);
-    await expect(readServingData(bad)).rejects.toThrow(`invalid store metadata: ${bad}: metadata key ${KV_PREFIX}meta: has_ic025: expected a boolean, got 1`);
-    await expect(Store.open(bad)).rejects.toThrow(`${bad}: metadata key ${KV_PREFIX}vaccines: [0].vax_type: expected a string, got null`);
+  it('a store is read by its content, never its name: a Parquet store of an earlier version is refused with how to rebuild it; a foreign file is not a store', async () => {
+    const good = await writeFixtureStore();
+    const legacy = join(good, '..', 'legacy.duckdb');
+    await run(':memory:', `COPY (SELECT 1 AS a) TO ${sqlString(legacy)} (FORMAT parquet)`);
+    await expect(readServingData(legacy)).rejects.toThrow(legacyParquetMessage(legacy));
+    await expect(Store.open(legacy)).rejects.toThrow('is a Parquet store written by an earlier version of reporting-signals');
+    const text = join(good, '..', 'text.parquet');
+    await writeFile(text, 'hello, not a store at all');
+    await expect(readServingData(text)).rejects.toThrow(`not a reporting-signals store (not a DuckDB database file): ${text}`);
   });
 });

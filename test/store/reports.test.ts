@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -28,7 +27,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'rs-reports-'));
   vaers = join(dir, 'vaers');
   await writeReportFolder(vaers);
-  await Promise.all([build('plain.duckdb'), build('plain.parquet'), build('text.duckdb', true), build('text.parquet', true)]);
+  await Promise.all([build('plain.duckdb'), build('plain.parquet'), build('text.duckdb', true), build('text.parquet', true)]); // .parquet names: DuckDB files too
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -90,7 +89,7 @@ describe('report tables in the store (the case series\' data)', () => {
     expect(JSON.parse(String(meta.find((m) => m.key === 'parameters')!.value)).narratives).toBe(true);
   });
 
-  it('readReportData gives the same ReportData from the DuckDB tables and from the Parquet sidecars; narratives only with --narratives', async () => {
+  it('readReportData gives the same ReportData whatever the store file is named; narratives only with --narratives', async () => {
     const plain = await readReportData(join(dir, 'plain.duckdb'));
     expect(plain).not.toBeNull();
     expect(rowsOf(plain!)).toEqual({ reports: EXPECTED_REPORTS, vaccines: EXPECTED_VACCINES, events: EXPECTED_EVENTS });
@@ -103,57 +102,33 @@ describe('report tables in the store (the case series\' data)', () => {
     expect(await readReportData(join(dir, 'text.parquet'))).toEqual(text);
   });
 
-  it('the Parquet form has three zstd sidecars; a sidecar of another build, or a missing one, is an error naming the file', async () => {
+  it('a store is one DuckDB file whatever its name: no sidecars; a Parquet store of an earlier version is refused with how to rebuild it', async () => {
     const names = (await readdir(dir)).filter((n) => n.startsWith('plain.')).sort();
-    expect(names).toEqual(['plain.duckdb', 'plain.parquet', 'plain.report_events.parquet', 'plain.report_vaccines.parquet', 'plain.reports.parquet']);
-    for (const table of ['reports', 'report_vaccines', 'report_events']) {
-      expect(await sql(':memory:', `SELECT DISTINCT compression FROM parquet_metadata('${join(dir, `plain.${table}.parquet`)}')`)).toEqual([{ compression: 'ZSTD' }]);
-    }
-    const copy = join(dir, 'copy.parquet');
-    await copyFile(join(dir, 'plain.parquet'), copy);
-    await copyFile(join(dir, 'plain.report_events.parquet'), join(dir, 'copy.report_events.parquet'));
-    await copyFile(join(dir, 'plain.report_vaccines.parquet'), join(dir, 'copy.report_vaccines.parquet'));
-    await expect(readReportData(copy)).rejects.toThrow(/incomplete report tables of .*copy\.parquet: missing .*copy\.reports\.parquet/);
-    await copyFile(join(dir, 'text.reports.parquet'), join(dir, 'copy.reports.parquet')); // another build's
-    await expect(readReportData(copy)).rejects.toThrow(/copy\.reports\.parquet: reports: does not belong to .*copy\.parquet \(another build's sidecar\)/);
-    await writeFile(join(dir, 'copy.reports.parquet'), 'not parquet');
-    await expect(readReportData(copy)).rejects.toThrow(/not a reporting-signals report table: .*copy\.reports\.parquet: reports: /);
-    await copyFile(join(dir, 'plain.reports.parquet'), join(dir, 'copy.reports.parquet'));
-    expect(await readReportData(copy)).toEqual(await readReportData(join(dir, 'plain.parquet')));
-    const meta: StoreMeta = { reports_through: null, sources: [], parameters: {}, program_version: 't', built_at: 'z', origin: 'import', has_ic025: false };
-    await writeStore(join(dir, 'bare.parquet'), { quarterly: [], vaccines: [], windows: [], meta });
-    await copyFile(join(dir, 'plain.reports.parquet'), join(dir, 'bare.reports.parquet'));
-    await expect(readReportData(join(dir, 'bare.parquet'))).rejects.toThrow(/bare\.reports\.parquet: reports: does not belong to .*bare\.parquet \(which has no report tables\)/);
+    expect(names).toEqual(['plain.duckdb', 'plain.parquet']);
+    expect((await readFile(join(dir, 'plain.parquet'))).subarray(8, 12).toString('latin1')).toBe('DUCK');
+    const legacy = join(dir, 'legacy.parquet');
+    await sql(':memory:', `COPY (SELECT 1 AS a) TO '${legacy}' (FORMAT parquet)`);
+    await expect(readReportData(legacy)).rejects.toThrow(`${legacy} is a Parquet store written by an earlier version of reporting-signals; a store is now one DuckDB database file (any name): rebuild it with "reporting-signals build --vaers DIR --out ${legacy}"`);
   });
 
   it('a store without report tables (an import, an older store) reads as null', async () => {
     const meta: StoreMeta = { reports_through: null, sources: [], parameters: {}, program_version: 't', built_at: '2024-01-01T00:00:00Z', origin: 'import', has_ic025: false };
-    for (const name of ['old.duckdb', 'old.parquet']) {
+    for (const name of ['old.duckdb', 'old.store']) {
       await writeStore(join(dir, name), { quarterly: [], vaccines: [], windows: [], meta });
       expect(await readReportData(join(dir, name))).toBeNull();
     }
     await expect(readReportData(join(dir, 'absent.duckdb'))).rejects.toThrow(/store not found: .*absent\.duckdb/);
   });
-
-  it('a Parquet store written without report tables over one with them removes the old sidecars', async () => {
-    const out = join(dir, 'over.parquet');
-    await buildStore({ vaers, out, workers: 1 });
-    expect(existsSync(join(dir, 'over.reports.parquet'))).toBe(true);
-    const meta: StoreMeta = { reports_through: null, sources: [], parameters: {}, program_version: 't', built_at: 'x', origin: 'import', has_ic025: false };
-    await writeStore(out, { quarterly: [], vaccines: [], windows: [], meta });
-    expect((await readdir(dir)).filter((n) => n.startsWith('over.'))).toEqual(['over.parquet']);
-    expect(await readReportData(out)).toBeNull();
-  });
 });
 
-describe('a failed write leaves no report sidecar and an existing store untouched', () => {
+describe('a failed write leaves no file and an existing store untouched', () => {
   const meta: StoreMeta = { reports_through: null, sources: [], parameters: {}, program_version: 't', built_at: 'y', origin: 'build', has_ic025: true };
   function* failing<T>(rows: T[]): Generator<T> {
     yield rows[0];
     throw new Error('producer failed');
   }
 
-  for (const form of ['parquet', 'duckdb']) {
+  for (const form of ['new', 'duckdb']) {
     it(`${form}: a producer error while the report tables are written`, async () => {
       const sub = await mkdtemp(join(tmpdir(), 'rs-reports-fail-'));
       const out = join(sub, `store.${form}`);
@@ -166,9 +141,9 @@ describe('a failed write leaves no report sidecar and an existing store untouche
     });
   }
 
-  it('parquet: an existing store with its sidecars stays as it was (bytes and readReportData)', async () => {
+  it('an existing store stays as it was (bytes and readReportData)', async () => {
     const sub = await mkdtemp(join(tmpdir(), 'rs-reports-keep-'));
-    const out = join(sub, 'store.parquet');
+    const out = join(sub, 'store.parquet.new');
     await buildStore({ vaers, out, workers: 1 });
     const before = Object.fromEntries(await Promise.all((await readdir(sub)).sort().map(async (n) => [n, await readFile(join(sub, n))] as const)));
     const data = await readReportData(out);
@@ -182,7 +157,7 @@ describe('a failed write leaves no report sidecar and an existing store untouche
     })).rejects.toThrow('producer failed');
     const after = Object.fromEntries(await Promise.all((await readdir(sub)).sort().map(async (n) => [n, await readFile(join(sub, n))] as const)));
     expect(after).toEqual(before);
-    expect(Object.keys(after)).toHaveLength(4);
+    expect(Object.keys(after)).toEqual(['store.parquet.new']);
     expect(await readReportData(out)).toEqual(data);
     await rm(sub, { recursive: true, force: true });
   });

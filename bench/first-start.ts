@@ -1,0 +1,66 @@
+/**
+ * Benchmark of the default store's first start: `node dist/cli.js serve` (what
+ * `npm start` runs) with an empty cache folder (a fresh temporary REPORTING_SIGNALS_CACHE_DIR),
+ * timed from spawn to the port open and to `/readyz` 200 (the build of every default analysis
+ * and the report tables, then the load); then a second start on the same cache (a cache hit),
+ * timed to `/readyz` 200; and the serving process's RSS with everything loaded (from /metrics,
+ * `process_resident_memory_bytes`, after a few requests). Prints the figures; asserts nothing.
+ * Targets: first start <= 90 s, cache hit <= 10 s, RSS <= 600 MB (on 2 cores).
+ *
+ * Run: npm run build && npx tsx bench/first-start.ts [--keep]   (--keep leaves the cache folder)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cache = mkdtempSync(path.join(tmpdir(), 'rs-first-start-'));
+
+/** Starts serve on the cache; resolves with the process, its URL and the seconds to listening. */
+function start(): Promise<{ child: ChildProcess; base: string; listen: number; t0: number }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'serve', '--port', '0'], {
+    cwd: repoRoot, env: { ...process.env, REPORTING_SIGNALS_CACHE_DIR: cache }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stderr!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = out.match(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/);
+      if (found) resolve({ child, base: found[1], listen: (performance.now() - t0) / 1000, t0 });
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out.slice(-2000)}`)));
+  });
+}
+
+async function ready(base: string, t0: number): Promise<number> {
+  for (;;) {
+    const status = await fetch(`${base}/readyz`).then((r) => r.status, () => 0);
+    if (status === 200) return (performance.now() - t0) / 1000;
+    await new Promise((done) => setTimeout(done, 200));
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exit = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await exit;
+}
+
+const first = await start();
+const firstReady = await ready(first.base, first.t0);
+for (const url of ['/signals?limit=5', '/cases?vaccine=ROTAVIRUS', '/vaccines', '/analyses/serious/signals?limit=5']) await fetch(`${first.base}${url}`);
+const metrics = await (await fetch(`${first.base}/metrics`)).text();
+const rss = Number(/^process_resident_memory_bytes (\d+)/m.exec(metrics)?.[1] ?? NaN) / 2 ** 20;
+await stop(first.child);
+const second = await start();
+const secondReady = await ready(second.base, second.t0);
+await stop(second.child);
+if (!process.argv.includes('--keep')) rmSync(cache, { recursive: true, force: true });
+
+console.log(`first start (empty cache): port open ${first.listen.toFixed(1)} s, /readyz 200 after ${firstReady.toFixed(1)} s (target <= 90 s)`);
+console.log(`cache hit:                 port open ${second.listen.toFixed(1)} s, /readyz 200 after ${secondReady.toFixed(1)} s (target <= 10 s)`);
+console.log(`serving RSS, everything loaded: ${rss.toFixed(0)} MiB (target <= 600 MB)`);

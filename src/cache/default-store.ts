@@ -1,0 +1,234 @@
+/**
+ * The default store: `serve` without `--store` serves the default analyses built from
+ * the official files (data/vaers) into the cache (key.ts). `ensureDefaultStore` returns the path
+ * of a complete cached store, building it first when absent:
+ * - the cache folder is created and checked writable first; a read-only or full folder is a
+ *   `CacheDirError` (one line: the folder and what to do);
+ * - the build runs in a child process (build-child.ts), never on the server's event loop, under
+ *   the entry's lock (lock.ts: one builder per entry; a process that finds a live builder waits
+ *   for its store, reading its progress file; a dead builder's lock is taken over);
+ * - the builder writes a temporary file and renames it when complete, so the store's name never
+ *   names a half store (a start killed mid-build leaves only temporary files, which the next
+ *   builder removes when their pid is dead);
+ * - after a build, other entries of the folder (stores of older inputs or code) are removed.
+ * Status (building or waiting, phase, percent) goes to `onStatus` for /readyz.
+ */
+import { fork } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UserError } from '../errors.js';
+import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
+import type { EndMessage, ProgressMessage } from './build-child.js';
+import { cacheDir, cacheEntry, cacheKey, DEFAULT_VAERS_DIR, exists, type CacheEntry } from './key.js';
+import { isAlive, tryLock, unlock } from './lock.js';
+
+/** Where the default store's preparation stands (for /readyz and the logs). */
+export interface BuildStatus {
+  /** `building`: this process's builder runs; `waiting`: another process (`pid`) builds this entry. */
+  state: 'building' | 'waiting';
+  /** The build's phase (`read`, `count all`, `fit serious`, `rows death`, ...), or `starting`. */
+  phase: string;
+  /** Percent of the phase done (0-100), or null when not known yet. */
+  percent: number | null;
+  /** The builder's pid. */
+  pid: number;
+  /** When the preparation began (ms since the epoch). */
+  since: number;
+}
+
+/** Options of {@link ensureDefaultStore}. */
+export interface DefaultStoreOptions {
+  /** The cache folder (key.ts `cacheDir`). */
+  cacheDir: string;
+  /** The VAERS folder (default: data/vaers). */
+  vaers: string;
+  /** The analyses (default: DEFAULT_ANALYSES). */
+  analyses?: readonly string[];
+  onStatus?: (status: BuildStatus) => void;
+  log?: (message: string) => void;
+}
+
+/** A cache folder that cannot hold the store: the message names it and says what to do. */
+export class CacheDirError extends UserError {
+  constructor(dir: string, cause: string) {
+    super(`cache directory ${dir} is not usable (${cause}): make it writable with free space (the default store needs about 150 MB), ` +
+      'or set REPORTING_SIGNALS_CACHE_DIR to another folder, or serve a store file with --store FILE');
+    this.name = 'CacheDirError';
+  }
+}
+
+/** How often a waiting process looks at the lock and the store, in ms. */
+const POLL_MS = 250;
+/** Entries of other keys younger than this are left alone (a process may be loading one). */
+const PRUNE_AFTER_MS = 10 * 60_000;
+
+const TEMP_RE = /^default-[0-9a-f]{16}\.duckdb\.tmp-(\d+)(\.staging)?(\.wal)?$/;
+const ENTRY_RE = /^default-([0-9a-f]{16})\.duckdb$/;
+
+/** A file system error's code and message, short. */
+function errno(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  return e.code ? e.message.split(',')[0] : e.message;
+}
+
+/** Codes that say the folder cannot be written (as opposed to a bug). */
+const DIR_CODES = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'ENOTDIR', 'EEXIST']);
+
+/** Creates the folder and writes a probe file in it. @throws CacheDirError when it cannot. */
+async function checkWritable(dir: string): Promise<void> {
+  const probe = join(dir, `.probe-${process.pid}`);
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(probe, 'probe');
+  } catch (error) {
+    throw new CacheDirError(dir, errno(error));
+  } finally {
+    await rm(probe, { force: true }).catch(() => undefined);
+  }
+}
+
+/** Removes the temporary files of builders that are gone (killed mid-build). */
+async function removeLeftovers(dir: string, log: (message: string) => void): Promise<void> {
+  for (const name of await readdir(dir)) {
+    const found = TEMP_RE.exec(name);
+    if (found && Number(found[1]) !== process.pid && !isAlive(Number(found[1]))) {
+      log(`removing ${join(dir, name)} (left by a build that did not finish)`);
+      await rm(join(dir, name), { force: true });
+    }
+  }
+}
+
+/** Removes the stores of other keys (older inputs or code) that no live builder holds. */
+async function pruneOthers(entry: CacheEntry, log: (message: string) => void): Promise<void> {
+  for (const name of await readdir(entry.dir)) {
+    const found = ENTRY_RE.exec(name);
+    const path = join(entry.dir, name);
+    if (!found || path === entry.store) continue;
+    const age = Date.now() - (await stat(path).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
+    if (age < PRUNE_AFTER_MS || (await exists(cacheEntry(entry.dir, found[1]).lock))) continue;
+    log(`removing ${path} (a default store of other inputs or code)`);
+    await rm(path, { force: true });
+  }
+}
+
+/** The builder's entry module beside this one (`.ts` under tsx, `.js` compiled). */
+const CHILD = new URL(`./build-child${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+
+/** Runs the builder child; resolves when it wrote `out`. @throws Error with the builder's message. */
+function runBuilder(vaers: string, out: string, analyses: readonly string[], onProgress: (m: ProgressMessage) => void): Promise<void> {
+  const execArgv = CHILD.pathname.endsWith('.ts') && !process.execArgv.includes('tsx') ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
+  const child = fork(fileURLToPath(CHILD), [vaers, out, analyses.join(',')], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let failure: string | null = null;
+  child.on('message', (message: ProgressMessage | EndMessage) => {
+    if (message.type === 'progress') onProgress(message);
+    else if (message.type === 'failed') failure = message.message;
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(failure ?? `the build process ended with ${signal ?? `code ${code}`}`));
+    });
+  });
+}
+
+/** Builds the entry's store (this process holds its lock). */
+async function build(entry: CacheEntry, options: DefaultStoreOptions, analyses: readonly string[]): Promise<void> {
+  const log = options.log ?? (() => undefined);
+  const since = Date.now();
+  let lastWrite = 0;
+  const report = (phase: string, percent: number | null): void => {
+    const status: BuildStatus = { state: 'building', phase, percent, pid: process.pid, since };
+    options.onStatus?.(status);
+    if (Date.now() - lastWrite < 1000) return;
+    lastWrite = Date.now();
+    const tmp = `${entry.progress}.tmp-${process.pid}`;
+    void writeFile(tmp, JSON.stringify(status)).then(() => rename(tmp, entry.progress)).catch(() => undefined);
+  };
+  await removeLeftovers(entry.dir, log);
+  report('starting', null);
+  log(`building the default store ${entry.store} from ${options.vaers} (analyses ${analyses.join(', ')}); progress follows on standard error`);
+  try {
+    await runBuilder(options.vaers, entry.store, analyses, (m) => report(m.phase, m.total > 0 ? Math.min(100, Math.floor((100 * m.done) / m.total)) : null));
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/No space left|ENOSPC|Read-only file system|EROFS|Permission denied|EACCES|Disk quota/i.test(message)) throw new CacheDirError(entry.dir, message.split('\n')[0]);
+    throw new Error(`building the default store failed: ${message}`, { cause: error });
+  } finally {
+    await rm(entry.progress, { force: true });
+  }
+  log(`default store built in ${((Date.now() - since) / 1000).toFixed(1)} s: ${entry.store}`);
+  await pruneOthers(entry, log).catch(() => undefined);
+}
+
+/** The waiting status from the builder's progress file (phase and percent when it has written them). */
+async function waitingStatus(entry: CacheEntry, pid: number, since: number): Promise<BuildStatus> {
+  try {
+    const written = JSON.parse(await readFile(entry.progress, 'utf8')) as Partial<BuildStatus>;
+    return { state: 'waiting', phase: String(written.phase ?? 'starting'), percent: typeof written.percent === 'number' ? written.percent : null, pid, since };
+  } catch {
+    return { state: 'waiting', phase: 'starting', percent: null, pid, since };
+  }
+}
+
+/**
+ * The path of the complete default store for `options.vaers` in the cache, built first when
+ * absent (see the file comment).
+ * @throws CacheDirError when the cache folder cannot be created or written (read-only, full);
+ *   an Error when the VAERS folder cannot be read or the build fails.
+ */
+export async function ensureDefaultStore(options: DefaultStoreOptions): Promise<string> {
+  const analyses = options.analyses ?? DEFAULT_ANALYSES;
+  await checkWritable(options.cacheDir);
+  const { key } = await cacheKey(options.vaers, analyses);
+  const entry = cacheEntry(options.cacheDir, key);
+  const since = Date.now();
+  for (;;) {
+    if (await exists(entry.store)) return entry.store;
+    let attempt;
+    try {
+      attempt = await tryLock(entry.lock);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code && DIR_CODES.has(code)) throw new CacheDirError(options.cacheDir, errno(error));
+      throw error;
+    }
+    if (attempt.acquired) {
+      // An exit meanwhile (SIGTERM, a fatal error) releases the lock and the progress file at once.
+      const release = (): void => {
+        rmSync(entry.lock, { force: true });
+        rmSync(entry.progress, { force: true });
+      };
+      process.once('exit', release);
+      try {
+        if (!(await exists(entry.store))) await build(entry, options, analyses);
+      } finally {
+        process.removeListener('exit', release);
+        await unlock(entry.lock);
+      }
+      return entry.store;
+    }
+    options.onStatus?.(await waitingStatus(entry, attempt.holder.pid, since));
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/**
+ * Removes a cached store that failed to load (truncated, edited by hand), so that the next
+ * `ensureDefaultStore` builds it again.
+ */
+export async function discardCachedStore(path: string): Promise<void> {
+  await rm(path, { force: true });
+  await rm(`${path}.wal`, { force: true });
+}
+
+/**
+ * The default store as `serve` without `--store` serves it: `ensureDefaultStore` over data/vaers
+ * (DEFAULT_VAERS_DIR), the default analyses and the cache folder from the environment. For the
+ * benchmarks, the golden recorder and the tests' global setup.
+ */
+export async function defaultStorePath(log?: (message: string) => void): Promise<string> {
+  return ensureDefaultStore({ cacheDir: cacheDir(), vaers: DEFAULT_VAERS_DIR, analyses: DEFAULT_ANALYSES, log });
+}

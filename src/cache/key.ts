@@ -1,0 +1,141 @@
+/**
+ * Where the default store lives and what it is keyed by (DESIGN.md "Where the default
+ * data comes from"). `serve` without `--store` serves the default analyses built from the
+ * official files in `data/vaers` into a cache folder, in a file whose name carries a digest of
+ * everything its content depends on, so that a stale store is never served:
+ * - the input files: name and SHA-256 of every file of the VAERS folder (the build reads them all);
+ * - the build's own code: every module of the running program's code tree (`dist/` when compiled,
+ *   `src/` under tsx: the code that runs, so a stale `dist/` never hides behind a fresh `src/`)
+ *   except the folders that only serve (BUILD_EXCLUDED), so a change to the reading, counting,
+ *   statistics, analyses or store writing rebuilds, and a change to the HTTP layer does not; plus
+ *   DuckDB's library version (the file format);
+ * - the build's parameters: the analyses (DEFAULT_ANALYSES) and CACHE_FORMAT.
+ * Cache folder: `$REPORTING_SIGNALS_CACHE_DIR`, else `$XDG_CACHE_HOME/reporting-signals`, else
+ * `~/.cache/reporting-signals`.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
+
+/** Version of the cache entry's layout: bump to rebuild every cached store. */
+export const CACHE_FORMAT = 1;
+
+/**
+ * Folders of the code tree left out of the code digest: those that only serve (never run by the
+ * build; test/cache/key.test.ts checks that the digested folders import none of them) and this
+ * folder (how a store is found, locked and handed over does not change what is built).
+ */
+export const BUILD_EXCLUDED: readonly string[] = ['http', 'signals', 'cases', 'query', 'vaccines', 'narratives', 'evaluate', 'pipeline', 'commands', 'cache'];
+
+/** The root of the running code tree (`dist/` or `src/`): the parent of this module's folder. */
+const CODE_ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/** The official 1990-2006 files shipped with the program (data/vaers beside dist/ and src/). */
+export const DEFAULT_VAERS_DIR = fileURLToPath(new URL('../../data/vaers/', import.meta.url));
+
+/**
+ * The cache folder from the environment: `REPORTING_SIGNALS_CACHE_DIR`, else
+ * `XDG_CACHE_HOME/reporting-signals`, else `HOME/.cache/reporting-signals` (empty values unset).
+ */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
+  if (env.REPORTING_SIGNALS_CACHE_DIR) return env.REPORTING_SIGNALS_CACHE_DIR;
+  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'reporting-signals');
+  return join(home, '.cache', 'reporting-signals');
+}
+
+/** SHA-256 of a file's bytes, hex. */
+async function fileDigest(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Every file below `dir` (relative paths, sorted). */
+async function filesBelow(dir: string, prefix = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of (await readdir(join(dir, prefix), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...await filesBelow(dir, rel));
+    else if (entry.isFile()) out.push(rel);
+  }
+  return out;
+}
+
+/** The files of the code tree the build runs (modules only: `.js`/`.mjs`/`.ts`, not maps or declarations). */
+export async function buildCodeFiles(root: string = CODE_ROOT): Promise<string[]> {
+  return (await filesBelow(root)).filter((f) => !BUILD_EXCLUDED.includes(f.split('/')[0]) && ['.js', '.mjs', '.ts'].includes(extname(f)) && !f.endsWith('.d.ts'));
+}
+
+/** DuckDB's library version (the store's file format). */
+async function duckdbVersion(): Promise<string> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  try {
+    return String((await connection.runAndReadAll('SELECT version() AS v')).getRowObjectsJS()[0].v);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** What the default store's key digests (kept in the cache beside nothing: recomputed at each start). */
+export interface CacheKey {
+  /** 16 hex digits of SHA-256 over the parts below. */
+  key: string;
+  /** Name and SHA-256 of every input file. */
+  inputs: Array<{ name: string; sha256: string }>;
+  /** SHA-256 over the build's code files (path and content). */
+  code: string;
+  analyses: readonly string[];
+  duckdb: string;
+}
+
+/**
+ * The key of the default store built from `vaers` with `analyses`.
+ * @throws Error naming the folder when it cannot be read.
+ */
+export async function cacheKey(vaers: string, analyses: readonly string[] = DEFAULT_ANALYSES): Promise<CacheKey> {
+  let names: string[];
+  try {
+    names = (await filesBelow(vaers)).filter((f) => !/(^|\/)README(\.md)?$/i.test(f));
+  } catch (error) {
+    throw new Error(`cannot read the VAERS folder ${vaers}: ${(error as Error).message}`, { cause: error });
+  }
+  const inputs = await Promise.all(names.map(async (name) => ({ name, sha256: await fileDigest(join(vaers, name)) })));
+  const code = createHash('sha256');
+  for (const file of await buildCodeFiles()) code.update(`${file}\0${await fileDigest(join(CODE_ROOT, file))}\n`);
+  const parts = { format: CACHE_FORMAT, inputs, code: code.digest('hex'), analyses: [...analyses], duckdb: await duckdbVersion() };
+  return { key: createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16), ...parts };
+}
+
+/** The file names of one cache entry in `dir`. */
+export interface CacheEntry {
+  dir: string;
+  /** The store: `default-<key>.duckdb`. */
+  store: string;
+  /** The builder's lock: `default-<key>.lock` (JSON `{pid, started}`). */
+  lock: string;
+  /** The builder's progress for processes waiting on it: `default-<key>.progress.json`. */
+  progress: string;
+}
+
+/** The names of the cache entry of `key` in `dir`. */
+export function cacheEntry(dir: string, key: string): CacheEntry {
+  const base = join(dir, `default-${key}`);
+  return { dir, store: `${base}.duckdb`, lock: `${base}.lock`, progress: `${base}.progress.json` };
+}
+
+/** Whether a path exists (any kind). */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * `serve` without `--store`: prepares the default store in the cache (src/cache/) and
+ * loads it into the running server's live store, telling /readyz how far the build is.
+ */
+import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
+import { discardCachedStore, ensureDefaultStore } from '../cache/default-store.js';
+import { cacheDir, DEFAULT_VAERS_DIR } from '../cache/key.js';
+import type { LiveStore } from '../http/live-store.js';
+
+/** Where the serve command logs. */
+export interface ServeLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/**
+ * Builds (or finds) the default store built from `vaers` (default data/vaers) in the cache
+ * folder (`$REPORTING_SIGNALS_CACHE_DIR`, ...), then loads it into `live`. A cached store that
+ * fails to load is logged, removed and built again, once.
+ * @throws CacheDirError (a UserError) when the cache folder cannot be written; an Error when the
+ *   build fails or the rebuilt store does not load either.
+ */
+export async function prepareDefaultStore(live: LiveStore, vaers: string | undefined, log: ServeLog): Promise<void> {
+  const dir = cacheDir();
+  const folder = vaers ?? DEFAULT_VAERS_DIR;
+  live.preparing = { state: 'building', phase: 'checking the cache', percent: null, pid: process.pid, since: Date.now() };
+  log.info(`default store: cache folder ${dir}, official files ${folder}`);
+  for (let attempt = 1; ; attempt++) {
+    const path = await ensureDefaultStore({
+      cacheDir: dir, vaers: folder, analyses: DEFAULT_ANALYSES,
+      onStatus: (status) => { live.preparing = status; },
+      log: (message) => log.info(message),
+    });
+    live.preparing = { ...live.preparing, phase: 'loading', percent: null };
+    const result = await live.reload(path);
+    if (result.ok) {
+      live.preparing = null;
+      return;
+    }
+    if (attempt > 1) throw new Error(`the rebuilt default store ${path} does not load: ${result.error}`);
+    log.warn(`the cached default store ${path} does not load (${result.error}): removing it and building it again`);
+    await discardCachedStore(path);
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Vitest global setup: the real default store, built once per test run (not once per
+ * test file) into the cache exactly as `serve` without `--store` builds it (src/cache/: keyed by
+ * data/vaers and the build's code, so a later run with the same code loads it at once; CI's
+ * second suite under another Node.js reuses it). Tests read its path with
+ * `inject('defaultStorePath')` (test/helpers/default-store.ts); null when data/vaers is absent
+ * (or `RS_TEST_NO_DEFAULT_STORE=1`, for a quick targeted run that needs no default store), and
+ * those tests skip with a message.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { defaultStorePath } from '../src/cache/default-store.js';
+import { DEFAULT_VAERS_DIR } from '../src/cache/key.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The default store's path in the cache, or null when data/vaers is absent. */
+    defaultStorePath: string | null;
+  }
+}
+
+/** Builds (or finds) the default store and provides its path. */
+export default async function setup(project: TestProject): Promise<void> {
+  if (!existsSync(join(DEFAULT_VAERS_DIR, '2006VAERSDATA.csv.gz')) || process.env.RS_TEST_NO_DEFAULT_STORE === '1') {
+    process.stderr.write(`global setup: no default store (${DEFAULT_VAERS_DIR} absent or RS_TEST_NO_DEFAULT_STORE=1): the tests of the real default store skip\n`);
+    project.provide('defaultStorePath', null);
+    return;
+  }
+  const started = Date.now();
+  const path = await defaultStorePath((message) => process.stderr.write(`global setup: ${message}\n`));
+  process.stderr.write(`global setup: default store ${path} ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  project.provide('defaultStorePath', path);
+}

@@ -1,0 +1,161 @@
+/**
+ * Issue 18 with real `serve` processes and no `--store`: the default store built into a cache
+ * folder (REPORTING_SIGNALS_CACHE_DIR, a fresh temporary folder per test) from a VAERS folder
+ * (`--vaers`: four official years copied from data/vaers, a real build of some seconds):
+ * - first start: the port opens before the build; /healthz 200 and /readyz 503 (building, phase,
+ *   percent) answer fast throughout; the resources 503 with the Error object, the caveat and
+ *   Retry-After; `/` the preparing page; then ready, and a second start loads from the cache;
+ * - `kill -9` mid-build leaves no store under the cache's name; the next start removes the dead
+ *   builder's temporary files, takes over its stale lock and builds;
+ * - a cached store that fails to load (truncated) is logged, removed and rebuilt;
+ * - two processes started at once on one cache build once and serve the same store.
+ */
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readdir, rm, truncate } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { isAlive } from '../../src/cache/lock.js';
+import { get, killAll, realYears, startServe, untilReady, type ServeProcess } from './serve-process.js';
+
+const hasData = existsSync(join(import.meta.dirname, '../../data/vaers/1993VAERSDATA.csv.gz'));
+if (!hasData) console.warn('default-store process tests skipped: data/vaers is absent');
+
+let dir: string;
+let vaers: string;
+/** A store built by the first test (its cache folder and file), reused by the load-failure test. */
+let built: { cache: string; store: string } | null = null;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rs-default-'));
+  if (hasData) vaers = await realYears(join(dir, 'vaers'), [1990, 1991, 1992, 1993]);
+});
+afterAll(async () => {
+  killAll();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Starts serve on a cache folder (created fresh unless given). */
+async function start(cache: string): Promise<{ serve: ServeProcess; base: string }> {
+  const serve = startServe(['--vaers', vaers], { REPORTING_SIGNALS_CACHE_DIR: cache });
+  return { serve, base: await serve.listening() };
+}
+
+const entries = async (cache: string): Promise<string[]> => (await readdir(cache)).sort();
+const stores = async (cache: string): Promise<string[]> => (await entries(cache)).filter((n) => /^default-[0-9a-f]{16}\.duckdb$/.test(n));
+
+describe.skipIf(!hasData)('serve without --store: the default store built into the cache (real processes)', () => {
+  it('is up at once: /healthz and /readyz answer fast during the build, the resources 503 with the caveat and Retry-After; then ready; a second start loads from the cache', async () => {
+    const cache = join(dir, 'first');
+    const t0 = Date.now();
+    const { serve, base } = await start(cache);
+    const building = await get(`${base}/readyz`);
+    expect(building.status).toBe(503);
+    expect(building.body).toMatchObject({ building: true, hypothesis: HYPOTHESIS, phase: expect.any(String) });
+    expect(building.body!.error).toMatch(/^the data is being prepared: the default store is being built from the official VAERS files \(phase /);
+    expect(building.headers.get('retry-after')).toBe('10');
+    for (const path of ['/signals', '/cases', '/vaccines', '/analyses', '/analyses/serious/signals']) {
+      const r = await get(`${base}${path}`);
+      expect(r.status, path).toBe(503);
+      expect(r.body, path).toMatchObject({ error: expect.stringMatching(/^the data is being prepared/), hypothesis: HYPOTHESIS });
+      expect(r.headers.get('retry-after'), path).toBe('10');
+      expect(r.headers.get('x-reports-hypothesis'), path).toBe(HYPOTHESIS);
+    }
+    const page = await get(`${base}/`);
+    expect(page.status).toBe(503);
+    expect(page.text).toContain('The data is being prepared');
+    expect(page.text).toContain('<meta http-equiv="refresh" content="10">');
+    expect(page.text).toContain(HYPOTHESIS);
+    // Throughout the build: /healthz and /readyz answer (the build runs in a child process).
+    const times: number[] = [];
+    const phases = new Set<string>();
+    const percents: number[] = [];
+    for (;;) {
+      const health = await get(`${base}/healthz`);
+      expect(health.status).toBe(200);
+      const ready = await get(`${base}/readyz`);
+      times.push(health.ms, ready.ms);
+      if (ready.status === 200) break;
+      expect(ready.body).toMatchObject({ building: true });
+      phases.add(String(ready.body!.phase));
+      if (typeof ready.body!.percent === 'number') percents.push(ready.body!.percent);
+      expect(Date.now() - t0).toBeLessThan(600_000);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    times.sort((a, b) => a - b);
+    const p95 = times[Math.floor(times.length * 0.95)];
+    console.info(`default store: ${times.length} probes during the build, median ${times[times.length >> 1].toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms; phases ${[...phases].join(', ')}`);
+    expect(p95).toBeLessThan(100);
+    expect([...phases].some((p) => p.startsWith('fit '))).toBe(true);
+    expect(percents.every((p) => p >= 0 && p <= 100)).toBe(true);
+    const vaccines = await get(`${base}/vaccines`);
+    expect(vaccines.status).toBe(200);
+    expect((await get(`${base}/`)).text).not.toContain('The data is being prepared');
+    expect(serve.output()).toMatch(/fit serious: /); // the build's progress on standard error
+    expect(await entries(cache)).toEqual(await stores(cache)); // no lock, temporary or progress file left
+    const first = (await untilReady(base, serve)).store_build;
+    serve.child.kill('SIGTERM');
+    expect(await serve.exit).toBe(0);
+    const again = await start(cache);
+    expect((await untilReady(again.base, again.serve, 60_000)).store_build).toBe(first);
+    expect(again.serve.output()).not.toContain('building the default store');
+    again.serve.child.kill('SIGTERM');
+    await again.serve.exit;
+    built = { cache, store: join(cache, (await stores(cache))[0]) };
+  }, 900_000);
+
+  it('kill -9 mid-build leaves no store under the cache name; the next start cleans up, takes over the stale lock and builds', async () => {
+    const cache = join(dir, 'killed');
+    const { serve, base } = await start(cache);
+    for (;;) {
+      const ready = await get(`${base}/readyz`);
+      expect(ready.status).toBe(503);
+      if (String(ready.body!.phase).startsWith('rows ')) break;
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    const builders = (await entries(cache)).map((n) => /\.tmp-(\d+)$/.exec(n)).filter((m) => m !== null).map((m) => Number(m![1]));
+    serve.child.kill('SIGKILL');
+    await serve.exit;
+    // The builder (a child process) sees its parent gone and stops.
+    for (const pid of builders) {
+      for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((done) => setTimeout(done, 100));
+      expect(isAlive(pid)).toBe(false);
+    }
+    expect(await stores(cache)).toEqual([]);
+    expect(await entries(cache)).toContainEqual(expect.stringMatching(/\.lock$/)); // the dead process's lock
+    const again = await start(cache);
+    await untilReady(again.base, again.serve);
+    if (builders.length > 0) expect(again.serve.output()).toContain('left by a build that did not finish');
+    expect(await entries(cache)).toEqual(await stores(cache));
+    again.serve.child.kill('SIGTERM');
+    await again.serve.exit;
+  }, 900_000);
+
+  it('a cached store that fails to load (truncated) is logged, removed and built again', async () => {
+    expect(built).not.toBeNull();
+    const cache = join(dir, 'truncated');
+    await mkdir(cache, { recursive: true });
+    const name = join(cache, built!.store.split('/').pop()!);
+    await copyFile(built!.store, name);
+    await truncate(name, 64 * 1024);
+    const { serve, base } = await start(cache);
+    await untilReady(base, serve);
+    expect(serve.output()).toMatch(/the cached default store .* does not load \(.*\): removing it and building it again/);
+    expect(serve.output()).toContain('building the default store');
+    serve.child.kill('SIGTERM');
+    await serve.exit;
+  }, 900_000);
+
+  it('two processes started at once on one cache build once and serve the same store', async () => {
+    const cache = join(dir, 'twice');
+    const [a, b] = await Promise.all([start(cache), start(cache)]);
+    const [ra, rb] = await Promise.all([untilReady(a.base, a.serve), untilReady(b.base, b.serve)]);
+    expect(ra.store_build).toBe(rb.store_build);
+    const builds = [a, b].filter((s) => s.serve.output().includes('building the default store')).length;
+    expect(builds).toBe(1);
+    expect(await entries(cache)).toEqual(await stores(cache));
+    for (const s of [a, b]) s.serve.child.kill('SIGTERM');
+    await Promise.all([a.serve.exit, b.serve.exit]);
+  }, 900_000);
+});

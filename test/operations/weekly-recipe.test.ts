@@ -1,0 +1,102 @@
+/**
+ * The README's weekly recipe (section "Operating it"), run as written: the fenced
+ * block after "The weekly recipe" is taken from README.md and run by bash with `VAERS`, `STORE`,
+ * `SERVE_PID` and `PORT` set and `reporting-signals` on PATH (a wrapper running src/cli.ts
+ * through tsx). The store is built to `$STORE.new`, moved onto the served path, and the server
+ * reloads it: on SIGHUP (the block's `kill -HUP`), and with `serve --watch` (the block's first
+ * command only: the rename is the trigger). Then `/readyz` shows the new store's build id.
+ */
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeCaseFolder } from '../cases/fixture.js';
+import { buildTwoStores, type TwoStores } from './stores.js';
+import { get, killAll, ROOT, startServe, untilReady } from './serve-process.js';
+
+const run = promisify(execFile);
+let stores: TwoStores;
+let bin: string;
+
+/** The README's weekly recipe block (the lines between its fences). */
+async function recipe(): Promise<string> {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const at = readme.indexOf('The weekly recipe');
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at));
+  if (at < 0 || !block) throw new Error('README.md: no weekly recipe block');
+  return block[1];
+}
+
+beforeAll(async () => {
+  stores = await buildTwoStores();
+  bin = await mkdtemp(join(tmpdir(), 'rs-bin-'));
+  await writeFile(join(bin, 'reporting-signals'), `#!/bin/sh\nexec "${process.execPath}" --import tsx "${join(ROOT, 'src/cli.ts')}" "$@"\n`);
+  await chmod(join(bin, 'reporting-signals'), 0o755);
+}, 300_000);
+afterAll(async () => {
+  killAll();
+  await rm(stores.dir, { recursive: true, force: true });
+  await rm(bin, { recursive: true, force: true });
+});
+
+/** Runs `script` with the recipe's variables; its standard output. */
+async function bash(script: string, env: Record<string, string>): Promise<string> {
+  const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], {
+    cwd: ROOT, env: { ...process.env, ...env, PATH: `${bin}:${process.env.PATH}` }, maxBuffer: 1 << 24, timeout: 600_000,
+  });
+  return stdout;
+}
+
+describe('the README weekly recipe, as written', () => {
+  it('build to $STORE.new, mv onto the served path, kill -HUP: /readyz shows the new store_build', async () => {
+    const block = await recipe();
+    expect(block).toContain('--out "$STORE.new" && mv "$STORE.new" "$STORE"');
+    expect(block).toContain('kill -HUP "$SERVE_PID"');
+    const served = join(stores.dir, 'store.duckdb');
+    await run('cp', [stores.older, served]);
+    const serve = startServe(['--store', served]);
+    const base = await serve.listening();
+    const before = await untilReady(base, serve);
+    const port = new URL(base).port;
+    // The newer folder: both years (buildTwoStores removed 2001 after building `newer`).
+    const vaers = await writeCaseFolder(join(stores.dir, 'vaers-week'));
+    const stdout = await bash(block, { VAERS: vaers, STORE: served, SERVE_PID: String(serve.child.pid), PORT: port });
+    // curl may run before the swap completes: the last line is /readyz at that moment; wait for the swap.
+    expect(stdout).toContain('"store_build"');
+    let after = await untilReady(base, serve);
+    for (let i = 0; i < 300 && after.store_build === before.store_build; i++) {
+      await new Promise((done) => setTimeout(done, 100));
+      after = (await get(`${base}/readyz`)).body!;
+    }
+    expect(after.store_build).not.toBe(before.store_build);
+    expect(before.reports_through).toBe('2000Q3');
+    expect(after.reports_through).toBe('2001Q4');
+    expect((await readFile(served)).subarray(8, 12).toString('latin1')).toBe('DUCK');
+    expect(serve.output()).toContain('SIGHUP: reloading the store');
+    serve.child.kill('SIGTERM');
+    expect(await serve.exit).toBe(0);
+  }, 600_000);
+
+  it('with serve --watch: the build and mv of the recipe swap the store in without a signal', async () => {
+    const block = await recipe();
+    const buildAndMove = block.split('\nkill -HUP')[0];
+    const served = join(stores.dir, 'watched.store');
+    await run('cp', [stores.older, served]);
+    const serve = startServe(['--store', served, '--watch']);
+    const base = await serve.listening();
+    const before = await untilReady(base, serve);
+    const vaers = await writeCaseFolder(join(stores.dir, 'vaers-watch'));
+    await bash(buildAndMove, { VAERS: vaers, STORE: served });
+    let after = before;
+    for (let i = 0; i < 600 && after.store_build === before.store_build; i++) {
+      await new Promise((done) => setTimeout(done, 100));
+      after = (await get(`${base}/readyz`)).body!;
+    }
+    expect(after.store_build).not.toBe(before.store_build);
+    expect(after.reports_through).toBe('2001Q4');
+    serve.child.kill('SIGTERM');
+    expect(await serve.exit).toBe(0);
+  }, 600_000);
+});
