@@ -43,6 +43,27 @@ export const AGE_GROUPS: ReadonlyArray<{ label: string; min: number; max: number
   { label: 'Unknown', min: NaN, max: NaN },
 ];
 
+/**
+ * Empirica Signal's `AGE_GROUP_6` of the age in whole years (Oracle Empirica Signal VAERS release
+ * notes: the strata of the standard VAERS data-mining runs), each [min, max) in whole years; the
+ * last, `unknown`, takes a report without an age.
+ */
+export const AGE_GROUPS_6: ReadonlyArray<{ label: string; min: number; max: number }> = [
+  { label: '00_01', min: 0, max: 2 },
+  { label: '02_05', min: 2, max: 6 },
+  { label: '06_17', min: 6, max: 18 },
+  { label: '18_64', min: 18, max: 65 },
+  { label: '65_above', min: 65, max: Infinity },
+  { label: 'unknown', min: NaN, max: NaN },
+];
+
+/** Age in years (NaN: unknown) -> index into AGE_GROUPS_6, by whole years (1.9 years is `00_01`). */
+export function ageGroup6Of(years: number): number {
+  const whole = Math.floor(years);
+  for (let g = 0; g < AGE_GROUPS_6.length - 1; g++) if (whole >= AGE_GROUPS_6[g].min && whole < AGE_GROUPS_6[g].max) return g;
+  return AGE_GROUPS_6.length - 1;
+}
+
 /** The age group labels, in index order. */
 export const AGE_GROUP_LABELS: readonly string[] = AGE_GROUPS.map((g) => g.label);
 

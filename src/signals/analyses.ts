@@ -21,7 +21,7 @@ export interface AnalysisListing extends AnalysisMeta {
 /** The analysis of a store that carries no analysis metadata: every report, crude E. */
 export function implicitAnalysis(meta: StoreMeta): AnalysisMeta {
   return {
-    name: 'all', title: 'All reports, crude', default: true, subset: null, stratified_by: [],
+    name: 'all', title: 'All reports, crude', default: true, subset: null, stratified_by: [], strata: null,
     description: meta.origin === 'import'
       ? 'The imported quarterly table, served as it was computed.'
       : 'Every report; E = n_vaccine * n_event / N from the whole window (the specification\'s computation).',

@@ -188,13 +188,14 @@ export function analysisSignalsRouteSchema(names: readonly string[]) {
 /** One entry of the `GET /analyses` listing. */
 const ANALYSIS_SCHEMA = {
   type: 'object',
-  required: ['name', 'title', 'description', 'subset', 'stratified_by', 'default', 'reports', 'pairs', 'windows', 'reports_through', 'fits_at_bound', 'signals'],
+  required: ['name', 'title', 'description', 'subset', 'stratified_by', 'strata', 'default', 'reports', 'pairs', 'windows', 'reports_through', 'fits_at_bound', 'signals'],
   properties: {
     name: { type: 'string', description: 'Analysis name: `all` (every report, crude E), `stratified` (every report, stratified E), or a subset (`serious`, `death`, `pediatric`, `adult`, `elderly`, `female`, `male`, stratified E).' },
     title: { type: 'string' },
     description: { type: 'string', description: 'One sentence on what the analysis is.' },
     subset: { type: ['string', 'null'], description: 'The subset rule in words; null for every report.' },
-    stratified_by: { type: 'array', items: { type: 'string' }, description: 'What E is stratified by; empty for crude E.' },
+    stratified_by: { type: 'array', items: { type: 'string' }, description: 'What E is stratified by, outermost first; empty for crude E.' },
+    strata: { type: ['string', 'null'], description: 'The strata as `build --strata` names them: `sex,age6,year` (the default: sex x Empirica\'s AGE_GROUP_6 x year of RECVDATE) or `sex,age13,year` (the 13 CDC WONDER age groups); null for crude E or a store built before the choice was recorded.' },
     default: { type: 'boolean', description: 'Whether /signals answers this analysis.' },
     reports: { type: ['integer', 'null'], description: 'Reports the subset rule kept (null when unknown, e.g. an imported table).' },
     pairs: { type: ['integer', 'null'], description: 'Pairs stored (n_methods_flagged >= 2 in some window).' },

@@ -14,7 +14,7 @@ import { fixtureAnalyses, MODERNA, PFIZER } from '../signals/fixture.js';
 import { fixtureApp, getJson, keys } from './helpers.js';
 
 const NAMES = ['all', 'stratified', 'serious'];
-const LISTED_FIELDS = ['name', 'title', 'description', 'subset', 'stratified_by', 'default', 'reports', 'pairs', 'windows', 'reports_through', 'fits_at_bound', 'signals'];
+const LISTED_FIELDS = ['name', 'title', 'description', 'subset', 'stratified_by', 'strata', 'default', 'reports', 'pairs', 'windows', 'reports_through', 'fits_at_bound', 'signals'];
 
 describe('a store with three analyses', () => {
   let app: FastifyInstance;
@@ -43,7 +43,7 @@ describe('a store with three analyses', () => {
       expect(body.analyses).toEqual(fixtureAnalyses().map((a) => ({ ...a, signals: `/analyses/${a.name}/signals` })));
       const [all, stratified, serious] = body.analyses;
       expect([all.stratified_by, all.subset, all.reports, all.pairs, all.windows, all.reports_through, all.fits_at_bound]).toEqual([[], null, 1000, 13, 20, '2023Q4', 0]);
-      expect(stratified.stratified_by).toHaveLength(3);
+      expect([stratified.stratified_by.length, stratified.strata, all.strata]).toEqual([3, 'sex,age6,year', null]);
       expect([serious.subset, serious.pairs]).toEqual(['fixture: the first series only', 1]);
     });
 

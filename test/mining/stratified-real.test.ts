@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analysisRule, strataCount, stratumOf, subsetMask, type AnalysisDefinition } from '../../src/domain/analysis-rules.js';
+import { analysisRule, parseStrata, strataCount, stratumOf, subsetMask, type AnalysisDefinition } from '../../src/domain/analysis-rules.js';
 import { countQuarters, windowCounts, type HistoryCounts, type WindowCounts } from '../../src/mining/counts.js';
 import { parseQuarter } from '../../src/domain/quarter.js';
 import { readVaers, type VaersData } from '../../src/vaers/read.js';
@@ -28,6 +28,9 @@ const PAIRS: Array<[string, string]> = [
   ['POLIO VIRUS, INACT. (POLIOVAX)', 'Screaming'],
   ['MEASLES + MUMPS + RUBELLA (MMR II)', 'Pyrexia'],
 ];
+
+/** The strata this test's oracle computes: sex x 13 CDC WONDER age groups x year. */
+const AGE13 = parseStrata('sex,age13,year');
 
 function close(actual: number, expected: number): void {
   expect(Math.abs(actual - expected)).toBeLessThanOrEqual(1e-9 * Math.abs(expected));
@@ -48,8 +51,8 @@ describe.skipIf(!present)('stratified E on the real 1999Q3 window against an ind
 
   function window(analysis: AnalysisDefinition): { history: HistoryCounts; w: WindowCounts } {
     const mask = subsetMask(analysis, data.details);
-    const reports = data.reports.flatMap((r, i) => (mask[i] ? [{ ...r, stratum: stratumOf(data.details, i, 1998) }] : []));
-    const history = countQuarters(reports, data.vaccines.length, data.events.length, { strata: strataCount(1998, 1999) });
+    const reports = data.reports.flatMap((r, i) => (mask[i] ? [{ ...r, stratum: stratumOf(AGE13, data.details, i, 1998, 1999) }] : []));
+    const history = countQuarters(reports, data.vaccines.length, data.events.length, { strata: strataCount(AGE13, 1998, 1999) });
     const quarter = parseQuarter('1999Q3')!;
     return { history, w: windowCounts(history, new Map(history.quarters.map((q) => [q.quarter, q])), quarter)! };
   }
