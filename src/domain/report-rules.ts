@@ -78,6 +78,30 @@ export function parseAge(cell: string): number | null {
   return Number.isFinite(years) && years >= 0 ? years : null;
 }
 
+/** Where a report's age comes from: `AGE_YRS`, or the calculated age `CAGE_YR` + `CAGE_MO` when AGE_YRS is blank. */
+export type AgeSource = 'AGE_YRS' | 'CAGE';
+
+/** The age sources, as the `age_source` column holds them. */
+export const AGE_SOURCES: readonly AgeSource[] = ['AGE_YRS', 'CAGE'];
+
+/**
+ * A report's age in years and its source (VAERS data use guide: `AGE_YRS` the age in years,
+ * `CAGE_YR` the calculated age in whole years and `CAGE_MO` its months as a fraction of a year,
+ * `.5` for six months): `AGE_YRS` when it holds a number >= 0; when it is blank, `CAGE_YR` +
+ * `CAGE_MO` (a blank `CAGE_MO` is 0) when `CAGE_YR` holds a number >= 0; else no age. An
+ * unreadable `AGE_YRS` is no age (the build counts it), not replaced.
+ */
+export function ageOf(ageYrs: string, cageYr: string, cageMo: string): { age: number | null; source: AgeSource | null } {
+  if (ageYrs.trim() !== '') {
+    const age = parseAge(ageYrs);
+    return { age, source: age === null ? null : 'AGE_YRS' };
+  }
+  const years = parseAge(cageYr);
+  if (years === null) return { age: null, source: null };
+  const fraction = cageMo.trim() === '' ? 0 : parseAge(cageMo);
+  return fraction === null || fraction >= 1 ? { age: null, source: null } : { age: years + fraction, source: 'CAGE' };
+}
+
 /** Age in years (or null) -> index into AGE_GROUPS. */
 export function ageGroupOf(years: number | null): number {
   if (years === null) return UNKNOWN_AGE_GROUP;

@@ -88,7 +88,7 @@ function quarterly(): QuarterlyRow[] {
 
 function report(vaers_id: number, received: string, quarter: string, hospital: boolean): ReportRow {
   return {
-    vaers_id, received, quarter, age_yrs: 1, age_group: '1-2 years', sex: 'F', state: null, vax_date: null, onset_date: null, numdays: null,
+    vaers_id, received, quarter, age_yrs: 1, age_source: 'AGE_YRS', age_group: '1-2 years', sex: 'F', state: null, vax_date: null, onset_date: null, numdays: null,
     died: false, l_threat: false, er_visit: false, hospital, x_stay: false, disable: false, birth_defect: null, ofc_visit: null, recovd: null, narrative: null,
   };
 }
