@@ -63,6 +63,12 @@ export const ANALYSES: readonly AnalysisDefinition[] = [
     keeps: sexIs('M'), description: `Reports of male patients. ${STRATIFIED_E}` },
 ];
 
+/**
+ * The analyses of the embedded default store, the first the default one: the one list that
+ * `build --analyses default` (and `npm run build:default`) builds.
+ */
+export const DEFAULT_ANALYSES: readonly string[] = ['all', 'stratified', 'serious', 'death', 'pediatric', 'elderly'];
+
 /** The names of ANALYSES, in order. */
 export const ANALYSIS_NAMES: readonly string[] = ANALYSES.map((a) => a.name);
 

@@ -19,7 +19,7 @@ import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { ANALYSES, ANALYSIS_NAMES, parseStrata, strataCount, stratumOf, subsetMask, type AnalysisDefinition, type StrataScheme } from '../domain/analysis-rules.js';
+import { ANALYSES, ANALYSIS_NAMES, DEFAULT_ANALYSES, parseStrata, strataCount, stratumOf, subsetMask, type AnalysisDefinition, type StrataScheme } from '../domain/analysis-rules.js';
 import { formatQuarter } from '../domain/quarter.js';
 import type { QuarterlyRow, ReportTables, StoreMeta, VaccineRow, WindowRow } from '../store/schema.js';
 import { writeStore } from '../store/write.js';
@@ -182,12 +182,13 @@ function analysisSummary(result: AnalysisResult): AnalysisSummary {
 }
 
 /**
- * Parses `--analyses all,stratified,serious` (`all` alone by default): names in the given
- * order, the first being the default analysis (the rules: src/domain/analysis-rules.ts).
+ * Parses `--analyses all,stratified,serious` (`all` alone by default; `default`: the embedded
+ * default store's list, DEFAULT_ANALYSES): names in the given order, the first being the
+ * default analysis (the rules: src/domain/analysis-rules.ts).
  * @throws UserError on an unknown, repeated or missing name (the message lists the names).
  */
 export function parseAnalyses(text: string | undefined): AnalysisDefinition[] {
-  const names = (text ?? 'all').split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = (text ?? 'all').split(',').map((name) => name.trim()).filter((name) => name !== '').flatMap((name) => (name === 'default' ? DEFAULT_ANALYSES : [name]));
   if (names.length === 0) throw new UserError(`--analyses: no analysis named (choose from ${ANALYSIS_NAMES.join(', ')})`);
   const seen = new Set<string>();
   return names.map((name) => {

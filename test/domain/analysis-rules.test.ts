@@ -1,6 +1,6 @@
 /** The named analyses: subset rules on the report columns, strata, the --analyses list. */
 import { describe, expect, it } from 'vitest';
-import { ANALYSES, ANALYSIS_NAMES, analysisRule, DEFAULT_STRATA, parseStrata, strataCount, stratumOf, subsetMask, SUBSET_ANALYSES } from '../../src/domain/analysis-rules.js';
+import { ANALYSES, ANALYSIS_NAMES, analysisRule, DEFAULT_ANALYSES, DEFAULT_STRATA, parseStrata, strataCount, stratumOf, subsetMask, SUBSET_ANALYSES } from '../../src/domain/analysis-rules.js';
 import { quarterOf } from '../../src/domain/quarter.js';
 import { AGE_GROUPS_6, ageGroup6Of, ageGroupOf, OUTCOME, SEX_CODES, type RuleColumns, type Sex } from '../../src/domain/report-rules.js';
 import { parseAnalyses } from '../../src/mining/build.js';
@@ -102,6 +102,8 @@ describe('analyses', () => {
 
   it('--analyses: order kept (the first is the default), `all` by default, unknown or repeated names refused', () => {
     expect(parseAnalyses(undefined).map((a) => a.name)).toEqual(['all']);
+    expect(parseAnalyses('default').map((a) => a.name)).toEqual(['all', 'stratified', 'serious', 'death', 'pediatric', 'elderly']);
+    expect(parseAnalyses('default').map((a) => a.name)).toEqual(DEFAULT_ANALYSES);
     expect(parseAnalyses('stratified, all,serious').map((a) => a.name)).toEqual(['stratified', 'all', 'serious']);
     expect(() => parseAnalyses('all,bogus')).toThrow(/unknown analysis "bogus".*all, stratified, serious/);
     expect(() => parseAnalyses('all,all')).toThrow(/named twice/);
