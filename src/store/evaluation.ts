@@ -8,10 +8,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FlagInput } from '../stats/flags.js';
 import type { Hyperparameters } from '../stats/mgps.js';
-import { decodeWindowRows } from './metadata.js';
-import { readParquetKv, sqlString } from './parquet-store.js';
+import { sqlString } from './parquet-store.js';
 import { readStoreHead, withStore } from './serving.js';
 import type { StoreMeta, VaccineRow } from './schema.js';
+import { storeWindowRows } from './windows.js';
 
 /** The statistic columns the flags read (FlagInput without `n`). */
 export const FLAG_COLUMNS = ['eb05', 'prr', 'prr_chisq', 'ror_lci', 'ic025'] as const;
@@ -40,13 +40,7 @@ export interface FlagRows {
 
 /** The fitted priors of `analysis` (the `windows` table, or the Parquet form's `windows` metadata). */
 async function readPriors(connection: DuckDBConnection, path: string, parquet: boolean, analysis: string): Promise<Map<string, Hyperparameters>> {
-  let rows: Array<Record<string, unknown>>;
-  if (parquet) {
-    const part = (await readParquetKv(connection, path))('windows');
-    rows = decodeWindowRows(part.value, part.where) as unknown as Array<Record<string, unknown>>;
-  } else {
-    rows = (await connection.runAndReadAll('SELECT * FROM store.windows')).getRowObjectsJS();
-  }
+  const rows = await storeWindowRows(connection, path, parquet);
   const priors = new Map<string, Hyperparameters>();
   for (const r of rows) {
     if ((r.analysis ?? 'all') !== analysis) continue;
