@@ -48,14 +48,9 @@ export const AGE_GROUPS: ReadonlyArray<{ label: string; min: number; max: number
  * notes: the strata of the standard VAERS data-mining runs), each [min, max) in whole years; the
  * last, `unknown`, takes a report without an age.
  */
-export const AGE_GROUPS_6: ReadonlyArray<{ label: string; min: number; max: number }> = [
-  { label: '00_01', min: 0, max: 2 },
-  { label: '02_05', min: 2, max: 6 },
-  { label: '06_17', min: 6, max: 18 },
-  { label: '18_64', min: 18, max: 65 },
-  { label: '65_above', min: 65, max: Infinity },
-  { label: 'unknown', min: NaN, max: NaN },
-];
+export const AGE_GROUPS_6: ReadonlyArray<{ label: string; min: number; max: number }> = (
+  [['00_01', 0, 2], ['02_05', 2, 6], ['06_17', 6, 18], ['18_64', 18, 65], ['65_above', 65, Infinity], ['unknown', NaN, NaN]] as const
+).map(([label, min, max]) => ({ label, min, max }));
 
 /** Age in years (NaN: unknown) -> index into AGE_GROUPS_6, by whole years (1.9 years is `00_01`). */
 export function ageGroup6Of(years: number): number {
