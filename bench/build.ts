@@ -9,7 +9,7 @@
  * default in <= 90 s; K = 12 with `all,stratified,serious` in < 15 min at < 4 GB peak RSS.
  *
  * Run: npm run build && npx tsx bench/build.ts [--analyses LIST] [K ...]   (uses dist/cli.js when it exists;
- * default analyses: all,stratified,serious,death,pediatric,elderly; default K: 1)
+ * default analyses: DEFAULT_ANALYSES, the embedded default's; default K: 1)
  * Note: the files are read once per run; the replays start at counting, so the read phase
  * does not grow with K (a real 2.5M-report download reads about 12 times the bytes).
  */
@@ -18,6 +18,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_ANALYSES } from '../src/domain/analysis-rules.js';
 import type { BuildSummary } from '../src/mining/summary.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   }
   const argv = process.argv.slice(2);
   const at = argv.indexOf('--analyses');
-  const analyses = at >= 0 ? argv.splice(at, 2)[1] : 'all,stratified,serious,death,pediatric,elderly';
+  const analyses = at >= 0 ? argv.splice(at, 2)[1] : DEFAULT_ANALYSES.join(',');
   const scales = argv.map(Number).filter((k) => Number.isInteger(k) && k >= 1);
   const ks = scales.length > 0 ? scales : [1];
   console.log(`bench/build on ${vaers} (${existsSync(dist) ? 'dist/cli.js' : 'tsx sources'}), analyses ${analyses}`);

@@ -41,7 +41,8 @@ program
   .requiredOption('--out <file>', 'store file to write (a DuckDB database, any name)')
   .option('--include-nondomestic', 'also read NonDomesticVAERS* files', false)
   .option('--narratives', 'also keep each report\'s SYMPTOM_TEXT in the report table', false)
-  .option('--analyses <names>', 'analyses to build, comma-separated, the first the default: all, stratified, serious, death, pediatric, adult, elderly, female, male', 'all')
+  .option('--analyses <names>', 'analyses to build, comma-separated, the first the default: all, stratified, serious, death, pediatric, adult, elderly, female, male; `default` is the embedded default store\'s list', 'all')
+  .option('--strata <dimensions>', 'strata of the stratified analyses: sex,age6,year (default: Empirica\'s AGE_GROUP_6) or sex,age13,year (13 CDC WONDER age groups); any of sex, age6|age13, year', 'sex,age6,year')
   .option('--workers <n>', 'worker threads for the per-window statistics', integerOption)
   .option('--scale <k>', 'benchmarks only: replay the reports K times with fresh ids and shifted dates', integerOption)
   .action(async (options) => {

@@ -98,6 +98,24 @@ export function getAnalyses() {
 }
 
 /**
+ * The quarters whose window's MGPS fit has a hyperparameter on a bound, in the analysis whose
+ * signals path is `path` (`/signals`: the default analysis), from `GET /analyses/NAME` (`fits`).
+ * An empty set when the API does not say (an older server, an error).
+ * @returns {Promise<Set<string>>}
+ */
+export async function getBoundQuarters(path = SIGNALS_PATH) {
+  let name = /^\/analyses\/([^/]+)\/signals$/.exec(path)?.[1];
+  if (!name) {
+    const listing = await getAnalyses();
+    name = listing.ok && listing.body ? encodeURIComponent(listing.body.default) : undefined;
+  }
+  if (!name) return new Set();
+  const detail = await getJson(`/analyses/${name}`);
+  const fits = detail.ok && detail.body && Array.isArray(detail.body.fits) ? detail.body.fits : [];
+  return new Set(fits.filter((w) => Array.isArray(w.at_bound) && w.at_bound.length > 0).map((w) => w.quarter));
+}
+
+/**
  * Fetches `GET /vaccines` (every vaccine name with its type, reports and flagged pairs in the
  * default analysis), or `GET /analyses/NAME/vaccines` (pairs counted in analysis NAME).
  */

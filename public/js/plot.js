@@ -28,6 +28,7 @@ const COLORS = {
   eb50: '#0b2e59',
   ewma: '#d9821e',
   flagged: '#c83a3a',
+  bound: '#e07b00',
   ref1: '#6b7785',
   ref2: '#9b4dca',
   covid: 'rgba(224, 184, 74, 0.22)',
@@ -148,9 +149,10 @@ function consecutive(items, quarterOf) {
  * quarters carry `ewma_eb05`, quarters with n_methods_flagged >= 2 marked, reference lines at
  * 1 and 2, COVID-era band.
  * @param {HTMLElement} container
- * @param {{vaccine: string, event: string, quarters: object[]}} body spec 2.3 Series object
+ * @param {{vaccine: string, event: string, quarters: object[], boundQuarters?: Set<string>}} body spec 2.3 Series object,
+ *   plus the quarters whose window's prior fit sits on a bound of openEBGM's box (hollow orange rings on EB05)
  * The y scale is log10 when a value reaches 10 (linear from 0 otherwise).
- * @returns {{hasEwma: boolean, flagged: number, covidInRange: boolean, log: boolean}} what was drawn
+ * @returns {{hasEwma: boolean, flagged: number, bound: number, covidInRange: boolean, log: boolean}} what was drawn
  */
 export function drawSeriesPlot(container, body) {
   clearPlot(container);
@@ -178,13 +180,20 @@ export function drawSeriesPlot(container, body) {
     paths: () => null, points: { show: true, size: 9, stroke: COLORS.flagged, fill: COLORS.flagged }, value: fmt(3),
   });
   data.push(forScale(flaggedYs, log));
+  const bound = body.boundQuarters ?? new Set();
+  const boundYs = col((q) => (bound.has(q.quarter) ? num(q.eb05) : null));
+  series.push({
+    label: 'Fit on a bound (EB05)', stroke: COLORS.bound, width: 0,
+    paths: () => null, points: { show: true, size: 13, width: 2, stroke: COLORS.bound, fill: 'rgba(0, 0, 0, 0)' }, value: fmt(3),
+  });
+  data.push(forScale(boundYs, log));
   series.push(referenceSeries(1, COLORS.ref1), referenceSeries(2, COLORS.ref2));
   data.push(xs.map(() => 1), xs.map(() => 2));
   const options = baseOptions(container, series, `${body.vaccine} — ${body.event}`, log);
   options.bands = [{ series: [2, 1], fill: COLORS.band }];
   plots.set(container, new uPlot(options, data, container));
   const covidInRange = xs.length > 0 && xs[0] <= COVID_ERA_LAST && xs[xs.length - 1] >= COVID_ERA_FIRST;
-  return { hasEwma, flagged: flaggedYs.filter((v) => v !== null).length, covidInRange, log };
+  return { hasEwma, flagged: flaggedYs.filter((v) => v !== null).length, bound: boundYs.filter((v) => v !== null).length, covidInRange, log };
 }
 
 /**

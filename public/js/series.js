@@ -1,6 +1,6 @@
 // The Quarterly series and Class views of a pair (format=series and format=class of the
 // selected analysis's signals path).
-import { getSignals, signalsUrl } from './api.js';
+import { getBoundQuarters, getSignals, signalsUrl } from './api.js';
 import { drawSeriesPlot, drawClassPlot, clearPlot } from './plot.js';
 import { renderPairHead, renderPairRows, renderSeriesTable } from './table.js';
 
@@ -44,8 +44,8 @@ export async function renderSeries(ctx) {
   const { vaccine, event } = ctx;
   const params = { vaccine, event, format: 'series' };
   $('download-series').href = signalsUrl(params, ctx.path);
-  const body = await fetchDetail(ctx, params, 'plot');
-  if (!body) return;
+  const [body, boundQuarters] = await Promise.all([fetchDetail(ctx, params, 'plot'), getBoundQuarters(ctx.path)]);
+  if (!body || !ctx.current()) return;
   const quarters = Array.isArray(body.quarters) ? body.quarters : [];
   const notes = [];
   if (quarters.length && (body.vaccine !== vaccine || body.event !== event)) {
@@ -62,12 +62,13 @@ export async function renderSeries(ctx) {
     renderSeriesTable($('series-table'), []);
     return;
   }
-  const drawn = drawSeriesPlot($('plot'), { vaccine: body.vaccine ?? vaccine, event: body.event ?? event, quarters });
+  const drawn = drawSeriesPlot($('plot'), { vaccine: body.vaccine ?? vaccine, event: body.event ?? event, quarters, boundQuarters });
   $('plot').dataset.drawn = 'series';
   const parts = [
     'Shaded blue: EB05 to EB95 per quarter; dark line: EB50 (quarterly median, not an EBGM);',
     drawn.hasEwma ? 'orange dashed: EWMA of EB05;' : 'EWMA of EB05: not in this series;',
     `red dots: ${drawn.flagged} quarter${drawn.flagged === 1 ? '' : 's'} flagged by at least 2 methods;`,
+    `orange rings: ${drawn.bound} quarter${drawn.bound === 1 ? '' : 's'} whose window's prior fit sits on a bound of openEBGM's box (EB05 shrunk for that reason too; read PRR, ROR and IC beside it);`,
     'dashed reference lines at 1 and 2;',
     drawn.covidInRange ? 'yellow band: the COVID-19 era 2021Q1–2022Q4.' : 'the COVID-19 era (2021Q1–2022Q4, shaded when in range) lies outside these quarters.',
   ];

@@ -6,8 +6,8 @@
  * An analysis is a subset of the reports plus a way to compute the expected count E (DESIGN.md
  * "Statistics, precisely" -> Analyses):
  * - `all`: every report, crude E = n_vaccine * n_event / N (the specification's tool chain).
- * - `stratified`: every report, E summed over strata of sex (F, M, U) x CDC WONDER age group x
- *   year of RECVDATE, `E = sum_s n_vaccine,s * n_event,s / N_s` (DuMouchel 1999, section 2;
+ * - `stratified`: every report, E summed over strata (by default sex (F, M, U) x Empirica's
+ *   AGE_GROUP_6 x year of RECVDATE; `--strata`, {@link parseStrata}), `E = sum_s n_vaccine,s * n_event,s / N_s` (DuMouchel 1999, section 2;
  *   openEBGM `processRaw(stratify = TRUE)`), as Empirica Signal runs VAERS for FDA and CDC.
  * - the subsets `serious`, `death`, `pediatric`, `adult`, `elderly`, `female`, `male`: only the
  *   reports that satisfy the rule, with stratified E.
@@ -16,7 +16,7 @@
  *
  * Ground floor: this file imports nothing outside src/domain.
  */
-import { AGE_GROUPS, isSerious, OUTCOME, SEX_CODES, type RuleColumns } from './report-rules.js';
+import { AGE_GROUPS, AGE_GROUPS_6, ageGroup6Of, isSerious, OUTCOME, SEX_CODES, type RuleColumns } from './report-rules.js';
 
 /** One analysis: its name, words for people and its rule. */
 export interface AnalysisDefinition {
@@ -34,7 +34,7 @@ export interface AnalysisDefinition {
   keeps(reports: RuleColumns, i: number): boolean;
 }
 
-const STRATIFIED_E = 'E is stratified by sex, age group and year of report (DuMouchel 1999); n, PRR and ROR use the crude report table.';
+const STRATIFIED_E = 'E is stratified by sex, age group and year of report (DuMouchel 1999; the strata: stratified_by); n, PRR and ROR use the crude report table.';
 const every = (): boolean => true;
 const sexIs = (code: string) => (r: RuleColumns, i: number): boolean => SEX_CODES[r.sex[i]] === code;
 
@@ -51,17 +51,25 @@ export const ANALYSES: readonly AnalysisDefinition[] = [
     description: `Reports of a death, a life-threatening event, a hospitalisation or its prolongation, a disability or a birth defect. ${STRATIFIED_E}` },
   { name: 'death', title: 'Deaths', stratified: true, subset: 'DIED is Y', brief: 'DIED', keeps: (r, i) => (r.outcomes[i] & OUTCOME.DIED) !== 0,
     description: `Reports of a death. ${STRATIFIED_E}` },
-  { name: 'pediatric', title: 'Pediatric (under 18)', stratified: true, subset: 'AGE_YRS < 18 (reports without an age are left out)', brief: 'AGE_YRS < 18',
+  { name: 'pediatric', title: 'Pediatric (under 18)', stratified: true, subset: 'age < 18 years (AGE_YRS, else CAGE_YR + CAGE_MO; reports without an age are left out)', brief: 'age < 18',
     keeps: (r, i) => r.age[i] < 18, description: `Reports of patients under 18 years. ${STRATIFIED_E}` },
-  { name: 'adult', title: 'Adults (18 to 64)', stratified: true, subset: '18 <= AGE_YRS < 65 (reports without an age are left out)', brief: '18 to 64',
+  { name: 'adult', title: 'Adults (18 to 64)', stratified: true, subset: '18 <= age < 65 years (AGE_YRS, else CAGE_YR + CAGE_MO; reports without an age are left out)', brief: '18 to 64',
     keeps: (r, i) => r.age[i] >= 18 && r.age[i] < 65, description: `Reports of patients aged 18 to 64 years. ${STRATIFIED_E}` },
-  { name: 'elderly', title: 'Elderly (65 and over)', stratified: true, subset: 'AGE_YRS >= 65 (reports without an age are left out)', brief: '65 and over',
+  { name: 'elderly', title: 'Elderly (65 and over)', stratified: true, subset: 'age >= 65 years (AGE_YRS, else CAGE_YR + CAGE_MO; reports without an age are left out)', brief: '65 and over',
     keeps: (r, i) => r.age[i] >= 65, description: `Reports of patients aged 65 years or more. ${STRATIFIED_E}` },
   { name: 'female', title: 'Female', stratified: true, subset: 'SEX is F (reports without F or M are left out)', brief: null,
     keeps: sexIs('F'), description: `Reports of female patients. ${STRATIFIED_E}` },
   { name: 'male', title: 'Male', stratified: true, subset: 'SEX is M (reports without F or M are left out)', brief: null,
     keeps: sexIs('M'), description: `Reports of male patients. ${STRATIFIED_E}` },
 ];
+
+/**
+ * The analyses of the default store (`serve` without `--store`, built from data/vaers into the
+ * cache, src/cache/), the default analysis first: the one list, which `build --analyses default`
+ * builds too. An analysis added here joins the default store (and changes its cache key, so the
+ * next start rebuilds).
+ */
+export const DEFAULT_ANALYSES: readonly string[] = ['all', 'stratified', 'serious', 'death', 'pediatric', 'elderly'];
 
 /** The names of ANALYSES, in order. */
 export const ANALYSIS_NAMES: readonly string[] = ANALYSES.map((a) => a.name);
@@ -81,22 +89,70 @@ export function subsetMask(analysis: AnalysisDefinition, reports: RuleColumns): 
   return mask;
 }
 
-/** What a stratum is made of, in the stratum index's order (outermost first). */
-export const STRATIFIED_BY = ['year of RECVDATE', 'age group (CDC WONDER)', 'sex (F, M, U)'] as const;
-
-/** Number of strata of a history whose reports' years run from `firstYear` to `lastYear`. */
-export function strataCount(firstYear: number, lastYear: number): number {
-  return (lastYear - firstYear + 1) * AGE_GROUPS.length * SEX_CODES.length;
-}
-
-/** Stratum index of report i: (year of RECVDATE - firstYear, age group, sex) in STRATIFIED_BY order. */
-export function stratumOf(reports: RuleColumns, i: number, firstYear: number): number {
-  return ((Math.floor(reports.quarter[i] / 4) - firstYear) * AGE_GROUPS.length + reports.ageGroup[i]) * SEX_CODES.length + reports.sex[i];
+/**
+ * One dimension of the strata: its name in `--strata`, its words, its number of levels for a
+ * history whose reports' years run from `firstYear` to `lastYear`, and report i's level.
+ */
+interface StratumDimension {
+  name: string;
+  label: string;
+  levels(firstYear: number, lastYear: number): number;
+  levelOf(reports: RuleColumns, i: number, firstYear: number): number;
 }
 
 /**
- * The analyses of the default store (`serve` without `--store`, built from data/vaers into the
- * cache, src/cache/): the default analysis first. The one list: an analysis added here joins the
- * default store (and changes its cache key, so the next start rebuilds).
+ * The dimensions `--strata` can name. `age6` is Empirica Signal's `AGE_GROUP_6` (its VAERS
+ * release notes: strata Sex x AGE_GROUP_6 x report received year), `age13` the 13 CDC WONDER
+ * age groups; both read the report's age (`RuleColumns.age`, NaN: unknown).
  */
-export const DEFAULT_ANALYSES: readonly string[] = ['all', 'stratified', 'serious', 'death', 'pediatric', 'elderly'];
+const DIMENSIONS: readonly StratumDimension[] = [
+  { name: 'year', label: 'year of RECVDATE', levels: (first, last) => last - first + 1, levelOf: (r, i, first) => Math.floor(r.quarter[i] / 4) - first },
+  { name: 'age6', label: `age group (AGE_GROUP_6: ${AGE_GROUPS_6.map((g) => g.label).join(', ')})`, levels: () => AGE_GROUPS_6.length, levelOf: (r, i) => ageGroup6Of(r.age[i]) },
+  { name: 'age13', label: 'age group (CDC WONDER, 13 groups)', levels: () => AGE_GROUPS.length, levelOf: (r, i) => r.ageGroup[i] },
+  { name: 'sex', label: 'sex (F, M, U)', levels: () => SEX_CODES.length, levelOf: (r, i) => r.sex[i] },
+];
+
+/** The strata of a build: the named choice (`sex,age6,year`) and its dimensions, outermost first. */
+export interface StrataScheme {
+  /** Canonical name: the dimensions in the order sex, age, year (as `--strata` takes them). */
+  name: string;
+  /** What a stratum is made of, in the stratum index's order (outermost first). */
+  by: string[];
+  dimensions: readonly StratumDimension[];
+}
+
+/** The default strata: sex x AGE_GROUP_6 x year of RECVDATE, Empirica Signal's standard VAERS runs. */
+export const DEFAULT_STRATA = 'sex,age6,year';
+
+/** The names `--strata` takes, in the canonical order of a scheme's name. */
+export const STRATA_DIMENSIONS: readonly string[] = ['sex', 'age6', 'age13', 'year'];
+
+/**
+ * Parses a strata choice (`sex,age6,year`, `sex,age13,year`, or any set of `sex`, one of
+ * `age6`/`age13`, and `year`, in any order).
+ * @throws Error naming the choices on an unknown, repeated or missing dimension, or both age groupings.
+ */
+export function parseStrata(text: string = DEFAULT_STRATA): StrataScheme {
+  const names = text.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  const choices = `choose from ${STRATA_DIMENSIONS.join(', ')}, e.g. ${DEFAULT_STRATA} (default) or sex,age13,year`;
+  if (names.length === 0) throw new Error(`--strata: no dimension named (${choices})`);
+  for (const name of names) {
+    if (!STRATA_DIMENSIONS.includes(name)) throw new Error(`--strata: unknown dimension "${name}" (${choices})`);
+    if (names.indexOf(name) !== names.lastIndexOf(name)) throw new Error(`--strata: "${name}" is named twice`);
+  }
+  if (names.includes('age6') && names.includes('age13')) throw new Error('--strata: name one age grouping, age6 or age13');
+  const dimensions = DIMENSIONS.filter((d) => names.includes(d.name));
+  return { name: STRATA_DIMENSIONS.filter((n) => names.includes(n)).join(','), by: dimensions.map((d) => d.label), dimensions };
+}
+
+/** Number of strata of a history whose reports' years run from `firstYear` to `lastYear`. */
+export function strataCount(scheme: StrataScheme, firstYear: number, lastYear: number): number {
+  return scheme.dimensions.reduce((count, d) => count * d.levels(firstYear, lastYear), 1);
+}
+
+/** Stratum index of report i: its levels of the scheme's dimensions, outermost first (0 <= index < strataCount). */
+export function stratumOf(scheme: StrataScheme, reports: RuleColumns, i: number, firstYear: number, lastYear: number): number {
+  let index = 0;
+  for (const d of scheme.dimensions) index = index * d.levels(firstYear, lastYear) + d.levelOf(reports, i, firstYear);
+  return index;
+}

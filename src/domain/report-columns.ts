@@ -17,7 +17,7 @@
  * layout (../shared/data/vaers-modern-layout: adds `BIRTH_DEFECT`, `OFC_VISIT`, `ER_ED_VISIT`,
  * and names the dose `VAX_DOSE_SERIES`). Ground floor: this file imports nothing outside src/domain.
  */
-import { AGE_GROUP_LABELS, RECOVD_CODES, SEX_CODES, type OutcomeName } from './report-rules.js';
+import { AGE_GROUP_LABELS, AGE_SOURCES, RECOVD_CODES, SEX_CODES, type OutcomeName } from './report-rules.js';
 
 /** DuckDB type of a report store column. */
 export type ReportStoreType = 'BIGINT' | 'VARCHAR' | 'DOUBLE' | 'BOOLEAN';
@@ -122,10 +122,14 @@ export const REPORT_COLUMNS = [
     json: { name: 'received', schema: { type: 'string', description: 'RECVDATE, ISO YYYY-MM-DD.' } }, description: 'Date VAERS received the report, ISO.' },
   { store: 'quarter', type: 'VARCHAR', notNull: true, encoding: 'quarter', field: 'quarter', source: both('RECVDATE'),
     json: { name: 'quarter', schema: { type: 'string', pattern: '^\\d{4}Q[1-4]$' } }, description: 'Quarter of RECVDATE, `YYYYQn`.' },
-  { store: 'age_yrs', type: 'DOUBLE', encoding: 'number', field: 'age', source: both('AGE_YRS'), read: 'checked',
-    json: { name: 'age_yrs', schema: { type: ['number', 'null'] } }, description: 'Age in years; null when blank, not a number or negative.' },
-  { store: 'age_group', type: 'VARCHAR', notNull: true, encoding: 'code', field: 'ageGroup', codes: AGE_GROUP_LABELS, source: both('AGE_YRS'),
-    json: { name: 'age_group', schema: { type: 'string', enum: AGE_GROUP_LABELS } }, description: 'CDC WONDER age group of AGE_YRS (src/domain/report-rules.ts AGE_GROUPS).' },
+  { store: 'age_yrs', type: 'DOUBLE', encoding: 'number', field: 'age', source: both('AGE_YRS', 'CAGE_YR', 'CAGE_MO'), read: 'checked',
+    json: { name: 'age_yrs', schema: { type: ['number', 'null'], description: 'Age in years: AGE_YRS, else CAGE_YR + CAGE_MO when AGE_YRS is blank (age_source says which); null when unknown.' } },
+    description: 'Age in years: AGE_YRS, else the calculated age CAGE_YR + CAGE_MO (a fraction of a year) when AGE_YRS is blank (src/domain/report-rules.ts ageOf); null when unknown or AGE_YRS is not a number >= 0.' },
+  { store: 'age_source', type: 'VARCHAR', encoding: 'text', field: 'ageSource', codes: AGE_SOURCES, source: both('AGE_YRS', 'CAGE_YR', 'CAGE_MO'),
+    json: { name: 'age_source', schema: { type: STRING_OR_NULL, enum: [...AGE_SOURCES, null], description: 'Where age_yrs comes from: AGE_YRS, or CAGE (CAGE_YR + CAGE_MO, AGE_YRS being blank); null without an age.' } },
+    description: 'Source of age_yrs: `AGE_YRS`, `CAGE` (CAGE_YR + CAGE_MO, used when AGE_YRS is blank), or null without an age.' },
+  { store: 'age_group', type: 'VARCHAR', notNull: true, encoding: 'code', field: 'ageGroup', codes: AGE_GROUP_LABELS, source: both('AGE_YRS', 'CAGE_YR', 'CAGE_MO'),
+    json: { name: 'age_group', schema: { type: 'string', enum: AGE_GROUP_LABELS } }, description: 'CDC WONDER age group of age_yrs (src/domain/report-rules.ts AGE_GROUPS).' },
   { store: 'sex', type: 'VARCHAR', notNull: true, encoding: 'code', field: 'sex', codes: SEX_CODES, source: both('SEX'), read: 'checked',
     json: { name: 'sex', schema: { type: 'string', enum: SEX_CODES } }, description: 'F, M or U (blank and other codes).' },
   { store: 'state', type: 'VARCHAR', encoding: 'text', field: 'state', source: both('STATE'), read: 'cell',

@@ -43,6 +43,22 @@ export const AGE_GROUPS: ReadonlyArray<{ label: string; min: number; max: number
   { label: 'Unknown', min: NaN, max: NaN },
 ];
 
+/**
+ * Empirica Signal's `AGE_GROUP_6` of the age in whole years (Oracle Empirica Signal VAERS release
+ * notes: the strata of the standard VAERS data-mining runs), each [min, max) in whole years; the
+ * last, `unknown`, takes a report without an age.
+ */
+export const AGE_GROUPS_6: ReadonlyArray<{ label: string; min: number; max: number }> = (
+  [['00_01', 0, 2], ['02_05', 2, 6], ['06_17', 6, 18], ['18_64', 18, 65], ['65_above', 65, Infinity], ['unknown', NaN, NaN]] as const
+).map(([label, min, max]) => ({ label, min, max }));
+
+/** Age in years (NaN: unknown) -> index into AGE_GROUPS_6, by whole years (1.9 years is `00_01`). */
+export function ageGroup6Of(years: number): number {
+  const whole = Math.floor(years);
+  for (let g = 0; g < AGE_GROUPS_6.length - 1; g++) if (whole >= AGE_GROUPS_6[g].min && whole < AGE_GROUPS_6[g].max) return g;
+  return AGE_GROUPS_6.length - 1;
+}
+
 /** The age group labels, in index order. */
 export const AGE_GROUP_LABELS: readonly string[] = AGE_GROUPS.map((g) => g.label);
 
@@ -55,6 +71,30 @@ export function parseAge(cell: string): number | null {
   if (text === '') return null;
   const years = Number(text);
   return Number.isFinite(years) && years >= 0 ? years : null;
+}
+
+/** Where a report's age comes from: `AGE_YRS`, or the calculated age `CAGE_YR` + `CAGE_MO` when AGE_YRS is blank. */
+export type AgeSource = 'AGE_YRS' | 'CAGE';
+
+/** The age sources, as the `age_source` column holds them. */
+export const AGE_SOURCES: readonly AgeSource[] = ['AGE_YRS', 'CAGE'];
+
+/**
+ * A report's age in years and its source (VAERS data use guide: `AGE_YRS` the age in years,
+ * `CAGE_YR` the calculated age in whole years and `CAGE_MO` its months as a fraction of a year,
+ * `.5` for six months): `AGE_YRS` when it holds a number >= 0; when it is blank, `CAGE_YR` +
+ * `CAGE_MO` (a blank `CAGE_MO` is 0) when `CAGE_YR` holds a number >= 0; else no age. An
+ * unreadable `AGE_YRS` is no age (the build counts it), not replaced.
+ */
+export function ageOf(ageYrs: string, cageYr: string, cageMo: string): { age: number | null; source: AgeSource | null } {
+  if (ageYrs.trim() !== '') {
+    const age = parseAge(ageYrs);
+    return { age, source: age === null ? null : 'AGE_YRS' };
+  }
+  const years = parseAge(cageYr);
+  if (years === null) return { age: null, source: null };
+  const fraction = cageMo.trim() === '' ? 0 : parseAge(cageMo);
+  return fraction === null || fraction >= 1 ? { age: null, source: null } : { age: years + fraction, source: 'CAGE' };
 }
 
 /** Age in years (or null) -> index into AGE_GROUPS. */

@@ -214,7 +214,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
       .send(JSON.stringify(apiCatalog(originOf(request.headers.host, request.protocol)))));
 
   // The resources are read-only: other methods are 405 with `Allow` (not 404: the path exists).
-  for (const url of ['/signals', '/analyses', '/analyses/:analysis/signals', '/cases', '/analyses/:analysis/cases', '/vaccines', '/analyses/:analysis/vaccines', '/pipeline']) {
+  for (const url of ['/signals', '/analyses', '/analyses/:analysis', '/analyses/:analysis/signals', '/cases', '/analyses/:analysis/cases', '/vaccines', '/analyses/:analysis/vaccines', '/pipeline']) {
     app.route({
       method: ['POST', 'PUT', 'PATCH', 'DELETE'],
       url,

@@ -17,11 +17,12 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { CasesService, unknownRule } from '../cases/service.js';
 import { analysisRule } from '../domain/analysis-rules.js';
-import { AnalysesService } from '../signals/analyses.js';
+import { analysisDetail, AnalysesService } from '../signals/analyses.js';
 import { vaccineListing } from '../vaccines/listing.js';
 import type { BuildStatus } from '../cache/default-store.js';
 import type { StoreMeta } from '../store/schema.js';
 import { readStoreMeta } from '../store/serving.js';
+import { readStoreWindows } from '../store/windows.js';
 import type { RenderedAnswer } from './answer.js';
 import { buildId } from './build-id.js';
 
@@ -112,6 +113,27 @@ export class Generation {
     }
     return answer;
   }
+
+  /**
+   * The body of `GET /analyses/NAME` as a cached answer: the analysis's `/analyses` entry with
+   * its fitted windows (src/signals/analyses.ts analysisDetail), read from the store once.
+   * Resolves null for an analysis the store does not hold.
+   */
+  async analysisDetail(name: string): Promise<RenderedAnswer | null> {
+    const key = `analysis\0${name}`;
+    let answer = this.listings.get(key);
+    if (!answer) {
+      this.windows ??= readStoreWindows(this.path);
+      const detail = analysisDetail(this.analyses.listing(), name, (await this.windows).get(name) ?? []);
+      if (detail === null) return null;
+      answer = this.listingAnswer(Buffer.from(JSON.stringify(detail)));
+      this.listings.set(key, answer);
+    }
+    return answer;
+  }
+
+  /** The store's fitted windows by analysis, read on the first `GET /analyses/NAME`. */
+  private windows: ReturnType<typeof readStoreWindows> | null = null;
 
   private listingAnswer(body: Buffer): RenderedAnswer {
     return { body, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': LISTING_CACHE_CONTROL, 'x-reports-through': this.meta.reports_through ?? 'none' } };

@@ -15,7 +15,7 @@
  * object that says so.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { analysesRouteSchema, analysisSignalsRouteSchema, SIGNALS_ROUTE_SCHEMA } from '../signals/schemas.js';
+import { analysesRouteSchema, analysisRouteSchema, analysisSignalsRouteSchema, SIGNALS_ROUTE_SCHEMA } from '../signals/schemas.js';
 import type { SignalsService } from '../signals/service.js';
 import { analysisVaccinesRouteSchema, VACCINES_ROUTE_SCHEMA } from '../vaccines/schemas.js';
 import { errorBody } from '../domain/errors.js';
@@ -31,7 +31,7 @@ export interface SignalsRouteOptions {
   analysisNames: string[];
 }
 
-/** Registers GET /signals, GET /analyses, GET /analyses/:analysis/signals, GET /vaccines and GET /analyses/:analysis/vaccines. */
+/** Registers GET /signals, GET /analyses, GET /analyses/:analysis (with its fitted windows), GET /analyses/:analysis/signals, GET /vaccines and GET /analyses/:analysis/vaccines. */
 export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteOptions): Promise<void> {
   const { live } = options;
 
@@ -70,6 +70,12 @@ export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteO
     withAnalysis(live, request, reply, (generation, name) => answer(generation, name, request, reply)));
   app.get('/analyses', { schema: analysesRouteSchema(), ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, async (generation) => sendAnswer(request, reply, generation.analysesListing(), generation.build, 'analyses')));
+  app.get('/analyses/:analysis', { schema: analysisRouteSchema(options.analysisNames), ...PLAIN }, async (request: AnalysisRequest, reply) =>
+    withAnalysis(live, request, reply, async (generation, name) => {
+      reply.header('x-reports-analysis', name);
+      const detail = await generation.analysisDetail(name);
+      return detail === null ? reply.code(404).send(errorBody(`unknown analysis ${name}`)) : sendAnswer(request, reply, detail, generation.build, `analysis\0${name}`);
+    }));
   app.get('/vaccines', { schema: VACCINES_ROUTE_SCHEMA, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, (generation) => vaccines(generation, null, request, reply)));
   app.get('/analyses/:analysis/vaccines', { schema: analysisVaccinesRouteSchema(options.analysisNames), ...PLAIN }, async (request: AnalysisRequest, reply) =>

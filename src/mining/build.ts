@@ -19,7 +19,7 @@ import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { ANALYSES, ANALYSIS_NAMES, strataCount, stratumOf, subsetMask, type AnalysisDefinition } from '../domain/analysis-rules.js';
+import { ANALYSES, ANALYSIS_NAMES, DEFAULT_ANALYSES, parseStrata, strataCount, stratumOf, subsetMask, type AnalysisDefinition, type StrataScheme } from '../domain/analysis-rules.js';
 import { formatQuarter } from '../domain/quarter.js';
 import type { QuarterlyRow, ReportTables, StoreMeta, VaccineRow, WindowRow } from '../store/schema.js';
 import { writeStore } from '../store/write.js';
@@ -44,6 +44,8 @@ export interface BuildOptions {
   narratives?: boolean;
   /** Analyses to build, comma-separated (`all,stratified,serious`); the first is the default. Default `all`. */
   analyses?: string;
+  /** Strata of the stratified analyses (`sex,age6,year` by default, or e.g. `sex,age13,year`; src/domain/analysis-rules.ts parseStrata). */
+  strata?: string;
   /** Worker threads (default: available parallelism). */
   workers?: number;
   /** Benchmarks only: replay the reports K times (see `countQuarters`). */
@@ -100,7 +102,7 @@ async function readReports(options: BuildOptions, progress: Progress): Promise<V
  * strata margins are counted whenever one of them is stratified), so `all` and `stratified`
  * cost one count.
  */
-function countSubsets(data: VaersData, analyses: AnalysisDefinition[], scale: number, progress: Progress): AnalysisRun[] {
+function countSubsets(data: VaersData, analyses: AnalysisDefinition[], scheme: StrataScheme, scale: number, progress: Progress): AnalysisRun[] {
   // The rules read the report columns (`details`, index i being `reports[i]`), as the server does.
   const columns = data.details;
   let firstYear = Infinity;
@@ -109,13 +111,13 @@ function countSubsets(data: VaersData, analyses: AnalysisDefinition[], scale: nu
     firstYear = Math.min(firstYear, Math.floor(r.quarter / 4));
     lastYear = Math.max(lastYear, Math.floor(r.quarter / 4));
   }
-  const strata = strataCount(firstYear, lastYear);
+  const strata = strataCount(scheme, firstYear, lastYear);
   const shared = new Map<AnalysisDefinition['keeps'], { history: HistoryCounts; reports: number }>();
   return analyses.map((analysis) => {
     let counted = shared.get(analysis.keeps);
     if (!counted) {
       const mask = subsetMask(analysis, columns);
-      const kept = data.reports.flatMap((r, i) => (mask[i] ? [{ quarter: r.quarter, vaccines: r.vaccines, events: r.events, stratum: stratumOf(columns, i, firstYear) }] : []));
+      const kept = data.reports.flatMap((r, i) => (mask[i] ? [{ quarter: r.quarter, vaccines: r.vaccines, events: r.events, stratum: stratumOf(scheme, columns, i, firstYear, lastYear) }] : []));
       const stratified = analyses.some((a) => a.keeps === analysis.keeps && a.stratified);
       progress.start(`count ${analysis.name}`, kept.length * scale, 'reports');
       const history = countQuarters(kept,
@@ -180,12 +182,13 @@ function analysisSummary(result: AnalysisResult): AnalysisSummary {
 }
 
 /**
- * Parses `--analyses all,stratified,serious` (`all` alone by default): names in the given
- * order, the first being the default analysis (the rules: src/domain/analysis-rules.ts).
+ * Parses `--analyses all,stratified,serious` (`all` alone by default; `default`: the embedded
+ * default store's list, DEFAULT_ANALYSES): names in the given order, the first being the
+ * default analysis (the rules: src/domain/analysis-rules.ts).
  * @throws UserError on an unknown, repeated or missing name (the message lists the names).
  */
 export function parseAnalyses(text: string | undefined): AnalysisDefinition[] {
-  const names = (text ?? 'all').split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = (text ?? 'all').split(',').map((name) => name.trim()).filter((name) => name !== '').flatMap((name) => (name === 'default' ? DEFAULT_ANALYSES : [name]));
   if (names.length === 0) throw new UserError(`--analyses: no analysis named (choose from ${ANALYSIS_NAMES.join(', ')})`);
   const seen = new Set<string>();
   return names.map((name) => {
@@ -198,6 +201,18 @@ export function parseAnalyses(text: string | undefined): AnalysisDefinition[] {
 }
 
 /**
+ * Parses `--strata` (default `sex,age6,year`; src/domain/analysis-rules.ts parseStrata).
+ * @throws UserError on a bad choice (the message lists the dimensions).
+ */
+export function strataOption(text: string | undefined): StrataScheme {
+  try {
+    return parseStrata(text);
+  } catch (error) {
+    throw new UserError((error as Error).message);
+  }
+}
+
+/**
  * Builds a store from the VAERS files in `options.vaers` and writes it atomically to
  * `options.out` (an error leaves no store, and an existing store untouched).
  * @throws UserError for bad input (from src/vaers), an unknown analysis or an output folder that does not exist.
@@ -206,13 +221,14 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   const progress = options.progress ?? SILENT;
   const started = performance.now();
   const analyses = parseAnalyses(options.analyses);
+  const scheme = strataOption(options.strata);
   await checkOutputFolder(options.out);
   let t = performance.now();
   const data = await readReports(options, progress);
   const readSeconds = seconds(t);
   t = performance.now();
   const scale = options.scale ?? 1;
-  const runs = countSubsets(data, analyses, scale, progress);
+  const runs = countSubsets(data, analyses, scheme, scale, progress);
   const reportsKept = data.reports.length;
   data.reports.length = 0; // the reports are no longer needed; let them go
   const countSeconds = seconds(t);
@@ -246,12 +262,12 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
       return {
         reports_through: s.reportsThrough,
         sources: data.sources.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
-        parameters: buildParameters(history, s, options),
+        parameters: { ...buildParameters(history, s, options), strata: scheme.name },
         program_version: PROGRAM_VERSION,
         built_at: new Date().toISOString(),
         origin: 'build',
         has_ic025: true,
-        analyses: s.analyses.map((a, i) => analysisMeta(analyses[i], a, i === 0)),
+        analyses: s.analyses.map((a, i) => analysisMeta(analyses[i], a, i === 0, scheme)),
         extra: { summary: s },
       };
     };

@@ -3,7 +3,7 @@
  * `meta.extra.summary`), the build parameters and the per-analysis metadata of the store
  * (per analysis: subset rule, strata, reports kept, pairs, fits on a bound).
  */
-import { STRATIFIED_BY, type AnalysisDefinition } from '../domain/analysis-rules.js';
+import type { AnalysisDefinition, StrataScheme } from '../domain/analysis-rules.js';
 import { SERVING_FLOOR } from '../domain/floor.js';
 import { EWMA_LAMBDA } from '../stats/ewma.js';
 import type { AnalysisMeta } from '../store/schema.js';
@@ -81,11 +81,11 @@ export function seconds(since: number): number {
   return Math.round((performance.now() - since) / 10) / 100;
 }
 
-/** The store's metadata of one analysis. */
-export function analysisMeta(analysis: AnalysisDefinition, s: AnalysisSummary, isDefault: boolean): AnalysisMeta {
+/** The store's metadata of one analysis; a stratified one records the build's strata (`scheme`). */
+export function analysisMeta(analysis: AnalysisDefinition, s: AnalysisSummary, isDefault: boolean, scheme: StrataScheme): AnalysisMeta {
   return {
     name: analysis.name, title: analysis.title, description: analysis.description, subset: analysis.subset,
-    stratified_by: analysis.stratified ? [...STRATIFIED_BY] : [], default: isDefault,
+    stratified_by: analysis.stratified ? [...scheme.by] : [], strata: analysis.stratified ? scheme.name : null, default: isDefault,
     reports: s.reports, pairs: s.pairs, rows: s.rows, windows: s.windows, reports_through: s.reportsThrough,
     fits_at_bound: s.fitsAtBound.length, fits_not_converged: s.fitsNotConverged.length,
     windows_skipped: s.skippedWindows, partial_windows: s.partialWindows,

@@ -9,6 +9,7 @@
  * written before analyses existed) has one analysis, `all`.
  */
 import { HYPOTHESIS } from '../domain/caveats.js';
+import type { StoredWindowRow } from '../store/metadata.js';
 import type { AnalysisMeta, StoreMeta } from '../store/schema.js';
 import { signalsCaches, SignalsService, type SignalsServiceOptions } from './service.js';
 
@@ -18,10 +19,44 @@ export interface AnalysisListing extends AnalysisMeta {
   signals: string;
 }
 
+/** One fitted window of an analysis as `GET /analyses/NAME` serves it. */
+export interface WindowListing {
+  quarter: string;
+  alpha1: number | null;
+  beta1: number | null;
+  alpha2: number | null;
+  beta2: number | null;
+  p: number | null;
+  neg_log_lik: number | null;
+  converged: boolean;
+  /** The hyperparameters on a bound of openEBGM's box (alpha, beta in [1e-5, 20]; p in (0, 1)); empty when none. */
+  at_bound: string[];
+  n_pairs: number | null;
+  n_reports: number | null;
+}
+
+/**
+ * The body of `GET /analyses/NAME`: the analysis's `GET /analyses` entry plus `fits`, its fitted
+ * windows (per window the MGPS prior, DuMouchel 1999, and the parameters on a bound: such a
+ * fit shrinks EB05 for its own reasons), and the caveat; null when `listing` has no such analysis.
+ */
+export function analysisDetail(listing: ReturnType<AnalysesService['listing']>, name: string, windows: readonly StoredWindowRow[]): (AnalysisListing & { fits: WindowListing[]; hypothesis: string }) | null {
+  const entry = listing.analyses.find((a) => a.name === name);
+  if (!entry) return null;
+  return {
+    ...entry,
+    fits: windows.map((w) => ({
+      quarter: w.quarter, alpha1: w.alpha1, beta1: w.beta1, alpha2: w.alpha2, beta2: w.beta2, p: w.p, neg_log_lik: w.neg_log_lik,
+      converged: w.converged, at_bound: w.at_bound === '' ? [] : w.at_bound.split(',').map((b) => b.trim()), n_pairs: w.n_pairs, n_reports: w.n_reports,
+    })),
+    hypothesis: listing.hypothesis,
+  };
+}
+
 /** The analysis of a store that carries no analysis metadata: every report, crude E. */
 export function implicitAnalysis(meta: StoreMeta): AnalysisMeta {
   return {
-    name: 'all', title: 'All reports, crude', default: true, subset: null, stratified_by: [],
+    name: 'all', title: 'All reports, crude', default: true, subset: null, stratified_by: [], strata: null,
     description: meta.origin === 'import'
       ? 'The imported quarterly table, served as it was computed.'
       : 'Every report; E = n_vaccine * n_event / N from the whole window (the specification\'s computation).',

@@ -188,13 +188,14 @@ export function analysisSignalsRouteSchema(names: readonly string[]) {
 /** One entry of the `GET /analyses` listing. */
 const ANALYSIS_SCHEMA = {
   type: 'object',
-  required: ['name', 'title', 'description', 'subset', 'stratified_by', 'default', 'reports', 'pairs', 'windows', 'reports_through', 'fits_at_bound', 'signals'],
+  required: ['name', 'title', 'description', 'subset', 'stratified_by', 'strata', 'default', 'reports', 'pairs', 'windows', 'reports_through', 'fits_at_bound', 'signals'],
   properties: {
     name: { type: 'string', description: 'Analysis name: `all` (every report, crude E), `stratified` (every report, stratified E), or a subset (`serious`, `death`, `pediatric`, `adult`, `elderly`, `female`, `male`, stratified E).' },
     title: { type: 'string' },
     description: { type: 'string', description: 'One sentence on what the analysis is.' },
     subset: { type: ['string', 'null'], description: 'The subset rule in words; null for every report.' },
-    stratified_by: { type: 'array', items: { type: 'string' }, description: 'What E is stratified by; empty for crude E.' },
+    stratified_by: { type: 'array', items: { type: 'string' }, description: 'What E is stratified by, outermost first; empty for crude E.' },
+    strata: { type: ['string', 'null'], description: 'The strata as `build --strata` names them: `sex,age6,year` (the default: sex x Empirica\'s AGE_GROUP_6 x year of RECVDATE) or `sex,age13,year` (the 13 CDC WONDER age groups); null for crude E or a store built before the choice was recorded.' },
     default: { type: 'boolean', description: 'Whether /signals answers this analysis.' },
     reports: { type: ['integer', 'null'], description: 'Reports the subset rule kept (null when unknown, e.g. an imported table).' },
     pairs: { type: ['integer', 'null'], description: 'Pairs stored (n_methods_flagged >= 2 in some window).' },
@@ -227,6 +228,48 @@ export function analysesRouteSchema() {
         },
       },
       304: NOT_MODIFIED,
+      503: errorResponse('The store is missing or could not be read (the server started without data).'),
+    },
+  } as const;
+}
+
+const NUMBER_OR_NULL = { type: ['number', 'null'] } as const;
+
+/** One fitted window of `GET /analyses/{analysis}`. */
+const WINDOW_SCHEMA = {
+  type: 'object',
+  required: ['quarter', 'alpha1', 'beta1', 'alpha2', 'beta2', 'p', 'neg_log_lik', 'converged', 'at_bound', 'n_pairs', 'n_reports'],
+  properties: {
+    quarter: QUARTER,
+    alpha1: NUMBER_OR_NULL, beta1: NUMBER_OR_NULL, alpha2: NUMBER_OR_NULL, beta2: NUMBER_OR_NULL, p: NUMBER_OR_NULL,
+    neg_log_lik: { type: ['number', 'null'], description: 'Negative log-likelihood of the zero-truncated negative binomial mixture at the fit.' },
+    converged: { type: 'boolean' },
+    at_bound: { type: 'array', items: { type: 'string', enum: ['alpha1', 'beta1', 'alpha2', 'beta2', 'p'] }, description: 'Hyperparameters on a bound of openEBGM\'s box (alpha, beta in [1e-5, 20], p in (0, 1)); empty when none. A fit on a bound shrinks EB05 for its own reasons: read PRR, ROR and IC beside it.' },
+    n_pairs: { type: ['integer', 'null'], description: 'Pairs with n >= 1 in the window.' },
+    n_reports: { type: ['integer', 'null'], description: 'Reports in the window (N).' },
+  },
+} as const;
+
+/** `GET /analyses/{analysis}`: one analysis with its fitted windows. */
+export function analysisRouteSchema(names: readonly string[]) {
+  return {
+    summary: 'One analysis with its fitted windows',
+    description: 'The analysis\'s entry of GET /analyses plus `fits`: per fitted window (the quarter that ends it) the MGPS prior (DuMouchel 1999: alpha1, beta1, alpha2, beta2, p), its negative log-likelihood, convergence, the hyperparameters on a bound of openEBGM\'s box, and the window\'s pairs and reports. Small subsets often fit on a bound, and MGPS shrinks harder when there is little data, so their EB05 rarely reaches 2: PRR, ROR and IC stay beside it. X-REPORTS-Analysis names the analysis.',
+    params: { type: 'object', required: ['analysis'], properties: { analysis: { type: 'string', enum: [...names], description: 'Analysis name (GET /analyses).' } } },
+    response: {
+      200: {
+        description: 'The analysis, its windows and the caveat.',
+        content: {
+          'application/json': {
+            schema: {
+              ...ANALYSIS_SCHEMA, required: [...ANALYSIS_SCHEMA.required, 'fits', 'hypothesis'],
+              properties: { ...ANALYSIS_SCHEMA.properties, fits: { type: 'array', items: WINDOW_SCHEMA, description: 'Every fitted window, in quarter order.' }, hypothesis: HYPOTHESIS_TEXT },
+            },
+          },
+        },
+      },
+      304: NOT_MODIFIED,
+      404: UNKNOWN_ANALYSIS,
       503: errorResponse('The store is missing or could not be read (the server started without data).'),
     },
   } as const;

@@ -9,6 +9,7 @@ import type { FlagInput } from '../stats/flags.js';
 import type { Hyperparameters } from '../stats/mgps.js';
 import { sqlString } from './format.js';
 import { readStoreHead, withStore } from './serving.js';
+import { storeWindowRows } from './windows.js';
 import type { StoreMeta, VaccineRow } from './schema.js';
 
 /** The statistic columns the flags read (FlagInput without `n`). */
@@ -38,7 +39,7 @@ export interface FlagRows {
 
 /** The fitted priors of `analysis` (the `windows` table). */
 async function readPriors(connection: DuckDBConnection, analysis: string): Promise<Map<string, Hyperparameters>> {
-  const rows = (await connection.runAndReadAll('SELECT * FROM store.windows')).getRowObjectsJS();
+  const rows = await storeWindowRows(connection);
   const priors = new Map<string, Hyperparameters>();
   for (const r of rows) {
     if ((r.analysis ?? 'all') !== analysis) continue;

@@ -117,6 +117,7 @@ function analysisAt(value: unknown, at: At): AnalysisMeta {
     ...o,
     name: stringAt(o.name, f('name')), title: stringAt(o.title, f('title')), description: stringAt(o.description, f('description')),
     subset: o.subset === null ? null : stringAt(o.subset, f('subset')), stratified_by: stringsAt(o.stratified_by, f('stratified_by')),
+    strata: o.strata === undefined || o.strata === null ? null : stringAt(o.strata, f('strata')),
     default: booleanAt(o.default, f('default')),
     reports: nullableNumberAt(o.reports, f('reports')), pairs: nullableNumberAt(o.pairs, f('pairs')), rows: nullableNumberAt(o.rows, f('rows')),
     windows: nullableNumberAt(o.windows, f('windows')),

@@ -69,6 +69,8 @@ export interface SkippedWindowMeta {
 export interface AnalysisMeta extends Pick<AnalysisDefinition, 'name' | 'title' | 'description' | 'subset'> {
   /** What E is stratified by (empty: crude E). */
   stratified_by: string[];
+  /** The strata as `build --strata` names them (`sex,age6,year`, `sex,age13,year`); null for crude E or when unknown (a store built before the choice existed). */
+  strata: string | null;
   /** Whether this is the default analysis (served at /signals). */
   default: boolean;
   /** Reports the subset rule kept. */

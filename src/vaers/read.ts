@@ -175,7 +175,7 @@ class VaersReader {
   private async readData(data: VaersMember, join: GroupJoin): Promise<void> {
     let idCol = 0;
     let dateCol = 0;
-    let fieldCols: ReportFieldColumns = { sex: -1, age: -1, outcomes: [] };
+    let fieldCols: ReportFieldColumns = { sex: -1, age: -1, cageYr: -1, cageMo: -1, outcomes: [] };
     let detailCols: DataDetailColumns | null = null;
     const narratives = this.options.narratives ?? false;
     await this.stream(data, {
@@ -263,7 +263,7 @@ class VaersReader {
         // Every report column's value (src/domain/report-columns.ts): the `cell` columns come read in `details`.
         const { bad, ...cells } = p.details;
         const values: ReportValues = {
-          ...cells, id, received: p.received, quarter: p.quarter, age: p.fields.age, ageGroup: p.fields.ageGroup,
+          ...cells, id, received: p.received, quarter: p.quarter, age: p.fields.age, ageSource: p.fields.ageSource, ageGroup: p.fields.ageGroup,
           sex: SEX_CODES.indexOf(p.fields.sex), outcomes: p.fields.outcomes, outcomesKnown: p.outcomesKnown,
         };
         this.details.add(values, bad, p.vaxRows, p.eventRows, { file: data.label, line: p.line });

@@ -68,7 +68,7 @@ describe('GET /cases on the hand-counted fixture', () => {
     const { body } = await get('/cases?vaccine=ROTAVIRUS&event=Intussusception&limit=1&offset=1');
     expect(body.returned).toBe(1);
     expect(body.reports[0]).toMatchObject({
-      vaers_id: 103, received: '2000-05-05', quarter: '2000Q2', age_yrs: 0.2, age_group: '<6 months', sex: 'M', state: 'CA',
+      vaers_id: 103, received: '2000-05-05', quarter: '2000Q2', age_yrs: 0.2, age_source: 'AGE_YRS', age_group: '<6 months', sex: 'M', state: 'CA',
       onset_days: 1, serious: true, died: true, hospital: false, birth_defect: null, events: ['Intussusception', 'Death'],
     });
     expect(body.reports[0].vaccines.map((v: { name: string; dose: string }) => `${v.name}:${v.dose}`)).toEqual([`${ROTA}:1`, `${HEPB}:1`]);
@@ -96,6 +96,7 @@ describe('GET /cases on the hand-counted fixture', () => {
     expect(text.endsWith('\r\n')).toBe(true);
     const rows = parse(text, { columns: true }) as Array<Record<string, string>>;
     expect(rows.map((r) => r.vaers_id)).toEqual(['106', '103', '102']);
+    expect(rows.map((r) => [r.age_yrs, r.age_source])).toEqual([['0.5', 'AGE_YRS'], ['0.2', 'AGE_YRS'], ['0.4', 'AGE_YRS']]);
     expect(rows[1].vaccines).toBe(`${ROTA} (RV; WYETH; A1; 1; IM; LA) | ${HEPB} (HEP; MERCK; H1; 1; IM; LA)`);
   });
 

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readStoreMeta } from '../../src/store/serving.js';
 import { cli } from './cli.js';
 import { historyFixture, writeVaersFolder } from '../mining/fixtures.js';
 
@@ -43,6 +44,19 @@ describe('reporting-signals build and import on the command line: progress on st
     const bad = await cli(['build', '--vaers', join(dir, 'vaers'), '--out', join(dir, 'x.duckdb'), '--analyses', 'all,everything']);
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim()).toBe('reporting-signals: --analyses: unknown analysis "everything" (choose from all, stratified, serious, death, pediatric, adult, elderly, female, male)');
+  });
+
+  it('--strata: recorded per stratified analysis (sex,age6,year by default); a bad choice is one clear line', async () => {
+    const byDefault = await readStoreMeta(join(dir, 'analyses.duckdb'));
+    expect(byDefault.analyses?.map((a) => [a.name, a.strata, a.stratified_by.length])).toEqual([['stratified', 'sex,age6,year', 3], ['all', null, 0], ['serious', 'sex,age6,year', 3]]);
+    expect(byDefault.parameters.strata).toBe('sex,age6,year');
+    const out = join(dir, 'age13.duckdb');
+    expect((await cli(['build', '--vaers', join(dir, 'vaers'), '--out', out, '--analyses', 'serious', '--strata', 'year,sex,age13'])).code).toBe(0);
+    const age13 = await readStoreMeta(out);
+    expect(age13.analyses?.map((a) => [a.strata, a.stratified_by])).toEqual([['sex,age13,year', ['year of RECVDATE', 'age group (CDC WONDER, 13 groups)', 'sex (F, M, U)']]]);
+    const bad = await cli(['build', '--vaers', join(dir, 'vaers'), '--out', join(dir, 'x.duckdb'), '--strata', 'sex,age']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim()).toBe('reporting-signals: --strata: unknown dimension "age" (choose from sex, age6, age13, year, e.g. sex,age6,year (default) or sex,age13,year)');
   });
 
   it('prints a bad input as one line naming the file, without a stack trace, and exits 1', async () => {

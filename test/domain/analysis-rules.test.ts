@@ -1,8 +1,8 @@
 /** The named analyses: subset rules on the report columns, strata, the --analyses list. */
 import { describe, expect, it } from 'vitest';
-import { ANALYSES, ANALYSIS_NAMES, analysisRule, strataCount, stratumOf, subsetMask, SUBSET_ANALYSES } from '../../src/domain/analysis-rules.js';
+import { ANALYSES, ANALYSIS_NAMES, analysisRule, DEFAULT_ANALYSES, DEFAULT_STRATA, parseStrata, strataCount, stratumOf, subsetMask, SUBSET_ANALYSES } from '../../src/domain/analysis-rules.js';
 import { quarterOf } from '../../src/domain/quarter.js';
-import { ageGroupOf, OUTCOME, SEX_CODES, type RuleColumns, type Sex } from '../../src/domain/report-rules.js';
+import { AGE_GROUPS_6, ageGroup6Of, ageGroupOf, OUTCOME, SEX_CODES, type RuleColumns, type Sex } from '../../src/domain/report-rules.js';
 import { parseAnalyses } from '../../src/mining/build.js';
 
 /** One report as the rules see it. */
@@ -50,8 +50,11 @@ describe('analyses', () => {
     expect(ANALYSES.filter((a) => !a.stratified).map((a) => a.name)).toEqual(['all']);
   });
 
-  it('strata: year x 13 age groups x 3 sexes, each report in exactly one', () => {
-    expect(strataCount(1999, 2000)).toBe(78);
+  it('strata sex,age13,year: year x 13 age groups x 3 sexes, each report in exactly one', () => {
+    const scheme = parseStrata('year, sex,age13');
+    expect(scheme.name).toBe('sex,age13,year');
+    expect(scheme.by).toEqual(['year of RECVDATE', 'age group (CDC WONDER, 13 groups)', 'sex (F, M, U)']);
+    expect(strataCount(scheme, 1999, 2000)).toBe(78);
     const reports: Report[] = [];
     for (const year of [1999, 2000]) {
       for (const age of [0.1, 0.7, 2, 4, 10, 20, 35, 45, 55, 62, 70, 90, null]) {
@@ -59,8 +62,35 @@ describe('analyses', () => {
       }
     }
     const c = columns(reports);
-    const strata = reports.map((_, i) => stratumOf(c, i, 1999));
+    const strata = reports.map((_, i) => stratumOf(scheme, c, i, 1999, 2000));
     expect(strata).toEqual(Array.from({ length: 78 }, (_, i) => i));
+  });
+
+  it('strata sex,age6,year (the default): year x AGE_GROUP_6 of whole years x 3 sexes', () => {
+    const scheme = parseStrata();
+    expect(scheme.name).toBe(DEFAULT_STRATA);
+    expect(scheme.name).toBe('sex,age6,year');
+    expect(scheme.by).toEqual(['year of RECVDATE', 'age group (AGE_GROUP_6: 00_01, 02_05, 06_17, 18_64, 65_above, unknown)', 'sex (F, M, U)']);
+    expect(strataCount(scheme, 1999, 2001)).toBe(54);
+    const reports: Report[] = [];
+    for (const year of [1999, 2000, 2001]) {
+      for (const age of [1.99, 5.5, 17.9, 64.99, 65, null]) {
+        for (const sex of ['F', 'M', 'U'] as const) reports.push({ sex, age, year });
+      }
+    }
+    const c = columns(reports);
+    expect(reports.map((_, i) => stratumOf(scheme, c, i, 1999, 2001))).toEqual(Array.from({ length: 54 }, (_, i) => i));
+    // whole years: 1.99 is 00_01, 2 is 02_05; 64.99 is 18_64
+    expect([0, 1.99, 2, 5.99, 6, 17.99, 18, 64.99, 65, 101, NaN].map((a) => AGE_GROUPS_6[ageGroup6Of(a)].label))
+      .toEqual(['00_01', '00_01', '02_05', '02_05', '06_17', '06_17', '18_64', '18_64', '65_above', '65_above', 'unknown']);
+    expect(strataCount(parseStrata('year'), 1999, 2001)).toBe(3);
+  });
+
+  it('--strata: unknown, repeated, empty or two age groupings refused', () => {
+    expect(() => parseStrata('sex,age7')).toThrow(/unknown dimension "age7".*sex, age6, age13, year/);
+    expect(() => parseStrata('sex,sex')).toThrow(/named twice/);
+    expect(() => parseStrata(' , ')).toThrow(/no dimension/);
+    expect(() => parseStrata('age6,age13')).toThrow(/one age grouping/);
   });
 
   it('names and subsets come from the one table; an unknown name has no rule', () => {
@@ -72,6 +102,8 @@ describe('analyses', () => {
 
   it('--analyses: order kept (the first is the default), `all` by default, unknown or repeated names refused', () => {
     expect(parseAnalyses(undefined).map((a) => a.name)).toEqual(['all']);
+    expect(parseAnalyses('default').map((a) => a.name)).toEqual(['all', 'stratified', 'serious', 'death', 'pediatric', 'elderly']);
+    expect(parseAnalyses('default').map((a) => a.name)).toEqual(DEFAULT_ANALYSES);
     expect(parseAnalyses('stratified, all,serious').map((a) => a.name)).toEqual(['stratified', 'all', 'serious']);
     expect(() => parseAnalyses('all,bogus')).toThrow(/unknown analysis "bogus".*all, stratified, serious/);
     expect(() => parseAnalyses('all,all')).toThrow(/named twice/);

@@ -44,10 +44,10 @@ describe('the report columns table', () => {
   });
 
   it('the store DDL, checked fields and CSV header derive from it, in table order', () => {
-    expect(STORED_REPORT_COLUMNS.map((c) => c.store)).toEqual(['vaers_id', 'received', 'quarter', 'age_yrs', 'age_group', 'sex', 'state', 'vax_date',
+    expect(STORED_REPORT_COLUMNS.map((c) => c.store)).toEqual(['vaers_id', 'received', 'quarter', 'age_yrs', 'age_source', 'age_group', 'sex', 'state', 'vax_date',
       'onset_date', 'numdays', 'died', 'l_threat', 'er_visit', 'hospital', 'x_stay', 'disable', 'birth_defect', 'ofc_visit', 'recovd', 'narrative']);
     expect(REPORT_TABLES_SQL.split('\n')).toEqual([
-      'CREATE TABLE reports (vaers_id BIGINT NOT NULL, received VARCHAR NOT NULL, quarter VARCHAR NOT NULL, age_yrs DOUBLE, age_group VARCHAR NOT NULL, '
+      'CREATE TABLE reports (vaers_id BIGINT NOT NULL, received VARCHAR NOT NULL, quarter VARCHAR NOT NULL, age_yrs DOUBLE, age_source VARCHAR, age_group VARCHAR NOT NULL, '
         + 'sex VARCHAR NOT NULL, state VARCHAR, vax_date VARCHAR, onset_date VARCHAR, numdays DOUBLE, died BOOLEAN, l_threat BOOLEAN, er_visit BOOLEAN, '
         + 'hospital BOOLEAN, x_stay BOOLEAN, disable BOOLEAN, birth_defect BOOLEAN, ofc_visit BOOLEAN, recovd VARCHAR, narrative VARCHAR);',
       'CREATE TABLE report_vaccines (vaers_id BIGINT NOT NULL, vax_name VARCHAR NOT NULL, vax_type VARCHAR, vax_manu VARCHAR, vax_lot VARCHAR, '
@@ -55,7 +55,7 @@ describe('the report columns table', () => {
       'CREATE TABLE report_events (vaers_id BIGINT NOT NULL, term VARCHAR NOT NULL, version VARCHAR);',
     ]);
     expect(CHECKED_FIELDS).toEqual(['AGE_YRS', 'SEX', 'VAX_DATE', 'ONSET_DATE', 'NUMDAYS', 'RECOVD']);
-    expect(CASES_CSV_COLUMNS).toEqual(['vaers_id', 'received', 'quarter', 'age_yrs', 'age_group', 'sex', 'state', 'vax_date', 'onset_date', 'onset_days',
+    expect(CASES_CSV_COLUMNS).toEqual(['vaers_id', 'received', 'quarter', 'age_yrs', 'age_source', 'age_group', 'sex', 'state', 'vax_date', 'onset_date', 'onset_days',
       'serious', 'died', 'l_threat', 'er_visit', 'hospital', 'x_stay', 'disable', 'birth_defect', 'ofc_visit', 'recovd', 'vaccines', 'events']);
     const report = CASE_SERIES_SCHEMA.properties.reports.items;
     expect(report.required).toEqual(CASES_CSV_COLUMNS);

@@ -1,6 +1,6 @@
 /** The report rules (src/domain/report-rules.ts): sex, CDC WONDER age groups, outcome flags, seriousness. */
 import { describe, expect, it } from 'vitest';
-import { AGE_GROUPS, ageGroupOf, isSerious, isYes, OUTCOME, parseAge, sexOf, UNKNOWN_AGE_GROUP } from '../../src/domain/report-rules.js';
+import { AGE_GROUPS, ageGroupOf, ageOf, isSerious, isYes, OUTCOME, parseAge, sexOf, UNKNOWN_AGE_GROUP } from '../../src/domain/report-rules.js';
 
 const group = (cell: string): string => AGE_GROUPS[ageGroupOf(parseAge(cell))].label;
 
@@ -16,6 +16,16 @@ describe('report fields', () => {
       '65-79 years', '65-79 years', '80+ years', '80+ years']);
     expect(['', ' ', 'abc', '-1', 'NaN'].map((c) => ageGroupOf(parseAge(c)))).toEqual(Array(5).fill(UNKNOWN_AGE_GROUP));
     expect(AGE_GROUPS.map((g) => g.label)).toHaveLength(13);
+  });
+
+  it('age: AGE_YRS, else CAGE_YR + CAGE_MO (a fraction of a year) when AGE_YRS is blank; the source kept', () => {
+    expect(ageOf('4.5', '4', '.5')).toEqual({ age: 4.5, source: 'AGE_YRS' });
+    expect(ageOf(' ', '1', '.3')).toEqual({ age: 1.3, source: 'CAGE' });
+    expect(ageOf('', '28', '')).toEqual({ age: 28, source: 'CAGE' });
+    expect(ageOf('', '0', '.0')).toEqual({ age: 0, source: 'CAGE' });
+    // an unreadable AGE_YRS is no age (counted by the build), not replaced; a blank or bad CAGE_YR, or a CAGE_MO of a year or more, is no age
+    expect([ageOf('abc', '30', ''), ageOf('', '', '.5'), ageOf('', 'x', ''), ageOf('', '2', '1.5'), ageOf('', '-1', '')])
+      .toEqual(Array(5).fill({ age: null, source: null }));
   });
 
   it('serious: death, life threat, hospital, prolonged stay, disability or birth defect; ER or office visit alone is not', () => {

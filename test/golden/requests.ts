@@ -1,6 +1,6 @@
 /**
  * The golden request list: about 200 requests over the embedded default store
- * (`data/default.parquet`, VAERS 1990-2006) and the golden fake registry (harness.ts), whose
+ * (the default store built from data/vaers, VAERS 1990-2006) and the golden fake registry (harness.ts), whose
  * answers record.ts writes to golden.json and golden.test.ts replays. Add requests at will
  * (then re-record on the pre-change code); never edit a request without re-recording.
  *

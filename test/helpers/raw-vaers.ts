@@ -20,6 +20,10 @@ export interface RawReport {
   id: number;
   recvdate: RawDate | null;
   ageYrs: number | null;
+  /** The age used: AGE_YRS, else CAGE_YR + CAGE_MO (a fraction of a year) when AGE_YRS is blank; null without one. */
+  age: number | null;
+  /** Where `age` comes from. */
+  ageSource: 'AGE_YRS' | 'CAGE' | null;
   sex: 'F' | 'M' | 'U';
   died: boolean; lThreat: boolean; erVisit: boolean; hospital: boolean; xStay: boolean;
   disable: boolean; birthDefect: boolean; ofcVisit: boolean;
@@ -119,10 +123,16 @@ export async function loadRawReports(folder: string, years: number[]): Promise<R
       if (byId.has(id)) { drops.duplicateId++; note(`${file}: duplicate VAERS_ID ${id}`); continue; }
       const flag = (col: string): boolean => (row[col] ?? '').trim() === 'Y';
       const sex = (row.SEX ?? '').trim();
+      const ageYrs = parseNonNegative(row.AGE_YRS);
+      const cageYr = parseNonNegative(row.CAGE_YR);
+      const cageMo = (row.CAGE_MO ?? '').trim() === '' ? 0 : parseNonNegative(row.CAGE_MO);
+      const calculated = (row.AGE_YRS ?? '').trim() === '' && cageYr !== null && cageMo !== null && cageMo < 1 ? cageYr + cageMo : null;
       byId.set(id, {
         id,
         recvdate: parseRecvdate(row.RECVDATE),
-        ageYrs: parseNonNegative(row.AGE_YRS),
+        ageYrs,
+        age: ageYrs ?? calculated,
+        ageSource: ageYrs !== null ? 'AGE_YRS' : calculated !== null ? 'CAGE' : null,
         sex: sex === 'F' || sex === 'M' ? sex : 'U',
         died: flag('DIED'), lThreat: flag('L_THREAT'), erVisit: flag('ER_VISIT') || flag('ER_ED_VISIT'),
         hospital: flag('HOSPITAL'), xStay: flag('X_STAY'), disable: flag('DISABLE'),
@@ -198,15 +208,26 @@ export function isSerious(r: RawReport): boolean {
   return r.died || r.lThreat || r.hospital || r.xStay || r.disable || r.birthDefect;
 }
 
-/** Options of {@link pairStatistics}: `keep` restricts the computation to a subset of the reports. */
-export interface PairOptions { keep?: (r: RawReport) => boolean }
+/** Empirica Signal's AGE_GROUP_6 of an age (whole years: 1.9 is `00_01`); `unknown` for null. */
+export function ageGroup6(age: number | null): string {
+  if (age === null) return 'unknown';
+  const whole = Math.floor(age);
+  return whole < 2 ? '00_01' : whole < 6 ? '02_05' : whole < 18 ? '06_17' : whole < 65 ? '18_64' : '65_above';
+}
+
+/**
+ * Options of {@link pairStatistics}: `keep` restricts the computation to a subset of the reports;
+ * `ages` the age groups of the strata (`age13`, CDC WONDER's, by default; `age6`, Empirica's
+ * AGE_GROUP_6); `items` counts VAX_TYPE codes (`types`) instead of VAX_NAME (`names`, the default).
+ */
+export interface PairOptions { keep?: (r: RawReport) => boolean; ages?: 'age13' | 'age6'; items?: 'names' | 'types' }
 
 /** The counts and expected values of one vaccine x event pair in one window. */
 export interface PairStats {
   n: number; n_vaccine: number; n_event: number; N: number;
   /** Crude expected count n_vaccine * n_event / N (null when N is 0). */
   E: number | null;
-  /** Stratified expected count, sum over sex x age group x RECVDATE year strata (null when N is 0). */
+  /** Stratified expected count, sum over sex x age group (`ages`) x RECVDATE year strata (null when N is 0). */
   E_strat: number | null;
   /** Number of non-empty strata in the window. */
   strata: number;
@@ -224,13 +245,13 @@ export function pairStatistics(reports: RawReport[], windowEnd: string, vaccine:
   for (const r of reports) {
     if (r.recvdate === null || !quarters.has(quarterOf(r.recvdate))) continue;
     if (options.keep && !options.keep(r)) continue;
-    const hasV = r.vaccines.includes(vaccine);
+    const hasV = (options.items === 'types' ? r.vaxTypes : r.vaccines).includes(vaccine);
     const hasE = r.events.includes(event);
     total++;
     if (hasV) nVaccine++;
     if (hasE) nEvent++;
     if (hasV && hasE) n++;
-    const key = `${r.sex}|${ageGroup(r.ageYrs)}|${r.recvdate.year}`;
+    const key = `${r.sex}|${options.ages === 'age6' ? ageGroup6(r.age) : ageGroup(r.age)}|${r.recvdate.year}`;
     let s = strata.get(key);
     if (!s) { s = { nv: 0, ne: 0, all: 0 }; strata.set(key, s); }
     s.all++;
@@ -288,7 +309,7 @@ export function caseCounts(reports: RawReport[], query: CaseQuery): CaseCounts {
     out.reports++;
     out.ids.push(r.id);
     out.bySex[r.sex]++;
-    out.byAgeGroup[ageGroup(r.ageYrs)]++;
+    out.byAgeGroup[ageGroup(r.age)]++;
     out.byYear[r.recvdate.year] = (out.byYear[r.recvdate.year] ?? 0) + 1;
     if (isSerious(r)) out.serious++; else out.nonSerious++;
     if (r.died) out.died++;

@@ -14,7 +14,7 @@ import { fixtureAnalyses, MODERNA, PFIZER } from '../signals/fixture.js';
 import { fixtureApp, getJson, keys } from './helpers.js';
 
 const NAMES = ['all', 'stratified', 'serious'];
-const LISTED_FIELDS = ['name', 'title', 'description', 'subset', 'stratified_by', 'default', 'reports', 'pairs', 'windows', 'reports_through', 'fits_at_bound', 'signals'];
+const LISTED_FIELDS = ['name', 'title', 'description', 'subset', 'stratified_by', 'strata', 'default', 'reports', 'pairs', 'windows', 'reports_through', 'fits_at_bound', 'signals'];
 
 describe('a store with three analyses', () => {
   let app: FastifyInstance;
@@ -25,6 +25,29 @@ describe('a store with three analyses', () => {
     doc = (await getJson(app, '/openapi.json')).body;
   });
   afterAll(async () => { await app.close(); });
+
+  describe('GET /analyses/NAME: the analysis with its fitted windows, fits on a bound named', () => {
+    it('200 JSON: the /analyses entry, `fits` in quarter order with at_bound as names, the caveat; valid against its OpenAPI schema', async () => {
+      const { status, body, res } = await getJson(app, '/analyses/serious');
+      expect(status).toBe(200);
+      expect(res.headers['x-reports-analysis']).toBe('serious');
+      const { fits, hypothesis, ...entry } = body;
+      expect(entry).toEqual({ ...fixtureAnalyses()[2], signals: '/analyses/serious/signals' });
+      expect(hypothesis).toBe(HYPOTHESIS);
+      expect(fits.map((w: { quarter: string; at_bound: string[] }) => [w.quarter, w.at_bound])).toEqual([['2023Q3', []], ['2023Q4', ['alpha1', 'beta2']]]);
+      expect(fits[1]).toEqual({ quarter: '2023Q4', alpha1: 1e-5, beta1: 0.5, alpha2: 2, beta2: 20, p: 0.25, neg_log_lik: 123.5, converged: true, at_bound: ['alpha1', 'beta2'], n_pairs: 40, n_reports: 300 });
+      const schema = doc.paths['/analyses/{analysis}'].get.responses['200'].content['application/json'].schema;
+      const ajv = new Ajv({ strict: false });
+      expect(ajv.validate(schema, body), JSON.stringify(ajv.errors)).toBe(true);
+      expect((await getJson(app, '/analyses/all')).body.fits).toEqual([]);
+    });
+
+    it('an unknown analysis is a 404 Error object naming the others', async () => {
+      const { status, body } = await getJson(app, '/analyses/nope');
+      expect(status).toBe(404);
+      expect(body.allowed).toEqual(NAMES);
+    });
+  });
 
   describe('GET /analyses', () => {
     it('200 JSON: the default, every analysis in order (the default first) with its signals path, and the caveat', async () => {
@@ -43,7 +66,7 @@ describe('a store with three analyses', () => {
       expect(body.analyses).toEqual(fixtureAnalyses().map((a) => ({ ...a, signals: `/analyses/${a.name}/signals` })));
       const [all, stratified, serious] = body.analyses;
       expect([all.stratified_by, all.subset, all.reports, all.pairs, all.windows, all.reports_through, all.fits_at_bound]).toEqual([[], null, 1000, 13, 20, '2023Q4', 0]);
-      expect(stratified.stratified_by).toHaveLength(3);
+      expect([stratified.stratified_by.length, stratified.strata, all.strata]).toEqual([3, 'sex,age6,year', null]);
       expect([serious.subset, serious.pairs]).toEqual(['fixture: the first series only', 1]);
     });
 

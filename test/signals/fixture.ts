@@ -7,7 +7,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { QuarterlyRow, VaccineRow } from '../../src/store/schema.js';
+import type { QuarterlyRow, VaccineRow, WindowRow } from '../../src/store/schema.js';
 import { writeStore } from '../../src/store/write.js';
 import type { AnalysisMeta } from '../../src/store/schema.js';
 
@@ -69,10 +69,17 @@ function rows(): QuarterlyRow[] {
   return out;
 }
 
+/** The fitted windows of the `serious` analysis of the fixture store written with `analyses`: 2023Q4 on a bound, 2023Q3 not. */
+export const FIXTURE_WINDOWS: WindowRow[] = [
+  { analysis: 'serious', quarter: '2023Q4', alpha1: 1e-5, beta1: 0.5, alpha2: 2, beta2: 20, p: 0.25, neg_log_lik: 123.5, converged: true, at_bound: 'alpha1,beta2', n_pairs: 40, n_reports: 300 },
+  { analysis: 'serious', quarter: '2023Q3', alpha1: 0.2, beta1: 0.3, alpha2: 2.1, beta2: 1.9, p: 0.15, neg_log_lik: 99.25, converged: true, at_bound: '', n_pairs: 38, n_reports: 280 },
+];
+
 /** The analysis metadata of the fixture store written with `analyses` (test/http: /analyses). */
 export function fixtureAnalyses(): AnalysisMeta[] {
   const meta = (name: string, isDefault: boolean, subset: string | null, pairs: number, rowCount: number): AnalysisMeta => ({
-    name, title: name, description: `Fixture analysis ${name}.`, subset, stratified_by: name === 'all' ? [] : ['year of RECVDATE', 'age group (CDC WONDER)', 'sex (F, M, U)'],
+    name, title: name, description: `Fixture analysis ${name}.`, subset, stratified_by: name === 'all' ? [] : ['year of RECVDATE', 'age group (AGE_GROUP_6: 00_01, 02_05, 06_17, 18_64, 65_above, unknown)', 'sex (F, M, U)'],
+    strata: name === 'all' ? null : 'sex,age6,year',
     default: isDefault, reports: 1000, pairs, rows: rowCount, windows: 20, reports_through: '2023Q4', fits_at_bound: 0, fits_not_converged: 0,
     windows_skipped: [], partial_windows: [],
   });
@@ -101,7 +108,7 @@ export async function writeFixtureStore(options: { hasIc025?: boolean; parquet?:
   await writeStore(path, {
     quarterly,
     vaccines: FIXTURE_VACCINES,
-    windows: [],
+    windows: options.analyses ? FIXTURE_WINDOWS : [],
     meta: {
       reports_through: '2023Q4', sources: [], parameters: {}, program_version: 'test', built_at: '2024-01-01T00:00:00Z',
       origin: 'build', has_ic025: options.hasIc025 ?? true, ...(options.analyses ? { analyses: fixtureAnalyses() } : {}),

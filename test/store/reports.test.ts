@@ -56,7 +56,7 @@ function rowsOf(d: ReportData): { reports: ReportRow[]; vaccines: ReportVaccineR
   const events: ReportEventRow[] = [];
   for (let i = 0; i < d.count; i++) {
     const row = {
-      vaers_id: d.id[i], received: d.received[i], quarter: formatQuarter(d.quarter[i]), age_yrs: Number.isNaN(d.age[i]) ? null : d.age[i],
+      vaers_id: d.id[i], received: d.received[i], quarter: formatQuarter(d.quarter[i]), age_yrs: Number.isNaN(d.age[i]) ? null : d.age[i], age_source: d.ageSource[i],
       age_group: AGE_GROUPS[d.ageGroup[i]].label, sex: SEX_CODES[d.sex[i]], state: d.state[i], vax_date: d.vaxDate[i], onset_date: d.onsetDate[i],
       numdays: Number.isNaN(d.numdays[i]) ? null : d.numdays[i], recovd: d.recovd[i], narrative: d.narrative?.[i] ?? null,
     } as ReportRow;
@@ -165,7 +165,7 @@ describe('a failed write leaves no file and an existing store untouched', () => 
 
 describe('a store whose report tables break the shape is an error naming the file', () => {
   const REPORT = (id: number, received: string, sex = 'F'): string =>
-    `(${id}, '${received}', '${received.slice(0, 4)}Q1', NULL, 'Unknown', '${sex}', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`;
+    `(${id}, '${received}', '${received.slice(0, 4)}Q1', NULL, NULL, 'Unknown', '${sex}', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`;
   const cases: Array<[string, string, RegExp]> = [
     ['only reports', 'CREATE TABLE reports (vaers_id BIGINT)', /incomplete report tables: .*bad-0\.duckdb: has reports, lacks report_vaccines, report_events/],
     ['a sex code', `${REPORT_TABLES_SQL} INSERT INTO reports VALUES ${REPORT(1, '2004-01-02', 'X')}`, /bad-1\.duckdb: reports: row 1: sex 'X' is not one of F, M, U/],

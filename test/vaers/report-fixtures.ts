@@ -39,7 +39,7 @@ export async function writeReportFolder(dir: string): Promise<void> {
   await writeFiles(dir, {
     '2004VAERSDATA.csv': fullDataCsv('old', [
       { VAERS_ID: '101', RECVDATE: '03/05/2004', STATE: 'CA', AGE_YRS: '0.4', SEX: 'F', VAX_DATE: '03/01/2004', ONSET_DATE: '3/2/2004', NUMDAYS: '1', DIED: 'Y', ER_VISIT: 'Y', RECOVD: 'N', SYMPTOM_TEXT: NARRATIVE_101 },
-      { VAERS_ID: '102', RECVDATE: '03/05/2004' },
+      { VAERS_ID: '102', RECVDATE: '03/05/2004', CAGE_YR: '1', CAGE_MO: '.5' }, // AGE_YRS blank: the calculated age 1.5
       { VAERS_ID: '104', RECVDATE: '04/01/2004', AGE_YRS: 'zzz' }, // no VAX row: skipped, its bad age not counted
     ]),
     '2004VAERSVAX.csv': fullVaxCsv('old', [
@@ -54,7 +54,7 @@ export async function writeReportFolder(dir: string): Promise<void> {
       ['104', [['Rash', '8.1']]],
     ]),
     '2005VAERSDATA.csv': fullDataCsv('old', [
-      { VAERS_ID: '103', RECVDATE: '12/31/2005', STATE: 'TX', AGE_YRS: 'abc', SEX: 'X', VAX_DATE: '02/30/2005', ONSET_DATE: '13/01/2005', NUMDAYS: 'two', L_THREAT: 'Y', HOSPITAL: 'y', X_STAY: 'Y', DISABLE: 'Y', RECOVD: 'Q' },
+      { VAERS_ID: '103', RECVDATE: '12/31/2005', STATE: 'TX', AGE_YRS: 'abc', CAGE_YR: '30', SEX: 'X', VAX_DATE: '02/30/2005', ONSET_DATE: '13/01/2005', NUMDAYS: 'two', L_THREAT: 'Y', HOSPITAL: 'y', X_STAY: 'Y', DISABLE: 'Y', RECOVD: 'Q' },
       { VAERS_ID: '105', RECVDATE: '06/15/2005', AGE_YRS: '70', SEX: 'M', NUMDAYS: '-2', RECOVD: 'y' },
       { VAERS_ID: '106', RECVDATE: '2005-07-01' }, // not MM/DD/YYYY: skipped
     ]),
@@ -93,17 +93,17 @@ const OLD = { birth_defect: null, ofc_visit: null };
 
 /** The `reports` rows of the folder (without narratives), in store order: newest RECVDATE first, then VAERS_ID descending. */
 export const EXPECTED_REPORTS: ReportRow[] = [
-  { vaers_id: 900003, received: '2021-03-01', quarter: '2021Q1', age_yrs: 0.1, age_group: '<6 months', sex: 'F', state: null, vax_date: null, onset_date: null, numdays: null,
+  { vaers_id: 900003, received: '2021-03-01', quarter: '2021Q1', age_yrs: 0.1, age_source: 'AGE_YRS', age_group: '<6 months', sex: 'F', state: null, vax_date: null, onset_date: null, numdays: null,
     ...NO_OUTCOME, died: true, birth_defect: true, ofc_visit: false, recovd: null, narrative: null },
-  { vaers_id: 900001, received: '2021-01-10', quarter: '2021Q1', age_yrs: 45, age_group: '40-49 years', sex: 'M', state: 'NY', vax_date: '2021-01-08', onset_date: '2021-01-09', numdays: 1,
+  { vaers_id: 900001, received: '2021-01-10', quarter: '2021Q1', age_yrs: 45, age_source: 'AGE_YRS', age_group: '40-49 years', sex: 'M', state: 'NY', vax_date: '2021-01-08', onset_date: '2021-01-09', numdays: 1,
     ...NO_OUTCOME, er_visit: true, birth_defect: false, ofc_visit: true, recovd: 'U', narrative: null },
-  { vaers_id: 103, received: '2005-12-31', quarter: '2005Q4', age_yrs: null, age_group: 'Unknown', sex: 'U', state: 'TX', vax_date: null, onset_date: null, numdays: null,
+  { vaers_id: 103, received: '2005-12-31', quarter: '2005Q4', age_yrs: null, age_source: null, age_group: 'Unknown', sex: 'U', state: 'TX', vax_date: null, onset_date: null, numdays: null,
     died: false, l_threat: true, er_visit: false, hospital: true, x_stay: true, disable: true, ...OLD, recovd: null, narrative: null },
-  { vaers_id: 105, received: '2005-06-15', quarter: '2005Q2', age_yrs: 70, age_group: '65-79 years', sex: 'M', state: null, vax_date: null, onset_date: null, numdays: -2,
+  { vaers_id: 105, received: '2005-06-15', quarter: '2005Q2', age_yrs: 70, age_source: 'AGE_YRS', age_group: '65-79 years', sex: 'M', state: null, vax_date: null, onset_date: null, numdays: -2,
     ...NO_OUTCOME, ...OLD, recovd: 'Y', narrative: null },
-  { vaers_id: 102, received: '2004-03-05', quarter: '2004Q1', age_yrs: null, age_group: 'Unknown', sex: 'U', state: null, vax_date: null, onset_date: null, numdays: null,
+  { vaers_id: 102, received: '2004-03-05', quarter: '2004Q1', age_yrs: 1.5, age_source: 'CAGE', age_group: '1-2 years', sex: 'U', state: null, vax_date: null, onset_date: null, numdays: null,
     ...NO_OUTCOME, ...OLD, recovd: null, narrative: null },
-  { vaers_id: 101, received: '2004-03-05', quarter: '2004Q1', age_yrs: 0.4, age_group: '<6 months', sex: 'F', state: 'CA', vax_date: '2004-03-01', onset_date: '2004-03-02', numdays: 1,
+  { vaers_id: 101, received: '2004-03-05', quarter: '2004Q1', age_yrs: 0.4, age_source: 'AGE_YRS', age_group: '<6 months', sex: 'F', state: 'CA', vax_date: '2004-03-01', onset_date: '2004-03-02', numdays: 1,
     ...NO_OUTCOME, died: true, er_visit: true, ...OLD, recovd: 'N', narrative: null },
 ];
 

@@ -66,7 +66,8 @@ describe.skipIf(!existsSync(modern))('report details of the real 1999 year in th
       for (const [bit, key] of bits) expect((d.outcomes[i] & OUTCOME[bit]) !== 0, `${r.id} ${bit}`).toBe(r[key]);
       expect(d.outcomesKnown[i]).toBe(255); // the current layout has every outcome column
       expect(text(d.state[i]) ?? '').toBe(r.state);
-      expect(Number.isNaN(d.age[i]) ? null : d.age[i]).toBe(r.ageYrs);
+      expect(Number.isNaN(d.age[i]) ? null : d.age[i]).toBe(r.age);
+      expect(text(d.ageSource[i])).toBe(r.ageSource);
       if (r.numdays !== null) expect(d.numdays[i]).toBe(r.numdays);
       const doses = [...d.vaccines.dose.subarray(d.vaccines.start[i], d.vaccines.start[i + 1])].map(text).filter((x) => x !== null);
       expect(new Set(doses)).toEqual(new Set(r.doses));
