@@ -40,7 +40,7 @@ program
   .requiredOption('--vaers <dir>', 'folder with <YEAR>VAERSDATA/VAX/SYMPTOMS files or the official zips')
   .requiredOption('--out <file>', 'store file to write (DuckDB)')
   .option('--include-nondomestic', 'also read NonDomesticVAERS* files', false)
-  .option('--narratives', 'also keep each report\'s SYMPTOM_TEXT in the report table', false)
+  .option('--narratives', 'also keep each report\'s narratives (SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL, OTHER_MEDS, PRIOR_VAX, ALLERGIES) in the report table', false)
   .option('--analyses <names>', 'analyses to build, comma-separated, the first the default: all, stratified, serious, death, pediatric, adult, elderly, female, male', 'all')
   .option('--workers <n>', 'worker threads for the per-window statistics', integerOption)
   .option('--scale <k>', 'benchmarks only: replay the reports K times with fresh ids and shifted dates', integerOption)
