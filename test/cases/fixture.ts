@@ -37,15 +37,15 @@ export const CASE_REPORTS: CaseFixture[] = [
     vaccines: [[HEPB, 'HEP', 'MERCK', 'H3', '3']], events: ['Rash'] },
 ];
 
-/** Writes the folder (one DATA, VAX and SYMPTOMS file per year) and returns it. */
-export async function writeCaseFolder(dir: string): Promise<string> {
+/** Writes the folder (one DATA, VAX and SYMPTOMS file per year) and returns it; `cells` overrides DATA cells per VAERS_ID (e.g. the narratives). */
+export async function writeCaseFolder(dir: string, cells: Record<number, Record<string, string>> = {}): Promise<string> {
   await mkdir(dir, { recursive: true });
   for (const year of ['2000', '2001']) {
     const reports = CASE_REPORTS.filter((r) => r.recvdate.endsWith(year));
     const data = reports.map((r) => OLD_DATA_HEADER.map((column) => {
       const values: Record<string, string> = {
         VAERS_ID: String(r.id), RECVDATE: r.recvdate, STATE: r.state, AGE_YRS: r.age, SEX: r.sex, NUMDAYS: r.numdays,
-        SYMPTOM_TEXT: `narrative of ${r.id}`, VAX_DATE: '01/01/2000', ONSET_DATE: '01/02/2000', RECOVD: 'N',
+        SYMPTOM_TEXT: `narrative of ${r.id}`, VAX_DATE: '01/01/2000', ONSET_DATE: '01/02/2000', RECOVD: 'N', ...cells[r.id],
       };
       return r.outcomes.includes(column) ? 'Y' : (values[column] ?? '');
     }));
