@@ -54,6 +54,8 @@ export type ReportData = ReportColumnData & { vaccines: ReportVaccines; events: 
 /** Where each report table is read from (a table or `read_parquet(...)`) and the file errors name. */
 type Sources = Record<ReportTableName, { from: string; file: string }>;
 
+/** DuckDB's memory limit while the report tables are read (the narratives' row groups need more than serving.ts's 64 MB). */
+const REPORTS_MEMORY_LIMIT = '256MB';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const OUTCOMES_SQL = REPORT_OUTCOME_COLUMNS.map(([c, name]) => `if(${c}, ${OUTCOME[name]}, 0)`).join(' + ');
 const KNOWN_SQL = REPORT_OUTCOME_COLUMNS.map(([c, name]) => `if(${c} IS NULL, 0, ${OUTCOME[name]})`).join(' + ');
@@ -291,6 +293,8 @@ export async function readReportData(storePath: string): Promise<ReportData | nu
     if (!sources) return null;
     // One pool of shared strings for the three tables (narratives are not interned).
     const pool = new Map<string, string>();
+    // The narratives make row groups of tens of MB: one thread, and room for a few of them (freed after the load).
+    await connection.run(`SET threads = 1; SET memory_limit = '${REPORTS_MEMORY_LIMIT}'`);
     const reports = await readReports(connection, sources.reports, pool);
     const vax = await readRuns(connection, sources.report_vaccines, 'report_vaccines', VACCINE_COLUMNS.map((c) => c.store), reports.id, pool);
     const vaccines = { start: vax.start, ...Object.fromEntries(VACCINE_COLUMNS.map((c, k) => [c.field, vax.values[k]])) } as ReportVaccines;
