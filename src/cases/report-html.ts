@@ -2,10 +2,13 @@
  * The report view as a readable HTML page (GET /reports/{vaers_id} for a browser, or
  * format=html): the caveat, the report's facts, its narratives (text kept as written, line
  * breaks shown), its vaccines and events, and the analyses that keep it. No scripts; every value
- * goes through `escapeHtml` (served with the /pipeline page's Content-Security-Policy).
+ * goes through `escapeHtml` (served with REPORT_CSP).
  */
 import { escapeHtml as e } from '../pipeline/html.js';
 import type { ReportView } from './report-view.js';
+
+/** Content-Security-Policy of the page: no scripts; images from the site or inline (the blank favicon). */
+export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 
 /** Facts of the report, in order: [JSON field, label]. */
 const FACTS: ReadonlyArray<[string, string]> = [
@@ -39,7 +42,7 @@ export function renderReportHtml(view: ReportView): string {
     `<tr><td>${e(v.name)}</td><td>${e(shown(v.type))}</td><td>${e(shown(v.manufacturer))}</td><td>${e(shown(v.lot))}</td><td>${e(shown(v.dose))}</td><td>${e(shown(v.route))}</td><td>${e(shown(v.site))}</td></tr>`).join('\n');
   const events = view.events.map((ev) => `<li>${e(ev.term)}${ev.version === null ? '' : ` <small>(MedDRA ${e(ev.version)})</small>`}</li>`).join('\n');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
 <title>VAERS report ${e(id)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}
 dt{font-weight:600}.narrative{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}.caveat{border-left:4px solid #b60;padding-left:.5rem}

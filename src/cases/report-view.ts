@@ -18,8 +18,7 @@ import { queryValues, presentValue, quoteValue } from '../query/parameters.js';
 import type { ReportIndex } from './index.js';
 import { narrativeText } from './narratives.js';
 import { caseReport, type CaseReport } from './render.js';
-import { HTML_CSP } from '../pipeline/html.js';
-import { renderReportHtml } from './report-html.js';
+import { renderReportHtml, REPORT_CSP } from './report-html.js';
 
 /** Formats of the report view. */
 export const REPORT_FORMATS = ['json', 'html'] as const;
@@ -105,7 +104,7 @@ export function reportAnswer(
     headers: {
       'content-type': format === 'html' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
       'x-reports-through': reportsThrough ?? 'none', 'cache-control': REPORT_CACHE_CONTROL,
-      ...(format === 'html' ? { 'content-security-policy': HTML_CSP } : {}),
+      ...(format === 'html' ? { 'content-security-policy': REPORT_CSP } : {}),
     },
   };
 }

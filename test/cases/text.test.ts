@@ -14,19 +14,9 @@ import { buildApp } from '../../src/http/app.js';
 import { buildStore } from '../../src/mining/build.js';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { TEXT_USAGE } from '../../src/narratives/query.js';
-import { ROTA, writeCaseFolder } from './fixture.js';
+import { CASE_NARRATIVES, ROTA, writeCaseFolder } from './fixture.js';
 
-/** The narratives of the eight reports (other DATA cells as in the fixture). */
-const TEXTS: Record<number, Record<string, string>> = {
-  101: { SYMPTOM_TEXT: 'Intussusception on day 3; surgery.', LAB_DATA: 'Ultrasound: target sign', RPT_DATE: '01/09/2000', V_ADMINBY: 'PVT', V_FUNDBY: 'PUB', SPLTTYPE: 'WAES0001', HOSPDAYS: '4' },
-  102: { SYMPTOM_TEXT: 'INTUSSUSCEPTION reduced by enema', HISTORY: 'Premature' },
-  103: { SYMPTOM_TEXT: 'Died. Attorney requested records.', DATEDIED: '05/01/2000' },
-  104: { SYMPTOM_TEXT: 'Diarrhée for two days' },
-  105: { SYMPTOM_TEXT: 'Guillain-Barré syndrome suspected' },
-  106: { SYMPTOM_TEXT: 'Fever 40%_C; intussusceptions ruled out' },
-  107: { SYMPTOM_TEXT: 'Barre', CUR_ILL: 'Guillain syndrome' },
-  108: { OTHER_MEDS: 'Aspirin', PRIOR_VAX: 'Rash after attorney visit', SYMPTOM_TEXT: '' },
-};
+const TEXTS = CASE_NARRATIVES;
 
 const dir = mkdtempSync(join(tmpdir(), 'cases-text-'));
 let app: FastifyInstance;
