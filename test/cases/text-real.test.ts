@@ -110,6 +110,16 @@ describe.skipIf(!haveStore)('text search and the report view on the real 1990-20
     expect(withText.length).toBeGreaterThan(pair.length / 2);
   }, 300_000);
 
+  it('the README\'s /cases text and /reports commands answer 200 on this store', async () => {
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const urls = [...readme.matchAll(/^curl '(http:\/\/127\.0\.0\.1:8080\/(?:cases\?[^']*text=|reports\/)[^']*)'$/gm)].map((m) => new URL(m[1]));
+    expect(urls.length).toBe(4);
+    for (const url of urls) {
+      const res = await app.inject({ method: 'GET', url: url.pathname + url.search });
+      expect([url.pathname + url.search, res.statusCode]).toEqual([url.pathname + url.search, 200]);
+    }
+  }, 120_000);
+
   it('/reports/{id} of three reports gives their raw fields', async () => {
     const ids = [(await listed('text=attorney'))[0], (await listed('text=%22guillain+barre%22'))[0], (await listed('text=intussusception'))[0]];
     for (const id of ids) {
