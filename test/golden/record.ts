@@ -14,7 +14,8 @@ const NOTE =
   'and the bodies of /openapi.json, /llms.txt and /.well-known/api-catalog (the analyses, then the case series, documented); every /signals body ' +
   'stayed byte-identical on the six-analysis embedded default; re-recorded for issue 13 where only these bodies changed: ' +
   '/openapi.json (the new resources /vaccines, /readyz, /metrics; operationId, servers, security, license, the 431/400 Error ' +
-  'responses of every operation), /llms.txt and /.well-known/api-catalog (/vaccines and the operations notes). Written by `npx tsx test/golden/record.ts` and replayed by ' +
+  'responses of every operation), /llms.txt and /.well-known/api-catalog (/vaccines and the operations notes); re-recorded for the narratives where only these ' +
+  'bodies changed: /openapi.json and /llms.txt (text on /cases, /reports/{vaers_id}), the explorer page, explorer.css and js/app.js (the search box). Written by `npx tsx test/golden/record.ts` and replayed by ' +
   'test/golden/golden.test.ts. Headers that vary between runs or code versions are not recorded (harness.ts ' +
   'VOLATILE_HEADERS); bodies of 2048 bytes or more are recorded as sha256, byte length and the first 300 characters.';
 
