@@ -10,18 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/http/app.js';
-
-const QUERIES = [
-  'attorney', 'intussusception', 'intussus*', '"mercury poisoning"', '"guillain barre"', 'legal -court',
-  '"bell\'s palsy"', 'seizure* fever -"febrile seizure"', 'fever', 'fever*', 'none', 'vax -fever',
-  '"the patient"', '"pt was"', 'the and of', '"injection site" -redness', '"high fever" rash', 'a* fev*', 'autism -mercury', 'anaphyla*',
-];
-
-function latency(times: readonly number[]): string {
-  const sorted = Float64Array.from(times).sort();
-  const rank = (p: number): string => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)].toFixed(2);
-  return `p50 ${rank(0.5)} ms, p99 ${rank(0.99)} ms, max ${rank(1)} ms (${times.length} requests)`;
-}
+import { latency, QUERIES } from './text-queries.js';
 
 const { values } = parseArgs({ options: { store: { type: 'string', default: 'data/default.parquet' } } });
 const app = await buildApp({ storePath: values.store });
@@ -52,7 +41,7 @@ console.log(`text within FLU3 x Pyrexia:        ${latency(await time(flu))}`);
 const noText = [0, 1, 2].map((k) => `/cases?vaccine=ROTAVIRUS&event=Intussusception&offset=${k}`);
 console.log(`RotaShield x Intuss. without text: ${latency(await time(noText))}`);
 const ids = JSON.parse((await app.inject({ method: 'GET', url: '/cases?text=fever&limit=500' })).body).reports.map((r: { vaers_id: number }) => r.vaers_id) as number[];
-console.log(`/reports/{id}:                     ${latency(await time(ids.slice(0, 300).map((id) => `/reports/${id}`)))}`);
+console.log(`/reports/{id}:                     ${latency(await time(ids.slice(0, 300).map((id) => `/reports/${id}`)))} (300 requests)`);
 const rotaText = JSON.parse((await app.inject({ method: 'GET', url: '/cases?vaccine=ROTAVIRUS&event=Intussusception&limit=1' })).body).n_reports as number;
 const rotaMention = JSON.parse((await app.inject({ method: 'GET', url: '/cases?vaccine=ROTAVIRUS&event=Intussusception&text=intussusception&limit=1' })).body).n_reports as number;
 console.log(`RotaShield x Intussusception: ${rotaText} reports, ${rotaMention} of them mention intussusception in their text`);

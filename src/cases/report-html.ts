@@ -5,7 +5,7 @@
  * goes through `escapeHtml` (served with REPORT_CSP).
  */
 import { escapeHtml as e } from '../pipeline/html.js';
-import type { ReportView } from './report-view.js';
+import type { ReportView } from './report.js';
 
 /** Content-Security-Policy of the page: no scripts; images from the site or inline (the blank favicon). */
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";

@@ -6,12 +6,10 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { REPORT_ROUTE_SCHEMA } from '../cases/report-schema.js';
-import type { CasesService } from '../cases/service.js';
-import { errorBody } from '../domain/errors.js';
 import { prefersHtml } from '../pipeline/negotiate.js';
 import { sendAnswer } from './answer.js';
 import type { LiveStore } from './live-store.js';
-import { PLAIN, rawQuery, withGeneration } from './resource.js';
+import { PLAIN, rawQuery, withCases, withGeneration } from './resource.js';
 
 /** Options of the report-view route plugin. */
 export interface ReportsRouteOptions {
@@ -24,16 +22,9 @@ const NO_REPORTS = 'this store has no report-level data (an import, or a store b
 /** Registers GET /reports/:vaers_id. */
 export async function reportsRoutes(app: FastifyInstance, options: ReportsRouteOptions): Promise<void> {
   app.get('/reports/:vaers_id', { schema: REPORT_ROUTE_SCHEMA, ...PLAIN }, async (request: FastifyRequest<{ Params: { vaers_id: string } }>, reply) =>
-    withGeneration(options.live, reply, async (generation) => {
-      let cases: CasesService | null;
-      try {
-        cases = await generation.cases;
-      } catch (error) {
-        return reply.code(503).send(errorBody(`the report tables of the store could not be read (${(error as Error).message})`));
-      }
-      if (!cases) return reply.code(503).send(errorBody(NO_REPORTS));
+    withGeneration(options.live, reply, (generation) => withCases(generation, reply, NO_REPORTS, (cases) => {
       const answer = cases.report(request.params.vaers_id, rawQuery(request), prefersHtml(request.headers.accept), generation.analyses.names);
       if (answer.status !== 200) return reply.code(answer.status).send(answer.body);
       return sendAnswer(request, reply, answer, generation.build, `report\0${answer.key}`);
-    }));
+    })));
 }
