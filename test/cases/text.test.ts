@@ -113,6 +113,17 @@ describe('text on /cases', () => {
 });
 
 describe('GET /reports/{vaers_id}', () => {
+  it('is documented in /openapi.json (schemas as data), text on /cases too', async () => {
+    const doc = (await get('/openapi.json')).body;
+    const op = doc.paths['/reports/{vaers_id}'].get;
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '304', '400', '404', '503']));
+    const schema = op.responses['200'].content['application/json'].schema;
+    expect(schema.required).toContain('lab_data');
+    expect(schema.required).toContain('todays_date');
+    expect(schema.properties.events.items.required).toEqual(['term', 'version']);
+    expect(doc.paths['/cases'].get.parameters.map((p: { name: string }) => p.name)).toContain('text');
+  });
+
   it('JSON: the case series fields, every further field, vaccines, events with versions, analyses, caveat', async () => {
     const { status, body, headers } = await get('/reports/101');
     expect(status).toBe(200);
