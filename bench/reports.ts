@@ -17,6 +17,8 @@ const app = await buildApp({ storePath: values.store });
 const started = performance.now();
 const first = await app.inject({ method: 'GET', url: '/cases?text=warmup&limit=1' });
 console.log(`case series and narrative index loaded in ${((performance.now() - started) / 1000).toFixed(1)} s (status ${first.statusCode})`);
+while ((await app.inject({ method: 'GET', url: '/readyz' })).statusCode !== 200) await new Promise((done) => setTimeout(done, 200));
+console.log(`every analysis loaded (GET /readyz 200) after ${((performance.now() - started) / 1000).toFixed(1)} s`);
 console.log(`serving RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
 
 async function time(urls: readonly string[]): Promise<number[]> {
