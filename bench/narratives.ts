@@ -16,19 +16,7 @@ import { parseTextQuery, type TextQuery } from '../src/narratives/query.js';
 import { readNarratives } from '../src/narratives/records.js';
 import { snippet } from '../src/narratives/snippet.js';
 import { random } from './prng.js';
-
-const QUERIES = [
-  'attorney', 'intussusception', 'intussus*', '"mercury poisoning"', '"guillain barre"', 'legal -court',
-  '"bell\'s palsy"', 'seizure* fever -"febrile seizure"', 'fever', 'fever*', 'none', 'vax -fever',
-  '"the patient"', '"pt was"', 'the and of', '"injection site" -redness', '"high fever" rash', 'a* fev*', 'autism -mercury', 'anaphyla*',
-];
-
-/** Latency figures of a list of times (ms): nearest-rank median, 99th percentile and maximum, as printed. */
-function latency(times: readonly number[]): string {
-  const sorted = Float64Array.from(times).sort();
-  const rank = (p: number): string => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)].toFixed(2);
-  return `p50 ${rank(0.5)} ms, p99 ${rank(0.99)} ms, max ${rank(1)} ms`;
-}
+import { latency, QUERIES } from './text-queries.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 /** Heap used plus array buffers, after full GCs when available (buffers are freed a little after their GC). */

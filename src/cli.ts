@@ -40,7 +40,7 @@ program
   .requiredOption('--vaers <dir>', 'folder with <YEAR>VAERSDATA/VAX/SYMPTOMS files or the official zips')
   .requiredOption('--out <file>', 'store file to write (a DuckDB database, any name)')
   .option('--include-nondomestic', 'also read NonDomesticVAERS* files', false)
-  .option('--narratives', 'also keep each report\'s SYMPTOM_TEXT in the report table', false)
+  .option('--narratives', 'also keep each report\'s narratives (SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL, OTHER_MEDS, PRIOR_VAX, ALLERGIES) in the report table', false)
   .option('--analyses <names>', 'analyses to build, comma-separated, the first the default: all, stratified, serious, death, pediatric, adult, elderly, female, male; `default` is the embedded default store\'s list', 'all')
   .option('--strata <dimensions>', 'strata of the stratified analyses: sex,age6,year (default: Empirica\'s AGE_GROUP_6) or sex,age13,year (13 CDC WONDER age groups); any of sex, age6|age13, year', 'sex,age6,year')
   .option('--workers <n>', 'worker threads for the per-window statistics', integerOption)

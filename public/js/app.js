@@ -195,6 +195,7 @@ async function renderDetail(current) {
   const onError = (result) => showError('detail-error', result);
   if (view === 'reports') {
     $('reports-body').hidden = true;
+    $('text-input').value = state.text;
     await renderReports({
       current, params: casesParams(state), path: casesPathOf(state.analysis), subject,
       vaccineLink, eventLink, onError, onMeta: showMeta, onPage: (rpage) => openView({ rpage }, 'listing-title'),
@@ -218,7 +219,7 @@ async function init() {
     e.preventDefault();
     const mode = $('search-mode').value;
     const text = $('search-text').value.trim();
-    navigate({ q: mode === 'q' ? text : '', vaccine: mode === 'vaccine' ? text : '', event: mode === 'event' ? text : '', page: 1, pair: null, view: 'series', rpage: 1 });
+    navigate({ q: mode === 'q' ? text : '', vaccine: mode === 'vaccine' ? text : '', event: mode === 'event' ? text : '', page: 1, pair: null, view: 'series', rpage: 1, text: '' });
   });
   $('analysis').addEventListener('change', () => {
     const name = $('analysis').value;
@@ -227,12 +228,16 @@ async function init() {
   $('prev').addEventListener('click', () => navigate({ page: Math.max(1, state.page - 1) }));
   $('next').addEventListener('click', () => navigate({ page: state.page + 1 }));
   for (const view of Object.keys(VIEW_IDS)) $(`view-${view}`).addEventListener('click', () => navigate({ view, rpage: 1 }));
+  $('text-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    openView({ text: $('text-input').value.trim(), rpage: 1 }, 'listing-title');
+  });
   $('query-reports').addEventListener('click', (e) => {
     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
     openView({ pair: null, view: 'reports', rpage: 1 }, 'detail-title');
   });
-  const close = () => navigate({ pair: null, view: 'series', rpage: 1 });
+  const close = () => navigate({ pair: null, view: 'series', rpage: 1, text: '' });
   $('close-detail').addEventListener('click', close);
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && !$('detail').hidden && !(e.target instanceof window.HTMLInputElement)) close();

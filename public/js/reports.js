@@ -52,7 +52,8 @@ export async function renderReports(ctx) {
   $('reports-caveat').textContent = note.includes('not a rate') ? note : `${NOT_A_RATE} ${note}`.trim();
   const span = body.from && body.to ? ` received ${body.from}–${body.to}` : '';
   const analysis = typeof body.analysis === 'string' ? `, analysis “${body.analysis}”` : '';
-  $('reports-summary').textContent = `${n} report${n === 1 ? '' : 's'} name${n === 1 ? 's' : ''} ${ctx.subject}${span}${analysis}.`
+  const text = typeof body.query?.text === 'string' ? ` and whose narratives match “${body.query.text}”` : '';
+  $('reports-summary').textContent = `${n} report${n === 1 ? '' : 's'} name${n === 1 ? 's' : ''} ${ctx.subject}${text}${span}${analysis}.`
     + ` Matched vaccines: ${listText(body.vaccines)}. Matched events: ${listText(body.events)}.`;
   $('reports-detail').hidden = !(n > 0);
   if (!(n > 0)) return;
@@ -109,6 +110,27 @@ function renderCoReported(container, b, ctx) {
 
 const yesNo = (v) => (v === true ? 'yes' : v === false ? 'no' : 'not in this report\'s file');
 
+/** Readable names of the narrative fields. */
+const FIELD_LABELS = {
+  SYMPTOM_TEXT: 'Symptoms', LAB_DATA: 'Laboratory data', HISTORY: 'Medical history', CUR_ILL: 'Illness at vaccination',
+  OTHER_MEDS: 'Other medications', PRIOR_VAX: 'Prior vaccination events',
+};
+
+/** A report's snippet (GET /cases with text): the field, then the text with each match in a `<mark>`. */
+function snippetLine(snippet) {
+  const line = el('p', null, { class: 'snippet' });
+  line.append(el('strong', `${FIELD_LABELS[snippet.field] ?? snippet.field}: `));
+  const text = String(snippet.text);
+  let at = 0;
+  for (const m of Array.isArray(snippet.matches) ? snippet.matches : []) {
+    if (m.start < at) continue;
+    line.append(text.slice(at, m.start), el('mark', text.slice(m.start, m.end)));
+    at = m.end;
+  }
+  line.append(text.slice(at));
+  return line;
+}
+
 /** One report of the listing, as a `<details>` with its vaccines, events and narrative. */
 function reportDetails(report, ctx) {
   const details = el('details', null, { class: 'report', 'data-vaers-id': String(report.vaers_id) });
@@ -120,6 +142,7 @@ function reportDetails(report, ctx) {
   const summary = el('summary');
   summary.append(el('strong', `VAERS ${report.vaers_id}`), ` — ${parts.join(' · ')}`);
   details.append(summary);
+  if (report.snippet) details.append(snippetLine(report.snippet));
 
   const facts = el('dl', null, { class: 'report-facts' });
   const fact = (term, value) => { const div = el('div'); div.append(el('dt', term), el('dd', value ?? '—')); facts.append(div); };
@@ -160,6 +183,9 @@ function reportDetails(report, ctx) {
 
   const narrative = typeof report.narrative === 'string' && report.narrative ? report.narrative : null;
   details.append(el('p', narrative ?? 'No narrative in this store (it was built without narratives).', { class: narrative ? 'narrative' : 'narrative none' }));
+  const open = el('a', `Open report ${report.vaers_id} (every field, all narratives)`, { class: 'report-link', href: `/reports/${report.vaers_id}` });
+  details.append(el('p', null, { class: 'report-open' }));
+  details.lastChild.append(open);
   return details;
 }
 

@@ -4,7 +4,8 @@
 // Page URL parameters: q | vaccine | event (the query, as in /signals), sort, order, page
 // (1-based), limit, analysis (omitted for the default), pair_vaccine + pair_event (the
 // selected pair), view (series | compare | reports | class; `reports` also without a pair:
-// the reports behind the query), rpage (1-based page of the reports listing).
+// the reports behind the query), rpage (1-based page of the reports listing), text (the
+// Reports view's search of the narratives, GET /cases `text`).
 
 export const SORT_KEYS = ['eb05', 'n', 'latest'];
 export const VIEWS = ['series', 'compare', 'reports', 'class'];
@@ -26,6 +27,7 @@ const MAX_LIMIT = 500;
  * @property {{vaccine: string, event: string}|null} pair
  * @property {'series'|'compare'|'reports'|'class'} view
  * @property {number} rpage  1-based page of the reports listing
+ * @property {string} text  search of the narratives in the Reports view ('' for none)
  */
 
 function positiveInt(text, fallback, max) {
@@ -59,6 +61,7 @@ export function stateFromSearch(search) {
     pair,
     view: VIEWS.includes(view) && (pair || view === 'reports') ? view : 'series',
     rpage: positiveInt(p.get('rpage'), 1, Number.MAX_SAFE_INTEGER),
+    text: p.get('text') ?? '',
   };
 }
 
@@ -83,6 +86,7 @@ export function searchFromState(state) {
   }
   if ((state.pair || state.view === 'reports') && state.view !== 'series') p.set('view', state.view);
   if (state.view === 'reports' && state.rpage !== 1) p.set('rpage', String(state.rpage));
+  if (state.view === 'reports' && state.text) p.set('text', state.text);
   const text = p.toString();
   return text ? `?${text}` : '';
 }
@@ -101,7 +105,7 @@ export function hrefOf(state) {
  */
 export function pairState(state, pair) {
   const base = hasQuery(state) ? state : { ...state, vaccine: pair.vaccine, page: 1 };
-  return { ...base, pair: { vaccine: pair.vaccine, event: pair.event }, view: 'series', rpage: 1 };
+  return { ...base, pair: { vaccine: pair.vaccine, event: pair.event }, view: 'series', rpage: 1, text: '' };
 }
 
 /** The URL of a pair's view (what a pair link points to, and what a click on it pushes). */
@@ -111,7 +115,7 @@ export function pairHref(state, pair) {
 
 /** The state listing the pairs of a vaccine (name or type), in the same analysis. */
 export function vaccineState(state, vaccine) {
-  return { ...state, q: '', vaccine, event: '', page: 1, pair: null, view: 'series', rpage: 1 };
+  return { ...state, q: '', vaccine, event: '', page: 1, pair: null, view: 'series', rpage: 1, text: '' };
 }
 
 /** True when the state holds a query (at least one of q, vaccine, event; spec 4.1). */
@@ -142,7 +146,7 @@ export function listParams(state) {
  */
 export function casesParams(state) {
   const subject = state.pair ? { vaccine: state.pair.vaccine, event: state.pair.event } : { q: state.q, vaccine: state.vaccine, event: state.event };
-  return { ...subject, limit: REPORTS_LIMIT, offset: (state.rpage - 1) * REPORTS_LIMIT };
+  return { ...subject, ...(state.text ? { text: state.text } : {}), limit: REPORTS_LIMIT, offset: (state.rpage - 1) * REPORTS_LIMIT };
 }
 
 /** A short human description of the query, e.g. `vaccine "X"`. */

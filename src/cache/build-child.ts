@@ -58,7 +58,8 @@ async function main(): Promise<void> {
   const orphaned = (): never => process.exit(70);
   process.on('disconnect', orphaned);
   try {
-    const summary = await buildStore({ vaers, out, analyses, progress: childProgress() });
+    // The default store keeps the narratives (text search, the report view).
+    const summary = await buildStore({ vaers, out, analyses, narratives: true, progress: childProgress() });
     const analysesLine = summary.analyses.map((a) => `${a.name} ${a.pairs} pairs`).join(', ');
     process.stderr.write(`build: wrote ${out}: ${summary.reportsKept} reports through ${summary.reportsThrough}; ${analysesLine}; ` +
       `${summary.seconds.total} s, peak RSS ${(summary.peakRssBytes / 2 ** 20).toFixed(0)} MiB\n`);

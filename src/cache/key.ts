@@ -22,8 +22,11 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
 
-/** Version of the cache entry's layout: bump to rebuild every cached store. */
-export const CACHE_FORMAT = 1;
+/**
+ * Version of the cache entry's layout and of the builder's fixed options (src/cache/ is outside the
+ * code digest): bump to rebuild every cached store. 2: the default store keeps the narratives.
+ */
+export const CACHE_FORMAT = 2;
 
 /**
  * Folders of the code tree left out of the code digest: those that only serve (never run by the

@@ -5,7 +5,9 @@
  * first, then VAERS_ID descending), so an ascending list of indexes is the listing's order.
  */
 import { eventIndex, pushTo, vaccineIndex, type Vocabulary } from '../query/names.js';
+import type { NarrativeIndex } from '../narratives/index.js';
 import type { ReportData } from '../store/reports.js';
+import { indexNarratives } from './narratives.js';
 
 /** Reports and their indexes (immutable after `indexReports`). */
 export interface ReportIndex {
@@ -23,6 +25,8 @@ export interface ReportIndex {
   /** Name -> its id (the inverse of `vaccineNames` / `eventNames`). */
   vaccineIdOf: Map<string, number>;
   eventIdOf: Map<string, number>;
+  /** The full-text index of the six narrative fields (ordinal = report index), or null when the store keeps no narratives. */
+  narratives: NarrativeIndex | null;
 }
 
 /** Distinct ascending report indexes per name, from per-row names and report starts. */
@@ -45,8 +49,9 @@ function reportsByName(start: Int32Array, names: readonly string[]): { byName: M
   return { byName, ids, list: [...idOf.keys()], idOf };
 }
 
-/** Indexes the reports of a store. */
+/** Indexes the reports of a store (the six indexed narrative columns of `data` move into `narratives`: src/cases/narratives.ts). */
 export function indexReports(data: ReportData): ReportIndex {
+  const narratives = indexNarratives(data);
   const vaccines = reportsByName(data.vaccines.start, data.vaccines.name);
   const events = reportsByName(data.events.start, data.events.term);
   const codesOf = new Map<string, string[]>();
@@ -68,5 +73,6 @@ export function indexReports(data: ReportData): ReportIndex {
     eventNames: events.list,
     vaccineIdOf: vaccines.idOf,
     eventIdOf: events.idOf,
+    narratives,
   };
 }

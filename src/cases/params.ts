@@ -7,6 +7,7 @@
  */
 import type { ParamError } from '../domain/errors.js';
 import { parseQuarter, type QuarterIndex } from '../domain/quarter.js';
+import { parseTextQuery, TEXT_MAX_CHARS, TEXT_MIN_LETTERS, type TextQuery } from '../narratives/query.js';
 import { integerValue, LIMIT_MAX, presentValue, queryValues, quoteValue, vaccineValue, type ParameterSpec } from '../query/parameters.js';
 
 /** `/cases` formats: json (the case series) and csv (the line listing of the page). */
@@ -19,7 +20,7 @@ export const CASES_LIMIT_DEFAULT = 50;
 
 /** Usage line of 400 answers. */
 export const CASES_USAGE =
-  'GET /cases?vaccine=NAME|TYPE|CODE&event=TERM (or q=TEXT)&from=YYYYQn&to=YYYYQn&format=json|csv&limit=1..500&offset=0..';
+  'GET /cases?vaccine=NAME|TYPE|CODE&event=TERM (or q=TEXT)&text=WORDS&from=YYYYQn&to=YYYYQn&format=json|csv&limit=1..500&offset=0..';
 
 /** The `/cases` parameter table. */
 export const CASES_PARAMETERS: readonly ParameterSpec[] = [
@@ -27,6 +28,8 @@ export const CASES_PARAMETERS: readonly ParameterSpec[] = [
   { name: 'drug', schema: { type: 'string' }, description: 'Alias of `vaccine`. If both are set they must be identical (else 400).' },
   { name: 'event', schema: { type: 'string' }, description: 'Exact event preferred term ignoring case, else a case-insensitive substring of at least 3 characters.' },
   { name: 'q', schema: { type: 'string' }, description: 'Only without vaccine and event: the reports naming a vaccine or an event that q matches (as /signals q).' },
+  { name: 'text', schema: { type: 'string' },
+    description: `Full-text search of the six narrative fields (SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL, OTHER_MEDS, PRIOR_VAX), alone or with vaccine/event/q: the reports holding every word, whole, ignoring case and diacritics; \`word*\` a prefix; \`"two words"\` consecutive words within one field; \`-word\` absent. Words are runs of letters and digits; other characters (\`%\`, \`_\`, regex or SQL syntax) are plain text. 400 when over ${TEXT_MAX_CHARS} characters, with fewer than ${TEXT_MIN_LETTERS} letters or digits to find, only exclusions, or an unbalanced quote. Each listed report then carries a \`snippet\`.` },
   { name: 'from', schema: { type: 'string' }, description: 'First quarter `YYYYQn` of RECVDATE (inclusive); default: the first in the store.' },
   { name: 'to', schema: { type: 'string' }, description: 'Last quarter `YYYYQn` of RECVDATE (inclusive); default: the last in the store.' },
   { name: 'format', schema: { type: 'string', enum: CASES_FORMATS, default: 'json' }, description: '`json`: the case series with its breakdowns; `csv`: the line listing of the page (RFC 4180, one row per report).' },
@@ -41,6 +44,9 @@ export interface CasesParams {
   vaccine?: string;
   event?: string;
   q?: string;
+  /** The parsed `text`, with its canonical form as written back (`textKey`). */
+  text?: TextQuery;
+  textKey?: string;
   /** Quarter indexes (inclusive), undefined when not given. */
   from?: QuarterIndex;
   to?: QuarterIndex;
@@ -62,7 +68,7 @@ function quarterValue(name: string, text: string | undefined): QuarterIndex | un
  * Validates the raw query string of a `/cases` request (without `?`).
  * @returns the params and a canonical cache key, or the 400 Error fields (unknown or repeated
  * parameter, no filter, vaccine and drug different, unknown format, bad quarter, `from` after
- * `to`, bad limit or offset).
+ * `to`, bad limit or offset, a `text` src/narratives/query.ts rejects).
  */
 export function parseCasesQuery(search: string): CasesParseResult {
   const values = queryValues(search, NAMES, CASES_USAGE);
@@ -85,11 +91,17 @@ export function parseCasesQuery(search: string): CasesParseResult {
   if (vaccine !== undefined) params.vaccine = vaccine;
   if (get('event') !== undefined) params.event = get('event');
   if (get('q') !== undefined) params.q = get('q');
+  if (get('text') !== undefined) {
+    const text = parseTextQuery(get('text')!);
+    if (!text.ok) return { ok: false, error: { error: text.error, usage: text.usage } };
+    params.text = text.query;
+    params.textKey = text.key;
+  }
   if (from !== undefined) params.from = from;
   if (to !== undefined) params.to = to;
-  if (params.vaccine === undefined && params.event === undefined && params.q === undefined) {
-    return { ok: false, error: { error: 'at least one of vaccine (or drug), event, q must be given', usage: CASES_USAGE } };
+  if (params.vaccine === undefined && params.event === undefined && params.q === undefined && params.text === undefined) {
+    return { ok: false, error: { error: 'at least one of vaccine (or drug), event, q, text must be given', usage: CASES_USAGE } };
   }
-  const key = JSON.stringify([params.vaccine, params.event, params.q, from, to, format, limit, offset]);
+  const key = JSON.stringify([params.vaccine, params.event, params.q, from, to, format, limit, offset, ...(params.textKey === undefined ? [] : [params.textKey])]);
   return { ok: true, params, key };
 }

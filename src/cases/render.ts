@@ -11,11 +11,17 @@ import { isSerious, OUTCOME } from '../domain/report-rules.js';
 import type { ReportData } from '../store/reports.js';
 import type { Breakdowns } from './breakdowns.js';
 import type { ReportIndex } from './index.js';
+import { narrativeText } from './narratives.js';
 import type { CasesFormat } from './params.js';
+import type { TextQuery } from '../narratives/query.js';
+import { snippet, type Snippet } from '../narratives/snippet.js';
 
 /** What the renderers get: the case series of one request. */
 export interface CaseSeries {
-  query: { vaccine: string | null; event: string | null; q: string | null; from: string | null; to: string | null };
+  /** The query as given (`text` in its canonical form, only when given). */
+  query: { vaccine: string | null; event: string | null; q: string | null; text?: string; from: string | null; to: string | null };
+  /** The parsed `text`, or null: each listed report then carries its snippet. */
+  text: TextQuery | null;
   /** The analysis (for `/analyses/NAME/cases`), or null for `/cases`. */
   analysis: string | null;
   /** Matched vaccine names and event terms. */
@@ -85,7 +91,7 @@ function servedValue(data: ReportData, c: StoredReportColumn, r: number): unknow
       return known ? (data.outcomes[r] & bit) !== 0 : null;
     }
     case 'narrative':
-      return data.narrative?.[r] ?? null;
+      return data[c.field]?.[r] ?? null;
     default:
       return data[c.field][r];
   }
@@ -95,8 +101,9 @@ function servedValue(data: ReportData, c: StoredReportColumn, r: number): unknow
 export function caseReport(index: ReportIndex, r: number): CaseReport {
   const report: Record<string, unknown> = {};
   for (const c of JSON_REPORT_COLUMNS) {
-    if ('optional' in c.json && index.data.narrative === null) continue;
-    report[c.json.name] = c.store === null ? COMPUTED[c.json.name](index, r) : servedValue(index.data, c, r);
+    if ('optional' in c.json && index.narratives === null) continue;
+    report[c.json.name] = c.store === null ? COMPUTED[c.json.name](index, r)
+      : c.encoding === 'narrative' ? narrativeText(index.data, index.narratives, c, r) : servedValue(index.data, c, r);
   }
   return report as CaseReport;
 }
@@ -107,8 +114,13 @@ export interface CasesRendered {
   body: string;
 }
 
+/** The snippet of report `r` for the series' text (null without text, or when no required term lies in a field). */
+function snippetOf(series: CaseSeries, index: ReportIndex, r: number): Snippet | null {
+  return series.text && index.narratives ? snippet(index.narratives.fields(r), series.text) : null;
+}
+
 function renderJson(series: CaseSeries, index: ReportIndex): CasesRendered {
-  const reports = Array.from(series.page, (r) => caseReport(index, r));
+  const reports = Array.from(series.page, (r) => (series.text ? { ...caseReport(index, r), snippet: snippetOf(series, index, r) } : caseReport(index, r)));
   const body = {
     query: series.query, ...(series.analysis === null ? {} : { analysis: series.analysis }),
     vaccines: series.vaccines, events: series.events, from: series.from, to: series.to,
@@ -128,13 +140,17 @@ function vaccinesField(vaccines: CaseVaccine[]): string {
 }
 
 function renderCsv(series: CaseSeries, index: ReportIndex): CasesRendered {
-  const narratives = index.data.narrative !== null;
-  const header = [...CASES_CSV_COLUMNS, ...(narratives ? ['narrative'] : [])];
+  const narratives = index.narratives !== null;
+  const header = [...CASES_CSV_COLUMNS, ...(narratives ? ['narrative'] : []), ...(series.text ? ['snippet_field', 'snippet'] : [])];
   const lines = [header.join(',')];
   for (const r of series.page) {
     const report = caseReport(index, r);
     const cells = CASES_CSV_COLUMNS.map((c) => (c === 'vaccines' ? vaccinesField(report.vaccines) : c === 'events' ? report.events.join('; ') : report[c] as unknown));
     if (narratives) cells.push(report.narrative ?? null);
+    if (series.text) {
+      const found = snippetOf(series, index, r);
+      cells.push(found?.field ?? null, found?.text ?? null);
+    }
     lines.push(cells.map(csvField).join(','));
   }
   return { contentType: 'text/csv; charset=utf-8', body: `${lines.join('\r\n')}\r\n` };

@@ -8,8 +8,23 @@ import { AGE_GROUPS, SEX_CODES } from '../domain/report-rules.js';
 import { ONSET_INTERVALS, TOP } from './breakdowns.js';
 import { CASES_PARAMETERS } from './params.js';
 import { CASES_NOTE } from './render.js';
+import { NARRATIVE_FIELDS } from '../narratives/records.js';
+import { ELISION, SNIPPET_CHARS } from '../narratives/snippet.js';
 
 const STRING_OR_NULL = { type: ['string', 'null'] } as const;
+
+/** A report's snippet for a `text` query (src/narratives/snippet.ts). */
+export const SNIPPET_SCHEMA = {
+  type: ['object', 'null'],
+  description: `Only with text: about ${SNIPPET_CHARS} characters of the narrative field holding the first match (fields in the order ${NARRATIVE_FIELDS.join(', ')}), \`${ELISION}\` marking cut text; null when no term to find lies in one field (a phrase split by a field's end cannot).`,
+  required: ['field', 'text', 'matches'],
+  properties: {
+    field: { type: 'string', enum: [...NARRATIVE_FIELDS] },
+    text: { type: 'string' },
+    matches: { type: 'array', description: 'The occurrences of the query\'s terms in text: text.slice(start, end), UTF-16 offsets, ascending and disjoint.',
+      items: { type: 'object', required: ['start', 'end'], properties: { start: { type: 'integer' }, end: { type: 'integer' } } } },
+  },
+} as const;
 const COUNTS = (keys: readonly string[], description: string) => ({
   type: 'object', description, required: [...keys], properties: Object.fromEntries(keys.map((k) => [k, { type: 'integer' }])),
 });
@@ -26,7 +41,7 @@ const RANKED = (description: string) => ({
 const REPORT = {
   type: 'object',
   required: JSON_REPORT_COLUMNS.filter((c) => !('optional' in c.json)).map((c) => c.json.name),
-  properties: Object.fromEntries(JSON_REPORT_COLUMNS.map((c) => [c.json.name, c.json.schema])),
+  properties: Object.fromEntries([...JSON_REPORT_COLUMNS.map((c) => [c.json.name, c.json.schema] as const), ['snippet', SNIPPET_SCHEMA] as const]),
 } as const;
 
 /** The JSON body of a case series. */
@@ -35,7 +50,7 @@ export const CASE_SERIES_SCHEMA = {
   description: `The reports behind a query. ${CASES_NOTE}`,
   required: ['query', 'vaccines', 'events', 'from', 'to', 'reports_through', 'n_reports', 'hypothesis', 'note', 'breakdowns', 'limit', 'offset', 'returned', 'reports'],
   properties: {
-    query: { type: 'object', description: 'The query as given.', properties: { vaccine: STRING_OR_NULL, event: STRING_OR_NULL, q: STRING_OR_NULL, from: STRING_OR_NULL, to: STRING_OR_NULL } },
+    query: { type: 'object', description: 'The query as given.', properties: { vaccine: STRING_OR_NULL, event: STRING_OR_NULL, q: STRING_OR_NULL, text: { type: 'string', description: 'Only when given: text in its canonical form.' }, from: STRING_OR_NULL, to: STRING_OR_NULL } },
     analysis: { type: 'string', description: 'The analysis (only on /analyses/{analysis}/cases).' },
     vaccines: { type: 'array', items: { type: 'string' }, description: 'Vaccine names matched.' },
     events: { type: 'array', items: { type: 'string' }, description: 'Event terms matched.' },
@@ -69,16 +84,16 @@ const HEADERS = answerHeaders('n_reports: distinct reports matched, before limit
 /** `GET /cases`. */
 export const CASES_ROUTE_SCHEMA = {
   summary: 'The case series behind a query: the reports, their breakdowns and a line listing',
-  description: `Reports naming a matched vaccine and a matched event (both given), a matched vaccine or event (one given), or a vaccine or event that q matches; names are matched exactly as /signals, over every report (not only flagged pairs). ${CASES_NOTE}`,
+  description: `Reports naming a matched vaccine and a matched event (both given), a matched vaccine or event (one given), or a vaccine or event that q matches; with text, only the reports whose narratives match it (text alone: all of them); names are matched exactly as /signals, over every report (not only flagged pairs). ${CASES_NOTE}`,
   querystring: { type: 'object', additionalProperties: false, properties: Object.fromEntries(CASES_PARAMETERS.map((p) => [p.name, { ...p.schema, description: p.description }])) },
   response: {
     200: {
-      description: 'json: the case series; csv: the line listing of the page (RFC 4180, CRLF, one row per report). Unknown names: 200 with n_reports 0.',
+      description: 'json: the case series; csv: the line listing of the page (RFC 4180, CRLF, one row per report; a `narrative` column when the store keeps narratives; `snippet_field` and `snippet` columns with text). Unknown names: 200 with n_reports 0.',
       headers: HEADERS,
       content: { 'application/json': { schema: CASE_SERIES_SCHEMA }, 'text/csv': { schema: { type: 'string' } } },
     },
     304: NOT_MODIFIED,
-    400: ERROR('No vaccine/drug/event/q; vaccine and drug differ; a query too short; a bad quarter or from after to; bad limit or offset; unknown format (with allowed) or parameter (with allowed); a repeated parameter.'),
+    400: ERROR('No vaccine/drug/event/q; vaccine and drug differ; a query too short; a bad quarter or from after to; bad limit or offset; a bad text (over 200 characters, fewer than 3 letters or digits to find, only exclusions, an unbalanced quote) or text on a store without narratives; unknown format (with allowed) or parameter (with allowed); a repeated parameter.'),
     503: ERROR('The store has no report-level data (an import, or a store built before case series existed) or could not be read.'),
   },
 } as const;

@@ -5,7 +5,8 @@
  * Selection: the names are matched exactly as /signals (src/query/names.ts) over every report's
  * names (not only flagged pairs). With vaccine and event: the reports naming a matched vaccine
  * AND a matched event; with one of them: the reports naming a match; with q: the reports naming
- * a vaccine or an event that q matches. Then `from`..`to` (quarters of RECVDATE) and, for
+ * a vaccine or an event that q matches. With `text` (src/narratives/query.ts), only the reports
+ * whose narratives match it (`text` alone: every such report). Then `from`..`to` (quarters of RECVDATE) and, for
  * `/analyses/NAME/cases`, the analysis's subset rule (src/domain/analysis-rules.ts). The listing is newest
  * RECVDATE first, then VAERS_ID descending (the store's order).
  */
@@ -14,11 +15,17 @@ import { ownBytes, SizedLru, type CacheStats } from '../query/lru.js';
 import { matchNames } from '../query/names.js';
 import { errorBody, type ErrorBody } from '../domain/errors.js';
 import { formatQuarter } from '../domain/quarter.js';
+import { filter } from '../narratives/postings.js';
+import { TEXT_USAGE } from '../narratives/query.js';
 import { readReportData } from '../store/reports.js';
 import { breakdowns } from './breakdowns.js';
 import { indexReports, type ReportIndex } from './index.js';
 import { CASES_USAGE, parseCasesQuery, type CasesParams } from './params.js';
 import { CASES_RENDERERS, type CaseSeries } from './render.js';
+import { reportAnswer, type ReportAnswer } from './report-view.js';
+
+/** Why `text` cannot be served: the store keeps no narratives. */
+export const NO_NARRATIVES = 'this store keeps no narratives, so text cannot be searched: rebuild it with "reporting-signals build --vaers DIR --narratives --out FILE"';
 
 /** Cache lifetime of 200 answers. */
 export const CASES_CACHE_CONTROL = 'public, max-age=60';
@@ -45,7 +52,30 @@ export class CasesService {
   private readonly answers = new SizedLru<CasesAnswer>(CASES_CACHE_BYTES);
   private readonly subsets = new Map<string, Uint8Array>();
 
+  /** Report indexes sorted by VAERS_ID (for a store without narratives; built on first use). */
+  private byId: Int32Array | null = null;
+
   private constructor(readonly index: ReportIndex, private readonly reportsThrough: string | null) {}
+
+  /** The report index of a VAERS_ID, or -1 when the store has no such report. O(log n). */
+  ordinalOf(id: number): number {
+    if (this.index.narratives) return this.index.narratives.ordinalOf(id);
+    const ids = this.index.data.id;
+    this.byId ??= Int32Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b]);
+    let lo = 0;
+    let hi = this.byId.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ids[this.byId[mid]] < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.byId.length && ids[this.byId[lo]] === id ? this.byId[lo] : -1;
+  }
+
+  /** Answers GET /reports/{idText} (src/cases/report-view.ts); `analyses` are the store's analysis names. */
+  report(idText: string, search: string, wantsHtml: boolean, analyses: readonly string[]): ReportAnswer {
+    return reportAnswer(this.index, (id) => this.ordinalOf(id), idText, search, wantsHtml, analyses, this.reportsThrough);
+  }
 
   /**
    * Reads the report tables of the store once; `reportsThrough` is the store's (its metadata, read by the caller).
@@ -69,9 +99,18 @@ export class CasesService {
 
   /** The reports of a query, ascending (the listing's order), and the matched names. */
   select(params: CasesParams, analysis: AnalysisDefinition | null): { ok: true; reports: Int32Array; vaccines: string[] | null; events: string[] | null } | { ok: false; error: ErrorBody } {
+    const { data, narratives } = this.index;
+    if (params.text && !narratives) return { ok: false, error: errorBody(NO_NARRATIVES, { usage: TEXT_USAGE }) };
+    const mask = analysis ? this.subset(analysis) : null;
+    const from = params.from ?? -Infinity;
+    const to = params.to ?? Infinity;
+    const keep = (r: number): boolean => data.quarter[r] >= from && data.quarter[r] <= to && (!mask || mask[r] === 1);
+    if (params.vaccine === undefined && params.event === undefined && params.q === undefined) {
+      // Text alone: its reports, then the quarters and the analysis's subset.
+      return { ok: true, reports: filter(narratives!.search(params.text!), keep), vaccines: null, events: null };
+    }
     const names = matchNames(this.index.vocabulary, params, CASES_USAGE);
     if (!names.ok) return { ok: false, error: errorBody(names.error.error, names.error) };
-    const { data } = this.index;
     const mark = new Uint8Array(data.count);
     const markAll = (lists: Map<string, Int32Array>, keys: readonly string[], bit: number): void => {
       for (const key of keys) for (const r of lists.get(key) ?? []) mark[r] |= bit;
@@ -79,17 +118,14 @@ export class CasesService {
     markAll(this.index.reportsByVaccine, names.vaccines ?? [], 1);
     markAll(this.index.reportsByEvent, names.events ?? [], 2);
     const want = names.union || names.vaccines === null || names.events === null ? 3 : 0;
-    const mask = analysis ? this.subset(analysis) : null;
-    const from = params.from ?? -Infinity;
-    const to = params.to ?? Infinity;
     const out: number[] = [];
     for (let r = 0; r < data.count; r++) {
       const m = mark[r];
-      if (m === 0 || (want === 0 && m !== 3)) continue;
-      if (data.quarter[r] < from || data.quarter[r] > to || (mask && !mask[r])) continue;
+      if (m === 0 || (want === 0 && m !== 3) || !keep(r)) continue;
       out.push(r);
     }
-    return { ok: true, reports: Int32Array.from(out), vaccines: names.vaccines, events: names.events };
+    const reports = Int32Array.from(out);
+    return { ok: true, reports: params.text ? narratives!.search(params.text, reports) : reports, vaccines: names.vaccines, events: names.events };
   }
 
   /** Answers one request given its raw query string (without `?`); never throws for bad input. */
@@ -132,8 +168,9 @@ export class CasesService {
     const first = data.count > 0 ? data.quarter[data.count - 1] : null;
     const last = data.count > 0 ? data.quarter[0] : null;
     return {
-      query: { vaccine: params.vaccine ?? null, event: params.event ?? null, q: params.q ?? null,
+      query: { vaccine: params.vaccine ?? null, event: params.event ?? null, q: params.q ?? null, ...(params.textKey === undefined ? {} : { text: params.textKey }),
         from: params.from === undefined ? null : formatQuarter(params.from), to: params.to === undefined ? null : formatQuarter(params.to) },
+      text: params.text ?? null,
       analysis: analysis?.name ?? null,
       vaccines: selected.vaccines ?? [],
       events: selected.events ?? [],

@@ -113,6 +113,16 @@ export const VACCINE_ROW_SCHEMA = {
 const outcome = <const S extends string, const F extends OutcomeName, const J extends JsonField>(store: S, flag: F, source: SourceFields, json: J, description: string) =>
   ({ store, type: 'BOOLEAN', encoding: 'outcome', field: 'outcomes', outcome: flag, source, json, description }) as const;
 const CURRENT_ONLY = (field: string): SourceFields => ({ older: [], current: [field] });
+/** A further narrative field of a report (kept as written with `--narratives`; not in the case series' listing, shown by the report view). */
+const narrative = <const S extends string, const F extends string>(store: S, field: F, source: SourceFields, description: string) =>
+  ({ store, type: 'VARCHAR', encoding: 'narrative', field, source, json: null, description }) as const;
+/**
+ * A report field read from its cell (a date as ISO VARCHAR, a number, a free text or code kept
+ * trimmed), served by the report view only (`json: null`: not in the case series' listing).
+ */
+const detail = <const S extends string, const E extends 'date' | 'number' | 'text', const F extends string>(
+  store: S, type: 'DATE' | 'DOUBLE' | 'VARCHAR', encoding: E, field: F, source: SourceFields, description: string) =>
+  ({ store, type: type === 'DATE' ? 'VARCHAR' : type, encoding, field, source, read: 'cell', json: null, description }) as const;
 
 /** The columns of a kept report, in store order (`reports`) and in the case series' order. */
 export const REPORT_COLUMNS = [
@@ -166,6 +176,20 @@ export const REPORT_COLUMNS = [
     json: { name: 'narrative', optional: true, notes: 'and narrative when the store has them',
       schema: { type: STRING_OR_NULL, description: 'SYMPTOM_TEXT; present only when the store was built with --narratives.' } },
     description: 'SYMPTOM_TEXT as written, only in a build with `--narratives`.' },
+  narrative('lab_data', 'labData', both('LAB_DATA'), 'Laboratory results (LAB_DATA) as written.'),
+  narrative('history', 'history', both('HISTORY'), 'Medical history (HISTORY) as written.'),
+  narrative('cur_ill', 'curIll', both('CUR_ILL'), 'Illness at vaccination (CUR_ILL) as written.'),
+  narrative('other_meds', 'otherMeds', both('OTHER_MEDS'), 'Other medications (OTHER_MEDS) as written.'),
+  narrative('prior_vax', 'priorVax', both('PRIOR_VAX'), 'Earlier adverse events after vaccination (PRIOR_VAX) as written.'),
+  narrative('allergies', 'allergies', CURRENT_ONLY('ALLERGIES'), 'Allergies to medications, food or other products (ALLERGIES, current layout only) as written.'),
+  detail('rpt_date', 'DATE', 'date', 'rptDate', both('RPT_DATE'), 'Date the report form was completed (RPT_DATE), ISO; null when blank or not a real date.'),
+  detail('datedied', 'DATE', 'date', 'dateDied', both('DATEDIED'), 'Date of death (DATEDIED), ISO; null when blank or not a real date.'),
+  detail('hospdays', 'DOUBLE', 'number', 'hospdays', both('HOSPDAYS'), 'Days in hospital (HOSPDAYS) as reported; null when blank or not a number.'),
+  detail('v_adminby', 'VARCHAR', 'text', 'adminBy', both('V_ADMINBY'), 'Type of facility that administered the vaccine (V_ADMINBY code, e.g. PVT, PUB, MIL, WRK, OTH, UNK).'),
+  detail('v_fundby', 'VARCHAR', 'text', 'fundBy', both('V_FUNDBY'), 'Funding of the vaccine (V_FUNDBY code, e.g. PVT, PUB, MIL, OTH, UNK).'),
+  detail('splttype', 'VARCHAR', 'text', 'splttype', both('SPLTTYPE'), 'Manufacturer or immunization project report number (SPLTTYPE) as written.'),
+  detail('form_vers', 'VARCHAR', 'text', 'formVers', CURRENT_ONLY('FORM_VERS'), 'VAERS form version (FORM_VERS: 1 the older form, 2 the 2017 one; current layout only).'),
+  detail('todays_date', 'DATE', 'date', 'todaysDate', CURRENT_ONLY('TODAYS_DATE'), 'Date the form was completed (TODAYS_DATE, current layout only), ISO; null when blank or not a real date.'),
 ] as const satisfies readonly ReportColumnSpec[];
 
 /** One entry of {@link REPORT_COLUMNS}, with its literal types. */
@@ -192,7 +216,14 @@ export function sourceFieldsOf(column: { source: SourceFields | null }): string[
  * field): the `read` columns whose cell can fail (a date, a number, a code; free text cannot).
  */
 export const CHECKED_FIELDS: readonly string[] = REPORT_COLUMNS.flatMap((c) =>
-  ('read' in c && !(c.encoding === 'text' && !('codes' in c)) ? [c.source.older[0]] : []));
+  ('read' in c && !(c.encoding === 'text' && !('codes' in c)) ? [sourceFieldsOf(c)[0]] : []));
+
+/** A narrative column (free text kept as written, only in a build with `--narratives`). */
+export type NarrativeReportColumn = Extract<StoredReportColumn, { encoding: 'narrative' }>;
+
+/** The narrative columns, in table order (SYMPTOM_TEXT first). */
+export const NARRATIVE_REPORT_COLUMNS: readonly NarrativeReportColumn[] =
+  REPORT_COLUMNS.filter((c): c is NarrativeReportColumn => 'encoding' in c && c.encoding === 'narrative');
 
 /** The case series' JSON report fields, in order. */
 export const JSON_REPORT_COLUMNS: readonly JsonReportColumn[] = REPORT_COLUMNS.filter((c): c is JsonReportColumn => c.json !== null);

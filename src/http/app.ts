@@ -23,6 +23,7 @@ import { documentRoutes, LICENSE, SECURITY, SERVERS } from './openapi.js';
 import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
 import { signalsRoutes } from './signals-route.js';
 import { casesRoutes } from './cases-route.js';
+import { reportsRoutes } from './reports-route.js';
 import { healthRoutes } from './health.js';
 import { LiveStore, type LiveStoreLog } from './live-store.js';
 import { registerMetrics } from './metrics.js';
@@ -228,6 +229,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   const analysisNames = served.current?.analyses.names ?? [...(options.analysisNames ?? ['all'])];
   await app.register(signalsRoutes, { live: served, analysisNames });
   await app.register(casesRoutes, { live: served, analysisNames });
+  await app.register(reportsRoutes, { live: served });
   await app.register(pipelineRoutes, pipelineOptionsFromEnv());
   await app.register(explorerRoutes, { live: served });
   app.addHook('onClose', async () => served.close());

@@ -11,12 +11,12 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { analysisCasesRouteSchema, CASES_ROUTE_SCHEMA } from '../cases/schemas.js';
-import { unknownRule, type CasesService } from '../cases/service.js';
+import { unknownRule } from '../cases/service.js';
 import { analysisRule, type AnalysisDefinition } from '../domain/analysis-rules.js';
 import { errorBody } from '../domain/errors.js';
 import { sendAnswer } from './answer.js';
 import type { Generation, LiveStore } from './live-store.js';
-import { PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';
+import { PLAIN, rawQuery, withAnalysis, withCases, withGeneration } from './resource.js';
 
 /** Options of the /cases route plugin. */
 export interface CasesRouteOptions {
@@ -32,18 +32,12 @@ const NO_REPORTS = 'this store has no report-level data (an import, or a store b
 export async function casesRoutes(app: FastifyInstance, options: CasesRouteOptions): Promise<void> {
   const { live } = options;
 
-  // The case series loads after the default analysis: a /cases request waits for it.
   async function send(generation: Generation, reply: FastifyReply, request: FastifyRequest, analysis: AnalysisDefinition | null): Promise<FastifyReply> {
-    let cases: CasesService | null;
-    try {
-      cases = await generation.cases;
-    } catch (error) {
-      return reply.code(503).send(errorBody(`the report tables of the store could not be read (${(error as Error).message})`));
-    }
-    if (!cases) return reply.code(503).send(errorBody(NO_REPORTS));
-    const result = cases.answer(rawQuery(request), analysis);
-    if (result.status !== 200) return reply.code(result.status).send(result.body);
-    return sendAnswer(request, reply, result, generation.build, `cases\0${result.key}`);
+    return withCases(generation, reply, NO_REPORTS, (cases) => {
+      const result = cases.answer(rawQuery(request), analysis);
+      if (result.status !== 200) return reply.code(result.status).send(result.body);
+      return sendAnswer(request, reply, result, generation.build, `cases\0${result.key}`);
+    });
   }
 
   app.get('/cases', { schema: CASES_ROUTE_SCHEMA, ...PLAIN }, async (request, reply) =>

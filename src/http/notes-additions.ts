@@ -1,12 +1,14 @@
 /**
  * The /llms.txt sections of the resources we added to the specification (section 4.3 analyses,
- * 4.4 case series, 4.5 vaccines, 4.6 operations).
+ * 4.4 case series, 4.5 vaccines, 4.6 operations, 4.7 the report view).
  * notes.ts assembles them with the rest.
  */
 import { CASES_PARAMETERS } from '../cases/params.js';
 import { CASES_NOTE } from '../cases/render.js';
 import { SUBSET_ANALYSES } from '../domain/analysis-rules.js';
-import { JSON_REPORT_COLUMNS } from '../domain/report-columns.js';
+import { JSON_REPORT_COLUMNS, STORED_REPORT_COLUMNS } from '../domain/report-columns.js';
+import { TEXT_MAX_CHARS, TEXT_MIN_LETTERS, TEXT_USAGE } from '../narratives/query.js';
+import { SNIPPET_CHARS } from '../narratives/snippet.js';
 
 /** Section 4.3: the analyses (crude, stratified, subsets of the reports), our addition to the specification. */
 export function analysesEndpoint(): string {
@@ -39,9 +41,18 @@ ${rows.join('\n')}
 
 - Matching is that of /signals (the same code) over every report's names, not only flagged pairs: with vaccine and event, the reports naming a matched vaccine AND a matched event; with one, the reports naming a match; with q, the reports naming a vaccine or an event q matches. At least one is required; an unknown name is a 200 with n_reports 0.
 - JSON body: query (as given), analysis (analysis path only), vaccines and events (matched names), from, to, reports_through, n_reports, hypothesis, note, breakdowns (distinct reports by sex; age_group (CDC WONDER); onset_interval of NUMDAYS: 0, 1, 2, 3, 4-7, 8-14, 15-30, 31-60, 61-120, >120, unknown; serious (21 CFR 600.80) and each outcome flag; dose of the matched vaccine; received_year; state and manufacturer (top 20 and the rest); co_vaccines and co_events: the 20 other vaccines and events most named on these reports, since co-administered vaccines share reports), limit, offset, returned, reports (the page: newest RECVDATE first, then VAERS_ID descending; each with ${REPORT_FIELDS_NOTES}).
-- format=csv: the line listing of the page, RFC 4180, CRLF, one row per report.
+- text: full-text search of the six narrative fields (SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL, OTHER_MEDS, PRIOR_VAX), alone or with vaccine/event/q. ${TEXT_USAGE}. Words are runs of letters and digits; %, _, regex or SQL syntax are plain text; each word or prefix may lie in any field, a phrase within one field. With text, query.text echoes its canonical form and each listed report carries snippet: {field, text (about ${SNIPPET_CHARS} characters around the first match, … marking cut text), matches: [{start, end}] (UTF-16 offsets into text)} or null. Index: an inverted index of the folded words built in memory at load (src/narratives), not a library (minisearch ranks every match and took 470 MB for these texts).
+- format=csv: the line listing of the page, RFC 4180, CRLF, one row per report; a narrative column when the store keeps narratives; snippet_field and snippet columns with text.
 - Headers: X-Total-Count (n_reports), X-Limit, X-Offset, X-REPORTS-Through, X-REPORTS-Build, X-REPORTS-Hypothesis, Cache-Control public, max-age=60; X-REPORTS-Analysis on the analysis path.
-- Errors (400 Error object with the caveat): no filter, vaccine and drug different, a query too short, a quarter not YYYYQn, from after to, limit outside 1..500, offset below 0, an unknown format or parameter (with allowed), a repeated parameter. A store without report tables: 503.`;
+- Errors (400 Error object with the caveat): no filter, vaccine and drug different, a query too short, a quarter not YYYYQn, from after to, limit outside 1..500, offset below 0, an unknown format or parameter (with allowed), a repeated parameter; a text over ${TEXT_MAX_CHARS} characters, with fewer than ${TEXT_MIN_LETTERS} letters or digits to find, only exclusions or an unbalanced quote (usage: the text rule), or text on a store built without --narratives. A store without report tables: 503.`;
+}
+
+/** Section 4.7: the report view, our addition to the specification. */
+export function reportsEndpoint(): string {
+  const fields = STORED_REPORT_COLUMNS.filter((c) => c.json === null).map((c) => c.store).join(', ');
+  return `### 4.7 GET /reports/{vaers_id} (our addition)
+
+One report, whole. JSON by default; a readable HTML page (no scripts) with format=html or when Accept prefers text/html to application/json (a browser), as /pipeline. JSON body: the case-series fields of 4.4 (narrative: SYMPTOM_TEXT), events as [{term, version}] (version: its SYMPTOMVERSIONn, null when absent), the further fields ${fields} (the narratives as written, null when blank or when the store keeps none; dates ISO; current-layout-only fields null in the older layout), analyses (the names of the store's analyses whose subset rule keeps the report), reports_through, hypothesis. vaers_id not a positive integer, an unknown format or parameter: 400 Error object; no report with that VAERS_ID: 404 Error object. Headers: X-REPORTS-Through, X-REPORTS-Build, X-REPORTS-Hypothesis, Cache-Control public, max-age=60, ETag.`;
 }
 
 /** Section 4.5: the vaccine listing (the explorer's front door), our addition to the specification. */
@@ -56,7 +67,7 @@ export function operationsNotes(): string {
   return `### 4.6 Health, revalidation, compression, metrics (our addition)
 
 - GET /healthz: 200 {"ok":true} while the process answers. GET /readyz: 200 {ready, reports_through, analyses, store_build, build, load_seconds} once a store is completely loaded (every analysis and the case series); 503 Error object while it loads or when none could be loaded. Both Cache-Control no-store.
-- ETag: every 200 of /signals, /analyses/{analysis}/signals, /cases, /analyses/{analysis}/cases, /analyses and /vaccines carries a weak ETag derived from the served program and store (X-REPORTS-Build) and the normalised query, equal on every replica serving the same store; If-None-Match with it (or *) answers 304 Not Modified without a body.
+- ETag: every 200 of /signals, /analyses/{analysis}/signals, /cases, /analyses/{analysis}/cases, /analyses, /vaccines and /reports/{vaers_id} carries a weak ETag derived from the served program and store (X-REPORTS-Build) and the normalised query, equal on every replica serving the same store; If-None-Match with it (or *) answers 304 Not Modified without a body.
 - Content coding: with Accept-Encoding, bodies of 1 KB or more are sent with brotli (br) or gzip (q-values honoured, br preferred); Vary: Accept-Encoding. The cached answers keep their compressed bytes.
 - GET /metrics: Prometheus text format: http_requests_total and http_request_duration_seconds by method, route pattern and status; reporting_signals_answer_cache_hits_total / _misses_total by resource; reporting_signals_store_info (store_build, build, reports_through, analyses), store load seconds and loads by result; process metrics.
 - The store can be replaced while the service runs (SIGHUP, or serve --watch): the new store is loaded beside the old one and swapped in once complete; requests in flight finish on the old one; X-REPORTS-Build and X-REPORTS-Through then change (the 12 hex digits of X-REPORTS-Build cover the program and the store).`;

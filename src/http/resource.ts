@@ -2,10 +2,11 @@
  * What every store-backed route shares (/signals, /analyses, /vaccines, /cases): taking the
  * current store generation for the whole request (live-store.ts: a request finishes on the
  * store it started on), the analysis of an `/analyses/:analysis/...` path (404 when unknown),
- * the raw query string (the resources parse it themselves, to see repeated parameters), and
- * the route compilers they use.
+ * the raw query string (the resources parse it themselves, to see repeated parameters), the
+ * case series of a generation (/cases, /reports), and the route compilers they use.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CasesService } from '../cases/service.js';
 import { errorBody } from '../domain/errors.js';
 import { RETRY_AFTER_SECONDS, type Generation, type LiveStore } from './live-store.js';
 
@@ -59,3 +60,19 @@ export function rawQuery(request: FastifyRequest): string {
   return at < 0 ? '' : url.slice(at + 1);
 }
 
+
+/**
+ * Runs `handle` on the generation's case series (the report tables; loaded after the default
+ * analysis, so a request waits for it), or answers 503: with the load's error when the tables
+ * could not be read, with `noReports` when the store has none.
+ */
+export async function withCases(generation: Generation, reply: FastifyReply, noReports: string, handle: (cases: CasesService) => Promise<FastifyReply> | FastifyReply): Promise<FastifyReply> {
+  let cases: CasesService | null;
+  try {
+    cases = await generation.cases;
+  } catch (error) {
+    return reply.code(503).send(errorBody(`the report tables of the store could not be read (${(error as Error).message})`));
+  }
+  if (!cases) return reply.code(503).send(errorBody(noReports));
+  return handle(cases);
+}

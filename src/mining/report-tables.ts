@@ -44,7 +44,7 @@ function storeValue(d: ReportDetails, c: StoredReportColumn, i: number): string 
       return (d.outcomesKnown[i] & bit) === 0 ? null : (d.outcomes[i] & bit) !== 0;
     }
     case 'narrative':
-      return d.narrative?.[i] ?? null;
+      return d[c.field]?.[i] ?? null;
   }
 }
 

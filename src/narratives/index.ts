@@ -181,7 +181,7 @@ export class NarrativeIndex {
    * @returns ascending ordinals, in a new array (the caller may keep or change it).
    */
   search(query: TextQuery, within?: Int32Array): Int32Array {
-    const lists = query.required.map((term) => this.candidates(term));
+    const lists = query.required.map((term) => this.candidates(term, within));
     if (within) lists.push(within);
     lists.sort((a, b) => a.length - b.length);
     let found = lists[0] ?? new Int32Array(0);
@@ -189,19 +189,27 @@ export class NarrativeIndex {
     for (const term of query.required) if (term.kind === 'phrase') found = this.holding(found, term.words);
     for (const term of query.excluded) {
       if (found.length === 0) break;
-      const holding = intersect(found, this.candidates(term));
+      const holding = intersect(found, this.candidates(term, found));
       found = subtract(found, term.kind === 'phrase' ? this.holding(holding, term.words) : holding);
     }
     return found.buffer === this.postings.buffer || found === within ? found.slice() : found;
   }
 
-  /** The reports that may hold a term: exactly those for a word or prefix, a superset for a phrase (its words anywhere). */
-  private candidates(term: TextTerm): Int32Array {
+  /**
+   * The reports that may hold a term: exactly those for a word or prefix, a superset for a phrase
+   * (its words anywhere). With `within`, a prefix's words are first cut to those reports (a short
+   * selection then never pays for the union of a common prefix over every report); the result
+   * may still hold reports outside `within` for a word or a phrase (the caller intersects).
+   */
+  private candidates(term: TextTerm, within?: Int32Array): Int32Array {
     if (term.kind === 'word') return this.reportsOf(term.word);
     if (term.kind === 'prefix') {
       const lists: Int32Array[] = [];
-      for (let w = this.lowerBound(term.prefix); w < this.vocabulary.length && this.vocabulary[w].startsWith(term.prefix); w++) lists.push(this.postingsAt(w));
-      return unite(lists, this.size);
+      for (let w = this.lowerBound(term.prefix); w < this.vocabulary.length && this.vocabulary[w].startsWith(term.prefix); w++) {
+        const list = this.postingsAt(w);
+        lists.push(within ? intersect(within, list) : list);
+      }
+      return unite(lists.filter((list) => list.length > 0), this.size);
     }
     const lists = term.words.map((word) => this.reportsOf(word)).sort((a, b) => a.length - b.length);
     return lists.reduce((found, list) => (found.length === 0 ? found : intersect(found, list)));

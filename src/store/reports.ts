@@ -7,7 +7,7 @@
  */
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import { formatQuarter, parseQuarter, quarterOf } from '../domain/quarter.js';
-import { STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type ReportEncoding, type StoredReportColumn, type VaccineColumn } from '../domain/report-columns.js';
+import { NARRATIVE_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type ReportEncoding, type StoredReportColumn, type VaccineColumn } from '../domain/report-columns.js';
 import { OUTCOME } from '../domain/report-rules.js';
 import { REPORT_OUTCOME_COLUMNS, REPORT_TABLES, type ReportTableName } from './schema.js';
 import { vectorNumbers } from './vector-numbers.js';
@@ -26,8 +26,8 @@ type ServedArrayOf<C extends StoredReportColumn> =
  * The `reports` table as columns, mapped from src/domain/report-columns.ts: one property per
  * column's `field` (ids and numbers as doubles, NaN for null; dates as ISO strings; quarters as
  * quarter indexes; codes as indexes into the column's codes; the outcome flags as OUTCOME bits
- * in `outcomes`, with `outcomesKnown` the bits whose column the report's file had; `narrative`
- * null when the store has none). Index i is report i, newest RECVDATE first, then VAERS_ID descending.
+ * in `outcomes`, with `outcomesKnown` the bits whose column the report's file had; a narrative
+ * column null when the store has none of its values; a nullable column the store lacks, all null). Index i is report i, newest RECVDATE first, then VAERS_ID descending.
  */
 export type ReportColumnData = { -readonly [C in StoredReportColumn as C['field']]: ServedArrayOf<C> } & { count: number; outcomesKnown: Uint16Array };
 
@@ -50,6 +50,8 @@ export type ReportData = ReportColumnData & { vaccines: ReportVaccines; events: 
 /** Where each report table is read from (a table of the attached store) and the file errors name. */
 type Sources = Record<ReportTableName, { from: string; file: string }>;
 
+/** DuckDB's memory limit while the report tables are read (the narratives' row groups need more than serving.ts's 64 MB). */
+const REPORTS_MEMORY_LIMIT = '256MB';
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const OUTCOMES_SQL = REPORT_OUTCOME_COLUMNS.map(([c, name]) => `if(${c}, ${OUTCOME[name]}, 0)`).join(' + ');
 const KNOWN_SQL = REPORT_OUTCOME_COLUMNS.map(([c, name]) => `if(${c} IS NULL, 0, ${OUTCOME[name]})`).join(' + ');
@@ -58,10 +60,27 @@ const ID_SQL = `coalesce(vaers_id::DOUBLE, 'NaN'::DOUBLE)`;
 const SCALAR_COLUMNS = STORED_REPORT_COLUMNS.filter((c) => c.encoding !== 'outcome');
 const NUMERIC: ReadonlySet<ReportEncoding> = new Set(['id', 'number']);
 const CODE_INDEX = new Map(SCALAR_COLUMNS.flatMap((c) => ('codes' in c && c.encoding === 'code' ? [[c.store, new Map(c.codes.map((code, i) => [code, i]))] as const] : [])));
-const REPORTS_SELECT = [
-  ...SCALAR_COLUMNS.map((c) => (c.encoding === 'id' ? ID_SQL : c.encoding === 'number' ? `coalesce(${c.store}, 'NaN'::DOUBLE)` : c.store)),
-  `(${OUTCOMES_SQL})::INTEGER`, `(${KNOWN_SQL})::INTEGER`,
-].join(', ');
+/**
+ * The select list of `reports`, given the columns the store has: a nullable column that a store
+ * written before it lacks reads as NULL (so such a store stays readable, without those fields).
+ */
+function reportsSelect(present: ReadonlySet<string>): string {
+  const absent = (c: StoredReportColumn): boolean => !present.has(c.store) && !('notNull' in c);
+  return [
+    ...SCALAR_COLUMNS.map((c) => (c.encoding === 'id' ? ID_SQL
+      : c.encoding === 'number' ? `coalesce(${absent(c) ? 'NULL::DOUBLE' : c.store}, 'NaN'::DOUBLE)` : absent(c) ? 'NULL::VARCHAR' : c.store)),
+    `(${OUTCOMES_SQL})::INTEGER`, `(${KNOWN_SQL})::INTEGER`,
+  ].join(', ');
+}
+
+/** The column names of a table or `read_parquet(...)` (an Error naming the file when it cannot be read). */
+async function columnNames(connection: DuckDBConnection, from: string, file: string, table: string): Promise<Set<string>> {
+  try {
+    return new Set((await connection.runAndReadAll(`SELECT * FROM ${from} LIMIT 0`)).columnNames());
+  } catch (error) {
+    throw bad(file, table, (error as Error).message.split('\n')[0]);
+  }
+}
 
 /** A store that breaks the report tables' shape: the file and what is wrong. */
 function bad(file: string, table: string, what: string): Error {
@@ -131,8 +150,9 @@ async function readReports(connection: DuckDBConnection, { from, file }: Sources
   const outcomes = new Uint16Array(count);
   const outcomesKnown = new Uint16Array(count);
   const r = { ...columns, count, outcomes, outcomesKnown } as unknown as ReportColumnData;
-  let narratives = false;
-  const read = await stream(connection, `SELECT ${REPORTS_SELECT} FROM ${from}`, file, 'reports', (chunk, at) => {
+  const kept = new Set<string>();
+  const select = reportsSelect(await columnNames(connection, from, file, 'reports'));
+  const read = await stream(connection, `SELECT ${select} FROM ${from}`, file, 'reports', (chunk, at) => {
     if (at + chunk.rowCount > count) throw bad(file, 'reports', 'more rows than counted');
     const values = SCALAR_COLUMNS.map((c, k) => (NUMERIC.has(c.encoding) ? vectorNumbers(chunk.getColumnVector(k), chunk.rowCount)
       : strings(chunk, k, c.encoding === 'narrative' ? undefined : pool)));
@@ -156,7 +176,7 @@ async function readReports(connection: DuckDBConnection, { from, file }: Sources
           into[row] = index;
         } else {
           if (c.encoding === 'date' && (value === null ? 'notNull' in c : !ISO_DATE.test(String(value)))) throw where(`${c.store} '${value}' is not YYYY-MM-DD`);
-          if (c.encoding === 'narrative' && value !== null) narratives = true;
+          if (c.encoding === 'narrative' && value !== null) kept.add(c.field);
           into[row] = value as string | null;
         }
       });
@@ -170,7 +190,8 @@ async function readReports(connection: DuckDBConnection, { from, file }: Sources
     }
   });
   if (read !== count) throw bad(file, 'reports', `${read} rows read of ${count}`);
-  if (!narratives) r.narrative = null;
+  const columnsOf = r as unknown as Record<string, unknown>;
+  for (const c of NARRATIVE_REPORT_COLUMNS) if (!kept.has(c.field)) columnsOf[c.field] = null;
   return r;
 }
 
@@ -221,6 +242,8 @@ export async function readReportData(storePath: string): Promise<ReportData | nu
     if (!sources) return null;
     // One pool of shared strings for the three tables (narratives are not interned).
     const pool = new Map<string, string>();
+    // The narratives make row groups of tens of MB: one thread, and room for a few of them (freed after the load).
+    await connection.run(`SET threads = 1; SET memory_limit = '${REPORTS_MEMORY_LIMIT}'`);
     const reports = await readReports(connection, sources.reports, pool);
     const vax = await readRuns(connection, sources.report_vaccines, 'report_vaccines', VACCINE_COLUMNS.map((c) => c.store), reports.id, pool);
     const vaccines = { start: vax.start, ...Object.fromEntries(VACCINE_COLUMNS.map((c, k) => [c.field, vax.values[k]])) } as ReportVaccines;

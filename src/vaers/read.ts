@@ -96,7 +96,7 @@ export interface VaersProgress {
 
 /**
  * Options of `readVaers`. `includeNondomestic` reads `NonDomesticVAERS*` files too (default off);
- * `narratives` keeps each kept report's `SYMPTOM_TEXT` in `details.narrative` (default off).
+ * `narratives` keeps each kept report's narrative columns (SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL, OTHER_MEDS, PRIOR_VAX, ALLERGIES) in `details` (default off).
  */
 export interface ReadVaersOptions {
   includeNondomestic?: boolean;

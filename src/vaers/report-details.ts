@@ -9,7 +9,7 @@
  * event, plus the narratives when they are kept. The reports are the real ones, read once:
  * `--scale` replays only the counts.
  */
-import { CHECKED_FIELDS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type ReportEncoding, type StoredReportColumn, type VaccineColumn } from '../domain/report-columns.js';
+import { CHECKED_FIELDS, NARRATIVE_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type ReportEncoding, type StoredReportColumn, type VaccineColumn } from '../domain/report-columns.js';
 import type { BadCell, ReadValueOf, VaxRowValues } from './rows.js';
 import { ValueTally, type UnparseableValues } from './skips.js';
 
@@ -92,7 +92,7 @@ export type ReportValues = { -readonly [C in StoredReportColumn as C['field']]: 
  * The kept reports' values as columns, mapped from src/domain/report-columns.ts. Index `i` is
  * `VaersData.reports[i]`. Ids and numbers are doubles (NaN: unknown); dates `yyyymmdd` (0:
  * null); text columns hold indexes into `strings` (-1: null); codes are indexes into the
- * column's codes; the outcome flags are OUTCOME bits; `narrative` is null when not read.
+ * column's codes; the outcome flags are OUTCOME bits; each narrative column is null when not read.
  * Satisfies the rules' RuleColumns (src/domain/report-rules.ts).
  */
 export type ReportDetails = ReportDetailColumns & {
@@ -126,7 +126,8 @@ export class ReportDetailsBuilder {
   private readonly columns = new Map(TYPED_COLUMNS.map((c) => [c.field, new Growable(ARRAY_OF[c.encoding as keyof typeof ARRAY_OF])] as const));
   private readonly outcomes = new Growable((n) => new Uint16Array(n));
   private readonly outcomesKnown = new Growable((n) => new Uint16Array(n));
-  private readonly narrative: Array<string | null> | null;
+  /** Per narrative column (NARRATIVE_REPORT_COLUMNS order), its values; null when not read. */
+  private readonly narratives: Array<Array<string | null>> | null;
   private readonly vaxStart = new Growable(int32);
   private readonly vax = Array.from({ length: VAX_ROW_WIDTH }, () => new Growable(int32));
   private readonly eventStart = new Growable(int32);
@@ -140,7 +141,7 @@ export class ReportDetailsBuilder {
   private readonly eventString: number[] = [];
 
   constructor(narratives: boolean) {
-    this.narrative = narratives ? [] : null;
+    this.narratives = narratives ? NARRATIVE_REPORT_COLUMNS.map(() => []) : null;
     this.vaxStart.push(0);
     this.eventStart.push(0);
   }
@@ -181,7 +182,7 @@ export class ReportDetailsBuilder {
     }
     this.outcomes.push(report.outcomes);
     this.outcomesKnown.push(report.outcomesKnown);
-    this.narrative?.push(report.narrative);
+    this.narratives?.forEach((into, k) => into.push(report[NARRATIVE_REPORT_COLUMNS[k].field]));
     for (const b of bad ?? []) this.tally.add(b.field, { vaers_id: report.id, file: where.file, line: where.line, cell: b.cell });
     for (let k = 0; k < vaxRows.length; k++) this.vax[k % VAX_ROW_WIDTH].push(vaxRows[k]);
     this.vaxStart.push(this.vax[0].length);
@@ -197,7 +198,8 @@ export class ReportDetailsBuilder {
     const columns = Object.fromEntries([...this.columns].map(([field, c]) => [field, c.done()]));
     const vaccines = Object.fromEntries(VACCINE_COLUMNS.map((c, k) => [c.field, this.vax[k].done()]));
     return {
-      ...columns, count: this.vaxStart.length - 1, outcomes: this.outcomes.done(), outcomesKnown: this.outcomesKnown.done(), narrative: this.narrative,
+      ...columns, ...Object.fromEntries(NARRATIVE_REPORT_COLUMNS.map((c, k) => [c.field, this.narratives?.[k] ?? null])),
+      count: this.vaxStart.length - 1, outcomes: this.outcomes.done(), outcomesKnown: this.outcomesKnown.done(),
       vaccines: { start: this.vaxStart.done(), ...vaccines },
       events: { start: this.eventStart.done(), term: this.term.done(), version: this.version.done() },
       strings: this.strings.values, unparseable: this.tally.list(),

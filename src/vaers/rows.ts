@@ -12,7 +12,7 @@
  * guide's) reads as unknown and is reported in `bad`, never thrown.
  */
 import { requireColumns, type ColumnIndex } from './csv.js';
-import { STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type SourceFields, type StoredReportColumn, type VaccineColumn } from '../domain/report-columns.js';
+import { NARRATIVE_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, sourceFieldsOf, type NarrativeReportColumn, type SourceFields, type StoredReportColumn, type VaccineColumn } from '../domain/report-columns.js';
 import { parseAge, SEX_CODES, type Sex } from '../domain/report-rules.js';
 import { reportFieldColumns } from './report-fields.js';
 import { parseDecimal, parseVaersDate, parseVaersId, type DateNumber } from './values.js';
@@ -46,15 +46,17 @@ export interface DataDetailColumns {
   cells: number[];
   age: number;
   sex: number;
-  text: number;
+  /** Per narrative column (NARRATIVE_REPORT_COLUMNS order), its column. */
+  narratives: number[];
   /** OUTCOME bits (src/domain/report-rules.ts) whose column the header has. */
   outcomesKnown: number;
 }
 
-/** The `cell` columns of one VAERSDATA row (dates as `yyyymmdd`; null: blank or unreadable), its narrative and its unreadable cells. */
-export type DataDetails = CellValues & {
-  /** `SYMPTOM_TEXT`, only when narratives are read (else null). */
-  narrative: string | null;
+/** The narratives of one VAERSDATA row by field (as written, untrimmed; null when blank or not read). */
+export type NarrativeValues = { -readonly [C in NarrativeReportColumn as C['field']]: string | null };
+
+/** The `cell` columns of one VAERSDATA row (dates as `yyyymmdd`; null: blank or unreadable), its narratives and its unreadable cells. */
+export type DataDetails = CellValues & NarrativeValues & {
   /** The unreadable cells of the row (null when none). */
   bad: BadCell[] | null;
 };
@@ -72,7 +74,7 @@ export function dataDetailColumns(columns: ColumnIndex): DataDetailColumns {
   for (const [bit] of reportFieldColumns(columns).outcomes) outcomesKnown |= bit;
   return {
     cells: CELL_COLUMNS.map((c) => sourceColumn(columns, c.source)), age: col(columns, 'AGE_YRS'), sex: col(columns, 'SEX'),
-    text: col(columns, 'SYMPTOM_TEXT'), outcomesKnown,
+    narratives: NARRATIVE_REPORT_COLUMNS.map((c) => sourceColumn(columns, c.source)), outcomesKnown,
   };
 }
 
@@ -85,7 +87,7 @@ function cellValue(c: CellColumn, cell: string): DateNumber | number | string | 
   return c.codes.includes(code) ? code : undefined;
 }
 
-/** The extra fields of one VAERSDATA record; `narratives` keeps `SYMPTOM_TEXT` (as written, untrimmed). */
+/** The extra fields of one VAERSDATA record; `narratives` keeps the narrative columns (as written, untrimmed). */
 export function dataDetails(fields: readonly string[], at: DataDetailColumns, narratives: boolean): DataDetails {
   const age = cellAt(fields, at.age);
   const sex = cellAt(fields, at.sex);
@@ -96,11 +98,14 @@ export function dataDetails(fields: readonly string[], at: DataDetailColumns, na
   CELL_COLUMNS.forEach((c, k) => {
     const cell = cellAt(fields, at.cells[k]);
     const value = cell === '' ? null : cellValue(c, cell);
-    if (value === undefined) (bad ??= []).push({ field: c.source.older[0], cell });
+    if (value === undefined) (bad ??= []).push({ field: sourceFieldsOf(c)[0], cell });
     values[c.field] = value ?? null;
   });
-  const text = narratives && at.text >= 0 ? (fields[at.text] ?? '') : '';
-  return { ...(values as CellValues), narrative: text.trim() === '' ? null : text, bad };
+  NARRATIVE_REPORT_COLUMNS.forEach((c, k) => {
+    const text = narratives && at.narratives[k] >= 0 ? (fields[at.narratives[k]] ?? '') : '';
+    values[c.field] = text.trim() === '' ? null : text;
+  });
+  return { ...(values as CellValues & NarrativeValues), bad };
 }
 
 /** Where the fields of a VAERSVAX row sit: the id, and per VACCINE_COLUMNS column its column (-1: absent). */

@@ -37,15 +37,27 @@ export const CASE_REPORTS: CaseFixture[] = [
     vaccines: [[HEPB, 'HEP', 'MERCK', 'H3', '3']], events: ['Rash'] },
 ];
 
-/** Writes the folder (one DATA, VAX and SYMPTOMS file per year) and returns it. */
-export async function writeCaseFolder(dir: string): Promise<string> {
+/** Narratives and further DATA cells of the eight reports, for the text-search and report-view tests (test/cases/text.test.ts works their answers by hand). */
+export const CASE_NARRATIVES: Record<number, Record<string, string>> = {
+  101: { SYMPTOM_TEXT: 'Intussusception on day 3; surgery.', LAB_DATA: 'Ultrasound: target sign', RPT_DATE: '01/09/2000', V_ADMINBY: 'PVT', V_FUNDBY: 'PUB', SPLTTYPE: 'WAES0001', HOSPDAYS: '4' },
+  102: { SYMPTOM_TEXT: 'INTUSSUSCEPTION reduced by enema', HISTORY: 'Premature' },
+  103: { SYMPTOM_TEXT: 'Died. Attorney requested records.', DATEDIED: '05/01/2000' },
+  104: { SYMPTOM_TEXT: 'Diarrhée for two days' },
+  105: { SYMPTOM_TEXT: 'Guillain-Barré syndrome suspected' },
+  106: { SYMPTOM_TEXT: 'Fever 40%_C; intussusceptions ruled out' },
+  107: { SYMPTOM_TEXT: 'Barre', CUR_ILL: 'Guillain syndrome' },
+  108: { OTHER_MEDS: 'Aspirin', PRIOR_VAX: 'Rash after attorney visit', SYMPTOM_TEXT: '' },
+};
+
+/** Writes the folder (one DATA, VAX and SYMPTOMS file per year) and returns it; `cells` overrides DATA cells per VAERS_ID (e.g. the narratives). */
+export async function writeCaseFolder(dir: string, cells: Record<number, Record<string, string>> = {}): Promise<string> {
   await mkdir(dir, { recursive: true });
   for (const year of ['2000', '2001']) {
     const reports = CASE_REPORTS.filter((r) => r.recvdate.endsWith(year));
     const data = reports.map((r) => OLD_DATA_HEADER.map((column) => {
       const values: Record<string, string> = {
         VAERS_ID: String(r.id), RECVDATE: r.recvdate, STATE: r.state, AGE_YRS: r.age, SEX: r.sex, NUMDAYS: r.numdays,
-        SYMPTOM_TEXT: `narrative of ${r.id}`, VAX_DATE: '01/01/2000', ONSET_DATE: '01/02/2000', RECOVD: 'N',
+        SYMPTOM_TEXT: `narrative of ${r.id}`, VAX_DATE: '01/01/2000', ONSET_DATE: '01/02/2000', RECOVD: 'N', ...cells[r.id],
       };
       return r.outcomes.includes(column) ? 'Y' : (values[column] ?? '');
     }));

@@ -38,28 +38,31 @@ describe('the report columns table', () => {
     }
     const older = await header(`${LAYOUTS.older}VAERSDATA.csv.gz`);
     const currentOnly = REPORT_COLUMNS.flatMap((c): string[] => (c.source ? c.source.current.filter((f) => !(c.source.older as readonly string[]).includes(f)) : []));
-    expect([...new Set(currentOnly)]).toEqual(['BIRTH_DEFECT', 'ER_ED_VISIT', 'OFC_VISIT']);
+    expect([...new Set(currentOnly)]).toEqual(['BIRTH_DEFECT', 'ER_ED_VISIT', 'OFC_VISIT', 'ALLERGIES', 'FORM_VERS', 'TODAYS_DATE']);
     for (const field of currentOnly) expect(older).not.toContain(field);
     expect(await header(`${LAYOUTS.older}VAERSVAX.csv.gz`)).not.toContain('VAX_DOSE_SERIES');
   });
 
   it('the store DDL, checked fields and CSV header derive from it, in table order', () => {
     expect(STORED_REPORT_COLUMNS.map((c) => c.store)).toEqual(['vaers_id', 'received', 'quarter', 'age_yrs', 'age_source', 'age_group', 'sex', 'state', 'vax_date',
-      'onset_date', 'numdays', 'died', 'l_threat', 'er_visit', 'hospital', 'x_stay', 'disable', 'birth_defect', 'ofc_visit', 'recovd', 'narrative']);
+      'onset_date', 'numdays', 'died', 'l_threat', 'er_visit', 'hospital', 'x_stay', 'disable', 'birth_defect', 'ofc_visit', 'recovd', 'narrative',
+      'lab_data', 'history', 'cur_ill', 'other_meds', 'prior_vax', 'allergies', 'rpt_date', 'datedied', 'hospdays', 'v_adminby', 'v_fundby', 'splttype', 'form_vers', 'todays_date']);
     expect(REPORT_TABLES_SQL.split('\n')).toEqual([
       'CREATE TABLE reports (vaers_id BIGINT NOT NULL, received VARCHAR NOT NULL, quarter VARCHAR NOT NULL, age_yrs DOUBLE, age_source VARCHAR, age_group VARCHAR NOT NULL, '
         + 'sex VARCHAR NOT NULL, state VARCHAR, vax_date VARCHAR, onset_date VARCHAR, numdays DOUBLE, died BOOLEAN, l_threat BOOLEAN, er_visit BOOLEAN, '
-        + 'hospital BOOLEAN, x_stay BOOLEAN, disable BOOLEAN, birth_defect BOOLEAN, ofc_visit BOOLEAN, recovd VARCHAR, narrative VARCHAR);',
+        + 'hospital BOOLEAN, x_stay BOOLEAN, disable BOOLEAN, birth_defect BOOLEAN, ofc_visit BOOLEAN, recovd VARCHAR, narrative VARCHAR, '
+        + 'lab_data VARCHAR, history VARCHAR, cur_ill VARCHAR, other_meds VARCHAR, prior_vax VARCHAR, allergies VARCHAR, rpt_date VARCHAR, datedied VARCHAR, '
+        + 'hospdays DOUBLE, v_adminby VARCHAR, v_fundby VARCHAR, splttype VARCHAR, form_vers VARCHAR, todays_date VARCHAR);',
       'CREATE TABLE report_vaccines (vaers_id BIGINT NOT NULL, vax_name VARCHAR NOT NULL, vax_type VARCHAR, vax_manu VARCHAR, vax_lot VARCHAR, '
         + 'vax_dose VARCHAR, vax_route VARCHAR, vax_site VARCHAR);',
       'CREATE TABLE report_events (vaers_id BIGINT NOT NULL, term VARCHAR NOT NULL, version VARCHAR);',
     ]);
-    expect(CHECKED_FIELDS).toEqual(['AGE_YRS', 'SEX', 'VAX_DATE', 'ONSET_DATE', 'NUMDAYS', 'RECOVD']);
+    expect(CHECKED_FIELDS).toEqual(['AGE_YRS', 'SEX', 'VAX_DATE', 'ONSET_DATE', 'NUMDAYS', 'RECOVD', 'RPT_DATE', 'DATEDIED', 'HOSPDAYS', 'TODAYS_DATE']);
     expect(CASES_CSV_COLUMNS).toEqual(['vaers_id', 'received', 'quarter', 'age_yrs', 'age_source', 'age_group', 'sex', 'state', 'vax_date', 'onset_date', 'onset_days',
       'serious', 'died', 'l_threat', 'er_visit', 'hospital', 'x_stay', 'disable', 'birth_defect', 'ofc_visit', 'recovd', 'vaccines', 'events']);
     const report = CASE_SERIES_SCHEMA.properties.reports.items;
     expect(report.required).toEqual(CASES_CSV_COLUMNS);
-    expect(Object.keys(report.properties)).toEqual([...CASES_CSV_COLUMNS, 'narrative']);
+    expect(Object.keys(report.properties)).toEqual([...CASES_CSV_COLUMNS, 'narrative', 'snippet']);
     expect((report.properties.vaccines as { items: { required: string[] } }).items.required).toEqual(['name', 'type', 'manufacturer', 'lot', 'dose', 'route', 'site']);
   });
 });

@@ -7,10 +7,10 @@ import { buildStore } from '../../src/mining/build.js';
 import type { BuildSummary } from '../../src/mining/summary.js';
 import { formatQuarter } from '../../src/domain/quarter.js';
 import { readReportData, type ReportData } from '../../src/store/reports.js';
-import { REPORT_OUTCOME_COLUMNS, REPORT_TABLES_SQL, type ReportEventRow, type ReportRow, type ReportVaccineRow, type StoreMeta } from '../../src/store/schema.js';
+import { REPORT_OUTCOME_COLUMNS, REPORT_TABLE_COLUMNS, REPORT_TABLES_SQL, type ReportEventRow, type ReportRow, type ReportVaccineRow, type StoreMeta } from '../../src/store/schema.js';
 import { writeStore } from '../../src/store/write.js';
 import { AGE_GROUPS, OUTCOME, SEX_CODES } from '../../src/domain/report-rules.js';
-import { EXPECTED_EVENTS, EXPECTED_NARRATIVES, EXPECTED_REPORTS, EXPECTED_UNPARSEABLE, EXPECTED_VACCINES, writeReportFolder } from '../vaers/report-fixtures.js';
+import { EXPECTED_EVENTS, EXPECTED_NARRATIVES, EXPECTED_NARRATIVE_COLUMNS, EXPECTED_REPORTS, EXPECTED_UNPARSEABLE, EXPECTED_VACCINES, writeReportFolder } from '../vaers/report-fixtures.js';
 
 let dir: string;
 let vaers: string;
@@ -59,6 +59,10 @@ function rowsOf(d: ReportData): { reports: ReportRow[]; vaccines: ReportVaccineR
       vaers_id: d.id[i], received: d.received[i], quarter: formatQuarter(d.quarter[i]), age_yrs: Number.isNaN(d.age[i]) ? null : d.age[i], age_source: d.ageSource[i],
       age_group: AGE_GROUPS[d.ageGroup[i]].label, sex: SEX_CODES[d.sex[i]], state: d.state[i], vax_date: d.vaxDate[i], onset_date: d.onsetDate[i],
       numdays: Number.isNaN(d.numdays[i]) ? null : d.numdays[i], recovd: d.recovd[i], narrative: d.narrative?.[i] ?? null,
+      lab_data: d.labData?.[i] ?? null, history: d.history?.[i] ?? null, cur_ill: d.curIll?.[i] ?? null, other_meds: d.otherMeds?.[i] ?? null,
+      prior_vax: d.priorVax?.[i] ?? null, allergies: d.allergies?.[i] ?? null, rpt_date: d.rptDate[i], datedied: d.dateDied[i],
+      hospdays: Number.isNaN(d.hospdays[i]) ? null : d.hospdays[i], v_adminby: d.adminBy[i], v_fundby: d.fundBy[i], splttype: d.splttype[i],
+      form_vers: d.formVers[i], todays_date: d.todaysDate[i],
     } as ReportRow;
     for (const [column, name] of REPORT_OUTCOME_COLUMNS) (row as Record<string, unknown>)[column] = (d.outcomesKnown[i] & OUTCOME[name]) ? (d.outcomes[i] & OUTCOME[name]) !== 0 : null;
     reports.push(row);
@@ -71,7 +75,7 @@ function rowsOf(d: ReportData): { reports: ReportRow[]; vaccines: ReportVaccineR
   return { reports, vaccines, events };
 }
 
-const withNarratives = EXPECTED_REPORTS.map((r, i) => ({ ...r, narrative: EXPECTED_NARRATIVES[i] }));
+const withNarratives = EXPECTED_REPORTS.map((r, i) => ({ ...r, ...Object.fromEntries(Object.entries(EXPECTED_NARRATIVE_COLUMNS).map(([c, values]) => [c, values[i]])) }));
 
 describe('report tables in the store (the case series\' data)', () => {
   it('the DuckDB store holds exactly the kept reports, their VAX rows and events, newest RECVDATE first, then VAERS_ID descending', async () => {
@@ -94,10 +98,13 @@ describe('report tables in the store (the case series\' data)', () => {
     expect(plain).not.toBeNull();
     expect(rowsOf(plain!)).toEqual({ reports: EXPECTED_REPORTS, vaccines: EXPECTED_VACCINES, events: EXPECTED_EVENTS });
     expect(plain!.narrative).toBeNull();
+    expect(plain!.labData).toBeNull();
+    expect(plain!.allergies).toBeNull();
     expect([...plain!.vaccines.start]).toEqual([0, 2, 3, 4, 5, 6, 8]);
     expect(await readReportData(join(dir, 'plain.parquet'))).toEqual(plain);
     const text = await readReportData(join(dir, 'text.duckdb'));
     expect(text!.narrative).toEqual(EXPECTED_NARRATIVES);
+    expect(text!.history).toEqual(EXPECTED_NARRATIVE_COLUMNS.history);
     expect(rowsOf(text!).reports).toEqual(withNarratives);
     expect(await readReportData(join(dir, 'text.parquet'))).toEqual(text);
   });
@@ -165,7 +172,7 @@ describe('a failed write leaves no file and an existing store untouched', () => 
 
 describe('a store whose report tables break the shape is an error naming the file', () => {
   const REPORT = (id: number, received: string, sex = 'F'): string =>
-    `(${id}, '${received}', '${received.slice(0, 4)}Q1', NULL, NULL, 'Unknown', '${sex}', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`;
+    `(${id}, '${received}', '${received.slice(0, 4)}Q1', NULL, 'Unknown', '${sex}'${', NULL'.repeat(REPORT_TABLE_COLUMNS.length - 6)})`;
   const cases: Array<[string, string, RegExp]> = [
     ['only reports', 'CREATE TABLE reports (vaers_id BIGINT)', /incomplete report tables: .*bad-0\.duckdb: has reports, lacks report_vaccines, report_events/],
     ['a sex code', `${REPORT_TABLES_SQL} INSERT INTO reports VALUES ${REPORT(1, '2004-01-02', 'X')}`, /bad-1\.duckdb: reports: row 1: sex 'X' is not one of F, M, U/],

@@ -28,12 +28,15 @@ describe('report values: dates, numbers, the rows of each file', () => {
     expect(at.outcomesKnown).toBe(OUTCOME.DIED | OUTCOME.L_THREAT | OUTCOME.ER_VISIT | OUTCOME.HOSPITAL | OUTCOME.X_STAY | OUTCOME.DISABLE);
     expect(dataDetailColumns(header(MODERN_DATA_HEADER)).outcomesKnown).toBe(255);
     const row = (cells: Record<string, string>): string[] => OLD_DATA_HEADER.map((n) => cells[n] ?? '');
-    expect(dataDetails(row({ STATE: ' CA ', VAX_DATE: '03/01/2004', NUMDAYS: '1', RECOVD: 'n', SYMPTOM_TEXT: ' text ' }), at, true)).toEqual({
+    expect(dataDetails(row({ STATE: ' CA ', VAX_DATE: '03/01/2004', NUMDAYS: '1', RECOVD: 'n', SYMPTOM_TEXT: ' text ', LAB_DATA: 'WBC 9', RPT_DATE: '03/05/2004', HOSPDAYS: '2', V_FUNDBY: ' OTH ' }), at, true)).toEqual({
       state: 'CA', vaxDate: 20040301, onsetDate: null, numdays: 1, recovd: 'N', narrative: ' text ', bad: null,
+      labData: 'WBC 9', history: null, curIll: null, otherMeds: null, priorVax: null, allergies: null,
+      rptDate: 20040305, dateDied: null, hospdays: 2, adminBy: null, fundBy: 'OTH', splttype: null, formVers: null, todaysDate: null,
     });
-    expect(dataDetails(row({ AGE_YRS: '-1', SEX: 'f', ONSET_DATE: '1/32/2004', NUMDAYS: '1,5', RECOVD: 'maybe', SYMPTOM_TEXT: 'x' }), at, false)).toEqual({
-      state: null, vaxDate: null, onsetDate: null, numdays: null, recovd: null, narrative: null,
-      bad: [{ field: 'AGE_YRS', cell: '-1' }, { field: 'ONSET_DATE', cell: '1/32/2004' }, { field: 'NUMDAYS', cell: '1,5' }, { field: 'RECOVD', cell: 'maybe' }],
+    expect(dataDetails(row({ AGE_YRS: '-1', SEX: 'f', ONSET_DATE: '1/32/2004', NUMDAYS: '1,5', RECOVD: 'maybe', SYMPTOM_TEXT: 'x', DATEDIED: '02/30/2004', HOSPDAYS: 'x' }), at, false)).toEqual({
+      state: null, vaxDate: null, onsetDate: null, numdays: null, recovd: null, narrative: null, labData: null, history: null, curIll: null, otherMeds: null, priorVax: null, allergies: null, rptDate: null, dateDied: null, hospdays: null, adminBy: null, fundBy: null, splttype: null, formVers: null, todaysDate: null,
+      bad: [{ field: 'AGE_YRS', cell: '-1' }, { field: 'ONSET_DATE', cell: '1/32/2004' }, { field: 'NUMDAYS', cell: '1,5' }, { field: 'RECOVD', cell: 'maybe' },
+        { field: 'DATEDIED', cell: '02/30/2004' }, { field: 'HOSPDAYS', cell: 'x' }],
     });
   });
 
@@ -86,5 +89,9 @@ describe('readVaers details: the kept reports\' own values, both layouts', () =>
     await writeReportFolder(dir);
     const data = await readVaers(dir, { narratives: true });
     expect(data.details.narrative).toEqual([NARRATIVE_101, null, null, null, 'Sore arm', null]);
+    expect(data.details.allergies).toEqual([null, null, null, null, 'Penicillin', null]);
+    expect(data.details.labData).toEqual(['WBC 12.1', null, null, null, null, null]);
+    expect([...data.details.rptDate]).toEqual([20040304, 0, 0, 0, 0, 0]);
+    expect([...data.details.todaysDate]).toEqual([0, 0, 0, 0, 20210109, 0]);
   });
 });

@@ -38,7 +38,8 @@ export async function writeReportFolder(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   await writeFiles(dir, {
     '2004VAERSDATA.csv': fullDataCsv('old', [
-      { VAERS_ID: '101', RECVDATE: '03/05/2004', STATE: 'CA', AGE_YRS: '0.4', SEX: 'F', VAX_DATE: '03/01/2004', ONSET_DATE: '3/2/2004', NUMDAYS: '1', DIED: 'Y', ER_VISIT: 'Y', RECOVD: 'N', SYMPTOM_TEXT: NARRATIVE_101 },
+      { VAERS_ID: '101', RECVDATE: '03/05/2004', STATE: 'CA', AGE_YRS: '0.4', SEX: 'F', VAX_DATE: '03/01/2004', ONSET_DATE: '3/2/2004', NUMDAYS: '1', DIED: 'Y', ER_VISIT: 'Y', RECOVD: 'N', SYMPTOM_TEXT: NARRATIVE_101,
+        RPT_DATE: '03/04/2004', DATEDIED: '03/10/2004', V_ADMINBY: 'PVT', V_FUNDBY: ' PUB ', SPLTTYPE: 'WAES0403USA01', LAB_DATA: 'WBC 12.1', HISTORY: ' Prematurity' },
       { VAERS_ID: '102', RECVDATE: '03/05/2004', CAGE_YR: '1', CAGE_MO: '.5' }, // AGE_YRS blank: the calculated age 1.5
       { VAERS_ID: '104', RECVDATE: '04/01/2004', AGE_YRS: 'zzz' }, // no VAX row: skipped, its bad age not counted
     ]),
@@ -70,7 +71,8 @@ export async function writeReportFolder(dir: string): Promise<void> {
       ['106', [['Rash', '8.1']]],
     ]),
     '2021VAERSDATA.csv': fullDataCsv('modern', [
-      { VAERS_ID: '0900001', RECVDATE: '01/10/2021', STATE: 'NY', AGE_YRS: '45.0', SEX: 'M', VAX_DATE: '01/08/2021', ONSET_DATE: '01/09/2021', NUMDAYS: '1.0', OFC_VISIT: 'Y', ER_ED_VISIT: 'Y', RECOVD: 'U', SYMPTOM_TEXT: 'Sore arm' },
+      { VAERS_ID: '0900001', RECVDATE: '01/10/2021', STATE: 'NY', AGE_YRS: '45.0', SEX: 'M', VAX_DATE: '01/08/2021', ONSET_DATE: '01/09/2021', NUMDAYS: '1.0', OFC_VISIT: 'Y', ER_ED_VISIT: 'Y', RECOVD: 'U', SYMPTOM_TEXT: 'Sore arm',
+        HOSPDAYS: '3', FORM_VERS: '2', TODAYS_DATE: '01/09/2021', ALLERGIES: 'Penicillin', CUR_ILL: 'None', OTHER_MEDS: 'Tylenol', PRIOR_VAX: 'Fever after flu shot, 2019' },
       { VAERS_ID: '0900002', RECVDATE: '02/29/2021' }, // not a date (2021 is no leap year): skipped
       { VAERS_ID: '0900003', RECVDATE: '03/01/2021', AGE_YRS: '0.1', SEX: 'F', DIED: 'Y', BIRTH_DEFECT: 'Y', SYMPTOM_TEXT: '  ' },
     ]),
@@ -90,25 +92,42 @@ export async function writeReportFolder(dir: string): Promise<void> {
 
 const NO_OUTCOME = { died: false, l_threat: false, er_visit: false, hospital: false, x_stay: false, disable: false };
 const OLD = { birth_defect: null, ofc_visit: null };
+/** The report-view columns of a report without them (and every narrative, without `--narratives`). */
+const NO_DETAILS = {
+  lab_data: null, history: null, cur_ill: null, other_meds: null, prior_vax: null, allergies: null,
+  rpt_date: null, datedied: null, hospdays: null, v_adminby: null, v_fundby: null, splttype: null, form_vers: null, todays_date: null,
+};
 
 /** The `reports` rows of the folder (without narratives), in store order: newest RECVDATE first, then VAERS_ID descending. */
 export const EXPECTED_REPORTS: ReportRow[] = [
   { vaers_id: 900003, received: '2021-03-01', quarter: '2021Q1', age_yrs: 0.1, age_source: 'AGE_YRS', age_group: '<6 months', sex: 'F', state: null, vax_date: null, onset_date: null, numdays: null,
-    ...NO_OUTCOME, died: true, birth_defect: true, ofc_visit: false, recovd: null, narrative: null },
+    ...NO_OUTCOME, died: true, birth_defect: true, ofc_visit: false, recovd: null, narrative: null, ...NO_DETAILS },
   { vaers_id: 900001, received: '2021-01-10', quarter: '2021Q1', age_yrs: 45, age_source: 'AGE_YRS', age_group: '40-49 years', sex: 'M', state: 'NY', vax_date: '2021-01-08', onset_date: '2021-01-09', numdays: 1,
-    ...NO_OUTCOME, er_visit: true, birth_defect: false, ofc_visit: true, recovd: 'U', narrative: null },
+    ...NO_OUTCOME, er_visit: true, birth_defect: false, ofc_visit: true, recovd: 'U', narrative: null, ...NO_DETAILS, hospdays: 3, form_vers: '2', todays_date: '2021-01-09' },
   { vaers_id: 103, received: '2005-12-31', quarter: '2005Q4', age_yrs: null, age_source: null, age_group: 'Unknown', sex: 'U', state: 'TX', vax_date: null, onset_date: null, numdays: null,
-    died: false, l_threat: true, er_visit: false, hospital: true, x_stay: true, disable: true, ...OLD, recovd: null, narrative: null },
+    died: false, l_threat: true, er_visit: false, hospital: true, x_stay: true, disable: true, ...OLD, recovd: null, narrative: null, ...NO_DETAILS },
   { vaers_id: 105, received: '2005-06-15', quarter: '2005Q2', age_yrs: 70, age_source: 'AGE_YRS', age_group: '65-79 years', sex: 'M', state: null, vax_date: null, onset_date: null, numdays: -2,
-    ...NO_OUTCOME, ...OLD, recovd: 'Y', narrative: null },
+    ...NO_OUTCOME, ...OLD, recovd: 'Y', narrative: null, ...NO_DETAILS },
   { vaers_id: 102, received: '2004-03-05', quarter: '2004Q1', age_yrs: 1.5, age_source: 'CAGE', age_group: '1-2 years', sex: 'U', state: null, vax_date: null, onset_date: null, numdays: null,
-    ...NO_OUTCOME, ...OLD, recovd: null, narrative: null },
+    ...NO_OUTCOME, ...OLD, recovd: null, narrative: null, ...NO_DETAILS },
   { vaers_id: 101, received: '2004-03-05', quarter: '2004Q1', age_yrs: 0.4, age_source: 'AGE_YRS', age_group: '<6 months', sex: 'F', state: 'CA', vax_date: '2004-03-01', onset_date: '2004-03-02', numdays: 1,
-    ...NO_OUTCOME, died: true, er_visit: true, ...OLD, recovd: 'N', narrative: null },
+    ...NO_OUTCOME, died: true, er_visit: true, ...OLD, recovd: 'N', narrative: null,
+    ...NO_DETAILS, rpt_date: '2004-03-04', datedied: '2004-03-10', v_adminby: 'PVT', v_fundby: 'PUB', splttype: 'WAES0403USA01' },
 ];
 
 /** The narratives of EXPECTED_REPORTS with `--narratives` (a blank SYMPTOM_TEXT is null). */
 export const EXPECTED_NARRATIVES = [null, 'Sore arm', null, null, null, NARRATIVE_101];
+
+/** Every narrative column of EXPECTED_REPORTS with `--narratives`, by store column (as written: untrimmed). */
+export const EXPECTED_NARRATIVE_COLUMNS: Record<string, Array<string | null>> = {
+  narrative: EXPECTED_NARRATIVES,
+  lab_data: [null, null, null, null, null, 'WBC 12.1'],
+  history: [null, null, null, null, null, ' Prematurity'],
+  cur_ill: [null, 'None', null, null, null, null],
+  other_meds: [null, 'Tylenol', null, null, null, null],
+  prior_vax: [null, 'Fever after flu shot, 2019', null, null, null, null],
+  allergies: [null, 'Penicillin', null, null, null, null],
+};
 
 /** The `report_vaccines` rows, in store order. */
 export const EXPECTED_VACCINES: ReportVaccineRow[] = [

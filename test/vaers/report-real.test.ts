@@ -100,6 +100,12 @@ describe.skipIf(!existsSync(modern))('report details of the real 1999 year in th
       .toEqual({ received: 19990104, state: 'OH', age: 80, vaxDate: 19981019, onsetDate: 19981022, numdays: 3, recovd: 'N' });
     expect(d.outcomes[i]).toBe(OUTCOME.HOSPITAL);
     expect(d.narrative![i]).toBe(raw.SYMPTOM_TEXT);
+    const narratives = { labData: d.labData![i], history: d.history![i], curIll: d.curIll![i], otherMeds: d.otherMeds![i], priorVax: d.priorVax![i], allergies: d.allergies![i] };
+    const cell = (name: string): string | null => (raw[name].trim() === '' ? null : raw[name]);
+    expect(narratives).toEqual({ labData: cell('LAB_DATA'), history: cell('HISTORY'), curIll: cell('CUR_ILL'), otherMeds: cell('OTHER_MEDS'), priorVax: cell('PRIOR_VAX'), allergies: cell('ALLERGIES') });
+    expect([raw.RPT_DATE, raw.TODAYS_DATE, raw.FORM_VERS, raw.V_ADMINBY, raw.V_FUNDBY, raw.HOSPDAYS, raw.DATEDIED]).toEqual(['12/29/1998', '', '1', 'PVT', 'PVT', '', '']);
+    expect({ rptDate: d.rptDate[i], todaysDate: d.todaysDate[i], formVers: text(d.formVers[i]), adminBy: text(d.adminBy[i]), fundBy: text(d.fundBy[i]), hospdays: d.hospdays[i], dateDied: d.dateDied[i] })
+      .toEqual({ rptDate: 19981229, todaysDate: 0, formVers: '1', adminBy: 'PVT', fundBy: 'PVT', hospdays: NaN, dateDied: 0 });
     const v = d.vaccines;
     const k = v.start[i];
     expect(v.start[i + 1] - k).toBe(1);
