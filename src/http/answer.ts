@@ -80,16 +80,17 @@ function compressed(answer: RenderedAnswer, kept: Extras, encoding: Encoding): B
 }
 
 /**
- * Sends `answer` (status 200) with its headers, an ETag for (`build`, `key`), `Vary:
- * Accept-Encoding`, a 304 on a matching If-None-Match, and the negotiated content coding.
+ * Sends `answer` (status 200) with its headers, an ETag for (`build`, `key`), `Vary` (default
+ * `Accept-Encoding`; a resource that negotiates its format on Accept adds `Accept`), a 304 on a
+ * matching If-None-Match, and the negotiated content coding.
  */
-export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: RenderedAnswer, build: string, key: string): FastifyReply {
+export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: RenderedAnswer, build: string, key: string, vary = 'Accept-Encoding'): FastifyReply {
   let kept = extras.get(answer);
   if (!kept) {
     kept = { etag: etagOf(build, key) };
     extras.set(answer, kept);
   }
-  reply.headers(answer.headers).header('etag', kept.etag).header('vary', 'Accept-Encoding');
+  reply.headers(answer.headers).header('etag', kept.etag).header('vary', vary);
   if (noneMatch(request.headers['if-none-match'], kept.etag)) {
     reply.removeHeader('content-type');
     return reply.code(304).send();

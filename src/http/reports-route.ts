@@ -25,6 +25,7 @@ export async function reportsRoutes(app: FastifyInstance, options: ReportsRouteO
     withGeneration(options.live, reply, (generation) => withCases(generation, reply, NO_REPORTS, (cases) => {
       const answer = cases.report(request.params.vaers_id, rawQuery(request), prefersHtml(request.headers.accept), generation.analyses.names);
       if (answer.status !== 200) return reply.code(answer.status).send(answer.body);
-      return sendAnswer(request, reply, answer, generation.build, `report\0${answer.key}`);
+      // JSON or HTML by Accept: a shared cache must key on it too.
+      return sendAnswer(request, reply, answer, generation.build, `report\0${answer.key}`, 'Accept, Accept-Encoding');
     })));
 }

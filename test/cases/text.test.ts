@@ -153,6 +153,10 @@ describe('GET /reports/{vaers_id}', () => {
     expect(html.text).toContain('<p class="narrative">Fever 40%_C; intussusceptions ruled out</p>');
     expect(html.text).toContain('Intussusception <small>(MedDRA 3.0)</small>');
     expect(html.text).toContain(HYPOTHESIS);
+    // One URL, two bodies chosen by Accept: a shared cache must key on Accept, and the ETags differ.
+    const json = await get('/reports/106');
+    expect([html.headers.vary, json.headers.vary]).toEqual(['Accept, Accept-Encoding', 'Accept, Accept-Encoding']);
+    expect(html.headers.etag).not.toBe(json.headers.etag);
     expect((await get('/reports/106?format=html')).headers['content-type']).toBe('text/html; charset=utf-8');
     expect((await get('/reports/106?format=json', app, { accept: 'text/html' })).body.vaers_id).toBe(106);
   });
