@@ -172,7 +172,7 @@ describe('a failed write leaves no file and an existing store untouched', () => 
 
 describe('a store whose report tables break the shape is an error naming the file', () => {
   const REPORT = (id: number, received: string, sex = 'F'): string =>
-    `(${id}, '${received}', '${received.slice(0, 4)}Q1', NULL, 'Unknown', '${sex}'${', NULL'.repeat(REPORT_TABLE_COLUMNS.length - 6)})`;
+    `(${id}, '${received}', '${received.slice(0, 4)}Q1', NULL, NULL, 'Unknown', '${sex}'${', NULL'.repeat(REPORT_TABLE_COLUMNS.length - 7)})`;
   const cases: Array<[string, string, RegExp]> = [
     ['only reports', 'CREATE TABLE reports (vaers_id BIGINT)', /incomplete report tables: .*bad-0\.duckdb: has reports, lacks report_vaccines, report_events/],
     ['a sex code', `${REPORT_TABLES_SQL} INSERT INTO reports VALUES ${REPORT(1, '2004-01-02', 'X')}`, /bad-1\.duckdb: reports: row 1: sex 'X' is not one of F, M, U/],
