@@ -9,7 +9,7 @@ import type { FlagInput } from '../stats/flags.js';
 import type { Hyperparameters } from '../stats/mgps.js';
 import { sqlString } from './format.js';
 import { readStoreHead, withStore } from './serving.js';
-import { storeWindowRows } from './windows.js';
+import { numberOrNull, storeWindowRows } from './windows.js';
 import type { StoreMeta, VaccineRow } from './schema.js';
 
 /** The statistic columns the flags read (FlagInput without `n`). */
@@ -61,12 +61,6 @@ export async function readStoreVocabulary(path: string): Promise<{ meta: StoreMe
 async function columnNames(connection: DuckDBConnection, from: string): Promise<Set<string>> {
   const reader = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${from}`);
   return new Set(reader.getRowObjectsJS().map((r) => String(r.column_name)));
-}
-
-function numberOrNull(value: unknown): number | null {
-  if (value === null || value === undefined) return null;
-  const x = Number(value);
-  return Number.isFinite(x) ? x : null;
 }
 
 /**

@@ -4,6 +4,7 @@
  * openEBGM's box, with the window's pairs and reports, read from the store's `windows` table.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { finiteOrNull } from '../domain/columns.js';
 import type { StoredWindowRow } from './metadata.js';
 import { withStore } from './serving.js';
 
@@ -15,7 +16,10 @@ export async function storeWindowRows(connection: DuckDBConnection): Promise<Arr
   return (await connection.runAndReadAll('SELECT * FROM store.windows ORDER BY quarter')).getRowObjectsJS();
 }
 
-const numberOrNull = (value: unknown): number | null => (value === null || value === undefined || !Number.isFinite(Number(value)) ? null : Number(value));
+/** A stored numeric cell as a number: NULL, a missing column or a non-finite value read as null. */
+export function numberOrNull(value: unknown): number | null {
+  return value === null || value === undefined ? null : finiteOrNull(Number(value));
+}
 
 /**
  * Every fitted window of a store file, by analysis (`all` for a store without analyses), in
