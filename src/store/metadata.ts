@@ -158,28 +158,7 @@ export function decodeVaccineRows(value: unknown, where: string): VaccineRow[] {
 }
 
 /**
- * A window row as the Parquet form stores it: schema.ts `WindowRow`, with null for a number
- * that was not finite (write.ts stores non-finite numbers as null).
+ * A window row as the store holds it: schema.ts `WindowRow`, with null for a number that was
+ * not finite (write.ts stores non-finite numbers as null).
  */
 export type StoredWindowRow = { [K in keyof WindowRow]: WindowRow[K] extends number ? number | null : WindowRow[K] };
-
-/**
- * The window table of a Parquet store from its parsed JSON.
- * @throws Error naming `where` and the row and field when one is wrong.
- */
-export function decodeWindowRows(value: unknown, where: string): StoredWindowRow[] {
-  const at: At = { where, path: '' };
-  return arrayAt(value, at).map((w, i) => {
-    const row = item(at, i);
-    const o = objectAt(w, row);
-    const num = (name: string): number | null => (o[name] === null ? null : numberAt(o[name], field(row, name)));
-    return {
-      analysis: o.analysis === undefined ? 'all' : stringAt(o.analysis, field(row, 'analysis')),
-      quarter: stringAt(o.quarter, field(row, 'quarter')),
-      alpha1: num('alpha1'), beta1: num('beta1'), alpha2: num('alpha2'), beta2: num('beta2'), p: num('p'), neg_log_lik: num('neg_log_lik'),
-      converged: booleanAt(o.converged, field(row, 'converged')),
-      at_bound: stringAt(o.at_bound, field(row, 'at_bound')),
-      n_pairs: num('n_pairs'), n_reports: num('n_reports'),
-    };
-  });
-}

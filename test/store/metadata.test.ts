@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { decodeStoreMeta, decodeVaccineRows, decodeWindowRows } from '../../src/store/metadata.js';
+import { decodeStoreMeta, decodeVaccineRows } from '../../src/store/metadata.js';
 import { legacyParquetMessage, sqlString } from '../../src/store/format.js';
 import { Store } from '../helpers/store.js';
 import type { StoreMeta } from '../../src/store/schema.js';
@@ -38,9 +38,6 @@ describe('decoding the metadata JSON', () => {
       ...Object.fromEntries(Object.entries(META).filter(([k]) => k !== 'extra')), reports_through: null, newer_key: [1],
     });
     expect(decodeVaccineRows([{ vax_name: 'A (B)', vax_type: 'A', vax_type_codes: null }], 'x')).toEqual([{ vax_name: 'A (B)', vax_type: 'A', vax_type_codes: [] }]);
-    const window = { quarter: '2000Q1', alpha1: 1, beta1: 1, alpha2: 2, beta2: 2, p: 0.1, neg_log_lik: null, converged: true, at_bound: '', n_pairs: 3, n_reports: 4 };
-    expect(decodeWindowRows([window], 'x')).toEqual([{ analysis: 'all', ...window }]);
-    expect(decodeWindowRows([{ ...window, analysis: 'serious' }], 'x')).toEqual([{ ...window, analysis: 'serious' }]);
   });
 
   it('a value of the wrong shape is an Error naming the store, the key and the field', () => {
@@ -52,7 +49,6 @@ describe('decoding the metadata JSON', () => {
     expect(() => decodeStoreMeta({ ...META, sources: [{ name: 'a.csv', sha256: 5 }] }, at)).toThrow(`${at}: sources[0].sha256: expected a string, got 5`);
     expect(() => decodeStoreMeta([], at)).toThrow(`${at}: expected an object, got []`);
     expect(() => decodeVaccineRows([{ vax_name: 'A', vax_type: 'A', vax_type_codes: [1] }], 'v')).toThrow('v: [0].vax_type_codes[0]: expected a string, got 1');
-    expect(() => decodeWindowRows([{ quarter: '2000Q1' }], 'w')).toThrow('w: [0].alpha1: expected a number, got nothing (missing)');
   });
 });
 
