@@ -1,0 +1,55 @@
+/**
+ * Duplicate-report linkage: the shapes shared by the linkage (src/linkage/link.ts, which finds
+ * the links) and its users (the build, which stores them; the server, which shows them and can
+ * count each cluster once).
+ *
+ * Reports are named by their row index in the build's report columns (`ReportDetails`,
+ * src/vaers/report-details.ts: index i is the i-th kept report), never by VAERS_ID, so the
+ * arrays below are as long as the report columns.
+ */
+
+/** One link between two reports judged to be the same case (Fellegi-Sunter match weight above the threshold). */
+export interface ReportLink {
+  /** Row index of the first report (a < b). */
+  a: number;
+  /** Row index of the second report. */
+  b: number;
+  /** Fellegi-Sunter match weight: sum over compared fields of log2(m/u) on agreement, log2((1-m)/(1-u)) on disagreement. */
+  weight: number;
+  /** Names of the fields that agreed (e.g. `age`, `sex`, `state`, `vax_date`, `onset_date`, `vaccines`, `lots`, `events`, `splttype`, `narrative`). */
+  agreed: string[];
+}
+
+/** What the linkage found over every report. */
+export interface LinkageResult {
+  /** The links kept after clustering (links cut to break chains are not listed). */
+  links: ReportLink[];
+  /**
+   * Per report row: the row index of its cluster's representative (the report that stands for
+   * the cluster when each cluster is counted once); a report in no cluster is its own
+   * representative. Length: the number of reports.
+   */
+  representative: Int32Array;
+  summary: LinkageSummary;
+}
+
+/** Figures of one linkage run (printed by the build, kept in the store's metadata). */
+export interface LinkageSummary {
+  reports: number;
+  /** Reports lacking every comparison field: never linked. */
+  unlinkable: number;
+  /** Candidate pairs the blocking produced and the comparisons scored. */
+  candidate_pairs: number;
+  links: number;
+  /** Clusters of two or more reports. */
+  clusters: number;
+  /** Reports in a cluster beyond its representative (what counting each cluster once removes). */
+  reports_folded: number;
+  /** The match-weight threshold a link must reach. */
+  threshold: number;
+  /** Per compared field, the m and u probabilities the EM estimated. */
+  fields: Array<{ field: string; m: number; u: number }>;
+  /** How the representative of a cluster is chosen, in words. */
+  representative_rule: string;
+  seconds: number;
+}
