@@ -215,7 +215,7 @@ const ANALYSIS_SCHEMA = {
 export function analysesRouteSchema() {
   return {
     summary: 'The analyses of the store',
-    description: `Every analysis of the served store, the default first: all (crude E, the specification's computation), stratified (E summed over strata of sex, age group and year of report) and the subsets of the reports (${SUBSET_ANALYSES.map((a) => a.name).join(', ')}; stratified E). n, PRR and ROR always use the crude report table. Each is served at its \`signals\` path with the whole /signals contract.`,
+    description: `Every analysis of the served store, the default first: all (crude E, the specification's computation), stratified (E summed over strata of sex, age group and year of report) and the subsets of the reports (${SUBSET_ANALYSES.map((a) => a.name).join(', ')}; stratified E), each over products (VAX_NAME) or, named \`SUBSET@types\` (\`types\` = \`stratified@types\`), over VAERS VAX_TYPE codes (\`items\`). n, PRR and ROR always use the crude report table. Each is served at its \`signals\` path with the whole /signals contract.`,
     response: {
       200: {
         description: 'The analyses and the caveat.',
