@@ -8,8 +8,7 @@
  * (found relative to this module, so it works from `src/` under tsx and from `dist/` alike).
  * A code not in the table has no long name (it still matches by its code).
  */
-import { readFileSync } from 'node:fs';
-import { parse } from 'csv-parse/sync';
+import { tableOnce, tableRows } from './csv-table.js';
 
 /** Where the table lives: `data/vax-types/vax-types.csv` at the repository root (two folders above this module). */
 export const VAX_TYPE_TABLE_URL = new URL('../../data/vax-types/vax-types.csv', import.meta.url);
@@ -19,26 +18,19 @@ export const VAX_TYPE_TABLE_URL = new URL('../../data/vax-types/vax-types.csv', 
  * @throws Error naming the line for a missing code or name, or a code listed twice.
  */
 export function parseVaxTypeTable(text: string): Map<string, string> {
-  const rows = parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string | undefined>[];
   const out = new Map<string, string>();
-  rows.forEach((row, index) => {
-    const line = index + 2;
-    const code = (row.vax_type ?? '').trim();
-    const name = (row.name ?? '').trim();
+  for (const { cells, line } of tableRows(text)) {
+    const code = cells.vax_type ?? '';
+    const name = cells.name ?? '';
     if (!code || !name) throw new Error(`parseVaxTypeTable: line ${line} needs a vax_type and a name`);
     if (out.has(code)) throw new Error(`parseVaxTypeTable: line ${line} lists '${code}' a second time`);
     out.set(code, name);
-  });
+  }
   return out;
 }
 
-let cached: Map<string, string> | null = null;
-
 /** Every code with its long name (read and checked on the first call; throws when the file is missing or invalid). */
-export function vaxTypeNames(): ReadonlyMap<string, string> {
-  cached ??= parseVaxTypeTable(readFileSync(VAX_TYPE_TABLE_URL, 'utf8'));
-  return cached;
-}
+export const vaxTypeNames: () => ReadonlyMap<string, string> = tableOnce(VAX_TYPE_TABLE_URL, parseVaxTypeTable);
 
 /** The long name of a VAX_TYPE code (`FLU3` -> `INFLUENZA (SEASONAL) TRIVALENT`), or null when the table has none. */
 export function vaxTypeName(code: string): string | null {
