@@ -71,7 +71,7 @@ export function pairedBarChart(chart) {
     const td = el('td', null, { class: 'bar-cell paired' });
     chart.groups.forEach((g, k) => {
       const line = el('span', null, { class: 'bar-line', 'data-group': g.className });
-      line.append(...barLine(shares[k][i], max, `bar ${g.className}`, `${g.values[i]} (${Math.round(100 * shares[k][i])}%)`));
+      line.append(el('span', g.label, { class: 'bar-group' }), ...barLine(shares[k][i], max, `bar ${g.className}`, `${g.values[i]} (${Math.round(100 * shares[k][i])}%)`));
       td.append(line);
     });
     tr.append(td);

@@ -24,6 +24,9 @@ const hasChromium = chromiumAvailable();
 if (!hasChromium) console.warn(`explorer triage tests skipped: no Chromium at ${CHROMIUM_PATH} (install Debian "chromium" or set CHROMIUM_PATH)`);
 const hasStore = hasDefaultStore('explorer timing histograms on the default store');
 
+/** The triage route's URLs (/triage, /analyses/NAME/triage), not the page's own js/triage.js. */
+const TRIAGE_URL = (url: URL): boolean => /\/triage$/.test(url.pathname);
+
 const label = (code: string, text: string) => ({ code, text });
 const pair = (vaccine: string, event: string, score: number, reasons: object[], cautions: object[]) => ({
   vaccine, vax_type: vaccine.startsWith('HEP') ? 'HEP B' : 'ROTAVIRUS', event, n: 12, eb05: 3.25, prr: 4.5, ic025: 1.2, n_methods_flagged: 4, score, reasons, cautions,
@@ -69,7 +72,7 @@ describe.skipIf(!hasChromium)('explorer triage front door (GET /triage answered 
   });
 
   it('leads with the queue in rank order, reasons and cautions as labels with their text as title; artefact pairs in their own section', async () => {
-    await page.route('**/triage*', (route: Route) => {
+    await page.route(TRIAGE_URL, (route: Route) => {
       asked.push(route.request().url());
       return route.fulfill({ status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify(TRIAGE) });
     });
@@ -121,8 +124,8 @@ describe.skipIf(!hasChromium)('explorer triage front door (GET /triage answered 
   });
 
   it('falls back to the front door without triage when /triage is a 404', async () => {
-    await page.unroute('**/triage*');
-    await page.route('**/triage*', (route: Route) => route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ error: 'no such route' }) }));
+    await page.unroute(TRIAGE_URL);
+    await page.route(TRIAGE_URL, (route: Route) => route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ error: 'no such route' }) }));
     await open(page, base, '/');
     expect(await page.isVisible('#triage-section')).toBe(false);
     expect(await page.getAttribute('#triage-section', 'data-state')).toBe('absent');
@@ -132,8 +135,8 @@ describe.skipIf(!hasChromium)('explorer triage front door (GET /triage answered 
   });
 
   it('another error of /triage is said, and the rest of the front door stays', async () => {
-    await page.unroute('**/triage*');
-    await page.route('**/triage*', (route: Route) => route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'limit must be an integer from 1 to 50' }) }));
+    await page.unroute(TRIAGE_URL);
+    await page.route(TRIAGE_URL, (route: Route) => route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'limit must be an integer from 1 to 50' }) }));
     await open(page, base, '/');
     expect(await page.isVisible('#triage-section')).toBe(true);
     expect(await page.textContent('#triage-summary')).toBe('The triage queue could not be loaded: limit must be an integer from 1 to 50');
