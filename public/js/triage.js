@@ -18,6 +18,19 @@ export function isArtefact(pair) {
   return Array.isArray(pair.cautions) && pair.cautions.some((c) => ARTEFACT_CAUTIONS.includes(c && c.code));
 }
 
+/** The columns of the queue's and the artefacts' tables: [label, title, numeric]. */
+const COLUMNS = [
+  ['Rank', null, true], ['Vaccine', null, false], ['Event', null, false], ['n', 'Reports of the pair in the window', true],
+  ['EB05', 'EB05 of the window', true], ['Score', 'Triage score: the higher, the sooner to review', true], ['Reasons', null, false], ['Cautions', null, false],
+];
+
+/** Writes the column headers of a triage table. */
+function fillHead(table) {
+  const tr = el('tr');
+  for (const [label, title, num] of COLUMNS) tr.append(el('th', label, { scope: 'col', class: num ? 'num' : null, title }));
+  table.tHead.replaceChildren(tr);
+}
+
 /** A code as words: `late_reports` -> `late reports`. */
 function words(code) {
   return String(code).replace(/_/g, ' ');
@@ -95,6 +108,8 @@ export async function renderTriage(ctx) {
   $('triage-summary').textContent = parts.join(' ');
   $('triage-caveat').textContent = typeof body.caveat === 'string' ? body.caveat : '';
   $('triage-caveat').hidden = !body.caveat;
+  fillHead($('triage-table'));
+  fillHead($('artefacts-table'));
   $('triage-table').hidden = queue.length === 0;
   $('triage-table').tBodies[0].replaceChildren(...queue.map(({ pair, rank }) => pairRow(pair, rank, ctx)));
   $('artefacts-section').hidden = artefacts.length === 0;

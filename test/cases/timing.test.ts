@@ -9,11 +9,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/http/app.js';
-import { buildStore } from '../../src/mining/build.js';
 import { daysBetween, lagDaysOf, onsetDaysOf, quantileSorted } from '../../src/domain/report-days.js';
 import { lagInterval } from '../../src/cases/timing.js';
-import { writeCaseFolder } from './fixture.js';
+import { serveCaseFolder } from './fixture.js';
 
 /*
  * The dates (the fixture's default: VAX_DATE 01/01/2000, ONSET_DATE 01/02/2000):
@@ -47,10 +45,7 @@ async function get(url: string): Promise<any> {
 }
 
 beforeAll(async () => {
-  const vaers = await writeCaseFolder(join(dir, 'vaers'), CELLS);
-  const store = join(dir, 'timing.duckdb');
-  await buildStore({ vaers, out: store, analyses: 'all', workers: 1 });
-  app = await buildApp({ storePath: store });
+  app = await serveCaseFolder(dir, CELLS);
 }, 120_000);
 afterAll(async () => app?.close());
 

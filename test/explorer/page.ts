@@ -8,7 +8,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
+import { launchBrowser, type TestBrowser } from '../helpers/browser.js';
 
 /** Repository root. */
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));
@@ -83,4 +85,29 @@ export function collectErrors(page: Page): string[] {
 /** Values (`data-value`) of the bars of the bar chart `figure.bars[data-chart=<key>]`. */
 export async function barValues(page: Page, key: string): Promise<number[]> {
   return page.$$eval(`figure.bars[data-chart="${key}"] tbody tr`, (rows) => rows.map((tr) => Number((tr as HTMLElement).dataset.value)));
+}
+
+/** The real server over a store and one browser page with its collected errors (collectErrors). */
+export interface BrowserSession { app: FastifyInstance; base: string; page: Page; errors: string[] }
+
+/**
+ * Opens a BrowserSession before the suite's tests (the store's path from `storePath`) and closes
+ * it after them, then runs `cleanup` (e.g. removing the store). Its fields are set once the
+ * suite's beforeAll has run.
+ */
+export function browserSession(storePath: () => string | Promise<string>, cleanup?: () => Promise<void>): BrowserSession {
+  const session = {} as BrowserSession;
+  let browser: TestBrowser | undefined;
+  beforeAll(async () => {
+    Object.assign(session, await startServer(await storePath()));
+    browser = await launchBrowser();
+    session.page = await browser.newPage();
+    session.errors = collectErrors(session.page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await session.app?.close();
+    await cleanup?.();
+  });
+  return session;
 }

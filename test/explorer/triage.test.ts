@@ -12,13 +12,12 @@
  */
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import type { Page, Route } from 'playwright-core';
-import { chromiumAvailable, CHROMIUM_PATH, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import type { Route } from 'playwright-core';
+import { chromiumAvailable, CHROMIUM_PATH } from '../helpers/browser.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
 import { CLASS_EVENT, HTML_EVENT, PAGED_VACCINE, SECOND_PRODUCT, writeExplorerStore } from './fixture.js';
-import { collectErrors, column, open, screenshot, settled, startServer } from './page.js';
+import { browserSession, column, open, screenshot, settled } from './page.js';
 
 const hasChromium = chromiumAvailable();
 if (!hasChromium) console.warn(`explorer triage tests skipped: no Chromium at ${CHROMIUM_PATH} (install Debian "chromium" or set CHROMIUM_PATH)`);
@@ -49,33 +48,23 @@ const TRIAGE = {
 };
 
 describe.skipIf(!hasChromium)('explorer triage front door (GET /triage answered by interception)', () => {
-  let storePath: string;
-  let app: FastifyInstance;
-  let base: string;
-  let browser: TestBrowser;
-  let page: Page;
-  let errors: string[];
-  const asked: string[] = [];
-
-  beforeAll(async () => {
-    storePath = await writeExplorerStore();
-    ({ app, base } = await startServer(storePath));
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    errors = collectErrors(page);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+  let storePath: string | undefined;
+  const session = browserSession(async () => (storePath = await writeExplorerStore()), async () => {
     if (storePath) await rm(dirname(storePath), { recursive: true, force: true });
   });
+  const asked: string[] = [];
+  /** Makes the page's /triage requests answer `status` with the JSON `body`. */
+  const answerTriage = async (status: number, body: object): Promise<void> => {
+    await session.page.unroute(TRIAGE_URL);
+    await session.page.route(TRIAGE_URL, (route: Route) => {
+      asked.push(route.request().url());
+      return route.fulfill({ status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
+    });
+  };
 
   it('leads with the queue in rank order, reasons and cautions as labels with their text as title; artefact pairs in their own section', async () => {
-    await page.route(TRIAGE_URL, (route: Route) => {
-      asked.push(route.request().url());
-      return route.fulfill({ status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify(TRIAGE) });
-    });
+    const { page, base } = session;
+    await answerTriage(200, TRIAGE);
     await open(page, base, '/');
     expect(asked.map((u) => { const url = new URL(u); return `${url.pathname}?${url.searchParams}`; })).toEqual(['/triage?limit=100']);
     expect(await page.isVisible('#triage-section')).toBe(true);
@@ -114,6 +103,7 @@ describe.skipIf(!hasChromium)('explorer triage front door (GET /triage answered 
   });
 
   it('a pair of the queue opens the pair view', async () => {
+    const { page, base } = session;
     await open(page, base, '/');
     await page.locator('#triage-table tbody tr').first().locator('a.event-link').click();
     await settled(page);
@@ -123,51 +113,34 @@ describe.skipIf(!hasChromium)('explorer triage front door (GET /triage answered 
     expect(await page.isVisible('#triage-section')).toBe(false);
   });
 
-  it('falls back to the front door without triage when /triage is a 404', async () => {
-    await page.unroute(TRIAGE_URL);
-    await page.route(TRIAGE_URL, (route: Route) => route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ error: 'no such route' }) }));
+  it('falls back to the front door without triage when /triage is a 404; another error is said above the rest of the front door', async () => {
+    const { page, base } = session;
+    await answerTriage(404, { error: 'no such route' });
     await open(page, base, '/');
     expect(await page.isVisible('#triage-section')).toBe(false);
     expect(await page.getAttribute('#triage-section', 'data-state')).toBe('absent');
     expect(await page.isVisible('#front-error')).toBe(false);
     expect(await column(page, '#types-table', 0)).toEqual(['HEP B', 'ROTAVIRUS']);
     expect(await page.isVisible('#emerging-section')).toBe(true);
-  });
-
-  it('another error of /triage is said, and the rest of the front door stays', async () => {
-    await page.unroute(TRIAGE_URL);
-    await page.route(TRIAGE_URL, (route: Route) => route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'limit must be an integer from 1 to 50' }) }));
+    await answerTriage(400, { error: 'limit must be an integer from 1 to 50' });
     await open(page, base, '/');
-    expect(await page.isVisible('#triage-section')).toBe(true);
+    expect(await page.getAttribute('#triage-section', 'data-state')).toBe('error');
     expect(await page.textContent('#triage-summary')).toBe('The triage queue could not be loaded: limit must be an integer from 1 to 50');
     expect(await page.isVisible('#types-section')).toBe(true);
   });
 
   it('had no page errors and no console errors (but the answers the routes above made fail)', () => {
-    expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+    expect(session.errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
   });
 });
 
 describe.skipIf(!hasChromium || !hasStore)('explorer pair view: onset and lag histograms on the default store', () => {
-  let app: FastifyInstance;
-  let base: string;
-  let browser: TestBrowser;
-  let page: Page;
+  const session = browserSession(() => DEFAULT_STORE!);
   const VACCINE = 'ROTAVIRUS (ROTASHIELD)';
   const EVENT = 'Intussusception';
 
-  beforeAll(async () => {
-    ({ app, base } = await startServer(DEFAULT_STORE!));
-    browser = await launchBrowser();
-    page = await browser.newPage();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
   it('RotaShield x Intussusception: the onset bins of both groups sum to their n, the lag bars are /cases\' lag_interval, the KS p-value is shown', async () => {
+    const { app, page, base } = session;
     const api = (await app.inject({ url: `/cases?vaccine=${encodeURIComponent(VACCINE)}&event=${EVENT}&limit=1` })).json();
     const c = api.breakdowns.onset_comparison;
     expect(c.pair.n).toBeGreaterThan(50);
