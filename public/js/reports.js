@@ -3,7 +3,7 @@
 // the co-reported vaccines and events, the line listing (paged, each report expandable) and
 // the CSV of the listed page. Every count is the API's; strings are written as text.
 import { apiUrl, getCases } from './api.js';
-import { barChart, countItems } from './bars.js';
+import { barChart, countItems, pairedBarChart } from './bars.js';
 import { el } from './table.js';
 
 /** Readable labels of the API's keys. */
@@ -58,6 +58,7 @@ export async function renderReports(ctx) {
   $('reports-detail').hidden = !(n > 0);
   if (!(n > 0)) return;
   renderCharts($('reports-charts'), body.breakdowns ?? {}, n);
+  renderTiming($('reports-timing'), body.breakdowns ?? {}, n);
   renderCoReported($('reports-co'), body.breakdowns ?? {}, ctx);
   renderListing(body, ctx, csvHref);
 }
@@ -87,6 +88,51 @@ function renderCharts(container, b, n) {
     }));
   }
   container.replaceChildren(...charts);
+}
+
+/** Onset bins of the onset comparison's per-day counts: [label, first day, last day]. */
+const ONSET_BINS = [['0', 0, 0], ['1', 1, 1], ['2', 2, 2], ['3', 3, 3], ['4-7', 4, 7], ['8-14', 8, 14], ['15-30', 15, 30], ['31-60', 31, 60]];
+
+/** Per-day counts summed into ONSET_BINS. */
+function onsetBins(days) {
+  const list = Array.isArray(days) ? days.map(Number) : [];
+  return ONSET_BINS.map(([, first, last]) => list.slice(first, last + 1).reduce((sum, v) => sum + (Number.isFinite(v) ? v : 0), 0));
+}
+
+const days = (v) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? '—' : String(Math.round(Number(v) * 10) / 10));
+
+/** The lag (days from vaccination to receipt) and, for a pair, the onset against other vaccines with the KS p-value. */
+function renderTiming(container, b, n) {
+  const figures = [];
+  const c = b.onset_comparison;
+  if (c && c.pair && c.other_vaccines) {
+    const ks = c.ks && Number.isFinite(Number(c.ks.p))
+      ? `Kolmogorov-Smirnov two-sample test: D = ${Number(c.ks.d).toFixed(3)}, p = ${Number(c.ks.p) < 0.001 ? Number(c.ks.p).toExponential(2) : Number(c.ks.p).toFixed(3)} (${c.ks.method}).`
+      : 'No Kolmogorov-Smirnov test: a group has no onset within the window.';
+    const figure = pairedBarChart({
+      key: 'onset_comparison', title: `Days to onset (0–${c.max_days ?? 60}): this pair against the same event after other vaccines`, category: 'Days from vaccination to onset',
+      categories: ONSET_BINS.map(([label]) => label),
+      groups: [
+        { label: 'This pair', values: onsetBins(c.pair.days), className: 'pair' },
+        { label: 'Other vaccines', values: onsetBins(c.other_vaccines.days), className: 'other' },
+      ],
+      note: `Median ${days(c.pair.median_days)} days (${c.pair.n} reports) against ${days(c.other_vaccines.median_days)} days (${c.other_vaccines.n} reports). ${ks}`,
+    });
+    figure.dataset.ksP = c.ks ? String(c.ks.p) : '';
+    figures.push(figure);
+  }
+  if (b.lag_interval) {
+    const lag = b.lag ?? {};
+    const known = Number(lag.n) > 0
+      ? `Median ${days(lag.median_days)} days (quartiles ${days(lag.q1_days)}–${days(lag.q3_days)}) of ${lag.n} reports with a known lag; ${Math.round(100 * Number(lag.share_over_365))}% over a year.`
+      : 'No report has a known lag.';
+    figures.push(barChart({
+      key: 'lag_interval', title: 'Days from vaccination to report', category: 'Days from VAX_DATE to RECVDATE', unit: 'Reports (count)',
+      items: countItems(b.lag_interval), partition: true, note: `${known} Each of the ${n} reports is in one bar; reports arriving years late suggest litigation or stimulated reporting.`,
+    }));
+  }
+  container.replaceChildren(...figures);
+  container.hidden = figures.length === 0;
 }
 
 /** Top co-reported vaccines and events, as bars with links to their pairs. */
@@ -148,6 +194,7 @@ function reportDetails(report, ctx) {
   const fact = (term, value) => { const div = el('div'); div.append(el('dt', term), el('dd', value ?? '—')); facts.append(div); };
   fact('Vaccinated', report.vax_date);
   fact('Onset', report.onset_date);
+  fact('Days from vaccination to report', report.lag_days === null || report.lag_days === undefined ? null : String(report.lag_days));
   fact('Recovered', report.recovd);
   fact('Birth defect', yesNo(report.birth_defect));
   fact('Office visit', yesNo(report.ofc_visit));

@@ -15,6 +15,7 @@ import { narrativeText } from './narratives.js';
 import type { CasesFormat } from './params.js';
 import type { TextQuery } from '../narratives/query.js';
 import { snippet, type Snippet } from '../narratives/snippet.js';
+import { reportLagDays } from './timing.js';
 
 /** What the renderers get: the case series of one request. */
 export interface CaseSeries {
@@ -66,6 +67,7 @@ const finite = (x: number): number | null => (Number.isNaN(x) ? null : x);
 /** The JSON fields the server computes rather than reads from a `reports` column (their store column is null), by name. */
 const COMPUTED: Record<Extract<JsonReportColumn, { store: null }>['json']['name'], (index: ReportIndex, r: number) => unknown> = {
   serious: ({ data }, r) => isSerious(data.outcomes[r]),
+  lag_days: ({ data }, r) => reportLagDays(data, r),
   vaccines: ({ data }, r) => {
     const v = data.vaccines;
     const rows: CaseVaccine[] = [];

@@ -15,7 +15,7 @@ const FACTS: ReadonlyArray<[string, string]> = [
   ['received', 'Received (RECVDATE)'], ['rpt_date', 'Report form date (RPT_DATE)'], ['todays_date', 'Form completed (TODAYS_DATE)'],
   ['form_vers', 'Form version'], ['splttype', 'Manufacturer / project report number (SPLTTYPE)'], ['state', 'State'],
   ['age_yrs', 'Age (years)'], ['age_group', 'Age group'], ['sex', 'Sex'], ['vax_date', 'Vaccinated'], ['onset_date', 'Onset'],
-  ['onset_days', 'Days to onset (NUMDAYS)'], ['serious', 'Serious (21 CFR 600.80)'], ['died', 'Died'], ['datedied', 'Date of death'],
+  ['onset_days', 'Days to onset (NUMDAYS)'], ['lag_days', 'Days from vaccination to receipt'], ['serious', 'Serious (21 CFR 600.80)'], ['died', 'Died'], ['datedied', 'Date of death'],
   ['l_threat', 'Life-threatening'], ['er_visit', 'ER visit'], ['hospital', 'Hospitalised'], ['hospdays', 'Days in hospital'],
   ['x_stay', 'Prolonged stay'], ['disable', 'Disability'], ['birth_defect', 'Birth defect'], ['ofc_visit', 'Office visit'],
   ['recovd', 'Recovered'], ['v_adminby', 'Administered by (V_ADMINBY)'], ['v_fundby', 'Funded by (V_FUNDBY)'],

@@ -6,6 +6,7 @@ import { answerHeaders, NOT_MODIFIED } from '../query/responses.js';
 import { JSON_REPORT_COLUMNS, OUTCOME_REPORT_COLUMNS } from '../domain/report-columns.js';
 import { AGE_GROUPS, SEX_CODES } from '../domain/report-rules.js';
 import { ONSET_INTERVALS, TOP } from './breakdowns.js';
+import { LAG_INTERVALS, LATE_LAG_DAYS, ONSET_MAX_DAYS } from './timing.js';
 import { CASES_PARAMETERS } from './params.js';
 import { CASES_NOTE } from './render.js';
 import { NARRATIVE_FIELDS } from '../narratives/records.js';
@@ -36,6 +37,45 @@ const RANKED = (description: string) => ({
     other: { type: 'integer' },
   },
 });
+
+const DAYS_OR_NULL = (description: string) => ({ type: ['number', 'null'], description });
+
+/** The lag summary of a case series (src/cases/timing.ts LagSummary). */
+const LAG_SCHEMA = {
+  type: 'object', required: ['n', 'median_days', 'q1_days', 'q3_days', 'share_over_365'],
+  description: 'The known lags (days from VAX_DATE to RECVDATE): their number, median and quartiles (linear interpolation, R type 7 / NumPy default) and the share over a year (late reports: litigation, stimulated reporting; Goodman and Nordin 2006). Null without a known lag.',
+  properties: {
+    n: { type: 'integer', description: 'Reports with a known lag.' },
+    median_days: DAYS_OR_NULL('Median lag in days.'), q1_days: DAYS_OR_NULL('First quartile in days.'), q3_days: DAYS_OR_NULL('Third quartile in days.'),
+    share_over_365: DAYS_OR_NULL(`Share (0..1) of the known lags over ${LATE_LAG_DAYS} days.`),
+  },
+} as const;
+
+const ONSET_SAMPLE = (description: string) => ({
+  type: 'object', description, required: ['n', 'median_days', 'days'],
+  properties: {
+    n: { type: 'integer', description: `Reports with an onset within 0..${ONSET_MAX_DAYS} days.` },
+    median_days: DAYS_OR_NULL('Median onset in days (null when n is 0).'),
+    days: { type: 'array', items: { type: 'integer' }, minItems: ONSET_MAX_DAYS + 1, maxItems: ONSET_MAX_DAYS + 1, description: `Reports per onset day: days[d] for d = 0..${ONSET_MAX_DAYS}.` },
+  },
+});
+
+/** The onset comparison of a pair (src/cases/timing.ts OnsetComparison). */
+const ONSET_COMPARISON_SCHEMA = {
+  type: ['object', 'null'],
+  description: `With a vaccine and an event (not q): the days to onset (NUMDAYS when a whole number >= 0, else ONSET_DATE - VAX_DATE) within 0..${ONSET_MAX_DAYS} of these reports against the same event's reports naming no matched vaccine (same quarters, analysis and text), and the two-sample Kolmogorov-Smirnov test of the two (SciPy ks_2samp, two-sided, method auto; Van Holle et al. 2012). Null otherwise.`,
+  required: ['max_days', 'pair', 'other_vaccines', 'ks'],
+  properties: {
+    max_days: { type: 'integer', description: `The last onset day compared (${ONSET_MAX_DAYS}).` },
+    pair: ONSET_SAMPLE('The case series\' reports.'),
+    other_vaccines: ONSET_SAMPLE('Reports naming a matched event and no matched vaccine.'),
+    ks: {
+      type: ['object', 'null'], description: 'KS statistic D, two-sided p-value and how it was computed (exact when both samples have at most 10000 values); null when a sample is empty.',
+      required: ['d', 'p', 'method'],
+      properties: { d: { type: 'number' }, p: { type: 'number' }, method: { type: 'string', enum: ['exact', 'asymp'] } },
+    },
+  },
+} as const;
 
 /** One report of the listing: its JSON fields and their schemas from src/domain/report-columns.ts. */
 const REPORT = {
@@ -70,6 +110,9 @@ export const CASE_SERIES_SCHEMA = {
         manufacturer: RANKED('Manufacturers of the matched vaccines (of every vaccine when none was asked); a report counts once per manufacturer.'),
         co_vaccines: RANKED('Other vaccines named on these reports (co-administered vaccines share reports).'),
         co_events: RANKED('Other events named on these reports.'),
+        lag_interval: COUNTS(LAG_INTERVALS, 'Days from vaccination to receipt (RECVDATE - VAX_DATE), bounds inclusive; unknown: VAX_DATE blank or not a real date, or after RECVDATE.'),
+        lag: LAG_SCHEMA,
+        onset_comparison: ONSET_COMPARISON_SCHEMA,
       },
     },
     limit: { type: 'integer' }, offset: { type: 'integer' }, returned: { type: 'integer' },

@@ -50,6 +50,14 @@ export type CasesAnswer =
   | { status: 200; body: Buffer; headers: Record<string, string>; key: string }
   | { status: 400; body: ErrorBody };
 
+/** The reports a query selects (ascending report indexes), the matched names (null: not asked) and the onset comparison's other group (null: none). */
+export interface Selection {
+  reports: Int32Array;
+  vaccines: string[] | null;
+  events: string[] | null;
+  others: Int32Array | null;
+}
+
 /** The case series of one store. */
 export class CasesService {
   /** Answer-cache lookups of every CasesService of the process (200 answers only). */
@@ -102,8 +110,12 @@ export class CasesService {
     return mask;
   }
 
-  /** The reports of a query, ascending (the listing's order), and the matched names. */
-  select(params: CasesParams, analysis: AnalysisDefinition | null): { ok: true; reports: Int32Array; vaccines: string[] | null; events: string[] | null } | { ok: false; error: ErrorBody } {
+  /**
+   * The reports of a query, ascending (the listing's order), and the matched names; with a vaccine
+   * and an event (not q), also `others`: the reports naming a matched event and no matched vaccine,
+   * under the same quarters, analysis and text (else null).
+   */
+  select(params: CasesParams, analysis: AnalysisDefinition | null): { ok: true } & Selection | { ok: false; error: ErrorBody } {
     const { data, narratives } = this.index;
     if (params.text && !narratives) return { ok: false, error: errorBody(NO_NARRATIVES, { usage: TEXT_USAGE }) };
     const mask = analysis ? this.subset(analysis) : null;
@@ -112,7 +124,7 @@ export class CasesService {
     const keep = (r: number): boolean => data.quarter[r] >= from && data.quarter[r] <= to && (!mask || mask[r] === 1);
     if (params.vaccine === undefined && params.event === undefined && params.q === undefined) {
       // Text alone: its reports, then the quarters and the analysis's subset.
-      return { ok: true, reports: filter(narratives!.search(params.text!), keep), vaccines: null, events: null };
+      return { ok: true, reports: filter(narratives!.search(params.text!), keep), vaccines: null, events: null, others: null };
     }
     const byType = analysis?.items === 'vax_type';
     const names = matchNames(byType ? this.index.types.vocabulary : this.index.vocabulary, params, CASES_USAGE);
@@ -125,13 +137,17 @@ export class CasesService {
     markAll(this.index.reportsByEvent, names.events ?? [], 2);
     const want = names.union || names.vaccines === null || names.events === null ? 3 : 0;
     const out: number[] = [];
+    // With a vaccine and an event: the event's reports naming no matched vaccine (the onset comparison's other group).
+    const rest: number[] | null = want === 0 ? [] : null;
     for (let r = 0; r < data.count; r++) {
       const m = mark[r];
-      if (m === 0 || (want === 0 && m !== 3) || !keep(r)) continue;
+      if (m === 0 || !keep(r)) continue;
+      if (m === 2 && rest) rest.push(r);
+      if (want === 0 && m !== 3) continue;
       out.push(r);
     }
-    const reports = Int32Array.from(out);
-    return { ok: true, reports: params.text ? narratives!.search(params.text, reports) : reports, vaccines: names.vaccines, events: names.events };
+    const byText = (list: Int32Array): Int32Array => (params.text ? narratives!.search(params.text, list) : list);
+    return { ok: true, reports: byText(Int32Array.from(out)), vaccines: names.vaccines, events: names.events, others: rest && byText(Int32Array.from(rest)) };
   }
 
   /** Answers one request given its raw query string (without `?`); never throws for bad input. */
@@ -168,7 +184,7 @@ export class CasesService {
     return answer;
   }
 
-  private caseSeries(params: CasesParams, analysis: AnalysisDefinition | null, selected: { reports: Int32Array; vaccines: string[] | null; events: string[] | null }): CaseSeries {
+  private caseSeries(params: CasesParams, analysis: AnalysisDefinition | null, selected: Selection): CaseSeries {
     const { data } = this.index;
     const page = selected.reports.subarray(params.offset, params.offset + params.limit);
     const first = data.count > 0 ? data.quarter[data.count - 1] : null;
@@ -185,7 +201,7 @@ export class CasesService {
       reports_through: this.reportsThrough,
       n_reports: selected.reports.length,
       breakdowns: breakdowns(this.index, selected.reports, analysis?.items === 'vax_type' && selected.vaccines
-        ? [...new Set(selected.vaccines.flatMap((code) => this.index.types.productsOf.get(code) ?? []))] : selected.vaccines, selected.events),
+        ? [...new Set(selected.vaccines.flatMap((code) => this.index.types.productsOf.get(code) ?? []))] : selected.vaccines, selected.events, selected.others),
       limit: params.limit,
       offset: params.offset,
       page,

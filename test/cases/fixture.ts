@@ -5,6 +5,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/http/app.js';
+import { buildStore } from '../../src/mining/build.js';
 import { csvBytes, OLD_DATA_HEADER, OLD_VAX_HEADER, SYMPTOMS_HEADER } from '../vaers/fixtures.js';
 
 export const ROTA = 'ROTAVIRUS (ROTASHIELD)';
@@ -74,4 +77,15 @@ export async function writeCaseFolder(dir: string, cells: Record<number, Record<
     await writeFile(join(dir, `${year}VAERSSYMPTOMS.csv`), csvBytes([SYMPTOMS_HEADER, ...symptoms]));
   }
   return dir;
+}
+
+/**
+ * Writes the folder into `dir`/vaers (with `cells`; `reports` replaces the eight reports), builds a store of `analyses` from it by the
+ * real build and serves it by the real app.
+ */
+export async function serveCaseFolder(dir: string, cells: Record<number, Record<string, string>> = {}, analyses = 'all', reports: readonly CaseFixture[] = CASE_REPORTS): Promise<FastifyInstance> {
+  const vaers = await writeCaseFolder(join(dir, 'vaers'), cells, reports);
+  const store = join(dir, 'cases.duckdb');
+  await buildStore({ vaers, out: store, analyses, workers: 1 });
+  return buildApp({ storePath: store });
 }

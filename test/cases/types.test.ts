@@ -12,9 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/http/app.js';
-import { buildStore } from '../../src/mining/build.js';
-import { writeCaseFolder, type CaseFixture } from './fixture.js';
+import { serveCaseFolder, type CaseFixture } from './fixture.js';
 
 const FZ = 'INFLUENZA (SEASONAL) (FLUZONE)';
 const FV = 'INFLUENZA (SEASONAL) (FLUVIRIN)';
@@ -51,10 +49,7 @@ async function get(url: string): Promise<{ status: number; body: any; headers: R
 const ids = (body: { reports: Array<{ vaers_id: number }> }): number[] => body.reports.map((r) => r.vaers_id);
 
 beforeAll(async () => {
-  const vaers = await writeCaseFolder(join(dir, 'vaers'), {}, REPORTS);
-  const store = join(dir, 'types.duckdb');
-  await buildStore({ vaers, out: store, analyses: 'all,types,serious@types', workers: 1 });
-  app = await buildApp({ storePath: store });
+  app = await serveCaseFolder(dir, {}, 'all,types,serious@types', REPORTS);
 }, 120_000);
 afterAll(async () => {
   await app?.close();

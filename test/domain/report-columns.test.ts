@@ -58,7 +58,7 @@ describe('the report columns table', () => {
       'CREATE TABLE report_events (vaers_id BIGINT NOT NULL, term VARCHAR NOT NULL, version VARCHAR);',
     ]);
     expect(CHECKED_FIELDS).toEqual(['AGE_YRS', 'SEX', 'VAX_DATE', 'ONSET_DATE', 'NUMDAYS', 'RECOVD', 'RPT_DATE', 'DATEDIED', 'HOSPDAYS', 'TODAYS_DATE']);
-    expect(CASES_CSV_COLUMNS).toEqual(['vaers_id', 'received', 'quarter', 'age_yrs', 'age_source', 'age_group', 'sex', 'state', 'vax_date', 'onset_date', 'onset_days',
+    expect(CASES_CSV_COLUMNS).toEqual(['vaers_id', 'received', 'quarter', 'age_yrs', 'age_source', 'age_group', 'sex', 'state', 'vax_date', 'onset_date', 'onset_days', 'lag_days',
       'serious', 'died', 'l_threat', 'er_visit', 'hospital', 'x_stay', 'disable', 'birth_defect', 'ofc_visit', 'recovd', 'vaccines', 'events']);
     const report = CASE_SERIES_SCHEMA.properties.reports.items;
     expect(report.required).toEqual(CASES_CSV_COLUMNS);
