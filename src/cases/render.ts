@@ -48,7 +48,7 @@ type JsonValueOf<S> =
   S extends { type: 'integer' | 'number' } ? number
     : S extends { type: 'string' } ? string
       : S extends { type: 'boolean' } ? boolean
-        : S extends { type: readonly ['number', 'null'] } ? number | null
+        : S extends { type: readonly ['number' | 'integer', 'null'] } ? number | null
           : S extends { type: readonly ['string', 'null'] } ? string | null
             : S extends { type: readonly ['boolean', 'null'] } ? boolean | null
               : S extends { type: 'array'; items: { type: 'string' } } ? string[] : CaseVaccine[];
