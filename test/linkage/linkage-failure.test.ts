@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it, vi } from 'vitest';
+import { formatSummary } from '../../src/commands/build.js';
 import { buildStore } from '../../src/mining/build.js';
 import { CASE_REPORTS, writeCaseFolder } from '../cases/fixture.js';
 
@@ -37,6 +38,7 @@ describe('a failing linkage', () => {
     }
     expect(warnings.join('')).toMatch(/warning: duplicate-report linkage failed, the build goes on without links: EM did not converge \(planted\)/);
     expect(summary.linkage).toEqual({ summary: null, warning: expect.stringMatching(/EM did not converge/) });
+    expect(formatSummary(summary, out)).toMatch(/\n {2}duplicates {8}not linked \(duplicate-report linkage failed, the build goes on without links: EM did not converge/);
     expect(summary.analyses.map((a) => [a.name, a.reports])).toEqual([['stratified', 9], ['stratified@dedup', 9]]);
     const instance = await DuckDBInstance.create(out, { access_mode: 'READ_ONLY' });
     const connection = await instance.connect();
