@@ -185,8 +185,9 @@ function analysisSummary(result: AnalysisResult): AnalysisSummary {
 /**
  * Parses `--analyses all,stratified,serious` (`all` alone by default; `default`: the embedded
  * default store's list, DEFAULT_ANALYSES): names in the given order, the first being the
- * default analysis (the rules: src/domain/analysis-rules.ts).
- * @throws UserError on an unknown, repeated or missing name (the message lists the names).
+ * default analysis (the rules: src/domain/analysis-rules.ts); a name may carry modifiers
+ * (`stratified@dedup`: ANALYSIS_MODIFIERS).
+ * @throws UserError on an unknown, repeated or missing name or modifier (the message lists the names and modifiers).
  */
 export function parseAnalyses(text: string | undefined): AnalysisDefinition[] {
   const names = (text ?? 'all').split(',').map((name) => name.trim()).filter((name) => name !== '').flatMap((name) => (name === 'default' ? DEFAULT_ANALYSES : [name]));
