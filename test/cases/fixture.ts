@@ -15,7 +15,7 @@ export const DTAP = 'DTAP (TRIPEDIA)';
 export const HEPB = 'HEP B (ENGERIX-B)';
 
 /** One report: its DATA fields, its VAX rows [name, code, manufacturer, lot, dose] and its terms. */
-interface CaseFixture {
+export interface CaseFixture {
   id: number; recvdate: string; age: string; sex: string; state: string; outcomes: string[]; numdays: string;
   vaccines: Array<[string, string, string, string, string]>; events: string[];
 }
@@ -52,11 +52,15 @@ export const CASE_NARRATIVES: Record<number, Record<string, string>> = {
   108: { OTHER_MEDS: 'Aspirin', PRIOR_VAX: 'Rash after attorney visit', SYMPTOM_TEXT: '' },
 };
 
-/** Writes the folder (one DATA, VAX and SYMPTOMS file per year) and returns it; `cells` overrides DATA cells per VAERS_ID (e.g. the narratives). */
-export async function writeCaseFolder(dir: string, cells: Record<number, Record<string, string>> = {}): Promise<string> {
+/**
+ * Writes the folder (one DATA, VAX and SYMPTOMS file per year, the reports in the order given)
+ * and returns it; `cells` overrides DATA cells per VAERS_ID (e.g. the narratives); `all` are the
+ * reports (default CASE_REPORTS).
+ */
+export async function writeCaseFolder(dir: string, cells: Record<number, Record<string, string>> = {}, all: readonly CaseFixture[] = CASE_REPORTS): Promise<string> {
   await mkdir(dir, { recursive: true });
   for (const year of ['2000', '2001']) {
-    const reports = CASE_REPORTS.filter((r) => r.recvdate.endsWith(year));
+    const reports = all.filter((r) => r.recvdate.endsWith(year));
     const data = reports.map((r) => OLD_DATA_HEADER.map((column) => {
       const values: Record<string, string> = {
         VAERS_ID: String(r.id), RECVDATE: r.recvdate, STATE: r.state, AGE_YRS: r.age, SEX: r.sex, NUMDAYS: r.numdays,
