@@ -48,12 +48,14 @@ export async function renderReports(ctx) {
   const n = Number(body.n_reports);
   $('reports-body').hidden = false;
   $('reports-body').dataset.nReports = String(n);
+  renderDuplicatesControl(body);
   const note = typeof body.note === 'string' && body.note ? body.note : '';
   $('reports-caveat').textContent = note.includes('not a rate') ? note : `${NOT_A_RATE} ${note}`.trim();
   const span = body.from && body.to ? ` received ${body.from}–${body.to}` : '';
   const analysis = typeof body.analysis === 'string' ? `, analysis “${body.analysis}”` : '';
   const text = typeof body.query?.text === 'string' ? ` and whose narratives match “${body.query.text}”` : '';
-  $('reports-summary').textContent = `${n} report${n === 1 ? '' : 's'} name${n === 1 ? 's' : ''} ${ctx.subject}${text}${span}${analysis}.`
+  const once = body.duplicates === 'collapse' ? ', each suspected duplicate cluster counted once' : '';
+  $('reports-summary').textContent = `${n} report${n === 1 ? '' : 's'} name${n === 1 ? 's' : ''} ${ctx.subject}${text}${span}${analysis}${once}.`
     + ` Matched vaccines: ${listText(body.vaccines)}. Matched events: ${listText(body.events)}.`;
   $('reports-detail').hidden = !(n > 0);
   if (!(n > 0)) return;
@@ -61,6 +63,40 @@ export async function renderReports(ctx) {
   renderTiming($('reports-timing'), body.breakdowns ?? {}, n);
   renderCoReported($('reports-co'), body.breakdowns ?? {}, ctx);
   renderListing(body, ctx, csvHref);
+}
+
+/**
+ * The duplicates control: shown when the answer says how it counted duplicates (`duplicates`,
+ * `reports_folded` of GET /cases), with "N reports folded" when clusters were collapsed.
+ */
+function renderDuplicatesControl(body) {
+  const control = document.getElementById('duplicates-control');
+  const folded = document.getElementById('reports-folded');
+  control.hidden = typeof body.duplicates !== 'string';
+  const n = Number(body.reports_folded);
+  const collapsed = body.duplicates === 'collapse' && Number.isFinite(n);
+  folded.textContent = collapsed ? `${n} report${n === 1 ? '' : 's'} folded` : '';
+  folded.dataset.reportsFolded = collapsed ? String(n) : '';
+}
+
+/**
+ * A clustered report's mark (GET /cases `cluster`: the VAERS_ID standing for its
+ * suspected-duplicate cluster, itself for that one, null in none): a label in words, linking to
+ * the report view of the report standing for the cluster (whose page lists the possible
+ * duplicates). Null for a report in no cluster.
+ */
+function duplicateMark(report) {
+  if (report.cluster === null || report.cluster === undefined) return null;
+  const cluster = String(report.cluster);
+  const stands = cluster === String(report.vaers_id);
+  const mark = el('span', null, { class: `label duplicate${stands ? ' representative' : ''}`, 'data-cluster': cluster });
+  const link = el('a', stands ? 'stands for a cluster' : cluster, {
+    class: 'cluster-link', href: `/reports/${cluster}`,
+    title: stands ? `Report ${cluster} stands for a cluster of suspected duplicates: open it to see them` : `Open report ${cluster}, which stands for this report's cluster of suspected duplicates`,
+  });
+  if (stands) mark.append(link);
+  else mark.append('possible duplicate of ', link);
+  return mark;
 }
 
 function listText(names) {
@@ -187,6 +223,8 @@ function reportDetails(report, ctx) {
     report.serious ? `serious${outcomes.length ? `: ${outcomes.join(', ')}` : ''}` : `not serious${outcomes.length ? `: ${outcomes.join(', ')}` : ''}`];
   const summary = el('summary');
   summary.append(el('strong', `VAERS ${report.vaers_id}`), ` — ${parts.join(' · ')}`);
+  const mark = duplicateMark(report);
+  if (mark) summary.append(' ', mark);
   details.append(summary);
   if (report.snippet) details.append(snippetLine(report.snippet));
 

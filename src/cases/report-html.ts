@@ -30,6 +30,15 @@ const NARRATIVES: ReadonlyArray<[string, string]> = [
 
 const shown = (value: unknown): string => (value === null || value === undefined ? '—' : value === true ? 'yes' : value === false ? 'no' : String(value));
 
+/** The suspected duplicates of a report (its cluster and links), each linking to its page. */
+function duplicatesHtml(view: ReportView): string {
+  const cluster = view.cluster === null ? '' : `<p>In the suspected-duplicate cluster of report <a href="/reports/${e(String(view.cluster))}">${e(String(view.cluster))}</a>${view.cluster === view.vaers_id ? ' (this report stands for it)' : ''}.</p>\n`;
+  if (view.possible_duplicates.length === 0) return `${cluster}<p class="none">none linked</p>`;
+  const rows = view.possible_duplicates.map((d) =>
+    `<tr><td><a href="/reports/${e(String(d.vaers_id))}">${e(String(d.vaers_id))}</a></td><td>${e(shown(d.weight))}</td><td>${e(d.agreed.join(', '))}</td></tr>`).join('\n');
+  return `${cluster}<table><thead><tr><th>VAERS_ID</th><th>Match weight</th><th>Fields agreeing</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
+}
+
 /** The page of one report. */
 export function renderReportHtml(view: ReportView): string {
   const id = String(view.vaers_id);
@@ -63,6 +72,9 @@ ${vaccines}
 <section aria-labelledby="events"><h2 id="events">Events (MedDRA terms)</h2><ul>
 ${events}
 </ul></section>
+<section aria-labelledby="duplicates"><h2 id="duplicates">Possible duplicates</h2>
+${duplicatesHtml(view)}
+</section>
 <section aria-labelledby="analyses"><h2 id="analyses">Analyses keeping this report</h2>
 <p>${view.analyses.length === 0 ? 'none' : view.analyses.map((a) => e(a)).join(', ')}</p></section>
 <p><small>Data through ${e(shown(view.reports_through))}. <a href="/reports/${e(id)}?format=json">JSON</a></small></p>

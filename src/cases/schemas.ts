@@ -7,6 +7,7 @@ import { JSON_REPORT_COLUMNS, OUTCOME_REPORT_COLUMNS } from '../domain/report-co
 import { AGE_GROUPS, SEX_CODES } from '../domain/report-rules.js';
 import { ONSET_INTERVALS, TOP } from './breakdowns.js';
 import { LAG_INTERVALS, LATE_LAG_DAYS, ONSET_MAX_DAYS } from './timing.js';
+import { DUPLICATES_CHOICES } from './duplicates.js';
 import { CASES_PARAMETERS } from './params.js';
 import { CASES_NOTE } from './render.js';
 import { NARRATIVE_FIELDS } from '../narratives/records.js';
@@ -88,14 +89,16 @@ const REPORT = {
 export const CASE_SERIES_SCHEMA = {
   type: 'object',
   description: `The reports behind a query. ${CASES_NOTE}`,
-  required: ['query', 'vaccines', 'events', 'from', 'to', 'reports_through', 'n_reports', 'hypothesis', 'note', 'breakdowns', 'limit', 'offset', 'returned', 'reports'],
+  required: ['query', 'vaccines', 'events', 'from', 'to', 'reports_through', 'n_reports', 'duplicates', 'reports_folded', 'hypothesis', 'note', 'breakdowns', 'limit', 'offset', 'returned', 'reports'],
   properties: {
     query: { type: 'object', description: 'The query as given.', properties: { vaccine: STRING_OR_NULL, event: STRING_OR_NULL, q: STRING_OR_NULL, text: { type: 'string', description: 'Only when given: text in its canonical form.' }, from: STRING_OR_NULL, to: STRING_OR_NULL } },
     analysis: { type: 'string', description: 'The analysis (only on /analyses/{analysis}/cases).' },
     vaccines: { type: 'array', items: { type: 'string' }, description: 'Vaccine names matched.' },
     events: { type: 'array', items: { type: 'string' }, description: 'Event terms matched.' },
     from: STRING_OR_NULL, to: STRING_OR_NULL, reports_through: STRING_OR_NULL,
-    n_reports: { type: 'integer', description: 'Distinct reports (also X-Total-Count).' },
+    n_reports: { type: 'integer', description: 'Distinct reports (also X-Total-Count); with duplicates=collapse, each suspected-duplicate cluster once.' },
+    duplicates: { type: 'string', enum: [...DUPLICATES_CHOICES], description: 'The duplicates asked: keep (every report) or collapse (each suspected-duplicate cluster once).' },
+    reports_folded: { type: 'integer', description: 'Reports folded into their cluster\'s report by duplicates=collapse (0 with keep).' },
     hypothesis: { type: 'string' }, note: { type: 'string' },
     breakdowns: {
       type: 'object', description: 'Counts of distinct reports.',
@@ -136,7 +139,7 @@ export const CASES_ROUTE_SCHEMA = {
       content: { 'application/json': { schema: CASE_SERIES_SCHEMA }, 'text/csv': { schema: { type: 'string' } } },
     },
     304: NOT_MODIFIED,
-    400: ERROR('No vaccine/drug/event/q; vaccine and drug differ; a query too short; a bad quarter or from after to; bad limit or offset; a bad text (over 200 characters, fewer than 3 letters or digits to find, only exclusions, an unbalanced quote) or text on a store without narratives; unknown format (with allowed) or parameter (with allowed); a repeated parameter.'),
+    400: ERROR('No vaccine/drug/event/q; vaccine and drug differ; a query too short; a bad quarter or from after to; bad limit or offset; a bad text (over 200 characters, fewer than 3 letters or digits to find, only exclusions, an unbalanced quote) or text on a store without narratives; unknown format or duplicates (with allowed) or parameter (with allowed); a repeated parameter.'),
     503: ERROR('The store has no report-level data (an import, or a store built before case series existed) or could not be read.'),
   },
 } as const;

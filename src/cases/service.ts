@@ -8,7 +8,8 @@
  * a vaccine or an event that q matches. With `text` (src/narratives/query.ts), only the reports
  * whose narratives match it (`text` alone: every such report). Then `from`..`to` (quarters of RECVDATE) and, for
  * `/analyses/NAME/cases`, the analysis's subset rule (src/domain/analysis-rules.ts). The listing is newest
- * RECVDATE first, then VAERS_ID descending (the store's order).
+ * RECVDATE first, then VAERS_ID descending (the store's order). With `duplicates=collapse`, each
+ * suspected-duplicate cluster then counts once (src/cases/duplicates.ts).
  *
  * An analysis whose items are VAERS VAX_TYPE codes (`types`, `SUBSET@types`) matches `vaccine`
  * and `q` against the codes and their long names, and the case series of a code is every report
@@ -24,6 +25,7 @@ import { filter } from '../narratives/postings.js';
 import { TEXT_USAGE } from '../narratives/query.js';
 import { readReportData } from '../store/reports.js';
 import { breakdowns } from './breakdowns.js';
+import { collapseClusters } from './duplicates.js';
 import { indexReports, type ReportIndex } from './index.js';
 import { CASES_USAGE, parseCasesQuery, type CasesParams } from './params.js';
 import { CASES_RENDERERS, type CaseSeries } from './render.js';
@@ -164,7 +166,8 @@ export class CasesService {
     const selected = this.select(params, analysis);
     if (!selected.ok) return { status: 400, body: selected.error };
     CasesService.stats.misses++;
-    const series = this.caseSeries(params, analysis, selected);
+    const collapsed = params.duplicates === 'collapse' ? collapseClusters(this.index.data, selected.reports) : { reports: selected.reports, folded: 0 };
+    const series = this.caseSeries(params, analysis, { ...selected, reports: collapsed.reports }, collapsed.folded);
     const rendered = CASES_RENDERERS[params.format](series, this.index);
     const body = ownBytes(rendered.body);
     const answer: CasesAnswer = {
@@ -184,7 +187,7 @@ export class CasesService {
     return answer;
   }
 
-  private caseSeries(params: CasesParams, analysis: AnalysisDefinition | null, selected: Selection): CaseSeries {
+  private caseSeries(params: CasesParams, analysis: AnalysisDefinition | null, selected: Selection, folded: number): CaseSeries {
     const { data } = this.index;
     const page = selected.reports.subarray(params.offset, params.offset + params.limit);
     const first = data.count > 0 ? data.quarter[data.count - 1] : null;
@@ -200,6 +203,8 @@ export class CasesService {
       to: params.to !== undefined ? formatQuarter(params.to) : last === null ? null : formatQuarter(last),
       reports_through: this.reportsThrough,
       n_reports: selected.reports.length,
+      duplicates: params.duplicates,
+      reports_folded: folded,
       breakdowns: breakdowns(this.index, selected.reports, analysis?.items === 'vax_type' && selected.vaccines
         ? [...new Set(selected.vaccines.flatMap((code) => this.index.types.productsOf.get(code) ?? []))] : selected.vaccines, selected.events, selected.others),
       limit: params.limit,

@@ -16,13 +16,13 @@
  *
  * Items: an analysis counts vaccine x event pairs whose vaccine is, by default, the product
  * (`VAX_NAME`). A modifier after `@` changes that ({@link analysisRule}, the table
- * {@link MODIFIERS}): `SUBSET@types` counts VAERS `VAX_TYPE` codes (`FLU3`, `HPV4`) instead, a
+ * {@link ANALYSIS_MODIFIERS}): `SUBSET@types` counts VAERS `VAX_TYPE` codes (`FLU3`, `HPV4`) instead, a
  * report once per type however many products of that type it names (the items of Oracle
  * Empirica Signal's VAERS runs for FDA and CDC); `types` is `stratified@types`.
  *
  * Ground floor: this file imports nothing outside src/domain.
  */
-import { AGE_GROUPS, AGE_GROUPS_6, ageGroup6Of, isSerious, OUTCOME, SEX_CODES, type RuleColumns } from './report-rules.js';
+import { AGE_GROUPS, AGE_GROUPS_6, ageGroup6Of, isRepresentative, isSerious, OUTCOME, SEX_CODES, type RuleColumns } from './report-rules.js';
 
 /** One analysis: its name, words for people and its rule. */
 export interface AnalysisDefinition {
@@ -40,6 +40,8 @@ export interface AnalysisDefinition {
   items: ItemKind;
   /** True when report `i` of `reports` belongs to the analysis. */
   keeps(reports: RuleColumns, i: number): boolean;
+  /** Whether each suspected-duplicate cluster counts once (the `@dedup` modifier); absent: false. */
+  deduplicated?: boolean;
 }
 
 /**
@@ -85,34 +87,6 @@ const PRODUCT_ANALYSES: ReadonlyArray<Omit<AnalysisDefinition, 'items'>> = [
 export const ANALYSES: readonly AnalysisDefinition[] = PRODUCT_ANALYSES.map((a) => ({ ...a, items: 'vaccine' }));
 
 /**
- * One modifier of an analysis name (`BASE@MODIFIER`): its name, its words, and what it changes
- * in the base analysis. Modifiers are rows of {@link MODIFIERS}; a name may carry several
- * (`serious@types@...`), applied left to right, each at most once.
- */
-export interface AnalysisModifier {
-  name: string;
-  /** One sentence for people (README, /llms.txt). */
-  description: string;
-  /** The base definition changed by the modifier (the name is set by the caller). */
-  apply(base: AnalysisDefinition): Omit<AnalysisDefinition, 'name'>;
-}
-
-/** The modifiers, one row each. */
-export const MODIFIERS: readonly AnalysisModifier[] = [
-  {
-    name: 'types',
-    description: 'the items are VAERS VAX_TYPE codes (FLU3, HPV4, ...) instead of products (VAX_NAME): a report counts once per type, however many products of that type it names',
-    apply: (base) => ({
-      ...base, items: 'vax_type', title: `${base.title}, by vaccine type`,
-      description: `${base.description} Items: VAERS VAX_TYPE codes (a report counts once per type, however many products of that type it names).`,
-    }),
-  },
-];
-
-/** Names that stand for a modified name: `types` is every report, stratified E, by VAERS VAX_TYPE code (Empirica's "VAERS All reports" run). */
-export const ANALYSIS_ALIASES: ReadonlyMap<string, string> = new Map([['types', 'stratified@types']]);
-
-/**
  * The analyses of the default store (`serve` without `--store`, built from data/vaers into the
  * cache, src/cache/), the default analysis first: the one list, which `build --analyses default`
  * builds too. An analysis added here joins the default store (and changes its cache key, so the
@@ -126,13 +100,57 @@ export const ANALYSIS_NAMES: readonly string[] = ANALYSES.map((a) => a.name);
 /** The analyses that keep a subset of the reports (a subset rule), in order. */
 export const SUBSET_ANALYSES: readonly AnalysisDefinition[] = ANALYSES.filter((a) => a.subset !== null);
 
-/** Definitions already derived, by name (one object per name, so `keeps` and the definition compare equal between calls). */
+/**
+ * A modifier of an analysis, written after its name with `@` (`stratified@dedup`): it turns the
+ * analysis into another one of the same reports. One row per modifier in {@link ANALYSIS_MODIFIERS}.
+ */
+export interface AnalysisModifier {
+  /** Its name after `@`. */
+  name: string;
+  /** What it does, in one sentence (the notes, the README). */
+  description: string;
+  /** The analysis `base` with the modifier applied (its name is `base.name@name`). */
+  apply(base: AnalysisDefinition): AnalysisDefinition;
+}
+
+const DEDUP_RULE = 'one report per suspected-duplicate cluster: its representative (reports in no cluster are kept)';
+
+/** The analysis modifiers, one row each; a name takes each at most once, in any order. */
+export const ANALYSIS_MODIFIERS: readonly AnalysisModifier[] = [
+  {
+    name: 'dedup',
+    description: 'Counts each suspected-duplicate cluster once (src/linkage, after vigiMatch, Noren 2007): only the cluster\'s representative is kept, so a subset analysis keeps a cluster only when its representative satisfies the subset rule.',
+    apply: (base) => ({
+      ...base, name: `${base.name}@dedup`, title: `${base.title}, duplicates folded`, deduplicated: true,
+      description: `${base.description} Each suspected-duplicate cluster counts once (its representative).`,
+      subset: base.subset === null ? DEDUP_RULE : `${base.subset}; ${DEDUP_RULE}`,
+      brief: base.brief === null ? 'duplicates folded' : `${base.brief}; duplicates folded`,
+      keeps: (r, i) => base.keeps(r, i) && isRepresentative(r, i),
+    }),
+  },
+  {
+    name: 'types',
+    description: 'the items are VAERS VAX_TYPE codes (FLU3, HPV4, ...) instead of products (VAX_NAME): a report counts once per type, however many products of that type it names',
+    apply: (base) => ({
+      ...base, name: `${base.name}@types`, items: 'vax_type', title: `${base.title}, by vaccine type`,
+      description: `${base.description} Items: VAERS VAX_TYPE codes (a report counts once per type, however many products of that type it names).`,
+    }),
+  },
+];
+
+/** Names that stand for a modified name: `types` is every report, stratified E, by VAERS VAX_TYPE code (Empirica's "VAERS All reports" run). */
+export const ANALYSIS_ALIASES: ReadonlyMap<string, string> = new Map([['types', 'stratified@types']]);
+
+
+
+/** Definitions already derived, by name (one object per name, so `keeps` and the definition compare equal between calls: the build shares counts by `keeps`). */
 const derived = new Map<string, AnalysisDefinition>();
 
 /**
  * The analysis of that name: a base name (`serious`), an alias (`types`) or a base with
- * modifiers (`serious@types`); undefined when this program does not know it (a store built by
- * another version may hold one). The definition's `name` is the name as given.
+ * modifiers of ANALYSIS_MODIFIERS (`serious@types`, `stratified@dedup`), each at most once;
+ * undefined when this program does not know it (a store built by another version may hold one).
+ * The definition's `name` is the name as given.
  */
 export function analysisRule(name: string): AnalysisDefinition | undefined {
   const parsed = parseAnalysisName(name);
@@ -148,15 +166,19 @@ export function parseAnalysisName(name: string): { ok: true; analysis: AnalysisD
   if (known) return { ok: true, analysis: known };
   const [baseName, ...modifiers] = (ANALYSIS_ALIASES.get(name) ?? name).split('@');
   const base = ANALYSES.find((a) => a.name === baseName);
-  if (!base) return { ok: false, error: `unknown analysis "${baseName}" (choose from ${ANALYSIS_NAMES.join(', ')}, optionally with ${MODIFIERS.map((m) => `@${m.name}`).join(', ')}; or ${[...ANALYSIS_ALIASES.keys()].join(', ')})` };
+  const choices = ANALYSIS_MODIFIERS.map((m) => `@${m.name}`).join(', ');
+  if (!base) return { ok: false, error: `unknown analysis "${baseName}" (choose from ${ANALYSIS_NAMES.join(', ')}, each optionally with ${choices}; or ${[...ANALYSIS_ALIASES.keys()].join(', ')})` };
   let analysis: AnalysisDefinition = base;
   for (const [i, modifierName] of modifiers.entries()) {
-    const modifier = MODIFIERS.find((m) => m.name === modifierName);
-    if (!modifier) return { ok: false, error: `unknown modifier "@${modifierName}" in "${name}" (choose from ${MODIFIERS.map((m) => `@${m.name}`).join(', ')})` };
+    const modifier = ANALYSIS_MODIFIERS.find((m) => m.name === modifierName);
+    if (!modifier) return { ok: false, error: `unknown modifier "@${modifierName}" in "${name}" (choose from ${choices})` };
     if (modifiers.indexOf(modifierName) !== i) return { ok: false, error: `modifier "@${modifierName}" is named twice in "${name}"` };
-    analysis = { ...modifier.apply(analysis), name };
+    analysis = modifier.apply(analysis);
   }
-  if (analysis !== base || name !== base.name) derived.set(name, analysis = { ...analysis, name });
+  if (analysis !== base || name !== base.name) {
+    analysis = { ...analysis, name };
+    if (derived.size < 1000) derived.set(name, analysis);
+  }
   return { ok: true, analysis };
 }
 

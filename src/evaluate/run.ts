@@ -102,7 +102,7 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
     const windowReports = (product: string, event: string): Map<QuarterIndex, number> | null => {
       if (!cases || !definition) return null;
       if (!cases.index.reportsByEvent.has(event)) return new Map();
-      const selected = cases.select({ vaccine: product, event, to: throughIndex, format: 'json', limit: 1, offset: 0 }, definition);
+      const selected = cases.select({ vaccine: product, event, to: throughIndex, format: 'json', duplicates: 'keep', limit: 1, offset: 0 }, definition);
       return selected.ok ? windowCounts(Array.from(selected.reports, (r) => cases.index.data.quarter[r]), throughIndex) : new Map();
     };
     const priorByQuarter = new Map([...priors].flatMap(([quarter, theta]) => {

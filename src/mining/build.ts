@@ -28,6 +28,7 @@ import { readVaers, type VaersData } from '../vaers/read.js';
 import { PROGRAM_VERSION } from '../version.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
 import { reportItems, type ReportItems } from './items.js';
+import { linkDuplicates } from './linkage-step.js';
 import { reportTables } from './report-tables.js';
 import { fitPass, planWindows, rowsPass, type FitPassResult, type WindowPlan } from './passes.js';
 import { WorkerPool } from './pool.js';
@@ -192,10 +193,11 @@ function analysisSummary(result: AnalysisResult): AnalysisSummary {
 
 /**
  * Parses `--analyses all,stratified,serious` (`all` alone by default; `default`: the embedded
- * default store's list, DEFAULT_ANALYSES; a name may carry modifiers, `serious@types`, and
- * `types` is `stratified@types`): names in the given order, the first being the default
- * analysis (the rules and the modifiers: src/domain/analysis-rules.ts `parseAnalysisName`).
- * @throws UserError on an unknown, repeated or missing name (the message lists the names).
+ * default store's list, DEFAULT_ANALYSES; a name may carry modifiers, `serious@types`,
+ * `stratified@dedup` (ANALYSIS_MODIFIERS), and `types` is `stratified@types`): names in the given
+ * order, the first being the default analysis (the rules and the modifiers:
+ * src/domain/analysis-rules.ts `parseAnalysisName`).
+ * @throws UserError on an unknown, repeated or missing name or modifier (the message lists the names and modifiers).
  */
 export function parseAnalyses(text: string | undefined): AnalysisDefinition[] {
   const names = (text ?? 'all').split(',').map((name) => name.trim()).filter((name) => name !== '').flatMap((name) => (name === 'default' ? DEFAULT_ANALYSES : [name]));
@@ -235,6 +237,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   await checkOutputFolder(options.out);
   let t = performance.now();
   const data = await readReports(options, progress);
+  const linkage = linkDuplicates(data.details, progress, (line) => process.stderr.write(line));
   const readSeconds = seconds(t);
   t = performance.now();
   const scale = options.scale ?? 1;
@@ -251,7 +254,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
     let reportSeconds = 0;
     const reports = (): ReportTables => {
       const t0 = performance.now();
-      return reportTables(data.details, () => (reportSeconds = seconds(t0)));
+      return { ...reportTables(data.details, () => (reportSeconds = seconds(t0))), links: linkage.links };
     };
     const summary = (): BuildSummary => ({
       reportsRead: data.reportsRead, reportsKept, reportsCounted: history.reports, skipped: data.skipped,
@@ -262,6 +265,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
       vaccines: data.vaccines.length, events: data.events.length, quarters: history.quarters.length,
       firstQuarter: history.quarters.length ? formatQuarter(history.quarters[0].quarter) : null,
       reportsThrough: history.quarters.length ? formatQuarter(history.quarters[history.quarters.length - 1].quarter) : null,
+      linkage: { summary: linkage.summary, warning: linkage.warning },
       analyses: results.map(analysisSummary), workers, scale,
       seconds: { read: readSeconds, count: countSeconds, total: seconds(started) },
       peakRssBytes: process.resourceUsage().maxRSS * 1024,
@@ -278,6 +282,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
         origin: 'build',
         has_ic025: true,
         analyses: s.analyses.map((a, i) => analysisMeta(analyses[i], a, i === 0, scheme)),
+        linkage: linkage.summary,
         extra: { summary: s },
       };
     };

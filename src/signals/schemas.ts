@@ -190,7 +190,7 @@ const ANALYSIS_SCHEMA = {
   type: 'object',
   required: ['name', 'title', 'description', 'subset', 'items', 'stratified_by', 'strata', 'default', 'reports', 'pairs', 'windows', 'reports_through', 'fits_at_bound', 'signals'],
   properties: {
-    name: { type: 'string', description: 'Analysis name: `all` (every report, crude E), `stratified` (every report, stratified E), or a subset (`serious`, `death`, `pediatric`, `adult`, `elderly`, `female`, `male`, stratified E); `SUBSET@types` counts VAERS VAX_TYPE codes instead of products, and `types` is `stratified@types`.' },
+    name: { type: 'string', description: 'Analysis name: `all` (every report, crude E), `stratified` (every report, stratified E), or a subset (`serious`, `death`, `pediatric`, `adult`, `elderly`, `female`, `male`, stratified E); `@dedup` after a name (`stratified@dedup`): the same with each suspected-duplicate cluster counted once; `SUBSET@types` counts VAERS VAX_TYPE codes instead of products, and `types` is `stratified@types`.' },
     title: { type: 'string' },
     description: { type: 'string', description: 'One sentence on what the analysis is.' },
     subset: { type: ['string', 'null'], description: 'The subset rule in words; null for every report.' },
@@ -198,6 +198,7 @@ const ANALYSIS_SCHEMA = {
     stratified_by: { type: 'array', items: { type: 'string' }, description: 'What E is stratified by, outermost first; empty for crude E.' },
     strata: { type: ['string', 'null'], description: 'The strata as `build --strata` names them: `sex,age6,year` (the default: sex x Empirica\'s AGE_GROUP_6 x year of RECVDATE) or `sex,age13,year` (the 13 CDC WONDER age groups); null for crude E or a store built before the choice was recorded.' },
     default: { type: 'boolean', description: 'Whether /signals answers this analysis.' },
+    deduplicated: { type: 'boolean', description: 'Whether each suspected-duplicate cluster of the build\'s linkage counts once (the @dedup modifier: only its representative is kept); false for a store built before the linkage.' },
     reports: { type: ['integer', 'null'], description: 'Reports the subset rule kept (null when unknown, e.g. an imported table).' },
     pairs: { type: ['integer', 'null'], description: 'Pairs stored (n_methods_flagged >= 2 in some window).' },
     rows: { type: ['integer', 'null'], description: 'Quarterly rows stored.' },

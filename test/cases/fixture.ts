@@ -53,22 +53,23 @@ export const CASE_NARRATIVES: Record<number, Record<string, string>> = {
 };
 
 /**
- * Writes the folder (one DATA, VAX and SYMPTOMS file per year) and returns it; `cells` overrides DATA cells per VAERS_ID (e.g. the narratives);
- * `reports` replaces the eight reports (dated 2000 and 2001).
+ * Writes the folder (one DATA, VAX and SYMPTOMS file per year, the reports in the order given)
+ * and returns it; `cells` overrides DATA cells per VAERS_ID (e.g. the narratives); `all` are the
+ * reports (default CASE_REPORTS).
  */
-export async function writeCaseFolder(dir: string, cells: Record<number, Record<string, string>> = {}, reports: readonly CaseFixture[] = CASE_REPORTS): Promise<string> {
+export async function writeCaseFolder(dir: string, cells: Record<number, Record<string, string>> = {}, all: readonly CaseFixture[] = CASE_REPORTS): Promise<string> {
   await mkdir(dir, { recursive: true });
   for (const year of ['2000', '2001']) {
-    const ofYear = reports.filter((r) => r.recvdate.endsWith(year));
-    const data = ofYear.map((r) => OLD_DATA_HEADER.map((column) => {
+    const reports = all.filter((r) => r.recvdate.endsWith(year));
+    const data = reports.map((r) => OLD_DATA_HEADER.map((column) => {
       const values: Record<string, string> = {
         VAERS_ID: String(r.id), RECVDATE: r.recvdate, STATE: r.state, AGE_YRS: r.age, SEX: r.sex, NUMDAYS: r.numdays,
         SYMPTOM_TEXT: `narrative of ${r.id}`, VAX_DATE: '01/01/2000', ONSET_DATE: '01/02/2000', RECOVD: 'N', ...cells[r.id],
       };
       return r.outcomes.includes(column) ? 'Y' : (values[column] ?? '');
     }));
-    const vax = ofYear.flatMap((r) => r.vaccines.map(([name, code, manu, lot, dose]) => [String(r.id), code, manu, lot, dose, 'IM', 'LA', name]));
-    const symptoms = ofYear.map((r) => [String(r.id), ...SYMPTOMS_HEADER.slice(1).map((column) => {
+    const vax = reports.flatMap((r) => r.vaccines.map(([name, code, manu, lot, dose]) => [String(r.id), code, manu, lot, dose, 'IM', 'LA', name]));
+    const symptoms = reports.map((r) => [String(r.id), ...SYMPTOMS_HEADER.slice(1).map((column) => {
       const k = Number(column.replace(/\D/g, '')) - 1;
       return column.startsWith('SYMPTOMVERSION') ? (r.events[k] ? '3.0' : '') : (r.events[k] ?? '');
     })]);

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { analysisRule, DEFAULT_ANALYSES, MODIFIERS, parseAnalysisName } from '../../src/domain/analysis-rules.js';
+import { ANALYSIS_MODIFIERS, analysisRule, DEFAULT_ANALYSES, parseAnalysisName } from '../../src/domain/analysis-rules.js';
 import { parseVaxTypeTable, vaxTypeName, vaxTypeNames } from '../../src/domain/vax-type-names.js';
 import type { Pair } from '../../src/domain/pair.js';
 import { parseAnalyses } from '../../src/mining/build.js';
@@ -35,10 +35,10 @@ describe('analysis names with modifiers', () => {
 
   it('unknown bases and modifiers, and a modifier named twice, are refused with the choices', () => {
     expect(analysisRule('nope@types')).toBeUndefined();
-    expect(parseAnalysisName('serious@nope')).toEqual({ ok: false, error: expect.stringMatching(/unknown modifier "@nope".*@types/) });
+    expect(parseAnalysisName('serious@nope')).toEqual({ ok: false, error: expect.stringMatching(/unknown modifier "@nope".*@dedup, @types/) });
     expect(parseAnalysisName('serious@types@types')).toEqual({ ok: false, error: 'modifier "@types" is named twice in "serious@types@types"' });
-    expect(parseAnalysisName('nope')).toEqual({ ok: false, error: expect.stringMatching(/unknown analysis "nope" \(choose from all, stratified.*optionally with @types; or types\)/) });
-    expect(MODIFIERS.map((m) => m.name)).toEqual(['types']);
+    expect(parseAnalysisName('nope')).toEqual({ ok: false, error: expect.stringMatching(/unknown analysis "nope" \(choose from all, stratified.*each optionally with @dedup, @types; or types\)/) });
+    expect(ANALYSIS_MODIFIERS.map((m) => m.name)).toEqual(['dedup', 'types']);
   });
 
   it('--analyses takes modified names and types, and refuses bad ones', () => {
