@@ -5,7 +5,8 @@
  * groups) and prints per analysis: the reports kept, the pairs that ever reach EB05 >= 2 (over
  * the stored rows; a pair with EB05 >= 2 is flagged by GPS and, in practice, by IC too, so it is
  * stored), the windows whose MGPS fit has a hyperparameter on a bound of openEBGM's box (the
- * store's metadata), and RotaShield x Intussusception's EB05 in 1999Q3. Asserts nothing.
+ * store's metadata), and RotaShield x Intussusception's EB05 in 1999Q3 (in `types`, whose items
+ * are VAX_TYPE codes, the code RV: RotaShield is the only product of that type). Asserts nothing.
  * Why it matters (DuMouchel 1999): over-fine strata make E approach n in small subsets, so every
  * ratio shrinks towards 1; and a fit on a bound shrinks EB05 for its own reasons.
  *
@@ -38,7 +39,7 @@ async function measure(out: string, strata: string): Promise<Line[]> {
   const connection = await db.connect();
   const file = out.replaceAll("'", "''");
   const rows = (await connection.runAndReadAll(`SELECT analysis, count(DISTINCT drug || '|' || event) FILTER (WHERE eb05 >= 2) AS pairs,
-      max(eb05) FILTER (WHERE drug = 'ROTAVIRUS (ROTASHIELD)' AND event = 'Intussusception' AND quarter = '1999Q3') AS rota
+      max(eb05) FILTER (WHERE drug IN ('ROTAVIRUS (ROTASHIELD)', 'RV') AND event = 'Intussusception' AND quarter = '1999Q3') AS rota
     FROM '${file}' GROUP BY analysis`)).getRowObjectsJson();
   connection.closeSync();
   const by = new Map(rows.map((r) => [String(r.analysis), r]));

@@ -10,6 +10,11 @@
  * `/analyses/NAME/cases`, the analysis's subset rule (src/domain/analysis-rules.ts). The listing is newest
  * RECVDATE first, then VAERS_ID descending (the store's order). With `duplicates=collapse`, each
  * suspected-duplicate cluster then counts once (src/cases/duplicates.ts).
+ *
+ * An analysis whose items are VAERS VAX_TYPE codes (`types`, `SUBSET@types`) matches `vaccine`
+ * and `q` against the codes and their long names, and the case series of a code is every report
+ * with a VAX row of that code (src/cases/index.ts `TypeIndex`); its `vaccines` are the matched
+ * codes, and the breakdowns read the products of those codes' rows.
  */
 import { subsetMask, type AnalysisDefinition } from '../domain/analysis-rules.js';
 import { ownBytes, SizedLru, type CacheStats } from '../query/lru.js';
@@ -123,13 +128,14 @@ export class CasesService {
       // Text alone: its reports, then the quarters and the analysis's subset.
       return { ok: true, reports: filter(narratives!.search(params.text!), keep), vaccines: null, events: null, others: null };
     }
-    const names = matchNames(this.index.vocabulary, params, CASES_USAGE);
+    const byType = analysis?.items === 'vax_type';
+    const names = matchNames(byType ? this.index.types.vocabulary : this.index.vocabulary, params, CASES_USAGE);
     if (!names.ok) return { ok: false, error: errorBody(names.error.error, names.error) };
     const mark = new Uint8Array(data.count);
     const markAll = (lists: Map<string, Int32Array>, keys: readonly string[], bit: number): void => {
       for (const key of keys) for (const r of lists.get(key) ?? []) mark[r] |= bit;
     };
-    markAll(this.index.reportsByVaccine, names.vaccines ?? [], 1);
+    markAll(byType ? this.index.types.reportsByCode : this.index.reportsByVaccine, names.vaccines ?? [], 1);
     markAll(this.index.reportsByEvent, names.events ?? [], 2);
     const want = names.union || names.vaccines === null || names.events === null ? 3 : 0;
     const out: number[] = [];
@@ -199,7 +205,8 @@ export class CasesService {
       n_reports: selected.reports.length,
       duplicates: params.duplicates,
       reports_folded: folded,
-      breakdowns: breakdowns(this.index, selected.reports, selected.vaccines, selected.events, selected.others),
+      breakdowns: breakdowns(this.index, selected.reports, analysis?.items === 'vax_type' && selected.vaccines
+        ? [...new Set(selected.vaccines.flatMap((code) => this.index.types.productsOf.get(code) ?? []))] : selected.vaccines, selected.events, selected.others),
       limit: params.limit,
       offset: params.offset,
       page,

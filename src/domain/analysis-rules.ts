@@ -14,6 +14,12 @@
  * In every analysis `n` is the report count; MGPS and IC use the analysis's E; PRR and ROR keep
  * the crude 2x2 report table of the analysis's reports (as Empirica and openEBGM do).
  *
+ * Items: an analysis counts vaccine x event pairs whose vaccine is, by default, the product
+ * (`VAX_NAME`). A modifier after `@` changes that ({@link analysisRule}, the table
+ * {@link ANALYSIS_MODIFIERS}): `SUBSET@types` counts VAERS `VAX_TYPE` codes (`FLU3`, `HPV4`) instead, a
+ * report once per type however many products of that type it names (the items of Oracle
+ * Empirica Signal's VAERS runs for FDA and CDC); `types` is `stratified@types`.
+ *
  * Ground floor: this file imports nothing outside src/domain.
  */
 import { AGE_GROUPS, AGE_GROUPS_6, ageGroup6Of, isRepresentative, isSerious, OUTCOME, SEX_CODES, type RuleColumns } from './report-rules.js';
@@ -30,18 +36,30 @@ export interface AnalysisDefinition {
   brief: string | null;
   /** Whether E is stratified (by sex, age group and year of RECVDATE). */
   stratified: boolean;
+  /** What the pairs' `vaccine` is: the product (`VAX_NAME`) or the VAERS `VAX_TYPE` code ({@link ItemKind}). */
+  items: ItemKind;
   /** True when report `i` of `reports` belongs to the analysis. */
   keeps(reports: RuleColumns, i: number): boolean;
   /** Whether each suspected-duplicate cluster counts once (the `@dedup` modifier); absent: false. */
   deduplicated?: boolean;
 }
 
+/**
+ * What an analysis counts as the vaccine of a pair: `vaccine`, the product (trimmed `VAX_NAME`,
+ * e.g. `INFLUENZA (SEASONAL) (FLUZONE)`); `vax_type`, the VAERS `VAX_TYPE` code of each VAX row
+ * (e.g. `FLU3`), a report naming the type once however many of its products it names.
+ */
+export type ItemKind = 'vaccine' | 'vax_type';
+
+/** The item kinds, the default (products) first. */
+export const ITEM_KINDS: readonly ItemKind[] = ['vaccine', 'vax_type'];
+
 const STRATIFIED_E = 'E is stratified by sex, age group and year of report (DuMouchel 1999; the strata: stratified_by); n, PRR and ROR use the crude report table.';
 const every = (): boolean => true;
 const sexIs = (code: string) => (r: RuleColumns, i: number): boolean => SEX_CODES[r.sex[i]] === code;
 
-/** The analyses, in their canonical order. Age rules read NaN (unknown) as outside every range. */
-export const ANALYSES: readonly AnalysisDefinition[] = [
+/** The analyses over products, in their canonical order. Age rules read NaN (unknown) as outside every range. */
+const PRODUCT_ANALYSES: ReadonlyArray<Omit<AnalysisDefinition, 'items'>> = [
   { name: 'all', title: 'All reports, crude', subset: null, brief: null, stratified: false, keeps: every,
     description: 'Every report; E = n_vaccine * n_event / N from the whole window (the specification\'s computation).' },
   { name: 'stratified', title: 'All reports, stratified', subset: null, brief: null, stratified: true, keeps: every,
@@ -65,13 +83,16 @@ export const ANALYSES: readonly AnalysisDefinition[] = [
     keeps: sexIs('M'), description: `Reports of male patients. ${STRATIFIED_E}` },
 ];
 
+/** The base analyses (items: products), in their canonical order; a modifier (`@types`) derives others from them ({@link analysisRule}). */
+export const ANALYSES: readonly AnalysisDefinition[] = PRODUCT_ANALYSES.map((a) => ({ ...a, items: 'vaccine' }));
+
 /**
  * The analyses of the default store (`serve` without `--store`, built from data/vaers into the
  * cache, src/cache/), the default analysis first: the one list, which `build --analyses default`
  * builds too. An analysis added here joins the default store (and changes its cache key, so the
  * next start rebuilds).
  */
-export const DEFAULT_ANALYSES: readonly string[] = ['all', 'stratified', 'serious', 'death', 'pediatric', 'elderly'];
+export const DEFAULT_ANALYSES: readonly string[] = ['all', 'stratified', 'serious', 'death', 'pediatric', 'elderly', 'types'];
 
 /** The names of ANALYSES, in order. */
 export const ANALYSIS_NAMES: readonly string[] = ANALYSES.map((a) => a.name);
@@ -107,27 +128,58 @@ export const ANALYSIS_MODIFIERS: readonly AnalysisModifier[] = [
       keeps: (r, i) => base.keeps(r, i) && isRepresentative(r, i),
     }),
   },
+  {
+    name: 'types',
+    description: 'the items are VAERS VAX_TYPE codes (FLU3, HPV4, ...) instead of products (VAX_NAME): a report counts once per type, however many products of that type it names',
+    apply: (base) => ({
+      ...base, name: `${base.name}@types`, items: 'vax_type', title: `${base.title}, by vaccine type`,
+      description: `${base.description} Items: VAERS VAX_TYPE codes (a report counts once per type, however many products of that type it names).`,
+    }),
+  },
 ];
 
-/** Analyses with modifiers, made once per name (so an analysis's `keeps` is one function: the build shares counts by it). */
-const modified = new Map<string, AnalysisDefinition | undefined>();
+/** Names that stand for a modified name: `types` is every report, stratified E, by VAERS VAX_TYPE code (Empirica's "VAERS All reports" run). */
+export const ANALYSIS_ALIASES: ReadonlyMap<string, string> = new Map([['types', 'stratified@types']]);
+
+
+
+/** Definitions already derived, by name (one object per name, so `keeps` and the definition compare equal between calls: the build shares counts by `keeps`). */
+const derived = new Map<string, AnalysisDefinition>();
 
 /**
- * The analysis of that name: an analysis of ANALYSES, then any modifiers of ANALYSIS_MODIFIERS
- * (`stratified@dedup`), each at most once. Undefined when this program does not know it (a store
- * built by another version may hold one), a modifier is unknown or repeated.
+ * The analysis of that name: a base name (`serious`), an alias (`types`) or a base with
+ * modifiers of ANALYSIS_MODIFIERS (`serious@types`, `stratified@dedup`), each at most once;
+ * undefined when this program does not know it (a store built by another version may hold one).
+ * The definition's `name` is the name as given.
  */
 export function analysisRule(name: string): AnalysisDefinition | undefined {
-  if (modified.has(name)) return modified.get(name);
-  const [baseName, ...modifiers] = name.split('@');
-  let analysis = ANALYSES.find((a) => a.name === baseName);
-  for (const [k, modifierName] of modifiers.entries()) {
+  const parsed = parseAnalysisName(name);
+  return parsed.ok ? parsed.analysis : undefined;
+}
+
+/**
+ * Parses an analysis name (see {@link analysisRule}).
+ * @returns the definition, or why the name is unknown (an unknown base or modifier, a modifier named twice), in words naming the choices.
+ */
+export function parseAnalysisName(name: string): { ok: true; analysis: AnalysisDefinition } | { ok: false; error: string } {
+  const known = derived.get(name);
+  if (known) return { ok: true, analysis: known };
+  const [baseName, ...modifiers] = (ANALYSIS_ALIASES.get(name) ?? name).split('@');
+  const base = ANALYSES.find((a) => a.name === baseName);
+  const choices = ANALYSIS_MODIFIERS.map((m) => `@${m.name}`).join(', ');
+  if (!base) return { ok: false, error: `unknown analysis "${baseName}" (choose from ${ANALYSIS_NAMES.join(', ')}, each optionally with ${choices}; or ${[...ANALYSIS_ALIASES.keys()].join(', ')})` };
+  let analysis: AnalysisDefinition = base;
+  for (const [i, modifierName] of modifiers.entries()) {
     const modifier = ANALYSIS_MODIFIERS.find((m) => m.name === modifierName);
-    if (!modifier || modifiers.indexOf(modifierName) !== k) analysis = undefined;
-    else if (analysis) analysis = modifier.apply(analysis);
+    if (!modifier) return { ok: false, error: `unknown modifier "@${modifierName}" in "${name}" (choose from ${choices})` };
+    if (modifiers.indexOf(modifierName) !== i) return { ok: false, error: `modifier "@${modifierName}" is named twice in "${name}"` };
+    analysis = modifier.apply(analysis);
   }
-  if (modified.size < 1000) modified.set(name, analysis);
-  return analysis;
+  if (analysis !== base || name !== base.name) {
+    analysis = { ...analysis, name };
+    if (derived.size < 1000) derived.set(name, analysis);
+  }
+  return { ok: true, analysis };
 }
 
 /** Reports kept by an analysis: 1 at index i when `analysis.keeps(reports, i)`, else 0. */

@@ -9,8 +9,7 @@
  * (VAERS writes "Wrong drug administered", a quarterly table imported from elsewhere may write
  * "WRONG DRUG ADMINISTERED").
  */
-import { readFileSync } from 'node:fs';
-import { parse } from 'csv-parse/sync';
+import { tableOnce, tableRows } from './csv-table.js';
 
 /** The categories of the list, in the README's order. */
 export const TERM_CATEGORIES = [
@@ -60,30 +59,23 @@ export const TERM_LIST_URL = new URL('../../data/terms/non-clinical.csv', import
  * {@link TERM_CATEGORIES} or a term listed twice (case-insensitively).
  */
 export function parseTermList(text: string): Map<string, NonClinicalTerm> {
-  const rows = parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string | undefined>[];
   const out = new Map<string, NonClinicalTerm>();
-  rows.forEach((row, index) => {
-    const line = index + 2;
-    const term = (row.term ?? '').trim();
-    const category = (row.category ?? '').trim();
+  for (const { cells: row, line } of tableRows(text)) {
+    const term = row.term ?? '';
+    const category = row.category ?? '';
     if (!term) throw new Error(`parseTermList: line ${line} has no term`);
     if (!(TERM_CATEGORIES as readonly string[]).includes(category)) {
       throw new Error(`parseTermList: line ${line} (${term}) has category '${category}', not one of ${TERM_CATEGORIES.join(', ')}`);
     }
     const key = term.toLowerCase();
     if (out.has(key)) throw new Error(`parseTermList: line ${line} lists '${term}' a second time`);
-    out.set(key, { term, category: category as TermCategory, note: (row.note ?? '').trim() });
-  });
+    out.set(key, { term, category: category as TermCategory, note: row.note ?? '' });
+  }
   return out;
 }
 
-let cached: Map<string, NonClinicalTerm> | null = null;
-
 /** The whole list, keyed by lower-cased term (read and checked on the first call; throws when the file is missing or invalid). */
-export function nonClinicalTerms(): ReadonlyMap<string, NonClinicalTerm> {
-  cached ??= parseTermList(readFileSync(TERM_LIST_URL, 'utf8'));
-  return cached;
-}
+export const nonClinicalTerms: () => ReadonlyMap<string, NonClinicalTerm> = tableOnce(TERM_LIST_URL, parseTermList);
 
 /**
  * The category of a MedDRA term, or null for a term not on the list (a clinical term).

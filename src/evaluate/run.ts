@@ -4,14 +4,16 @@
  * reference `vaccine` with the /signals matching (src/query/names.ts `exactVaccines`), reads the
  * quarterly rows of the reference pairs per analysis (src/store/evaluation.ts), asks the report
  * tables whether a pair the store does not keep was reported at all (src/cases: the /cases
- * selection of the analysis's reports), and evaluates (evaluate.ts).
+ * selection of the analysis's reports), and evaluates (evaluate.ts). In an analysis whose items
+ * are VAX_TYPE codes (`types`, `SUBSET@types`) a reference vaccine stands for a code when it is
+ * one (or its long name), else for the codes of the products it expands to.
  */
 import { analysisRule } from '../domain/analysis-rules.js';
 import { CasesService } from '../cases/service.js';
 import { parseQuarter, QUARTER_PATTERN, type QuarterIndex } from '../domain/quarter.js';
 import { UserError } from '../errors.js';
 import { WINDOW_QUARTERS } from '../mining/counts.js';
-import { exactVaccines, vaccineIndex } from '../query/names.js';
+import { exactVaccines, vaccineIndex, vaxTypeIndex } from '../query/names.js';
 import { FLAG_COLUMNS, readFlagRows, readStoreVocabulary, type FlagColumn } from '../store/evaluation.js';
 import { evaluatePairs, summarise, type MethodSummary, type PairResult } from './evaluate.js';
 import { FUTURE_METHODS } from './methods.js';
@@ -76,7 +78,14 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
     new Map(vaccines.map((v) => [v.vax_name, v.vax_type_codes])));
   const pairs = request.reference.pairs;
   const products = new Map(pairs.map((p) => [p.id, exactVaccines(vocabulary, p.vaccine).sort()]));
-  const allProducts = [...new Set([...products.values()].flat())];
+  const codesOf = new Map(vaccines.map((v) => [v.vax_name, v.vax_type_codes]));
+  const typeVocabulary = vaxTypeIndex(vaccines.flatMap((v) => v.vax_type_codes));
+  const codes = new Map(pairs.map((p) => {
+    const exact = exactVaccines(typeVocabulary, p.vaccine);
+    return [p.id, (exact.length > 0 ? exact : [...new Set(products.get(p.id)!.flatMap((name) => codesOf.get(name) ?? []))]).sort()];
+  }));
+  const itemsOf = (analysis: string): ReadonlyMap<string, readonly string[]> =>
+    (meta.analyses?.find((a) => a.name === analysis)?.items === 'vax_type' ? codes : products);
   const allEvents = [...new Set(pairs.map((p) => p.event))];
   const cases = await CasesService.open(request.store, meta.reports_through);
   const notes = request.reference.problems.map((p) => `${request.reference.file}:${p.line}: skipped: ${p.message}`);
@@ -85,7 +94,8 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
 
   const results: PairResult[] = [];
   for (const analysis of analyses) {
-    const { rows, present, priors } = await readFlagRows(request.store, analysis, allProducts, allEvents);
+    const items = itemsOf(analysis);
+    const { rows, present, priors } = await readFlagRows(request.store, analysis, [...new Set([...items.values()].flat())], allEvents);
     const missing = new Set<FlagColumn>(FLAG_COLUMNS.filter((c) => !present[c]));
     if (missing.size > 0) notes.push(`${analysis}: the store keeps no ${[...missing].join(', ')}; the flags reading them are recovered from n_methods_flagged where it decides them, else undetermined.`);
     const definition = analysisRule(analysis) ?? null;
@@ -99,7 +109,7 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
       const index = parseQuarter(quarter);
       return index === null ? [] : [[index, theta] as const];
     }));
-    results.push(...evaluatePairs({ analysis, through: throughIndex, pairs, products, rows, missing, priors: priorByQuarter, windowReports }));
+    results.push(...evaluatePairs({ analysis, through: throughIndex, pairs, products: items, rows, missing, priors: priorByQuarter, windowReports }));
   }
   notes.push(...FUTURE_METHODS);
   return {

@@ -19,7 +19,7 @@ import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { ANALYSIS_MODIFIERS, ANALYSIS_NAMES, analysisRule, DEFAULT_ANALYSES, parseStrata, strataCount, stratumOf, subsetMask, type AnalysisDefinition, type StrataScheme } from '../domain/analysis-rules.js';
+import { ANALYSIS_NAMES, DEFAULT_ANALYSES, parseAnalysisName, parseStrata, strataCount, stratumOf, subsetMask, type AnalysisDefinition, type ItemKind, type StrataScheme } from '../domain/analysis-rules.js';
 import { formatQuarter } from '../domain/quarter.js';
 import type { QuarterlyRow, ReportTables, StoreMeta, VaccineRow, WindowRow } from '../store/schema.js';
 import { writeStore } from '../store/write.js';
@@ -27,6 +27,7 @@ import { vaxType } from '../vaccine-type.js';
 import { readVaers, type VaersData } from '../vaers/read.js';
 import { PROGRAM_VERSION } from '../version.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
+import { reportItems, type ReportItems } from './items.js';
 import { linkDuplicates } from './linkage-step.js';
 import { reportTables } from './report-tables.js';
 import { fitPass, planWindows, rowsPass, type FitPassResult, type WindowPlan } from './passes.js';
@@ -54,11 +55,12 @@ export interface BuildOptions {
   progress?: Progress;
 }
 
-/** One analysis to run: its definition and the counts of its reports. */
+/** One analysis to run: its definition, the counts of its reports and the names of its items (products or VAX_TYPE codes). */
 interface AnalysisRun {
   analysis: AnalysisDefinition;
   history: HistoryCounts;
   reports: number;
+  items: readonly string[];
 }
 
 /** The result of one analysis's passes. */
@@ -99,9 +101,9 @@ async function readReports(options: BuildOptions, progress: Progress): Promise<V
 }
 
 /**
- * Counts the reports of each analysis. Analyses with the same subset rule share one count (the
- * strata margins are counted whenever one of them is stratified), so `all` and `stratified`
- * cost one count.
+ * Counts the reports of each analysis over its items (src/mining/items.ts: products or VAX_TYPE
+ * codes). Analyses with the same subset rule and items share one count (the strata margins are
+ * counted whenever one of them is stratified), so `all` and `stratified` cost one count.
  */
 function countSubsets(data: VaersData, analyses: AnalysisDefinition[], scheme: StrataScheme, scale: number, progress: Progress): AnalysisRun[] {
   // The rules read the report columns (`details`, index i being `reports[i]`), as the server does.
@@ -113,19 +115,26 @@ function countSubsets(data: VaersData, analyses: AnalysisDefinition[], scheme: S
     lastYear = Math.max(lastYear, Math.floor(r.quarter / 4));
   }
   const strata = strataCount(scheme, firstYear, lastYear);
-  const shared = new Map<AnalysisDefinition['keeps'], { history: HistoryCounts; reports: number }>();
+  const itemsOf = new Map<ItemKind, ReportItems>();
+  const shared = new Map<AnalysisDefinition['keeps'], Map<ItemKind, { history: HistoryCounts; reports: number; items: readonly string[] }>>();
   return analyses.map((analysis) => {
-    let counted = shared.get(analysis.keeps);
+    const byItems = shared.get(analysis.keeps) ?? new Map();
+    shared.set(analysis.keeps, byItems);
+    let counted = byItems.get(analysis.items);
     if (!counted) {
+      let items = itemsOf.get(analysis.items);
+      if (!items) itemsOf.set(analysis.items, (items = reportItems(data, analysis.items)));
       const mask = subsetMask(analysis, columns);
-      const kept = data.reports.flatMap((r, i) => (mask[i] ? [{ quarter: r.quarter, vaccines: r.vaccines, events: r.events, stratum: stratumOf(scheme, columns, i, firstYear, lastYear) }] : []));
-      const stratified = analyses.some((a) => a.keeps === analysis.keeps && a.stratified);
+      const { lists } = items;
+      const kept = data.reports.flatMap((r, i) => (mask[i] && lists[i].length > 0
+        ? [{ quarter: r.quarter, vaccines: lists[i], events: r.events, stratum: stratumOf(scheme, columns, i, firstYear, lastYear) }] : []));
+      const stratified = analyses.some((a) => a.keeps === analysis.keeps && a.items === analysis.items && a.stratified);
       progress.start(`count ${analysis.name}`, kept.length * scale, 'reports');
       const history = countQuarters(kept,
-        data.vaccines.length, data.events.length, { scale, strata: stratified ? strata : 0, onProgress: (done) => progress.update(done) });
+        items.names.length, data.events.length, { scale, strata: stratified ? strata : 0, onProgress: (done) => progress.update(done) });
       progress.end();
-      counted = { history, reports: kept.length };
-      shared.set(analysis.keeps, counted);
+      counted = { history, reports: kept.length, items: items.names };
+      byItems.set(analysis.items, counted);
     }
     return { analysis, ...counted };
   });
@@ -154,7 +163,7 @@ async function* allRows(pool: WorkerPool, results: AnalysisResult[], data: Vaers
     if (!result.plan || !result.fit) continue;
     const started = performance.now();
     progress.start(`rows ${result.run.analysis.name}`, result.plan.windowQuarters.length, 'windows');
-    for await (const row of rowsPass(pool, result.plan, result.fit, data, result.run.analysis.name, (done) => progress.update(done))) {
+    for await (const row of rowsPass(pool, result.plan, result.fit, { vaccines: result.run.items, events: data.events }, result.run.analysis.name, (done) => progress.update(done))) {
       result.rows++;
       yield row;
     }
@@ -184,9 +193,10 @@ function analysisSummary(result: AnalysisResult): AnalysisSummary {
 
 /**
  * Parses `--analyses all,stratified,serious` (`all` alone by default; `default`: the embedded
- * default store's list, DEFAULT_ANALYSES): names in the given order, the first being the
- * default analysis (the rules: src/domain/analysis-rules.ts); a name may carry modifiers
- * (`stratified@dedup`: ANALYSIS_MODIFIERS).
+ * default store's list, DEFAULT_ANALYSES; a name may carry modifiers, `serious@types`,
+ * `stratified@dedup` (ANALYSIS_MODIFIERS), and `types` is `stratified@types`): names in the given
+ * order, the first being the default analysis (the rules and the modifiers:
+ * src/domain/analysis-rules.ts `parseAnalysisName`).
  * @throws UserError on an unknown, repeated or missing name or modifier (the message lists the names and modifiers).
  */
 export function parseAnalyses(text: string | undefined): AnalysisDefinition[] {
@@ -194,11 +204,11 @@ export function parseAnalyses(text: string | undefined): AnalysisDefinition[] {
   if (names.length === 0) throw new UserError(`--analyses: no analysis named (choose from ${ANALYSIS_NAMES.join(', ')})`);
   const seen = new Set<string>();
   return names.map((name) => {
-    const analysis = analysisRule(name);
-    if (!analysis) throw new UserError(`--analyses: unknown analysis "${name}" (choose from ${ANALYSIS_NAMES.join(', ')}, each optionally with ${ANALYSIS_MODIFIERS.map((m) => `@${m.name}`).join(', ')})`);
+    const parsed = parseAnalysisName(name);
+    if (!parsed.ok) throw new UserError(`--analyses: ${parsed.error}`);
     if (seen.has(name)) throw new UserError(`--analyses: "${name}" is named twice`);
     seen.add(name);
-    return analysis;
+    return parsed.analysis;
   });
 }
 

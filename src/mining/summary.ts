@@ -87,7 +87,7 @@ export function seconds(since: number): number {
 /** The store's metadata of one analysis; a stratified one records the build's strata (`scheme`). */
 export function analysisMeta(analysis: AnalysisDefinition, s: AnalysisSummary, isDefault: boolean, scheme: StrataScheme): AnalysisMeta {
   return {
-    name: analysis.name, title: analysis.title, description: analysis.description, subset: analysis.subset,
+    name: analysis.name, title: analysis.title, description: analysis.description, subset: analysis.subset, items: analysis.items,
     stratified_by: analysis.stratified ? [...scheme.by] : [], strata: analysis.stratified ? scheme.name : null, default: isDefault, deduplicated: analysis.deduplicated ?? false,
     reports: s.reports, pairs: s.pairs, rows: s.rows, windows: s.windows, reports_through: s.reportsThrough,
     fits_at_bound: s.fitsAtBound.length, fits_not_converged: s.fitsNotConverged.length,

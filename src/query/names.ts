@@ -5,7 +5,9 @@
  *
  * - `vaccine`: an exact vaccine name, an exact vax_type (e.g. `COVID19`) or a VAERS `VAX_TYPE`
  *   abbreviation present in the data (e.g. `HPV9`, `TD`), all case-insensitive; the union of the
- *   three; a type or abbreviation expands to every product of that type.
+ *   three; a type or abbreviation expands to every product of that type. In an analysis whose
+ *   items are VAX_TYPE codes the vaccine names are the codes, and each code also answers to its
+ *   long name (`INFLUENZA (SEASONAL) TRIVALENT` for `FLU3`, data/vax-types; {@link vaxTypeIndex}).
  * - `event`: an exact preferred term, ignoring case (`pain` selects the term `Pain` only);
  *   otherwise a case-insensitive substring of at least 3 characters.
  * - `q`: vaccines as `vaccine` or by a case-insensitive substring (>= 3 characters) of a name,
@@ -13,6 +15,7 @@
  * - A text shorter than 3 characters that matches nothing exactly is "too short" (spec 7).
  */
 import type { ParamError } from '../domain/errors.js';
+import { vaxTypeName } from '../domain/vax-type-names.js';
 import { vaxType as vaxTypeOfName } from '../vaccine-type.js';
 import { MIN_QUERY_LENGTH, quoteValue } from './parameters.js';
 
@@ -28,9 +31,13 @@ export interface VaccineIndex {
   vaccinesByUpperCode: Map<string, string[]>;
   /** vax_type -> vaccine names. */
   vaccinesByType: Map<string, string[]>;
+  /** Upper-cased other name (a VAX_TYPE code's long name) -> vaccine names it stands for. */
+  vaccinesByUpperAlias: Map<string, string[]>;
   /** Vaccine names in order, and their lower-cased forms (substring search). */
   vaccineNames: string[];
   vaccineNamesLower: string[];
+  /** Per vaccine name (same order) its other names lower-cased (substring search of `q`); empty lists without aliases. */
+  aliasesLower: string[][];
 }
 
 /** The event terms of a vocabulary (built by `eventIndex`). */
@@ -56,14 +63,19 @@ export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /**
- * Indexes vaccine names: by name, by vax_type (given in `vaxTypeOf`, else spec 2.1's rule) and
- * by the VAERS VAX_TYPE codes seen with each name (`codesOf`), all case-insensitive.
+ * Indexes vaccine names: by name, by vax_type (given in `vaxTypeOf`, else spec 2.1's rule), by
+ * the VAERS VAX_TYPE codes seen with each name (`codesOf`) and by other names (`aliasesOf`,
+ * e.g. a code's long name), all case-insensitive.
  */
-export function vaccineIndex(names: Iterable<string>, vaxTypeOf: ReadonlyMap<string, string>, codesOf: ReadonlyMap<string, readonly string[]>): VaccineIndex {
+export function vaccineIndex(
+  names: Iterable<string>, vaxTypeOf: ReadonlyMap<string, string>, codesOf: ReadonlyMap<string, readonly string[]>,
+  aliasesOf: ReadonlyMap<string, readonly string[]> = new Map(),
+): VaccineIndex {
   const vaccineNames = [...new Set(names)].sort(compareText);
   const index: VaccineIndex = {
     vaxTypeOf: new Map(vaxTypeOf), vaccineByUpperName: new Map(), vaccinesByUpperType: new Map(), vaccinesByUpperCode: new Map(),
-    vaccinesByType: new Map(), vaccineNames, vaccineNamesLower: vaccineNames.map((v) => v.toLowerCase()),
+    vaccinesByType: new Map(), vaccinesByUpperAlias: new Map(), vaccineNames, vaccineNamesLower: vaccineNames.map((v) => v.toLowerCase()),
+    aliasesLower: vaccineNames.map((v) => (aliasesOf.get(v) ?? []).map((a) => a.toLowerCase())),
   };
   for (const name of vaccineNames) {
     const type = index.vaxTypeOf.get(name) ?? vaxTypeOfName(name);
@@ -72,8 +84,24 @@ export function vaccineIndex(names: Iterable<string>, vaxTypeOf: ReadonlyMap<str
     pushTo(index.vaccinesByUpperType, type.toUpperCase(), name);
     pushTo(index.vaccinesByType, type, name);
     for (const code of new Set((codesOf.get(name) ?? []).map((c) => c.toUpperCase()))) pushTo(index.vaccinesByUpperCode, code, name);
+    for (const alias of new Set((aliasesOf.get(name) ?? []).map((a) => a.toUpperCase()))) pushTo(index.vaccinesByUpperAlias, alias, name);
   }
   return index;
+}
+
+/**
+ * Indexes VAERS VAX_TYPE codes as the vaccine names of an analysis whose items are codes
+ * (src/domain/analysis-rules.ts `ItemKind` `vax_type`): each code is its own vax_type and code,
+ * and answers to its long name from data/vax-types (src/domain/vax-type-names.ts) when it has one.
+ */
+export function vaxTypeIndex(codes: Iterable<string>): VaccineIndex {
+  const list = [...new Set(codes)];
+  const aliases = new Map<string, string[]>();
+  for (const code of list) {
+    const name = vaxTypeName(code);
+    if (name !== null) aliases.set(code, [name]);
+  }
+  return vaccineIndex(list, new Map(list.map((c) => [c, c])), new Map(list.map((c) => [c, [c]])), aliases);
 }
 
 /** Indexes event terms (distinct, ordered). */
@@ -82,7 +110,7 @@ export function eventIndex(terms: Iterable<string>): EventIndex {
   return { events, eventsLower: events.map((e) => e.toLowerCase()) };
 }
 
-/** Vaccine names matched exactly by name, vax_type or VAX_TYPE code (case-insensitive). */
+/** Vaccine names matched exactly by name, vax_type, VAX_TYPE code or another name (a code's long name), case-insensitive. */
 export function exactVaccines(vocabulary: VaccineIndex, text: string): string[] {
   const upper = text.toUpperCase();
   const found = new Set<string>();
@@ -90,14 +118,15 @@ export function exactVaccines(vocabulary: VaccineIndex, text: string): string[] 
   if (name !== undefined) found.add(name);
   for (const v of vocabulary.vaccinesByUpperType.get(upper) ?? []) found.add(v);
   for (const v of vocabulary.vaccinesByUpperCode.get(upper) ?? []) found.add(v);
+  for (const v of vocabulary.vaccinesByUpperAlias.get(upper) ?? []) found.add(v);
   return [...found];
 }
 
-/** Vaccine names whose lower-cased name contains `text` (>= 3 characters, for `q`). */
+/** Vaccine names whose lower-cased name, or one of their other names, contains `text` (>= 3 characters, for `q`). */
 export function substringVaccines(vocabulary: VaccineIndex, text: string): string[] {
   if (text.length < MIN_QUERY_LENGTH) return [];
   const lower = text.toLowerCase();
-  return vocabulary.vaccineNames.filter((_, i) => vocabulary.vaccineNamesLower[i].includes(lower));
+  return vocabulary.vaccineNames.filter((_, i) => vocabulary.vaccineNamesLower[i].includes(lower) || vocabulary.aliasesLower[i].some((a) => a.includes(lower)));
 }
 
 const lookups = new WeakMap<EventIndex, { exact: Set<string>; byLower: Map<string, string[]> }>();

@@ -17,11 +17,14 @@ import { NULL_INT as NULL_N, SeriesStore } from '../store/series-store.js';
 import { vaxType as vaxTypeOfName } from '../vaccine-type.js';
 import type { Pair } from '../domain/pair.js';
 import { PairAccumulator } from './aggregate.js';
-import { compareText, eventIndex, pushTo, vaccineIndex, type Vocabulary } from '../query/names.js';
+import { compareText, eventIndex, pushTo, vaccineIndex, vaxTypeIndex, type Vocabulary } from '../query/names.js';
+import type { ItemKind } from '../domain/analysis-rules.js';
 import { ORDERS, SORT_KEYS, type SortKey } from './parameters.js';
 
 /** Everything a request reads; immutable after `loadCatalog`. */
 export interface Catalog extends Vocabulary {
+  /** What the pairs' vaccine is: the product (`vaccine`) or the VAERS VAX_TYPE code (`vax_type`, whose vax_type is the code itself and whose long name matches too). */
+  items: ItemKind;
   /** Served pairs (at least one quarter with n_methods_flagged >= 2), ordered by vaccine, event. */
   pairs: Pair[];
   /** Latest quarter in the data (spec 2.2 reports_through), or null for an empty store. */
@@ -93,15 +96,19 @@ function buildOrders(pairs: Pair[]): { ranks: Map<string, Int32Array>; orders: M
  * @throws Error naming the file when it is missing or not a store.
  */
 export async function loadCatalog(storePath: string, analysis?: string): Promise<Catalog> {
-  return catalogFromRows(await readServingData(storePath, { analysis }));
+  const data = await readServingData(storePath, { analysis });
+  return catalogFromRows(data, data.meta.analyses?.find((a) => a.name === analysis)?.items ?? 'vaccine');
 }
 
-/** Aggregates and indexes the rows read from a store. */
-export function catalogFromRows(data: ServingRows): Catalog {
+/**
+ * Aggregates and indexes the rows read from a store, whose pairs' vaccines are `items`
+ * (products by default; VAX_TYPE codes: each pair's vax_type is its code).
+ */
+export function catalogFromRows(data: ServingRows, items: ItemKind = 'vaccine'): Catalog {
   const { meta, rows, start } = data;
   const vaxTypeOf = new Map<string, string>();
   const codesOf = new Map<string, string[]>();
-  for (const v of data.vaccines) {
+  for (const v of items === 'vaccine' ? data.vaccines : []) {
     vaxTypeOf.set(v.vax_name, v.vax_type || vaxTypeOfName(v.vax_name));
     codesOf.set(v.vax_name, v.vax_type_codes ?? []);
   }
@@ -125,7 +132,7 @@ export function catalogFromRows(data: ServingRows): Catalog {
     const vaccine = names.get(drug) ?? (names.set(drug, drug), drug);
     let vaxType = vaxTypeOf.get(vaccine);
     if (vaxType === undefined) {
-      vaxType = vaxTypeOfName(vaccine);
+      vaxType = items === 'vax_type' ? vaccine : vaxTypeOfName(vaccine);
       vaxTypeOf.set(vaccine, vaxType);
     }
     const pair = acc.result(vaccine, vaxType, data.event[p], reportsThrough);
@@ -138,14 +145,15 @@ export function catalogFromRows(data: ServingRows): Catalog {
     reportsThrough: meta.reports_through ?? (reportsThrough === null ? null : formatQuarter(reportsThrough)),
     hasIc025: meta.has_ic025 !== false,
     vaxTypeOf,
-    codesOf,
+    codesOf: items === 'vax_type' ? new Map([...vaxTypeOf.keys()].map((code) => [code, [code]])) : codesOf,
+    items,
   }, { series: data.series, from: Int32Array.from(from), to: Int32Array.from(to) });
 }
 
 /** Builds the indexes over aggregated pairs (exported for tests). */
 export function indexPairs(
   unsorted: Pair[],
-  info: { reportsThrough: string | null; hasIc025: boolean; vaxTypeOf: Map<string, string>; codesOf: Map<string, string[]> },
+  info: { reportsThrough: string | null; hasIc025: boolean; vaxTypeOf: Map<string, string>; codesOf: Map<string, string[]>; items?: ItemKind },
   span: SeriesSpan = EMPTY_SPAN,
 ): Catalog {
   const perm = Array.from(unsorted.keys()).sort((a, b) =>
@@ -165,11 +173,13 @@ export function indexPairs(
     pushTo(pairsByVaccine, p.vaccine, id);
     pushTo(pairsByEvent, p.event, id);
   });
+  const items = info.items ?? 'vaccine';
   return {
+    items,
     pairs,
     reportsThrough: info.reportsThrough,
     hasIc025: info.hasIc025,
-    ...vaccineIndex([...info.vaxTypeOf.keys(), ...pairsByVaccine.keys()], info.vaxTypeOf, info.codesOf),
+    ...(items === 'vax_type' ? vaxTypeIndex(pairsByVaccine.keys()) : vaccineIndex([...info.vaxTypeOf.keys(), ...pairsByVaccine.keys()], info.vaxTypeOf, info.codesOf)),
     ...eventIndex(pairsByEvent.keys()),
     pairsByVaccine,
     pairsByEvent,

@@ -188,12 +188,13 @@ export function analysisSignalsRouteSchema(names: readonly string[]) {
 /** One entry of the `GET /analyses` listing. */
 const ANALYSIS_SCHEMA = {
   type: 'object',
-  required: ['name', 'title', 'description', 'subset', 'stratified_by', 'strata', 'default', 'reports', 'pairs', 'windows', 'reports_through', 'fits_at_bound', 'signals'],
+  required: ['name', 'title', 'description', 'subset', 'items', 'stratified_by', 'strata', 'default', 'reports', 'pairs', 'windows', 'reports_through', 'fits_at_bound', 'signals'],
   properties: {
-    name: { type: 'string', description: 'Analysis name: `all` (every report, crude E), `stratified` (every report, stratified E), or a subset (`serious`, `death`, `pediatric`, `adult`, `elderly`, `female`, `male`, stratified E); `@dedup` after a name (`stratified@dedup`): the same with each suspected-duplicate cluster counted once.' },
+    name: { type: 'string', description: 'Analysis name: `all` (every report, crude E), `stratified` (every report, stratified E), or a subset (`serious`, `death`, `pediatric`, `adult`, `elderly`, `female`, `male`, stratified E); `@dedup` after a name (`stratified@dedup`): the same with each suspected-duplicate cluster counted once; `SUBSET@types` counts VAERS VAX_TYPE codes instead of products, and `types` is `stratified@types`.' },
     title: { type: 'string' },
     description: { type: 'string', description: 'One sentence on what the analysis is.' },
     subset: { type: ['string', 'null'], description: 'The subset rule in words; null for every report.' },
+    items: { type: 'string', enum: ['vaccine', 'vax_type'], description: 'What a pair\'s vaccine is: `vaccine`, the product (VAERS VAX_NAME); `vax_type`, the VAERS VAX_TYPE code (`FLU3`), a report counting once per type however many products of that type it names (`types`, `SUBSET@types`).' },
     stratified_by: { type: 'array', items: { type: 'string' }, description: 'What E is stratified by, outermost first; empty for crude E.' },
     strata: { type: ['string', 'null'], description: 'The strata as `build --strata` names them: `sex,age6,year` (the default: sex x Empirica\'s AGE_GROUP_6 x year of RECVDATE) or `sex,age13,year` (the 13 CDC WONDER age groups); null for crude E or a store built before the choice was recorded.' },
     default: { type: 'boolean', description: 'Whether /signals answers this analysis.' },
@@ -215,7 +216,7 @@ const ANALYSIS_SCHEMA = {
 export function analysesRouteSchema() {
   return {
     summary: 'The analyses of the store',
-    description: `Every analysis of the served store, the default first: all (crude E, the specification's computation), stratified (E summed over strata of sex, age group and year of report) and the subsets of the reports (${SUBSET_ANALYSES.map((a) => a.name).join(', ')}; stratified E). n, PRR and ROR always use the crude report table. Each is served at its \`signals\` path with the whole /signals contract.`,
+    description: `Every analysis of the served store, the default first: all (crude E, the specification's computation), stratified (E summed over strata of sex, age group and year of report) and the subsets of the reports (${SUBSET_ANALYSES.map((a) => a.name).join(', ')}; stratified E), each over products (VAX_NAME) or, named \`SUBSET@types\` (\`types\` = \`stratified@types\`), over VAERS VAX_TYPE codes (\`items\`). n, PRR and ROR always use the crude report table. Each is served at its \`signals\` path with the whole /signals contract.`,
     response: {
       200: {
         description: 'The analyses and the caveat.',

@@ -10,6 +10,7 @@
  *
  * Keys the shapes do not name are kept as they are (a newer writer may add some).
  */
+import { ITEM_KINDS } from '../domain/analysis-rules.js';
 import type { AnalysisMeta, StoreMeta, VaccineRow, WindowRow } from './schema.js';
 
 /** Where a value under decoding lies: the store and key (`where`), and the path inside the value. */
@@ -109,6 +110,13 @@ function stringsAt(value: unknown, at: At): string[] {
   return arrayAt(value, at).map((s, i) => stringAt(s, item(at, i)));
 }
 
+/** An analysis's item kind (`vaccine` or `vax_type`). @throws Error naming `at` for another value. */
+function itemKindAt(value: unknown, at: At): AnalysisMeta['items'] {
+  const kind = stringAt(value, at);
+  if (!(ITEM_KINDS as readonly string[]).includes(kind)) fail(at, `one of ${ITEM_KINDS.join(', ')}`, value);
+  return kind as AnalysisMeta['items'];
+}
+
 /** One entry of `StoreMeta.analyses`: one analysis of the store (its subset rule, strata and counts). */
 function analysisAt(value: unknown, at: At): AnalysisMeta {
   const o = objectAt(value, at);
@@ -116,7 +124,8 @@ function analysisAt(value: unknown, at: At): AnalysisMeta {
   return {
     ...o,
     name: stringAt(o.name, f('name')), title: stringAt(o.title, f('title')), description: stringAt(o.description, f('description')),
-    subset: o.subset === null ? null : stringAt(o.subset, f('subset')), stratified_by: stringsAt(o.stratified_by, f('stratified_by')),
+    subset: o.subset === null ? null : stringAt(o.subset, f('subset')),
+    items: o.items === undefined || o.items === null ? 'vaccine' : itemKindAt(o.items, f('items')), stratified_by: stringsAt(o.stratified_by, f('stratified_by')),
     strata: o.strata === undefined || o.strata === null ? null : stringAt(o.strata, f('strata')),
     default: booleanAt(o.default, f('default')),
     deduplicated: o.deduplicated === undefined ? false : booleanAt(o.deduplicated, f('deduplicated')),

@@ -68,6 +68,8 @@ export interface SkippedWindowMeta {
  * bound); served by `GET /analyses`. Counts are null when unknown (an import).
  */
 export interface AnalysisMeta extends Pick<AnalysisDefinition, 'name' | 'title' | 'description' | 'subset'> {
+  /** What the pairs' vaccine is: `vaccine` (the product, VAX_NAME) or `vax_type` (the VAERS VAX_TYPE code); `vaccine` for a store written before the choice existed. */
+  items: AnalysisDefinition['items'];
   /** What E is stratified by (empty: crude E). */
   stratified_by: string[];
   /** The strata as `build --strata` names them (`sex,age6,year`, `sex,age13,year`); null for crude E or when unknown (a store built before the choice existed). */

@@ -5,6 +5,10 @@
  * tables), and how many of its pairs the default analysis serves (flagged: at least one quarter
  * with n_methods_flagged >= 2, spec 4.1) and how many of those are emerging (spec 2.1 `emerging`).
  * Transport-free; computed once per loaded store (src/http/live-store.ts).
+ *
+ * For an analysis whose items are VAERS VAX_TYPE codes (`types`, `SUBSET@types`) the listing is
+ * of the codes instead: each code is its own `vaccine`, `vax_type` and only `vax_type_codes`
+ * entry, and `reports` counts the reports with a VAX row of that code.
  */
 import type { ReportIndex } from '../cases/index.js';
 import { HYPOTHESIS } from '../domain/caveats.js';
@@ -46,6 +50,7 @@ export interface VaccineListing {
  * without report tables, whose entries then carry null report counts and quarters).
  */
 export function vaccineListing(analysis: string, catalog: Catalog, reports: ReportIndex | null): VaccineListing {
+  if (catalog.items === 'vax_type') return typeListing(analysis, catalog, reports);
   const names = new Set<string>(catalog.vaccineNames);
   for (const name of reports?.vaccineNames ?? []) names.add(name);
   // Codes from the report tables too (a name absent from the store's vaccines table: an import).
@@ -59,31 +64,36 @@ export function vaccineListing(analysis: string, catalog: Catalog, reports: Repo
     });
   }
   const vaccines = [...names].sort(compareText).map((vaccine): VaccineEntry => {
-    const pairIds = catalog.pairsByVaccine.get(vaccine) ?? [];
     const codes = new Set(catalog.codesOf.get(vaccine) ?? []);
-    let count: number | null = null;
-    let first: string | null = null;
-    let latest: string | null = null;
-    if (reports) {
-      const list = reports.reportsByVaccine.get(vaccine) ?? new Int32Array(0);
-      count = list.length;
-      // Reports are stored newest first: the list's first index is the latest report.
-      if (list.length > 0) {
-        latest = formatQuarter(reports.data.quarter[list[0]]);
-        first = formatQuarter(reports.data.quarter[list[list.length - 1]]);
-      }
-      for (const code of reportCodes.get(vaccine) ?? []) codes.add(code);
-    }
-    return {
-      vaccine,
-      vax_type: catalog.vaxTypeOf.get(vaccine) ?? reports?.vocabulary.vaxTypeOf.get(vaccine) ?? '',
-      vax_type_codes: [...codes].sort(compareText),
-      reports: count,
-      first_quarter: first,
-      latest_quarter: latest,
-      flagged_pairs: pairIds.length,
-      emerging_pairs: pairIds.reduce((k, id) => k + (catalog.pairs[id].emerging ? 1 : 0), 0),
-    };
+    for (const code of reportCodes.get(vaccine) ?? []) codes.add(code);
+    const vaxType = catalog.vaxTypeOf.get(vaccine) ?? reports?.vocabulary.vaxTypeOf.get(vaccine) ?? '';
+    return entry(vaccine, vaxType, codes, catalog, reports?.reportsByVaccine.get(vaccine), reports);
   });
   return { analysis, reports_through: catalog.reportsThrough, vaccines, hypothesis: HYPOTHESIS };
+}
+
+/** The listing of a type-level analysis: every VAX_TYPE code of its pairs and of the reports. */
+function typeListing(analysis: string, catalog: Catalog, reports: ReportIndex | null): VaccineListing {
+  const codes = new Set<string>(catalog.vaccineNames);
+  for (const code of reports?.types.reportsByCode.keys() ?? []) codes.add(code);
+  const vaccines = [...codes].sort(compareText).map((code) => entry(code, code, [code], catalog, reports?.types.reportsByCode.get(code), reports));
+  return { analysis, reports_through: catalog.reportsThrough, vaccines, hypothesis: HYPOTHESIS };
+}
+
+/** One entry: `list` holds the reports naming the vaccine (newest first; undefined: none), counted only when the store has report tables (`reports`). */
+function entry(vaccine: string, vaxType: string, codes: Iterable<string>, catalog: Catalog, list: Int32Array | undefined, reports: ReportIndex | null): VaccineEntry {
+  const pairIds = catalog.pairsByVaccine.get(vaccine) ?? [];
+  const named = reports ? list ?? new Int32Array(0) : null;
+  // Reports are stored newest first: the list's first index is the latest report, its last the first.
+  const quarterAt = (k: number): string | null => (reports && named && named.length > 0 ? formatQuarter(reports.data.quarter[named[k]]) : null);
+  return {
+    vaccine,
+    vax_type: vaxType,
+    vax_type_codes: [...codes].sort(compareText),
+    reports: named === null ? null : named.length,
+    first_quarter: quarterAt((named?.length ?? 0) - 1),
+    latest_quarter: quarterAt(0),
+    flagged_pairs: pairIds.length,
+    emerging_pairs: pairIds.reduce((k, id) => k + (catalog.pairs[id].emerging ? 1 : 0), 0),
+  };
 }

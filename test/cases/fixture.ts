@@ -80,9 +80,12 @@ export async function writeCaseFolder(dir: string, cells: Record<number, Record<
   return dir;
 }
 
-/** Writes the folder into `dir`/vaers (with `cells`), builds a store of `analyses` from it by the real build and serves it by the real app. */
-export async function serveCaseFolder(dir: string, cells: Record<number, Record<string, string>> = {}, analyses = 'all'): Promise<FastifyInstance> {
-  const vaers = await writeCaseFolder(join(dir, 'vaers'), cells);
+/**
+ * Writes the folder into `dir`/vaers (with `cells`; `reports` replaces the eight reports), builds a store of `analyses` from it by the
+ * real build and serves it by the real app.
+ */
+export async function serveCaseFolder(dir: string, cells: Record<number, Record<string, string>> = {}, analyses = 'all', reports: readonly CaseFixture[] = CASE_REPORTS): Promise<FastifyInstance> {
+  const vaers = await writeCaseFolder(join(dir, 'vaers'), cells, reports);
   const store = join(dir, 'cases.duckdb');
   await buildStore({ vaers, out: store, analyses, workers: 1 });
   return buildApp({ storePath: store });

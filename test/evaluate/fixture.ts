@@ -74,7 +74,7 @@ export const FIXTURE_REFERENCE = [
 ].join('\n');
 
 const ANALYSIS = (name: string, subset: string | null, isDefault: boolean): AnalysisMeta => ({
-  name, title: name, description: `Fixture analysis ${name}.`, subset, stratified_by: [], strata: null, default: isDefault, deduplicated: false, reports: 3, pairs: null,
+  name, title: name, description: `Fixture analysis ${name}.`, subset, items: 'vaccine', stratified_by: [], strata: null, default: isDefault, deduplicated: false, reports: 3, pairs: null,
   rows: null, windows: null, reports_through: '2001Q1', fits_at_bound: 0, fits_not_converged: 0, windows_skipped: [], partial_windows: [],
 });
 

@@ -47,7 +47,7 @@ describe.skipIf(!hasStore)('evaluate on the default store with data/reference/va
     expect(runs.map((r) => [r.code, r.stderr.split('\n').filter((l) => !l.startsWith('evaluate: wrote')).join('')])).toEqual([[0, ''], [0, '']]);
     const rows = (s: string): string[] => s.split('\n').filter((l) => l.startsWith('|'));
     expect(rows(text)).toEqual(rows(runs[0].stdout));
-    expect(rows(runs[0].stdout)).toHaveLength(2 + 6 * 5);
+    expect(rows(runs[0].stdout)).toHaveLength(2 + 7 * 5);
     expect(runs[0].stdout).toContain('15 positive and 7 negative reference pairs');
     expect(runs[0].stdout).not.toContain('names no vaccine of the store');
 

@@ -1,0 +1,50 @@
+/**
+ * The type-level analysis `types` of the real default store (VAX_TYPE codes as items): the
+ * README's commands on it answer 200, and FLU3 x Guillain-Barre syndrome in 2006 holds the 48
+ * reports that the raw files give (test/mining/types-real.test.ts recomputes that count and PRR
+ * 7.10 from the raw 2006 files). Skipped with a message without the default store.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/http/app.js';
+import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const present = hasDefaultStore('the types analysis of the default store');
+
+describe.skipIf(!present)('the types analysis of the default store', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await buildApp({ storePath: DEFAULT_STORE });
+  }, 300_000);
+  afterAll(async () => app?.close());
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const json = async (url: string): Promise<any> => {
+    const res = await app.inject({ method: 'GET', url });
+    expect([url, res.statusCode]).toEqual([url, 200]);
+    return res.json();
+  };
+
+  it('runs the README\'s commands on /analyses/types verbatim: 200 each', async () => {
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const urls = [...readme.matchAll(/^curl '(http:\/\/127\.0\.0\.1:8080\/analyses\/types\/[^']*)'$/gm)].map((m) => new URL(m[1]));
+    expect(urls.length).toBe(2);
+    for (const url of urls) await json(url.pathname + url.search);
+  }, 120_000);
+
+  it('FLU3 x Guillain-Barre syndrome: the 2006Q4 window has n 48; the 2006 case series holds 48 reports, by code or long name', async () => {
+    const series = await json('/analyses/types/signals?vaccine=FLU3&event=Guillain-Barre+syndrome&format=series');
+    expect([series.vaccine, series.vax_type]).toEqual(['FLU3', 'FLU3']);
+    expect(series.quarters.find((q: { quarter: string }) => q.quarter === '2006Q4')).toMatchObject({ n: 48 });
+    const cases = await json('/analyses/types/cases?vaccine=INFLUENZA+(SEASONAL)+TRIVALENT&event=Guillain-Barre+syndrome&from=2006Q1&to=2006Q4');
+    expect([cases.n_reports, cases.vaccines]).toEqual([48, ['FLU3']]);
+    const listing = await json('/analyses');
+    expect(listing.analyses.find((a: { name: string }) => a.name === 'types')).toMatchObject({ items: 'vax_type', strata: 'sex,age6,year', reports: 203445 });
+    const vaccines = await json('/analyses/types/vaccines');
+    expect(vaccines.vaccines.find((v: { vaccine: string }) => v.vaccine === 'RV')).toMatchObject({ vax_type: 'RV', vax_type_codes: ['RV'], first_quarter: '1998Q4' });
+  }, 120_000);
+});
