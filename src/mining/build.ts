@@ -27,6 +27,7 @@ import { vaxType } from '../vaccine-type.js';
 import { readVaers, type VaersData } from '../vaers/read.js';
 import { PROGRAM_VERSION } from '../version.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
+import { evidenceInputs, withEvidence, type EvidenceInputs } from './evidence-step.js';
 import { reportTables } from './report-tables.js';
 import { fitPass, planWindows, rowsPass, type FitPassResult, type WindowPlan } from './passes.js';
 import { WorkerPool } from './pool.js';
@@ -148,12 +149,13 @@ async function fitAnalysis(pool: WorkerPool, run: AnalysisRun, progress: Progres
 }
 
 /** The quarterly rows of every analysis in turn, each tagged with its analysis. */
-async function* allRows(pool: WorkerPool, results: AnalysisResult[], data: VaersData, progress: Progress): AsyncGenerator<QuarterlyRow> {
+async function* allRows(pool: WorkerPool, results: AnalysisResult[], data: VaersData, evidence: EvidenceInputs, progress: Progress): AsyncGenerator<QuarterlyRow> {
   for (const result of results) {
     if (!result.plan || !result.fit) continue;
     const started = performance.now();
     progress.start(`rows ${result.run.analysis.name}`, result.plan.windowQuarters.length, 'windows');
-    for await (const row of rowsPass(pool, result.plan, result.fit, data, result.run.analysis.name, (done) => progress.update(done))) {
+    const rows = rowsPass(pool, result.plan, result.fit, data, result.run.analysis.name, (done) => progress.update(done));
+    for await (const row of withEvidence(evidence, rows, result.run.analysis, result.fit.flagged)) {
       result.rows++;
       yield row;
     }
@@ -230,6 +232,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   const scale = options.scale ?? 1;
   const runs = countSubsets(data, analyses, scheme, scale, progress);
   const reportsKept = data.reports.length;
+  const evidence = evidenceInputs(data);
   data.reports.length = 0; // the reports are no longer needed; let them go
   const countSeconds = seconds(t);
   const workers = Math.max(1, options.workers ?? availableParallelism());
@@ -272,7 +275,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
       };
     };
     await writeStore(options.out, {
-      quarterly: allRows(pool, results, data, progress), vaccines: vaccineTable(data), windows, meta, reports,
+      quarterly: allRows(pool, results, data, evidence, progress), vaccines: vaccineTable(data), windows, meta, reports,
     });
     return summary();
   } finally {
