@@ -109,9 +109,9 @@ const CSV_COLUMNS: ReadonlyArray<[string, (p: TriagePair) => unknown]> = [
  */
 export function triageAnswer(analysis: string, params: TriageParams, window: TriageWindow, vocabulary: Vocabulary): TriageResult {
   let rows = window.rows;
-  const names = matchNames(vocabulary, params, TRIAGE_USAGE);
-  if (!names.ok) return { status: 400, type: 'application/json', body: errorBody(names.error.error, names.error) };
   if (params.vaccine !== undefined || params.event !== undefined || params.q !== undefined) {
+    const names = matchNames(vocabulary, params, TRIAGE_USAGE);
+    if (!names.ok) return { status: 400, type: 'application/json; charset=utf-8', body: errorBody(names.error.error, names.error) };
     const vaccines = new Set(names.vaccines ?? []), events = new Set(names.events ?? []);
     rows = rows.filter((r) => (names.union
       ? vaccines.has(r.vaccine) || events.has(r.event)
