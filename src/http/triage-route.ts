@@ -64,7 +64,18 @@ const RESPONSES = {
   200: {
     description: 'The window\'s flagged pairs in triage order (pairs with an artefact caution after the others), with analysis, quarter, total, limit, offset, caveat and note.',
     content: {
-      'application/json': { schema: { type: 'object', required: ['analysis', 'quarter', 'total', 'limit', 'offset', 'caveat', 'note', 'pairs'], properties: { pairs: { type: 'array', items: pairSchema } }, additionalProperties: true } },
+      'application/json': {
+        schema: {
+          type: 'object', required: ['analysis', 'quarter', 'total', 'limit', 'offset', 'caveat', 'note', 'pairs'],
+          properties: {
+            analysis: { type: 'string' }, quarter: { type: 'string', nullable: true, description: 'The window (its last quarter); null when the analysis has no row.' },
+            total: { type: 'integer', minimum: 0 }, limit: { type: 'integer' }, offset: { type: 'integer' },
+            caveat: { type: 'string' }, note: { type: 'string' }, evidence_note: { type: 'string', description: 'Why evidence fields are null (no evidence columns, or no narratives).' },
+            pairs: { type: 'array', items: pairSchema },
+          },
+          additionalProperties: false,
+        },
+      },
       'text/csv': { schema: { type: 'string' } },
     },
   },
