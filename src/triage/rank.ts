@@ -38,25 +38,15 @@ export const ONSET_MIN_N = 3;
 export const FEW_REPORTS = 3;
 
 /** One ranked pair of GET /triage (the answer's `pairs` item; the shape the explorer reads). */
-export interface TriagePair {
-  vaccine: string;
+export interface TriagePair extends Pick<TriageRow, 'vaccine' | 'event' | 'n' | 'eb05' | 'prr' | 'ic025' | 'n_methods_flagged' | 'first_flagged' | 'legal_share' | 'serious_share'> {
   vax_type: string;
-  event: string;
-  n: number;
-  eb05: number | null;
-  prr: number | null;
-  ic025: number | null;
-  n_methods_flagged: number;
   score: number;
   reasons: Note[];
   cautions: Note[];
   lag: { median_days: number | null; q1_days: number | null; q3_days: number | null; share_over_365: number | null };
-  legal_share: number | null;
   term_category: TermCategory | null;
   onset: { n: number | null; median_days: number | null; vs_other_vaccines: { d: number | null; p: number | null }; vs_other_events: { d: number | null; p: number | null } };
   completeness: { mean: number | null; well_documented_share: number | null };
-  serious_share: number | null;
-  first_flagged: string;
   new: boolean;
 }
 
