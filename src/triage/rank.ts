@@ -4,7 +4,8 @@
  * 2014, Drug Safety 37(8):617-628, combines strength-of-evidence aspects the same way).
  *
  * Reasons (why look), each adding to the score:
- * - `strong_disproportionality`: log2(EB05) (EB05 >= 1; 0 below) plus 0.25 per method flagging;
+ * - disproportionality, always scored: log2(EB05) (0 for EB05 below 1) plus 0.25 per method
+ *   flagging; the reason `strong_disproportionality` when EB05 >= 2 (GPS flags the window);
  * - `new`: first flagged within the four quarters ending at the window's quarter: +1;
  * - `serious`: serious share >= 0.5: + the serious share;
  * - `onset_clustered`: both onset KS p < 0.01 with at least 3 onsets (Van Holle et al. 2012): +1;
@@ -77,7 +78,7 @@ function reasonsOf(r: TriageRow, fresh: boolean): { reasons: Note[]; score: numb
   const reasons: Note[] = [];
   const strength = (r.eb05 !== null && r.eb05 > 1 ? Math.log2(r.eb05) : 0) + 0.25 * r.n_methods_flagged;
   let score = strength;
-  reasons.push({ code: 'strong_disproportionality', text: `EB05 ${r.eb05 === null ? 'not computed' : fmt(r.eb05)}, PRR ${r.prr === null ? 'not computed' : fmt(r.prr)}, ${r.n_methods_flagged} of 4 methods flag the window, over ${r.n} reports.` });
+  if (r.eb05 !== null && r.eb05 >= 2) reasons.push({ code: 'strong_disproportionality', text: `EB05 ${r.eb05 === null ? 'not computed' : fmt(r.eb05)}, PRR ${r.prr === null ? 'not computed' : fmt(r.prr)}, ${r.n_methods_flagged} of 4 methods flag the window, over ${r.n} reports.` });
   if (fresh) {
     score += 1;
     reasons.push({ code: 'new', text: `First flagged in ${r.first_flagged}, within the four quarters of this window.` });
