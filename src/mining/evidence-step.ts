@@ -19,7 +19,7 @@ import type { ReportDetails } from '../vaers/report-details.js';
 import type { VaersData, VaersReport } from '../vaers/read.js';
 import { WINDOW_QUARTERS } from './counts.js';
 import {
-  completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetDays, onsetKs, pairEvidence, without, type ReportEvidence,
+  completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, pairEvidence, without, type ReportEvidence,
 } from './evidence.js';
 
 /** What the evidence step needs of the read, kept after the build lets the reports go. */
@@ -97,11 +97,17 @@ export function evidenceInputs(data: VaersData): EvidenceInputs {
   };
 }
 
-/** One window's grouping: the stored pairs' reports, the onsets per vaccine and per event (ascending). */
+/** One window's grouping: the stored pairs' reports, the onsets per vaccine and per event (counts per day). */
 interface WindowGroups {
   pairReports: Map<number, number[]>;
-  vaccineOnsets: Map<number, number[]>;
-  eventOnsets: Map<number, number[]>;
+  vaccineOnsets: Map<number, Int32Array>;
+  eventOnsets: Map<number, Int32Array>;
+}
+
+function count(map: Map<number, Int32Array>, key: number, day: number): void {
+  let counts = map.get(key);
+  if (!counts) map.set(key, (counts = onsetCounts([])));
+  counts[day]++;
 }
 
 function push<K>(map: Map<K, number[]>, key: K, value: number): void {
@@ -120,27 +126,29 @@ function windowGroups(inputs: EvidenceInputs, byQuarter: Map<QuarterIndex, numbe
       const onset = inputs.evidence[r].onsetDays;
       for (let a = inputs.vaccineStart[r]; a < inputs.vaccineStart[r + 1]; a++) {
         const v = inputs.vaccines[a];
-        if (onset !== null) push(groups.vaccineOnsets, v, onset);
+        if (onset !== null) count(groups.vaccineOnsets, v, onset);
         for (let b = inputs.eventStart[r]; b < inputs.eventStart[r + 1]; b++) {
           const key = v * nEvents + inputs.events[b];
           if (stored.has(key)) push(groups.pairReports, key, r);
         }
       }
-      if (onset !== null) for (let b = inputs.eventStart[r]; b < inputs.eventStart[r + 1]; b++) push(groups.eventOnsets, inputs.events[b], onset);
+      if (onset !== null) for (let b = inputs.eventStart[r]; b < inputs.eventStart[r + 1]; b++) count(groups.eventOnsets, inputs.events[b], onset);
     }
   }
-  for (const list of groups.vaccineOnsets.values()) list.sort((x, y) => x - y);
-  for (const list of groups.eventOnsets.values()) list.sort((x, y) => x - y);
   return groups;
 }
+
+const NO_ONSETS = onsetCounts([]);
+/** The other sample of an onset test (overwritten by each test). */
+const SCRATCH = onsetCounts([]);
 
 /** The evidence of pair (v, e) in a window's grouping. */
 function evidenceOf(inputs: EvidenceInputs, groups: WindowGroups, v: number, e: number): EvidenceValues {
   const reports = groups.pairReports.get(v * inputs.eventNames.length + e) ?? [];
   const values = pairEvidence(reports.map((r) => inputs.evidence[r]));
-  const onsets = reports.flatMap((r) => (inputs.evidence[r].onsetDays === null ? [] : [inputs.evidence[r].onsetDays!])).sort((x, y) => x - y);
-  const vsVaccines = onsetKs(onsets, without(groups.eventOnsets.get(e) ?? [], onsets));
-  const vsEvents = onsetKs(onsets, without(groups.vaccineOnsets.get(v) ?? [], onsets));
+  const onsets = onsetCounts(reports.flatMap((r) => (inputs.evidence[r].onsetDays === null ? [] : [inputs.evidence[r].onsetDays!])));
+  const vsVaccines = onsetKs(onsets, without(groups.eventOnsets.get(e) ?? NO_ONSETS, onsets, SCRATCH));
+  const vsEvents = onsetKs(onsets, without(groups.vaccineOnsets.get(v) ?? NO_ONSETS, onsets, SCRATCH));
   values.onset_d_other_vaccines = vsVaccines?.d ?? null;
   values.onset_p_other_vaccines = vsVaccines?.p ?? null;
   values.onset_d_other_events = vsEvents?.d ?? null;
@@ -151,7 +159,8 @@ function evidenceOf(inputs: EvidenceInputs, groups: WindowGroups, v: number, e: 
 /**
  * The rows of one analysis with their evidence, in the order given (rowsPass: window by window).
  * `stored` holds the pair keys (`v * events + e`) the analysis stores (its fit's flagged pairs).
- * A row whose names are not those of the read (never, for the build's own rows) passes unchanged.
+ * Each row is completed in place (rowsPass makes a new object per row). A row whose names are not
+ * those of the read (never, for the build's own rows) passes unchanged.
  */
 export async function* withEvidence(
   inputs: EvidenceInputs, rows: AsyncIterable<QuarterlyRow>, analysis: AnalysisDefinition, stored: ReadonlySet<number>,
@@ -171,6 +180,6 @@ export async function* withEvidence(
       continue;
     }
     if (current?.quarter !== row.quarter) current = { quarter: row.quarter, groups: windowGroups(inputs, byQuarter, mask, stored, q) };
-    yield { ...row, ...evidenceOf(inputs, current.groups, v, e) };
+    yield Object.assign(row, evidenceOf(inputs, current.groups, v, e));
   }
 }

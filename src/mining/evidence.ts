@@ -14,8 +14,7 @@
  * Quantiles are type 7 (Hyndman and Fan 1996; R's and NumPy's default): for sorted x of length n
  * and probability p, h = (n - 1) p, `x[floor h] + (h - floor h) (x[floor h + 1] - x[floor h])`.
  */
-import { ks2samp, ksStatistic } from '../stats/ks.js';
-import { kstwoSf } from '../stats/kstwo.js';
+import { ksTest } from '../stats/ks.js';
 import type { EvidenceValues } from '../domain/columns.js';
 
 /**
@@ -165,40 +164,53 @@ export function pairEvidence(reports: readonly ReportEvidence[]): EvidenceValues
 }
 
 /**
- * Largest n1 * n2 for which the onset KS p-value is computed as SciPy's method 'auto' does
- * (exact up to 10000 per sample); beyond it the asymptotic p-value (kstwo.sf(D, round(n1 n2 /
- * (n1 + n2))), SciPy's 'asymp') keeps the build's time bounded: the exact recursion costs about
- * n1 * n2 steps per test, and a window holds thousands of pairs.
+ * Bound on n1 * n2 below which the onset KS p-value is exact (SciPy's method 'exact', as 'auto'
+ * computes it); beyond it the asymptotic p-value (kstwo.sf(D, round(n1 n2 / (n1 + n2))), SciPy's
+ * 'asymp'). The bound is R's `ks.test` default (exact when m n < 10000): the exact recursion costs
+ * up to n1 * n2 steps per test, and the build runs two tests for each of about a million rows.
  */
-export const EXACT_KS_WORK = 2_000_000;
+export const EXACT_KS_WORK = 10_000;
 
-/**
- * Two-sided two-sample KS test of onset days x against y: D and p (null when a sample is empty).
- * Example: onsetKs([0, 1, 1, 2, 7], [3, 5, 8, 12, 14, 20]) = { d: 0.8, p: 0.0476... } (SciPy).
- */
-export function onsetKs(x: readonly number[], y: readonly number[]): { d: number; p: number } | null {
-  if (x.length === 0 || y.length === 0) return null;
-  if (x.length * y.length <= EXACT_KS_WORK) {
-    const r = ks2samp(x, y);
-    return r && { d: r.d, p: r.p };
-  }
-  const d = ksStatistic(x, y);
-  const n = (x.length * y.length) / (x.length + y.length);
-  const p = kstwoSf(d, Math.round(n));
-  return p === null || Number.isNaN(p) ? null : { d, p: Math.min(1, Math.max(0, p)) };
+/** Onset days 0..ONSET_MAX_DAYS as counts per day (index = day): how the build holds a sample. */
+export function onsetCounts(days: Iterable<number>): Int32Array {
+  const counts = new Int32Array(ONSET_MAX_DAYS + 1);
+  for (const d of days) counts[d]++;
+  return counts;
 }
 
 /**
- * The elements of ascending `all` left after removing one occurrence of each element of
- * ascending `part` (a sub-multiset of `all`): the onsets of the reports naming the event but
- * not the vaccine, from the event's and the pair's. Example: without([1, 2, 2, 5], [2, 5]) = [1, 2].
+ * Two-sided two-sample KS test of onset samples given as counts per day (onsetCounts): D as
+ * SciPy's ks_2samp computes it from the two ECDFs at every pooled value, and its p-value
+ * (src/stats/ks.ts ksTest: exact while n1 n2 < EXACT_KS_WORK, else asymptotic); null when a sample
+ * is empty. Example: the samples [0, 1, 1, 2, 7] and [3, 5, 8, 12, 14, 20] give D 0.8,
+ * p 0.0476... (SciPy).
  */
-export function without(all: readonly number[], part: readonly number[]): number[] {
-  const out: number[] = [];
-  let j = 0;
-  for (const v of all) {
-    if (j < part.length && part[j] === v) j++;
-    else out.push(v);
+export function onsetKs(x: ArrayLike<number>, y: ArrayLike<number>): { d: number; p: number } | null {
+  let n1 = 0, n2 = 0;
+  for (let v = 0; v < x.length; v++) {
+    n1 += x[v];
+    n2 += y[v];
   }
-  return out;
+  if (n1 === 0 || n2 === 0) return null;
+  let i = 0, j = 0, maxS = 0, minDiff = 0;
+  for (let v = 0; v < x.length; v++) {
+    if (x[v] === 0 && y[v] === 0) continue;
+    i += x[v];
+    j += y[v];
+    const diff = i / n1 - j / n2;
+    if (diff > maxS) maxS = diff;
+    if (diff < minDiff) minDiff = diff;
+  }
+  const minS = Math.min(1, Math.max(0, -minDiff));
+  const r = ksTest(n1, n2, minS > maxS ? minS : maxS, n1 * n2 < EXACT_KS_WORK);
+  return r && { d: r.d, p: r.p };
+}
+
+/**
+ * Counts per day of `all` less those of `part` (a sub-sample), written into `into` (default a
+ * new array): the reports naming the event but not the vaccine, from the event's and the pair's.
+ */
+export function without(all: ArrayLike<number>, part: ArrayLike<number>, into: Int32Array = new Int32Array(all.length)): Int32Array {
+  for (let v = 0; v < all.length; v++) into[v] = all[v] - part[v];
+  return into;
 }

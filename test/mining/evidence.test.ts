@@ -3,8 +3,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  completenessScore, daysBetween, legalWording, onsetDays, onsetKs, pairEvidence, quantile7, without, type ReportEvidence,
+  completenessScore, daysBetween, legalWording, onsetCounts, onsetDays, onsetKs, pairEvidence, quantile7, without, type ReportEvidence,
 } from '../../src/mining/evidence.js';
+import { ks2samp } from '../../src/stats/ks.js';
 
 const report = (over: Partial<ReportEvidence>): ReportEvidence => ({
   lagDays: null, legal: false, onsetDays: null, completeness: 1, serious: false, died: false, ...over,
@@ -87,21 +88,28 @@ describe('pair evidence', () => {
 
 describe('onset KS', () => {
   it('is SciPy ks_2samp (exact) on a small case and null on an empty sample', () => {
-    const r = onsetKs([0, 1, 1, 2, 7], [3, 5, 8, 12, 14, 20])!;
+    const r = onsetKs(onsetCounts([0, 1, 1, 2, 7]), onsetCounts([3, 5, 8, 12, 14, 20]))!;
     expect(r.d).toBeCloseTo(0.8, 12);
     expect(r.p).toBeCloseTo(0.04761904761904761, 12);
-    expect(onsetKs([], [1])).toBeNull();
+    expect(onsetKs(onsetCounts([]), onsetCounts([1]))).toBeNull();
+  });
+  it('equals ks2samp on the same samples (ties, unequal sizes)', () => {
+    const x = [0, 0, 0, 1, 1, 2, 3, 5, 8, 13, 21, 34];
+    const y = [0, 1, 1, 1, 2, 2, 2, 3, 4, 5, 6, 7, 7, 14, 30, 60, 60];
+    const want = ks2samp(x, y)!;
+    const got = onsetKs(onsetCounts(x), onsetCounts(y))!;
+    expect(got.d).toBe(want.d);
+    expect(got.p).toBe(want.p);
   });
   it('large samples take the asymptotic p-value (D still exact)', () => {
-    const x = Array.from({ length: 2100 }, (_, i) => i % 3);
-    const y = Array.from({ length: 2100 }, (_, i) => i % 30);
+    const x = onsetCounts(Array.from({ length: 2100 }, (_, i) => i % 3));
+    const y = onsetCounts(Array.from({ length: 2100 }, (_, i) => i % 30));
     const r = onsetKs(x, y)!;
     // 2100 x 2100 > EXACT_KS_WORK; F_x(2) = 1, F_y(2) = 210/2100 -> D = 0.9
     expect(r.d).toBeCloseTo(0.9, 12);
     expect(r.p).toBeLessThan(1e-100);
   });
-  it('removes the pair\'s onsets from the event\'s (a multiset difference)', () => {
-    expect(without([1, 2, 2, 5], [2, 5])).toEqual([1, 2]);
-    expect(without([0, 0, 1], [])).toEqual([0, 0, 1]);
+  it('removes the pair\'s onsets from the event\'s (counts per day)', () => {
+    expect([...without(onsetCounts([1, 2, 2, 5]), onsetCounts([2, 5])).slice(0, 6)]).toEqual([0, 1, 1, 0, 0, 0]);
   });
 });
