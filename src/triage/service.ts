@@ -87,6 +87,8 @@ export interface TriageResult {
   status: 200 | 400;
   type: string;
   body: string | ErrorBody;
+  /** For a 200: the pairs before paging (X-Total-Count) and the page (X-Limit, X-Offset). */
+  total?: number;
 }
 
 /** The CSV columns of a pair, flattened (reasons and cautions as their codes joined by `;`). */
@@ -123,7 +125,7 @@ export function triageAnswer(analysis: string, params: TriageParams, window: Tri
   if (params.format === 'csv') {
     const lines = [CSV_COLUMNS.map(([name]) => name).join(',')];
     page.forEach((p, i) => lines.push(CSV_COLUMNS.map(([name, value]) => csvField(name === 'rank' ? params.offset + i + 1 : value(p))).join(',')));
-    return { status: 200, type: 'text/csv; charset=utf-8', body: `${lines.join('\r\n')}\r\n` };
+    return { status: 200, type: 'text/csv; charset=utf-8', body: `${lines.join('\r\n')}\r\n`, total: pairs.length };
   }
   const evidenceNote = !window.has_evidence
     ? 'this store has no triage evidence columns (an import, or a store built before them): the evidence fields are null; rebuild it with "reporting-signals build" to compute them'
@@ -132,5 +134,5 @@ export function triageAnswer(analysis: string, params: TriageParams, window: Tri
     analysis, quarter: window.quarter, total: pairs.length, limit: params.limit, offset: params.offset, caveat: HYPOTHESIS, note: TRIAGE_NOTE,
     ...(evidenceNote ? { evidence_note: evidenceNote } : {}), pairs: page,
   };
-  return { status: 200, type: 'application/json; charset=utf-8', body: JSON.stringify(answer) };
+  return { status: 200, type: 'application/json; charset=utf-8', body: JSON.stringify(answer), total: pairs.length };
 }

@@ -23,6 +23,7 @@ describe('GET /triage', () => {
     const { status, body, res } = await getJson(app, '/triage');
     expect(status).toBe(200);
     expect(res.headers['x-reports-analysis']).toBe('all');
+    expect([res.headers['x-total-count'], res.headers['x-limit'], res.headers['x-offset'], res.headers['x-reports-through']]).toEqual(['5', '50', '0', '2006Q4']);
     expect(body.analysis).toBe('all');
     expect(body.quarter).toBe('2006Q4');
     expect(body.caveat).toBe(HYPOTHESIS);
