@@ -6,7 +6,7 @@
  * from the store file on demand (src/store/triage-rows.ts) and kept per generation (the last
  * WINDOW_CACHE windows read). Validation is parseTriageQuery (Fastify's is off; the schema documents).
  * Headers of a 200: X-Total-Count (pairs before paging), X-Limit, X-Offset, X-REPORTS-Through (the
- * window's quarter), X-REPORTS-Analysis, Cache-Control public, max-age=60.
+ * store's reports_through, as /signals), X-REPORTS-Analysis, Cache-Control public, max-age=60.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, ERROR_OBJECT_SCHEMA } from '../domain/errors.js';
@@ -100,7 +100,7 @@ export async function triageRoutes(app: FastifyInstance, options: TriageRouteOpt
     const result = triageAnswer(analysis, params, window, service.catalog);
     if (result.status !== 200) return reply.code(result.status).type(result.type).send(result.body);
     return reply.type(result.type).header('cache-control', 'public, max-age=60').header('x-total-count', String(result.total))
-      .header('x-limit', String(params.limit)).header('x-offset', String(params.offset)).header('x-reports-through', window.quarter ?? '').send(result.body);
+      .header('x-limit', String(params.limit)).header('x-offset', String(params.offset)).header('x-reports-through', generation.meta.reports_through ?? '').send(result.body);
   }
 
   app.get('/triage', { schema: { summary: SUMMARY, querystring: QUERY, response: RESPONSES }, ...PLAIN }, async (request, reply) =>
