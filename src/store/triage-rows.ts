@@ -32,7 +32,7 @@ export interface TriageWindow {
   rows: TriageRow[];
   /** Parameters of the window's MGPS fit on a bound of the box ('' none; null: no fit recorded). */
   at_bound: string | null;
-  /** Whether the store holds the evidence columns. */
+  /** Whether the store holds the build's evidence (the columns, filled: an import has them null). */
   has_evidence: boolean;
 }
 
@@ -74,6 +74,7 @@ export async function readTriageWindow(path: string, analysis: string, quarter: 
         ic025: numberOrNull(r.ic025), n_methods_flagged: Number(r.n_methods_flagged ?? 0), first_flagged: String(r.first_flagged), ...values,
       };
     });
-    return { quarter: latest, rows, at_bound: atBound, has_evidence: hasEvidence };
+    // A store written with the columns but without the build's evidence (an import) has lag_n null throughout.
+    return { quarter: latest, rows, at_bound: atBound, has_evidence: hasEvidence && (rows.length === 0 || rows.some((r) => r.lag_n !== null)) };
   });
 }

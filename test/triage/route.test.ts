@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { getJson, keys } from '../http/helpers.js';
+import { writeExplorerStore } from '../explorer/fixture.js';
 import { writeTriageStore } from './fixture.js';
 
 let app: FastifyInstance;
@@ -93,6 +94,19 @@ describe('GET /triage', () => {
     const named = await getJson(app, '/analyses/all/triage?limit=1');
     expect(named.status).toBe(200);
     expect(named.body.pairs).toHaveLength(1);
+  });
+
+  it('a store without the build\'s evidence (an import) says so and still ranks by disproportionality', async () => {
+    const imported = await buildApp({ storePath: await writeExplorerStore() });
+    try {
+      const { status, body } = await getJson(imported, '/triage?quarter=2021Q4&limit=1');
+      expect(status).toBe(200);
+      expect(body.evidence_note).toMatch(/no triage evidence/);
+      expect(body.pairs[0].lag).toEqual({ median_days: null, q1_days: null, q3_days: null, share_over_365: null });
+      expect(body.total).toBeGreaterThan(0);
+    } finally {
+      await imported.close();
+    }
   });
 
   it('a quarter without rows answers an empty queue', async () => {
