@@ -91,3 +91,8 @@ export function fillSelector(select, name) {
 export function vaccinesPathOf(name) {
   return isDefault(name) ? '/vaccines' : `/analyses/${encodeURIComponent(name)}/vaccines`;
 }
+
+/** Triage path of an analysis: /triage for the default, else /analyses/NAME/triage. */
+export function triagePathOf(name) {
+  return isDefault(name) ? '/triage' : `/analyses/${encodeURIComponent(name)}/triage`;
+}

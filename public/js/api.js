@@ -122,3 +122,14 @@ export async function getBoundQuarters(path = SIGNALS_PATH) {
 export function getVaccines(path = '/vaccines') {
   return getJson(path);
 }
+
+/**
+ * Fetches the triage queue (`GET /triage`, or `/analyses/NAME/triage`): the flagged pairs of a
+ * window in rank order with their reasons and cautions; see getJson. A server or store without
+ * triage answers 404 (`status: 404`), and the caller falls back.
+ * @param {Record<string, string|number|undefined|null>} params e.g. `{limit: 100}`
+ * @param {string} [path]
+ */
+export function getTriage(params, path = '/triage') {
+  return getJson(apiUrl(path, params));
+}

@@ -196,6 +196,7 @@ async function renderDetail(current) {
   if (view === 'reports') {
     $('reports-body').hidden = true;
     $('text-input').value = state.text;
+    $('duplicates-collapse').checked = state.duplicates === 'collapse';
     await renderReports({
       current, params: casesParams(state), path: casesPathOf(state.analysis), subject,
       vaccineLink, eventLink, onError, onMeta: showMeta, onPage: (rpage) => openView({ rpage }, 'listing-title'),
@@ -231,6 +232,9 @@ async function init() {
   $('text-form').addEventListener('submit', (e) => {
     e.preventDefault();
     openView({ text: $('text-input').value.trim(), rpage: 1 }, 'listing-title');
+  });
+  $('duplicates-collapse').addEventListener('change', () => {
+    navigate({ duplicates: $('duplicates-collapse').checked ? 'collapse' : 'keep', rpage: 1 });
   });
   $('query-reports').addEventListener('click', (e) => {
     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;

@@ -1,4 +1,5 @@
-// The front door (no query, no pair): the vaccine types of the data from GET /vaccines, or
+// The front door (no query, no pair): first the triage queue of the latest window (./triage.js;
+// left out when the server has none), then the vaccine types of the data from GET /vaccines, or
 // /analyses/NAME/vaccines for another analysis than the default (grouped
 // by vax_type: products, flagged and emerging pairs, latest report), and the emerging pairs
 // (first flagged within the last four quarters) from /signals answers: the pairs of each type
@@ -7,6 +8,7 @@ import { getSignals, getVaccines } from './api.js';
 import { isDefault, signalsPathOf, vaccinesPathOf } from './analyses.js';
 import { parseQuarter } from './plot.js';
 import { el, formatNumber } from './table.js';
+import { renderTriage } from './triage.js';
 
 /** Emerging pairs listed on the front door (the highest EB05 first). */
 export const EMERGING_SHOWN = 20;
@@ -90,6 +92,11 @@ async function emergingPairs(types, analysis, through) {
  * @param {(headers: object, hypothesis?: string) => void} ctx.onMeta
  */
 export async function renderFrontDoor(ctx) {
+  await Promise.all([renderTriage(ctx), renderListings(ctx)]);
+}
+
+/** The vaccine types and the emerging pairs (the front door without triage). */
+async function renderListings(ctx) {
   const $ = (id) => document.getElementById(id);
   const answer = await vaccines(ctx.analysis);
   if (!ctx.current()) return;

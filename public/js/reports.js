@@ -3,7 +3,7 @@
 // the co-reported vaccines and events, the line listing (paged, each report expandable) and
 // the CSV of the listed page. Every count is the API's; strings are written as text.
 import { apiUrl, getCases } from './api.js';
-import { barChart, countItems } from './bars.js';
+import { barChart, countItems, pairedBarChart } from './bars.js';
 import { el } from './table.js';
 
 /** Readable labels of the API's keys. */
@@ -48,18 +48,55 @@ export async function renderReports(ctx) {
   const n = Number(body.n_reports);
   $('reports-body').hidden = false;
   $('reports-body').dataset.nReports = String(n);
+  renderDuplicatesControl(body);
   const note = typeof body.note === 'string' && body.note ? body.note : '';
   $('reports-caveat').textContent = note.includes('not a rate') ? note : `${NOT_A_RATE} ${note}`.trim();
   const span = body.from && body.to ? ` received ${body.from}–${body.to}` : '';
   const analysis = typeof body.analysis === 'string' ? `, analysis “${body.analysis}”` : '';
   const text = typeof body.query?.text === 'string' ? ` and whose narratives match “${body.query.text}”` : '';
-  $('reports-summary').textContent = `${n} report${n === 1 ? '' : 's'} name${n === 1 ? 's' : ''} ${ctx.subject}${text}${span}${analysis}.`
+  const once = body.duplicates === 'collapse' ? ', each suspected duplicate cluster counted once' : '';
+  $('reports-summary').textContent = `${n} report${n === 1 ? '' : 's'} name${n === 1 ? 's' : ''} ${ctx.subject}${text}${span}${analysis}${once}.`
     + ` Matched vaccines: ${listText(body.vaccines)}. Matched events: ${listText(body.events)}.`;
   $('reports-detail').hidden = !(n > 0);
   if (!(n > 0)) return;
   renderCharts($('reports-charts'), body.breakdowns ?? {}, n);
+  renderTiming($('reports-timing'), body.breakdowns ?? {}, n);
   renderCoReported($('reports-co'), body.breakdowns ?? {}, ctx);
   renderListing(body, ctx, csvHref);
+}
+
+/**
+ * The duplicates control: shown when the answer says how it counted duplicates (`duplicates`,
+ * `reports_folded` of GET /cases), with "N reports folded" when clusters were collapsed.
+ */
+function renderDuplicatesControl(body) {
+  const control = document.getElementById('duplicates-control');
+  const folded = document.getElementById('reports-folded');
+  control.hidden = typeof body.duplicates !== 'string';
+  const n = Number(body.reports_folded);
+  const collapsed = body.duplicates === 'collapse' && Number.isFinite(n);
+  folded.textContent = collapsed ? `${n} report${n === 1 ? '' : 's'} folded` : '';
+  folded.dataset.reportsFolded = collapsed ? String(n) : '';
+}
+
+/**
+ * A clustered report's mark (GET /cases `cluster`: the VAERS_ID standing for its
+ * suspected-duplicate cluster, itself for that one, null in none): a label in words, linking to
+ * the report view of the report standing for the cluster (whose page lists the possible
+ * duplicates). Null for a report in no cluster.
+ */
+function duplicateMark(report) {
+  if (report.cluster === null || report.cluster === undefined) return null;
+  const cluster = String(report.cluster);
+  const stands = cluster === String(report.vaers_id);
+  const mark = el('span', null, { class: `label duplicate${stands ? ' representative' : ''}`, 'data-cluster': cluster });
+  const link = el('a', stands ? 'stands for a cluster' : cluster, {
+    class: 'cluster-link', href: `/reports/${cluster}`,
+    title: stands ? `Report ${cluster} stands for a cluster of suspected duplicates: open it to see them` : `Open report ${cluster}, which stands for this report's cluster of suspected duplicates`,
+  });
+  if (stands) mark.append(link);
+  else mark.append('possible duplicate of ', link);
+  return mark;
 }
 
 function listText(names) {
@@ -87,6 +124,51 @@ function renderCharts(container, b, n) {
     }));
   }
   container.replaceChildren(...charts);
+}
+
+/** Onset bins of the onset comparison's per-day counts: [label, first day, last day]. */
+const ONSET_BINS = [['0', 0, 0], ['1', 1, 1], ['2', 2, 2], ['3', 3, 3], ['4-7', 4, 7], ['8-14', 8, 14], ['15-30', 15, 30], ['31-60', 31, 60]];
+
+/** Per-day counts summed into ONSET_BINS. */
+function onsetBins(days) {
+  const list = Array.isArray(days) ? days.map(Number) : [];
+  return ONSET_BINS.map(([, first, last]) => list.slice(first, last + 1).reduce((sum, v) => sum + (Number.isFinite(v) ? v : 0), 0));
+}
+
+const days = (v) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? '—' : String(Math.round(Number(v) * 10) / 10));
+
+/** The lag (days from vaccination to receipt) and, for a pair, the onset against other vaccines with the KS p-value. */
+function renderTiming(container, b, n) {
+  const figures = [];
+  const c = b.onset_comparison;
+  if (c && c.pair && c.other_vaccines) {
+    const ks = c.ks && Number.isFinite(Number(c.ks.p))
+      ? `Kolmogorov-Smirnov two-sample test: D = ${Number(c.ks.d).toFixed(3)}, p = ${Number(c.ks.p) < 0.001 ? Number(c.ks.p).toExponential(2) : Number(c.ks.p).toFixed(3)} (${c.ks.method}).`
+      : 'No Kolmogorov-Smirnov test: a group has no onset within the window.';
+    const figure = pairedBarChart({
+      key: 'onset_comparison', title: `Days to onset (0–${c.max_days ?? 60}): this pair against the same event after other vaccines`, category: 'Days from vaccination to onset',
+      categories: ONSET_BINS.map(([label]) => label),
+      groups: [
+        { label: 'This pair', values: onsetBins(c.pair.days), className: 'pair' },
+        { label: 'Other vaccines', values: onsetBins(c.other_vaccines.days), className: 'other' },
+      ],
+      note: `Median ${days(c.pair.median_days)} days (${c.pair.n} reports) against ${days(c.other_vaccines.median_days)} days (${c.other_vaccines.n} reports). ${ks}`,
+    });
+    figure.dataset.ksP = c.ks ? String(c.ks.p) : '';
+    figures.push(figure);
+  }
+  if (b.lag_interval) {
+    const lag = b.lag ?? {};
+    const known = Number(lag.n) > 0
+      ? `Median ${days(lag.median_days)} days (quartiles ${days(lag.q1_days)}–${days(lag.q3_days)}) of ${lag.n} reports with a known lag; ${Math.round(100 * Number(lag.share_over_365))}% over a year.`
+      : 'No report has a known lag.';
+    figures.push(barChart({
+      key: 'lag_interval', title: 'Days from vaccination to report', category: 'Days from VAX_DATE to RECVDATE', unit: 'Reports (count)',
+      items: countItems(b.lag_interval), partition: true, note: `${known} Each of the ${n} reports is in one bar; reports arriving years late suggest litigation or stimulated reporting.`,
+    }));
+  }
+  container.replaceChildren(...figures);
+  container.hidden = figures.length === 0;
 }
 
 /** Top co-reported vaccines and events, as bars with links to their pairs. */
@@ -141,6 +223,8 @@ function reportDetails(report, ctx) {
     report.serious ? `serious${outcomes.length ? `: ${outcomes.join(', ')}` : ''}` : `not serious${outcomes.length ? `: ${outcomes.join(', ')}` : ''}`];
   const summary = el('summary');
   summary.append(el('strong', `VAERS ${report.vaers_id}`), ` — ${parts.join(' · ')}`);
+  const mark = duplicateMark(report);
+  if (mark) summary.append(' ', mark);
   details.append(summary);
   if (report.snippet) details.append(snippetLine(report.snippet));
 
@@ -148,6 +232,7 @@ function reportDetails(report, ctx) {
   const fact = (term, value) => { const div = el('div'); div.append(el('dt', term), el('dd', value ?? '—')); facts.append(div); };
   fact('Vaccinated', report.vax_date);
   fact('Onset', report.onset_date);
+  fact('Days from vaccination to report', report.lag_days === null || report.lag_days === undefined ? null : String(report.lag_days));
   fact('Recovered', report.recovd);
   fact('Birth defect', yesNo(report.birth_defect));
   fact('Office visit', yesNo(report.ofc_visit));

@@ -5,10 +5,13 @@
 // (1-based), limit, analysis (omitted for the default), pair_vaccine + pair_event (the
 // selected pair), view (series | compare | reports | class; `reports` also without a pair:
 // the reports behind the query), rpage (1-based page of the reports listing), text (the
-// Reports view's search of the narratives, GET /cases `text`).
+// Reports view's search of the narratives, GET /cases `text`), duplicates (`collapse`: the Reports
+// view counts each suspected-duplicate cluster once, GET /cases `duplicates`; left out for `keep`).
 
 export const SORT_KEYS = ['eb05', 'n', 'latest'];
 export const VIEWS = ['series', 'compare', 'reports', 'class'];
+/** The choices of GET /cases `duplicates`; the first is the default. */
+export const DUPLICATES = ['keep', 'collapse'];
 export const DEFAULT_LIMIT = 20;
 /** Reports per page of the line listing. */
 export const REPORTS_LIMIT = 20;
@@ -28,6 +31,8 @@ const MAX_LIMIT = 500;
  * @property {'series'|'compare'|'reports'|'class'} view
  * @property {number} rpage  1-based page of the reports listing
  * @property {string} text  search of the narratives in the Reports view ('' for none)
+ * @property {'keep'|'collapse'} duplicates  the Reports view's GET /cases `duplicates`: every report,
+ *   or each suspected-duplicate cluster once (kept across views and pairs, like the analysis)
  */
 
 function positiveInt(text, fallback, max) {
@@ -62,6 +67,7 @@ export function stateFromSearch(search) {
     view: VIEWS.includes(view) && (pair || view === 'reports') ? view : 'series',
     rpage: positiveInt(p.get('rpage'), 1, Number.MAX_SAFE_INTEGER),
     text: p.get('text') ?? '',
+    duplicates: DUPLICATES.includes(p.get('duplicates')) ? p.get('duplicates') : DUPLICATES[0],
   };
 }
 
@@ -87,6 +93,7 @@ export function searchFromState(state) {
   if ((state.pair || state.view === 'reports') && state.view !== 'series') p.set('view', state.view);
   if (state.view === 'reports' && state.rpage !== 1) p.set('rpage', String(state.rpage));
   if (state.view === 'reports' && state.text) p.set('text', state.text);
+  if (state.duplicates && state.duplicates !== DUPLICATES[0]) p.set('duplicates', state.duplicates);
   const text = p.toString();
   return text ? `?${text}` : '';
 }
@@ -146,7 +153,8 @@ export function listParams(state) {
  */
 export function casesParams(state) {
   const subject = state.pair ? { vaccine: state.pair.vaccine, event: state.pair.event } : { q: state.q, vaccine: state.vaccine, event: state.event };
-  return { ...subject, ...(state.text ? { text: state.text } : {}), limit: REPORTS_LIMIT, offset: (state.rpage - 1) * REPORTS_LIMIT };
+  const duplicates = state.duplicates && state.duplicates !== DUPLICATES[0] ? { duplicates: state.duplicates } : {};
+  return { ...subject, ...(state.text ? { text: state.text } : {}), ...duplicates, limit: REPORTS_LIMIT, offset: (state.rpage - 1) * REPORTS_LIMIT };
 }
 
 /** A short human description of the query, e.g. `vaccine "X"`. */

@@ -24,9 +24,9 @@ import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
 
 /**
  * Version of the cache entry's layout and of the builder's fixed options (src/cache/ is outside the
- * code digest): bump to rebuild every cached store. 2: the default store keeps the narratives.
+ * code digest): bump to rebuild every cached store. 2: the default store keeps the narratives; 3: the duplicate-report linkage (report column cluster, table report_links).
  */
-export const CACHE_FORMAT = 2;
+export const CACHE_FORMAT = 3;
 
 /**
  * Folders of the code tree left out of the code digest: those that only serve (never run by the

@@ -2,11 +2,14 @@
  * Breakdowns of a case series: counts of distinct reports by sex, CDC
  * WONDER age group, onset interval (NUMDAYS), seriousness (21 CFR 600.80, src/domain/report-rules.ts)
  * and each outcome flag, dose of the matched vaccine, year received, state and manufacturer (top
- * 20 and the rest), and the 20 other vaccines and events most often named on the same reports.
+ * 20 and the rest), and the 20 other vaccines and events most often named on the same reports;
+ * then the lag from vaccination to receipt and, for a vaccine x event pair, the time to onset
+ * against the same event after other vaccines (./timing.ts).
  * Counts of reports, never rates: VAERS has no denominator of doses.
  */
 import { AGE_GROUPS, isSerious, OUTCOME, SEX_CODES, type OutcomeName } from '../domain/report-rules.js';
 import type { ReportIndex } from './index.js';
+import { lagBreakdown, onsetComparison, type LagSummary, type OnsetComparison } from './timing.js';
 
 /** How many entries the ranked breakdowns (state, manufacturer, co-reported names) list. */
 export const TOP = 20;
@@ -40,6 +43,12 @@ export interface Breakdowns {
   co_vaccines: Ranked;
   /** The other events (not matched) named on these reports. */
   co_events: Ranked;
+  /** Reports per lag interval (days from VAX_DATE to RECVDATE, ./timing.ts LAG_INTERVALS). */
+  lag_interval: Record<string, number>;
+  /** Median, quartiles and share over a year of the known lags. */
+  lag: LagSummary;
+  /** With a vaccine and an event (not q): onset days 0..60 against the event after other vaccines; else null. */
+  onset_comparison: OnsetComparison | null;
 }
 
 /** The onset interval of a NUMDAYS value. */
@@ -76,9 +85,11 @@ export function ranked(counts: ReadonlyMap<string, number>): Ranked {
 /**
  * The breakdowns of reports `reports` (indexes into the index's data). `vaccines` and `events`
  * are the matched names (null: not asked); they select the rows of the dose and manufacturer
- * breakdowns and are left out of the co-reported lists.
+ * breakdowns and are left out of the co-reported lists. `others`: the reports of the same
+ * event(s) naming no matched vaccine (the onset comparison's other group), or null for none.
  */
-export function breakdowns(index: ReportIndex, reports: Int32Array, vaccines: readonly string[] | null, events: readonly string[] | null): Breakdowns {
+export function breakdowns(index: ReportIndex, reports: Int32Array, vaccines: readonly string[] | null, events: readonly string[] | null,
+  others: Int32Array | null = null): Breakdowns {
   const { data } = index;
   const matchedVaccine = new Uint8Array(index.vaccineNames.length);
   const matchedEvent = new Uint8Array(index.eventNames.length);
@@ -89,6 +100,7 @@ export function breakdowns(index: ReportIndex, reports: Int32Array, vaccines: re
     serious: { serious: 0, not_serious: 0 }, outcomes: zeros(OUTCOME_KEYS.map(([key]) => key)),
     dose: {}, received_year: {}, state: { top: [], other: 0 }, manufacturer: { top: [], other: 0 },
     co_vaccines: { top: [], other: 0 }, co_events: { top: [], other: 0 },
+    ...lagBreakdown(data, reports), onset_comparison: others === null ? null : onsetComparison(data, reports, others),
   };
   const dose = new Map<string, number>();
   const state = new Map<string, number>();

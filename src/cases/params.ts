@@ -6,6 +6,7 @@
  * numbers follow the one number rule.
  */
 import type { ParamError } from '../domain/errors.js';
+import { DUPLICATES_CHOICES, type DuplicatesChoice } from './duplicates.js';
 import { parseQuarter, type QuarterIndex } from '../domain/quarter.js';
 import { parseTextQuery, TEXT_MAX_CHARS, TEXT_MIN_LETTERS, type TextQuery } from '../narratives/query.js';
 import { integerValue, LIMIT_MAX, presentValue, queryValues, quoteValue, vaccineValue, type ParameterSpec } from '../query/parameters.js';
@@ -32,6 +33,8 @@ export const CASES_PARAMETERS: readonly ParameterSpec[] = [
     description: `Full-text search of the six narrative fields (SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL, OTHER_MEDS, PRIOR_VAX), alone or with vaccine/event/q: the reports holding every word, whole, ignoring case and diacritics; \`word*\` a prefix; \`"two words"\` consecutive words within one field; \`-word\` absent. Words are runs of letters and digits; other characters (\`%\`, \`_\`, regex or SQL syntax) are plain text. 400 when over ${TEXT_MAX_CHARS} characters, with fewer than ${TEXT_MIN_LETTERS} letters or digits to find, only exclusions, or an unbalanced quote. Each listed report then carries a \`snippet\`.` },
   { name: 'from', schema: { type: 'string' }, description: 'First quarter `YYYYQn` of RECVDATE (inclusive); default: the first in the store.' },
   { name: 'to', schema: { type: 'string' }, description: 'Last quarter `YYYYQn` of RECVDATE (inclusive); default: the last in the store.' },
+  { name: 'duplicates', schema: { type: 'string', enum: DUPLICATES_CHOICES, default: 'keep' },
+    description: '`keep`: every report; `collapse`: each suspected-duplicate cluster of the build\'s linkage counts once (its representative when in the series, else its newest report there), in n_reports, the breakdowns and the listing; `reports_folded` says how many reports were folded.' },
   { name: 'format', schema: { type: 'string', enum: CASES_FORMATS, default: 'json' }, description: '`json`: the case series with its breakdowns; `csv`: the line listing of the page (RFC 4180, one row per report).' },
   { name: 'limit', schema: { type: 'integer', minimum: 1, maximum: LIMIT_MAX, default: CASES_LIMIT_DEFAULT }, description: 'Reports in the page of the line listing, 1 to 500.' },
   { name: 'offset', schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Reports skipped (newest RECVDATE first, then VAERS_ID descending).' },
@@ -51,6 +54,8 @@ export interface CasesParams {
   from?: QuarterIndex;
   to?: QuarterIndex;
   format: CasesFormat;
+  /** Whether each suspected-duplicate cluster counts once (`collapse`) or every report (`keep`, the default). */
+  duplicates: DuplicatesChoice;
   limit: number;
   offset: number;
 }
@@ -76,6 +81,10 @@ export function parseCasesQuery(search: string): CasesParseResult {
   const get = (name: string): string | undefined => presentValue(values, name);
   const format = get('format') ?? 'json';
   if (!(CASES_FORMATS as readonly string[]).includes(format)) return { ok: false, error: { error: `unknown format ${quoteValue(format)}`, allowed: CASES_FORMATS } };
+  const duplicates = get('duplicates') ?? 'keep';
+  if (!(DUPLICATES_CHOICES as readonly string[]).includes(duplicates)) {
+    return { ok: false, error: { error: `unknown duplicates ${quoteValue(duplicates)}`, allowed: DUPLICATES_CHOICES, usage: CASES_USAGE } };
+  }
   const limit = get('limit') === undefined ? CASES_LIMIT_DEFAULT : integerValue('limit', get('limit')!, 1, LIMIT_MAX, CASES_USAGE);
   if (typeof limit !== 'number') return { ok: false, error: limit };
   const offset = get('offset') === undefined ? 0 : integerValue('offset', get('offset')!, 0, Number.MAX_SAFE_INTEGER, CASES_USAGE);
@@ -87,7 +96,7 @@ export function parseCasesQuery(search: string): CasesParseResult {
   if (from !== undefined && to !== undefined && from > to) return { ok: false, error: { error: `from (${get('from')}) is after to (${get('to')})`, usage: CASES_USAGE } };
   const vaccine = vaccineValue(values, CASES_USAGE);
   if (typeof vaccine === 'object') return { ok: false, error: vaccine };
-  const params: CasesParams = { format: format as CasesFormat, limit, offset };
+  const params: CasesParams = { format: format as CasesFormat, duplicates: duplicates as DuplicatesChoice, limit, offset };
   if (vaccine !== undefined) params.vaccine = vaccine;
   if (get('event') !== undefined) params.event = get('event');
   if (get('q') !== undefined) params.q = get('q');
@@ -102,6 +111,6 @@ export function parseCasesQuery(search: string): CasesParseResult {
   if (params.vaccine === undefined && params.event === undefined && params.q === undefined && params.text === undefined) {
     return { ok: false, error: { error: 'at least one of vaccine (or drug), event, q, text must be given', usage: CASES_USAGE } };
   }
-  const key = JSON.stringify([params.vaccine, params.event, params.q, from, to, format, limit, offset, ...(params.textKey === undefined ? [] : [params.textKey])]);
+  const key = JSON.stringify([params.vaccine, params.event, params.q, from, to, format, limit, offset, ...(params.textKey === undefined ? [] : [params.textKey]), ...(duplicates === 'keep' ? [] : [duplicates])]);
   return { ok: true, params, key };
 }

@@ -12,9 +12,11 @@ import type { ReportData } from '../store/reports.js';
 import type { Breakdowns } from './breakdowns.js';
 import type { ReportIndex } from './index.js';
 import { narrativeText } from './narratives.js';
+import type { DuplicatesChoice } from './duplicates.js';
 import type { CasesFormat } from './params.js';
 import type { TextQuery } from '../narratives/query.js';
 import { snippet, type Snippet } from '../narratives/snippet.js';
+import { reportLagDays } from './timing.js';
 
 /** What the renderers get: the case series of one request. */
 export interface CaseSeries {
@@ -33,6 +35,10 @@ export interface CaseSeries {
   reports_through: string | null;
   /** Distinct reports. */
   n_reports: number;
+  /** `keep` (every report) or `collapse` (each suspected-duplicate cluster once, src/cases/duplicates.ts). */
+  duplicates: DuplicatesChoice;
+  /** Reports folded into their cluster's report by `collapse` (0 with `keep`). */
+  reports_folded: number;
   breakdowns: Breakdowns;
   limit: number;
   offset: number;
@@ -48,7 +54,7 @@ type JsonValueOf<S> =
   S extends { type: 'integer' | 'number' } ? number
     : S extends { type: 'string' } ? string
       : S extends { type: 'boolean' } ? boolean
-        : S extends { type: readonly ['number', 'null'] } ? number | null
+        : S extends { type: readonly ['number' | 'integer', 'null'] } ? number | null
           : S extends { type: readonly ['string', 'null'] } ? string | null
             : S extends { type: readonly ['boolean', 'null'] } ? boolean | null
               : S extends { type: 'array'; items: { type: 'string' } } ? string[] : CaseVaccine[];
@@ -66,6 +72,7 @@ const finite = (x: number): number | null => (Number.isNaN(x) ? null : x);
 /** The JSON fields the server computes rather than reads from a `reports` column (their store column is null), by name. */
 const COMPUTED: Record<Extract<JsonReportColumn, { store: null }>['json']['name'], (index: ReportIndex, r: number) => unknown> = {
   serious: ({ data }, r) => isSerious(data.outcomes[r]),
+  lag_days: ({ data }, r) => reportLagDays(data, r),
   vaccines: ({ data }, r) => {
     const v = data.vaccines;
     const rows: CaseVaccine[] = [];
@@ -124,7 +131,7 @@ function renderJson(series: CaseSeries, index: ReportIndex): CasesRendered {
   const body = {
     query: series.query, ...(series.analysis === null ? {} : { analysis: series.analysis }),
     vaccines: series.vaccines, events: series.events, from: series.from, to: series.to,
-    reports_through: series.reports_through, n_reports: series.n_reports, hypothesis: HYPOTHESIS, note: CASES_NOTE,
+    reports_through: series.reports_through, n_reports: series.n_reports, duplicates: series.duplicates, reports_folded: series.reports_folded, hypothesis: HYPOTHESIS, note: CASES_NOTE,
     breakdowns: series.breakdowns, limit: series.limit, offset: series.offset, returned: reports.length, reports,
   };
   return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };

@@ -15,7 +15,7 @@ const FACTS: ReadonlyArray<[string, string]> = [
   ['received', 'Received (RECVDATE)'], ['rpt_date', 'Report form date (RPT_DATE)'], ['todays_date', 'Form completed (TODAYS_DATE)'],
   ['form_vers', 'Form version'], ['splttype', 'Manufacturer / project report number (SPLTTYPE)'], ['state', 'State'],
   ['age_yrs', 'Age (years)'], ['age_group', 'Age group'], ['sex', 'Sex'], ['vax_date', 'Vaccinated'], ['onset_date', 'Onset'],
-  ['onset_days', 'Days to onset (NUMDAYS)'], ['serious', 'Serious (21 CFR 600.80)'], ['died', 'Died'], ['datedied', 'Date of death'],
+  ['onset_days', 'Days to onset (NUMDAYS)'], ['lag_days', 'Days from vaccination to receipt'], ['serious', 'Serious (21 CFR 600.80)'], ['died', 'Died'], ['datedied', 'Date of death'],
   ['l_threat', 'Life-threatening'], ['er_visit', 'ER visit'], ['hospital', 'Hospitalised'], ['hospdays', 'Days in hospital'],
   ['x_stay', 'Prolonged stay'], ['disable', 'Disability'], ['birth_defect', 'Birth defect'], ['ofc_visit', 'Office visit'],
   ['recovd', 'Recovered'], ['v_adminby', 'Administered by (V_ADMINBY)'], ['v_fundby', 'Funded by (V_FUNDBY)'],
@@ -29,6 +29,15 @@ const NARRATIVES: ReadonlyArray<[string, string]> = [
 ];
 
 const shown = (value: unknown): string => (value === null || value === undefined ? '—' : value === true ? 'yes' : value === false ? 'no' : String(value));
+
+/** The suspected duplicates of a report (its cluster and links), each linking to its page. */
+function duplicatesHtml(view: ReportView): string {
+  const cluster = view.cluster === null ? '' : `<p>In the suspected-duplicate cluster of report <a href="/reports/${e(String(view.cluster))}">${e(String(view.cluster))}</a>${view.cluster === view.vaers_id ? ' (this report stands for it)' : ''}.</p>\n`;
+  if (view.possible_duplicates.length === 0) return `${cluster}<p class="none">none linked</p>`;
+  const rows = view.possible_duplicates.map((d) =>
+    `<tr><td><a href="/reports/${e(String(d.vaers_id))}">${e(String(d.vaers_id))}</a></td><td>${e(shown(d.weight))}</td><td>${e(d.agreed.join(', '))}</td></tr>`).join('\n');
+  return `${cluster}<table><thead><tr><th>VAERS_ID</th><th>Match weight</th><th>Fields agreeing</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
+}
 
 /** The page of one report. */
 export function renderReportHtml(view: ReportView): string {
@@ -63,6 +72,9 @@ ${vaccines}
 <section aria-labelledby="events"><h2 id="events">Events (MedDRA terms)</h2><ul>
 ${events}
 </ul></section>
+<section aria-labelledby="duplicates"><h2 id="duplicates">Possible duplicates</h2>
+${duplicatesHtml(view)}
+</section>
 <section aria-labelledby="analyses"><h2 id="analyses">Analyses keeping this report</h2>
 <p>${view.analyses.length === 0 ? 'none' : view.analyses.map((a) => e(a)).join(', ')}</p></section>
 <p><small>Data through ${e(shown(view.reports_through))}. <a href="/reports/${e(id)}?format=json">JSON</a></small></p>

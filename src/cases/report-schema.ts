@@ -13,7 +13,7 @@ const { 'X-Total-Count': _count, 'X-Limit': _limit, 'X-Offset': _offset, ...HEAD
 export const REPORT_VIEW_SCHEMA = {
   type: 'object',
   description: 'One VAERS report, whole.',
-  required: [...JSON_REPORT_COLUMNS.map((c) => c.json.name), ...STORED_REPORT_COLUMNS.filter((c) => c.json === null).map((c) => c.store), 'analyses', 'reports_through', 'hypothesis'],
+  required: [...JSON_REPORT_COLUMNS.map((c) => c.json.name), ...STORED_REPORT_COLUMNS.filter((c) => c.json === null).map((c) => c.store), 'analyses', 'possible_duplicates', 'reports_through', 'hypothesis'],
   properties: Object.fromEntries([
     ...JSON_REPORT_COLUMNS.map((c) => [c.json.name, c.json.name !== 'events' ? c.json.schema
       : { type: 'array', description: 'The report\'s distinct MedDRA terms in file order, each with its SYMPTOMVERSIONn (null when the file has none).',
@@ -23,6 +23,14 @@ export const REPORT_VIEW_SCHEMA = {
       description: `${c.description}${c.encoding === 'narrative' ? ' Null when blank, or when the store keeps no narratives (built without --narratives).' : ''}`,
     }] as const),
     ['analyses', { type: 'array', items: { type: 'string' }, description: 'The analyses of the store whose subset rule keeps this report (GET /analyses).' }] as const,
+    ['possible_duplicates', {
+      type: 'array', description: 'Suspected duplicates of this report: the reports the build\'s duplicate-report linkage linked to it (table report_links; after vigiMatch, Noren 2007), heaviest link first; empty when none, or the store has no links.',
+      items: { type: 'object', required: ['vaers_id', 'weight', 'agreed'], properties: {
+        vaers_id: { type: 'integer', description: 'The linked report (GET /reports/{vaers_id}).' },
+        weight: { type: ['number', 'null'], description: 'Fellegi-Sunter match weight, log2 units (higher: likelier the same case).' },
+        agreed: { type: 'array', items: { type: 'string' }, description: 'The compared fields that agreed (e.g. age, sex, state, vax_date, onset_date, vaccines, events).' },
+      } },
+    }] as const,
     ['reports_through', { type: ['string', 'null'], description: 'Latest quarter in the data.' }] as const,
     ['hypothesis', { type: 'string', enum: [HYPOTHESIS] }] as const,
   ]),

@@ -9,6 +9,7 @@ import { analysisRule } from '../domain/analysis-rules.js';
 import { HYPOTHESIS } from '../domain/caveats.js';
 import { STORED_REPORT_COLUMNS, type StoredReportColumn } from '../domain/report-columns.js';
 import { formatQuarter } from '../domain/quarter.js';
+import type { ReportDuplicate } from '../store/reports.js';
 import type { ReportIndex } from './index.js';
 import { narrativeText } from './narratives.js';
 import { caseReport, type CaseReport } from './render.js';
@@ -21,6 +22,7 @@ export type ReportView = Omit<CaseReport, 'events'> & {
   events: Array<{ term: string; version: string | null }>;
   [column: string]: unknown;
   analyses: string[];
+  possible_duplicates: ReportDuplicate[];
   reports_through: string | null;
   hypothesis: string;
 };
@@ -45,6 +47,7 @@ export function reportView(index: ReportIndex, r: number, analyses: readonly str
   return {
     ...listed, events, ...details,
     analyses: analyses.filter((name) => analysisRule(name)?.keeps(data, r) === true),
+    possible_duplicates: data.duplicates.get(data.id[r]) ?? [],
     reports_through: reportsThrough, hypothesis: HYPOTHESIS,
   } as ReportView;
 }

@@ -6,6 +6,8 @@ import { answerHeaders, NOT_MODIFIED } from '../query/responses.js';
 import { JSON_REPORT_COLUMNS, OUTCOME_REPORT_COLUMNS } from '../domain/report-columns.js';
 import { AGE_GROUPS, SEX_CODES } from '../domain/report-rules.js';
 import { ONSET_INTERVALS, TOP } from './breakdowns.js';
+import { LAG_INTERVALS, LATE_LAG_DAYS, ONSET_MAX_DAYS } from './timing.js';
+import { DUPLICATES_CHOICES } from './duplicates.js';
 import { CASES_PARAMETERS } from './params.js';
 import { CASES_NOTE } from './render.js';
 import { NARRATIVE_FIELDS } from '../narratives/records.js';
@@ -37,6 +39,45 @@ const RANKED = (description: string) => ({
   },
 });
 
+const DAYS_OR_NULL = (description: string) => ({ type: ['number', 'null'], description });
+
+/** The lag summary of a case series (src/cases/timing.ts LagSummary). */
+const LAG_SCHEMA = {
+  type: 'object', required: ['n', 'median_days', 'q1_days', 'q3_days', 'share_over_365'],
+  description: 'The known lags (days from VAX_DATE to RECVDATE): their number, median and quartiles (linear interpolation, R type 7 / NumPy default) and the share over a year (late reports: litigation, stimulated reporting; Goodman and Nordin 2006). Null without a known lag.',
+  properties: {
+    n: { type: 'integer', description: 'Reports with a known lag.' },
+    median_days: DAYS_OR_NULL('Median lag in days.'), q1_days: DAYS_OR_NULL('First quartile in days.'), q3_days: DAYS_OR_NULL('Third quartile in days.'),
+    share_over_365: DAYS_OR_NULL(`Share (0..1) of the known lags over ${LATE_LAG_DAYS} days.`),
+  },
+} as const;
+
+const ONSET_SAMPLE = (description: string) => ({
+  type: 'object', description, required: ['n', 'median_days', 'days'],
+  properties: {
+    n: { type: 'integer', description: `Reports with an onset within 0..${ONSET_MAX_DAYS} days.` },
+    median_days: DAYS_OR_NULL('Median onset in days (null when n is 0).'),
+    days: { type: 'array', items: { type: 'integer' }, minItems: ONSET_MAX_DAYS + 1, maxItems: ONSET_MAX_DAYS + 1, description: `Reports per onset day: days[d] for d = 0..${ONSET_MAX_DAYS}.` },
+  },
+});
+
+/** The onset comparison of a pair (src/cases/timing.ts OnsetComparison). */
+const ONSET_COMPARISON_SCHEMA = {
+  type: ['object', 'null'],
+  description: `With a vaccine and an event (not q): the days to onset (NUMDAYS when a whole number >= 0, else ONSET_DATE - VAX_DATE) within 0..${ONSET_MAX_DAYS} of these reports against the same event's reports naming no matched vaccine (same quarters, analysis and text), and the two-sample Kolmogorov-Smirnov test of the two (SciPy ks_2samp, two-sided, method auto; Van Holle et al. 2012). Null otherwise.`,
+  required: ['max_days', 'pair', 'other_vaccines', 'ks'],
+  properties: {
+    max_days: { type: 'integer', description: `The last onset day compared (${ONSET_MAX_DAYS}).` },
+    pair: ONSET_SAMPLE('The case series\' reports.'),
+    other_vaccines: ONSET_SAMPLE('Reports naming a matched event and no matched vaccine.'),
+    ks: {
+      type: ['object', 'null'], description: 'KS statistic D, two-sided p-value and how it was computed (exact when both samples have at most 10000 values); null when a sample is empty.',
+      required: ['d', 'p', 'method'],
+      properties: { d: { type: 'number' }, p: { type: 'number' }, method: { type: 'string', enum: ['exact', 'asymp'] } },
+    },
+  },
+} as const;
+
 /** One report of the listing: its JSON fields and their schemas from src/domain/report-columns.ts. */
 const REPORT = {
   type: 'object',
@@ -48,14 +89,16 @@ const REPORT = {
 export const CASE_SERIES_SCHEMA = {
   type: 'object',
   description: `The reports behind a query. ${CASES_NOTE}`,
-  required: ['query', 'vaccines', 'events', 'from', 'to', 'reports_through', 'n_reports', 'hypothesis', 'note', 'breakdowns', 'limit', 'offset', 'returned', 'reports'],
+  required: ['query', 'vaccines', 'events', 'from', 'to', 'reports_through', 'n_reports', 'duplicates', 'reports_folded', 'hypothesis', 'note', 'breakdowns', 'limit', 'offset', 'returned', 'reports'],
   properties: {
     query: { type: 'object', description: 'The query as given.', properties: { vaccine: STRING_OR_NULL, event: STRING_OR_NULL, q: STRING_OR_NULL, text: { type: 'string', description: 'Only when given: text in its canonical form.' }, from: STRING_OR_NULL, to: STRING_OR_NULL } },
     analysis: { type: 'string', description: 'The analysis (only on /analyses/{analysis}/cases).' },
     vaccines: { type: 'array', items: { type: 'string' }, description: 'Vaccine names matched.' },
     events: { type: 'array', items: { type: 'string' }, description: 'Event terms matched.' },
     from: STRING_OR_NULL, to: STRING_OR_NULL, reports_through: STRING_OR_NULL,
-    n_reports: { type: 'integer', description: 'Distinct reports (also X-Total-Count).' },
+    n_reports: { type: 'integer', description: 'Distinct reports (also X-Total-Count); with duplicates=collapse, each suspected-duplicate cluster once.' },
+    duplicates: { type: 'string', enum: [...DUPLICATES_CHOICES], description: 'The duplicates asked: keep (every report) or collapse (each suspected-duplicate cluster once).' },
+    reports_folded: { type: 'integer', description: 'Reports folded into their cluster\'s report by duplicates=collapse (0 with keep).' },
     hypothesis: { type: 'string' }, note: { type: 'string' },
     breakdowns: {
       type: 'object', description: 'Counts of distinct reports.',
@@ -70,6 +113,9 @@ export const CASE_SERIES_SCHEMA = {
         manufacturer: RANKED('Manufacturers of the matched vaccines (of every vaccine when none was asked); a report counts once per manufacturer.'),
         co_vaccines: RANKED('Other vaccines named on these reports (co-administered vaccines share reports).'),
         co_events: RANKED('Other events named on these reports.'),
+        lag_interval: COUNTS(LAG_INTERVALS, 'Days from vaccination to receipt (RECVDATE - VAX_DATE), bounds inclusive; unknown: VAX_DATE blank or not a real date, or after RECVDATE.'),
+        lag: LAG_SCHEMA,
+        onset_comparison: ONSET_COMPARISON_SCHEMA,
       },
     },
     limit: { type: 'integer' }, offset: { type: 'integer' }, returned: { type: 'integer' },
@@ -93,7 +139,7 @@ export const CASES_ROUTE_SCHEMA = {
       content: { 'application/json': { schema: CASE_SERIES_SCHEMA }, 'text/csv': { schema: { type: 'string' } } },
     },
     304: NOT_MODIFIED,
-    400: ERROR('No vaccine/drug/event/q; vaccine and drug differ; a query too short; a bad quarter or from after to; bad limit or offset; a bad text (over 200 characters, fewer than 3 letters or digits to find, only exclusions, an unbalanced quote) or text on a store without narratives; unknown format (with allowed) or parameter (with allowed); a repeated parameter.'),
+    400: ERROR('No vaccine/drug/event/q; vaccine and drug differ; a query too short; a bad quarter or from after to; bad limit or offset; a bad text (over 200 characters, fewer than 3 letters or digits to find, only exclusions, an unbalanced quote) or text on a store without narratives; unknown format or duplicates (with allowed) or parameter (with allowed); a repeated parameter.'),
     503: ERROR('The store has no report-level data (an import, or a store built before case series existed) or could not be read.'),
   },
 } as const;

@@ -8,7 +8,8 @@
  * a vaccine or an event that q matches. With `text` (src/narratives/query.ts), only the reports
  * whose narratives match it (`text` alone: every such report). Then `from`..`to` (quarters of RECVDATE) and, for
  * `/analyses/NAME/cases`, the analysis's subset rule (src/domain/analysis-rules.ts). The listing is newest
- * RECVDATE first, then VAERS_ID descending (the store's order).
+ * RECVDATE first, then VAERS_ID descending (the store's order). With `duplicates=collapse`, each
+ * suspected-duplicate cluster then counts once (src/cases/duplicates.ts).
  */
 import { subsetMask, type AnalysisDefinition } from '../domain/analysis-rules.js';
 import { ownBytes, SizedLru, type CacheStats } from '../query/lru.js';
@@ -19,6 +20,7 @@ import { filter } from '../narratives/postings.js';
 import { TEXT_USAGE } from '../narratives/query.js';
 import { readReportData } from '../store/reports.js';
 import { breakdowns } from './breakdowns.js';
+import { collapseClusters } from './duplicates.js';
 import { indexReports, type ReportIndex } from './index.js';
 import { CASES_USAGE, parseCasesQuery, type CasesParams } from './params.js';
 import { CASES_RENDERERS, type CaseSeries } from './render.js';
@@ -44,6 +46,14 @@ export function unknownRule(name: string): string {
 export type CasesAnswer =
   | { status: 200; body: Buffer; headers: Record<string, string>; key: string }
   | { status: 400; body: ErrorBody };
+
+/** The reports a query selects (ascending report indexes), the matched names (null: not asked) and the onset comparison's other group (null: none). */
+export interface Selection {
+  reports: Int32Array;
+  vaccines: string[] | null;
+  events: string[] | null;
+  others: Int32Array | null;
+}
 
 /** The case series of one store. */
 export class CasesService {
@@ -97,8 +107,12 @@ export class CasesService {
     return mask;
   }
 
-  /** The reports of a query, ascending (the listing's order), and the matched names. */
-  select(params: CasesParams, analysis: AnalysisDefinition | null): { ok: true; reports: Int32Array; vaccines: string[] | null; events: string[] | null } | { ok: false; error: ErrorBody } {
+  /**
+   * The reports of a query, ascending (the listing's order), and the matched names; with a vaccine
+   * and an event (not q), also `others`: the reports naming a matched event and no matched vaccine,
+   * under the same quarters, analysis and text (else null).
+   */
+  select(params: CasesParams, analysis: AnalysisDefinition | null): { ok: true } & Selection | { ok: false; error: ErrorBody } {
     const { data, narratives } = this.index;
     if (params.text && !narratives) return { ok: false, error: errorBody(NO_NARRATIVES, { usage: TEXT_USAGE }) };
     const mask = analysis ? this.subset(analysis) : null;
@@ -107,7 +121,7 @@ export class CasesService {
     const keep = (r: number): boolean => data.quarter[r] >= from && data.quarter[r] <= to && (!mask || mask[r] === 1);
     if (params.vaccine === undefined && params.event === undefined && params.q === undefined) {
       // Text alone: its reports, then the quarters and the analysis's subset.
-      return { ok: true, reports: filter(narratives!.search(params.text!), keep), vaccines: null, events: null };
+      return { ok: true, reports: filter(narratives!.search(params.text!), keep), vaccines: null, events: null, others: null };
     }
     const names = matchNames(this.index.vocabulary, params, CASES_USAGE);
     if (!names.ok) return { ok: false, error: errorBody(names.error.error, names.error) };
@@ -119,13 +133,17 @@ export class CasesService {
     markAll(this.index.reportsByEvent, names.events ?? [], 2);
     const want = names.union || names.vaccines === null || names.events === null ? 3 : 0;
     const out: number[] = [];
+    // With a vaccine and an event: the event's reports naming no matched vaccine (the onset comparison's other group).
+    const rest: number[] | null = want === 0 ? [] : null;
     for (let r = 0; r < data.count; r++) {
       const m = mark[r];
-      if (m === 0 || (want === 0 && m !== 3) || !keep(r)) continue;
+      if (m === 0 || !keep(r)) continue;
+      if (m === 2 && rest) rest.push(r);
+      if (want === 0 && m !== 3) continue;
       out.push(r);
     }
-    const reports = Int32Array.from(out);
-    return { ok: true, reports: params.text ? narratives!.search(params.text, reports) : reports, vaccines: names.vaccines, events: names.events };
+    const byText = (list: Int32Array): Int32Array => (params.text ? narratives!.search(params.text, list) : list);
+    return { ok: true, reports: byText(Int32Array.from(out)), vaccines: names.vaccines, events: names.events, others: rest && byText(Int32Array.from(rest)) };
   }
 
   /** Answers one request given its raw query string (without `?`); never throws for bad input. */
@@ -142,7 +160,8 @@ export class CasesService {
     const selected = this.select(params, analysis);
     if (!selected.ok) return { status: 400, body: selected.error };
     CasesService.stats.misses++;
-    const series = this.caseSeries(params, analysis, selected);
+    const collapsed = params.duplicates === 'collapse' ? collapseClusters(this.index.data, selected.reports) : { reports: selected.reports, folded: 0 };
+    const series = this.caseSeries(params, analysis, { ...selected, reports: collapsed.reports }, collapsed.folded);
     const rendered = CASES_RENDERERS[params.format](series, this.index);
     const body = ownBytes(rendered.body);
     const answer: CasesAnswer = {
@@ -162,7 +181,7 @@ export class CasesService {
     return answer;
   }
 
-  private caseSeries(params: CasesParams, analysis: AnalysisDefinition | null, selected: { reports: Int32Array; vaccines: string[] | null; events: string[] | null }): CaseSeries {
+  private caseSeries(params: CasesParams, analysis: AnalysisDefinition | null, selected: Selection, folded: number): CaseSeries {
     const { data } = this.index;
     const page = selected.reports.subarray(params.offset, params.offset + params.limit);
     const first = data.count > 0 ? data.quarter[data.count - 1] : null;
@@ -178,7 +197,9 @@ export class CasesService {
       to: params.to !== undefined ? formatQuarter(params.to) : last === null ? null : formatQuarter(last),
       reports_through: this.reportsThrough,
       n_reports: selected.reports.length,
-      breakdowns: breakdowns(this.index, selected.reports, selected.vaccines, selected.events),
+      duplicates: params.duplicates,
+      reports_folded: folded,
+      breakdowns: breakdowns(this.index, selected.reports, selected.vaccines, selected.events, selected.others),
       limit: params.limit,
       offset: params.offset,
       page,

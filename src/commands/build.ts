@@ -42,6 +42,13 @@ function reportValueLines(r: ReportValuesSummary): string[] {
   return lines;
 }
 
+/** The line of the duplicate-report linkage in the closing summary. */
+function linkageLine(l: BuildSummary['linkage']): string {
+  if (!l.summary) return `  duplicates        not linked (${l.warning ?? 'linkage did not run'})`;
+  const s = l.summary;
+  return `  duplicates        ${s.links} links, ${s.clusters} clusters, ${s.reports_folded} reports folded by @dedup (${s.unlinkable} unlinkable, ${s.candidate_pairs} candidate pairs; ${s.seconds} s)`;
+}
+
 /** The closing summary as text lines: reports read, skipped and why, quarters, windows, pairs, rows, time per phase, and per analysis. */
 export function formatSummary(s: BuildSummary, out: string): string {
   const lines = [
@@ -54,6 +61,7 @@ export function formatSummary(s: BuildSummary, out: string): string {
   }
   lines.push(
     ...reportValueLines(s.reportValues),
+    linkageLine(s.linkage),
     `  vaccines, events  ${s.vaccines}, ${s.events}`,
     `  quarters          ${s.quarters} (${s.firstQuarter} to ${s.reportsThrough})`,
     ...s.analyses.flatMap((a, i) => analysisLines(a, i === 0)),

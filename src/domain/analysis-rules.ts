@@ -16,7 +16,7 @@
  *
  * Ground floor: this file imports nothing outside src/domain.
  */
-import { AGE_GROUPS, AGE_GROUPS_6, ageGroup6Of, isSerious, OUTCOME, SEX_CODES, type RuleColumns } from './report-rules.js';
+import { AGE_GROUPS, AGE_GROUPS_6, ageGroup6Of, isRepresentative, isSerious, OUTCOME, SEX_CODES, type RuleColumns } from './report-rules.js';
 
 /** One analysis: its name, words for people and its rule. */
 export interface AnalysisDefinition {
@@ -32,6 +32,8 @@ export interface AnalysisDefinition {
   stratified: boolean;
   /** True when report `i` of `reports` belongs to the analysis. */
   keeps(reports: RuleColumns, i: number): boolean;
+  /** Whether each suspected-duplicate cluster counts once (the `@dedup` modifier); absent: false. */
+  deduplicated?: boolean;
 }
 
 const STRATIFIED_E = 'E is stratified by sex, age group and year of report (DuMouchel 1999; the strata: stratified_by); n, PRR and ROR use the crude report table.';
@@ -77,9 +79,55 @@ export const ANALYSIS_NAMES: readonly string[] = ANALYSES.map((a) => a.name);
 /** The analyses that keep a subset of the reports (a subset rule), in order. */
 export const SUBSET_ANALYSES: readonly AnalysisDefinition[] = ANALYSES.filter((a) => a.subset !== null);
 
-/** The analysis of that name, or undefined when this program does not know it (a store built by another version may hold one). */
+/**
+ * A modifier of an analysis, written after its name with `@` (`stratified@dedup`): it turns the
+ * analysis into another one of the same reports. One row per modifier in {@link ANALYSIS_MODIFIERS}.
+ */
+export interface AnalysisModifier {
+  /** Its name after `@`. */
+  name: string;
+  /** What it does, in one sentence (the notes, the README). */
+  description: string;
+  /** The analysis `base` with the modifier applied (its name is `base.name@name`). */
+  apply(base: AnalysisDefinition): AnalysisDefinition;
+}
+
+const DEDUP_RULE = 'one report per suspected-duplicate cluster: its representative (reports in no cluster are kept)';
+
+/** The analysis modifiers, one row each; a name takes each at most once, in any order. */
+export const ANALYSIS_MODIFIERS: readonly AnalysisModifier[] = [
+  {
+    name: 'dedup',
+    description: 'Counts each suspected-duplicate cluster once (src/linkage, after vigiMatch, Noren 2007): only the cluster\'s representative is kept, so a subset analysis keeps a cluster only when its representative satisfies the subset rule.',
+    apply: (base) => ({
+      ...base, name: `${base.name}@dedup`, title: `${base.title}, duplicates folded`, deduplicated: true,
+      description: `${base.description} Each suspected-duplicate cluster counts once (its representative).`,
+      subset: base.subset === null ? DEDUP_RULE : `${base.subset}; ${DEDUP_RULE}`,
+      brief: base.brief === null ? 'duplicates folded' : `${base.brief}; duplicates folded`,
+      keeps: (r, i) => base.keeps(r, i) && isRepresentative(r, i),
+    }),
+  },
+];
+
+/** Analyses with modifiers, made once per name (so an analysis's `keeps` is one function: the build shares counts by it). */
+const modified = new Map<string, AnalysisDefinition | undefined>();
+
+/**
+ * The analysis of that name: an analysis of ANALYSES, then any modifiers of ANALYSIS_MODIFIERS
+ * (`stratified@dedup`), each at most once. Undefined when this program does not know it (a store
+ * built by another version may hold one), a modifier is unknown or repeated.
+ */
 export function analysisRule(name: string): AnalysisDefinition | undefined {
-  return ANALYSES.find((a) => a.name === name);
+  if (modified.has(name)) return modified.get(name);
+  const [baseName, ...modifiers] = name.split('@');
+  let analysis = ANALYSES.find((a) => a.name === baseName);
+  for (const [k, modifierName] of modifiers.entries()) {
+    const modifier = ANALYSIS_MODIFIERS.find((m) => m.name === modifierName);
+    if (!modifier || modifiers.indexOf(modifierName) !== k) analysis = undefined;
+    else if (analysis) analysis = modifier.apply(analysis);
+  }
+  if (modified.size < 1000) modified.set(name, analysis);
+  return analysis;
 }
 
 /** Reports kept by an analysis: 1 at index i when `analysis.keeps(reports, i)`, else 0. */

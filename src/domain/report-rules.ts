@@ -157,4 +157,17 @@ export interface RuleColumns {
   readonly quarter: Uint16Array;
   /** OUTCOME bits set. */
   readonly outcomes: Uint16Array;
+  /** VAERS_ID. */
+  readonly id: Float64Array;
+  /** VAERS_ID of the representative of the report's suspected-duplicate cluster (src/domain/report-columns.ts `cluster`), NaN in no cluster. */
+  readonly cluster: Float64Array;
+}
+
+/**
+ * Whether report i stands for itself when each suspected-duplicate cluster is counted once: it is
+ * in no cluster, or it is its cluster's representative (the linkage's choice, src/linkage).
+ */
+export function isRepresentative(reports: Pick<RuleColumns, 'id' | 'cluster'>, i: number): boolean {
+  const cluster = reports.cluster[i];
+  return Number.isNaN(cluster) || cluster === reports.id[i];
 }

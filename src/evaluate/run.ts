@@ -6,7 +6,7 @@
  * tables whether a pair the store does not keep was reported at all (src/cases: the /cases
  * selection of the analysis's reports), and evaluates (evaluate.ts).
  */
-import { ANALYSES } from '../domain/analysis-rules.js';
+import { analysisRule } from '../domain/analysis-rules.js';
 import { CasesService } from '../cases/service.js';
 import { parseQuarter, QUARTER_PATTERN, type QuarterIndex } from '../domain/quarter.js';
 import { UserError } from '../errors.js';
@@ -88,11 +88,11 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
     const { rows, present, priors } = await readFlagRows(request.store, analysis, allProducts, allEvents);
     const missing = new Set<FlagColumn>(FLAG_COLUMNS.filter((c) => !present[c]));
     if (missing.size > 0) notes.push(`${analysis}: the store keeps no ${[...missing].join(', ')}; the flags reading them are recovered from n_methods_flagged where it decides them, else undetermined.`);
-    const definition = ANALYSES.find((a) => a.name === analysis) ?? null;
+    const definition = analysisRule(analysis) ?? null;
     const windowReports = (product: string, event: string): Map<QuarterIndex, number> | null => {
       if (!cases || !definition) return null;
       if (!cases.index.reportsByEvent.has(event)) return new Map();
-      const selected = cases.select({ vaccine: product, event, to: throughIndex, format: 'json', limit: 1, offset: 0 }, definition);
+      const selected = cases.select({ vaccine: product, event, to: throughIndex, format: 'json', duplicates: 'keep', limit: 1, offset: 0 }, definition);
       return selected.ok ? windowCounts(Array.from(selected.reports, (r) => cases.index.data.quarter[r]), throughIndex) : new Map();
     };
     const priorByQuarter = new Map([...priors].flatMap(([quarter, theta]) => {

@@ -19,7 +19,7 @@ import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { ANALYSES, ANALYSIS_NAMES, DEFAULT_ANALYSES, parseStrata, strataCount, stratumOf, subsetMask, type AnalysisDefinition, type StrataScheme } from '../domain/analysis-rules.js';
+import { ANALYSIS_MODIFIERS, ANALYSIS_NAMES, analysisRule, DEFAULT_ANALYSES, parseStrata, strataCount, stratumOf, subsetMask, type AnalysisDefinition, type StrataScheme } from '../domain/analysis-rules.js';
 import { formatQuarter } from '../domain/quarter.js';
 import type { QuarterlyRow, ReportTables, StoreMeta, VaccineRow, WindowRow } from '../store/schema.js';
 import { writeStore } from '../store/write.js';
@@ -28,6 +28,7 @@ import { readVaers, type VaersData } from '../vaers/read.js';
 import { PROGRAM_VERSION } from '../version.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
 import { evidenceInputs, withEvidence, type EvidenceInputs } from './evidence-step.js';
+import { linkDuplicates } from './linkage-step.js';
 import { reportTables } from './report-tables.js';
 import { fitPass, planWindows, rowsPass, type FitPassResult, type WindowPlan } from './passes.js';
 import { WorkerPool } from './pool.js';
@@ -186,16 +187,17 @@ function analysisSummary(result: AnalysisResult): AnalysisSummary {
 /**
  * Parses `--analyses all,stratified,serious` (`all` alone by default; `default`: the embedded
  * default store's list, DEFAULT_ANALYSES): names in the given order, the first being the
- * default analysis (the rules: src/domain/analysis-rules.ts).
- * @throws UserError on an unknown, repeated or missing name (the message lists the names).
+ * default analysis (the rules: src/domain/analysis-rules.ts); a name may carry modifiers
+ * (`stratified@dedup`: ANALYSIS_MODIFIERS).
+ * @throws UserError on an unknown, repeated or missing name or modifier (the message lists the names and modifiers).
  */
 export function parseAnalyses(text: string | undefined): AnalysisDefinition[] {
   const names = (text ?? 'all').split(',').map((name) => name.trim()).filter((name) => name !== '').flatMap((name) => (name === 'default' ? DEFAULT_ANALYSES : [name]));
   if (names.length === 0) throw new UserError(`--analyses: no analysis named (choose from ${ANALYSIS_NAMES.join(', ')})`);
   const seen = new Set<string>();
   return names.map((name) => {
-    const analysis = ANALYSES.find((a) => a.name === name);
-    if (!analysis) throw new UserError(`--analyses: unknown analysis "${name}" (choose from ${ANALYSIS_NAMES.join(', ')})`);
+    const analysis = analysisRule(name);
+    if (!analysis) throw new UserError(`--analyses: unknown analysis "${name}" (choose from ${ANALYSIS_NAMES.join(', ')}, each optionally with ${ANALYSIS_MODIFIERS.map((m) => `@${m.name}`).join(', ')})`);
     if (seen.has(name)) throw new UserError(`--analyses: "${name}" is named twice`);
     seen.add(name);
     return analysis;
@@ -227,6 +229,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   await checkOutputFolder(options.out);
   let t = performance.now();
   const data = await readReports(options, progress);
+  const linkage = linkDuplicates(data.details, progress, (line) => process.stderr.write(line));
   const readSeconds = seconds(t);
   t = performance.now();
   const scale = options.scale ?? 1;
@@ -244,7 +247,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
     let reportSeconds = 0;
     const reports = (): ReportTables => {
       const t0 = performance.now();
-      return reportTables(data.details, () => (reportSeconds = seconds(t0)));
+      return { ...reportTables(data.details, () => (reportSeconds = seconds(t0))), links: linkage.links };
     };
     const summary = (): BuildSummary => ({
       reportsRead: data.reportsRead, reportsKept, reportsCounted: history.reports, skipped: data.skipped,
@@ -255,6 +258,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
       vaccines: data.vaccines.length, events: data.events.length, quarters: history.quarters.length,
       firstQuarter: history.quarters.length ? formatQuarter(history.quarters[0].quarter) : null,
       reportsThrough: history.quarters.length ? formatQuarter(history.quarters[history.quarters.length - 1].quarter) : null,
+      linkage: { summary: linkage.summary, warning: linkage.warning },
       analyses: results.map(analysisSummary), workers, scale,
       seconds: { read: readSeconds, count: countSeconds, total: seconds(started) },
       peakRssBytes: process.resourceUsage().maxRSS * 1024,
@@ -271,6 +275,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
         origin: 'build',
         has_ic025: true,
         analyses: s.analyses.map((a, i) => analysisMeta(analyses[i], a, i === 0, scheme)),
+        linkage: linkage.summary,
         extra: { summary: s },
       };
     };

@@ -6,6 +6,7 @@
 import type { AnalysisDefinition, StrataScheme } from '../domain/analysis-rules.js';
 import { SERVING_FLOOR } from '../domain/floor.js';
 import { EWMA_LAMBDA } from '../stats/ewma.js';
+import type { LinkageSummary } from '../linkage/types.js';
 import type { AnalysisMeta } from '../store/schema.js';
 import type { SkipReason } from '../vaers/read.js';
 import type { UnparseableValues } from '../vaers/skips.js';
@@ -66,6 +67,8 @@ export interface BuildSummary {
   quarters: number;
   firstQuarter: string | null;
   reportsThrough: string | null;
+  /** The duplicate-report linkage (src/mining/linkage-step.ts): its figures (null when it failed) and why it failed (null when it ran). */
+  linkage: { summary: LinkageSummary | null; warning: string | null };
   /** Per analysis, in the order built (the first is the default). */
   analyses: AnalysisSummary[];
   workers: number;
@@ -85,7 +88,7 @@ export function seconds(since: number): number {
 export function analysisMeta(analysis: AnalysisDefinition, s: AnalysisSummary, isDefault: boolean, scheme: StrataScheme): AnalysisMeta {
   return {
     name: analysis.name, title: analysis.title, description: analysis.description, subset: analysis.subset,
-    stratified_by: analysis.stratified ? [...scheme.by] : [], strata: analysis.stratified ? scheme.name : null, default: isDefault,
+    stratified_by: analysis.stratified ? [...scheme.by] : [], strata: analysis.stratified ? scheme.name : null, default: isDefault, deduplicated: analysis.deduplicated ?? false,
     reports: s.reports, pairs: s.pairs, rows: s.rows, windows: s.windows, reports_through: s.reportsThrough,
     fits_at_bound: s.fitsAtBound.length, fits_not_converged: s.fitsNotConverged.length,
     windows_skipped: s.skippedWindows, partial_windows: s.partialWindows,

@@ -56,7 +56,7 @@ export function analysisDetail(listing: ReturnType<AnalysesService['listing']>, 
 /** The analysis of a store that carries no analysis metadata: every report, crude E. */
 export function implicitAnalysis(meta: StoreMeta): AnalysisMeta {
   return {
-    name: 'all', title: 'All reports, crude', default: true, subset: null, stratified_by: [], strata: null,
+    name: 'all', title: 'All reports, crude', default: true, deduplicated: false, subset: null, stratified_by: [], strata: null,
     description: meta.origin === 'import'
       ? 'The imported quarterly table, served as it was computed.'
       : 'Every report; E = n_vaccine * n_event / N from the whole window (the specification\'s computation).',

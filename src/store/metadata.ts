@@ -119,6 +119,7 @@ function analysisAt(value: unknown, at: At): AnalysisMeta {
     subset: o.subset === null ? null : stringAt(o.subset, f('subset')), stratified_by: stringsAt(o.stratified_by, f('stratified_by')),
     strata: o.strata === undefined || o.strata === null ? null : stringAt(o.strata, f('strata')),
     default: booleanAt(o.default, f('default')),
+    deduplicated: o.deduplicated === undefined ? false : booleanAt(o.deduplicated, f('deduplicated')),
     reports: nullableNumberAt(o.reports, f('reports')), pairs: nullableNumberAt(o.pairs, f('pairs')), rows: nullableNumberAt(o.rows, f('rows')),
     windows: nullableNumberAt(o.windows, f('windows')),
     reports_through: o.reports_through === null ? null : stringAt(o.reports_through, f('reports_through')),

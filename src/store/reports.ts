@@ -9,7 +9,7 @@ import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import { formatQuarter, parseQuarter, quarterOf } from '../domain/quarter.js';
 import { NARRATIVE_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type ReportEncoding, type StoredReportColumn, type VaccineColumn } from '../domain/report-columns.js';
 import { OUTCOME } from '../domain/report-rules.js';
-import { REPORT_OUTCOME_COLUMNS, REPORT_TABLES, type ReportTableName } from './schema.js';
+import { REPORT_LINKS_TABLE, REPORT_OUTCOME_COLUMNS, REPORT_TABLES, type ReportTableName } from './schema.js';
 import { vectorNumbers } from './vector-numbers.js';
 import { withStore } from './serving.js';
 
@@ -44,8 +44,19 @@ export interface ReportEvents {
   version: Array<string | null>;
 }
 
-/** The report tables of a store, as columns (for the /cases service); satisfies the rules' RuleColumns. */
-export type ReportData = ReportColumnData & { vaccines: ReportVaccines; events: ReportEvents };
+/** A suspected duplicate of a report (a row of `report_links`, seen from either end): the other report, the match weight (log2 units; null when not finite) and the fields that agreed. */
+export interface ReportDuplicate {
+  vaers_id: number;
+  weight: number | null;
+  agreed: string[];
+}
+
+/**
+ * The report tables of a store, as columns (for the /cases service); satisfies the rules'
+ * RuleColumns. `duplicates`: per VAERS_ID, its suspected duplicates (heaviest link first, then
+ * VAERS_ID ascending); empty when the store has no `report_links`.
+ */
+export type ReportData = ReportColumnData & { vaccines: ReportVaccines; events: ReportEvents; duplicates: Map<number, ReportDuplicate[]> };
 
 /** Where each report table is read from (a table of the attached store) and the file errors name. */
 type Sources = Record<ReportTableName, { from: string; file: string }>;
@@ -231,6 +242,38 @@ async function duckdbSources(connection: DuckDBConnection, path: string): Promis
 }
 
 /**
+ * Reads `report_links` of the attached store (when it has one) as each report's suspected
+ * duplicates, both ends of each link, checking that both VAERS_IDs are reports of `id`.
+ */
+async function readLinks(connection: DuckDBConnection, path: string, id: Float64Array): Promise<Map<number, ReportDuplicate[]>> {
+  const duplicates = new Map<number, ReportDuplicate[]>();
+  const present = (await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE database_name = 'store' AND schema_name = 'main' AND table_name = '${REPORT_LINKS_TABLE}'`))
+    .getRowObjectsJS()[0].n;
+  if (Number(present) === 0) return duplicates;
+  const ids = new Set(id);
+  let rows;
+  try {
+    rows = (await connection.runAndReadAll(`SELECT vaers_id::DOUBLE AS a, linked_vaers_id::DOUBLE AS b, weight, agreed FROM store.${REPORT_LINKS_TABLE}`)).getRowObjectsJS();
+  } catch (error) {
+    throw bad(path, REPORT_LINKS_TABLE, (error as Error).message.split('\n')[0]);
+  }
+  rows.forEach((row, k) => {
+    const [a, b] = [Number(row.a), Number(row.b)];
+    if (!ids.has(a) || !ids.has(b)) throw bad(path, REPORT_LINKS_TABLE, `row ${k + 1}: ${ids.has(a) ? b : a} is not a report`);
+    if (!Array.isArray(row.agreed) || row.agreed.some((f) => typeof f !== 'string')) throw bad(path, REPORT_LINKS_TABLE, `row ${k + 1}: agreed is not a list of field names`);
+    const weight = row.weight === null ? null : Number(row.weight);
+    const agreed = row.agreed as string[];
+    for (const [from, to] of [[a, b], [b, a]]) {
+      const list = duplicates.get(from);
+      if (list) list.push({ vaers_id: to, weight, agreed });
+      else duplicates.set(from, [{ vaers_id: to, weight, agreed }]);
+    }
+  });
+  for (const list of duplicates.values()) list.sort((x, y) => (y.weight ?? -Infinity) - (x.weight ?? -Infinity) || x.vaers_id - y.vaers_id);
+  return duplicates;
+}
+
+/**
  * Reads the report tables of the store at `storePath` into columns, in store order.
  * @returns null when the store has no report tables (an import, a store written before them).
  * @throws Error naming the file when the store is missing, only some tables exist, or a value or
@@ -252,6 +295,7 @@ export async function readReportData(storePath: string): Promise<ReportData | nu
       ...reports,
       vaccines,
       events: { start: ev.start, term: ev.values[0] as string[], version: ev.values[1] },
+      duplicates: await readLinks(connection, storePath, reports.id),
     };
   });
 }

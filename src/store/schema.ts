@@ -16,6 +16,7 @@ import type { AnalysisDefinition } from '../domain/analysis-rules.js';
 import { COLUMNS, type ColumnName, type QuarterlyRow, type StoreType } from '../domain/columns.js';
 import { OUTCOME_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type StoredReportColumn, type VaccineColumn } from '../domain/report-columns.js';
 import type { OutcomeName } from '../domain/report-rules.js';
+import type { LinkageSummary } from '../linkage/types.js';
 
 /**
  * One quarterly row of a pair (spec 2.3 quarter object plus the build's extra columns): the
@@ -73,6 +74,8 @@ export interface AnalysisMeta extends Pick<AnalysisDefinition, 'name' | 'title' 
   strata: string | null;
   /** Whether this is the default analysis (served at /signals). */
   default: boolean;
+  /** Whether each suspected-duplicate cluster counts once (the `@dedup` modifier, src/domain/analysis-rules.ts); false when unknown. */
+  deduplicated: boolean;
   /** Reports the subset rule kept. */
   reports: number | null;
   /** Pairs stored (n_methods_flagged >= 2 in some window). */
@@ -110,6 +113,8 @@ export interface StoreMeta {
   analyses?: AnalysisMeta[];
   /** Anything else worth keeping (summary counts, warnings). */
   extra?: Record<string, unknown>;
+  /** What the build's duplicate-report linkage found (src/linkage/types.ts); null when it failed, absent in a store written before it or an import. */
+  linkage?: LinkageSummary | null;
 }
 
 /** DDL of the four tables above (`quarterly` columns from QUARTERLY_COLUMNS). */
@@ -171,11 +176,32 @@ export const REPORT_TABLES = ['reports', 'report_vaccines', 'report_events'] as 
 /** A report table's name. */
 export type ReportTableName = (typeof REPORT_TABLES)[number];
 
-/** The report tables' rows, each iterable in store order (see above). */
+/**
+ * One link of the duplicate-report linkage (table `report_links`, src/linkage/types.ts
+ * `ReportLink` by VAERS_ID): two reports judged to be the same case, each link once
+ * (`vaers_id` the report read first), with its Fellegi-Sunter match weight (log2 units) and the
+ * fields that agreed. A store written before the linkage has no such table (no links).
+ */
+export interface ReportLinkRow {
+  vaers_id: number;
+  linked_vaers_id: number;
+  /** Match weight, log2 units (a non-finite one is stored as NULL). */
+  weight: number;
+  agreed: string[];
+}
+
+/** The links table's name. */
+export const REPORT_LINKS_TABLE = 'report_links';
+
+/** DDL of `report_links`. */
+export const REPORT_LINKS_SQL = `CREATE TABLE ${REPORT_LINKS_TABLE} (vaers_id BIGINT NOT NULL, linked_vaers_id BIGINT NOT NULL, weight DOUBLE, agreed VARCHAR[] NOT NULL);`;
+
+/** The report tables' rows, each iterable in store order (see above); `links` (absent: no links table) in any order. */
 export interface ReportTables {
   reports: Iterable<ReportRow>;
   vaccines: Iterable<ReportVaccineRow>;
   events: Iterable<ReportEventRow>;
+  links?: Iterable<ReportLinkRow>;
 }
 
 const ddl = (table: string, columns: ReportTableColumns): string =>

@@ -16,8 +16,8 @@ import { rename, rm } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from './format.js';
 import {
-  QUARTERLY_COLUMNS, REPORT_EVENT_COLUMNS, REPORT_TABLE_COLUMNS, REPORT_TABLES_SQL, REPORT_VACCINE_COLUMNS, SCHEMA_SQL,
-  type QuarterlyRow, type ReportTableColumns, type ReportTableName, type ReportTables, type StoreMeta, type VaccineRow, type WindowRow,
+  QUARTERLY_COLUMNS, REPORT_EVENT_COLUMNS, REPORT_LINKS_SQL, REPORT_LINKS_TABLE, REPORT_TABLE_COLUMNS, REPORT_TABLES_SQL, REPORT_VACCINE_COLUMNS, SCHEMA_SQL,
+  type QuarterlyRow, type ReportLinkRow, type ReportTableColumns, type ReportTableName, type ReportTables, type StoreMeta, type VaccineRow, type WindowRow,
 } from './schema.js';
 
 /**
@@ -95,6 +95,27 @@ async function appendReportTables(connection: DuckDBConnection, tables: ReportTa
       appender.closeSync();
     }
   }
+  if (tables.links !== undefined) await insertLinks(connection, tables.links);
+}
+
+/** Rows of `report_links` per INSERT statement. */
+const LINKS_BATCH = 1000;
+
+/** Creates `report_links` and inserts the links (in batches; a non-finite weight is stored as NULL). */
+async function insertLinks(connection: DuckDBConnection, links: Iterable<ReportLinkRow>): Promise<void> {
+  await connection.run(REPORT_LINKS_SQL);
+  let batch: string[] = [];
+  const flush = async (): Promise<void> => {
+    if (batch.length > 0) await connection.run(`INSERT INTO ${REPORT_LINKS_TABLE} VALUES ${batch.join(', ')}`);
+    batch = [];
+  };
+  for (const l of links) {
+    if (!Number.isInteger(l.vaers_id) || !Number.isInteger(l.linked_vaers_id)) throw new Error(`report link ${l.vaers_id} -> ${l.linked_vaers_id}: VAERS_IDs must be integers`);
+    const weight = Number.isFinite(l.weight) ? String(l.weight) : 'NULL';
+    batch.push(`(${l.vaers_id}, ${l.linked_vaers_id}, ${weight}, [${l.agreed.map(sqlString).join(', ')}]::VARCHAR[])`);
+    if (batch.length >= LINKS_BATCH) await flush();
+  }
+  await flush();
 }
 
 async function writeDuckDb(connection: DuckDBConnection, content: StoreContent, meta: StoreMeta): Promise<void> {

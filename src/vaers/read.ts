@@ -265,6 +265,7 @@ class VaersReader {
         const values: ReportValues = {
           ...cells, id, received: p.received, quarter: p.quarter, age: p.fields.age, ageSource: p.fields.ageSource, ageGroup: p.fields.ageGroup,
           sex: SEX_CODES.indexOf(p.fields.sex), outcomes: p.fields.outcomes, outcomesKnown: p.outcomesKnown,
+          cluster: null, // set by the build's duplicate-report linkage after reading (src/mining/linkage-step.ts)
         };
         this.details.add(values, bad, p.vaxRows, p.eventRows, { file: data.label, line: p.line });
       }

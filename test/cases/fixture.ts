@@ -5,6 +5,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/http/app.js';
+import { buildStore } from '../../src/mining/build.js';
 import { csvBytes, OLD_DATA_HEADER, OLD_VAX_HEADER, SYMPTOMS_HEADER } from '../vaers/fixtures.js';
 
 export const ROTA = 'ROTAVIRUS (ROTASHIELD)';
@@ -12,7 +15,7 @@ export const DTAP = 'DTAP (TRIPEDIA)';
 export const HEPB = 'HEP B (ENGERIX-B)';
 
 /** One report: its DATA fields, its VAX rows [name, code, manufacturer, lot, dose] and its terms. */
-interface CaseFixture {
+export interface CaseFixture {
   id: number; recvdate: string; age: string; sex: string; state: string; outcomes: string[]; numdays: string;
   vaccines: Array<[string, string, string, string, string]>; events: string[];
 }
@@ -49,11 +52,15 @@ export const CASE_NARRATIVES: Record<number, Record<string, string>> = {
   108: { OTHER_MEDS: 'Aspirin', PRIOR_VAX: 'Rash after attorney visit', SYMPTOM_TEXT: '' },
 };
 
-/** Writes the folder (one DATA, VAX and SYMPTOMS file per year) and returns it; `cells` overrides DATA cells per VAERS_ID (e.g. the narratives). */
-export async function writeCaseFolder(dir: string, cells: Record<number, Record<string, string>> = {}): Promise<string> {
+/**
+ * Writes the folder (one DATA, VAX and SYMPTOMS file per year, the reports in the order given)
+ * and returns it; `cells` overrides DATA cells per VAERS_ID (e.g. the narratives); `all` are the
+ * reports (default CASE_REPORTS).
+ */
+export async function writeCaseFolder(dir: string, cells: Record<number, Record<string, string>> = {}, all: readonly CaseFixture[] = CASE_REPORTS): Promise<string> {
   await mkdir(dir, { recursive: true });
   for (const year of ['2000', '2001']) {
-    const reports = CASE_REPORTS.filter((r) => r.recvdate.endsWith(year));
+    const reports = all.filter((r) => r.recvdate.endsWith(year));
     const data = reports.map((r) => OLD_DATA_HEADER.map((column) => {
       const values: Record<string, string> = {
         VAERS_ID: String(r.id), RECVDATE: r.recvdate, STATE: r.state, AGE_YRS: r.age, SEX: r.sex, NUMDAYS: r.numdays,
@@ -71,4 +78,12 @@ export async function writeCaseFolder(dir: string, cells: Record<number, Record<
     await writeFile(join(dir, `${year}VAERSSYMPTOMS.csv`), csvBytes([SYMPTOMS_HEADER, ...symptoms]));
   }
   return dir;
+}
+
+/** Writes the folder into `dir`/vaers (with `cells`), builds a store of `analyses` from it by the real build and serves it by the real app. */
+export async function serveCaseFolder(dir: string, cells: Record<number, Record<string, string>> = {}, analyses = 'all'): Promise<FastifyInstance> {
+  const vaers = await writeCaseFolder(join(dir, 'vaers'), cells);
+  const store = join(dir, 'cases.duckdb');
+  await buildStore({ vaers, out: store, analyses, workers: 1 });
+  return buildApp({ storePath: store });
 }

@@ -17,6 +17,8 @@ function columns(reports: Report[]): RuleColumns {
     ageGroup: Uint8Array.from(reports, (r) => ageGroupOf(r.age ?? null)),
     quarter: Uint16Array.from(reports, (r) => quarterOf(r.year ?? 2000, 5)),
     outcomes: Uint16Array.from(reports, (r) => r.outcomes ?? 0),
+    id: Float64Array.from(reports, (_, i) => i + 1),
+    cluster: Float64Array.from(reports, () => NaN),
   };
 }
 const report = (r: Report): Report => r;

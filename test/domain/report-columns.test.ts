@@ -45,12 +45,12 @@ describe('the report columns table', () => {
 
   it('the store DDL, checked fields and CSV header derive from it, in table order', () => {
     expect(STORED_REPORT_COLUMNS.map((c) => c.store)).toEqual(['vaers_id', 'received', 'quarter', 'age_yrs', 'age_source', 'age_group', 'sex', 'state', 'vax_date',
-      'onset_date', 'numdays', 'died', 'l_threat', 'er_visit', 'hospital', 'x_stay', 'disable', 'birth_defect', 'ofc_visit', 'recovd', 'narrative',
+      'onset_date', 'numdays', 'died', 'l_threat', 'er_visit', 'hospital', 'x_stay', 'disable', 'birth_defect', 'ofc_visit', 'recovd', 'cluster', 'narrative',
       'lab_data', 'history', 'cur_ill', 'other_meds', 'prior_vax', 'allergies', 'rpt_date', 'datedied', 'hospdays', 'v_adminby', 'v_fundby', 'splttype', 'form_vers', 'todays_date']);
     expect(REPORT_TABLES_SQL.split('\n')).toEqual([
       'CREATE TABLE reports (vaers_id BIGINT NOT NULL, received VARCHAR NOT NULL, quarter VARCHAR NOT NULL, age_yrs DOUBLE, age_source VARCHAR, age_group VARCHAR NOT NULL, '
         + 'sex VARCHAR NOT NULL, state VARCHAR, vax_date VARCHAR, onset_date VARCHAR, numdays DOUBLE, died BOOLEAN, l_threat BOOLEAN, er_visit BOOLEAN, '
-        + 'hospital BOOLEAN, x_stay BOOLEAN, disable BOOLEAN, birth_defect BOOLEAN, ofc_visit BOOLEAN, recovd VARCHAR, narrative VARCHAR, '
+        + 'hospital BOOLEAN, x_stay BOOLEAN, disable BOOLEAN, birth_defect BOOLEAN, ofc_visit BOOLEAN, recovd VARCHAR, cluster BIGINT, narrative VARCHAR, '
         + 'lab_data VARCHAR, history VARCHAR, cur_ill VARCHAR, other_meds VARCHAR, prior_vax VARCHAR, allergies VARCHAR, rpt_date VARCHAR, datedied VARCHAR, '
         + 'hospdays DOUBLE, v_adminby VARCHAR, v_fundby VARCHAR, splttype VARCHAR, form_vers VARCHAR, todays_date VARCHAR);',
       'CREATE TABLE report_vaccines (vaers_id BIGINT NOT NULL, vax_name VARCHAR NOT NULL, vax_type VARCHAR, vax_manu VARCHAR, vax_lot VARCHAR, '
@@ -58,8 +58,8 @@ describe('the report columns table', () => {
       'CREATE TABLE report_events (vaers_id BIGINT NOT NULL, term VARCHAR NOT NULL, version VARCHAR);',
     ]);
     expect(CHECKED_FIELDS).toEqual(['AGE_YRS', 'SEX', 'VAX_DATE', 'ONSET_DATE', 'NUMDAYS', 'RECOVD', 'RPT_DATE', 'DATEDIED', 'HOSPDAYS', 'TODAYS_DATE']);
-    expect(CASES_CSV_COLUMNS).toEqual(['vaers_id', 'received', 'quarter', 'age_yrs', 'age_source', 'age_group', 'sex', 'state', 'vax_date', 'onset_date', 'onset_days',
-      'serious', 'died', 'l_threat', 'er_visit', 'hospital', 'x_stay', 'disable', 'birth_defect', 'ofc_visit', 'recovd', 'vaccines', 'events']);
+    expect(CASES_CSV_COLUMNS).toEqual(['vaers_id', 'received', 'quarter', 'age_yrs', 'age_source', 'age_group', 'sex', 'state', 'vax_date', 'onset_date', 'onset_days', 'lag_days',
+      'serious', 'died', 'l_threat', 'er_visit', 'hospital', 'x_stay', 'disable', 'birth_defect', 'ofc_visit', 'recovd', 'cluster', 'vaccines', 'events']);
     const report = CASE_SERIES_SCHEMA.properties.reports.items;
     expect(report.required).toEqual(CASES_CSV_COLUMNS);
     expect(Object.keys(report.properties)).toEqual([...CASES_CSV_COLUMNS, 'narrative', 'snippet']);

@@ -74,7 +74,7 @@ export const FIXTURE_REFERENCE = [
 ].join('\n');
 
 const ANALYSIS = (name: string, subset: string | null, isDefault: boolean): AnalysisMeta => ({
-  name, title: name, description: `Fixture analysis ${name}.`, subset, stratified_by: [], strata: null, default: isDefault, reports: 3, pairs: null,
+  name, title: name, description: `Fixture analysis ${name}.`, subset, stratified_by: [], strata: null, default: isDefault, deduplicated: false, reports: 3, pairs: null,
   rows: null, windows: null, reports_through: '2001Q1', fits_at_bound: 0, fits_not_converged: 0, windows_skipped: [], partial_windows: [],
 });
 
@@ -92,7 +92,7 @@ function report(vaers_id: number, received: string, quarter: string, hospital: b
     vaers_id, received, quarter, age_yrs: 1, age_source: 'AGE_YRS', age_group: '1-2 years', sex: 'F', state: null, vax_date: null, onset_date: null, numdays: null,
     died: false, l_threat: false, er_visit: false, hospital, x_stay: false, disable: false, birth_defect: null, ofc_visit: null, recovd: null, narrative: null,
     lab_data: null, history: null, cur_ill: null, other_meds: null, prior_vax: null, allergies: null,
-    rpt_date: null, datedied: null, hospdays: null, v_adminby: null, v_fundby: null, splttype: null, form_vers: null, todays_date: null,
+    rpt_date: null, datedied: null, hospdays: null, v_adminby: null, v_fundby: null, splttype: null, form_vers: null, todays_date: null, cluster: null,
   };
 }
 

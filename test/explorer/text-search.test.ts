@@ -73,7 +73,7 @@ describe.skipIf(!hasChromium)('explorer: search the narratives, snippets, the re
     await Promise.all([page.waitForURL(/\/reports\/101$/), page.click('#listing details[data-vaers-id="101"] a.report-link')]);
     expect(await page.textContent('h1')).toBe('VAERS report 101');
     expect(await page.textContent('.caveat')).toBe(HYPOTHESIS);
-    expect(await page.$$eval('h2', (hs) => hs.map((h) => h.textContent))).toEqual(['Report', 'Narratives', 'Vaccines', 'Events (MedDRA terms)', 'Analyses keeping this report']);
+    expect(await page.$$eval('h2', (hs) => hs.map((h) => h.textContent))).toEqual(['Report', 'Narratives', 'Vaccines', 'Events (MedDRA terms)', 'Possible duplicates', 'Analyses keeping this report']);
     expect(await page.$$eval('.narrative', (ps) => ps.map((p) => p.textContent))).toEqual(['Intussusception on day 3; surgery.', 'Ultrasound: target sign']);
     expect(await page.$$eval('tbody tr', (rows) => rows.length)).toBe(2);
     await screenshot(page, 'report-view');

@@ -80,7 +80,7 @@ export function fixtureAnalyses(): AnalysisMeta[] {
   const meta = (name: string, isDefault: boolean, subset: string | null, pairs: number, rowCount: number): AnalysisMeta => ({
     name, title: name, description: `Fixture analysis ${name}.`, subset, stratified_by: name === 'all' ? [] : ['year of RECVDATE', 'age group (AGE_GROUP_6: 00_01, 02_05, 06_17, 18_64, 65_above, unknown)', 'sex (F, M, U)'],
     strata: name === 'all' ? null : 'sex,age6,year',
-    default: isDefault, reports: 1000, pairs, rows: rowCount, windows: 20, reports_through: '2023Q4', fits_at_bound: 0, fits_not_converged: 0,
+    default: isDefault, deduplicated: false, reports: 1000, pairs, rows: rowCount, windows: 20, reports_through: '2023Q4', fits_at_bound: 0, fits_not_converged: 0,
     windows_skipped: [], partial_windows: [],
   });
   const all = rows();

@@ -62,7 +62,7 @@ function rowsOf(d: ReportData): { reports: ReportRow[]; vaccines: ReportVaccineR
       lab_data: d.labData?.[i] ?? null, history: d.history?.[i] ?? null, cur_ill: d.curIll?.[i] ?? null, other_meds: d.otherMeds?.[i] ?? null,
       prior_vax: d.priorVax?.[i] ?? null, allergies: d.allergies?.[i] ?? null, rpt_date: d.rptDate[i], datedied: d.dateDied[i],
       hospdays: Number.isNaN(d.hospdays[i]) ? null : d.hospdays[i], v_adminby: d.adminBy[i], v_fundby: d.fundBy[i], splttype: d.splttype[i],
-      form_vers: d.formVers[i], todays_date: d.todaysDate[i],
+      form_vers: d.formVers[i], todays_date: d.todaysDate[i], cluster: Number.isNaN(d.cluster[i]) ? null : d.cluster[i],
     } as ReportRow;
     for (const [column, name] of REPORT_OUTCOME_COLUMNS) (row as Record<string, unknown>)[column] = (d.outcomesKnown[i] & OUTCOME[name]) ? (d.outcomes[i] & OUTCOME[name]) !== 0 : null;
     reports.push(row);

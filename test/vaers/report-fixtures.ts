@@ -95,7 +95,7 @@ const OLD = { birth_defect: null, ofc_visit: null };
 /** The report-view columns of a report without them (and every narrative, without `--narratives`). */
 const NO_DETAILS = {
   lab_data: null, history: null, cur_ill: null, other_meds: null, prior_vax: null, allergies: null,
-  rpt_date: null, datedied: null, hospdays: null, v_adminby: null, v_fundby: null, splttype: null, form_vers: null, todays_date: null,
+  rpt_date: null, datedied: null, hospdays: null, v_adminby: null, v_fundby: null, splttype: null, form_vers: null, todays_date: null, cluster: null,
 };
 
 /** The `reports` rows of the folder (without narratives), in store order: newest RECVDATE first, then VAERS_ID descending. */

@@ -1,0 +1,118 @@
+// The triage queue on the front door (GET /triage, or /analyses/NAME/triage): the flagged pairs
+// of the latest window in rank order, each with its vaccine, event, n, EB05, score, and its
+// reasons and cautions as labels (the API's `text` as the title). The pairs with an artefact
+// caution (late reports, legal reports, a non-clinical term) are listed in their own section
+// below, never hidden. Every datum is the API's, written as text.
+import { getTriage } from './api.js';
+import { triagePathOf } from './analyses.js';
+import { el, formatNumber } from './table.js';
+
+/** Pairs asked of /triage for the front door (rank order; the artefacts among them go to their section). */
+export const TRIAGE_ASKED = 100;
+
+/** Caution codes that mark a possible artefact of reporting rather than a clinical signal. */
+export const ARTEFACT_CAUTIONS = ['late_reports', 'legal_reports', 'non_clinical_term'];
+
+/** Whether a triage pair carries an artefact caution. */
+export function isArtefact(pair) {
+  return Array.isArray(pair.cautions) && pair.cautions.some((c) => ARTEFACT_CAUTIONS.includes(c && c.code));
+}
+
+/** The columns of the queue's and the artefacts' tables: [label, title, numeric]. */
+const COLUMNS = [
+  ['Rank', null, true], ['Vaccine', null, false], ['Event', null, false], ['n', 'Reports of the pair in the window', true],
+  ['EB05', 'EB05 of the window', true], ['Score', 'Triage score: the higher, the sooner to review', true], ['Reasons', null, false], ['Cautions', null, false],
+];
+
+/** Writes the column headers of a triage table. */
+function fillHead(table) {
+  const tr = el('tr');
+  for (const [label, title, num] of COLUMNS) tr.append(el('th', label, { scope: 'col', class: num ? 'num' : null, title }));
+  table.tHead.replaceChildren(tr);
+}
+
+/** A code as words: `late_reports` -> `late reports`. */
+function words(code) {
+  return String(code).replace(/_/g, ' ');
+}
+
+/** A list of `{code, text}` as labels (readable words; the text as the title), or a dash. */
+function labels(items, kind) {
+  const cell = el('td', null, { class: `labels ${kind}` });
+  const list = Array.isArray(items) ? items.filter((item) => item && item.code) : [];
+  if (!list.length) {
+    cell.textContent = '—';
+    return cell;
+  }
+  const ul = el('ul', null, { class: 'label-list' });
+  for (const item of list) {
+    const artefact = kind === 'cautions' && ARTEFACT_CAUTIONS.includes(item.code);
+    ul.append(el('li', words(item.code), {
+      class: `label ${kind === 'reasons' ? 'reason' : 'caution'}${artefact ? ' artefact' : ''}`,
+      'data-code': item.code, title: typeof item.text === 'string' ? item.text : null,
+    }));
+  }
+  cell.append(ul);
+  return cell;
+}
+
+/** One table row of a triage pair. */
+function pairRow(pair, rank, ctx) {
+  const tr = el('tr', null, { 'data-vaccine': pair.vaccine, 'data-event': pair.event });
+  const vaccine = el('th', null, { scope: 'row' });
+  vaccine.append(ctx.pairLink(pair, pair.vaccine, { class: 'pair-link vaccine-link' }));
+  const event = el('td');
+  event.append(ctx.pairLink(pair, pair.event, { class: 'pair-link event-link' }));
+  tr.append(el('td', String(rank), { class: 'num' }), vaccine, event, el('td', formatNumber(pair.n), { class: 'num' }),
+    el('td', formatNumber(pair.eb05), { class: 'num' }), el('td', formatNumber(pair.score), { class: 'num' }),
+    labels(pair.reasons, 'reasons'), labels(pair.cautions, 'cautions'));
+  return tr;
+}
+
+/**
+ * Renders the triage section of the front door.
+ * @param {object} ctx
+ * @param {() => boolean} ctx.current
+ * @param {string} ctx.analysis  the page's analysis ('' = default)
+ * @param {(row: object, text: string, attrs?: object) => HTMLAnchorElement} ctx.pairLink
+ * @returns {Promise<boolean>} false when the server has no triage (404): the front door is then as without it
+ */
+export async function renderTriage(ctx) {
+  const $ = (id) => document.getElementById(id);
+  const result = await getTriage({ limit: TRIAGE_ASKED }, triagePathOf(ctx.analysis));
+  if (!ctx.current()) return true;
+  const section = $('triage-section');
+  if (!result.ok && result.status === 404) {
+    section.hidden = true;
+    section.dataset.state = 'absent';
+    return false;
+  }
+  section.hidden = false;
+  if (!result.ok || !result.body || !Array.isArray(result.body.pairs)) {
+    section.dataset.state = 'error';
+    $('triage-summary').textContent = `The triage queue could not be loaded: ${result.error ?? 'GET /triage answered no pairs.'}`;
+    $('triage-table').hidden = true;
+    $('artefacts-section').hidden = true;
+    return true;
+  }
+  section.dataset.state = 'ready';
+  const body = result.body;
+  const ranked = body.pairs.map((pair, i) => ({ pair, rank: Number(body.offset ?? 0) + i + 1 }));
+  const queue = ranked.filter(({ pair }) => !isArtefact(pair));
+  const artefacts = ranked.filter(({ pair }) => isArtefact(pair));
+  const total = Number(body.total ?? body.pairs.length);
+  const parts = [`${total} flagged pair${total === 1 ? '' : 's'} in the window ending ${body.quarter ?? '—'}${body.analysis ? ` (analysis “${body.analysis}”)` : ''}, in rank order.`];
+  if (total > body.pairs.length) parts.push(`The first ${body.pairs.length} are shown.`);
+  parts.push(`${artefacts.length} with an artefact caution ${artefacts.length === 1 ? 'is' : 'are'} listed under “Possible artefacts” below.`);
+  if (typeof body.note === 'string' && body.note) parts.push(body.note);
+  $('triage-summary').textContent = parts.join(' ');
+  $('triage-caveat').textContent = typeof body.caveat === 'string' ? body.caveat : '';
+  $('triage-caveat').hidden = !body.caveat;
+  fillHead($('triage-table'));
+  fillHead($('artefacts-table'));
+  $('triage-table').hidden = queue.length === 0;
+  $('triage-table').tBodies[0].replaceChildren(...queue.map(({ pair, rank }) => pairRow(pair, rank, ctx)));
+  $('artefacts-section').hidden = artefacts.length === 0;
+  $('artefacts-table').tBodies[0].replaceChildren(...artefacts.map(({ pair, rank }) => pairRow(pair, rank, ctx)));
+  return true;
+}
