@@ -33,7 +33,7 @@ export const CACHE_FORMAT = 3;
  * build; test/cache/key.test.ts checks that the digested folders import none of them) and this
  * folder (how a store is found, locked and handed over does not change what is built).
  */
-export const BUILD_EXCLUDED: readonly string[] = ['http', 'signals', 'cases', 'query', 'vaccines', 'narratives', 'evaluate', 'pipeline', 'commands', 'cache'];
+export const BUILD_EXCLUDED: readonly string[] = ['http', 'signals', 'cases', 'query', 'vaccines', 'narratives', 'evaluate', 'pipeline', 'commands', 'cache', 'triage'];
 
 /** The root of the running code tree (`dist/` or `src/`): the parent of this module's folder. */
 const CODE_ROOT = fileURLToPath(new URL('../', import.meta.url));

@@ -9,8 +9,9 @@
  *   src/store/series-store.ts, src/signals/series.ts);
  * - the spec 2.3 quarter object and its JSON schema (`quarterObject`: src/signals/schemas.ts);
  * - the `score` CSV: `SCORE_COLUMNS` (`score`);
- * - the TypeScript shapes `PairStatistics`, `QuarterlyRow`, `QuarterObject` (mapped from the
- *   table, so they follow it).
+ * - the TypeScript shapes `PairStatistics`, `QuarterlyRow`, `QuarterObject`, `EvidenceValues`
+ *   (mapped from the table, so they follow it);
+ * - the triage evidence the build computes and GET /triage reads (`EVIDENCE_COLUMNS`, kind `evidence`).
  *
  * Ground floor: this file imports nothing outside src/spec.
  */
@@ -33,9 +34,12 @@ export type NullWhen = 'never' | 'imported' | 'undefined';
  * Where a column's value comes from: `key` the row's identity; `count` the window's report
  * counts; `statistic` a number `scoreWindow` computes per pair (src/stats/window.ts; carried
  * as a double by the worker protocol); `flag` the flags `scoreWindow` computes; `smoothing`
- * the per-pair EWMA across quarters.
+ * the per-pair EWMA across quarters; `evidence` the triage evidence of the pair's reports in the
+ * window (src/mining/evidence.ts: reporting lag, legal wording, time to onset, completeness,
+ * seriousness), computed by the build, null in an imported store, never part of the spec 2.3
+ * quarter object (GET /triage serves them).
  */
-export type ColumnKind = 'key' | 'count' | 'statistic' | 'flag' | 'smoothing';
+export type ColumnKind = 'key' | 'count' | 'statistic' | 'flag' | 'smoothing' | 'evidence';
 
 /**
  * How the server holds a column after the load (one typed value per row) and in the series
@@ -169,6 +173,40 @@ export const COLUMNS = [
   { name: 'ewma_eb05', type: 'DOUBLE', nullable: 'undefined', kind: 'smoothing',
     description: 'EWMA (lambda 0.3, `s_0 = x_0`) of `eb05` over the pair\'s quarters up to this one; a quarter without EB05 carries the previous value.',
     served: { encoding: 'f64', aggregate: true } },
+  { name: 'lag_n', type: 'INTEGER', nullable: 'imported', kind: 'evidence',
+    description: 'Reports of the pair in the window with a reporting lag: VAX_DATE and RECVDATE both known and RECVDATE not before VAX_DATE.' },
+  { name: 'lag_excluded', type: 'INTEGER', nullable: 'imported', kind: 'evidence',
+    description: 'Reports of the pair in the window left out of the lag: VAX_DATE unknown, or RECVDATE before VAX_DATE.' },
+  { name: 'lag_median_days', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Median days from VAX_DATE to RECVDATE of the pair\'s reports in the window (quantile type 7, as R and NumPy by default); null without a lag.' },
+  { name: 'lag_q1_days', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'First quartile (type 7) of the reporting lag in days.' },
+  { name: 'lag_q3_days', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Third quartile (type 7) of the reporting lag in days.' },
+  { name: 'lag_share_over_365', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Share of the reports with a lag whose lag exceeds 365 days.' },
+  { name: 'legal_share', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Share of the pair\'s reports in the window whose SYMPTOM_TEXT names litigation (src/mining/evidence.ts LEGAL_WORDS, whole words, any case; Goodman and Nordin 2006); null when the build kept no narratives.' },
+  { name: 'onset_n', type: 'INTEGER', nullable: 'imported', kind: 'evidence',
+    description: 'Reports of the pair in the window with an onset of 0 to 60 days (NUMDAYS when a whole number, else ONSET_DATE - VAX_DATE).' },
+  { name: 'onset_median_days', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Median onset in days (type 7) of those reports; null without one.' },
+  { name: 'onset_d_other_vaccines', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Two-sample KS D of the pair\'s onsets against the onsets of the window\'s reports naming the event but not the vaccine (Van Holle et al. 2012); null when either sample is empty.' },
+  { name: 'onset_p_other_vaccines', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Two-sided p-value of that KS test (src/stats/ks.ts as SciPy ks_2samp: exact while n1 n2 < EXACT_KS_WORK, R ks.test\'s bound, else asymptotic).' },
+  { name: 'onset_d_other_events', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Two-sample KS D of the pair\'s onsets against the onsets of the window\'s reports naming the vaccine but not the event.' },
+  { name: 'onset_p_other_events', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Two-sided p-value of that KS test.' },
+  { name: 'completeness_mean', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Mean completeness score (0 to 1, an adaptation of vigiGrade, Bergvall et al. 2014; src/mining/evidence.ts COMPLETENESS_ELEMENTS) of the pair\'s reports in the window.' },
+  { name: 'well_documented_share', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Share of those reports whose completeness score exceeds 0.8 (vigiGrade\'s well-documented threshold).' },
+  { name: 'serious_share', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Share of the pair\'s reports in the window that are serious (DIED, L_THREAT, HOSPITAL, X_STAY, DISABLE or BIRTH_DEFECT; 21 CFR 600.80).' },
+  { name: 'deaths', type: 'INTEGER', nullable: 'imported', kind: 'evidence',
+    description: 'Reports of the pair in the window with DIED.' },
 ] as const satisfies readonly ColumnSpec[];
 
 /** One entry of {@link COLUMNS}, with its literal types. */
@@ -189,9 +227,20 @@ export type PairStatistics = RowOf<Extract<Column, { kind: 'statistic' | 'flag' 
 
 /**
  * One quarterly row of a pair (the store's `quarterly` table): every column of the table;
- * null where undefined, and the counts also in an imported store.
+ * null where undefined, and the counts also in an imported store; the evidence columns may be
+ * absent (stored as null: an import, or a row before the evidence step).
  */
-export type QuarterlyRow = RowOf<Column, 'imported' | 'undefined'>;
+export type QuarterlyRow = RowOf<Exclude<Column, EvidenceColumn>, 'imported' | 'undefined'> & Partial<EvidenceValues>;
+
+/** A column of kind `evidence`. */
+export type EvidenceColumn = Extract<Column, { kind: 'evidence' }>;
+/** Name of an evidence column. */
+export type EvidenceName = EvidenceColumn['name'];
+/** The evidence of one pair in one window (src/mining/evidence.ts), null where undefined. */
+export type EvidenceValues = { -readonly [K in EvidenceColumn as K['name']]: number | null };
+
+/** The evidence columns, in table order (absent from a row: stored as null, as in an import). */
+export const EVIDENCE_COLUMNS: readonly EvidenceName[] = COLUMNS.flatMap((c) => (c.kind === 'evidence' ? [c.name] : []));
 
 /** A column the server loads (with `served`). */
 export type ServedColumnEntry = Extract<Column, { served: ServedColumn }>;

@@ -24,6 +24,7 @@ import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
 import { signalsRoutes } from './signals-route.js';
 import { casesRoutes } from './cases-route.js';
 import { reportsRoutes } from './reports-route.js';
+import { triageRoutes } from './triage-route.js';
 import { healthRoutes } from './health.js';
 import { LiveStore, type LiveStoreLog } from './live-store.js';
 import { registerMetrics } from './metrics.js';
@@ -215,7 +216,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
       .send(JSON.stringify(apiCatalog(originOf(request.headers.host, request.protocol)))));
 
   // The resources are read-only: other methods are 405 with `Allow` (not 404: the path exists).
-  for (const url of ['/signals', '/analyses', '/analyses/:analysis', '/analyses/:analysis/signals', '/cases', '/analyses/:analysis/cases', '/vaccines', '/analyses/:analysis/vaccines', '/pipeline']) {
+  for (const url of ['/signals', '/analyses', '/analyses/:analysis', '/analyses/:analysis/signals', '/cases', '/analyses/:analysis/cases', '/vaccines', '/analyses/:analysis/vaccines', '/pipeline', '/triage', '/analyses/:analysis/triage']) {
     app.route({
       method: ['POST', 'PUT', 'PATCH', 'DELETE'],
       url,
@@ -230,6 +231,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   await app.register(signalsRoutes, { live: served, analysisNames });
   await app.register(casesRoutes, { live: served, analysisNames });
   await app.register(reportsRoutes, { live: served });
+  await app.register(triageRoutes, { live: served, analysisNames });
   await app.register(pipelineRoutes, pipelineOptionsFromEnv());
   await app.register(explorerRoutes, { live: served });
   app.addHook('onClose', async () => served.close());

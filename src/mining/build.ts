@@ -27,6 +27,7 @@ import { vaxType } from '../vaccine-type.js';
 import { readVaers, type VaersData } from '../vaers/read.js';
 import { PROGRAM_VERSION } from '../version.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
+import { evidenceInputs, withEvidence, type EvidenceInputs } from './evidence-step.js';
 import { reportItems, type ReportItems } from './items.js';
 import { linkDuplicates } from './linkage-step.js';
 import { reportTables } from './report-tables.js';
@@ -105,7 +106,7 @@ async function readReports(options: BuildOptions, progress: Progress): Promise<V
  * codes). Analyses with the same subset rule and items share one count (the strata margins are
  * counted whenever one of them is stratified), so `all` and `stratified` cost one count.
  */
-function countSubsets(data: VaersData, analyses: AnalysisDefinition[], scheme: StrataScheme, scale: number, progress: Progress): AnalysisRun[] {
+function countSubsets(data: VaersData, analyses: AnalysisDefinition[], itemsOf: ReadonlyMap<ItemKind, ReportItems>, scheme: StrataScheme, scale: number, progress: Progress): AnalysisRun[] {
   // The rules read the report columns (`details`, index i being `reports[i]`), as the server does.
   const columns = data.details;
   let firstYear = Infinity;
@@ -115,15 +116,13 @@ function countSubsets(data: VaersData, analyses: AnalysisDefinition[], scheme: S
     lastYear = Math.max(lastYear, Math.floor(r.quarter / 4));
   }
   const strata = strataCount(scheme, firstYear, lastYear);
-  const itemsOf = new Map<ItemKind, ReportItems>();
   const shared = new Map<AnalysisDefinition['keeps'], Map<ItemKind, { history: HistoryCounts; reports: number; items: readonly string[] }>>();
   return analyses.map((analysis) => {
     const byItems = shared.get(analysis.keeps) ?? new Map();
     shared.set(analysis.keeps, byItems);
     let counted = byItems.get(analysis.items);
     if (!counted) {
-      let items = itemsOf.get(analysis.items);
-      if (!items) itemsOf.set(analysis.items, (items = reportItems(data, analysis.items)));
+      const items = itemsOf.get(analysis.items)!;
       const mask = subsetMask(analysis, columns);
       const { lists } = items;
       const kept = data.reports.flatMap((r, i) => (mask[i] && lists[i].length > 0
@@ -158,12 +157,13 @@ async function fitAnalysis(pool: WorkerPool, run: AnalysisRun, progress: Progres
 }
 
 /** The quarterly rows of every analysis in turn, each tagged with its analysis. */
-async function* allRows(pool: WorkerPool, results: AnalysisResult[], data: VaersData, progress: Progress): AsyncGenerator<QuarterlyRow> {
+async function* allRows(pool: WorkerPool, results: AnalysisResult[], data: VaersData, evidence: ReadonlyMap<ItemKind, EvidenceInputs>, progress: Progress): AsyncGenerator<QuarterlyRow> {
   for (const result of results) {
     if (!result.plan || !result.fit) continue;
     const started = performance.now();
     progress.start(`rows ${result.run.analysis.name}`, result.plan.windowQuarters.length, 'windows');
-    for await (const row of rowsPass(pool, result.plan, result.fit, { vaccines: result.run.items, events: data.events }, result.run.analysis.name, (done) => progress.update(done))) {
+    const rows = rowsPass(pool, result.plan, result.fit, { vaccines: result.run.items, events: data.events }, result.run.analysis.name, (done) => progress.update(done));
+    for await (const row of withEvidence(evidence.get(result.run.analysis.items)!, rows, result.run.analysis, result.fit.flagged)) {
       result.rows++;
       yield row;
     }
@@ -241,8 +241,11 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   const readSeconds = seconds(t);
   t = performance.now();
   const scale = options.scale ?? 1;
-  const runs = countSubsets(data, analyses, scheme, scale, progress);
+  // Each item kind's lists once (src/mining/items.ts), for the counts and the evidence alike.
+  const itemsOf = new Map(analyses.map((a) => a.items).filter((k, i, all) => all.indexOf(k) === i).map((kind) => [kind, reportItems(data, kind)] as const));
+  const runs = countSubsets(data, analyses, itemsOf, scheme, scale, progress);
   const reportsKept = data.reports.length;
+  const evidence = evidenceInputs(data, itemsOf);
   data.reports.length = 0; // the reports are no longer needed; let them go
   const countSeconds = seconds(t);
   const workers = Math.max(1, options.workers ?? availableParallelism());
@@ -287,7 +290,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
       };
     };
     await writeStore(options.out, {
-      quarterly: allRows(pool, results, data, progress), vaccines: vaccineTable(data), windows, meta, reports,
+      quarterly: allRows(pool, results, data, evidence, progress), vaccines: vaccineTable(data), windows, meta, reports,
     });
     return summary();
   } finally {

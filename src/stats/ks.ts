@@ -50,12 +50,19 @@ export interface KsResult {
 export function ks2samp(x: readonly number[], y: readonly number[]): KsResult | null {
   const n1 = x.length, n2 = y.length;
   if (n1 === 0 || n2 === 0 || x.some(Number.isNaN) || y.some(Number.isNaN)) return null;
-  const d = ksStatistic(x, y);
-  const g = gcd(n1, n2);
-  if (Math.max(n1, n2) <= MAX_AUTO_N) {
-    const exact = exactTwoSided(n1, n2, g, d);
-    if (exact.p !== null) return { d: exact.d, p: exact.p, method: 'exact' };
-    return asymptotic(n1, n2, exact.d);
+  return ksTest(n1, n2, ksStatistic(x, y));
+}
+
+/**
+ * The p-value of a two-sided two-sample KS statistic `d` (as ksStatistic computes it) for sample
+ * sizes n1, n2 >= 1, method 'auto' as ks2samp; with `exact` false, always the asymptotic branch
+ * (SciPy's method 'asymp'). Null when undefined.
+ */
+export function ksTest(n1: number, n2: number, d: number, exact = true): KsResult | null {
+  if (exact && Math.max(n1, n2) <= MAX_AUTO_N) {
+    const result = exactTwoSided(n1, n2, gcd(n1, n2), d);
+    if (result.p !== null) return { d: result.d, p: result.p, method: 'exact' };
+    return asymptotic(n1, n2, result.d);
   }
   return asymptotic(n1, n2, d);
 }

@@ -17,7 +17,11 @@ describe('the column table', () => {
       'analysis VARCHAR, drug VARCHAR, event VARCHAR, quarter VARCHAR, n INTEGER, expected DOUBLE, n_vaccine INTEGER, n_event INTEGER, ' +
       'n_reports INTEGER, qn DOUBLE, ebgm DOUBLE, eb05 DOUBLE, eb50 DOUBLE, eb95 DOUBLE, prr DOUBLE, prr_lci DOUBLE, ' +
       'prr_uci DOUBLE, prr_chisq DOUBLE, ror DOUBLE, ror_lci DOUBLE, ror_uci DOUBLE, ic DOUBLE, ic025 DOUBLE, ' +
-      'ic975 DOUBLE, n_methods_flagged INTEGER, is_signal_any BOOLEAN, ewma_eb05 DOUBLE',
+      'ic975 DOUBLE, n_methods_flagged INTEGER, is_signal_any BOOLEAN, ewma_eb05 DOUBLE, ' +
+      'lag_n INTEGER, lag_excluded INTEGER, lag_median_days DOUBLE, lag_q1_days DOUBLE, lag_q3_days DOUBLE, lag_share_over_365 DOUBLE, ' +
+      'legal_share DOUBLE, onset_n INTEGER, onset_median_days DOUBLE, onset_d_other_vaccines DOUBLE, onset_p_other_vaccines DOUBLE, ' +
+      'onset_d_other_events DOUBLE, onset_p_other_events DOUBLE, completeness_mean DOUBLE, well_documented_share DOUBLE, ' +
+      'serious_share DOUBLE, deaths INTEGER',
     );
     expect(SCHEMA_SQL).toContain(`CREATE TABLE quarterly (${QUARTERLY_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')});`);
     expect(new Set(COLUMNS.map((c) => c.name)).size).toBe(COLUMNS.length);

@@ -1,0 +1,112 @@
+/**
+ * Route plugin of `GET /triage` and `GET /analyses/:analysis/triage` (src/triage/): the flagged
+ * pairs of one window in triage order with their evidence, reasons and cautions. The analysis
+ * of `/triage` is `stratified` when the store has it, else the store's default analysis; an
+ * unknown analysis is a 404 Error object (as /analyses/NAME/cases). The window's rows are read
+ * from the store file on demand (src/store/triage-rows.ts) and kept per generation (the last
+ * WINDOW_CACHE windows read). Validation is parseTriageQuery (Fastify's is off; the schema documents).
+ * Headers of a 200: X-Total-Count (pairs before paging), X-Limit, X-Offset, X-REPORTS-Through (the
+ * store's reports_through, as /signals), X-REPORTS-Analysis, Cache-Control public, max-age=60.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody, ERROR_OBJECT_SCHEMA } from '../domain/errors.js';
+import { readTriageWindow, type TriageWindow } from '../store/triage-rows.js';
+import { parseTriageQuery, triageAnswer, TRIAGE_LIMIT_DEFAULT } from '../triage/service.js';
+import { LIMIT_MAX } from '../query/parameters.js';
+import type { Generation, LiveStore } from './live-store.js';
+import { PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';
+
+/** Options of the /triage route plugin. */
+export interface TriageRouteOptions {
+  live: LiveStore;
+  /** Analysis names of the store at start, for the OpenAPI enum. */
+  analysisNames: string[];
+}
+
+/** Windows kept per generation. */
+const WINDOW_CACHE = 16;
+const windowsOf = new WeakMap<Generation, Map<string, Promise<TriageWindow>>>();
+
+/** The window of `analysis` ending at `quarter` (null: the latest), read once per generation. */
+function triageWindow(generation: Generation, analysis: string, quarter: string | null): Promise<TriageWindow> {
+  let cache = windowsOf.get(generation);
+  if (!cache) windowsOf.set(generation, (cache = new Map()));
+  const key = `${analysis}\0${quarter ?? ''}`;
+  let window = cache.get(key);
+  if (!window) {
+    window = readTriageWindow(generation.path, analysis, quarter);
+    window.catch(() => cache.delete(key));
+    if (cache.size >= WINDOW_CACHE) cache.delete(cache.keys().next().value!);
+    cache.set(key, window);
+  }
+  return window;
+}
+
+/** The analysis GET /triage ranks: `stratified` when the store has it, else the default. */
+export function triageAnalysis(generation: Generation): string {
+  return generation.analyses.names.includes('stratified') ? 'stratified' : generation.analyses.defaultName;
+}
+
+const pairSchema = { type: 'object', description: 'A flagged pair of the window with its evidence, reasons (why look) and cautions (why doubt), each {code, text}.', additionalProperties: true } as const;
+const QUERY = {
+  type: 'object',
+  properties: {
+    quarter: { type: 'string', pattern: '^[0-9]{4}Q[1-4]$', description: 'Window (its last quarter); default the latest.' },
+    vaccine: { type: 'string', description: 'Vaccine name, vax_type or VAX_TYPE code (as /signals).' },
+    drug: { type: 'string', description: 'Alias of vaccine.' },
+    event: { type: 'string', description: 'Event term, exact or a substring of 3+ characters (as /signals).' },
+    q: { type: 'string', description: 'Vaccine or event text (as /signals).' },
+    caution: { type: 'string', enum: ['include', 'exclude'], default: 'include', description: 'exclude: drop the pairs with an artefact caution (late_reports, legal_reports, non_clinical_term).' },
+    limit: { type: 'integer', minimum: 1, maximum: LIMIT_MAX, default: TRIAGE_LIMIT_DEFAULT },
+    offset: { type: 'integer', minimum: 0, default: 0 },
+    format: { type: 'string', enum: ['json', 'csv'], default: 'json' },
+  },
+} as const;
+const RESPONSES = {
+  200: {
+    description: 'The window\'s flagged pairs in triage order (pairs with an artefact caution after the others), with analysis, quarter, total, limit, offset, caveat and note.',
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object', required: ['analysis', 'quarter', 'total', 'limit', 'offset', 'caveat', 'note', 'pairs'],
+          properties: {
+            analysis: { type: 'string' }, quarter: { type: 'string', nullable: true, description: 'The window (its last quarter); null when the analysis has no row.' },
+            total: { type: 'integer', minimum: 0 }, limit: { type: 'integer' }, offset: { type: 'integer' },
+            caveat: { type: 'string' }, note: { type: 'string' }, evidence_note: { type: 'string', description: 'Why evidence fields are null (no evidence columns, or no narratives).' },
+            pairs: { type: 'array', items: pairSchema },
+          },
+          additionalProperties: false,
+        },
+      },
+      'text/csv': { schema: { type: 'string' } },
+    },
+  },
+  400: { description: 'Bad parameter (spec 2.5 Error object).', content: { 'application/json': { schema: ERROR_OBJECT_SCHEMA } } },
+  404: { description: 'No such analysis.', content: { 'application/json': { schema: ERROR_OBJECT_SCHEMA } } },
+  503: { description: 'No store loaded yet.', content: { 'application/json': { schema: ERROR_OBJECT_SCHEMA } } },
+} as const;
+const SUMMARY = 'Triage queue: the flagged pairs of one window ranked by the evidence of their reports (reporting lag, legal wording, term category, time to onset, completeness, seriousness, novelty); orders hypotheses, does not assess causality';
+
+/** Registers GET /triage and GET /analyses/:analysis/triage. */
+export async function triageRoutes(app: FastifyInstance, options: TriageRouteOptions): Promise<void> {
+  const { live } = options;
+
+  async function send(generation: Generation, analysis: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    reply.header('x-reports-analysis', analysis);
+    const params = parseTriageQuery(rawQuery(request));
+    if ('error' in params) return reply.code(400).send(errorBody(params.error, params));
+    const service = await generation.analyses.service(analysis)!;
+    const window = await triageWindow(generation, analysis, params.quarter);
+    const result = triageAnswer(analysis, params, window, service.catalog);
+    if (result.status !== 200) return reply.code(result.status).type(result.type).send(result.body);
+    return reply.type(result.type).header('cache-control', 'public, max-age=60').header('x-total-count', String(result.total))
+      .header('x-limit', String(params.limit)).header('x-offset', String(params.offset)).header('x-reports-through', generation.meta.reports_through ?? '').send(result.body);
+  }
+
+  app.get('/triage', { schema: { summary: SUMMARY, querystring: QUERY, response: RESPONSES }, ...PLAIN }, async (request, reply) =>
+    withGeneration(live, reply, (generation) => send(generation, triageAnalysis(generation), request, reply)));
+  app.get('/analyses/:analysis/triage', {
+    schema: { summary: `${SUMMARY} (one analysis)`, params: { type: 'object', properties: { analysis: { type: 'string', enum: options.analysisNames } } }, querystring: QUERY, response: RESPONSES }, ...PLAIN,
+  }, async (request: FastifyRequest<{ Params: { analysis: string } }>, reply) =>
+    withAnalysis(live, request, reply, (generation, name) => send(generation, name, request, reply)));
+}
