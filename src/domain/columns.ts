@@ -194,7 +194,7 @@ export const COLUMNS = [
   { name: 'onset_d_other_vaccines', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
     description: 'Two-sample KS D of the pair\'s onsets against the onsets of the window\'s reports naming the event but not the vaccine (Van Holle et al. 2012); null when either sample is empty.' },
   { name: 'onset_p_other_vaccines', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
-    description: 'Two-sided p-value of that KS test (src/stats/ks.ts as SciPy ks_2samp: exact while n1 n2 < EXACT_KS_WORK, R ks.test\'s bound, else asymptotic).' },
+    description: 'Two-sided p-value of that KS test (src/stats/ks.ts as SciPy ks_2samp, method auto: exact while max(n1, n2) <= 10000, else asymptotic).' },
   { name: 'onset_d_other_events', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
     description: 'Two-sample KS D of the pair\'s onsets against the onsets of the window\'s reports naming the vaccine but not the event.' },
   { name: 'onset_p_other_events', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',

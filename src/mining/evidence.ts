@@ -14,7 +14,7 @@
  * Quantiles are type 7 (Hyndman and Fan 1996; R's and NumPy's default): for sorted x of length n
  * and probability p, h = (n - 1) p, `x[floor h] + (h - floor h) (x[floor h + 1] - x[floor h])`.
  */
-import { ksTest } from '../stats/ks.js';
+import { ksTest, type KsResult } from '../stats/ks.js';
 import type { EvidenceValues } from '../domain/columns.js';
 
 /**
@@ -164,12 +164,22 @@ export function pairEvidence(reports: readonly ReportEvidence[]): EvidenceValues
 }
 
 /**
- * Bound on n1 * n2 below which the onset KS p-value is exact (SciPy's method 'exact', as 'auto'
- * computes it); beyond it the asymptotic p-value (kstwo.sf(D, round(n1 n2 / (n1 + n2))), SciPy's
- * 'asymp'). The bound is R's `ks.test` default (exact when m n < 10000): the exact recursion costs
- * up to n1 * n2 steps per test, and the build runs two tests for each of about a million rows.
+ * Memo of onset KS tests by (n1, n2, D): the p-value depends on nothing else, and the analyses
+ * that share their reports (`all` and `stratified`) run the same tests; bounded, cleared when full.
  */
-export const EXACT_KS_WORK = 10_000;
+const KS_MEMO = new Map<string, KsResult | null>();
+const KS_MEMO_MAX = 1_000_000;
+
+function memoKsTest(n1: number, n2: number, d: number): KsResult | null {
+  const key = `${n1},${n2},${d}`;
+  let r = KS_MEMO.get(key);
+  if (r === undefined) {
+    r = ksTest(n1, n2, d);
+    if (KS_MEMO.size >= KS_MEMO_MAX) KS_MEMO.clear();
+    KS_MEMO.set(key, r);
+  }
+  return r;
+}
 
 /** Onset days 0..ONSET_MAX_DAYS as counts per day (index = day): how the build holds a sample. */
 export function onsetCounts(days: Iterable<number>): Int32Array {
@@ -181,7 +191,7 @@ export function onsetCounts(days: Iterable<number>): Int32Array {
 /**
  * Two-sided two-sample KS test of onset samples given as counts per day (onsetCounts): D as
  * SciPy's ks_2samp computes it from the two ECDFs at every pooled value, and its p-value
- * (src/stats/ks.ts ksTest: exact while n1 n2 < EXACT_KS_WORK, else asymptotic); null when a sample
+ * (src/stats/ks.ts ksTest, SciPy's method 'auto': exact while max(n1, n2) <= 10000, else asymptotic); null when a sample
  * is empty. Example: the samples [0, 1, 1, 2, 7] and [3, 5, 8, 12, 14, 20] give D 0.8,
  * p 0.0476... (SciPy).
  */
@@ -202,7 +212,7 @@ export function onsetKs(x: ArrayLike<number>, y: ArrayLike<number>): { d: number
     if (diff < minDiff) minDiff = diff;
   }
   const minS = Math.min(1, Math.max(0, -minDiff));
-  const r = ksTest(n1, n2, minS > maxS ? minS : maxS, n1 * n2 < EXACT_KS_WORK);
+  const r = memoKsTest(n1, n2, minS > maxS ? minS : maxS);
   return r && { d: r.d, p: r.p };
 }
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   completenessScore, daysBetween, legalWording, onsetCounts, onsetDays, onsetKs, pairEvidence, quantile7, without, type ReportEvidence,
 } from '../../src/mining/evidence.js';
-import { ks2samp } from '../../src/stats/ks.js';
+import { ks2samp, ksTest } from '../../src/stats/ks.js';
 
 const report = (over: Partial<ReportEvidence>): ReportEvidence => ({
   lagDays: null, legal: false, onsetDays: null, completeness: 1, serious: false, died: false, ...over,
@@ -101,13 +101,21 @@ describe('onset KS', () => {
     expect(got.d).toBe(want.d);
     expect(got.p).toBe(want.p);
   });
-  it('large samples take the asymptotic p-value (D still exact)', () => {
-    const x = onsetCounts(Array.from({ length: 2100 }, (_, i) => i % 3));
-    const y = onsetCounts(Array.from({ length: 2100 }, (_, i) => i % 30));
+  it('samples over 10000 take the asymptotic p-value, as SciPy\'s method auto (D still exact)', () => {
+    const x = onsetCounts(Array.from({ length: 10200 }, (_, i) => i % 3));
+    const y = onsetCounts(Array.from({ length: 10200 }, (_, i) => i % 30));
     const r = onsetKs(x, y)!;
-    // 2100 x 2100 > EXACT_KS_WORK; F_x(2) = 1, F_y(2) = 210/2100 -> D = 0.9
+    // F_x(2) = 1, F_y(2) = 1020/10200 -> D = 0.9; SciPy: exact only while max(n1, n2) <= 10000
     expect(r.d).toBeCloseTo(0.9, 12);
-    expect(r.p).toBeLessThan(1e-100);
+    expect(r).toEqual({ d: r.d, p: ksTest(10200, 10200, r.d, false)!.p });
+  });
+  it('samples up to 10000 take the exact p-value, as SciPy\'s method auto', () => {
+    const x = onsetCounts(Array.from({ length: 300 }, (_, i) => i % 7));
+    const y = onsetCounts(Array.from({ length: 4000 }, (_, i) => i % 11));
+    const r = onsetKs(x, y)!;
+    const exact = ksTest(300, 4000, r.d)!;
+    expect(exact.method).toBe('exact');
+    expect(r.p).toBe(exact.p);
   });
   it('removes the pair\'s onsets from the event\'s (counts per day)', () => {
     expect([...without(onsetCounts([1, 2, 2, 5]), onsetCounts([2, 5])).slice(0, 6)]).toEqual([0, 1, 1, 0, 0, 0]);
