@@ -3,7 +3,8 @@
  * here from the raw CSV files of data/vaers (plain parsing: gunzip, Windows-1252, csv-parse; no
  * project code), for ROTAVIRUS (ROTASHIELD) x Intussusception in 1999Q3, the LYMERIX pair and the
  * DTAP (CERTIVA) pair with the most reports in a window: n, lag quartiles (type 7), legal share,
- * onset n and median, serious share and deaths. Then the 2006Q4 queue: no LYMERIX, CERTIVA or
+ * onset n and median, serious share and deaths; the onset KS tests against SciPy's values for the
+ * same samples (test/triage/fixtures/scipy). Then the 2006Q4 queue: no LYMERIX, CERTIVA or
  * non-clinical-term pair stands above a pair without cautions; and the README's /triage commands
  * answer 200. Skips with a message without data/vaers (no default store).
  */
@@ -138,6 +139,26 @@ describe.skipIf(!haveStore)('triage evidence on the real default store', () => {
       }
     }
   }, 300_000);
+
+  it('the onset KS tests equal SciPy\'s ks_2samp (method auto) on the raw files\' samples (test/triage/fixtures/scipy/onset_evidence.py)', async () => {
+    const fixture = JSON.parse(readFileSync(path.join(repoRoot, 'test/triage/fixtures/scipy/onset_evidence.json'), 'utf8')) as {
+      pairs: Array<{ vaccine: string; event: string; quarter: string; onset_n: number; vs_other_vaccines: { d: number; p: number } | null; vs_other_events: { d: number; p: number } | null }>;
+    };
+    expect(fixture.pairs.length).toBe(3);
+    for (const want of fixture.pairs) {
+      const [row] = await storeRows(`SELECT * FROM store.quarterly WHERE analysis = 'stratified' AND drug = '${want.vaccine}' AND event = '${want.event}' AND quarter = '${want.quarter}'`);
+      expect(Number(row.onset_n), want.vaccine).toBe(want.onset_n);
+      for (const [test, d, p] of [['vs_other_vaccines', 'onset_d_other_vaccines', 'onset_p_other_vaccines'], ['vs_other_events', 'onset_d_other_events', 'onset_p_other_events']] as const) {
+        const ks = want[test];
+        if (ks === null) {
+          expect([row[d], row[p]], `${want.vaccine} ${test}`).toEqual([null, null]);
+        } else {
+          expect(Math.abs(Number(row[d]) - ks.d), `${want.vaccine} ${test} d`).toBeLessThanOrEqual(1e-12);
+          expect(Math.abs(Number(row[p]) - ks.p), `${want.vaccine} ${test} p`).toBeLessThanOrEqual(1e-12 * Math.max(ks.p, 1e-300) + 1e-300);
+        }
+      }
+    }
+  }, 120_000);
 
   it('2006Q4 (stratified): no LYMERIX, CERTIVA or non-clinical-term pair stands above a pair without cautions', async () => {
     const pairs: Array<{ vaccine: string; event: string; cautions: unknown[]; term_category: string | null }> = [];
