@@ -38,6 +38,9 @@ export interface BlockingFigures {
 export const MAX_BLOCK = 500;
 
 const BANDS = 3;
+
+/** The kinds of block, in order (see the module header). */
+export const BLOCK_KINDS: readonly string[] = ['vax_onset', 'vax_sex', 'onset_sex', 'age_sex_state', 'splttype', 'lot_sex', 'narrative_1', 'narrative_2', 'narrative_3'];
 const HASHES_PER_BAND = 2;
 
 /** A seeded 32-bit mix of a word hash (murmur3's finaliser over hash xor seed). */
@@ -90,10 +93,11 @@ function blockKeys(f: LinkageFeatures): Array<{ block: string; keys: Float64Arra
 }
 
 /**
- * Calls `pair(a, b)` (a < b) once for every candidate pair of `f` (see the module header) and
- * returns the figures of each kind of block.
+ * Calls `pair(a, b, kind)` (a < b) once for every candidate pair of `f` (see the module header),
+ * `kind` being the index in BLOCK_KINDS of the block that produced it, and returns the figures of
+ * each kind of block.
  */
-export function candidatePairs(f: LinkageFeatures, pair: (a: number, b: number) => void, maxBlock = MAX_BLOCK): BlockingFigures[] {
+export function candidatePairs(f: LinkageFeatures, pair: (a: number, b: number, kind: number) => void, maxBlock = MAX_BLOCK): BlockingFigures[] {
   const kinds = blockKeys(f);
   // Per kind, the keys of its skipped (oversized) blocks.
   const skipped: Array<Set<number>> = kinds.map(() => new Set());
@@ -119,7 +123,7 @@ export function candidatePairs(f: LinkageFeatures, pair: (a: number, b: number) 
             const b = sorted[y];
             if (sharedEarlier(kinds, skipped, kind, a, b)) continue;
             figures.pairs++;
-            pair(a, b);
+            pair(a, b, kind);
           }
         }
       }

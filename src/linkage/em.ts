@@ -18,7 +18,8 @@
  * k is not missing, u likewise with 1 - g. Start: p = 0.01, m putting most mass on the top
  * agreement level, u the observed level shares (most candidate pairs are non-matches). Stops when
  * no parameter moves by more than 1e-7 or after 500 iterations; probabilities are kept in
- * [1e-6, 1 - 1e-6] so that every weight is finite.
+ * [1e-6, 1 - 1e-6] so that every weight is finite. With `fixedU` the u probabilities are given
+ * (estimated from random pairs, as Winkler and later splink do) and only m and p are fitted.
  */
 
 /** The fitted model: per field and level (index 0, missing, unused), m and u; the match share p. */
@@ -41,7 +42,7 @@ const clamp = (x: number): number => Math.min(1 - FLOOR, Math.max(FLOOR, x));
  * missing (level 0). Throws nothing; with no pairs it returns the starting values.
  */
 export function fitMatchModel(patterns: readonly (readonly number[])[], counts: readonly number[], radix: readonly number[],
-  options: { maxIterations?: number; tolerance?: number; p?: number } = {}): MatchModel {
+  options: { maxIterations?: number; tolerance?: number; p?: number; fixedU?: readonly (readonly number[])[]; fixedP?: boolean } = {}): MatchModel {
   const maxIterations = options.maxIterations ?? 500;
   const tolerance = options.tolerance ?? 1e-7;
   const fields = radix.length;
@@ -51,7 +52,7 @@ export function fitMatchModel(patterns: readonly (readonly number[])[], counts: 
   patterns.forEach((levels, i) => levels.forEach((l, k) => { if (l > 0) observed[k][l] += counts[i]; }));
   for (let k = 0; k < fields; k++) {
     const total = observed[k].reduce((s, x) => s + x, 0);
-    for (let l = 1; l < radix[k]; l++) u[k][l] = clamp(total > 0 ? observed[k][l] / total : 1 / (radix[k] - 1));
+    for (let l = 1; l < radix[k]; l++) u[k][l] = clamp(options.fixedU?.[k][l] ?? (total > 0 ? observed[k][l] / total : 1 / (radix[k] - 1)));
   }
   const m = radix.map((r) => {
     const row = new Array<number>(r).fill(0);
@@ -84,9 +85,8 @@ export function fitMatchModel(patterns: readonly (readonly number[])[], counts: 
         uSum[k][l] += counts[i] * (1 - g[i]);
       });
     }
-    let moved = 0;
-    const nextP = clamp(all > 0 ? matches / all : p);
-    moved = Math.abs(nextP - p);
+    const nextP = options.fixedP ? p : clamp(all > 0 ? matches / all : p);
+    let moved = Math.abs(nextP - p);
     p = nextP;
     for (let k = 0; k < fields; k++) {
       const mTotal = mSum[k].reduce((s, x) => s + x, 0);
@@ -97,7 +97,7 @@ export function fitMatchModel(patterns: readonly (readonly number[])[], counts: 
           moved = Math.max(moved, Math.abs(next - m[k][l]));
           m[k][l] = next;
         }
-        if (uTotal > 0) {
+        if (uTotal > 0 && options.fixedU === undefined) {
           const next = clamp(uSum[k][l] / uTotal);
           moved = Math.max(moved, Math.abs(next - u[k][l]));
           u[k][l] = next;

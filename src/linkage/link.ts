@@ -11,17 +11,17 @@
  * 2. blocking.ts: candidate pairs from several kinds of block, each block capped at `maxBlock`
  *    reports (default 500; larger ones are skipped);
  * 3. compare.ts: per candidate pair and field, an agreement level (missing weighs 0);
- * 4. em.ts: the Fellegi-Sunter m and u probabilities estimated by EM over the candidate pairs'
- *    patterns (Fellegi and Sunter 1969; Winkler 1988), the weight of a pair being the sum of
- *    log2(m/u) of its levels;
+ * 4. estimate.ts, em.ts: the Fellegi-Sunter u probabilities from random pairs, the m
+ *    probabilities by EM over the candidate pairs' patterns (Fellegi and Sunter 1969; Winkler
+ *    1988), the weight of a pair being the sum of log2(m/u) of its levels;
  * 5. a pair is linked when its weight reaches `threshold` (default DEFAULT_THRESHOLD);
  * 6. cluster.ts: clusters by complete linkage (every two members match), a representative each.
  */
 import { candidatePairs, MAX_BLOCK, type BlockingFigures } from './blocking.js';
 import { clusterLinks, REPRESENTATIVE_RULE, type WeightedPair } from './cluster.js';
-import { agreedFields, COMPARED_FIELDS, comparePair, levelsOf, RADIX } from './compare.js';
-import { fitMatchModel, type MatchModel } from './em.js';
-import { linkageFeatures, type LinkageColumns } from './features.js';
+import { agreedFields, COMPARED_FIELDS, comparePair, levelsOf } from './compare.js';
+import { estimate, type Estimates } from './estimate.js';
+import { linkageFeatures, type LinkageColumns, type LinkageFeatures } from './features.js';
 import type { LinkageResult, LinkageSummary, ReportLink } from './types.js';
 
 /**
@@ -44,11 +44,11 @@ export interface LinkOptions {
 /** LinkageSummary with the figures of the blocking and of the EM fit. */
 export interface LinkageSummaryDetails extends LinkageSummary {
   blocks?: BlockingFigures[];
-  em?: { p: number; iterations: number; converged: boolean };
+  em?: Estimates['sessions'];
 }
 
 /** The weight table of `model`, pattern -> weight, memoised. */
-function weigher(model: MatchModel): (pattern: number) => number {
+function weigher(model: Estimates): (pattern: number) => number {
   const cache = new Map<number, number>();
   return (pattern) => {
     let w = cache.get(pattern);
@@ -61,47 +61,83 @@ function weigher(model: MatchModel): (pattern: number) => number {
 }
 
 /** The m and u of each agreement level, as LinkageSummary.fields lists them. */
-function fieldsOf(model: MatchModel): LinkageSummary['fields'] {
+function fieldsOf(model: Estimates): LinkageSummary['fields'] {
   return COMPARED_FIELDS.flatMap((f, k) => f.levels.map((level, l) => ({
     field: l === 0 ? `${f.name}:disagree` : l === f.levels.length - 1 ? f.name : `${f.name}:${level}`, m: model.m[k][l + 1], u: model.u[k][l + 1],
   })));
 }
 
+/** Every candidate pair scored: the features, the pairs (a < b) with their patterns and weights, the fitted model and the blocking figures. */
+export interface ScoredPairs {
+  features: LinkageFeatures;
+  a: Int32Array;
+  b: Int32Array;
+  pattern: Int32Array;
+  weight: Float64Array;
+  model: Estimates;
+  /** The weight of a pattern. */
+  weightOf: (pattern: number) => number;
+  blocks: BlockingFigures[];
+}
+
+/** A growable Int32Array (the candidate pairs run to millions). */
+class Int32List {
+  data = new Int32Array(1 << 16);
+  length = 0;
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const next = new Int32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = x;
+  }
+  done(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+/** Steps 1 to 4 of the module header: every candidate pair of `details` with its weight. */
+export function scorePairs(details: LinkageColumns, options: LinkOptions = {}): ScoredPairs {
+  const f = linkageFeatures(details);
+  const a = new Int32List();
+  const b = new Int32List();
+  const pattern = new Int32List();
+  const patterns = new Map<number, number>();
+  const blocks = candidatePairs(f, (x, y) => {
+    const p = comparePair(f, x, y);
+    a.push(x);
+    b.push(y);
+    pattern.push(p);
+    patterns.set(p, (patterns.get(p) ?? 0) + 1);
+  }, options.maxBlock ?? MAX_BLOCK);
+  const model = estimate(f, patterns);
+  const weightOf = weigher(model);
+  const patternArray = pattern.done();
+  return { features: f, a: a.done(), b: b.done(), pattern: patternArray, weight: Float64Array.from(patternArray, weightOf), model, weightOf, blocks };
+}
+
 /**
  * Finds the reports of `details` that are the same case (see the module header). `details` is the
  * build's ReportDetails (src/vaers/report-details.ts), or only the columns the linkage reads
- * (LinkageColumns). Index i of the result is report row i. Never throws on the data: reports lacking every identifying field are
- * counted as `unlinkable` and stay their own representative.
+ * (LinkageColumns). Index i of the result is report row i. Never throws on the data: reports
+ * lacking every identifying field are counted as `unlinkable` and stay their own representative.
  */
 export function linkReports(details: LinkageColumns, options: LinkOptions = {}): LinkageResult {
   const started = performance.now();
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
-  const f = linkageFeatures(details);
-  const pairA: number[] = [];
-  const pairB: number[] = [];
-  const pairPattern: number[] = [];
-  const patternCounts = new Map<number, number>();
-  const blocks = candidatePairs(f, (a, b) => {
-    const pattern = comparePair(f, a, b);
-    pairA.push(a);
-    pairB.push(b);
-    pairPattern.push(pattern);
-    patternCounts.set(pattern, (patternCounts.get(pattern) ?? 0) + 1);
-  }, options.maxBlock ?? MAX_BLOCK);
-  const patterns = [...patternCounts.keys()];
-  const model = fitMatchModel(patterns.map(levelsOf), patterns.map((p) => patternCounts.get(p)!), RADIX);
-  const weight = weigher(model);
+  const scored = scorePairs(details, options);
+  const f = scored.features;
   const candidates: WeightedPair[] = [];
   const candidatePatterns: number[] = [];
-  for (let i = 0; i < pairA.length; i++) {
-    const w = weight(pairPattern[i]);
-    if (w < threshold) continue;
-    candidates.push({ a: pairA[i], b: pairB[i], weight: w });
-    candidatePatterns.push(pairPattern[i]);
+  for (let i = 0; i < scored.a.length; i++) {
+    if (scored.weight[i] < threshold) continue;
+    candidates.push({ a: scored.a[i], b: scored.b[i], weight: scored.weight[i] });
+    candidatePatterns.push(scored.pattern[i]);
   }
-  const score = (a: number, b: number): number => weight(comparePair(f, a, b));
-  const rank = (a: number, b: number): number =>
-    f.completeness[b] - f.completeness[a] || details.received[a] - details.received[b] || details.id[a] - details.id[b];
+  const score = (x: number, y: number): number => scored.weightOf(comparePair(f, x, y));
+  const rank = (x: number, y: number): number =>
+    f.completeness[y] - f.completeness[x] || details.received[x] - details.received[y] || details.id[x] - details.id[y];
   const clusters = clusterLinks(f.count, candidates, threshold, score, rank);
   const links: ReportLink[] = clusters.kept.map((i) => ({ ...candidates[i], agreed: agreedFields(candidatePatterns[i]) }));
   let reportsFolded = 0;
@@ -109,9 +145,9 @@ export function linkReports(details: LinkageColumns, options: LinkOptions = {}):
   let unlinkable = 0;
   for (let i = 0; i < f.count; i++) if (!f.identifiable[i]) unlinkable++;
   const summary: LinkageSummaryDetails = {
-    reports: f.count, unlinkable, candidate_pairs: pairA.length, links: links.length, clusters: clusters.clusters,
-    reports_folded: reportsFolded, threshold, fields: fieldsOf(model), representative_rule: REPRESENTATIVE_RULE,
-    seconds: (performance.now() - started) / 1000, blocks, em: { p: model.p, iterations: model.iterations, converged: model.converged },
+    reports: f.count, unlinkable, candidate_pairs: scored.a.length, links: links.length, clusters: clusters.clusters,
+    reports_folded: reportsFolded, threshold, fields: fieldsOf(scored.model), representative_rule: REPRESENTATIVE_RULE,
+    seconds: (performance.now() - started) / 1000, blocks: scored.blocks, em: scored.model.sessions,
   };
   return { links, representative: clusters.representative, summary };
 }

@@ -81,3 +81,39 @@ export function reportOf(columns: LinkageColumns, i: number): FixtureReport {
     vaccines, events, splttype: s(columns.splttype[i]), narrative: columns.narrative?.[i] ?? null,
   };
 }
+
+const STATES = ['CA', 'NY', 'TX', 'FL', 'IL', 'PA', 'OH', 'MI', 'GA', 'NC', 'WA', 'AZ'];
+const VACCINES = ['DTAP', 'HEPB', 'IPV', 'MMR', 'VARICELLA', 'FLU3', 'PNC', 'HIBV', 'HEPA', 'TD'];
+const TERMS = Array.from({ length: 80 }, (_, k) => `Term ${k}`);
+const WORDS = Array.from({ length: 400 }, (_, k) => `w${k.toString(36)}x`);
+
+/** `yyyymmdd` of the day `days` after 2000-01-01. */
+export function dateAfter(days: number): number {
+  const d = new Date(Date.UTC(2000, 0, 1 + days));
+  return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
+}
+
+/**
+ * `count` distinct synthetic reports from the generator `uniform` (bench/prng.ts): ages 0-80,
+ * 12 states, vaccination over 2 years with onset 0-14 days later, 1-3 of 10 vaccines with one of
+ * 40 lots each, 1-4 of 80 terms, a SPLTTYPE on one in five, a narrative of 12-30 of 400 words.
+ * Ids from `firstId` on.
+ */
+export function syntheticReports(uniform: () => number, count: number, firstId = 1): FixtureReport[] {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(uniform() * list.length)];
+  const some = <T>(list: readonly T[], min: number, max: number): T[] => {
+    const n = min + Math.floor(uniform() * (max - min + 1));
+    const chosen = new Set<T>();
+    while (chosen.size < n) chosen.add(pick(list));
+    return [...chosen];
+  };
+  return Array.from({ length: count }, (_, k) => {
+    const vaxDay = Math.floor(uniform() * 730);
+    return {
+      id: firstId + k, received: dateAfter(vaxDay + 20), age: Math.floor(uniform() * 80), sex: uniform() < 0.5 ? 'F' : 'M', state: pick(STATES),
+      vaxDate: dateAfter(vaxDay), onsetDate: dateAfter(vaxDay + Math.floor(uniform() * 15)),
+      vaccines: some(VACCINES, 1, 3).map((name) => ({ name, lot: `${name.slice(0, 2)}${100 + Math.floor(uniform() * 40)}A` })),
+      events: some(TERMS, 1, 4), splttype: uniform() < 0.2 ? `WAES${1_000_000 + k}` : null, narrative: some(WORDS, 12, 30).join(' '),
+    } satisfies FixtureReport;
+  });
+}
