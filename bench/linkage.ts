@@ -23,7 +23,7 @@ import { deserialize, serialize } from 'node:v8';
 import type { LinkageColumns } from '../src/linkage/features.js';
 import { DEFAULT_THRESHOLD, linkReports, scorePairs } from '../src/linkage/link.js';
 import { readVaers } from '../src/vaers/read.js';
-import { columnsOf, reportOf, type FixtureReport } from '../test/linkage/fixtures.js';
+import { columnsOf, perturb, reportOf } from '../test/linkage/fixtures.js';
 import { exactGroups, yearsIn } from '../test/linkage/raw-exact-groups.js';
 import { random } from './prng.js';
 
@@ -44,31 +44,6 @@ async function realColumns(): Promise<LinkageColumns> {
   };
   if (values.cache) writeFileSync(values.cache, serialize(columns));
   return columns;
-}
-
-/** `yyyymmdd` moved by `days`. */
-function shift(date: number, days: number): number {
-  if (!(date > 0)) return date;
-  const d = new Date(Date.UTC(Math.floor(date / 10000), (Math.floor(date / 100) % 100) - 1, (date % 100) + days));
-  return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
-}
-
-/** A perturbed copy of `r` (see the module header). */
-function perturb(r: FixtureReport, id: number, uniform: () => number, terms: readonly string[]): FixtureReport {
-  const days = Math.floor(uniform() * 4) * (uniform() < 0.5 ? -1 : 1);
-  const age = r.age === null || r.age === undefined || uniform() < 0.5 ? null : Math.max(0, r.age + (uniform() < 0.5 ? -1 : 1));
-  const events = r.events.length > 1 && uniform() < 0.5 ? r.events.filter((_, k) => k !== Math.floor(uniform() * r.events.length))
-    : [...r.events, terms[Math.floor(uniform() * terms.length)]];
-  const typo = (lot: string): string => {
-    const k = Math.floor(uniform() * lot.length);
-    return `${lot.slice(0, k)}${String.fromCharCode(65 + Math.floor(uniform() * 26))}${lot.slice(k + 1)}`;
-  };
-  const words = r.narrative?.split(/\s+/) ?? null;
-  const narrative = words?.map((w) => (uniform() < 0.1 ? 'edited' : w)).join(' ') ?? null;
-  return {
-    ...r, id, received: shift(r.received ?? 0, Math.floor(uniform() * 61)), vaxDate: shift(r.vaxDate ?? 0, days), onsetDate: shift(r.onsetDate ?? 0, days),
-    age, events: [...new Set(events)], vaccines: r.vaccines.map((v) => ({ ...v, lot: v.lot ? typo(v.lot) : v.lot })), narrative, splttype: null,
-  };
 }
 
 const real = await realColumns();

@@ -123,6 +123,15 @@ export function comparePair(f: LinkageFeatures, a: number, b: number): number {
     const j = jaccard(f.narrative[a], f.narrative[b]);
     narrative = j >= 0.8 ? 4 : j >= 0.5 ? 3 : j >= 0.2 ? 2 : 1;
   }
-  return patternOf([age, sex, state, dayLevel(f.vaxDay[a], f.vaxDay[b]), dayLevel(f.onsetDay[a], f.onsetDay[b]),
-    vaccines, lotLevel(f.lots[a], f.lots[b]), events, splttype, narrative]);
+  // patternOf([age, sex, state, vax_date, onset_date, vaccines, lots, events, splttype, narrative]), unrolled.
+  let pattern = narrative;
+  pattern = pattern * RADIX[8] + splttype;
+  pattern = pattern * RADIX[7] + events;
+  pattern = pattern * RADIX[6] + lotLevel(f.lots[a], f.lots[b]);
+  pattern = pattern * RADIX[5] + vaccines;
+  pattern = pattern * RADIX[4] + dayLevel(f.onsetDay[a], f.onsetDay[b]);
+  pattern = pattern * RADIX[3] + dayLevel(f.vaxDay[a], f.vaxDay[b]);
+  pattern = pattern * RADIX[2] + state;
+  pattern = pattern * RADIX[1] + sex;
+  return pattern * RADIX[0] + age;
 }

@@ -89,8 +89,7 @@ const WORDS = Array.from({ length: 400 }, (_, k) => `w${k.toString(36)}x`);
 
 /** `yyyymmdd` of the day `days` after 2000-01-01. */
 export function dateAfter(days: number): number {
-  const d = new Date(Date.UTC(2000, 0, 1 + days));
-  return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
+  return shift(20000101, days);
 }
 
 /**
@@ -117,3 +116,34 @@ export function syntheticReports(uniform: () => number, count: number, firstId =
     } satisfies FixtureReport;
   });
 }
+
+/** `yyyymmdd` moved by `days`. */
+export function shift(date: number, days: number): number {
+  if (!(date > 0)) return date;
+  const d = new Date(Date.UTC(Math.floor(date / 10000), (Math.floor(date / 100) % 100) - 1, (date % 100) + days));
+  return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
+}
+
+/**
+ * A perturbed copy of `r` under id `id`, with every perturbation at once: both dates moved by the
+ * same 0-3 days, age changed by one year or removed, one event dropped or one of `terms` added,
+ * a typo in every lot, about a tenth of the narrative's words replaced, no SPLTTYPE, received
+ * 0-60 days later (the duplicate of another reporter). `uniform`: bench/prng.ts.
+ */
+export function perturb(r: FixtureReport, id: number, uniform: () => number, terms: readonly string[]): FixtureReport {
+  const days = Math.floor(uniform() * 4) * (uniform() < 0.5 ? -1 : 1);
+  const age = r.age === null || r.age === undefined || uniform() < 0.5 ? null : Math.max(0, r.age + (uniform() < 0.5 ? -1 : 1));
+  const events = r.events.length > 1 && uniform() < 0.5 ? r.events.filter((_, k) => k !== Math.floor(uniform() * r.events.length))
+    : [...r.events, terms[Math.floor(uniform() * terms.length)]];
+  const typo = (lot: string): string => {
+    const k = Math.floor(uniform() * lot.length);
+    return `${lot.slice(0, k)}${String.fromCharCode(65 + Math.floor(uniform() * 26))}${lot.slice(k + 1)}`;
+  };
+  const words = r.narrative?.split(/\s+/) ?? null;
+  const narrative = words?.map((w) => (uniform() < 0.1 ? 'edited' : w)).join(' ') ?? null;
+  return {
+    ...r, id, received: shift(r.received ?? 0, Math.floor(uniform() * 61)), vaxDate: shift(r.vaxDate ?? 0, days), onsetDate: shift(r.onsetDate ?? 0, days),
+    age, events: [...new Set(events)], vaccines: r.vaccines.map((v) => ({ ...v, lot: v.lot ? typo(v.lot) : v.lot })), narrative, splttype: null,
+  };
+}
+

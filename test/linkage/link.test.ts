@@ -1,14 +1,19 @@
 /**
- * linkReports on hand-made duplicates planted among 3,000 synthetic reports (test/linkage/fixtures.ts,
- * seeded): true duplicates are linked, near misses are not, a chain is not joined end to end,
- * reports without identifying fields are counted and never linked.
+ * linkReports on duplicates planted among 3,000 synthetic reports (test/linkage/fixtures.ts,
+ * seeded): 200 perturbed copies (fixtures.ts perturb) and hand-made cases. True duplicates are
+ * linked, near misses are not, a chain is not joined end to end, reports without identifying
+ * fields are counted and never linked. (Without any duplicate in the data the EM has no match
+ * class to find: the planted copies are what it learns m from.)
  */
 import { describe, expect, it } from 'vitest';
 import { random } from '../../bench/prng.js';
 import { linkReports } from '../../src/linkage/link.js';
-import { columnsOf, dateAfter, syntheticReports, type FixtureReport } from './fixtures.js';
+import { columnsOf, dateAfter, perturb, syntheticReports, type FixtureReport } from './fixtures.js';
 
-const background = syntheticReports(random(7), 3000);
+const uniform = random(7);
+const background = syntheticReports(uniform, 3000);
+const COPIED = 100; // background reports 100..299 get a perturbed copy each
+const copies = background.slice(COPIED, COPIED + 200).map((r, k) => perturb(r, 80_000 + k, uniform, ['Term 77', 'Term 76']));
 const [r0, r1, r2, r3] = background;
 const planted: Record<string, FixtureReport> = {
   // r0 again from another reporter: onset a day later, age not given, one event dropped, a lot typo, a few words changed.
@@ -29,12 +34,18 @@ const planted: Record<string, FixtureReport> = {
   far3: { ...r3, id: 90007, age: (r3.age ?? 0) + 30, state: r3.state === 'CA' ? 'NY' : 'CA', narrative: 'unrelated words describe a different patient story', splttype: null,
     vaccines: r3.vaccines.map((v) => ({ name: v.name })) },
 };
-const reports = [...background, ...Object.values(planted)];
+const reports = [...background, ...Object.values(planted), ...copies];
 const row = (name: string): number => background.length + Object.keys(planted).indexOf(name);
+const copyRow = (k: number): number => background.length + Object.keys(planted).length + k;
 const result = linkReports(columnsOf(reports));
 const rep = result.representative;
 
 describe('linkReports on planted duplicates', () => {
+  it('puts at least 90% of the 200 perturbed copies in their original\'s cluster', () => {
+    const found = copies.filter((_, k) => rep[copyRow(k)] === rep[COPIED + k]).length;
+    expect(found).toBeGreaterThanOrEqual(180);
+  });
+
   it('links an edited duplicate (date +1 day, age missing, an event dropped, a lot typo, an edited narrative) and an exact one', () => {
     expect(rep[row('edited0')]).toBe(rep[0]);
     expect(rep[row('exact1')]).toBe(rep[1]);
