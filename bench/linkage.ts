@@ -5,10 +5,10 @@
  *    copied with every perturbation at once (both dates moved by 0-3 days, age changed by one
  *    year or removed, one event dropped or added, a lot typo, about a tenth of the narrative's
  *    words replaced, no SPLTTYPE, received 0-60 days later) and mixed into the real reports;
- *    per threshold, the recall (copies whose pair with their original scores at least the
- *    threshold) and precision (of the pairs of a copy scoring at least the threshold, those with
- *    its original; a copy linked to a real duplicate of its original counts as wrong, so this
- *    errs low), then the clusters at the default threshold;
+ *    per threshold and margin (link.ts strongPairs), the recall (copies whose pair with their
+ *    original is kept) and precision (of the kept pairs of a copy, those with its original; a copy
+ *    linked to a real duplicate of its original counts as wrong, so this errs low), then the
+ *    clusters at the default threshold and margin;
  * 2. the real reports alone: time and peak RSS of linking them all, the links, clusters and
  *    reports folded, the exact duplicate groups (test/linkage/raw-exact-groups.ts, from the raw
  *    files) found whole, and ten clusters drawn at random with their ids and agreed fields.
@@ -21,7 +21,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { deserialize, serialize } from 'node:v8';
 import type { LinkageColumns } from '../src/linkage/features.js';
-import { DEFAULT_THRESHOLD, linkReports, scorePairs } from '../src/linkage/link.js';
+import { DEFAULT_MARGIN, DEFAULT_THRESHOLD, linkReports, scorePairs, strongPairs } from '../src/linkage/link.js';
 import { readVaers } from '../src/vaers/read.js';
 import { columnsOf, perturb, reportOf } from '../test/linkage/fixtures.js';
 import { exactGroups, yearsIn } from '../test/linkage/raw-exact-groups.js';
@@ -61,21 +61,19 @@ console.log(`\n1. ${COPIES} perturbed copies mixed into ${real.count} real repor
 const scored = scorePairs(mixed);
 const copyOf = (row: number): number => (row >= real.count ? row - real.count : -1);
 const trueWeight = new Float64Array(COPIES).fill(-Infinity);
-const copyPairs: Array<{ weight: number; correct: boolean }> = [];
 for (let i = 0; i < scored.a.length; i++) {
   const k = copyOf(scored.b[i]);
-  if (k < 0) continue;
-  const correct = scored.a[i] === original[k];
-  if (correct) trueWeight[k] = scored.weight[i];
-  copyPairs.push({ weight: scored.weight[i], correct });
+  if (k >= 0 && scored.a[i] === original[k]) trueWeight[k] = scored.weight[i];
 }
 console.log(`candidate pairs ${scored.a.length}; copies paired with their original by the blocking: ${trueWeight.filter(Number.isFinite).length} of ${COPIES}`);
-console.log('threshold  recall  precision  (pairs of a copy)');
-for (let t = 8; t <= 48; t += 4) {
-  const recall = trueWeight.filter((w) => w >= t).length / COPIES;
-  const above = copyPairs.filter((p) => p.weight >= t);
-  const precision = above.length === 0 ? 1 : above.filter((p) => p.correct).length / above.length;
-  console.log(`${String(t).padStart(9)}  ${recall.toFixed(3)}   ${precision.toFixed(3)}`);
+console.log('pairs of a copy above the threshold, and also within the margin of the best pair of both reports:');
+console.log('threshold  margin  recall  precision');
+for (const margin of [Infinity, 12, DEFAULT_MARGIN, 4]) {
+  for (let t = 8; t <= 40; t += 4) {
+    const kept = strongPairs(mixed.count, scored.a, scored.b, scored.weight, t, margin).filter((i) => copyOf(scored.b[i]) >= 0);
+    const right = kept.filter((i) => scored.a[i] === original[copyOf(scored.b[i])]).length;
+    console.log(`${String(t).padStart(9)}  ${String(margin).padStart(6)}  ${(right / COPIES).toFixed(3)}   ${(kept.length === 0 ? 1 : right / kept.length).toFixed(3)}`);
+  }
 }
 const mixedLinks = linkReports(mixed, { threshold });
 const together = original.filter((i, k) => mixedLinks.representative[i] === mixedLinks.representative[real.count + k]).length;

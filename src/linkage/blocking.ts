@@ -6,6 +6,8 @@
  * - `vax_onset`: same vaccination date and onset date;
  * - `vax_sex`: same vaccination date and sex (U counts as a value here);
  * - `onset_sex`: same onset date and sex;
+ * - `vax_week_state_sex`, `vax_week3_state_sex`: same week of vaccination (weeks from Thursday,
+ *   and from Monday: two dates at most 3 days apart share one of them), state and sex;
  * - `age_sex_state`: same whole years of age, sex and state;
  * - `splttype`: same SPLTTYPE (manufacturer or project report number);
  * - `lot_sex`: same first lot (in sorted order) and sex;
@@ -13,7 +15,7 @@
  *   bands: two narratives with word-set Jaccard J share a band with probability 1 - (1 - J^2)^3,
  *   0.59 at J = 0.6, 0.89 at J = 0.8; Broder 1997).
  *
- * Cap: a block of more than `maxBlock` reports (default 500, i.e. at most 124,750 pairs) is
+ * Cap: a block of more than `maxBlock` reports (default 100, i.e. at most 4,950 pairs) is
  * skipped whole and counted (`BlockingFigures.skippedBlocks`): such keys (a date on which a whole
  * campaign was vaccinated, a common lot) do not tell duplicates apart, and the other kinds of
  * block still pair its duplicates. A pair is produced by the first kind of block (in the order
@@ -35,12 +37,12 @@ export interface BlockingFigures {
 }
 
 /** The default cap on a block's reports. */
-export const MAX_BLOCK = 500;
+export const MAX_BLOCK = 100;
 
 const BANDS = 3;
 
 /** The kinds of block, in order (see the module header). */
-export const BLOCK_KINDS: readonly string[] = ['vax_onset', 'vax_sex', 'onset_sex', 'age_sex_state', 'splttype', 'lot_sex', 'narrative_1', 'narrative_2', 'narrative_3'];
+export const BLOCK_KINDS: readonly string[] = ['vax_onset', 'vax_sex', 'onset_sex', 'vax_week_state_sex', 'vax_week3_state_sex', 'age_sex_state', 'splttype', 'lot_sex', 'narrative_1', 'narrative_2', 'narrative_3'];
 const HASHES_PER_BAND = 2;
 
 /** A seeded 32-bit mix of a word hash (murmur3's finaliser over hash xor seed). */
@@ -81,6 +83,9 @@ function blockKeys(f: LinkageFeatures): Array<{ block: string; keys: Float64Arra
   kinds.push({ block: 'vax_onset', key: (i) => (f.vaxDay[i] >= 0 && f.onsetDay[i] >= 0 ? f.vaxDay[i] * 100_000 + f.onsetDay[i] : NaN) });
   kinds.push({ block: 'vax_sex', key: (i) => (f.vaxDay[i] >= 0 ? f.vaxDay[i] * 4 + f.sex[i] : NaN) });
   kinds.push({ block: 'onset_sex', key: (i) => (f.onsetDay[i] >= 0 ? f.onsetDay[i] * 4 + f.sex[i] : NaN) });
+  // The week of the vaccination date, twice (weeks starting on two days 3 apart), so that two dates at most 3 days apart share one.
+  kinds.push({ block: 'vax_week_state_sex', key: (i) => (f.vaxDay[i] >= 0 && f.state[i] >= 0 ? (Math.floor(f.vaxDay[i] / 7) * 1_000_000 + f.state[i]) * 4 + f.sex[i] : NaN) });
+  kinds.push({ block: 'vax_week3_state_sex', key: (i) => (f.vaxDay[i] >= 0 && f.state[i] >= 0 ? (Math.floor((f.vaxDay[i] + 3) / 7) * 1_000_000 + f.state[i]) * 4 + f.sex[i] : NaN) });
   kinds.push({ block: 'age_sex_state', key: (i) => (Number.isNaN(f.age[i]) || f.state[i] < 0 ? NaN : (Math.floor(f.age[i]) * 4 + f.sex[i]) * 1_000_000 + f.state[i]) });
   kinds.push({ block: 'splttype', key: (i) => (f.splttype[i] === '' ? NaN : intern(`s${f.splttype[i]}`)) });
   kinds.push({ block: 'lot_sex', key: (i) => (f.lots[i].length === 0 ? NaN : intern(`l${[...f.lots[i]].sort()[0]}`) * 4 + f.sex[i]) });

@@ -9,12 +9,13 @@
  * 1. features.ts: each report's comparison values, normalised; reports with no identifying field
  *    are `unlinkable` and never linked;
  * 2. blocking.ts: candidate pairs from several kinds of block, each block capped at `maxBlock`
- *    reports (default 500; larger ones are skipped);
+ *    reports (default 100; larger ones are skipped);
  * 3. compare.ts: per candidate pair and field, an agreement level (missing weighs 0);
  * 4. estimate.ts, em.ts: the Fellegi-Sunter u probabilities from random pairs, the m
  *    probabilities by EM over the candidate pairs' patterns (Fellegi and Sunter 1969; Winkler
  *    1988), the weight of a pair being the sum of log2(m/u) of its levels;
- * 5. a pair is linked when its weight reaches `threshold` (default DEFAULT_THRESHOLD);
+ * 5. a pair is linked when its weight reaches `threshold` (default DEFAULT_THRESHOLD) and lies
+ *    within `margin` bits of the best pair of each of its reports (DEFAULT_MARGIN);
  * 6. cluster.ts: clusters by complete linkage (every two members match), a representative each.
  */
 import { candidatePairs, MAX_BLOCK, type BlockingFigures } from './blocking.js';
@@ -33,12 +34,42 @@ import type { LinkageResult, LinkageSummary, ReportLink } from './types.js';
  */
 export const DEFAULT_THRESHOLD = 16;
 
+/**
+ * The default margin, in bits: a pair above the threshold is linked only when its weight is
+ * within 8 bits (a likelihood ratio of 256) of the best-scoring pair of each of its two reports.
+ * A relaxed form of the one-to-one constraint of record linkage (Jaro 1989, "Advances in record
+ * linkage methodology as applied to matching the 1985 census of Tampa, Florida", JASA
+ * 84:414-420): a report's own duplicate outscores the other reports of its cohort (same day, same
+ * vaccines and lots), while a case reported three times still links all three.
+ */
+export const DEFAULT_MARGIN = 8;
+
+/**
+ * The pairs (indexes into `weight`) that reach `threshold` and lie within `margin` bits of the
+ * best pair of each of their reports (DEFAULT_MARGIN).
+ */
+export function strongPairs(count: number, a: Int32Array, b: Int32Array, weight: Float64Array, threshold: number, margin: number): number[] {
+  const best = new Float64Array(count).fill(-Infinity);
+  for (let i = 0; i < weight.length; i++) {
+    if (weight[i] < threshold) continue;
+    if (weight[i] > best[a[i]]) best[a[i]] = weight[i];
+    if (weight[i] > best[b[i]]) best[b[i]] = weight[i];
+  }
+  const kept: number[] = [];
+  for (let i = 0; i < weight.length; i++) {
+    if (weight[i] >= threshold && weight[i] >= best[a[i]] - margin && weight[i] >= best[b[i]] - margin) kept.push(i);
+  }
+  return kept;
+}
+
 /** Options of linkReports. */
 export interface LinkOptions {
   /** Match-weight threshold in bits (default DEFAULT_THRESHOLD). */
   threshold?: number;
-  /** Cap on the reports of one block (default 500; blocking.ts). */
+  /** Cap on the reports of one block (default MAX_BLOCK, 100; blocking.ts). */
   maxBlock?: number;
+  /** A link is kept only within this many bits of the best link of each of its reports (default DEFAULT_MARGIN; Infinity: off). */
+  margin?: number;
 }
 
 /** LinkageSummary with the figures of the blocking and of the EM fit. */
@@ -130,8 +161,7 @@ export function linkReports(details: LinkageColumns, options: LinkOptions = {}):
   const f = scored.features;
   const candidates: WeightedPair[] = [];
   const candidatePatterns: number[] = [];
-  for (let i = 0; i < scored.a.length; i++) {
-    if (scored.weight[i] < threshold) continue;
+  for (const i of strongPairs(f.count, scored.a, scored.b, scored.weight, threshold, options.margin ?? DEFAULT_MARGIN)) {
     candidates.push({ a: scored.a[i], b: scored.b[i], weight: scored.weight[i] });
     candidatePatterns.push(scored.pattern[i]);
   }
