@@ -135,3 +135,17 @@ export function comparePair(f: LinkageFeatures, a: number, b: number): number {
   pattern = pattern * RADIX[1] + sex;
   return pattern * RADIX[0] + age;
 }
+
+/**
+ * Whether `pattern` is an exact duplicate: both vaccination and onset dates known and equal,
+ * the same vaccines and events, and every other field equal or missing (no field partly or not
+ * agreeing). linkReports links such pairs whatever their weight.
+ */
+export function isExactDuplicate(pattern: number): boolean {
+  const levels = levelsOf(pattern);
+  const top = (name: string): boolean => {
+    const k = COMPARED_FIELDS.findIndex((c) => c.name === name);
+    return levels[k] === RADIX[k] - 1;
+  };
+  return top('vax_date') && top('onset_date') && top('vaccines') && top('events') && levels.every((l, k) => l === 0 || l === RADIX[k] - 1);
+}

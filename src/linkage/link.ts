@@ -15,12 +15,14 @@
  *    probabilities by EM over the candidate pairs' patterns (Fellegi and Sunter 1969; Winkler
  *    1988), the weight of a pair being the sum of log2(m/u) of its levels;
  * 5. a pair is linked when its weight reaches `threshold` (default DEFAULT_THRESHOLD) and lies
- *    within `margin` bits of the best pair of each of its reports (DEFAULT_MARGIN);
+ *    within `margin` bits of the best pair of each of its reports (DEFAULT_MARGIN); an exact
+ *    duplicate (same dates, vaccines and events, nothing disagreeing: compare.ts
+ *    isExactDuplicate) counts as reaching the threshold whatever its weight;
  * 6. cluster.ts: clusters by complete linkage (every two members match), a representative each.
  */
 import { candidatePairs, MAX_BLOCK, type BlockingFigures } from './blocking.js';
 import { clusterLinks, REPRESENTATIVE_RULE, type WeightedPair } from './cluster.js';
-import { agreedFields, COMPARED_FIELDS, comparePair, levelsOf } from './compare.js';
+import { agreedFields, COMPARED_FIELDS, comparePair, isExactDuplicate, levelsOf } from './compare.js';
 import { estimate, type Estimates } from './estimate.js';
 import { linkageFeatures, type LinkageColumns, type LinkageFeatures } from './features.js';
 import type { LinkageResult, LinkageSummary, ReportLink } from './types.js';
@@ -148,6 +150,17 @@ export function scorePairs(details: LinkageColumns, options: LinkOptions = {}): 
   return { features: f, a: a.done(), b: b.done(), pattern: patternArray, weight: Float64Array.from(patternArray, weightOf), model, weightOf, blocks };
 }
 
+/** The weight of a pattern as the links see it: an exact duplicate (compare.ts isExactDuplicate) at least the threshold. */
+function linkWeight(weightOf: (pattern: number) => number, threshold: number): (pattern: number) => number {
+  const exact = new Map<number, boolean>();
+  return (pattern) => {
+    let e = exact.get(pattern);
+    if (e === undefined) exact.set(pattern, (e = isExactDuplicate(pattern)));
+    const w = weightOf(pattern);
+    return e ? Math.max(w, threshold) : w;
+  };
+}
+
 /**
  * Finds the reports of `details` that are the same case (see the module header). `details` is the
  * build's ReportDetails (src/vaers/report-details.ts), or only the columns the linkage reads
@@ -159,17 +172,23 @@ export function linkReports(details: LinkageColumns, options: LinkOptions = {}):
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const scored = scorePairs(details, options);
   const f = scored.features;
+  const weightOf = linkWeight(scored.weightOf, threshold);
+  const weight = Float64Array.from(scored.pattern, weightOf);
   const candidates: WeightedPair[] = [];
-  const candidatePatterns: number[] = [];
-  for (const i of strongPairs(f.count, scored.a, scored.b, scored.weight, threshold, options.margin ?? DEFAULT_MARGIN)) {
-    candidates.push({ a: scored.a[i], b: scored.b[i], weight: scored.weight[i] });
-    candidatePatterns.push(scored.pattern[i]);
+  const candidatePairIndex: number[] = [];
+  for (const i of strongPairs(f.count, scored.a, scored.b, weight, threshold, options.margin ?? DEFAULT_MARGIN)) {
+    candidates.push({ a: scored.a[i], b: scored.b[i], weight: weight[i] });
+    candidatePairIndex.push(i);
   }
-  const score = (x: number, y: number): number => scored.weightOf(comparePair(f, x, y));
+  const score = (x: number, y: number): number => weightOf(comparePair(f, x, y));
   const rank = (x: number, y: number): number =>
     f.completeness[y] - f.completeness[x] || details.received[x] - details.received[y] || details.id[x] - details.id[y];
   const clusters = clusterLinks(f.count, candidates, threshold, score, rank);
-  const links: ReportLink[] = clusters.kept.map((i) => ({ ...candidates[i], agreed: agreedFields(candidatePatterns[i]) }));
+  // The links carry the Fellegi-Sunter weight itself (an exact duplicate's may be below the threshold).
+  const links: ReportLink[] = clusters.kept.map((i) => {
+    const pair = candidatePairIndex[i];
+    return { a: scored.a[pair], b: scored.b[pair], weight: scored.weight[pair], agreed: agreedFields(scored.pattern[pair]) };
+  });
   let reportsFolded = 0;
   for (let i = 0; i < f.count; i++) if (clusters.representative[i] !== i) reportsFolded++;
   let unlinkable = 0;

@@ -1,6 +1,6 @@
 /** The comparison levels of two reports (src/linkage/compare.ts), worked by hand. */
 import { describe, expect, it } from 'vitest';
-import { comparePair, levelsOf, patternOf } from '../../src/linkage/compare.js';
+import { comparePair, isExactDuplicate, levelsOf, patternOf } from '../../src/linkage/compare.js';
 import { linkageFeatures } from '../../src/linkage/features.js';
 import { columnsOf } from './fixtures.js';
 
@@ -17,5 +17,17 @@ describe('comparePair', () => {
     // narrative words {fever, and, rash, after, mmr, on, day} + two / three: Jaccard 7/9 = 0.78 -> 3.
     expect(levelsOf(comparePair(f, 0, 1))).toEqual([2, 0, 2, 2, 3, 2, 2, 3, 0, 3]);
     expect(patternOf(levelsOf(comparePair(f, 0, 1)))).toBe(comparePair(f, 0, 1));
+  });
+});
+
+describe('isExactDuplicate', () => {
+  it('needs both dates, the vaccines and the events equal, and nothing else disagreeing or partly agreeing', () => {
+    // Levels: age, sex, state, vax_date, onset_date, vaccines, lots, events, splttype, narrative.
+    expect(isExactDuplicate(patternOf([0, 0, 0, 3, 3, 3, 0, 4, 0, 0]))).toBe(true); // blanks agree with nothing and disagree with nothing
+    expect(isExactDuplicate(patternOf([3, 2, 2, 3, 3, 3, 3, 4, 2, 4]))).toBe(true);
+    expect(isExactDuplicate(patternOf([0, 0, 0, 0, 3, 3, 0, 4, 0, 0]))).toBe(false); // no vaccination date
+    expect(isExactDuplicate(patternOf([2, 2, 2, 3, 3, 3, 3, 4, 2, 4]))).toBe(false); // age a year apart
+    expect(isExactDuplicate(patternOf([3, 1, 2, 3, 3, 3, 3, 4, 2, 4]))).toBe(false); // sex disagrees
+    expect(isExactDuplicate(patternOf([3, 2, 2, 3, 3, 3, 3, 4, 2, 3]))).toBe(false); // narratives only similar
   });
 });
