@@ -20,6 +20,7 @@
  *    isExactDuplicate) counts as reaching the threshold whatever its weight;
  * 6. cluster.ts: clusters by complete linkage (every two members match), a representative each.
  */
+import { Growable } from '../vaers/report-details.js';
 import { candidatePairs, MAX_BLOCK, type BlockingFigures } from './blocking.js';
 import { clusterLinks, REPRESENTATIVE_RULE, type WeightedPair } from './cluster.js';
 import { agreedFields, COMPARED_FIELDS, comparePair, isExactDuplicate, levelsOf } from './compare.js';
@@ -116,29 +117,14 @@ export interface ScoredPairs {
   blocks: BlockingFigures[];
 }
 
-/** A growable Int32Array (the candidate pairs run to millions). */
-class Int32List {
-  data = new Int32Array(1 << 16);
-  length = 0;
-  push(x: number): void {
-    if (this.length === this.data.length) {
-      const next = new Int32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = x;
-  }
-  done(): Int32Array {
-    return this.data.slice(0, this.length);
-  }
-}
-
 /** Steps 1 to 4 of the module header: every candidate pair of `details` with its weight. */
 export function scorePairs(details: LinkageColumns, options: LinkOptions = {}): ScoredPairs {
   const f = linkageFeatures(details);
-  const a = new Int32List();
-  const b = new Int32List();
-  const pattern = new Int32List();
+  // Typed arrays that grow by doubling: the candidate pairs run to millions.
+  const int32 = (n: number): Int32Array => new Int32Array(n);
+  const a = new Growable(int32);
+  const b = new Growable(int32);
+  const pattern = new Growable(int32);
   const patterns = new Map<number, number>();
   const blocks = candidatePairs(f, (x, y) => {
     const p = comparePair(f, x, y);
