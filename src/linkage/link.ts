@@ -17,7 +17,8 @@
  * 5. a pair is linked when its weight reaches `threshold` (default DEFAULT_THRESHOLD) and lies
  *    within `margin` bits of the best pair of each of its reports (DEFAULT_MARGIN); an exact
  *    duplicate (same dates, vaccines and events, nothing disagreeing: compare.ts
- *    isExactDuplicate) counts as reaching the threshold whatever its weight;
+ *    isExactDuplicate) is linked whatever its weight, first, and its two reports keep no looser
+ *    link;
  * 6. cluster.ts: clusters by complete linkage (every two members match), a representative each.
  */
 import { Growable } from '../vaers/report-details.js';
@@ -139,14 +140,17 @@ export function scorePairs(details: LinkageColumns, options: LinkOptions = {}): 
   return { features: f, a: a.done(), b: b.done(), pattern: patternArray, weight: Float64Array.from(patternArray, weightOf), model, weightOf, blocks };
 }
 
-/** The weight of a pattern as the links see it: an exact duplicate (compare.ts isExactDuplicate) at least the threshold. */
-function linkWeight(weightOf: (pattern: number) => number, threshold: number): (pattern: number) => number {
+/**
+ * The weight of a pattern as the links see it: +Infinity for an exact duplicate (compare.ts
+ * isExactDuplicate), so that it is linked first and its reports keep no looser link (the margin
+ * rule), else the Fellegi-Sunter weight.
+ */
+function linkWeight(weightOf: (pattern: number) => number): (pattern: number) => number {
   const exact = new Map<number, boolean>();
   return (pattern) => {
     let e = exact.get(pattern);
     if (e === undefined) exact.set(pattern, (e = isExactDuplicate(pattern)));
-    const w = weightOf(pattern);
-    return e ? Math.max(w, threshold) : w;
+    return e ? Infinity : weightOf(pattern);
   };
 }
 
@@ -161,7 +165,7 @@ export function linkReports(details: LinkageColumns, options: LinkOptions = {}):
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const scored = scorePairs(details, options);
   const f = scored.features;
-  const weightOf = linkWeight(scored.weightOf, threshold);
+  const weightOf = linkWeight(scored.weightOf);
   const weight = Float64Array.from(scored.pattern, weightOf);
   const candidates: WeightedPair[] = [];
   const candidatePairIndex: number[] = [];
