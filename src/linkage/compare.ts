@@ -136,16 +136,16 @@ export function comparePair(f: LinkageFeatures, a: number, b: number): number {
   return pattern * RADIX[0] + age;
 }
 
+/** The fields an exact duplicate must agree on, each equal or missing (the last four equal and present). */
+const EXACT_FIELDS = ['age', 'sex', 'state', 'vax_date', 'onset_date', 'vaccines', 'events'].map((name) => COMPARED_FIELDS.findIndex((c) => c.name === name));
+
 /**
- * Whether `pattern` is an exact duplicate: both vaccination and onset dates known and equal,
- * the same vaccines and events, and every other field equal or missing (no field partly or not
- * agreeing). linkReports links such pairs whatever their weight.
+ * Whether `pattern` is an exact duplicate: age, sex and state equal or missing, both vaccination
+ * and onset dates known and equal, the same vaccines and the same events (lots, SPLTTYPE and
+ * narrative are not looked at: a manufacturer's and a provider's report of one case differ there).
+ * linkReports links such pairs whatever their weight.
  */
 export function isExactDuplicate(pattern: number): boolean {
   const levels = levelsOf(pattern);
-  const top = (name: string): boolean => {
-    const k = COMPARED_FIELDS.findIndex((c) => c.name === name);
-    return levels[k] === RADIX[k] - 1;
-  };
-  return top('vax_date') && top('onset_date') && top('vaccines') && top('events') && levels.every((l, k) => l === 0 || l === RADIX[k] - 1);
+  return EXACT_FIELDS.every((k, n) => levels[k] === RADIX[k] - 1 || (n < 3 && levels[k] === 0));
 }

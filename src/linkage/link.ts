@@ -16,7 +16,7 @@
  *    1988), the weight of a pair being the sum of log2(m/u) of its levels;
  * 5. a pair is linked when its weight reaches `threshold` (default DEFAULT_THRESHOLD) and lies
  *    within `margin` bits of the best pair of each of its reports (DEFAULT_MARGIN); an exact
- *    duplicate (same dates, vaccines and events, nothing disagreeing: compare.ts
+ *    duplicate (same dates, vaccines and events; age, sex and state equal or missing: compare.ts
  *    isExactDuplicate) is linked whatever its weight, first, and its two reports keep no looser
  *    link;
  * 6. cluster.ts: clusters by complete linkage (every two members match), a representative each.

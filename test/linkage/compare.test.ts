@@ -21,13 +21,15 @@ describe('comparePair', () => {
 });
 
 describe('isExactDuplicate', () => {
-  it('needs both dates, the vaccines and the events equal, and nothing else disagreeing or partly agreeing', () => {
+  it('needs both dates, the vaccines and the events equal, age, sex and state equal or missing; lots, SPLTTYPE and narrative do not count', () => {
     // Levels: age, sex, state, vax_date, onset_date, vaccines, lots, events, splttype, narrative.
     expect(isExactDuplicate(patternOf([0, 0, 0, 3, 3, 3, 0, 4, 0, 0]))).toBe(true); // blanks agree with nothing and disagree with nothing
     expect(isExactDuplicate(patternOf([3, 2, 2, 3, 3, 3, 3, 4, 2, 4]))).toBe(true);
     expect(isExactDuplicate(patternOf([0, 0, 0, 0, 3, 3, 0, 4, 0, 0]))).toBe(false); // no vaccination date
     expect(isExactDuplicate(patternOf([2, 2, 2, 3, 3, 3, 3, 4, 2, 4]))).toBe(false); // age a year apart
     expect(isExactDuplicate(patternOf([3, 1, 2, 3, 3, 3, 3, 4, 2, 4]))).toBe(false); // sex disagrees
-    expect(isExactDuplicate(patternOf([3, 2, 2, 3, 3, 3, 3, 4, 2, 3]))).toBe(false); // narratives only similar
+    expect(isExactDuplicate(patternOf([3, 2, 2, 3, 3, 3, 1, 4, 1, 3]))).toBe(true); // lots, SPLTTYPE and narrative differ
+    expect(isExactDuplicate(patternOf([3, 2, 2, 3, 2, 3, 3, 4, 2, 4]))).toBe(false); // onset 1-3 days apart
+    expect(isExactDuplicate(patternOf([3, 2, 2, 3, 3, 3, 3, 3, 2, 4]))).toBe(false); // events half shared
   });
 });
