@@ -10,7 +10,7 @@
  *   and from Monday: two dates at most 3 days apart share one of them), state and sex;
  * - `age_sex_state`: same whole years of age, sex and state;
  * - `splttype`: same SPLTTYPE (manufacturer or project report number);
- * - `lot_sex`: same first lot (in sorted order) and sex;
+ * - `lot_sex`: same first lot (the lowest lot number, features.ts) and sex;
  * - `narrative_1..3`: same MinHash band of the narrative's words (two min-hashes a band, three
  *   bands: two narratives with word-set Jaccard J share a band with probability 1 - (1 - J^2)^3,
  *   0.59 at J = 0.6, 0.89 at J = 0.8; Broder 1997).
@@ -80,6 +80,7 @@ function blockKeys(f: LinkageFeatures): Array<{ block: string; keys: Float64Arra
     if (k === undefined) strings.set(s, (k = strings.size));
     return k;
   };
+  // SPLTTYPE keys are interned here (only the blocking needs them as numbers).
   kinds.push({ block: 'vax_onset', key: (i) => (f.vaxDay[i] >= 0 && f.onsetDay[i] >= 0 ? f.vaxDay[i] * 100_000 + f.onsetDay[i] : NaN) });
   kinds.push({ block: 'vax_sex', key: (i) => (f.vaxDay[i] >= 0 ? f.vaxDay[i] * 4 + f.sex[i] : NaN) });
   kinds.push({ block: 'onset_sex', key: (i) => (f.onsetDay[i] >= 0 ? f.onsetDay[i] * 4 + f.sex[i] : NaN) });
@@ -87,8 +88,8 @@ function blockKeys(f: LinkageFeatures): Array<{ block: string; keys: Float64Arra
   kinds.push({ block: 'vax_week_state_sex', key: (i) => (f.vaxDay[i] >= 0 && f.state[i] >= 0 ? (Math.floor(f.vaxDay[i] / 7) * 1_000_000 + f.state[i]) * 4 + f.sex[i] : NaN) });
   kinds.push({ block: 'vax_week3_state_sex', key: (i) => (f.vaxDay[i] >= 0 && f.state[i] >= 0 ? (Math.floor((f.vaxDay[i] + 3) / 7) * 1_000_000 + f.state[i]) * 4 + f.sex[i] : NaN) });
   kinds.push({ block: 'age_sex_state', key: (i) => (Number.isNaN(f.age[i]) || f.state[i] < 0 ? NaN : (Math.floor(f.age[i]) * 4 + f.sex[i]) * 1_000_000 + f.state[i]) });
-  kinds.push({ block: 'splttype', key: (i) => (f.splttype[i] === '' ? NaN : intern(`s${f.splttype[i]}`)) });
-  kinds.push({ block: 'lot_sex', key: (i) => (f.lots[i].length === 0 ? NaN : intern(`l${[...f.lots[i]].sort()[0]}`) * 4 + f.sex[i]) });
+  kinds.push({ block: 'splttype', key: (i) => (f.splttype[i] === '' ? NaN : intern(f.splttype[i])) });
+  kinds.push({ block: 'lot_sex', key: (i) => (f.lots[i].length === 0 ? NaN : f.lots[i][0] * 4 + f.sex[i]) });
   for (let band = 0; band < BANDS; band++) kinds.push({ block: `narrative_${band + 1}`, key: (i) => bandKey(f.narrative[i], band) });
   return kinds.map(({ block, key }) => {
     const keys = new Float64Array(n);

@@ -92,17 +92,18 @@ function dayLevel(x: number, y: number): number {
   return d === 0 ? 3 : d <= 3 ? 2 : 1;
 }
 
-/** Level of two lot lists: 3 a lot in common, 2 similar (Jaro-Winkler >= 0.9), 1 disagree, 0 missing. */
-function lotLevel(x: readonly string[], y: readonly string[]): number {
+/** Level of two reports' lots: 3 a lot in common, 2 similar (Jaro-Winkler >= 0.9), 1 disagree, 0 missing. */
+function lotLevel(f: LinkageFeatures, a: number, b: number): number {
+  const x = f.lots[a];
+  const y = f.lots[b];
   if (x.length === 0 || y.length === 0) return 0;
-  let best = 1;
-  for (const a of x) {
-    for (const b of y) {
-      if (a === b) return 3;
-      if (best < 2 && jaroWinkler(a, b) >= 0.9) best = 2;
+  if (jaccard(x, y) > 0) return 3;
+  for (let i = 0; i < x.length; i++) {
+    for (let j = 0; j < y.length; j++) {
+      if (jaroWinkler(f.lotChars[x[i]], f.lotChars[y[j]]) >= 0.9) return 2;
     }
   }
-  return best;
+  return 1;
 }
 
 /** The comparison pattern of reports `a` and `b` (see the module header). */
@@ -127,7 +128,7 @@ export function comparePair(f: LinkageFeatures, a: number, b: number): number {
   let pattern = narrative;
   pattern = pattern * RADIX[8] + splttype;
   pattern = pattern * RADIX[7] + events;
-  pattern = pattern * RADIX[6] + lotLevel(f.lots[a], f.lots[b]);
+  pattern = pattern * RADIX[6] + lotLevel(f, a, b);
   pattern = pattern * RADIX[5] + vaccines;
   pattern = pattern * RADIX[4] + dayLevel(f.onsetDay[a], f.onsetDay[b]);
   pattern = pattern * RADIX[3] + dayLevel(f.vaxDay[a], f.vaxDay[b]);

@@ -7,8 +7,9 @@
  * - `state`: the STATE string number, -1 when blank;
  * - `vaxDay`, `onsetDay`: days since 1970-01-01 (UTC) of VAX_DATE and ONSET_DATE, -1 when blank;
  * - `vaccines`: the sorted distinct VAX_NAME string numbers of the report;
- * - `lots`: the distinct normalised lots (upper case, letters and digits only; blank, `UNK`,
- *   `UNKNOWN`, `NA`, `NONE` and lots of one character are missing);
+ * - `lots`: the sorted distinct numbers (into `lotNames`) of the normalised lots (upper case,
+ *   letters and digits only; blank, `UNK`, `UNKNOWN`, `NA`, `NONE` and lots of one character
+ *   are missing);
  * - `events`: the sorted distinct MedDRA term string numbers;
  * - `splttype`: the normalised SPLTTYPE (upper case, letters and digits), '' when blank;
  * - `narrative`: the sorted distinct 32-bit FNV-1a hashes of SYMPTOM_TEXT's words (lower case,
@@ -38,7 +39,11 @@ export interface LinkageFeatures {
   vaxDay: Int32Array;
   onsetDay: Int32Array;
   vaccines: Int32Array[];
-  lots: string[][];
+  lots: Int32Array[];
+  /** The normalised lots, each once. */
+  lotNames: string[];
+  /** Each lot of `lotNames` as its characters (what the Jaro-Winkler of compare.ts reads). */
+  lotChars: string[][];
   events: Int32Array[];
   splttype: string[];
   narrative: Int32Array[];
@@ -103,11 +108,20 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
   const strings = details.strings;
   const f: LinkageFeatures = {
     count: n, age: new Float64Array(n), sex: new Uint8Array(n), state: new Int32Array(n), vaxDay: new Int32Array(n),
-    onsetDay: new Int32Array(n), vaccines: new Array<Int32Array>(n), lots: new Array<string[]>(n), events: new Array<Int32Array>(n),
+    onsetDay: new Int32Array(n), vaccines: new Array<Int32Array>(n), lots: new Array<Int32Array>(n), lotNames: [], lotChars: [], events: new Array<Int32Array>(n),
     splttype: new Array<string>(n), narrative: new Array<Int32Array>(n), identifiable: new Uint8Array(n), completeness: new Uint8Array(n),
   };
   const sexCode = (code: number): number => (SEX_CODES[code] === 'F' ? 1 : SEX_CODES[code] === 'M' ? 2 : 0);
   const { start: vaxStart, name, lot } = details.vaccines;
+  const lotNumbers = new Map<string, number>();
+  const lotNumber = (l: string): number => {
+    let k = lotNumbers.get(l);
+    if (k === undefined) {
+      lotNumbers.set(l, (k = f.lotNames.push(l) - 1));
+      f.lotChars.push([...l]);
+    }
+    return k;
+  };
   for (let i = 0; i < n; i++) {
     f.age[i] = details.age[i];
     f.sex[i] = sexCode(details.sex[i]);
@@ -115,12 +129,12 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
     f.vaxDay[i] = dayOf(details.vaxDate[i]);
     f.onsetDay[i] = dayOf(details.onsetDate[i]);
     f.vaccines[i] = runOf(vaxStart, name, i);
-    const lots = new Set<string>();
+    const lots: number[] = [];
     for (let k = vaxStart[i]; k < vaxStart[i + 1]; k++) {
       const l = normaliseLot(lot[k] >= 0 ? strings[lot[k]] : null);
-      if (l !== '') lots.add(l);
+      if (l !== '') lots.push(lotNumber(l));
     }
-    f.lots[i] = [...lots];
+    f.lots[i] = lots.length === 0 ? EMPTY : sortedDistinct(lots);
     f.events[i] = runOf(details.events.start, details.events.term, i);
     const splt = details.splttype[i];
     f.splttype[i] = splt >= 0 ? strings[splt].toUpperCase().replace(/[^A-Z0-9]/g, '') : '';
