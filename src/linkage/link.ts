@@ -70,7 +70,7 @@ export function strongPairs(count: number, a: Int32Array, b: Int32Array, weight:
 }
 
 /** Options of linkReports. */
-export interface LinkOptions {
+export interface LinkageOptions {
   /** Match-weight threshold in bits (default DEFAULT_THRESHOLD). */
   threshold?: number;
   /** Cap on the reports of one block (default MAX_BLOCK, 100; blocking.ts). */
@@ -119,7 +119,7 @@ export interface ScoredPairs {
 }
 
 /** Steps 1 to 4 of the module header: every candidate pair of `details` with its weight. */
-export function scorePairs(details: LinkageColumns, options: LinkOptions = {}): ScoredPairs {
+export function scorePairs(details: LinkageColumns, options: LinkageOptions = {}): ScoredPairs {
   const f = linkageFeatures(details);
   // Typed arrays that grow by doubling: the candidate pairs run to millions.
   const int32 = (n: number): Int32Array => new Int32Array(n);
@@ -160,7 +160,7 @@ function linkWeight(weightOf: (pattern: number) => number): (pattern: number) =>
  * (LinkageColumns). Index i of the result is report row i. Never throws on the data: reports
  * lacking every identifying field are counted as `unlinkable` and stay their own representative.
  */
-export function linkReports(details: LinkageColumns, options: LinkOptions = {}): LinkageResult {
+export function linkReports(details: LinkageColumns, options: LinkageOptions = {}): LinkageResult {
   const started = performance.now();
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const scored = scorePairs(details, options);

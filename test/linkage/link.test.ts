@@ -84,3 +84,13 @@ describe('linkReports on planted duplicates', () => {
     expect(rep[row('edited0')]).toBe(0); // r0 has an age, its edited copy none
   });
 });
+
+describe('linkReports without narratives (a build without --narratives)', () => {
+  it('still links the exact copy and the edited one, and never throws', () => {
+    const bare = reports.map((r) => ({ ...r, narrative: null }));
+    const { representative, summary } = linkReports(columnsOf(bare));
+    expect(representative[row('exact1')]).toBe(representative[1]);
+    expect(summary.reports).toBe(bare.length);
+    expect(summary.unlinkable).toBe(2);
+  });
+});
