@@ -50,7 +50,7 @@ const recent = (): Recent => ({ value: null, number: -1 });
 type Typed = Int32Array | Float64Array | Uint16Array | Uint8Array;
 
 /** A typed array that grows by doubling; `done()` gives an exact-size copy. */
-class Growable<T extends Typed> {
+export class Growable<T extends Typed> {
   private data: T;
   length = 0;
 

@@ -1,0 +1,152 @@
+/**
+ * The comparisons of two reports: per field, an agreement level, and the pair's levels packed
+ * into one integer (its comparison pattern, the unit the EM and the weights work on).
+ *
+ * Per field, level 0 is **missing** (either report lacks the value: the field then weighs 0,
+ * as in vigiMatch's hit-miss model, Noren et al. 2007), level 1 is disagreement and higher
+ * levels are ever closer agreement:
+ *
+ * | field | levels after `disagree` |
+ * |---|---|
+ * | `age` | within 1 year, exact (within 0.01 year) |
+ * | `sex` | agree (U is missing) |
+ * | `state` | agree |
+ * | `vax_date`, `onset_date` | within 3 days, exact |
+ * | `vaccines` | overlap (Jaccard of the VAX_NAME sets >= 0.5), same set (never missing: every kept report names one) |
+ * | `lots` | similar (Jaro-Winkler >= 0.9 for some pair of lots, e.g. a typo), a lot in common |
+ * | `events` | some term in common, Jaccard >= 0.5, same set |
+ * | `splttype` | same SPLTTYPE (manufacturer or project report number) |
+ * | `narrative` | Jaccard of the word sets >= 0.2, >= 0.5, >= 0.8 |
+ *
+ * Jaro-Winkler: the `@skyra/jaro-winkler` package (Winkler 1990). Jaccard: |A n B| / |A u B|
+ * over sorted distinct values.
+ */
+import { jaroWinkler } from '@skyra/jaro-winkler';
+import type { LinkageFeatures } from './features.js';
+
+/** One compared field: its name (as in ReportLink.agreed) and the names of its levels from 1 (`disagree`) on. */
+export interface ComparedField {
+  name: string;
+  levels: readonly string[];
+}
+
+/** The compared fields, in pattern digit order (see the module header). */
+export const COMPARED_FIELDS: readonly ComparedField[] = [
+  { name: 'age', levels: ['disagree', 'within 1 year', 'exact'] },
+  { name: 'sex', levels: ['disagree', 'agree'] },
+  { name: 'state', levels: ['disagree', 'agree'] },
+  { name: 'vax_date', levels: ['disagree', 'within 3 days', 'exact'] },
+  { name: 'onset_date', levels: ['disagree', 'within 3 days', 'exact'] },
+  { name: 'vaccines', levels: ['disagree', 'overlap', 'same'] },
+  { name: 'lots', levels: ['disagree', 'similar', 'same'] },
+  { name: 'events', levels: ['disagree', 'some', 'half', 'same'] },
+  { name: 'splttype', levels: ['disagree', 'agree'] },
+  { name: 'narrative', levels: ['disagree', 'some', 'similar', 'near identical'] },
+];
+
+/** Per field, the radix of its digit in a pattern (levels + 1 for missing). */
+export const RADIX: readonly number[] = COMPARED_FIELDS.map((f) => f.levels.length + 1);
+
+/** The level of each field in `pattern` (0: missing, 1: disagree, higher: closer agreement). */
+export function levelsOf(pattern: number): number[] {
+  const levels: number[] = [];
+  for (const radix of RADIX) {
+    levels.push(pattern % radix);
+    pattern = Math.floor(pattern / radix);
+  }
+  return levels;
+}
+
+/** The pattern of per-field `levels` (the inverse of levelsOf). */
+export function patternOf(levels: readonly number[]): number {
+  let pattern = 0;
+  for (let k = RADIX.length - 1; k >= 0; k--) pattern = pattern * RADIX[k] + levels[k];
+  return pattern;
+}
+
+/** Names of the fields that agree in `pattern`: the name at the top level, `name:level` below it. */
+export function agreedFields(pattern: number): string[] {
+  return levelsOf(pattern).flatMap((level, k) => {
+    const field = COMPARED_FIELDS[k];
+    if (level < 2) return [];
+    return [level === field.levels.length ? field.name : `${field.name}:${field.levels[level - 1]}`];
+  });
+}
+
+/** Jaccard index |A n B| / |A u B| of two sorted distinct arrays (0 when both are empty). */
+export function jaccard(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let i = 0;
+  let j = 0;
+  let common = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) { common++; i++; j++; } else if (a[i] < b[j]) i++; else j++;
+  }
+  const union = a.length + b.length - common;
+  return union === 0 ? 0 : common / union;
+}
+
+/** Level of two days (-1 missing): 3 exact, 2 within 3 days, 1 disagree, 0 missing. */
+function dayLevel(x: number, y: number): number {
+  if (x < 0 || y < 0) return 0;
+  const d = Math.abs(x - y);
+  return d === 0 ? 3 : d <= 3 ? 2 : 1;
+}
+
+/** Level of two reports' lots: 3 a lot in common, 2 similar (Jaro-Winkler >= 0.9), 1 disagree, 0 missing. */
+function lotLevel(f: LinkageFeatures, a: number, b: number): number {
+  const x = f.lots[a];
+  const y = f.lots[b];
+  if (x.length === 0 || y.length === 0) return 0;
+  if (jaccard(x, y) > 0) return 3;
+  for (let i = 0; i < x.length; i++) {
+    for (let j = 0; j < y.length; j++) {
+      if (jaroWinkler(f.lotChars[x[i]], f.lotChars[y[j]]) >= 0.9) return 2;
+    }
+  }
+  return 1;
+}
+
+/** The comparison pattern of reports `a` and `b` (see the module header). */
+export function comparePair(f: LinkageFeatures, a: number, b: number): number {
+  const ageA = f.age[a];
+  const ageB = f.age[b];
+  const ageGap = Math.abs(ageA - ageB);
+  const age = Number.isNaN(ageGap) ? 0 : ageGap <= 0.01 ? 3 : ageGap <= 1 + 1e-9 ? 2 : 1;
+  const sex = f.sex[a] === 0 || f.sex[b] === 0 ? 0 : f.sex[a] === f.sex[b] ? 2 : 1;
+  const state = f.state[a] < 0 || f.state[b] < 0 ? 0 : f.state[a] === f.state[b] ? 2 : 1;
+  const vaccineJaccard = jaccard(f.vaccines[a], f.vaccines[b]);
+  const vaccines = vaccineJaccard === 1 ? 3 : vaccineJaccard >= 0.5 ? 2 : 1;
+  const eventJaccard = jaccard(f.events[a], f.events[b]);
+  const events = eventJaccard === 1 ? 4 : eventJaccard >= 0.5 ? 3 : eventJaccard > 0 ? 2 : 1;
+  const splttype = f.splttype[a] === '' || f.splttype[b] === '' ? 0 : f.splttype[a] === f.splttype[b] ? 2 : 1;
+  let narrative = 0;
+  if (f.narrative[a].length > 0 && f.narrative[b].length > 0) {
+    const j = jaccard(f.narrative[a], f.narrative[b]);
+    narrative = j >= 0.8 ? 4 : j >= 0.5 ? 3 : j >= 0.2 ? 2 : 1;
+  }
+  // patternOf([age, sex, state, vax_date, onset_date, vaccines, lots, events, splttype, narrative]), unrolled.
+  let pattern = narrative;
+  pattern = pattern * RADIX[8] + splttype;
+  pattern = pattern * RADIX[7] + events;
+  pattern = pattern * RADIX[6] + lotLevel(f, a, b);
+  pattern = pattern * RADIX[5] + vaccines;
+  pattern = pattern * RADIX[4] + dayLevel(f.onsetDay[a], f.onsetDay[b]);
+  pattern = pattern * RADIX[3] + dayLevel(f.vaxDay[a], f.vaxDay[b]);
+  pattern = pattern * RADIX[2] + state;
+  pattern = pattern * RADIX[1] + sex;
+  return pattern * RADIX[0] + age;
+}
+
+/** The fields an exact duplicate must agree on, each equal or missing (the last four equal and present). */
+const EXACT_FIELDS = ['age', 'sex', 'state', 'vax_date', 'onset_date', 'vaccines', 'events'].map((name) => COMPARED_FIELDS.findIndex((c) => c.name === name));
+
+/**
+ * Whether `pattern` is an exact duplicate: age, sex and state equal or missing, both vaccination
+ * and onset dates known and equal, the same vaccines and the same events (lots, SPLTTYPE and
+ * narrative are not looked at: a manufacturer's and a provider's report of one case differ there).
+ * linkReports links such pairs whatever their weight.
+ */
+export function isExactDuplicate(pattern: number): boolean {
+  const levels = levelsOf(pattern);
+  return EXACT_FIELDS.every((k, n) => levels[k] === RADIX[k] - 1 || (n < 3 && levels[k] === 0));
+}

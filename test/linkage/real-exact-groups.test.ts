@@ -1,0 +1,30 @@
+/**
+ * On the real 1990-2006 files (data/vaers): the exact duplicate groups counted independently from
+ * the raw CSV files (test/linkage/raw-exact-groups.ts: 458 groups, 1,110 reports beyond the first
+ * of each) are each found whole by linkReports (all members of a group share a representative).
+ * Skips with a message when data/vaers is absent.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { linkReports } from '../../src/linkage/link.js';
+import { readVaers } from '../../src/vaers/read.js';
+import { exactGroups, yearsIn } from './raw-exact-groups.js';
+
+const folder = path.resolve('data/vaers');
+const years = yearsIn(folder);
+const present = years.includes(1990) && years.includes(2006);
+if (!present) console.warn(`test/linkage/real-exact-groups: ${folder} lacks the 1990-2006 files; the real-data linkage test is skipped`);
+
+describe.skipIf(!present)('linkage on the real 1990-2006 reports', () => {
+  it('finds every exact duplicate group of the raw files whole', async () => {
+    const groups = exactGroups(folder, years);
+    expect(groups.length).toBe(458);
+    expect(groups.reduce((s, g) => s + g.length - 1, 0)).toBe(1110);
+    const { details } = await readVaers(folder, { narratives: true });
+    const result = linkReports(details);
+    const rowOf = new Map(Array.from(details.id, (id, i) => [id, i]));
+    const split = groups.filter((g) => new Set(g.map((id) => result.representative[rowOf.get(id)!])).size !== 1);
+    expect(split.map((g) => g.join(' '))).toEqual([]);
+    expect(result.summary.reports).toBe(details.count);
+  }, 900_000);
+});
