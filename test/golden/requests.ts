@@ -307,6 +307,22 @@ const TRANSPORT: GoldenRequest[] = [
   get('/explorer/'),
 ];
 
+/** The analyses' additions: the triage queue (its order, reasons, cautions and evidence), type-level items. */
+const ANALYSES: GoldenRequest[] = [
+  get('/triage?quarter=2006Q4&limit=20'),
+  get('/triage?quarter=1999Q3&limit=20'),
+  get('/triage?quarter=2006Q4&caution=exclude&limit=5'),
+  get('/triage?quarter=2006Q4&vaccine=LYME+(LYMERIX)&limit=5'),
+  get('/triage?quarter=2006Q4&limit=5&format=csv'),
+  get('/analyses/types/triage?quarter=2006Q4&limit=10'),
+  get('/analyses/serious/triage?quarter=1999Q3&limit=5'),
+  get('/triage?limit=0'),
+  get('/triage?quarter=2006Q5'),
+  get('/analyses/nope/triage'),
+  get('/analyses/types/signals?vaccine=FLU3&event=Guillain-Barre+syndrome'),
+  get('/analyses'),
+];
+
 /** Answers must not depend on what was asked before (the service caches answers). */
 const REPEATS: GoldenRequest[] = [
   { name: `GET /signals?vaccine=${ROTASHIELD}&event=Intussusception (again: cached answer)`, url: `/signals?vaccine=${ROTASHIELD}&event=Intussusception` },
@@ -321,6 +337,7 @@ export const GOLDEN_GROUPS: Readonly<Record<string, readonly GoldenRequest[]>> =
   'signals errors': SIGNALS_ERRORS,
   pipeline: PIPELINE,
   'methods, paths, CORS, HEAD, notes, explorer': TRANSPORT,
+  'triage and type-level analyses': ANALYSES,
   'repeats (cache)': REPEATS,
 };
 
