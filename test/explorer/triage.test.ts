@@ -149,6 +149,21 @@ describe.skipIf(!hasChromium || !hasStore)('explorer pair view: onset and lag hi
   const VACCINE = 'ROTAVIRUS (ROTASHIELD)';
   const EVENT = 'Intussusception';
 
+  it('the front door on the real data: the queue of /triage?caution=exclude, then the artefacts (ranked after it) in their own section', async () => {
+    const { app, page, base } = session;
+    const queue = (await app.inject({ url: '/triage?caution=exclude&limit=100' })).json();
+    const artefacts = (await app.inject({ url: '/triage?caution=only&limit=50' })).json();
+    expect(artefacts.total).toBeGreaterThan(0);
+    await open(page, base, '/');
+    expect(await page.getAttribute('#triage-section', 'data-state')).toBe('ready');
+    expect((await column(page, '#triage-table', 2)).slice(0, 5)).toEqual(queue.pairs.slice(0, 5).map((p: { event: string }) => p.event));
+    expect(await page.isVisible('#artefacts-section')).toBe(true);
+    const ranks = (await column(page, '#artefacts-table', 0)).map(Number);
+    expect(ranks[0]).toBe(queue.total + 1);
+    expect(await column(page, '#artefacts-table', 2)).toEqual(artefacts.pairs.map((p: { event: string }) => p.event));
+    for (const row of await page.locator('#artefacts-table tbody tr').all()) expect(await row.locator('li.caution.artefact').count()).toBeGreaterThan(0);
+  });
+
   it('RotaShield x Intussusception: the onset bins of both groups sum to their n, the lag bars are /cases\' lag_interval, the KS p-value is shown', async () => {
     const { app, page, base } = session;
     const api = (await app.inject({ url: `/cases?vaccine=${encodeURIComponent(VACCINE)}&event=${EVENT}&limit=1` })).json();
