@@ -7,8 +7,9 @@ import { getTriage } from './api.js';
 import { triagePathOf } from './analyses.js';
 import { el, formatNumber } from './table.js';
 
-/** Pairs asked of /triage for the front door (rank order; the artefacts among them go to their section). */
+/** Pairs asked of /triage for the front door's queue (`caution=exclude`) and for its artefacts section (`caution=only`). */
 export const TRIAGE_ASKED = 100;
+export const ARTEFACTS_ASKED = 50;
 
 /** Caution codes that mark a possible artefact of reporting rather than a clinical signal. */
 export const ARTEFACT_CAUTIONS = ['late_reports', 'legal_reports', 'non_clinical_term'];
@@ -79,7 +80,12 @@ function pairRow(pair, rank, ctx) {
  */
 export async function renderTriage(ctx) {
   const $ = (id) => document.getElementById(id);
-  const result = await getTriage({ limit: TRIAGE_ASKED }, triagePathOf(ctx.analysis));
+  // Two asks: the artefacts rank after every other pair, so in a long queue they are far below
+  // its first page; caution=only fetches them for their own section.
+  const path = triagePathOf(ctx.analysis);
+  const [result, artefactResult] = await Promise.all([
+    getTriage({ caution: 'exclude', limit: TRIAGE_ASKED }, path), getTriage({ caution: 'only', limit: ARTEFACTS_ASKED }, path),
+  ]);
   if (!ctx.current()) return true;
   const section = $('triage-section');
   if (!result.ok && result.status === 404) {
@@ -88,22 +94,26 @@ export async function renderTriage(ctx) {
     return false;
   }
   section.hidden = false;
-  if (!result.ok || !result.body || !Array.isArray(result.body.pairs)) {
+  const failed = [result, artefactResult].find((r) => !r.ok || !r.body || !Array.isArray(r.body.pairs));
+  if (failed) {
     section.dataset.state = 'error';
-    $('triage-summary').textContent = `The triage queue could not be loaded: ${result.error ?? 'GET /triage answered no pairs.'}`;
+    $('triage-summary').textContent = `The triage queue could not be loaded: ${failed.error ?? 'GET /triage answered no pairs.'}`;
     $('triage-table').hidden = true;
     $('artefacts-section').hidden = true;
     return true;
   }
   section.dataset.state = 'ready';
   const body = result.body;
-  const ranked = body.pairs.map((pair, i) => ({ pair, rank: Number(body.offset ?? 0) + i + 1 }));
-  const queue = ranked.filter(({ pair }) => !isArtefact(pair));
-  const artefacts = ranked.filter(({ pair }) => isArtefact(pair));
-  const total = Number(body.total ?? body.pairs.length);
+  const clean = Number(body.total ?? body.pairs.length);
+  const queue = body.pairs.map((pair, i) => ({ pair, rank: Number(body.offset ?? 0) + i + 1 }));
+  // Every artefact ranks after the `clean` pairs without one.
+  const artefactBody = artefactResult.body;
+  const artefacts = artefactBody.pairs.map((pair, i) => ({ pair, rank: clean + Number(artefactBody.offset ?? 0) + i + 1 }));
+  const artefactTotal = Number(artefactBody.total ?? artefactBody.pairs.length);
+  const total = clean + artefactTotal;
   const parts = [`${total} flagged pair${total === 1 ? '' : 's'} in the window ending ${body.quarter ?? '—'}${body.analysis ? ` (analysis “${body.analysis}”)` : ''}, in rank order.`];
-  if (total > body.pairs.length) parts.push(`The first ${body.pairs.length} are shown.`);
-  parts.push(`${artefacts.length} with an artefact caution ${artefacts.length === 1 ? 'is' : 'are'} listed under “Possible artefacts” below.`);
+  if (clean > body.pairs.length) parts.push(`The first ${body.pairs.length} of the ${clean} without an artefact caution are shown.`);
+  parts.push(`${artefactTotal} with an artefact caution ${artefactTotal === 1 ? 'is' : 'are'} listed under “Possible artefacts” below${artefactTotal > artefacts.length ? ` (the first ${artefacts.length})` : ''}.`);
   if (typeof body.note === 'string' && body.note) parts.push(body.note);
   $('triage-summary').textContent = parts.join(' ');
   $('triage-caveat').textContent = typeof body.caveat === 'string' ? body.caveat : '';

@@ -56,7 +56,7 @@ const QUERY = {
     drug: { type: 'string', description: 'Alias of vaccine.' },
     event: { type: 'string', description: 'Event term, exact or a substring of 3+ characters (as /signals).' },
     q: { type: 'string', description: 'Vaccine or event text (as /signals).' },
-    caution: { type: 'string', enum: ['include', 'exclude'], default: 'include', description: 'exclude: drop the pairs with an artefact caution (late_reports, legal_reports, non_clinical_term).' },
+    caution: { type: 'string', enum: ['include', 'exclude', 'only'], default: 'include', description: 'exclude: drop the pairs with an artefact caution (late_reports, legal_reports, non_clinical_term); only: keep only those (they rank after every other pair, so they are otherwise far down a long queue).' },
     limit: { type: 'integer', minimum: 1, maximum: LIMIT_MAX, default: TRIAGE_LIMIT_DEFAULT },
     offset: { type: 'integer', minimum: 0, default: 0 },
     format: { type: 'string', enum: ['json', 'csv'], default: 'json' },

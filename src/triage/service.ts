@@ -5,7 +5,8 @@
  * - `quarter`: the window (`YYYYQn`), default the analysis's latest;
  * - `vaccine` (alias `drug`), `event`, `q`: matched exactly as /signals matches them
  *   (src/query/names.ts matchNames over the analysis's vocabulary);
- * - `caution=exclude`: drop the pairs with an artefact caution (default `include`);
+ * - `caution=exclude`: drop the pairs with an artefact caution; `caution=only`: keep only them (the
+ *   explorer's "Possible artefacts" section); default `include`;
  * - `limit` 1..500 (default 50), `offset` >= 0, `format` `json` or `csv`.
  * Bad input is a 400 Error object (spec 2.5). Every answer carries the caveat (src/domain/caveats.ts)
  * and says triage orders hypotheses and does not assess causality.
@@ -29,7 +30,7 @@ export const TRIAGE_LIMIT_DEFAULT = 50;
 export const TRIAGE_PARAMETERS = ['quarter', 'vaccine', 'drug', 'event', 'q', 'caution', 'limit', 'offset', 'format'] as const;
 
 /** Usage line of the 400 answers. */
-export const TRIAGE_USAGE = '/triage?quarter=2006Q4&vaccine=NAME&event=TERM&q=TEXT&caution=include|exclude&limit=1..500&offset=0&format=json|csv';
+export const TRIAGE_USAGE = '/triage?quarter=2006Q4&vaccine=NAME&event=TERM&q=TEXT&caution=include|exclude|only&limit=1..500&offset=0&format=json|csv';
 
 /** Parsed parameters of a triage request. */
 export interface TriageParams {
@@ -37,7 +38,8 @@ export interface TriageParams {
   vaccine?: string;
   event?: string;
   q?: string;
-  exclude: boolean;
+  /** Which pairs by their artefact cautions: every pair, those without one, or only those with one. */
+  caution: 'include' | 'exclude' | 'only';
   limit: number;
   offset: number;
   format: 'json' | 'csv';
@@ -55,7 +57,7 @@ export function parseTriageQuery(search: string): TriageParams | ParamError {
   const vaccine = vaccineValue(values, TRIAGE_USAGE);
   if (typeof vaccine === 'object') return vaccine;
   const caution = presentValue(values, 'caution') ?? 'include';
-  if (caution !== 'include' && caution !== 'exclude') return { error: `caution must be include or exclude (got ${quoteValue(caution)})`, usage: TRIAGE_USAGE };
+  if (caution !== 'include' && caution !== 'exclude' && caution !== 'only') return { error: `caution must be include, exclude or only (got ${quoteValue(caution)})`, usage: TRIAGE_USAGE };
   const format = presentValue(values, 'format') ?? 'json';
   if (format !== 'json' && format !== 'csv') return { error: `format must be json or csv (got ${quoteValue(format)})`, usage: TRIAGE_USAGE };
   const limit = integerValue('limit', presentValue(values, 'limit') ?? String(TRIAGE_LIMIT_DEFAULT), 1, LIMIT_MAX, TRIAGE_USAGE);
@@ -64,7 +66,7 @@ export function parseTriageQuery(search: string): TriageParams | ParamError {
   if (typeof offset !== 'number') return offset;
   return {
     quarter: quarter ?? null, vaccine, event: presentValue(values, 'event'), q: presentValue(values, 'q'),
-    exclude: caution === 'exclude', limit, offset, format,
+    caution, limit, offset, format,
   };
 }
 
@@ -120,7 +122,7 @@ export function triageAnswer(analysis: string, params: TriageParams, window: Tri
       : (names.vaccines === null || vaccines.has(r.vaccine)) && (names.events === null || events.has(r.event))));
   }
   let pairs = rankPairs(rows, { quarter: window.quarter ?? '', at_bound: window.at_bound, vaxTypeOf: (v) => vocabulary.vaxTypeOf.get(v) ?? v });
-  if (params.exclude) pairs = pairs.filter((p) => !hasArtefact(p));
+  if (params.caution !== 'include') pairs = pairs.filter((p) => hasArtefact(p) === (params.caution === 'only'));
   const page = pairs.slice(params.offset, params.offset + params.limit);
   if (params.format === 'csv') {
     const lines = [CSV_COLUMNS.map(([name]) => name).join(',')];

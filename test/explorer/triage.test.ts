@@ -2,7 +2,8 @@
  * The explorer's triage front door and the pair's timing histograms, in headless Chromium
  * against the real server:
  * - on the small store of test/explorer/fixture.ts, GET /triage answered by request interception
- *   with a queue in the route's shape (two clinical pairs, two with artefact cautions): the queue
+ *   with a queue in the route's shape (two clinical pairs, two with artefact cautions; caution=exclude
+ *   and caution=only answered as the route does): the queue
  *   in rank order with its labels (the API's text as title), the artefacts in their own section,
  *   never hidden; and the fallback to the front door without triage when /triage is a 404;
  * - on the embedded default store, RotaShield x Intussusception's Reports view: the onset
@@ -27,7 +28,7 @@ const hasStore = hasDefaultStore('explorer timing histograms on the default stor
 const TRIAGE_URL = (url: URL): boolean => /\/triage$/.test(url.pathname);
 
 const label = (code: string, text: string) => ({ code, text });
-const pair = (vaccine: string, event: string, score: number, reasons: object[], cautions: object[]) => ({
+const pair = (vaccine: string, event: string, score: number, reasons: Array<{ code: string; text: string }>, cautions: Array<{ code: string; text: string }>) => ({
   vaccine, vax_type: vaccine.startsWith('HEP') ? 'HEP B' : 'ROTAVIRUS', event, n: 12, eb05: 3.25, prr: 4.5, ic025: 1.2, n_methods_flagged: 4, score, reasons, cautions,
   lag: { median_days: 40, q1_days: 10, q3_days: 90, share_over_365: 0.1 }, legal_share: 0, term_category: null,
   onset: { n: 10, median_days: 2, vs_other_vaccines: { d: 0.5, p: 0.01 }, vs_other_events: { d: 0.4, p: 0.05 } },
@@ -58,7 +59,15 @@ describe.skipIf(!hasChromium)('explorer triage front door (GET /triage answered 
     await session.page.unroute(TRIAGE_URL);
     await session.page.route(TRIAGE_URL, (route: Route) => {
       asked.push(route.request().url());
-      return route.fulfill({ status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
+      // A queue answers caution=exclude and caution=only as the route does: by the artefact cautions.
+      const caution = new URL(route.request().url()).searchParams.get('caution');
+      const answer = 'pairs' in body && caution !== null && caution !== 'include'
+        ? (() => {
+          const pairs = (body as typeof TRIAGE).pairs.filter((p) => p.cautions.some((c) => ['late_reports', 'legal_reports', 'non_clinical_term'].includes(c.code)) === (caution === 'only'));
+          return { ...body, pairs, total: pairs.length };
+        })()
+        : body;
+      return route.fulfill({ status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(answer) });
     });
   };
 
@@ -66,7 +75,8 @@ describe.skipIf(!hasChromium)('explorer triage front door (GET /triage answered 
     const { page, base } = session;
     await answerTriage(200, TRIAGE);
     await open(page, base, '/');
-    expect(asked.map((u) => { const url = new URL(u); return `${url.pathname}?${url.searchParams}`; })).toEqual(['/triage?limit=100']);
+    // the queue without artefacts, and the artefacts (ranked after every other pair) for their section
+    expect(asked.map((u) => { const url = new URL(u); return `${url.pathname}?${url.searchParams}`; }).sort()).toEqual(['/triage?caution=exclude&limit=100', '/triage?caution=only&limit=50']);
     expect(await page.isVisible('#triage-section')).toBe(true);
     expect(await page.textContent('#triage-title')).toBe('Triage queue');
     // the queue first on the page, above the vaccine types
@@ -138,6 +148,21 @@ describe.skipIf(!hasChromium || !hasStore)('explorer pair view: onset and lag hi
   const session = browserSession(() => DEFAULT_STORE!);
   const VACCINE = 'ROTAVIRUS (ROTASHIELD)';
   const EVENT = 'Intussusception';
+
+  it('the front door on the real data: the queue of /triage?caution=exclude, then the artefacts (ranked after it) in their own section', async () => {
+    const { app, page, base } = session;
+    const queue = (await app.inject({ url: '/triage?caution=exclude&limit=100' })).json();
+    const artefacts = (await app.inject({ url: '/triage?caution=only&limit=50' })).json();
+    expect(artefacts.total).toBeGreaterThan(0);
+    await open(page, base, '/');
+    expect(await page.getAttribute('#triage-section', 'data-state')).toBe('ready');
+    expect((await column(page, '#triage-table', 2)).slice(0, 5)).toEqual(queue.pairs.slice(0, 5).map((p: { event: string }) => p.event));
+    expect(await page.isVisible('#artefacts-section')).toBe(true);
+    const ranks = (await column(page, '#artefacts-table', 0)).map(Number);
+    expect(ranks[0]).toBe(queue.total + 1);
+    expect(await column(page, '#artefacts-table', 2)).toEqual(artefacts.pairs.map((p: { event: string }) => p.event));
+    for (const row of await page.locator('#artefacts-table tbody tr').all()) expect(await row.locator('li.caution.artefact').count()).toBeGreaterThan(0);
+  });
 
   it('RotaShield x Intussusception: the onset bins of both groups sum to their n, the lag bars are /cases\' lag_interval, the KS p-value is shown', async () => {
     const { app, page, base } = session;

@@ -178,7 +178,7 @@ describe.skipIf(!haveStore)('triage evidence on the real default store', () => {
   it('the README\'s /triage commands answer 200 on this store', async () => {
     const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
     const urls = [...readme.matchAll(/^curl '(http:\/\/127\.0\.0\.1:8080\/(?:analyses\/[a-z]+\/)?triage[^']*)'$/gm)].map((m) => new URL(m[1]));
-    expect(urls.length).toBe(3);
+    expect(urls.length).toBe(4);
     for (const url of urls) expect([url.search, (await app.inject({ url: url.pathname + url.search })).statusCode]).toEqual([url.search, 200]);
   }, 120_000);
 });

@@ -57,13 +57,19 @@ describe('GET /triage', () => {
     expect(certiva.legal_share).toBe(0.8);
   });
 
-  it('a window whose fit is on a bound says so; caution=exclude drops the artefacts', async () => {
+  it('a window whose fit is on a bound says so; caution=exclude drops the artefacts, caution=only keeps just them', async () => {
     const q3 = (await getJson(app, '/triage?quarter=2006Q3')).body;
     expect(keys(q3.pairs)).not.toContain('MMR|Fever');
     for (const p of q3.pairs) expect(codes(p.cautions)).toContain('fit_at_bound');
     const excluded = (await getJson(app, '/triage?caution=exclude')).body;
     expect(excluded.total).toBe(2);
     expect(keys(excluded.pairs)).toEqual(['ROTAVIRUS (ROTASHIELD)|Intussusception', 'MMR|Fever']);
+    const only = (await getJson(app, '/triage?caution=only')).body;
+    expect(only.total).toBe(3);
+    const all = keys((await getJson(app, '/triage')).body.pairs);
+    expect(keys(only.pairs)).toEqual(all.slice(2)); // the artefacts, in their rank order after the others
+    const bad = await app.inject({ url: '/triage?caution=some' });
+    expect([bad.statusCode, bad.json().error]).toEqual([400, 'caution must be include, exclude or only (got "some")']);
   });
 
   it('filters as /signals matches, pages, and answers CSV', async () => {
