@@ -150,3 +150,22 @@ export function isExactDuplicate(pattern: number): boolean {
   const levels = levelsOf(pattern);
   return EXACT_FIELDS.every((k, n) => levels[k] === RADIX[k] - 1 || (n < 3 && levels[k] === 0));
 }
+
+const IDENTITY_FIELDS = Object.fromEntries(['age', 'sex', 'events', 'narrative', 'splttype'].map((name) => [name, COMPARED_FIELDS.findIndex((c) => c.name === name)]));
+
+/**
+ * Whether `pattern` describes one case rather than two patients of one campaign (same day,
+ * vaccines, lots and state agree together for different patients of a clinic day, which the
+ * independence of the fields cannot see): the pair must agree on something of the patient or of
+ * the event beyond the campaign, i.e. age within 1 year, or half the events (Jaccard >= 0.5), or
+ * narratives sharing half their words (Jaccard >= 0.5), or the same SPLTTYPE; and must not
+ * disagree on both sex and age. (Onset dates are not enough: an onset on the day of vaccination
+ * is common to a clinic day's reports.) linkReports links no other pair but exact duplicates
+ * (which agree on the events and never disagree on age or sex).
+ */
+export function identifiesCase(pattern: number): boolean {
+  const levels = levelsOf(pattern);
+  const { age, sex, events, narrative, splttype } = IDENTITY_FIELDS;
+  if (levels[age] === 1 && levels[sex] === 1) return false;
+  return levels[age] >= 2 || levels[events] >= 3 || levels[narrative] >= 3 || levels[splttype] === 2;
+}
