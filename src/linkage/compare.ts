@@ -155,17 +155,19 @@ const IDENTITY_FIELDS = Object.fromEntries(['age', 'sex', 'events', 'narrative',
 
 /**
  * Whether `pattern` describes one case rather than two patients of one campaign (same day,
- * vaccines, lots and state agree together for different patients of a clinic day, which the
- * independence of the fields cannot see): the pair must agree on something of the patient or of
- * the event beyond the campaign, i.e. age within 1 year, or half the events (Jaccard >= 0.5), or
- * narratives sharing half their words (Jaccard >= 0.5), or the same SPLTTYPE; and must not
- * disagree on both sex and age. (Onset dates are not enough: an onset on the day of vaccination
- * is common to a clinic day's reports.) linkReports links no other pair but exact duplicates
- * (which agree on the events and never disagree on age or sex).
+ * vaccines, lots, state and often age, as for infants of one well-baby clinic day, agree together
+ * for different patients, which the independence of the fields cannot see): the pair must agree
+ * on the event or on the report itself, i.e. half the events (Jaccard >= 0.5), or narratives
+ * sharing half their words (Jaccard >= 0.5), or the same SPLTTYPE, or age within 1 year together
+ * with some event or some narrative words (Jaccard >= 0.2) in common; and must not disagree on
+ * both sex and age. (Onset dates are not enough: an onset on the day of vaccination is common
+ * to a clinic day's reports.) linkReports links no other pair but exact duplicates (which agree
+ * on the events and never disagree on age or sex).
  */
 export function identifiesCase(pattern: number): boolean {
   const levels = levelsOf(pattern);
   const { age, sex, events, narrative, splttype } = IDENTITY_FIELDS;
   if (levels[age] === 1 && levels[sex] === 1) return false;
-  return levels[age] >= 2 || levels[events] >= 3 || levels[narrative] >= 3 || levels[splttype] === 2;
+  return levels[events] >= 3 || levels[narrative] >= 3 || levels[splttype] === 2
+    || (levels[age] >= 2 && (levels[events] >= 2 || levels[narrative] >= 2));
 }

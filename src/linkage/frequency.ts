@@ -11,6 +11,8 @@
  * log2(m / u) becomes log2(m / u) + log2(u / p_v): the **adjustment** log2(u / p_v), in bits,
  * negative for a value commoner than the level's average. Applied to:
  *
+ * - `age` exact: p of the age (to 0.01 year: the 2-, 4- and 6-month-olds of the infant schedule
+ *   are common ages);
  * - `vax_date` exact: p of the vaccination date;
  * - `vaccines` same set: p of the report's set of VAX_NAMEs;
  * - `lots` a lot in common: p of the rarest lot the two share;
@@ -26,6 +28,8 @@ import type { LinkageFeatures } from './features.js';
 
 /** Per report, the shares p_v (0..1) of its values (see the module header); NaN when the field is unknown. */
 export interface ValueShares {
+  /** Share of reports with the report's age (to 0.01 year) among reports with one. */
+  age: Float64Array;
   /** Share of reports with the report's VAX_DATE among reports with one. */
   vaxDay: Float64Array;
   /** Share of reports with the report's exact set of VAX_NAMEs. */
@@ -73,6 +77,7 @@ export function valueShares(f: LinkageFeatures): ValueShares {
   }
   for (const [t, c] of term) term.set(t, c / withEvents);
   return {
+    age: sharesOf(n, (i) => (Number.isNaN(f.age[i]) ? undefined : Math.round(f.age[i] * 100))),
     vaxDay: sharesOf(n, (i) => (f.vaxDay[i] >= 0 ? f.vaxDay[i] : undefined)),
     vaccineSet: sharesOf(n, (i) => f.vaccines[i].join()),
     eventSet: sharesOf(n, (i) => (f.events[i].length > 0 ? f.events[i].join() : undefined)),
@@ -99,6 +104,7 @@ function rarestShared(x: ArrayLike<number>, y: ArrayLike<number>, share: (v: num
 export function frequencyAdjustment(f: LinkageFeatures, shares: ValueShares, u: readonly number[][], a: number, b: number, levels: readonly number[]): number {
   const bits = (k: number, p: number): number => (Number.isFinite(p) && p > 0 ? Math.log2(u[k][levels[k]] / p) : 0);
   let adjustment = 0;
+  if (levels[FIELD.age] === 3) adjustment += bits(FIELD.age, shares.age[a]);
   if (levels[FIELD.vax_date] === 3) adjustment += bits(FIELD.vax_date, shares.vaxDay[a]);
   if (levels[FIELD.vaccines] === 3) adjustment += bits(FIELD.vaccines, shares.vaccineSet[a]);
   if (levels[FIELD.lots] === 3) adjustment += bits(FIELD.lots, rarestShared(f.lots[a], f.lots[b], (l) => shares.lot[l]));
