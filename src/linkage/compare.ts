@@ -151,23 +151,29 @@ export function isExactDuplicate(pattern: number): boolean {
   return EXACT_FIELDS.every((k, n) => levels[k] === RADIX[k] - 1 || (n < 3 && levels[k] === 0));
 }
 
-const IDENTITY_FIELDS = Object.fromEntries(['age', 'sex', 'events', 'narrative', 'splttype'].map((name) => [name, COMPARED_FIELDS.findIndex((c) => c.name === name)]));
+const IDENTITY_FIELDS = Object.fromEntries(['age', 'sex', 'state', 'events', 'narrative', 'splttype'].map((name) => [name, COMPARED_FIELDS.findIndex((c) => c.name === name)]));
 
 /**
  * Whether `pattern` describes one case rather than two patients of one campaign (same day,
- * vaccines, lots, state and often age, as for infants of one well-baby clinic day, agree together
- * for different patients, which the independence of the fields cannot see): the pair must agree
- * on the event or on the report itself, i.e. half the events (Jaccard >= 0.5), or narratives
- * sharing half their words (Jaccard >= 0.5), or the same SPLTTYPE, or age within 1 year together
- * with some event or some narrative words (Jaccard >= 0.2) in common; and must not disagree on
- * both sex and age. (Onset dates are not enough: an onset on the day of vaccination is common
- * to a clinic day's reports.) linkReports links no other pair but exact duplicates (which agree
- * on the events and never disagree on age or sex).
+ * vaccines, lots and often age, as for infants of one well-baby clinic day, agree together for
+ * different patients, which the independence of the fields cannot see):
+ *
+ * - the pair must not disagree on age (more than 1 year apart), sex or state, unless it is the
+ *   same report by its text: the same SPLTTYPE or narratives sharing 80% of their words (the EM's
+ *   m of those disagreements, fitted on cohorts, is far too high to veto them by weight);
+ * - and must agree on the event or on the report itself: half the events (Jaccard >= 0.5), or
+ *   narratives sharing half their words, or the same SPLTTYPE, or age within 1 year together with
+ *   some event or some narrative words (Jaccard >= 0.2) in common. (Onset dates are not enough:
+ *   an onset on the day of vaccination is common to a clinic day's reports.)
+ *
+ * linkReports links no other pair but exact duplicates (which agree on the events and never
+ * disagree on age, sex or state).
  */
 export function identifiesCase(pattern: number): boolean {
   const levels = levelsOf(pattern);
-  const { age, sex, events, narrative, splttype } = IDENTITY_FIELDS;
-  if (levels[age] === 1 && levels[sex] === 1) return false;
+  const { age, sex, state, events, narrative, splttype } = IDENTITY_FIELDS;
+  const sameReport = levels[narrative] >= 4 || levels[splttype] === 2;
+  if (!sameReport && (levels[age] === 1 || levels[sex] === 1 || levels[state] === 1)) return false;
   return levels[events] >= 3 || levels[narrative] >= 3 || levels[splttype] === 2
     || (levels[age] >= 2 && (levels[events] >= 2 || levels[narrative] >= 2));
 }
