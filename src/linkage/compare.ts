@@ -158,9 +158,11 @@ const IDENTITY_FIELDS = Object.fromEntries(['age', 'sex', 'state', 'events', 'na
  * vaccines, lots and often age, as for infants of one well-baby clinic day, agree together for
  * different patients, which the independence of the fields cannot see):
  *
- * - the pair must not disagree on age (more than 1 year apart), sex or state, unless it is the
- *   same report by its text: the same SPLTTYPE or narratives sharing 80% of their words (the EM's
- *   m of those disagreements, fitted on cohorts, is far too high to veto them by weight);
+ * - the pair must not disagree on age (more than 1 year apart), sex or state, unless it has the
+ *   same SPLTTYPE (the manufacturer's number of one report); the EM's m of those disagreements,
+ *   fitted on cohorts, is far too high to veto them by weight. Near identical narratives are no
+ *   exemption: manufacturers' templated narratives (e.g. Fluvirin medication-error reports of
+ *   different children, VAERS_ID 230745 and 230746) share 80% of their words;
  * - and must agree on the event or on the report itself: half the events (Jaccard >= 0.5), or
  *   narratives sharing half their words, or the same SPLTTYPE, or age within 1 year together with
  *   some event or some narrative words (Jaccard >= 0.2) in common. (Onset dates are not enough:
@@ -172,8 +174,7 @@ const IDENTITY_FIELDS = Object.fromEntries(['age', 'sex', 'state', 'events', 'na
 export function identifiesCase(pattern: number): boolean {
   const levels = levelsOf(pattern);
   const { age, sex, state, events, narrative, splttype } = IDENTITY_FIELDS;
-  const sameReport = levels[narrative] >= 4 || levels[splttype] === 2;
-  if (!sameReport && (levels[age] === 1 || levels[sex] === 1 || levels[state] === 1)) return false;
+  if (levels[splttype] !== 2 && (levels[age] === 1 || levels[sex] === 1 || levels[state] === 1)) return false;
   return levels[events] >= 3 || levels[narrative] >= 3 || levels[splttype] === 2
     || (levels[age] >= 2 && (levels[events] >= 2 || levels[narrative] >= 2));
 }
