@@ -35,7 +35,7 @@ describe('isExactDuplicate', () => {
 });
 
 describe('identifiesCase', () => {
-  it('needs half the events, half the narrative, the SPLTTYPE, or age within a year with some event or words; no age, sex or state disagreeing but with the same SPLTTYPE', () => {
+  it('needs half the events, half the narrative, the SPLTTYPE, or age within a year with some event or words; no age, sex, state or vaccination date disagreeing but with the same SPLTTYPE', () => {
     // Levels: age, sex, state, vax_date, onset_date, vaccines, lots, events, splttype, narrative.
     expect(identifiesCase(patternOf([3, 2, 2, 3, 3, 3, 3, 1, 0, 0]))).toBe(false); // one clinic day, same age, no event in common
     expect(identifiesCase(patternOf([1, 2, 2, 3, 3, 3, 3, 2, 0, 1]))).toBe(false); // clinic day, another age, one event in common
@@ -46,6 +46,7 @@ describe('identifiesCase', () => {
     expect(identifiesCase(patternOf([1, 2, 2, 3, 3, 3, 3, 4, 0, 3]))).toBe(false); // age more than a year apart
     expect(identifiesCase(patternOf([3, 1, 2, 3, 3, 3, 3, 4, 0, 3]))).toBe(false); // sex disagrees
     expect(identifiesCase(patternOf([3, 2, 1, 3, 3, 3, 3, 4, 0, 3]))).toBe(false); // state disagrees
+    expect(identifiesCase(patternOf([3, 2, 2, 1, 3, 3, 3, 4, 0, 3]))).toBe(false); // vaccination dates more than 3 days apart
     expect(identifiesCase(patternOf([1, 1, 1, 3, 3, 3, 3, 4, 2, 1]))).toBe(true); // all three disagree, same SPLTTYPE: one report
     expect(identifiesCase(patternOf([1, 1, 0, 3, 3, 3, 3, 4, 0, 4]))).toBe(false); // age and sex disagree, near identical (templated) narratives
   });
