@@ -165,8 +165,10 @@ const IDENTITY_FIELDS = Object.fromEntries(['age', 'sex', 'state', 'vax_date', '
  *   exemption: manufacturers' templated narratives (e.g. Fluvirin medication-error reports of
  *   different children, VAERS_ID 230745 and 230746) share 80% of their words;
  * - and must agree on the event or on the report itself: half the events (Jaccard >= 0.5), or
- *   narratives sharing half their words, or the same SPLTTYPE, or age within 1 year together with
- *   some event or some narrative words (Jaccard >= 0.2) in common. (Onset dates are not enough:
+ *   narratives sharing half their words, or the same SPLTTYPE, or the same age (to 0.01 year)
+ *   with some event or some narrative words (Jaccard >= 0.2) in common, or age within 1 year with
+ *   both some event and some narrative words in common (infants of one clinic day within a year
+ *   of age who both had Pyrexia are common). (Onset dates are not enough:
  *   an onset on the day of vaccination is common to a clinic day's reports.)
  *
  * linkReports links no other pair but exact duplicates (which agree on the events and never
@@ -177,5 +179,6 @@ export function identifiesCase(pattern: number): boolean {
   const { age, sex, state, vax_date: vaxDate, events, narrative, splttype } = IDENTITY_FIELDS;
   if (levels[splttype] !== 2 && (levels[age] === 1 || levels[sex] === 1 || levels[state] === 1 || levels[vaxDate] === 1)) return false;
   return levels[events] >= 3 || levels[narrative] >= 3 || levels[splttype] === 2
-    || (levels[age] >= 2 && (levels[events] >= 2 || levels[narrative] >= 2));
+    || (levels[age] === 3 && (levels[events] >= 2 || levels[narrative] >= 2))
+    || (levels[age] === 2 && levels[events] >= 2 && levels[narrative] >= 2);
 }

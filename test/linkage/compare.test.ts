@@ -35,11 +35,13 @@ describe('isExactDuplicate', () => {
 });
 
 describe('identifiesCase', () => {
-  it('needs half the events, half the narrative, the SPLTTYPE, or age within a year with some event or words; no age, sex, state or vaccination date disagreeing but with the same SPLTTYPE', () => {
+  it('needs half the events, half the narrative, the SPLTTYPE, or the same age with some event or words, or age within a year with both; no age, sex, state or vaccination date disagreeing but with the same SPLTTYPE', () => {
     // Levels: age, sex, state, vax_date, onset_date, vaccines, lots, events, splttype, narrative.
     expect(identifiesCase(patternOf([3, 2, 2, 3, 3, 3, 3, 1, 0, 0]))).toBe(false); // one clinic day, same age, no event in common
     expect(identifiesCase(patternOf([1, 2, 2, 3, 3, 3, 3, 2, 0, 1]))).toBe(false); // clinic day, another age, one event in common
-    expect(identifiesCase(patternOf([2, 2, 2, 3, 3, 3, 3, 2, 0, 0]))).toBe(true); // age within a year and an event in common
+    expect(identifiesCase(patternOf([3, 2, 2, 3, 3, 3, 3, 2, 0, 0]))).toBe(true); // same age and an event in common
+    expect(identifiesCase(patternOf([2, 2, 2, 3, 3, 3, 3, 2, 0, 1]))).toBe(false); // age within a year and an event in common, narratives differ
+    expect(identifiesCase(patternOf([2, 2, 2, 3, 3, 3, 3, 2, 0, 2]))).toBe(true); // age within a year, an event and some words in common
     expect(identifiesCase(patternOf([0, 0, 0, 2, 2, 3, 0, 3, 0, 0]))).toBe(true); // half the events
     expect(identifiesCase(patternOf([0, 0, 0, 0, 0, 1, 0, 1, 0, 3]))).toBe(true); // half the narrative's words
     expect(identifiesCase(patternOf([0, 0, 0, 0, 0, 1, 0, 1, 2, 0]))).toBe(true); // same SPLTTYPE
