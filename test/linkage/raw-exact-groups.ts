@@ -8,8 +8,8 @@
  * CAGE_YR and CAGE_MO cells (the age at onset: with AGE_YRS blank, reports 228277 and 228281 are
  * women of 37 and 30 by CAGE_YR, not one case) with the sorted distinct VAX_NAME values and the sorted distinct terms, for reports whose
  * VAX_DATE and ONSET_DATE are both written (other cells may be blank, and blank agrees with
- * blank). A group is two or more such reports with the same key; the figure quoted for 1990-2006 is 458 groups holding
- * 1,110 reports beyond the first of each.
+ * blank). A group is two or more such reports with the same key; the figure quoted for 1990-2006 is 434 groups holding
+ * 1,083 reports beyond the first of each.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
