@@ -11,7 +11,8 @@
  *    clusters at the default threshold and margin;
  * 2. the real reports alone: time and peak RSS of linking them all, the links, clusters and
  *    reports folded, the exact duplicate groups (test/linkage/raw-exact-groups.ts, from the raw
- *    files) found whole, and ten clusters drawn at random with their ids and agreed fields.
+ *    files) found whole, and ten clusters drawn at random with their ids, agreed fields and each
+ *    member's fields and narrative (its first 240 characters), to judge whether they are one case.
  * Goals: recall >= 0.90 at precision >= 0.95; all exact groups found; <= 30 s; <= 2 GB.
  *
  * Run: npx tsx bench/linkage.ts [--vaers DIR] [--cache FILE] [--threshold BITS]
@@ -108,4 +109,10 @@ for (let k = 0; k < 10 && clusters.length > 0; k++) {
   const inside = new Set(c);
   const agreed = result.links.filter((l) => inside.has(l.a)).map((l) => `${real.id[l.a]}-${real.id[l.b]} (${l.weight.toFixed(1)}): ${l.agreed.join(', ')}`);
   console.log(`  VAERS_ID ${c.map((i) => real.id[i]).join(', ')}; representative ${real.id[result.representative[c[0]]]}\n    ${agreed.join('\n    ')}`);
+  // Each member as read, to judge by its narrative whether the cluster is one case.
+  for (const i of c) {
+    const r = all[i];
+    console.log(`    ${r.id}: age ${r.age ?? '-'} ${r.sex} ${r.state ?? '-'} vax ${r.vaxDate} onset ${r.onsetDate} ${r.vaccines.map((v) => `${v.name}/${v.lot ?? '-'}`).join(' ')}; `
+      + `${r.events.join('; ')}\n      ${(r.narrative ?? '(no narrative)').slice(0, 240)}`);
+  }
 }

@@ -150,3 +150,35 @@ export function isExactDuplicate(pattern: number): boolean {
   const levels = levelsOf(pattern);
   return EXACT_FIELDS.every((k, n) => levels[k] === RADIX[k] - 1 || (n < 3 && levels[k] === 0));
 }
+
+const IDENTITY_FIELDS = Object.fromEntries(['age', 'sex', 'state', 'vax_date', 'events', 'narrative', 'splttype'].map((name) => [name, COMPARED_FIELDS.findIndex((c) => c.name === name)]));
+
+/**
+ * Whether `pattern` describes one case rather than two patients of one campaign (same day,
+ * vaccines, lots and often age, as for infants of one well-baby clinic day, agree together for
+ * different patients, which the independence of the fields cannot see):
+ *
+ * - the pair must not disagree on age (more than 1 year apart), sex, state or vaccination date
+ *   (more than 3 days apart: the same child's next visit, or another patient), unless it has the
+ *   same SPLTTYPE (the manufacturer's number of one report); the EM's m of those disagreements,
+ *   fitted on cohorts, is far too high to veto them by weight. Near identical narratives are no
+ *   exemption: manufacturers' templated narratives (e.g. Fluvirin medication-error reports of
+ *   different children, VAERS_ID 230745 and 230746) share 80% of their words;
+ * - and must agree on the event or on the report itself: half the events (Jaccard >= 0.5), or
+ *   narratives sharing half their words, or the same SPLTTYPE, or the same age (to 0.01 year)
+ *   with some event or some narrative words (Jaccard >= 0.2) in common, or age within 1 year with
+ *   both some event and some narrative words in common (infants of one clinic day within a year
+ *   of age who both had Pyrexia are common). (Onset dates are not enough:
+ *   an onset on the day of vaccination is common to a clinic day's reports.)
+ *
+ * linkReports links no other pair but exact duplicates (which agree on the events and never
+ * disagree on age, sex or state).
+ */
+export function identifiesCase(pattern: number): boolean {
+  const levels = levelsOf(pattern);
+  const { age, sex, state, vax_date: vaxDate, events, narrative, splttype } = IDENTITY_FIELDS;
+  if (levels[splttype] !== 2 && (levels[age] === 1 || levels[sex] === 1 || levels[state] === 1 || levels[vaxDate] === 1)) return false;
+  return levels[events] >= 3 || levels[narrative] >= 3 || levels[splttype] === 2
+    || (levels[age] === 3 && (levels[events] >= 2 || levels[narrative] >= 2))
+    || (levels[age] === 2 && levels[events] >= 2 && levels[narrative] >= 2);
+}

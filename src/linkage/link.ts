@@ -13,7 +13,11 @@
  * 3. compare.ts: per candidate pair and field, an agreement level (missing weighs 0);
  * 4. estimate.ts, em.ts: the Fellegi-Sunter u probabilities from random pairs, the m
  *    probabilities by EM over the candidate pairs' patterns (Fellegi and Sunter 1969; Winkler
- *    1988), the weight of a pair being the sum of log2(m/u) of its levels;
+ *    1988), the weight of a pair being the sum of log2(m/u) of its levels, adjusted by the
+ *    frequency of the values it agrees on (frequency.ts: a common vaccination date, vaccine set,
+ *    lot or event weighs less); a pair that does not identify one case (compare.ts
+ *    identifiesCase: no agreement on age, events, narrative or SPLTTYPE, or disagreement on both
+ *    age and sex) weighs -Infinity;
  * 5. a pair is linked when its weight reaches `threshold` (default DEFAULT_THRESHOLD) and lies
  *    within `margin` bits of the best pair of each of its reports (DEFAULT_MARGIN); an exact
  *    duplicate (same dates, vaccines and events; age, sex and state equal or missing: compare.ts
@@ -24,19 +28,21 @@
 import { Growable } from '../vaers/report-details.js';
 import { candidatePairs, MAX_BLOCK, type BlockingFigures } from './blocking.js';
 import { clusterLinks, REPRESENTATIVE_RULE, type WeightedPair } from './cluster.js';
-import { agreedFields, COMPARED_FIELDS, comparePair, isExactDuplicate, levelsOf } from './compare.js';
+import { agreedFields, COMPARED_FIELDS, comparePair, identifiesCase, isExactDuplicate, levelsOf } from './compare.js';
 import { estimate, type Estimates } from './estimate.js';
 import { linkageFeatures, type LinkageColumns, type LinkageFeatures } from './features.js';
+import { frequencyAdjustment, valueShares } from './frequency.js';
 import type { LinkageResult, LinkageSummary, ReportLink } from './types.js';
 
 /**
  * The default match-weight threshold, in bits (log2 of the likelihood ratio of the match and
  * non-match models): 24, i.e. a pair at least 2^24 (about 17 million) times likelier under the
  * match model. Chosen with bench/linkage.ts (2,000 perturbed copies of real reports mixed into the
- * real 1990-2006 reports): with the margin DEFAULT_MARGIN, threshold 24 kept the copy-original
- * pair of 90.3% of the copies at a pair precision of 97.8%, threshold 16 93.3% at 89.9%, and 32
- * 85.6% at 99.0%. The weights overstate the evidence of fields that agree together (same day,
- * same vaccines and lots: one campaign; the model assumes independent fields), hence a threshold
+ * real 1990-2006 reports): with the margin DEFAULT_MARGIN, the frequency adjustments and the
+ * case-identity rule, threshold 24 kept the copy-original pair of 91.0% of the copies at a pair
+ * precision of 97.7%, threshold 16 93.8% at 93.9%, and 32 84.3% at 99.2%. The weights overstate
+ * the evidence of fields that agree together (same day, same vaccines and lots: one campaign; the
+ * model assumes independent fields), hence a threshold
  * far above the posterior-odds break-even. The choice was made on that benchmark's own copies.
  */
 export const DEFAULT_THRESHOLD = 24;
@@ -105,6 +111,26 @@ function fieldsOf(model: Estimates): LinkageSummary['fields'] {
   })));
 }
 
+/**
+ * The weight of reports `a` and `b` compared at `pattern` (steps 4 of the module header): the
+ * Fellegi-Sunter weight of the pattern plus the frequency adjustment of the values agreed on,
+ * -Infinity when the pattern does not identify one case (compare.ts identifiesCase).
+ */
+function pairWeigher(f: LinkageFeatures, model: Estimates): (a: number, b: number, pattern: number) => number {
+  const patternWeight = weigher(model);
+  const shares = valueShares(f);
+  const cache = new Map<number, { levels: number[]; weight: number }>();
+  return (a, b, pattern) => {
+    let entry = cache.get(pattern);
+    if (entry === undefined) {
+      entry = { levels: levelsOf(pattern), weight: identifiesCase(pattern) ? patternWeight(pattern) : -Infinity };
+      cache.set(pattern, entry);
+    }
+    if (entry.weight === -Infinity) return entry.weight;
+    return entry.weight + frequencyAdjustment(f, shares, model.u, a, b, entry.levels);
+  };
+}
+
 /** Every candidate pair scored: the features, the pairs (a < b) with their patterns and weights, the fitted model and the blocking figures. */
 export interface ScoredPairs {
   features: LinkageFeatures;
@@ -113,8 +139,8 @@ export interface ScoredPairs {
   pattern: Int32Array;
   weight: Float64Array;
   model: Estimates;
-  /** The weight of a pattern. */
-  weightOf: (pattern: number) => number;
+  /** The weight of two reports compared at a pattern (pairWeigher). */
+  weightOf: (a: number, b: number, pattern: number) => number;
   blocks: BlockingFigures[];
 }
 
@@ -135,22 +161,25 @@ export function scorePairs(details: LinkageColumns, options: LinkageOptions = {}
     patterns.set(p, (patterns.get(p) ?? 0) + 1);
   }, options.maxBlock ?? MAX_BLOCK);
   const model = estimate(f, patterns);
-  const weightOf = weigher(model);
+  const weightOf = pairWeigher(f, model);
+  const aArray = a.done();
+  const bArray = b.done();
   const patternArray = pattern.done();
-  return { features: f, a: a.done(), b: b.done(), pattern: patternArray, weight: Float64Array.from(patternArray, weightOf), model, weightOf, blocks };
+  const weight = Float64Array.from(patternArray, (p, i) => weightOf(aArray[i], bArray[i], p));
+  return { features: f, a: aArray, b: bArray, pattern: patternArray, weight, model, weightOf, blocks };
 }
 
 /**
- * The weight of a pattern as the links see it: +Infinity for an exact duplicate (compare.ts
+ * The weight of a pair as the links see it: +Infinity for an exact duplicate (compare.ts
  * isExactDuplicate), so that it is linked first and its reports keep no looser link (the margin
- * rule), else the Fellegi-Sunter weight.
+ * rule), else its weight (pairWeigher).
  */
-function linkWeight(weightOf: (pattern: number) => number): (pattern: number) => number {
+function linkWeight(weightOf: ScoredPairs['weightOf']): ScoredPairs['weightOf'] {
   const exact = new Map<number, boolean>();
-  return (pattern) => {
+  return (a, b, pattern) => {
     let e = exact.get(pattern);
     if (e === undefined) exact.set(pattern, (e = isExactDuplicate(pattern)));
-    return e ? Infinity : weightOf(pattern);
+    return e ? Infinity : weightOf(a, b, pattern);
   };
 }
 
@@ -166,14 +195,14 @@ export function linkReports(details: LinkageColumns, options: LinkageOptions = {
   const scored = scorePairs(details, options);
   const f = scored.features;
   const weightOf = linkWeight(scored.weightOf);
-  const weight = Float64Array.from(scored.pattern, weightOf);
+  const weight = Float64Array.from(scored.pattern, (p, i) => weightOf(scored.a[i], scored.b[i], p));
   const candidates: WeightedPair[] = [];
   const candidatePairIndex: number[] = [];
   for (const i of strongPairs(f.count, scored.a, scored.b, weight, threshold, options.margin ?? DEFAULT_MARGIN)) {
     candidates.push({ a: scored.a[i], b: scored.b[i], weight: weight[i] });
     candidatePairIndex.push(i);
   }
-  const score = (x: number, y: number): number => weightOf(comparePair(f, x, y));
+  const score = (x: number, y: number): number => weightOf(x, y, comparePair(f, x, y));
   const rank = (x: number, y: number): number =>
     f.completeness[y] - f.completeness[x] || details.received[x] - details.received[y] || details.id[x] - details.id[y];
   const clusters = clusterLinks(f.count, candidates, threshold, score, rank);

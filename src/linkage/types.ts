@@ -14,7 +14,11 @@ export interface ReportLink {
   a: number;
   /** Row index of the second report. */
   b: number;
-  /** Fellegi-Sunter match weight: sum over compared fields of log2(m/u) on agreement, log2((1-m)/(1-u)) on disagreement. */
+  /**
+   * Fellegi-Sunter match weight in bits: sum over compared fields of log2(m/u) of the pair's
+   * level, plus the frequency adjustment of the values agreed on (frequency.ts: a common value
+   * weighs less).
+   */
   weight: number;
   /** Names of the fields that agreed (e.g. `age`, `sex`, `state`, `vax_date`, `onset_date`, `vaccines`, `lots`, `events`, `splttype`, `narrative`). */
   agreed: string[];

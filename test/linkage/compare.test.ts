@@ -1,6 +1,6 @@
 /** The comparison levels of two reports (src/linkage/compare.ts), worked by hand. */
 import { describe, expect, it } from 'vitest';
-import { comparePair, isExactDuplicate, levelsOf, patternOf } from '../../src/linkage/compare.js';
+import { comparePair, identifiesCase, isExactDuplicate, levelsOf, patternOf } from '../../src/linkage/compare.js';
 import { linkageFeatures } from '../../src/linkage/features.js';
 import { columnsOf } from './fixtures.js';
 
@@ -31,5 +31,25 @@ describe('isExactDuplicate', () => {
     expect(isExactDuplicate(patternOf([3, 2, 2, 3, 3, 3, 1, 4, 1, 3]))).toBe(true); // lots, SPLTTYPE and narrative differ
     expect(isExactDuplicate(patternOf([3, 2, 2, 3, 2, 3, 3, 4, 2, 4]))).toBe(false); // onset 1-3 days apart
     expect(isExactDuplicate(patternOf([3, 2, 2, 3, 3, 3, 3, 3, 2, 4]))).toBe(false); // events half shared
+  });
+});
+
+describe('identifiesCase', () => {
+  it('needs half the events, half the narrative, the SPLTTYPE, or the same age with some event or words, or age within a year with both; no age, sex, state or vaccination date disagreeing but with the same SPLTTYPE', () => {
+    // Levels: age, sex, state, vax_date, onset_date, vaccines, lots, events, splttype, narrative.
+    expect(identifiesCase(patternOf([3, 2, 2, 3, 3, 3, 3, 1, 0, 0]))).toBe(false); // one clinic day, same age, no event in common
+    expect(identifiesCase(patternOf([1, 2, 2, 3, 3, 3, 3, 2, 0, 1]))).toBe(false); // clinic day, another age, one event in common
+    expect(identifiesCase(patternOf([3, 2, 2, 3, 3, 3, 3, 2, 0, 0]))).toBe(true); // same age and an event in common
+    expect(identifiesCase(patternOf([2, 2, 2, 3, 3, 3, 3, 2, 0, 1]))).toBe(false); // age within a year and an event in common, narratives differ
+    expect(identifiesCase(patternOf([2, 2, 2, 3, 3, 3, 3, 2, 0, 2]))).toBe(true); // age within a year, an event and some words in common
+    expect(identifiesCase(patternOf([0, 0, 0, 2, 2, 3, 0, 3, 0, 0]))).toBe(true); // half the events
+    expect(identifiesCase(patternOf([0, 0, 0, 0, 0, 1, 0, 1, 0, 3]))).toBe(true); // half the narrative's words
+    expect(identifiesCase(patternOf([0, 0, 0, 0, 0, 1, 0, 1, 2, 0]))).toBe(true); // same SPLTTYPE
+    expect(identifiesCase(patternOf([1, 2, 2, 3, 3, 3, 3, 4, 0, 3]))).toBe(false); // age more than a year apart
+    expect(identifiesCase(patternOf([3, 1, 2, 3, 3, 3, 3, 4, 0, 3]))).toBe(false); // sex disagrees
+    expect(identifiesCase(patternOf([3, 2, 1, 3, 3, 3, 3, 4, 0, 3]))).toBe(false); // state disagrees
+    expect(identifiesCase(patternOf([3, 2, 2, 1, 3, 3, 3, 4, 0, 3]))).toBe(false); // vaccination dates more than 3 days apart
+    expect(identifiesCase(patternOf([1, 1, 1, 3, 3, 3, 3, 4, 2, 1]))).toBe(true); // all three disagree, same SPLTTYPE: one report
+    expect(identifiesCase(patternOf([1, 1, 0, 3, 3, 3, 3, 4, 0, 4]))).toBe(false); // age and sex disagree, near identical (templated) narratives
   });
 });
