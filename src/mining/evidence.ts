@@ -11,11 +11,12 @@
  * completeness mean and well-documented share, serious share and deaths. The onset KS tests
  * against the other vaccines and the other events: `onsetKs`.
  *
- * Quantiles are type 7 (Hyndman and Fan 1996; R's and NumPy's default): for sorted x of length n
- * and probability p, h = (n - 1) p, `x[floor h] + (h - floor h) (x[floor h + 1] - x[floor h])`.
+ * Quantiles are type 7 (Hyndman and Fan 1996; R's and NumPy's default), by src/domain/report-days.ts
+ * `quantileSorted`, as the case series' lag breakdown computes them.
  */
 import { ksTest, type KsResult } from '../stats/ks.js';
 import type { EvidenceValues } from '../domain/columns.js';
+import { quantileSorted } from '../domain/report-days.js';
 
 /**
  * Litigation words (Goodman and Nordin 2006, "Vaccine adverse event reporting system reporting
@@ -55,18 +56,6 @@ export function daysBetween(a: number, b: number): number | null {
 export function onsetDays(numdays: number, onsetDate: number, vaxDate: number): number | null {
   const days = Number.isInteger(numdays) ? numdays : daysBetween(vaxDate, onsetDate);
   return days !== null && days >= 0 && days <= ONSET_MAX_DAYS ? days : null;
-}
-
-/**
- * Type 7 quantile of ascending `sorted` at probability p in [0, 1]; null when empty.
- * Example: quantile7([1, 2, 3, 4], 0.25) = 1.75.
- */
-export function quantile7(sorted: ArrayLike<number>, p: number): number | null {
-  const n = sorted.length;
-  if (n === 0) return null;
-  const h = (n - 1) * p;
-  const lo = Math.floor(h);
-  return lo + 1 < n ? sorted[lo] + (h - lo) * (sorted[lo + 1] - sorted[lo]) : sorted[lo];
 }
 
 /**
@@ -153,10 +142,10 @@ export function pairEvidence(reports: readonly ReportEvidence[]): EvidenceValues
   const share = (k: number, of: number): number | null => (of > 0 ? k / of : null);
   return {
     lag_n: lags.length, lag_excluded: n - lags.length,
-    lag_median_days: quantile7(lags, 0.5), lag_q1_days: quantile7(lags, 0.25), lag_q3_days: quantile7(lags, 0.75),
+    lag_median_days: quantileSorted(lags, 0.5), lag_q1_days: quantileSorted(lags, 0.25), lag_q3_days: quantileSorted(lags, 0.75),
     lag_share_over_365: share(lags.filter((d) => d > LATE_DAYS).length, lags.length),
     legal_share: legalKnown === n ? share(legal, n) : null,
-    onset_n: onsets.length, onset_median_days: quantile7(onsets, 0.5),
+    onset_n: onsets.length, onset_median_days: quantileSorted(onsets, 0.5),
     onset_d_other_vaccines: null, onset_p_other_vaccines: null, onset_d_other_events: null, onset_p_other_events: null,
     completeness_mean: share(completeness, n), well_documented_share: share(well, n),
     serious_share: share(serious, n), deaths,

@@ -3,8 +3,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  completenessScore, daysBetween, legalWording, onsetCounts, onsetDays, onsetKs, pairEvidence, quantile7, without, type ReportEvidence,
+  completenessScore, daysBetween, legalWording, onsetCounts, onsetDays, onsetKs, pairEvidence, without, type ReportEvidence,
 } from '../../src/mining/evidence.js';
+import { quantileSorted } from '../../src/domain/report-days.js';
 import { ks2samp, ksTest } from '../../src/stats/ks.js';
 
 const report = (over: Partial<ReportEvidence>): ReportEvidence => ({
@@ -20,11 +21,11 @@ describe('reporting lag', () => {
   });
   it('type 7 quantiles: (n - 1) p interpolation', () => {
     // [1, 2, 3, 4]: h = 0.75 -> 1.75; median h = 1.5 -> 2.5; q3 h = 2.25 -> 3.25.
-    expect(quantile7([1, 2, 3, 4], 0.25)).toBe(1.75);
-    expect(quantile7([1, 2, 3, 4], 0.5)).toBe(2.5);
-    expect(quantile7([1, 2, 3, 4], 0.75)).toBe(3.25);
-    expect(quantile7([7], 0.25)).toBe(7);
-    expect(quantile7([], 0.5)).toBeNull();
+    expect(quantileSorted([1, 2, 3, 4], 0.25)).toBe(1.75);
+    expect(quantileSorted([1, 2, 3, 4], 0.5)).toBe(2.5);
+    expect(quantileSorted([1, 2, 3, 4], 0.75)).toBe(3.25);
+    expect(quantileSorted([7], 0.25)).toBe(7);
+    expect(quantileSorted([], 0.5)).toBeNull();
   });
 });
 
