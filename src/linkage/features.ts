@@ -22,6 +22,7 @@
  */
 import { SEX_CODES } from '../domain/report-rules.js';
 import type { ReportDetails } from '../vaers/report-details.js';
+import { dayNumber } from '../vaers/values.js';
 
 /**
  * The report columns the linkage reads: a part of the build's ReportDetails (which is one), so
@@ -58,8 +59,7 @@ const EMPTY = new Int32Array(0);
 
 /** Days since 1970-01-01 of a `yyyymmdd` date number (0: unknown -> -1). */
 export function dayOf(date: number): number {
-  if (!(date > 0)) return -1;
-  return Math.round(Date.UTC(Math.floor(date / 10000), (Math.floor(date / 100) % 100) - 1, date % 100) / 86_400_000);
+  return dayNumber(date) ?? -1;
 }
 
 /** A lot as compared: upper case, letters and digits only; '' when missing (see the module header). */

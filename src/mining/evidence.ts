@@ -17,6 +17,7 @@
 import { ksTest, type KsResult } from '../stats/ks.js';
 import type { EvidenceValues } from '../domain/columns.js';
 import { quantileSorted } from '../domain/report-days.js';
+import { dayNumber } from '../vaers/values.js';
 
 /**
  * Litigation words (Goodman and Nordin 2006, "Vaccine adverse event reporting system reporting
@@ -43,9 +44,9 @@ export const ONSET_MAX_DAYS = 60;
 
 /** Days from a `yyyymmdd` date to another (b - a); null when either is 0 (unknown). Example: daysBetween(19990101, 20000101) = 365. */
 export function daysBetween(a: number, b: number): number | null {
-  if (a === 0 || b === 0) return null;
-  const utc = (d: number): number => Date.UTC(Math.floor(d / 10000), (Math.floor(d / 100) % 100) - 1, d % 100);
-  return Math.round((utc(b) - utc(a)) / 86_400_000);
+  const from = dayNumber(a);
+  const to = dayNumber(b);
+  return from === null || to === null ? null : to - from;
 }
 
 /**
