@@ -1,12 +1,13 @@
 /**
  * The builder's lock of a cache entry (two processes started at once on one cache
- * build once): a file created exclusively (`O_CREAT | O_EXCL`) holding JSON `{pid, started}`.
+ * build once): a file holding JSON `{pid, started}`, created whole by a hard link from a draft
+ * (`link` is atomic and fails when the name exists, so no process ever reads a half-written lock).
  * A lock whose pid is no longer alive (a builder killed, even with `kill -9`) is stale and taken
  * over. Taking over is not atomic across two processes that find the same stale lock at once:
  * both may then build; that costs time, never correctness, since every build writes a temporary
  * file and renames it (a rename replaces a store whole, so no partial store is ever served).
  */
-import { open, readFile, rm } from 'node:fs/promises';
+import { link, readFile, rm, writeFile } from 'node:fs/promises';
 
 /** What a lock file says. */
 export interface LockInfo {
@@ -53,16 +54,19 @@ export type LockAttempt = { acquired: true } | { acquired: false; holder: LockIn
  */
 export async function tryLock(path: string): Promise<LockAttempt> {
   for (let attempt = 0; attempt < 5; attempt++) {
+    // The lock appears whole or not at all: its content is written to a file of this process
+    // first and hard-linked to the lock's name (`link` fails with EEXIST when the name exists).
+    // Creating the lock empty and writing it afterwards let a second process read it empty in
+    // between, take it for stale, remove it and build too.
+    const draft = `${path}.draft-${process.pid}`;
+    await writeFile(draft, JSON.stringify({ pid: process.pid, started: new Date().toISOString() } satisfies LockInfo));
     try {
-      const handle = await open(path, 'wx');
-      try {
-        await handle.writeFile(JSON.stringify({ pid: process.pid, started: new Date().toISOString() } satisfies LockInfo));
-      } finally {
-        await handle.close();
-      }
+      await link(draft, path);
       return { acquired: true };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      await rm(draft, { force: true });
     }
     const holder = await readLock(path);
     if (holder === null) continue; // released meanwhile: try again
