@@ -10,7 +10,7 @@
  *   During a live swap the old store keeps serving, so readiness stays 200.
  */
 import type { FastifyInstance } from 'fastify';
-import { errorBody } from '../domain/errors.js';
+import { ERROR_OBJECT_SCHEMA, errorBody } from '../domain/errors.js';
 import { RETRY_AFTER_SECONDS, type LiveStore } from './live-store.js';
 
 /** Options of the health plugin. */
@@ -33,6 +33,22 @@ const READY_SCHEMA = {
   },
 } as const;
 
+/**
+ * The 503 answer: the spec 2.5 Error object, plus the build's progress while the default store is
+ * prepared (strict, as the Error object).
+ */
+const NOT_READY_SCHEMA = {
+  ...ERROR_OBJECT_SCHEMA,
+  description: 'Spec 2.5 Error object; while the default store is being built, also `building`, `phase`, `percent` and `builder`.',
+  properties: {
+    ...ERROR_OBJECT_SCHEMA.properties,
+    building: { type: 'boolean', enum: [true], description: 'Present while the default store is being built (by this process or another one on the same cache).' },
+    phase: { type: 'string', description: 'The build\'s current phase: `starting`, `read`, `link`, `count NAME`, `fit NAME`, `rows NAME` (NAME an analysis).' },
+    percent: { type: ['integer', 'null'], minimum: 0, maximum: 100, description: 'Progress of the phase, null when not known yet.' },
+    builder: { type: 'string', description: '`this process`, or `process PID` when another process on the same cache builds and this one waits.' },
+  },
+} as const;
+
 /** Registers GET /healthz and GET /readyz. */
 export async function healthRoutes(app: FastifyInstance, options: HealthOptions): Promise<void> {
   const { live } = options;
@@ -49,7 +65,11 @@ export async function healthRoutes(app: FastifyInstance, options: HealthOptions)
       summary: 'Readiness: a store is completely loaded',
       response: {
         200: { description: 'The served store.', content: { 'application/json': { schema: READY_SCHEMA } } },
-        503: { description: 'No store is loaded yet (loading) or none could be loaded: an Error object.', content: { 'application/json': { schema: { $ref: 'Error#' } } } },
+        503: {
+          description: 'No store is loaded yet (loading) or none could be loaded: an Error object; while the default store is being built, also `building`, `phase`, `percent` and `builder`, with `Retry-After`.',
+          headers: { 'Retry-After': { type: 'integer', description: 'Seconds to wait, while the default store is being built.' } },
+          content: { 'application/json': { schema: NOT_READY_SCHEMA } },
+        },
       },
     },
   }, async (_request, reply) => {

@@ -6,14 +6,18 @@
  * from the store file on demand (src/store/triage-rows.ts) and kept per generation (the last
  * WINDOW_CACHE windows read). Validation is parseTriageQuery (Fastify's is off; the schema documents).
  * Headers of a 200: X-Total-Count (pairs before paging), X-Limit, X-Offset, X-REPORTS-Through (the
- * store's reports_through, as /signals), X-REPORTS-Analysis, Cache-Control public, max-age=60.
+ * store's reports_through, as /signals), X-REPORTS-Analysis, Cache-Control public, max-age=60; a weak
+ * ETag over the store build and the normalised query, with 304 on If-None-Match, and the content
+ * coding negotiated (answer.ts, as /signals).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, ERROR_OBJECT_SCHEMA } from '../domain/errors.js';
 import { readTriageWindow, type TriageWindow } from '../store/triage-rows.js';
 import { parseTriageQuery, triageAnswer, TRIAGE_LIMIT_DEFAULT } from '../triage/service.js';
 import { LIMIT_MAX } from '../query/parameters.js';
+import { answerHeaders } from '../query/responses.js';
 import type { Generation, LiveStore } from './live-store.js';
+import { sendAnswer } from './answer.js';
 import { PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';
 
 /** Options of the /triage route plugin. */
@@ -65,6 +69,7 @@ const QUERY = {
 const RESPONSES = {
   200: {
     description: 'The window\'s flagged pairs in triage order (pairs with an artefact caution after the others), with analysis, quarter, total, limit, offset, caveat and note.',
+    headers: answerHeaders('Pairs of the queue before limit and offset (after the filters and `caution`).'),
     content: {
       'application/json': {
         schema: {
@@ -99,8 +104,14 @@ export async function triageRoutes(app: FastifyInstance, options: TriageRouteOpt
     const window = await triageWindow(generation, analysis, params.quarter);
     const result = triageAnswer(analysis, params, window, service.catalog);
     if (result.status !== 200) return reply.code(result.status).type(result.type).send(result.body);
-    return reply.type(result.type).header('cache-control', 'public, max-age=60').header('x-total-count', String(result.total))
-      .header('x-limit', String(params.limit)).header('x-offset', String(params.offset)).header('x-reports-through', generation.meta.reports_through ?? '').send(result.body);
+    const answer = {
+      body: Buffer.from(result.body as string),
+      headers: {
+        'content-type': result.type, 'cache-control': 'public, max-age=60', 'x-total-count': String(result.total),
+        'x-limit': String(params.limit), 'x-offset': String(params.offset), 'x-reports-through': generation.meta.reports_through ?? '',
+      },
+    };
+    return sendAnswer(request, reply, answer, generation.build, `triage\0${analysis}\0${JSON.stringify(params)}`);
   }
 
   app.get('/triage', { schema: { summary: SUMMARY, querystring: QUERY, response: RESPONSES }, ...PLAIN }, async (request, reply) =>

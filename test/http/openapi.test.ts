@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { PAIR_FIELDS } from '../../src/domain/pair.js';
 import { FORMATS, SIGNALS_PARAMETERS } from '../../src/signals/parameters.js';
+import { buildServedApp } from '../../src/http/app.js';
 import { fixtureApp, getJson } from './helpers.js';
 
 let app: FastifyInstance;
@@ -106,6 +107,25 @@ describe('spec 4.1: real responses match the /openapi.json schemas (Ajv)', () =>
       const { status, body } = await getJson(app, url);
       expect(status).toBe(400);
       expect(validate(body), `${url}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    }
+  });
+
+  it('/readyz: the 503 while the default store is built validates against its schema (Error object plus building, phase, percent, builder) and has Retry-After', async () => {
+    const { app: pending, live } = await buildServedApp({ storePath: null });
+    try {
+      live.preparing = { state: 'waiting', phase: 'fit stratified', percent: 40, pid: 4242, since: Date.now() };
+      const { status, body, res } = await getJson(pending, '/readyz');
+      expect(status).toBe(503);
+      expect(body).toMatchObject({ building: true, phase: 'fit stratified', percent: 40, builder: 'process 4242', hypothesis: HYPOTHESIS });
+      expect(res.headers['retry-after']).toBe('10');
+      const responses = doc.paths['/readyz'].get.responses['503'];
+      const validate = ajv.compile({ $ref: pointer('paths', '/readyz', 'get', 'responses', '503', 'content', 'application/json', 'schema') });
+      expect(validate(body), ajv.errorsText(validate.errors)).toBe(true);
+      expect(validate({ ...body, percent: null })).toBe(true);
+      expect(validate({ ...body, stage: 'x' })).toBe(false);
+      expect(responses.headers['Retry-After'].schema.type).toBe('integer');
+    } finally {
+      await pending.close();
     }
   });
 

@@ -3,6 +3,7 @@
  * the order (artefact cautions after the others, then score), the reasons and cautions with
  * their figures, novelty, the filters, csv, and the 400/404 answers.
  */
+import { brotliDecompressSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
@@ -113,6 +114,28 @@ describe('GET /triage', () => {
     } finally {
       await imported.close();
     }
+  });
+
+  it('revalidates as /signals: a weak ETag per store build and normalised query, 304 on If-None-Match, brotli on request', async () => {
+    const first = await app.inject({ method: 'GET', url: '/triage?limit=3' });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/"[0-9a-f]{20}"$/);
+    expect(first.headers.vary).toBe('Accept-Encoding');
+    // The same query written differently (order, default spelled out) is the same answer and tag.
+    const same = await app.inject({ method: 'GET', url: '/triage?caution=include&limit=3&offset=0' });
+    expect(same.headers.etag).toBe(etag);
+    expect(same.body).toBe(first.body);
+    const other = await app.inject({ method: 'GET', url: '/triage?limit=2' });
+    expect(other.headers.etag).not.toBe(etag);
+    const analysis = await app.inject({ method: 'GET', url: '/analyses/all/triage?limit=3' });
+    expect(analysis.body).toBe(first.body);
+    const revalidated = await app.inject({ method: 'GET', url: '/triage?limit=3', headers: { 'if-none-match': etag } });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.body).toBe('');
+    expect(revalidated.headers['x-total-count']).toBe('5');
+    const br = await app.inject({ method: 'GET', url: '/triage', headers: { 'accept-encoding': 'br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString('utf8')).total).toBe(5);
   });
 
   it('a quarter without rows answers an empty queue', async () => {
