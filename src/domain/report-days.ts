@@ -40,13 +40,23 @@ export function lagDaysOf(vaxDate: string | null, received: string): number | nu
 }
 
 /**
- * Days from vaccination to onset: `numdays` (NUMDAYS; NaN when blank) when a whole number >= 0,
- * else ONSET_DATE - VAX_DATE when both are known and the difference is >= 0, else null.
+ * The onset rule, whatever form the dates come in: `numdays` (NUMDAYS; NaN when blank) when a
+ * whole number >= 0, else `datesDays` (ONSET_DATE - VAX_DATE in days, null when either is
+ * unknown) when >= 0, else null. The case series (onsetDaysOf) and the build's triage evidence
+ * (src/mining/evidence.ts onsetDays) both apply it, so a report has the same onset in both.
+ * Example: onsetDaysFrom(3, null) = 3; onsetDaysFrom(-2, 5) = 5; onsetDaysFrom(NaN, -1) = null.
+ */
+export function onsetDaysFrom(numdays: number, datesDays: number | null): number | null {
+  if (Number.isInteger(numdays) && numdays >= 0) return numdays;
+  return datesDays === null || datesDays < 0 ? null : datesDays;
+}
+
+/**
+ * Days from vaccination to onset from the ISO dates the store keeps: the rule of
+ * {@link onsetDaysFrom} with ONSET_DATE - VAX_DATE.
  */
 export function onsetDaysOf(numdays: number, vaxDate: string | null, onsetDate: string | null): number | null {
-  if (Number.isInteger(numdays) && numdays >= 0) return numdays;
-  const days = daysBetween(vaxDate, onsetDate);
-  return days === null || days < 0 ? null : days;
+  return onsetDaysFrom(numdays, daysBetween(vaxDate, onsetDate));
 }
 
 /**

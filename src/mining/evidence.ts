@@ -16,7 +16,7 @@
  */
 import { ksTest, type KsResult } from '../stats/ks.js';
 import type { EvidenceValues } from '../domain/columns.js';
-import { quantileSorted } from '../domain/report-days.js';
+import { onsetDaysFrom, quantileSorted } from '../domain/report-days.js';
 import { dayNumber } from '../vaers/values.js';
 
 /**
@@ -50,13 +50,15 @@ export function daysBetween(a: number, b: number): number | null {
 }
 
 /**
- * Onset in days after vaccination: NUMDAYS when it is a whole number, else ONSET_DATE - VAX_DATE
- * (dates `yyyymmdd`, 0 unknown); null when neither or when outside 0..ONSET_MAX_DAYS.
- * Example: onsetDays(2, 0, 0) = 2; onsetDays(NaN, 19990110, 19990101) = 9; onsetDays(61, 0, 0) = null.
+ * Onset in days after vaccination, by the case series' rule (src/domain/report-days.ts
+ * onsetDaysFrom: NUMDAYS when a whole number >= 0, else ONSET_DATE - VAX_DATE when >= 0; dates
+ * `yyyymmdd`, 0 unknown); null when unknown or outside 0..ONSET_MAX_DAYS.
+ * Example: onsetDays(2, 0, 0) = 2; onsetDays(NaN, 19990110, 19990101) = 9; onsetDays(61, 0, 0) = null;
+ * onsetDays(-1, 19990105, 19990101) = 4 (a negative NUMDAYS is an entry error: the dates decide).
  */
 export function onsetDays(numdays: number, onsetDate: number, vaxDate: number): number | null {
-  const days = Number.isInteger(numdays) ? numdays : daysBetween(vaxDate, onsetDate);
-  return days !== null && days >= 0 && days <= ONSET_MAX_DAYS ? days : null;
+  const days = onsetDaysFrom(numdays, daysBetween(vaxDate, onsetDate));
+  return days !== null && days <= ONSET_MAX_DAYS ? days : null;
 }
 
 /**

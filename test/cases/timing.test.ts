@@ -58,6 +58,7 @@ describe('the day rules', () => {
     expect(onsetDaysOf(3, null, null)).toBe(3);
     expect(onsetDaysOf(2.5, '2000-01-01', '2000-01-04')).toBe(3);
     expect(onsetDaysOf(-1, '2000-01-04', '2000-01-01')).toBeNull();
+    expect(onsetDaysOf(-1, '2000-01-01', '2000-01-04')).toBe(3);
     expect(onsetDaysOf(NaN, '2000-01-01', null)).toBeNull();
   });
 

@@ -47,6 +47,10 @@ describe('onset days', () => {
     expect(onsetDays(1.5, 19990103, 19990101)).toBe(2);
     expect(onsetDays(61, 0, 0)).toBeNull();
     expect(onsetDays(NaN, 19990101, 19990110)).toBeNull();
+    // A negative NUMDAYS (an entry error) lets the dates decide, as the case series' onset does.
+    expect(onsetDays(-1, 19990105, 19990101)).toBe(4);
+    expect(onsetDays(-1, 19990101, 19990105)).toBeNull();
+    expect(onsetDays(-1, 0, 19990105)).toBeNull();
     expect(onsetDays(NaN, 0, 19990101)).toBeNull();
   });
 });
