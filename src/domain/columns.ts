@@ -284,11 +284,24 @@ export type ScoreColumn = Extract<Column, { score: unknown }> extends infer C
 export const SCORE_COLUMNS: readonly ScoreColumn[] = COLUMNS.flatMap((c): ScoreColumn[] =>
   'score' in c ? [('header' in c.score ? c.score.header : c.name) as ScoreColumn] : []);
 
+/** The columns `names` of one pair as an object, from the doubles `values[at + c]` in `names` order (NaN for null). */
+function fromDoubles<N extends string>(names: readonly N[], values: ArrayLike<number>, at: number): { [K in N]: number | null } {
+  const out: Partial<Record<N, number | null>> = {};
+  names.forEach((name, c) => { out[name] = finiteOrNull(values[at + c]); });
+  return out as { [K in N]: number | null };
+}
+
 /** The statistics of one pair as an object, from the doubles `values[at + c]` in STAT_COLUMNS order (NaN for null). */
 export function statisticsFromDoubles(values: ArrayLike<number>, at: number): { [K in StatisticName]: number | null } {
-  const out: Partial<Record<StatisticName, number | null>> = {};
-  STAT_COLUMNS.forEach((name, c) => { out[name] = finiteOrNull(values[at + c]); });
-  return out as { [K in StatisticName]: number | null };
+  return fromDoubles(STAT_COLUMNS, values, at);
+}
+
+/**
+ * The evidence of one pair as an object, from the doubles `values[at + c]` in EVIDENCE_COLUMNS
+ * order (NaN for null; src/mining/evidence-step.ts WindowEvidence writes them in a worker thread).
+ */
+export function evidenceFromDoubles(values: ArrayLike<number>, at: number): EvidenceValues {
+  return fromDoubles(EVIDENCE_COLUMNS, values, at);
 }
 
 /**

@@ -27,7 +27,7 @@ import { vaxType } from '../vaccine-type.js';
 import { readVaers, type VaersData } from '../vaers/read.js';
 import { PROGRAM_VERSION } from '../version.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
-import { evidenceInputs, withEvidence, type EvidenceInputs } from './evidence-step.js';
+import { evidenceInputs, type EvidenceInputs } from './evidence-step.js';
 import { reportItems, type ReportItems } from './items.js';
 import { linkDuplicates } from './linkage-step.js';
 import { reportTables } from './report-tables.js';
@@ -156,14 +156,26 @@ async function fitAnalysis(pool: WorkerPool, run: AnalysisRun, progress: Progres
   return { run, plan, fit, rows: 0, seconds: { fit: seconds(started), rows_and_write: 0 } };
 }
 
-/** The quarterly rows of every analysis in turn, each tagged with its analysis. */
+/**
+ * The quarterly rows of every analysis in turn, each tagged with its analysis, with their triage
+ * evidence computed in the workers: before an analysis's rows, each worker gets the analysis's
+ * subset mask and, the first time, its item kind's evidence tables (pool.broadcast).
+ */
 async function* allRows(pool: WorkerPool, results: AnalysisResult[], data: VaersData, evidence: ReadonlyMap<ItemKind, EvidenceInputs>, progress: Progress): AsyncGenerator<QuarterlyRow> {
+  const sent = new Set<ItemKind>();
   for (const result of results) {
     if (!result.plan || !result.fit) continue;
     const started = performance.now();
-    progress.start(`rows ${result.run.analysis.name}`, result.plan.windowQuarters.length, 'windows');
-    const rows = rowsPass(pool, result.plan, result.fit, { vaccines: result.run.items, events: data.events }, result.run.analysis.name, (done) => progress.update(done));
-    for await (const row of withEvidence(evidence.get(result.run.analysis.items)!, rows, result.run.analysis, result.fit.flagged)) {
+    const { analysis } = result.run;
+    const inputs = evidence.get(analysis.items)!;
+    pool.broadcast({
+      type: 'evidence-setup', analysis: analysis.name, kind: analysis.items, mask: subsetMask(analysis, inputs.details),
+      ...(sent.has(analysis.items) ? {} : { tables: inputs.tables }),
+    });
+    sent.add(analysis.items);
+    progress.start(`rows ${analysis.name}`, result.plan.windowQuarters.length, 'windows');
+    const names = { vaccines: result.run.items, events: data.events };
+    for await (const row of rowsPass(pool, result.plan, result.fit, names, analysis.name, (done) => progress.update(done), true)) {
       result.rows++;
       yield row;
     }

@@ -1,20 +1,22 @@
 /**
- * The build's evidence step: fills the evidence columns (src/domain/columns.ts kind `evidence`)
- * of every quarterly row an analysis stores, from the window's reports of that analysis
- * (quarters q-3..q, the analysis's subset), as the rows stream to the store.
+ * The build's evidence step: the evidence columns (src/domain/columns.ts kind `evidence`) of
+ * every quarterly row an analysis stores, from the window's reports of that analysis (quarters
+ * q-3..q, the analysis's subset). They are computed where the rows are scored, in the build's
+ * worker threads (passes.ts rowsPass sends each window's stored pair keys; worker.ts answers
+ * their statistics and evidence together), so that both cores share the work.
  *
  * `evidenceInputs(data, items)` is taken once, right after the read and before the build lets the
  * reports go: per report its quarter, its items (src/mining/items.ts `reportItems`, the one place
- * that says which vaccine items a report names, per item kind) and its evidence (evidence.ts `ReportEvidence`).
- * `withEvidence` then groups, per window, the reports of the stored pairs and the onsets per
- * vaccine and per event, and decorates each row: pairEvidence of the pair's reports, and the two
- * onset KS tests (the pair's onsets against the window's reports naming the event but not the
- * vaccine, and against those naming the vaccine but not the event; Van Holle et al. 2012).
+ * that says which vaccine items a report names, per item kind) and its evidence (evidence.ts
+ * `ReportEvidence`), as typed arrays (`EvidenceTables`, sent to each worker once per item kind).
+ * `WindowEvidence.window` then groups, per window, the reports of the wanted pairs and the onsets
+ * per vaccine and per event, and gives each pair pairEvidence of its reports and the two onset KS
+ * tests (the pair's onsets against the window's reports naming the event but not the vaccine, and
+ * against those naming the vaccine but not the event; Van Holle et al. 2012).
  */
-import { subsetMask, type AnalysisDefinition } from '../domain/analysis-rules.js';
-import { parseQuarter, type QuarterIndex } from '../domain/quarter.js';
+import type { QuarterIndex } from '../domain/quarter.js';
 import { isSerious, OUTCOME, SEX_CODES } from '../domain/report-rules.js';
-import type { EvidenceValues, QuarterlyRow } from '../domain/columns.js';
+import { EVIDENCE_COLUMNS, type EvidenceValues } from '../domain/columns.js';
 import type { ReportDetails } from '../vaers/report-details.js';
 import type { VaersData } from '../vaers/read.js';
 import type { ReportItems } from './items.js';
@@ -23,17 +25,37 @@ import {
   completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, pairEvidence, without, type ReportEvidence,
 } from './evidence.js';
 
-/** What the evidence step needs of the read, kept after the build lets the reports go. */
-export interface EvidenceInputs {
-  /** Per report (index as VaersData.reports): quarter index. */
+/**
+ * What the evidence step needs of the read, as typed arrays only (so that it is sent to the
+ * build's worker threads once per item kind, protocol.ts `EvidenceSetup`): per report (index as
+ * VaersData.reports) its quarter, items, events and evidence (evidence.ts `ReportEvidence`, one
+ * array per field).
+ */
+export interface EvidenceTables {
+  /** Per report: quarter index. */
   quarter: Uint16Array;
   /** Report i's vaccine items are `vaccines[vaccineStart[i] .. vaccineStart[i + 1] - 1]`. */
   vaccineStart: Int32Array;
   vaccines: Int32Array;
   eventStart: Int32Array;
   events: Int32Array;
-  evidence: ReportEvidence[];
-  /** Vaccine item and event names, by index (pair key `v * eventNames.length + e`). */
+  /** Number of event names (pair key `v * nEvents + e`). */
+  nEvents: number;
+  /** Per report: lag days, NaN when null. */
+  lagDays: Float64Array;
+  /** Per report: onset days 0..60, -1 when null. */
+  onsetDays: Int8Array;
+  /** Per report: 1 legal wording, 0 none, -1 unknown (no narratives). */
+  legal: Int8Array;
+  completeness: Float64Array;
+  serious: Uint8Array;
+  died: Uint8Array;
+}
+
+/** The evidence inputs of one item kind: the tables, with the names and the read's columns the main thread keeps (subset masks). */
+export interface EvidenceInputs {
+  tables: EvidenceTables;
+  /** Vaccine item and event names, by index. */
   vaccineNames: readonly string[];
   eventNames: readonly string[];
   details: ReportDetails;
@@ -88,14 +110,34 @@ export function reportEvidence(details: ReportDetails, i: number): ReportEvidenc
 export function evidenceInputs<K>(data: VaersData, items: ReadonlyMap<K, ReportItems>): Map<K, EvidenceInputs> {
   const ev = runs(data.reports.map((r) => r.events));
   const quarter = Uint16Array.from(data.reports, (r) => r.quarter);
-  const evidence = data.reports.map((_, i) => reportEvidence(data.details, i));
+  const n = data.reports.length;
+  const lagDays = new Float64Array(n), completeness = new Float64Array(n);
+  const onsetDays = new Int8Array(n), legal = new Int8Array(n), serious = new Uint8Array(n), died = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const e = reportEvidence(data.details, i);
+    lagDays[i] = e.lagDays ?? Number.NaN;
+    onsetDays[i] = e.onsetDays ?? -1;
+    legal[i] = e.legal === null ? -1 : e.legal ? 1 : 0;
+    completeness[i] = e.completeness;
+    serious[i] = e.serious ? 1 : 0;
+    died[i] = e.died ? 1 : 0;
+  }
   return new Map([...items].map(([kind, { names, lists }]) => {
     const vax = runs(lists);
-    return [kind, {
-      quarter, vaccineStart: vax.start, vaccines: vax.values, eventStart: ev.start, events: ev.values, evidence,
-      vaccineNames: names, eventNames: data.events, details: data.details,
-    }];
+    const tables: EvidenceTables = {
+      quarter, vaccineStart: vax.start, vaccines: vax.values, eventStart: ev.start, events: ev.values, nEvents: data.events.length,
+      lagDays, onsetDays, legal, completeness, serious, died,
+    };
+    return [kind, { tables, vaccineNames: names, eventNames: data.events, details: data.details }];
   }));
+}
+
+/** Report i's evidence back from the tables (evidence.ts ReportEvidence). */
+function evidenceAt(t: EvidenceTables, i: number): ReportEvidence {
+  return {
+    lagDays: Number.isNaN(t.lagDays[i]) ? null : t.lagDays[i], legal: t.legal[i] < 0 ? null : t.legal[i] === 1,
+    onsetDays: t.onsetDays[i] < 0 ? null : t.onsetDays[i], completeness: t.completeness[i], serious: t.serious[i] === 1, died: t.died[i] === 1,
+  };
 }
 
 /** One window's grouping: the stored pairs' reports, the onsets per vaccine and per event (counts per day). */
@@ -117,23 +159,22 @@ function push<K>(map: Map<K, number[]>, key: K, value: number): void {
   else map.set(key, [value]);
 }
 
-/** Groups the reports of window `q` kept by `mask` (report indexes by quarter in `byQuarter`). */
-function windowGroups(inputs: EvidenceInputs, byQuarter: Map<QuarterIndex, number[]>, mask: Uint8Array, stored: ReadonlySet<number>, q: QuarterIndex): WindowGroups {
-  const nEvents = inputs.eventNames.length;
+/** Groups the reports of window `q` kept by `mask` (report indexes by quarter in `byQuarter`); pairs restricted to `wanted` keys. */
+function windowGroups(t: EvidenceTables, byQuarter: ReadonlyMap<QuarterIndex, number[]>, mask: Uint8Array, wanted: ReadonlySet<number>, q: QuarterIndex): WindowGroups {
   const groups: WindowGroups = { pairReports: new Map(), vaccineOnsets: new Map(), eventOnsets: new Map() };
   for (let quarter = q - WINDOW_QUARTERS + 1; quarter <= q; quarter++) {
     for (const r of byQuarter.get(quarter) ?? []) {
       if (!mask[r]) continue;
-      const onset = inputs.evidence[r].onsetDays;
-      for (let a = inputs.vaccineStart[r]; a < inputs.vaccineStart[r + 1]; a++) {
-        const v = inputs.vaccines[a];
-        if (onset !== null) count(groups.vaccineOnsets, v, onset);
-        for (let b = inputs.eventStart[r]; b < inputs.eventStart[r + 1]; b++) {
-          const key = v * nEvents + inputs.events[b];
-          if (stored.has(key)) push(groups.pairReports, key, r);
+      const onset = t.onsetDays[r];
+      for (let a = t.vaccineStart[r]; a < t.vaccineStart[r + 1]; a++) {
+        const v = t.vaccines[a];
+        if (onset >= 0) count(groups.vaccineOnsets, v, onset);
+        for (let b = t.eventStart[r]; b < t.eventStart[r + 1]; b++) {
+          const key = v * t.nEvents + t.events[b];
+          if (wanted.has(key)) push(groups.pairReports, key, r);
         }
       }
-      if (onset !== null) for (let b = inputs.eventStart[r]; b < inputs.eventStart[r + 1]; b++) count(groups.eventOnsets, inputs.events[b], onset);
+      if (onset >= 0) for (let b = t.eventStart[r]; b < t.eventStart[r + 1]; b++) count(groups.eventOnsets, t.events[b], onset);
     }
   }
   return groups;
@@ -143,11 +184,13 @@ const NO_ONSETS = onsetCounts([]);
 /** The other sample of an onset test (overwritten by each test). */
 const SCRATCH = onsetCounts([]);
 
-/** The evidence of pair (v, e) in a window's grouping. */
-function evidenceOf(inputs: EvidenceInputs, groups: WindowGroups, v: number, e: number): EvidenceValues {
-  const reports = groups.pairReports.get(v * inputs.eventNames.length + e) ?? [];
-  const values = pairEvidence(reports.map((r) => inputs.evidence[r]));
-  const onsets = onsetCounts(reports.flatMap((r) => (inputs.evidence[r].onsetDays === null ? [] : [inputs.evidence[r].onsetDays!])));
+/** The evidence of pair key `key` (= v * nEvents + e) in a window's grouping. */
+function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number): EvidenceValues {
+  const v = Math.floor(key / t.nEvents);
+  const e = key - v * t.nEvents;
+  const reports = groups.pairReports.get(key) ?? [];
+  const values = pairEvidence(reports.map((r) => evidenceAt(t, r)));
+  const onsets = onsetCounts(reports.flatMap((r) => (t.onsetDays[r] < 0 ? [] : [t.onsetDays[r]])));
   const vsVaccines = onsetKs(onsets, without(groups.eventOnsets.get(e) ?? NO_ONSETS, onsets, SCRATCH));
   const vsEvents = onsetKs(onsets, without(groups.vaccineOnsets.get(v) ?? NO_ONSETS, onsets, SCRATCH));
   values.onset_d_other_vaccines = vsVaccines?.d ?? null;
@@ -158,29 +201,31 @@ function evidenceOf(inputs: EvidenceInputs, groups: WindowGroups, v: number, e: 
 }
 
 /**
- * The rows of one analysis with their evidence, in the order given (rowsPass: window by window).
- * `stored` holds the pair keys (`v * events + e`) the analysis stores (its fit's flagged pairs).
- * Each row is completed in place (rowsPass makes a new object per row). A row whose names are not
- * those of the read (never, for the build's own rows) passes unchanged.
+ * The evidence of one analysis's pairs, window by window: the tables of its item kind and its
+ * subset mask (`subsetMask`, 1 for the reports the analysis keeps). Built where the rows are
+ * scored (a worker thread of the build, worker.ts), from what protocol.ts `EvidenceSetup` carries.
  */
-export async function* withEvidence(
-  inputs: EvidenceInputs, rows: AsyncIterable<QuarterlyRow>, analysis: AnalysisDefinition, stored: ReadonlySet<number>,
-): AsyncGenerator<QuarterlyRow> {
-  const mask = subsetMask(analysis, inputs.details);
-  const byQuarter = new Map<QuarterIndex, number[]>();
-  inputs.quarter.forEach((q, r) => push(byQuarter, q, r));
-  const vaccineIndex = new Map(inputs.vaccineNames.map((name, i) => [name, i]));
-  const eventIndex = new Map(inputs.eventNames.map((name, i) => [name, i]));
-  let current = null as { quarter: string; groups: WindowGroups } | null;
-  for await (const row of rows) {
-    const v = vaccineIndex.get(row.drug);
-    const e = eventIndex.get(row.event);
-    const q = parseQuarter(row.quarter);
-    if (v === undefined || e === undefined || q === null) {
-      yield row;
-      continue;
+export class WindowEvidence {
+  private readonly byQuarter = new Map<QuarterIndex, number[]>();
+
+  constructor(private readonly tables: EvidenceTables, private readonly mask: Uint8Array) {
+    tables.quarter.forEach((q, r) => push(this.byQuarter, q, r));
+  }
+
+  /**
+   * The evidence of pairs `keys` (pair keys `v * nEvents + e`) in the window ending at quarter
+   * `q` (quarters q-3..q): `EVIDENCE_COLUMNS.length` doubles per pair in `keys` order (NaN for
+   * null; evidenceFromDoubles reads them back). A pair without a report in the window has the
+   * evidence of no report (counts 0, the rest null).
+   */
+  window(q: QuarterIndex, keys: ArrayLike<number>): Float64Array {
+    const groups = windowGroups(this.tables, this.byQuarter, this.mask, new Set(Array.from(keys)), q);
+    const width = EVIDENCE_COLUMNS.length;
+    const out = new Float64Array(keys.length * width);
+    for (let j = 0; j < keys.length; j++) {
+      const values = evidenceOf(this.tables, groups, keys[j]);
+      EVIDENCE_COLUMNS.forEach((name, c) => { out[j * width + c] = values[name] ?? Number.NaN; });
     }
-    if (current?.quarter !== row.quarter) current = { quarter: row.quarter, groups: windowGroups(inputs, byQuarter, mask, stored, q) };
-    yield Object.assign(row, evidenceOf(inputs, current.groups, v, e));
+    return out;
   }
 }

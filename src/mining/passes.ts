@@ -4,7 +4,8 @@
  * 1. `fitPass`: per window, the MGPS prior fit and each pair's flags (`n_methods_flagged`);
  *    a pair is stored when some window flags it with at least SERVING_FLOOR methods.
  * 2. `rowsPass`: per window, the statistics of the stored pairs with the window's fitted
- *    hyperparameters, as quarterly rows, with the EWMA of EB05 per pair in quarter order.
+ *    hyperparameters, as quarterly rows, with the EWMA of EB05 per pair in quarter order, and
+ *    (when asked, after the pool's EvidenceSetup of the analysis) their triage evidence.
  *
  * Windows are sent in chunks of CHUNK_WINDOWS consecutive windows (the first of a chunk fitted
  * from the fixed starting points, each later one also warm-started from the previous fit), so
@@ -18,7 +19,7 @@ import type { QuarterlyRow, WindowRow } from '../store/schema.js';
 import { WINDOW_QUARTERS, windowCounts, type HistoryCounts, type QuarterCounts, type WindowCounts } from './counts.js';
 import { scoreInOrder, type WorkerPool } from './pool.js';
 import { STAT_COLUMNS, type WindowRequest } from './protocol.js';
-import { statisticsFromDoubles } from '../domain/columns.js';
+import { EVIDENCE_COLUMNS, evidenceFromDoubles, statisticsFromDoubles } from '../domain/columns.js';
 
 /** Windows per worker job; fixed so that results do not depend on the number of workers. */
 export const CHUNK_WINDOWS = 8;
@@ -129,11 +130,13 @@ export async function fitPass(pool: WorkerPool, plan: WindowPlan, onWindows: (do
 /**
  * Pass 2: the quarterly rows of the flagged pairs, window by window in quarter order (the
  * EWMA of EB05 runs per pair over its rows in that order). `names` turns a pair key into the
- * vaccine and event names; every row carries `analysis`.
+ * vaccine and event names; every row carries `analysis`. With `evidence`, each row also carries
+ * its evidence columns, computed by the workers (the pool must have had the analysis's
+ * EvidenceSetup: build.ts allRows).
  */
 export async function* rowsPass(
   pool: WorkerPool, plan: WindowPlan, fit: FitPassResult, names: { vaccines: readonly string[]; events: readonly string[] }, analysis: string,
-  onWindows: (done: number) => void = () => {},
+  onWindows: (done: number) => void = () => {}, evidence = false,
 ): AsyncGenerator<QuarterlyRow> {
   const nEvents = plan.history.nEvents;
   const ewma = new Map<number, number | null>();
@@ -145,15 +148,18 @@ export async function* rowsPass(
       return { w, keep: Int32Array.from(keep) };
     }).filter((s) => s.keep.length > 0);
     selected.push(picked);
-    return picked.map(({ w, keep }) => request(w, keep, fit.fits.get(w.quarter)!));
-  });
+    return picked.map(({ w, keep }) => ({
+      ...request(w, keep, fit.fits.get(w.quarter)!),
+      ...(evidence ? { evidence: { quarter: w.quarter, keys: Float64Array.from(keep, (p) => w.keys[p]) } } : {}),
+    }));
+  }, evidence ? analysis : undefined);
   let done = 0;
   for await (const chunkReplies of replies) {
     const picked = selected.shift()!;
     done += picked.length;
     for (let i = 0; i < chunkReplies.length; i++) {
       const { w, keep } = picked[i];
-      const { flags, stats } = chunkReplies[i];
+      const { flags, stats, evidence: evidenceValues } = chunkReplies[i];
       const quarter = formatQuarter(w.quarter);
       const width = STAT_COLUMNS.length;
       for (let j = 0; j < keep.length; j++) {
@@ -166,6 +172,7 @@ export async function* rowsPass(
           analysis, drug: names.vaccines[v], event: names.events[key - v * nEvents], quarter,
           n: w.n[keep[j]], n_vaccine: w.n_vaccine[keep[j]], n_event: w.n_event[keep[j]], n_reports: w.n_reports,
           ...statistics, n_methods_flagged: flags[j] & 0x7f, is_signal_any: (flags[j] & 0x80) !== 0, ewma_eb05: smoothed,
+          ...(evidenceValues ? evidenceFromDoubles(evidenceValues, j * EVIDENCE_COLUMNS.length) : {}),
         };
       }
     }

@@ -7,7 +7,7 @@
  * which registers tsx inside the worker thread.
  */
 import { Worker } from 'node:worker_threads';
-import type { ChunkRequest, WindowReply, WindowRequest } from './protocol.js';
+import type { ChunkRequest, EvidenceSetup, WindowReply, WindowRequest } from './protocol.js';
 
 interface Job {
   request: ChunkRequest;
@@ -45,13 +45,22 @@ export class WorkerPool {
     }
   }
 
-  /** Scores one chunk of windows in a worker (their arrays are transferred, not copied). */
-  run(mode: ChunkRequest['mode'], windows: WindowRequest[]): Promise<WindowReply[]> {
+  /** Scores one chunk of windows in a worker (their arrays are transferred, not copied); `analysis` names the EvidenceSetup the windows' evidence needs. */
+  run(mode: ChunkRequest['mode'], windows: WindowRequest[], analysis?: string): Promise<WindowReply[]> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { id: this.nextId++, mode, windows }, resolve, reject });
+      this.queue.push({ request: { id: this.nextId++, mode, windows, analysis }, resolve, reject });
       this.dispatch();
     });
+  }
+
+  /**
+   * Sends `setup` to every worker (copied to each). A worker handles its messages in order, so
+   * every chunk sent after this call sees the setup; send it when no chunk of the previous
+   * analysis is pending.
+   */
+  broadcast(setup: EvidenceSetup): void {
+    for (const worker of [...this.idle, ...this.busy.keys()]) worker.postMessage(setup);
   }
 
   private dispatch(): void {
@@ -59,7 +68,9 @@ export class WorkerPool {
       const worker = this.idle.pop()!;
       const job = this.queue.shift()!;
       this.busy.set(worker, job);
-      const transfer = job.request.windows.flatMap((w) => [w.n.buffer, w.n_vaccine.buffer, w.n_event.buffer, ...(w.expected ? [w.expected.buffer] : [])]) as ArrayBuffer[];
+      const transfer = job.request.windows.flatMap((w) => [
+        w.n.buffer, w.n_vaccine.buffer, w.n_event.buffer, ...(w.expected ? [w.expected.buffer] : []), ...(w.evidence ? [w.evidence.keys.buffer] : []),
+      ]) as ArrayBuffer[];
       worker.postMessage(job.request, transfer);
     }
   }
@@ -100,12 +111,13 @@ export async function* scoreInOrder(
   mode: ChunkRequest['mode'],
   count: number,
   make: (chunk: number) => WindowRequest[],
+  analysis?: string,
 ): AsyncGenerator<WindowReply[]> {
   const inFlight: Array<Promise<WindowReply[]>> = [];
   let sent = 0;
   const fill = (): void => {
     while (sent < count && inFlight.length < 2 * pool.size) {
-      const promise = pool.run(mode, make(sent++));
+      const promise = pool.run(mode, make(sent++), analysis);
       promise.catch(() => undefined); // awaited in order below; avoid unhandled rejections meanwhile
       inFlight.push(promise);
     }
