@@ -29,6 +29,7 @@ import { PROGRAM_VERSION } from '../version.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
 import { evidenceInputs, type EvidenceInputs } from './evidence-step.js';
 import { reportItems, type ReportItems } from './items.js';
+import { KsMemo } from './ks-memo.js';
 import { linkDuplicates } from './linkage-step.js';
 import { reportTables } from './report-tables.js';
 import { fitPass, planWindows, rowsPass, type FitPassResult, type WindowPlan } from './passes.js';
@@ -159,17 +160,19 @@ async function fitAnalysis(pool: WorkerPool, run: AnalysisRun, progress: Progres
 /**
  * The quarterly rows of every analysis in turn, each tagged with its analysis, with their triage
  * evidence computed in the workers: before an analysis's rows, each worker gets the analysis's
- * subset mask and, the first time, its item kind's evidence tables (pool.broadcast).
+ * subset mask, the shared memo of exact KS probabilities and, the first time, its item kind's
+ * evidence tables (pool.broadcast).
  */
 async function* allRows(pool: WorkerPool, results: AnalysisResult[], data: VaersData, evidence: ReadonlyMap<ItemKind, EvidenceInputs>, progress: Progress): AsyncGenerator<QuarterlyRow> {
   const sent = new Set<ItemKind>();
+  const ksMemo = new KsMemo(); // one table of exact KS probabilities for every worker and analysis
   for (const result of results) {
     if (!result.plan || !result.fit) continue;
     const started = performance.now();
     const { analysis } = result.run;
     const inputs = evidence.get(analysis.items)!;
     pool.broadcast({
-      type: 'evidence-setup', analysis: analysis.name, kind: analysis.items, mask: subsetMask(analysis, inputs.details),
+      type: 'evidence-setup', analysis: analysis.name, kind: analysis.items, mask: subsetMask(analysis, inputs.details), ksMemo: ksMemo.buffer,
       ...(sent.has(analysis.items) ? {} : { tables: inputs.tables }),
     });
     sent.add(analysis.items);

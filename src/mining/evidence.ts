@@ -14,7 +14,7 @@
  * Quantiles are type 7 (Hyndman and Fan 1996; R's and NumPy's default), by src/domain/report-days.ts
  * `quantileSorted`, as the case series' lag breakdown computes them.
  */
-import { ksTest, type KsResult } from '../stats/ks.js';
+import { ksTest, type ExactMemo } from '../stats/ks.js';
 import type { EvidenceValues } from '../domain/columns.js';
 import { onsetDaysFrom, quantileSorted } from '../domain/report-days.js';
 import { dayNumber } from '../vaers/values.js';
@@ -155,22 +155,12 @@ export function pairEvidence(reports: readonly ReportEvidence[]): EvidenceValues
   };
 }
 
-/**
- * Memo of onset KS tests by (n1, n2, D): the p-value depends on nothing else, and the analyses
- * that share their reports (`all` and `stratified`) run the same tests; bounded, cleared when full.
- */
-const KS_MEMO = new Map<string, KsResult | null>();
-const KS_MEMO_MAX = 1_000_000;
+/** The exact KS probabilities shared by the build's workers (ks-memo.ts), once a worker is given it. */
+let ksMemo: ExactMemo | undefined;
 
-function memoKsTest(n1: number, n2: number, d: number): KsResult | null {
-  const key = `${n1},${n2},${d}`;
-  let r = KS_MEMO.get(key);
-  if (r === undefined) {
-    r = ksTest(n1, n2, d);
-    if (KS_MEMO.size >= KS_MEMO_MAX) KS_MEMO.clear();
-    KS_MEMO.set(key, r);
-  }
-  return r;
+/** Installs the memo of exact KS probabilities the onset tests use (a worker thread of the build: worker.ts). */
+export function useKsMemo(memo: ExactMemo): void {
+  ksMemo = memo;
 }
 
 /** Onset days 0..ONSET_MAX_DAYS as counts per day (index = day): how the build holds a sample. */
@@ -204,7 +194,7 @@ export function onsetKs(x: ArrayLike<number>, y: ArrayLike<number>): { d: number
     if (diff < minDiff) minDiff = diff;
   }
   const minS = Math.min(1, Math.max(0, -minDiff));
-  const r = memoKsTest(n1, n2, minS > maxS ? minS : maxS);
+  const r = ksTest(n1, n2, minS > maxS ? minS : maxS, true, ksMemo);
   return r && { d: r.d, p: r.p };
 }
 

@@ -49,6 +49,8 @@ export interface EvidenceSetup {
   kind: string;
   mask: Uint8Array;
   tables?: EvidenceTables;
+  /** The shared memo of exact KS probabilities (ks-memo.ts), shared, not copied; a worker keeps the first it gets. */
+  ksMemo?: SharedArrayBuffer;
 }
 
 /**

@@ -8,6 +8,8 @@ import { parentPort } from 'node:worker_threads';
 import { scoreWindow } from '../stats/window.js';
 import type { PriorFit } from '../stats/mgps.js';
 import { WindowEvidence, type EvidenceTables } from './evidence-step.js';
+import { useKsMemo } from './evidence.js';
+import { KsMemo } from './ks-memo.js';
 import { STAT_COLUMNS, type ChunkReply, type ChunkRequest, type EvidenceSetup, type WindowReply } from './protocol.js';
 
 /** The tables of each item kind received so far, and the evidence of the current analysis. */
@@ -16,7 +18,13 @@ let current: { analysis: string; evidence: WindowEvidence } | null = null;
 /** Why the last setup failed (the chunks that need it fail with this reason). */
 let setupError: string | null = null;
 
+let memoInstalled = false;
+
 function setUp(setup: EvidenceSetup): void {
+  if (setup.ksMemo && !memoInstalled) {
+    useKsMemo(new KsMemo(setup.ksMemo));
+    memoInstalled = true;
+  }
   if (setup.tables) tablesOf.set(setup.kind, setup.tables);
   const tables = tablesOf.get(setup.kind);
   if (!tables) throw new Error(`evidence setup of ${setup.analysis}: no tables of item kind ${setup.kind}`);

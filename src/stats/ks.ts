@@ -34,6 +34,15 @@ import { kstwoSf } from './kstwo.js';
 /** SciPy's `MAX_AUTO_N`: 'auto' is exact when both sample sizes are at most this. */
 export const MAX_AUTO_N = 10000;
 
+/**
+ * A memo of exact probabilities by (n1, n2, h) (h as in exactTwoSided), for a caller that runs
+ * many tests (the build's onset tests: src/mining/ks-memo.ts); it only saves time.
+ */
+export interface ExactMemo {
+  get(n1: number, n2: number, h: number): number | undefined;
+  set(n1: number, n2: number, h: number, p: number): void;
+}
+
 /** Result of {@link ks2samp}: statistic D in [0, 1], two-sided p-value in [0, 1], and how p was computed. */
 export interface KsResult {
   d: number;
@@ -56,11 +65,11 @@ export function ks2samp(x: readonly number[], y: readonly number[]): KsResult | 
 /**
  * The p-value of a two-sided two-sample KS statistic `d` (as ksStatistic computes it) for sample
  * sizes n1, n2 >= 1, method 'auto' as ks2samp; with `exact` false, always the asymptotic branch
- * (SciPy's method 'asymp'). Null when undefined.
+ * (SciPy's method 'asymp'). Null when undefined. `memo` keeps the exact probabilities.
  */
-export function ksTest(n1: number, n2: number, d: number, exact = true): KsResult | null {
+export function ksTest(n1: number, n2: number, d: number, exact = true, memo?: ExactMemo): KsResult | null {
   if (exact && Math.max(n1, n2) <= MAX_AUTO_N) {
-    const result = exactTwoSided(n1, n2, gcd(n1, n2), d);
+    const result = exactTwoSided(n1, n2, gcd(n1, n2), d, memo);
     if (result.p !== null) return { d: result.d, p: result.p, method: 'exact' };
     return asymptotic(n1, n2, result.d);
   }
@@ -87,14 +96,19 @@ export function ksStatistic(x: readonly number[], y: readonly number[]): number 
 /**
  * SciPy `_attempt_exact_2kssamp` (two-sided): D re-expressed as h / lcm(n1, n2) with
  * h = round(D lcm), and P(D_{n1,n2} >= h / lcm); p is null when the computation does not give a
- * probability in [0, 1] (SciPy then uses the asymptotic p-value with this D).
+ * probability in [0, 1] (SciPy then uses the asymptotic p-value with this D). The probability,
+ * symmetric in n1 and n2, is looked up in and added to `memo` when given.
  */
-export function exactTwoSided(n1: number, n2: number, g: number, d: number): { d: number; p: number | null } {
+export function exactTwoSided(n1: number, n2: number, g: number, d: number, memo?: ExactMemo): { d: number; p: number | null } {
   const lcm = (n1 / g) * n2;
   const h = roundHalfEven(d * lcm);
   const dh = h / lcm;
   if (h === 0) return { d: dh, p: 1 };
-  const p = n1 === n2 ? probOutsideSquare(n1, h) : probOutsideBand(n1, n2, g, h);
+  let p = memo?.get(n1, n2, h);
+  if (p === undefined) {
+    p = n1 === n2 ? probOutsideSquare(n1, h) : probOutsideBand(n1, n2, g, h);
+    memo?.set(n1, n2, h, p);
+  }
   return { d: dh, p: p >= 0 && p <= 1 ? p : null };
 }
 
