@@ -29,17 +29,22 @@ async function vaccines(analysis) {
 }
 
 /**
- * Groups /vaccines rows by vax_type, sorted by type.
- * @returns {Array<{type: string, products: object[], codes: string[], flagged: number, emerging: number, latest: string|null}>}
+ * Groups /vaccines rows by vax_type, sorted by type; `names` maps each code to its long name (vax_type_names).
+ * @returns {Array<{type: string, products: object[], codes: string[], names: Map<string, string>, flagged: number, emerging: number, latest: string|null}>}
  */
 export function groupTypes(rows) {
   const types = new Map();
   for (const v of rows) {
     const type = typeof v.vax_type === 'string' && v.vax_type ? v.vax_type : v.vaccine;
-    if (!types.has(type)) types.set(type, { type, products: [], codes: new Set(), flagged: 0, emerging: 0, latest: null });
+    if (!types.has(type)) types.set(type, { type, products: [], codes: new Set(), names: new Map(), flagged: 0, emerging: 0, latest: null });
     const t = types.get(type);
     t.products.push(v);
-    for (const code of Array.isArray(v.vax_type_codes) ? v.vax_type_codes : []) t.codes.add(code);
+    const codes = Array.isArray(v.vax_type_codes) ? v.vax_type_codes : [];
+    const names = Array.isArray(v.vax_type_names) ? v.vax_type_names : [];
+    codes.forEach((code, i) => {
+      t.codes.add(code);
+      if (typeof names[i] === 'string') t.names.set(code, names[i]);
+    });
     t.flagged += Number(v.flagged_pairs) || 0;
     t.emerging += Number(v.emerging_pairs) || 0;
     if (typeof v.latest_quarter === 'string' && (t.latest === null || v.latest_quarter > t.latest)) t.latest = v.latest_quarter;
@@ -141,7 +146,12 @@ function renderTypes(types, body, ctx) {
     list.append(ul);
     const productsCell = el('td');
     productsCell.append(list);
-    tr.append(name, el('td', t.codes.join(', ') || '—'), productsCell, el('td', String(t.flagged), { class: 'num' }),
+    // A type-level analysis's types are codes: their long name under the link; each code's long name on hover.
+    if (t.codes.length === 1 && t.codes[0] === t.type && t.names.has(t.type)) name.append(el('div', t.names.get(t.type), { class: 'type-name' }));
+    const codesCell = el('td', t.codes.join(', ') || '—');
+    const described = t.codes.filter((c) => t.names.has(c)).map((c) => `${c}: ${t.names.get(c)}`);
+    if (described.length) codesCell.setAttribute('title', described.join('\n'));
+    tr.append(name, codesCell, productsCell, el('td', String(t.flagged), { class: 'num' }),
       el('td', String(t.emerging), { class: 'num' }), el('td', t.latest ?? '—'));
     return tr;
   });

@@ -1,6 +1,7 @@
 /**
  * The vaccine listing of `GET /vaccines` (the explorer's front door): every vaccine
- * name of the store with its vax_type (spec 2.1), the VAERS `VAX_TYPE` codes seen with it, how
+ * name of the store with its vax_type (spec 2.1), the VAERS `VAX_TYPE` codes seen with it (and
+ * their long names, src/domain/vax-type-names.ts), how
  * many reports name it and the quarters of the first and latest of them (from the report
  * tables), and how many of its pairs the default analysis serves (flagged: at least one quarter
  * with n_methods_flagged >= 2, spec 4.1) and how many of those are emerging (spec 2.1 `emerging`).
@@ -13,6 +14,7 @@
 import type { ReportIndex } from '../cases/index.js';
 import { HYPOTHESIS } from '../domain/caveats.js';
 import { formatQuarter } from '../domain/quarter.js';
+import { vaxTypeName } from '../domain/vax-type-names.js';
 import { compareText } from '../query/names.js';
 import type { Catalog } from '../signals/catalog.js';
 
@@ -24,6 +26,8 @@ export interface VaccineEntry {
   vax_type: string;
   /** The VAERS `VAX_TYPE` codes seen with the name, sorted. */
   vax_type_codes: string[];
+  /** The long name of each of `vax_type_codes`, in order (data/vax-types/vax-types.csv; null for a code the table lacks). */
+  vax_type_names: Array<string | null>;
   /** Distinct reports naming the vaccine; null when the store has no report tables. */
   reports: number | null;
   /** Quarter (RECVDATE) of the first and of the latest report naming it; null without report tables. */
@@ -86,10 +90,12 @@ function entry(vaccine: string, vaxType: string, codes: Iterable<string>, catalo
   const named = reports ? list ?? new Int32Array(0) : null;
   // Reports are stored newest first: the list's first index is the latest report, its last the first.
   const quarterAt = (k: number): string | null => (reports && named && named.length > 0 ? formatQuarter(reports.data.quarter[named[k]]) : null);
+  const sorted = [...codes].sort(compareText);
   return {
     vaccine,
     vax_type: vaxType,
-    vax_type_codes: [...codes].sort(compareText),
+    vax_type_codes: sorted,
+    vax_type_names: sorted.map(vaxTypeName),
     reports: named === null ? null : named.length,
     first_quarter: quarterAt((named?.length ?? 0) - 1),
     latest_quarter: quarterAt(0),

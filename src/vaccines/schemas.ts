@@ -9,11 +9,15 @@ const NULLABLE_QUARTER = { type: ['string', 'null'], pattern: QUARTER_PATTERN } 
 
 const VACCINE_ENTRY = {
   type: 'object',
-  required: ['vaccine', 'vax_type', 'vax_type_codes', 'reports', 'first_quarter', 'latest_quarter', 'flagged_pairs', 'emerging_pairs'],
+  required: ['vaccine', 'vax_type', 'vax_type_codes', 'vax_type_names', 'reports', 'first_quarter', 'latest_quarter', 'flagged_pairs', 'emerging_pairs'],
   properties: {
     vaccine: { type: 'string', description: 'The VAERS VAX_NAME.' },
     vax_type: { type: 'string', description: 'Its vax_type (spec 2.1), e.g. COVID19, HPV, FLU.' },
     vax_type_codes: { type: 'array', items: { type: 'string' }, description: 'The VAERS VAX_TYPE codes seen with the name, sorted.' },
+    vax_type_names: {
+      type: 'array', items: { type: ['string', 'null'] },
+      description: 'The long name of each code of vax_type_codes, in the same order (data/vax-types/vax-types.csv, e.g. FLU3: INFLUENZA (SEASONAL) TRIVALENT); null for a code the table lacks.',
+    },
     reports: { type: ['integer', 'null'], description: 'Distinct reports naming the vaccine (null: the store has no report tables).' },
     first_quarter: { ...NULLABLE_QUARTER, description: 'Quarter (RECVDATE) of the first report naming the vaccine (null without report tables).' },
     latest_quarter: { ...NULLABLE_QUARTER, description: 'Quarter (RECVDATE) of the latest report naming the vaccine (null without report tables).' },

@@ -98,6 +98,9 @@ describe('type-level analyses on the hand-made fixture', () => {
     expect(body.vaccines.map((v: { vaccine: string; vax_type: string; vax_type_codes: string[]; reports: number }) => [v.vaccine, v.vax_type, v.vax_type_codes, v.reports]))
       .toEqual([['FLU3', 'FLU3', ['FLU3'], 4], ['FLUN3', 'FLUN3', ['FLUN3'], 1], ['FLUX', 'FLUX', ['FLUX'], 1], ['HEP', 'HEP', ['HEP'], 2]]);
     expect(body.vaccines[0]).toMatchObject({ first_quarter: '2000Q1', latest_quarter: '2000Q2' });
+    // The long names: the committed table's (data/vax-types/vax-types.csv).
+    expect(body.vaccines.map((v: { vax_type_names: Array<string | null> }) => v.vax_type_names))
+      .toEqual([['INFLUENZA (SEASONAL) TRIVALENT'], ['INFLUENZA (SEASONAL) TRIVALENT LIVE INTRANASAL'], ['INFLUENZA (SEASONAL) UNKNOWN FORMULATION'], ['HEP B']]);
   });
 
   it('GET /analyses/types/signals answers with the /signals contract; an unknown modifier is a 404 naming the analyses', async () => {

@@ -22,11 +22,15 @@ describe.skipIf(!hasStore || !hasChromium)('explorer on the type-level analysis 
   const json = async (url: string) => (await session.app.inject({ url })).json();
 
   it('front door: the codes of /analyses/types/vaccines, FLU3 with its flagged pairs', async () => {
-    const flu3 = ((await json('/analyses/types/vaccines')).vaccines as Array<{ vaccine: string; flagged_pairs: number }>).find((v) => v.vaccine === CODE)!;
+    const flu3 = ((await json('/analyses/types/vaccines')).vaccines as Array<{ vaccine: string; flagged_pairs: number; vax_type_names: string[] }>).find((v) => v.vaccine === CODE)!;
     expect(flu3.flagged_pairs).toBeGreaterThan(0);
+    expect(flu3.vax_type_names).toEqual([expect.stringMatching(/^INFLUENZA/)]);
     await open(session.page, session.base, '/?analysis=types');
     const row = session.page.locator(`#types-table tbody tr[data-type="${CODE}"]`);
     expect(await row.locator('td').nth(2).textContent()).toBe(String(flu3.flagged_pairs));
+    // The code's long name under it, and on hover of the codes cell.
+    expect(await row.locator('th .type-name').textContent()).toBe(flu3.vax_type_names[0]);
+    expect(await row.locator('td').nth(0).getAttribute('title')).toBe(`${CODE}: ${flu3.vax_type_names[0]}`);
   });
 
   it('a code x event pair opens with its series, and its Reports are the code\'s case series', async () => {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
+import { vaxTypeName } from '../../src/domain/vax-type-names.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -46,5 +47,12 @@ describe.skipIf(!present)('the types analysis of the default store', () => {
     expect(listing.analyses.find((a: { name: string }) => a.name === 'types')).toMatchObject({ items: 'vax_type', strata: 'sex,age6,year', reports: 203445 });
     const vaccines = await json('/analyses/types/vaccines');
     expect(vaccines.vaccines.find((v: { vaccine: string }) => v.vaccine === 'RV')).toMatchObject({ vax_type: 'RV', vax_type_codes: ['RV'], first_quarter: '1998Q4' });
+    // Every entry names each code's long name from the committed table (data/vax-types/vax-types.csv), which covers every code of data/vaers.
+    for (const listing of [vaccines, await json('/vaccines')]) {
+      for (const v of listing.vaccines as Array<{ vaccine: string; vax_type_codes: string[]; vax_type_names: Array<string | null> }>) {
+        expect(v.vax_type_names, v.vaccine).toEqual(v.vax_type_codes.map((code) => vaxTypeName(code)));
+        expect(v.vax_type_names.every((name) => typeof name === 'string' && name.length > 0), v.vaccine).toBe(true);
+      }
+    }
   }, 120_000);
 });
