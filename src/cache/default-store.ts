@@ -117,9 +117,19 @@ async function pruneOthers(entry: CacheEntry, log: (message: string) => void): P
 /** The builder's entry module beside this one (`.ts` under tsx, `.js` compiled). */
 const CHILD = new URL(`./build-child${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
+/**
+ * V8 flags of the builder child: a young generation of 32 MiB semi-spaces instead of 16 (the
+ * read, the linkage and the evidence allocate many short-lived strings and arrays, which then die
+ * young instead of being promoted). Measured on the default build (2 cores, paired runs): user
+ * time 209 -> 198 s and 196 -> 174 s, wall 135 -> 130 s and 127 -> 111 s, peak RSS 1.49-1.62 GB
+ * either way; 64 MiB raised the peak to 2.2 GB. Only a command-line flag takes effect.
+ */
+const BUILDER_V8_FLAGS = ['--max-semi-space-size=32'];
+
 /** Runs the builder child; resolves when it wrote `out`. @throws Error with the builder's message. */
 function runBuilder(vaers: string, out: string, analyses: readonly string[], onProgress: (m: ProgressMessage) => void): Promise<void> {
-  const execArgv = CHILD.pathname.endsWith('.ts') && !process.execArgv.includes('tsx') ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
+  const base = CHILD.pathname.endsWith('.ts') && !process.execArgv.includes('tsx') ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
+  const execArgv = base.some((a) => a.startsWith('--max-semi-space-size')) ? base : [...base, ...BUILDER_V8_FLAGS];
   const child = fork(fileURLToPath(CHILD), [vaers, out, analyses.join(',')], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let failure: string | null = null;
   child.on('message', (message: ProgressMessage | EndMessage) => {
