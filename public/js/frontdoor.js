@@ -146,8 +146,10 @@ function renderTypes(types, body, ctx) {
     list.append(ul);
     const productsCell = el('td');
     productsCell.append(list);
-    // A type-level analysis's types are codes: their long name under the link; each code's long name on hover.
-    if (t.codes.length === 1 && t.codes[0] === t.type && t.names.has(t.type)) name.append(el('div', t.names.get(t.type), { class: 'type-name' }));
+    // In a type-level analysis each entry is a code (vaccine, vax_type and only code alike): its long name under the link.
+    const isCode = t.products.every((p) => p.vaccine === t.type && t.codes.length === 1 && t.codes[0] === t.type);
+    if (isCode && t.names.has(t.type)) name.append(el('div', t.names.get(t.type), { class: 'type-name' }));
+    // Each code's long name on hover.
     const codesCell = el('td', t.codes.join(', ') || '—');
     const described = t.codes.filter((c) => t.names.has(c)).map((c) => `${c}: ${t.names.get(c)}`);
     if (described.length) codesCell.setAttribute('title', described.join('\n'));

@@ -52,12 +52,9 @@ export interface EvidenceTables {
   died: Uint8Array;
 }
 
-/** The evidence inputs of one item kind: the tables, with the names and the read's columns the main thread keeps (subset masks). */
+/** The evidence inputs of one item kind: the tables, and the read's report columns the main thread keeps (for the subset masks). */
 export interface EvidenceInputs {
   tables: EvidenceTables;
-  /** Vaccine item and event names, by index. */
-  vaccineNames: readonly string[];
-  eventNames: readonly string[];
   details: ReportDetails;
 }
 
@@ -122,13 +119,13 @@ export function evidenceInputs<K>(data: VaersData, items: ReadonlyMap<K, ReportI
     serious[i] = e.serious ? 1 : 0;
     died[i] = e.died ? 1 : 0;
   }
-  return new Map([...items].map(([kind, { names, lists }]) => {
+  return new Map([...items].map(([kind, { lists }]) => {
     const vax = runs(lists);
     const tables: EvidenceTables = {
       quarter, vaccineStart: vax.start, vaccines: vax.values, eventStart: ev.start, events: ev.values, nEvents: data.events.length,
       lagDays, onsetDays, legal, completeness, serious, died,
     };
-    return [kind, { tables, vaccineNames: names, eventNames: data.events, details: data.details }];
+    return [kind, { tables, details: data.details }];
   }));
 }
 
