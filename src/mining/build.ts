@@ -178,7 +178,7 @@ async function* allRows(pool: WorkerPool, results: AnalysisResult[], data: Vaers
     sent.add(analysis.items);
     progress.start(`rows ${analysis.name}`, result.plan.windowQuarters.length, 'windows');
     const names = { vaccines: result.run.items, events: data.events };
-    for await (const row of rowsPass(pool, result.plan, result.fit, names, analysis.name, (done) => progress.update(done), true)) {
+    for await (const row of rowsPass(pool, result.plan, result.fit, names, analysis.name, (done) => progress.update(done))) {
       result.rows++;
       yield row;
     }

@@ -5,7 +5,7 @@
  *    a pair is stored when some window flags it with at least SERVING_FLOOR methods.
  * 2. `rowsPass`: per window, the statistics of the stored pairs with the window's fitted
  *    hyperparameters, as quarterly rows, with the EWMA of EB05 per pair in quarter order, and
- *    (when asked, after the pool's EvidenceSetup of the analysis) their triage evidence.
+ *    (after the pool's EvidenceSetup of the analysis) their triage evidence.
  *
  * Windows are sent in chunks of CHUNK_WINDOWS consecutive windows (the first of a chunk fitted
  * from the fixed starting points, each later one also warm-started from the previous fit), so
@@ -130,13 +130,12 @@ export async function fitPass(pool: WorkerPool, plan: WindowPlan, onWindows: (do
 /**
  * Pass 2: the quarterly rows of the flagged pairs, window by window in quarter order (the
  * EWMA of EB05 runs per pair over its rows in that order). `names` turns a pair key into the
- * vaccine and event names; every row carries `analysis`. With `evidence`, each row also carries
- * its evidence columns, computed by the workers (the pool must have had the analysis's
- * EvidenceSetup: build.ts allRows).
+ * vaccine and event names; every row carries `analysis` and its evidence columns, computed by
+ * the workers (the pool must have had the analysis's EvidenceSetup: build.ts allRows).
  */
 export async function* rowsPass(
   pool: WorkerPool, plan: WindowPlan, fit: FitPassResult, names: { vaccines: readonly string[]; events: readonly string[] }, analysis: string,
-  onWindows: (done: number) => void = () => {}, evidence = false,
+  onWindows: (done: number) => void = () => {},
 ): AsyncGenerator<QuarterlyRow> {
   const nEvents = plan.history.nEvents;
   const ewma = new Map<number, number | null>();
@@ -150,9 +149,9 @@ export async function* rowsPass(
     selected.push(picked);
     return picked.map(({ w, keep }) => ({
       ...request(w, keep, fit.fits.get(w.quarter)!),
-      ...(evidence ? { evidence: { quarter: w.quarter, keys: Float64Array.from(keep, (p) => w.keys[p]) } } : {}),
+      evidence: { quarter: w.quarter, keys: Float64Array.from(keep, (p) => w.keys[p]) },
     }));
-  }, evidence ? analysis : undefined);
+  }, analysis);
   let done = 0;
   for await (const chunkReplies of replies) {
     const picked = selected.shift()!;

@@ -49,7 +49,7 @@ export interface EvidenceSetup {
   kind: string;
   mask: Uint8Array;
   tables?: EvidenceTables;
-  /** The shared memo of exact KS probabilities (ks-memo.ts), shared, not copied; a worker keeps the first it gets. */
+  /** The memo of exact KS probabilities (ks-memo.ts), shared, not copied (the build sends the same table with every setup). */
   ksMemo?: SharedArrayBuffer;
 }
 

@@ -18,13 +18,8 @@ let current: { analysis: string; evidence: WindowEvidence } | null = null;
 /** Why the last setup failed (the chunks that need it fail with this reason). */
 let setupError: string | null = null;
 
-let memoInstalled = false;
-
 function setUp(setup: EvidenceSetup): void {
-  if (setup.ksMemo && !memoInstalled) {
-    useKsMemo(new KsMemo(setup.ksMemo));
-    memoInstalled = true;
-  }
+  if (setup.ksMemo) useKsMemo(new KsMemo(setup.ksMemo)); // a view of the one shared table
   if (setup.tables) tablesOf.set(setup.kind, setup.tables);
   const tables = tablesOf.get(setup.kind);
   if (!tables) throw new Error(`evidence setup of ${setup.analysis}: no tables of item kind ${setup.kind}`);
