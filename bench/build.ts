@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_ANALYSES } from '../src/domain/analysis-rules.js';
-import type { BuildSummary } from '../src/mining/summary.js';
+import type { BuildSummary } from '../src/ingest/mining/summary.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');

@@ -8,9 +8,9 @@
  *
  * Run: npx tsx bench/cases.ts [--store FILE] [--pairs N]   (default: the default store, built into the cache when absent)
  */
-import { CasesService } from '../src/cases/service.js';
+import { CasesService } from '../src/serve/cases/service.js';
 import { defaultStorePath } from '../src/cache/default-store.js';
-import { readStoreMeta } from '../src/store/serving.js';
+import { readStoreMeta } from '../src/serve/store/serving.js';
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);

@@ -1,7 +1,7 @@
 /**
  * Measures what counting each suspected-duplicate cluster once does (the `@dedup` analysis
  * modifier, src/domain/analysis-rules.ts): builds `stratified,stratified@dedup` from data/vaers
- * (or --vaers DIR) into a temporary store and prints the linkage's figures (src/linkage), per
+ * (or --vaers DIR) into a temporary store and prints the linkage's figures (src/ingest/linkage), per
  * analysis the reports kept, pairs stored and fits on a bound, and for RotaShield x
  * Intussusception 1999Q3 and LYMErix x Arthralgia 2001Q1 the n, N, E and EB05 of both analyses
  * (the README's figures, section Analyses -> Duplicates), and ten clusters drawn at random (a
@@ -15,9 +15,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { buildStore } from '../src/mining/build.js';
+import { buildStore } from '../src/ingest/mining/build.js';
 import { random } from './prng.js';
-import { stderrProgress } from '../src/mining/progress.js';
+import { stderrProgress } from '../src/ingest/mining/progress.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

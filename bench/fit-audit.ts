@@ -2,7 +2,7 @@
  * Audit of the MGPS prior fits on the real VAERS windows (DESIGN.md "Statistics, precisely":
  * zero-truncated negative binomial mixture, openEBGM's box). For each window it compares
  * - ours: `fitPrior` replayed as the build runs it (chunks of 8 windows, warm start from the
- *   previous window of the chunk; src/mining/build.ts), and
+ *   previous window of the chunk; src/ingest/mining/build.ts), and
  * - an independent optimum: its own likelihood code (checked against @stdlib's negative binomial
  *   log-pmf), Nelder-Mead on (ln alpha, ln beta, logit p) with the box enforced by clamping,
  *   from many random starts with restarts, plus a profile over alpha1 on a grid (the other four
@@ -19,11 +19,11 @@ import gammaln from '@stdlib/math-base-special-gammaln';
 import nbinomLogpmf from '@stdlib/stats-base-dists-negative-binomial-logpmf';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { countQuarters, windowCounts, type QuarterCounts } from '../src/mining/counts.js';
-import { CHUNK_WINDOWS } from '../src/mining/passes.js';
+import { countQuarters, windowCounts, type QuarterCounts } from '../src/ingest/mining/counts.js';
+import { CHUNK_WINDOWS } from '../src/ingest/mining/passes.js';
 import { formatQuarter, type QuarterIndex } from '../src/domain/quarter.js';
 import { countTable, fitPrior, type PriorFit } from '../src/stats/mgps.js';
-import { readVaers } from '../src/vaers/read.js';
+import { readVaers } from '../src/ingest/vaers/read.js';
 import { random } from './prng.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readVaers } from '../src/vaers/read.js';
+import { readVaers } from '../src/ingest/vaers/read.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const dir = process.argv[2] ?? resolve(repoRoot, '..', 'shared', 'data', 'vaers');

@@ -1,5 +1,5 @@
 /**
- * Benchmark of the duplicate-report linkage (src/linkage/link.ts) on the real 1990-2006 reports.
+ * Benchmark of the duplicate-report linkage (src/ingest/linkage/link.ts) on the real 1990-2006 reports.
  * Asserts nothing; prints:
  * 1. perturbed copies: 2,000 real reports drawn with a seeded generator (bench/prng.ts) are
  *    copied with every perturbation at once (both dates moved by 0-3 days, age changed by one
@@ -10,7 +10,7 @@
  *    linked to a real duplicate of its original counts as wrong, so this errs low), then the
  *    clusters at the default threshold and margin;
  * 2. the real reports alone: time and peak RSS of linking them all, the links, clusters and
- *    reports folded, the exact duplicate groups (test/linkage/raw-exact-groups.ts, from the raw
+ *    reports folded, the exact duplicate groups (test/ingest/linkage/raw-exact-groups.ts, from the raw
  *    files) found whole, and ten clusters drawn at random with their ids, agreed fields and each
  *    member's fields and narrative (its first 240 characters), to judge whether they are one case.
  * Goals: recall >= 0.90 at precision >= 0.95; all exact groups found; <= 30 s; <= 2 GB.
@@ -21,11 +21,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { deserialize, serialize } from 'node:v8';
-import type { LinkageColumns } from '../src/linkage/features.js';
-import { DEFAULT_MARGIN, DEFAULT_THRESHOLD, linkReports, scorePairs, strongPairs } from '../src/linkage/link.js';
-import { readVaers } from '../src/vaers/read.js';
-import { columnsOf, perturb, reportOf } from '../test/linkage/fixtures.js';
-import { exactGroups, yearsIn } from '../test/linkage/raw-exact-groups.js';
+import type { LinkageColumns } from '../src/ingest/linkage/features.js';
+import { DEFAULT_MARGIN, DEFAULT_THRESHOLD, linkReports, scorePairs, strongPairs } from '../src/ingest/linkage/link.js';
+import { readVaers } from '../src/ingest/vaers/read.js';
+import { columnsOf, perturb, reportOf } from '../test/ingest/linkage/fixtures.js';
+import { exactGroups, yearsIn } from '../test/ingest/linkage/raw-exact-groups.js';
 import { random } from './prng.js';
 
 const { values } = parseArgs({ options: { vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' }, threshold: { type: 'string' } } });

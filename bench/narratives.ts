@@ -11,10 +11,10 @@
  * Run: NODE_OPTIONS=--expose-gc npx tsx bench/narratives.ts [--vaers DIR] [--runs N]
  */
 import { parseArgs } from 'node:util';
-import { NarrativeIndex } from '../src/narratives/index.js';
-import { parseTextQuery, type TextQuery } from '../src/narratives/query.js';
-import { readNarratives } from '../src/narratives/records.js';
-import { snippet } from '../src/narratives/snippet.js';
+import { NarrativeIndex } from '../src/serve/narratives/index.js';
+import { parseTextQuery, type TextQuery } from '../src/serve/narratives/query.js';
+import { readNarratives } from '../test/helpers/narrative-records.js';
+import { snippet } from '../src/serve/narratives/snippet.js';
 import { random } from './prng.js';
 import { latency, QUERIES } from './text-queries.js';
 

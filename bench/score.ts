@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runScore } from '../src/commands/score.js';
-import { countQuarters, windowCounts, type CountableReport } from '../src/mining/counts.js';
-import { readReportTable } from '../src/mining/report-table.js';
+import { countQuarters, windowCounts, type CountableReport } from '../src/ingest/mining/counts.js';
+import { readReportTable } from '../src/ingest/mining/report-table.js';
 import { scoreWindow, type WindowInput } from '../src/stats/window.js';
 import { random } from './prng.js';
 

@@ -41,11 +41,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultStorePath } from '../src/cache/default-store.js';
-import { storeAnalyses } from '../src/signals/analyses.js';
-import { readStoreMeta } from '../src/store/serving.js';
-import { loadCatalog } from '../src/signals/catalog.js';
-import type { QuarterlyRow } from '../src/store/schema.js';
-import { writeStore } from '../src/store/write.js';
+import { storeAnalyses } from '../src/serve/signals/analyses.js';
+import { readStoreMeta } from '../src/serve/store/serving.js';
+import { loadCatalog } from '../src/serve/signals/catalog.js';
+import type { QuarterlyRow } from '../src/domain/store-schema.js';
+import { writeStore } from '../src/ingest/store/write.js';
 import { formatQuarter } from '../src/domain/quarter.js';
 import { random } from './prng.js';
 

@@ -18,8 +18,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DEFAULT_ANALYSES } from '../src/domain/analysis-rules.js';
-import { buildStore } from '../src/mining/build.js';
-import { readStoreMeta } from '../src/store/serving.js';
+import { buildStore } from '../src/ingest/mining/build.js';
+import { readStoreMeta } from '../src/serve/store/serving.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');

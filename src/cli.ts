@@ -6,8 +6,8 @@
  * without a stack trace.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { UserError } from './errors.js';
-import { PROGRAM_VERSION } from './version.js';
+import { UserError } from './domain/user-error.js';
+import { PROGRAM_VERSION } from './domain/version.js';
 
 function integerOption(value: string): number {
   const n = Number(value);

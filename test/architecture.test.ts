@@ -1,22 +1,20 @@
 /**
- * The shape of the house (DESIGN.md "Data flow (one direction, no back and forth)" and "Proposed
- * layout"), checked over the import graph of src/: every `import ... from '...'`,
- * `export ... from '...'`, side-effect `import '...'` and literal dynamic `import('...')` of
- * every src/**\/*.ts file, parsed with a regular expression (type-only imports count too: a
- * cycle of types still ties the modules together); relative paths are resolved to files, other
- * specifiers are packages.
- * (a) no import cycle anywhere in src/, between files nor between folders (a file directly in
- *     src/ counts as a folder of its own): `src/cases` -> `src/signals` and back is a cycle of
- *     the house even when no file cycle closes it;
+ * The shape of the house (docs/architecture.md: two wings over a ground floor), checked over the
+ * import graph of src/: every `import ... from '...'`, `export ... from '...'`, side-effect
+ * `import '...'` and literal dynamic `import('...')` of every src/**\/*.ts file, parsed with a
+ * regular expression (type-only imports count too: a cycle of types still ties the modules
+ * together); relative paths are resolved to files, other specifiers are packages.
+ * (a) no import cycle anywhere in src/, between files nor between rooms (a folder of a wing, a
+ *     top folder, or a file directly in src/): `serve/cases` -> `serve/signals` and back is a
+ *     cycle of the house even when no file cycle closes it;
  * (b) nothing imports from src/http but src/http itself, src/commands and src/cli.ts (the server
  *     assembly sits on top; the `serve` command starts it);
- * (c) src/domain (the specification's words and the domain rules) imports nothing from other src folders;
- * (d) src/stats (pure numerics) imports only src/domain and packages;
- * (e) the /signals query validator (src/signals/parameters.ts) does not load DuckDB;
- * (f) src/query (what /signals and /cases share) sits below both resources: it imports only
- *     src/domain, src/vaccine-type.ts and packages.
- * (g) nothing on the served side (src/store, src/cases, src/signals, src/http) imports the
- *     ingest folder src/vaers: the rules both sides share live in src/domain.
+ * (c) each floor imports only what it may (MAY_IMPORT): src/domain nothing else, src/stats only
+ *     src/domain, src/ingest and src/serve the ground floor and never each other, src/ctgov only
+ *     src/domain, src/cache the ground floor and src/ingest; the only file directly in src/ is cli.ts;
+ * (e) the /signals query validator (src/serve/signals/parameters.ts) does not load DuckDB;
+ * (f) src/serve/query (what /signals and /cases share) sits below both resources: it imports only
+ *     src/domain and packages.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -80,15 +78,23 @@ function importsOf(file: string): Edge[] {
 const FILES = tsFiles(SRC);
 const GRAPH = new Map(FILES.map((file) => [file, importsOf(file)]));
 
-/** The top folder of a src file: `src/signals/x.ts` -> `signals`; a file directly in src/ -> `` (none). */
+/** The floor or wing of a src file: its first folder below src/ (`src/serve/signals/x.ts` -> `serve`); a file directly in src/ -> `` (none). */
 function folderOf(file: string): string {
   const parts = file.split('/');
   return parts.length > 2 ? parts[1] : '';
 }
 
-/** The unit of the folder graph a src file belongs to: its top folder, or for a file directly in src/ its name (`src/cli.ts` -> `cli.ts`). */
+/** The wings: folders whose subfolders are rooms of their own. */
+const WINGS = new Set(['ingest', 'serve']);
+
+/**
+ * The unit of the folder graph a src file belongs to: its room in a wing (`src/serve/signals/x.ts` ->
+ * `serve/signals`), else its top folder, or for a file directly in src/ its name (`src/cli.ts` -> `cli.ts`).
+ */
 function unitOf(file: string): string {
-  return folderOf(file) || file.split('/')[1];
+  const parts = file.split('/');
+  if (WINGS.has(parts[1]) && parts.length > 3) return `${parts[1]}/${parts[2]}`;
+  return folderOf(file) || parts[1];
 }
 
 /**
@@ -155,7 +161,7 @@ function packagesReachedFrom(file: string): Set<string> {
 describe('architecture: the import graph of src/', () => {
   it('parses every import of every src file', () => {
     expect(FILES.length).toBeGreaterThan(50);
-    expect(FILES).toContain('src/signals/parameters.ts');
+    expect(FILES).toContain('src/serve/signals/parameters.ts');
     const edges = [...GRAPH.values()].reduce((n, e) => n + e.length, 0);
     expect(edges).toBeGreaterThan(100);
   });
@@ -166,7 +172,7 @@ describe('architecture: the import graph of src/', () => {
 
   it('(a) has no import cycle between folders', () => {
     const folders = folderGraph(GRAPH);
-    expect(folders.get('cases')?.map((e) => e.target)).toContain('query');
+    expect(folders.get('serve/cases')?.map((e) => e.target)).toContain('serve/query');
     expect(findCycles(folders)).toEqual([]);
   });
 
@@ -178,34 +184,45 @@ describe('architecture: the import graph of src/', () => {
     expect(upward).toEqual([]);
   });
 
-  it('(c) src/domain imports nothing from other src folders', () => {
-    const outside = srcEdges().filter(({ file, target }) => folderOf(file) === 'domain' && folderOf(target) !== 'domain').map(({ file, target }) => `${file} -> ${target}`);
-    expect(outside).toEqual([]);
-  });
+  /**
+   * What each floor may import (docs/architecture.md): the ground floor (domain, stats) nothing
+   * above it; the two wings (ingest, serve) the ground floor and themselves, never each other; the
+   * ClinicalTrials.gov resource only the domain; the cache (how the default store is found and
+   * built) the ground floor and the ingest wing. http, commands and cli.ts sit on top.
+   */
+  const MAY_IMPORT: Record<string, readonly string[]> = {
+    domain: ['domain'],
+    stats: ['stats', 'domain'],
+    ingest: ['ingest', 'domain', 'stats'],
+    serve: ['serve', 'domain', 'stats'],
+    ctgov: ['ctgov', 'domain'],
+    cache: ['cache', 'domain', 'ingest'],
+  };
 
-  it('(d) src/stats imports only src/domain and packages', () => {
+  it('(c) every floor imports only what it may: the ground floor nothing above it, ingest and serve never each other', () => {
     const outside = srcEdges()
-      .filter(({ file, target }) => folderOf(file) === 'stats' && !['stats', 'domain'].includes(folderOf(target)))
+      .filter(({ file, target }) => folderOf(file) in MAY_IMPORT && !MAY_IMPORT[folderOf(file)].includes(folderOf(target)))
       .map(({ file, target }) => `${file} -> ${target}`);
     expect(outside).toEqual([]);
+    expect(new Set(FILES.map(folderOf))).toEqual(new Set(['', ...Object.keys(MAY_IMPORT), 'http', 'commands']));
+    expect(FILES.filter((f) => folderOf(f) === '')).toEqual(['src/cli.ts']);
+  });
+
+  it('(c) the rule catches an import across the wings', () => {
+    const edges = [{ file: 'src/serve/triage/rank.ts', target: 'src/ingest/mining/evidence.ts' }, { file: 'src/ingest/mining/build.ts', target: 'src/domain/quarter.ts' }];
+    expect(edges.filter(({ file, target }) => !MAY_IMPORT[folderOf(file)].includes(folderOf(target)))).toEqual([edges[0]]);
   });
 
   it('(e) the /signals query validator does not load DuckDB', () => {
-    expect([...packagesReachedFrom('src/signals/parameters.ts')].filter((p) => p.startsWith('@duckdb/'))).toEqual([]);
+    expect([...packagesReachedFrom('src/serve/signals/parameters.ts')].filter((p) => p.startsWith('@duckdb/'))).toEqual([]);
   });
 
-  it('(f) src/query imports only src/domain, src/vaccine-type.ts and packages', () => {
-    expect(FILES).toContain('src/query/names.ts');
+  it('(f) src/serve/query imports only src/domain and packages', () => {
+    expect(FILES).toContain('src/serve/query/names.ts');
     const outside = srcEdges()
-      .filter(({ file, target }) => folderOf(file) === 'query' && !['query', 'domain', 'vaccine-type.ts'].includes(unitOf(target)))
+      .filter(({ file, target }) => unitOf(file) === 'serve/query' && !['serve/query', 'domain'].includes(unitOf(target)))
       .map(({ file, target }) => `${file} -> ${target}`);
     expect(outside).toEqual([]);
-  });
-
-  it('(g) the served side does not import the ingest folder src/vaers', () => {
-    const served = new Set(['store', 'cases', 'signals', 'http']);
-    const ingest = srcEdges().filter(({ file, target }) => served.has(folderOf(file)) && folderOf(target) === 'vaers').map(({ file, target }) => `${file} -> ${target}`);
-    expect(ingest).toEqual([]);
   });
 
   it('the parse sees every form of import; the cycle search reports the path', () => {
@@ -224,17 +241,17 @@ describe('architecture: the import graph of src/', () => {
   it('the folder graph sees a cycle between folders that no file cycle closes', () => {
     const edge = (target: string): Edge => ({ specifier: target, target });
     const files = new Map([
-      ['src/cases/service.ts', [edge('src/signals/names.ts'), edge('src/cases/index.ts')]],
-      ['src/cases/index.ts', [edge('src/domain/quarter.ts'), { specifier: 'pkg', target: null }]],
-      ['src/signals/names.ts', []],
-      ['src/signals/vaccines.ts', [edge('src/cases/index.ts'), edge('src/tool.ts')]],
+      ['src/serve/cases/service.ts', [edge('src/serve/signals/names.ts'), edge('src/serve/cases/index.ts')]],
+      ['src/serve/cases/index.ts', [edge('src/domain/quarter.ts'), { specifier: 'pkg', target: null }]],
+      ['src/serve/signals/names.ts', []],
+      ['src/serve/signals/vaccines.ts', [edge('src/serve/cases/index.ts'), edge('src/tool.ts')]],
       ['src/domain/quarter.ts', []],
       ['src/tool.ts', [edge('src/domain/quarter.ts')]],
     ]);
     expect(findCycles(files)).toEqual([]);
     const folders = folderGraph(files);
-    expect([...folders.keys()]).toEqual(['cases', 'signals', 'domain', 'tool.ts']);
-    expect(folders.get('signals')?.map((e) => e.target)).toEqual(['cases', 'tool.ts']);
-    expect(findCycles(folders)).toEqual(['cases -> signals -> cases']);
+    expect([...folders.keys()]).toEqual(['serve/cases', 'serve/signals', 'domain', 'tool.ts']);
+    expect(folders.get('serve/signals')?.map((e) => e.target)).toEqual(['serve/cases', 'tool.ts']);
+    expect(findCycles(folders)).toEqual(['serve/cases -> serve/signals -> serve/cases']);
   });
 });

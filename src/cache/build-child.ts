@@ -9,8 +9,8 @@
  * closes) the builder exits at once, leaving at most its temporary files, which the next start
  * removes.
  */
-import { buildStore } from '../mining/build.js';
-import { stderrProgress, type Progress } from '../mining/progress.js';
+import { buildStore } from '../ingest/mining/build.js';
+import { stderrProgress, type Progress } from '../ingest/mining/progress.js';
 
 /** A progress message to the parent. */
 export interface ProgressMessage {

@@ -18,7 +18,7 @@ import { rmSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UserError } from '../errors.js';
+import { UserError } from '../domain/user-error.js';
 import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
 import type { EndMessage, ProgressMessage } from './build-child.js';
 import { cacheDir, cacheEntry, cacheKey, DEFAULT_VAERS_DIR, exists, type CacheEntry } from './key.js';

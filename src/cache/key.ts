@@ -4,11 +4,12 @@
  * official files in `data/vaers` into a cache folder, in a file whose name carries a digest of
  * everything its content depends on, so that a stale store is never served:
  * - the input files: name and SHA-256 of every file of the VAERS folder (the build reads them all);
- * - the build's own code: every module of the running program's code tree (`dist/` when compiled,
- *   `src/` under tsx: the code that runs, so a stale `dist/` never hides behind a fresh `src/`)
- *   except the folders that only serve (BUILD_EXCLUDED), so a change to the reading, counting,
- *   statistics, analyses or store writing rebuilds, and a change to the HTTP layer does not; plus
- *   DuckDB's library version (the file format);
+ * - the build's own code: every source module (`src/`, whether the program runs from `dist/` or
+ *   under tsx, so both find the same store) of exactly the folders a build runs (BUILD_FOLDERS:
+ *   the ground floor `domain` and `stats` and the ingest wing), so a change to the reading,
+ *   linkage, counting, statistics, analyses or store writing rebuilds, and a change to the serving
+ *   wing, the HTTP layer or the commands does not (docs/architecture.md); plus DuckDB's library
+ *   version (the file format);
  * - the build's parameters: the analyses (DEFAULT_ANALYSES) and CACHE_FORMAT.
  * Cache folder: `$REPORTING_SIGNALS_CACHE_DIR`, else `$XDG_CACHE_HOME/reporting-signals`, else
  * `~/.cache/reporting-signals`.
@@ -29,14 +30,13 @@ import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
 export const CACHE_FORMAT = 3;
 
 /**
- * Folders of the code tree left out of the code digest: those that only serve (never run by the
- * build; test/cache/key.test.ts checks that the digested folders import none of them) and this
- * folder (how a store is found, locked and handed over does not change what is built).
+ * The folders of `src/` the code digest covers: the ground floor and the ingest wing, which is all
+ * a build runs (test/architecture.test.ts checks that they import nothing outside themselves).
  */
-export const BUILD_EXCLUDED: readonly string[] = ['http', 'signals', 'cases', 'query', 'vaccines', 'narratives', 'evaluate', 'pipeline', 'commands', 'cache', 'triage'];
+export const BUILD_FOLDERS: readonly string[] = ['domain', 'stats', 'ingest'];
 
-/** The root of the running code tree (`dist/` or `src/`): the parent of this module's folder. */
-const CODE_ROOT = fileURLToPath(new URL('../', import.meta.url));
+/** The source tree (`src/` beside `dist/`): the digest reads the sources whichever tree runs. */
+const SOURCE_ROOT = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** The official 1990-2006 files shipped with the program (data/vaers beside dist/ and src/). */
 export const DEFAULT_VAERS_DIR = fileURLToPath(new URL('../../data/vaers/', import.meta.url));
@@ -69,9 +69,9 @@ async function filesBelow(dir: string, prefix = ''): Promise<string[]> {
   return out;
 }
 
-/** The files of the code tree the build runs (modules only: `.js`/`.mjs`/`.ts`, not maps or declarations). */
-export async function buildCodeFiles(root: string = CODE_ROOT): Promise<string[]> {
-  return (await filesBelow(root)).filter((f) => !BUILD_EXCLUDED.includes(f.split('/')[0]) && ['.js', '.mjs', '.ts'].includes(extname(f)) && !f.endsWith('.d.ts'));
+/** The source files the build runs, relative to `root` (modules of BUILD_FOLDERS only: `.ts`/`.mjs`/`.js`, not declarations). */
+export async function buildCodeFiles(root: string = SOURCE_ROOT): Promise<string[]> {
+  return (await filesBelow(root)).filter((f) => BUILD_FOLDERS.includes(f.split('/')[0]) && ['.js', '.mjs', '.ts'].includes(extname(f)) && !f.endsWith('.d.ts'));
 }
 
 /** DuckDB's library version (the store's file format). */
@@ -111,7 +111,7 @@ export async function cacheKey(vaers: string, analyses: readonly string[] = DEFA
   }
   const inputs = await Promise.all(names.map(async (name) => ({ name, sha256: await fileDigest(join(vaers, name)) })));
   const code = createHash('sha256');
-  for (const file of await buildCodeFiles()) code.update(`${file}\0${await fileDigest(join(CODE_ROOT, file))}\n`);
+  for (const file of await buildCodeFiles()) code.update(`${file}\0${await fileDigest(join(SOURCE_ROOT, file))}\n`);
   const parts = { format: CACHE_FORMAT, inputs, code: code.digest('hex'), analyses: [...analyses], duckdb: await duckdbVersion() };
   return { key: createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16), ...parts };
 }

@@ -2,9 +2,9 @@
  * `reporting-signals build --vaers DIR --out FILE`: official VAERS files -> quarterly
  * signal store. Progress and the closing summary go to standard error.
  */
-import { buildStore, type BuildOptions } from '../mining/build.js';
-import { stderrProgress } from '../mining/progress.js';
-import type { AnalysisSummary, BuildSummary, ReportValuesSummary } from '../mining/summary.js';
+import { buildStore, type BuildOptions } from '../ingest/mining/build.js';
+import { stderrProgress } from '../ingest/mining/progress.js';
+import type { AnalysisSummary, BuildSummary, ReportValuesSummary } from '../ingest/mining/summary.js';
 
 /** Options of `build` as parsed by the CLI: the build's, without the progress reporter (stderr here). */
 export type BuildCommandOptions = Omit<BuildOptions, 'progress'>;

@@ -3,15 +3,15 @@
  * [--out DIR]`: a reference set of known positive and negative pairs against every
  * method of the store's analyses. The Markdown table goes to standard output; with `--out`, the
  * folder receives pairs.json, methods.json, pairs.csv, methods.csv and evaluation.svg. The work
- * is src/evaluate; this file reads the options and writes the files.
+ * is src/serve/evaluate; this file reads the options and writes the files.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renderChart } from '../evaluate/chart.js';
-import { readReferenceSet } from '../evaluate/reference.js';
-import { methodsCsv, methodsJson, pairsCsv, pairsJson, renderMarkdown } from '../evaluate/render.js';
-import { runEvaluation } from '../evaluate/run.js';
-import { UserError } from '../errors.js';
+import { renderChart } from '../serve/evaluate/chart.js';
+import { readReferenceSet } from '../serve/evaluate/reference.js';
+import { methodsCsv, methodsJson, pairsCsv, pairsJson, renderMarkdown } from '../serve/evaluate/render.js';
+import { runEvaluation } from '../serve/evaluate/run.js';
+import { UserError } from '../domain/user-error.js';
 
 /** Options of `evaluate` as parsed by the CLI. */
 export interface EvaluateOptions {

@@ -1,9 +1,9 @@
 /**
  * `reporting-signals import --quarterly FILE --out STORE`: a store from a quarterly signals
- * table computed elsewhere (no VAERS files needed). A thin command over `src/store/import.ts`, which
+ * table computed elsewhere (no VAERS files needed). A thin command over `src/ingest/store/import.ts`, which
  * documents the accepted columns and values.
  */
-import { importQuarterly } from '../store/import.js';
+import { importQuarterly } from '../ingest/store/import.js';
 
 /** Options of `import` as parsed by the CLI. */
 export interface ImportOptions {

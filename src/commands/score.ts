@@ -1,16 +1,16 @@
 /**
  * `reporting-signals score`: the statistics of one report table, no quarters.
- * A thin command: the table is read and counted by `src/mining/report-table.ts` (rows with an
+ * A thin command: the table is read and counted by `src/ingest/mining/report-table.ts` (rows with an
  * empty id, vaccine or event are skipped, with a count on standard error; with `--stratum-column`
  * the expected counts are stratified, and MGPS and IC use them), scored by
- * `scoreWindow`, written by `src/mining/score-csv.ts` (one row per pair, sorted by vaccine then
+ * `scoreWindow`, written by `src/ingest/mining/score-csv.ts` (one row per pair, sorted by vaccine then
  * event), and the hyperparameters and negative log-likelihood are printed as one JSON object on
  * standard output.
  */
 import { writeFile } from 'node:fs/promises';
-import { UserError } from '../errors.js';
-import { readReportTable } from '../mining/report-table.js';
-import { scoreCsv } from '../mining/score-csv.js';
+import { UserError } from '../domain/user-error.js';
+import { readReportTable } from '../ingest/mining/report-table.js';
+import { scoreCsv } from '../ingest/mining/score-csv.js';
 import { checkHyperparameters, type Hyperparameters } from '../stats/mgps.js';
 import { scoreWindow } from '../stats/window.js';
 

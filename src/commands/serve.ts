@@ -19,7 +19,7 @@
  * - `REQUEST_LOG=1` logs every request (off by default: it costs throughput).
  */
 import { watch } from 'chokidar';
-import { UserError } from '../errors.js';
+import { UserError } from '../domain/user-error.js';
 import { buildServedApp } from '../http/app.js';
 import type { LiveStore } from '../http/live-store.js';
 import { prepareDefaultStore } from './serve-default.js';

@@ -1,6 +1,6 @@
 /**
- * The analyses' rules, defined once: the build (src/mining) counts each analysis's reports by
- * them, and the case series (src/cases) restricts `/analyses/NAME/cases` by them, both on the
+ * The analyses' rules, defined once: the build (src/ingest/mining) counts each analysis's reports by
+ * them, and the case series (src/serve/cases) restricts `/analyses/NAME/cases` by them, both on the
  * same columns ({@link RuleColumns}).
  *
  * An analysis is a subset of the reports plus a way to compute the expected count E (DESIGN.md
@@ -119,7 +119,7 @@ const DEDUP_RULE = 'one report per suspected-duplicate cluster: its representati
 export const ANALYSIS_MODIFIERS: readonly AnalysisModifier[] = [
   {
     name: 'dedup',
-    description: 'Counts each suspected-duplicate cluster once (src/linkage, after vigiMatch, Noren 2007): only the cluster\'s representative is kept, so a subset analysis keeps a cluster only when its representative satisfies the subset rule.',
+    description: 'Counts each suspected-duplicate cluster once (src/ingest/linkage, after vigiMatch, Noren 2007): only the cluster\'s representative is kept, so a subset analysis keeps a cluster only when its representative satisfies the subset rule.',
     apply: (base) => ({
       ...base, name: `${base.name}@dedup`, title: `${base.title}, duplicates folded`, deduplicated: true,
       description: `${base.description} Each suspected-duplicate cluster counts once (its representative).`,

@@ -3,11 +3,11 @@
  * smoothing -> store -> HTTP): per column its name, its store type, when it may be null, what
  * it means, and where it goes besides the store. Everything that lists these columns derives
  * from `COLUMNS`:
- * - the store: `QUARTERLY_COLUMNS` and the `quarterly` DDL (src/store/schema.ts), in table order;
+ * - the store: `QUARTERLY_COLUMNS` and the `quarterly` DDL (src/domain/store-schema.ts), in table order;
  * - the build's worker protocol: `STAT_COLUMNS` (kind `statistic`, carried as doubles);
- * - the server's load and the series record, its layout and size (`served`: src/store/serving.ts,
- *   src/store/series-store.ts, src/signals/series.ts);
- * - the spec 2.3 quarter object and its JSON schema (`quarterObject`: src/signals/schemas.ts);
+ * - the server's load and the series record, its layout and size (`served`: src/serve/store/serving.ts,
+ *   src/serve/store/series-store.ts, src/serve/signals/series.ts);
+ * - the spec 2.3 quarter object and its JSON schema (`quarterObject`: src/serve/signals/schemas.ts);
  * - the `score` CSV: `SCORE_COLUMNS` (`score`);
  * - the TypeScript shapes `PairStatistics`, `QuarterlyRow`, `QuarterObject`, `EvidenceValues`
  *   (mapped from the table, so they follow it);
@@ -35,7 +35,7 @@ export type NullWhen = 'never' | 'imported' | 'undefined';
  * counts; `statistic` a number `scoreWindow` computes per pair (src/stats/window.ts; carried
  * as a double by the worker protocol); `flag` the flags `scoreWindow` computes; `smoothing`
  * the per-pair EWMA across quarters; `evidence` the triage evidence of the pair's reports in the
- * window (src/mining/evidence.ts: reporting lag, legal wording, time to onset, completeness,
+ * window (src/ingest/mining/evidence.ts: reporting lag, legal wording, time to onset, completeness,
  * seriousness), computed by the build, null in an imported store, never part of the spec 2.3
  * quarter object (GET /triage serves them).
  */
@@ -46,22 +46,22 @@ export type ColumnKind = 'key' | 'count' | 'statistic' | 'flag' | 'smoothing' | 
  * record, with its null encoding:
  * - `u16`: a quarter `<year>Q<1-4>` as its index `year * 4 + (q - 1)` (src/domain/quarter.ts);
  *   rows whose quarter is not a quarter are skipped;
- * - `i32`: an integer, null as `NULL_INT` (-2^31, src/store/series-store.ts);
+ * - `i32`: an integer, null as `NULL_INT` (-2^31, src/serve/store/series-store.ts);
  * - `i8`: a small integer, null as -1;
  * - `u8`: a boolean as 1 or 0, null read as false;
  * - `f64`: a double, null (and any non-finite value) as NaN.
  */
 export type Encoding = 'u16' | 'i32' | 'i8' | 'u8' | 'f64';
 
-/** What the server loads of a column (src/store/serving.ts). */
+/** What the server loads of a column (src/serve/store/serving.ts). */
 export interface ServedColumn {
   readonly encoding: Encoding;
   /**
    * Byte offset in the series record (a multiple of the encoding's size), when the record
-   * carries it; the record's size follows from the offsets (src/store/series-store.ts).
+   * carries it; the record's size follows from the offsets (src/serve/store/series-store.ts).
    */
   readonly record?: number;
-  /** Whether the pair aggregate (spec 2.1, src/signals/aggregate.ts) reads it. */
+  /** Whether the pair aggregate (spec 2.1, src/serve/signals/aggregate.ts) reads it. */
   readonly aggregate?: true;
 }
 
@@ -186,7 +186,7 @@ export const COLUMNS = [
   { name: 'lag_share_over_365', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
     description: 'Share of the reports with a lag whose lag exceeds 365 days.' },
   { name: 'legal_share', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
-    description: 'Share of the pair\'s reports in the window whose SYMPTOM_TEXT names litigation (src/mining/evidence.ts LEGAL_WORDS, whole words, any case; Goodman and Nordin 2006); null when the build kept no narratives.' },
+    description: 'Share of the pair\'s reports in the window whose SYMPTOM_TEXT names litigation (src/ingest/mining/evidence.ts LEGAL_WORDS, whole words, any case; Goodman and Nordin 2006); null when the build kept no narratives.' },
   { name: 'onset_n', type: 'INTEGER', nullable: 'imported', kind: 'evidence',
     description: 'Reports of the pair in the window with an onset of 0 to 60 days (NUMDAYS when a whole number, else ONSET_DATE - VAX_DATE).' },
   { name: 'onset_median_days', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
@@ -200,7 +200,7 @@ export const COLUMNS = [
   { name: 'onset_p_other_events', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
     description: 'Two-sided p-value of that KS test.' },
   { name: 'completeness_mean', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
-    description: 'Mean completeness score (0 to 1, an adaptation of vigiGrade, Bergvall et al. 2014; src/mining/evidence.ts COMPLETENESS_ELEMENTS) of the pair\'s reports in the window.' },
+    description: 'Mean completeness score (0 to 1, an adaptation of vigiGrade, Bergvall et al. 2014; src/ingest/mining/evidence.ts COMPLETENESS_ELEMENTS) of the pair\'s reports in the window.' },
   { name: 'well_documented_share', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
     description: 'Share of those reports whose completeness score exceeds 0.8 (vigiGrade\'s well-documented threshold).' },
   { name: 'serious_share', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
@@ -236,7 +236,7 @@ export type QuarterlyRow = RowOf<Exclude<Column, EvidenceColumn>, 'imported' | '
 export type EvidenceColumn = Extract<Column, { kind: 'evidence' }>;
 /** Name of an evidence column. */
 export type EvidenceName = EvidenceColumn['name'];
-/** The evidence of one pair in one window (src/mining/evidence.ts), null where undefined. */
+/** The evidence of one pair in one window (src/ingest/mining/evidence.ts), null where undefined. */
 export type EvidenceValues = { -readonly [K in EvidenceColumn as K['name']]: number | null };
 
 /** The evidence columns, in table order (absent from a row: stored as null, as in an import). */
@@ -266,7 +266,7 @@ export type StatisticName = Extract<Column, { kind: 'statistic' }>['name'];
 /**
  * The statistics the build's workers send per pair as doubles (NaN for null), in table order:
  * `WindowReply.stats[i * STAT_COLUMNS.length + c]` is statistic `STAT_COLUMNS[c]` of pair i
- * (src/mining/protocol.ts).
+ * (src/ingest/mining/protocol.ts).
  */
 export const STAT_COLUMNS: readonly StatisticName[] = COLUMNS.flatMap((c) => (c.kind === 'statistic' ? [c.name] : []));
 
@@ -298,7 +298,7 @@ export function statisticsFromDoubles(values: ArrayLike<number>, at: number): { 
 
 /**
  * The evidence of one pair as an object, from the doubles `values[at + c]` in EVIDENCE_COLUMNS
- * order (NaN for null; src/mining/evidence-step.ts WindowEvidence writes them in a worker thread).
+ * order (NaN for null; src/ingest/mining/evidence-step.ts WindowEvidence writes them in a worker thread).
  */
 export function evidenceFromDoubles(values: ArrayLike<number>, at: number): EvidenceValues {
   return fromDoubles(EVIDENCE_COLUMNS, values, at);

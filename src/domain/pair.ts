@@ -3,10 +3,10 @@
  * null, whether the spec's schema requires it, its bounds or pattern, and what it means.
  * Everything that lists the fields derives from `PAIR_COLUMNS`:
  * - the TypeScript shape `Pair` (mapped from the table, so it follows it);
- * - `PAIR_FIELDS`, the JSON keys and the CSV header, in table order (src/signals/render.ts);
- * - the JSON schema `PAIR_SCHEMA` (src/signals/schemas.ts), and through it /openapi.json and the
+ * - `PAIR_FIELDS`, the JSON keys and the CSV header, in table order (src/serve/signals/render.ts);
+ * - the JSON schema `PAIR_SCHEMA` (src/serve/signals/schemas.ts), and through it /openapi.json and the
  *   field table of the API notes (src/http/notes.ts).
- * The values are computed by the pair aggregate (src/signals/aggregate.ts), which builds each
+ * The values are computed by the pair aggregate (src/serve/signals/aggregate.ts), which builds each
  * Pair with its fields in this order.
  *
  * Ground floor: this file imports nothing outside src/domain.

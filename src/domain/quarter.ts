@@ -35,6 +35,19 @@ export function quarterOf(year: number, month: number): QuarterIndex {
   return year * 4 + Math.floor((month - 1) / 3);
 }
 
+/** Quarters in a window: the window of quarter q covers q-3..q (DESIGN.md "Statistics, precisely"). */
+export const WINDOW_QUARTERS = 4;
+
+/**
+ * Whether a pair first flagged in quarter `first` is recent as of quarter `latest`: first flagged
+ * within the last window (`latest - WINDOW_QUARTERS + 1 <= first <= latest`). One rule, called
+ * `emerging` in /signals (spec 2.1, `latest` = reports_through) and `new` in /triage (`latest` =
+ * the queue's window); false when either quarter is unknown.
+ */
+export function isRecent(first: QuarterIndex | null, latest: QuarterIndex | null): boolean {
+  return first !== null && latest !== null && first <= latest && first >= latest - WINDOW_QUARTERS + 1;
+}
+
 /** First quarter of the COVID-19 era used by spec 2.1 (`peak_in_covid_era`): 2021Q1. */
 export const COVID_ERA_FIRST: QuarterIndex = 2021 * 4;
 /** Last quarter of the COVID-19 era used by spec 2.1: 2022Q4. */

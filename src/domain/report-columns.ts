@@ -3,13 +3,13 @@
  * source field(s) in both official VAERS layouts, its store column and type, how it is held in
  * memory, its name in the case series' JSON and CSV, and what it means. Everything that lists
  * these columns derives from `REPORT_COLUMNS` and `VACCINE_COLUMNS`:
- * - the reader of the VAERS files (src/vaers/rows.ts: the header columns by source name, the
- *   `cell` columns read by their encoding; src/vaers/report-details.ts: the build's columns);
- * - the store: the `reports` and `report_vaccines` DDL and row types (src/store/schema.ts), the
- *   build's rows (src/mining/report-tables.ts) and the server's read by column name
- *   (src/store/reports.ts, whose `ReportData` is mapped from the table);
- * - the case series: each report's JSON and CSV fields (src/cases/render.ts), their JSON schema
- *   (src/cases/schemas.ts) and the notes (src/http/notes-additions.ts).
+ * - the reader of the VAERS files (src/ingest/vaers/rows.ts: the header columns by source name, the
+ *   `cell` columns read by their encoding; src/ingest/vaers/report-details.ts: the build's columns);
+ * - the store: the `reports` and `report_vaccines` DDL and row types (src/domain/store-schema.ts), the
+ *   build's rows (src/ingest/mining/report-tables.ts) and the server's read by column name
+ *   (src/serve/store/reports.ts, whose `ReportData` is mapped from the table);
+ * - the case series: each report's JSON and CSV fields (src/serve/cases/render.ts), their JSON schema
+ *   (src/serve/cases/schemas.ts) and the notes (src/http/notes-additions.ts).
  * A new report field is one row here plus the code that computes it (nothing for a `cell`
  * column: its source cell is read by its encoding).
  *
@@ -65,7 +65,7 @@ export interface ReportColumnSpec {
   readonly field?: string;
   /** The VAERSDATA field(s) it comes from (for a derived column, what it is computed from). */
   readonly source: SourceFields | null;
-  /** `cell`: read from its source cell by its encoding (src/vaers/rows.ts), an unreadable cell counted; `checked`: computed elsewhere, but an unreadable source cell is counted too. */
+  /** `cell`: read from its source cell by its encoding (src/ingest/vaers/rows.ts), an unreadable cell counted; `checked`: computed elsewhere, but an unreadable source cell is counted too. */
   readonly read?: 'cell' | 'checked';
   /** For `code` columns, the codes in index order; for `text` columns, the only codes read (others: null, counted). */
   readonly codes?: readonly string[];
@@ -173,7 +173,7 @@ export const REPORT_COLUMNS = [
     json: { name: 'recovd', notes: null, schema: { type: STRING_OR_NULL } }, description: 'Recovered: Y, N, U; null when blank or another code.' },
   { store: 'cluster', type: 'BIGINT', encoding: 'number', field: 'cluster', source: null,
     json: { name: 'cluster', schema: { type: ['integer', 'null'], description: 'Suspected-duplicate cluster: the VAERS_ID of the report standing for the cluster this report belongs to (itself for that report); null in no cluster. GET /reports/{vaers_id} lists the linked reports.' } },
-    description: 'Suspected-duplicate cluster: the VAERS_ID of its representative (the report that stands for the cluster when each cluster is counted once; the representative itself holds its own id), null for a report in no cluster. Computed by the build after reading, from the duplicate-report linkage (src/linkage, after vigiMatch, Noren 2007); null throughout when the linkage did not run.' },
+    description: 'Suspected-duplicate cluster: the VAERS_ID of its representative (the report that stands for the cluster when each cluster is counted once; the representative itself holds its own id), null for a report in no cluster. Computed by the build after reading, from the duplicate-report linkage (src/ingest/linkage, after vigiMatch, Noren 2007); null throughout when the linkage did not run.' },
   { store: null, source: null, json: { name: 'vaccines', notes: `vaccines (${VACCINE_COLUMNS.map((c) => ('notes' in c.json ? c.json.notes : c.json.name)).join(', ')})`, schema: { type: 'array', items: VACCINE_ROW_SCHEMA } },
     description: 'The report\'s VAX rows (table `report_vaccines`, VACCINE_COLUMNS).' },
   { store: null, source: null, json: { name: 'events', schema: { type: 'array', items: { type: 'string' } } },
@@ -230,6 +230,18 @@ export type NarrativeReportColumn = Extract<StoredReportColumn, { encoding: 'nar
 /** The narrative columns, in table order (SYMPTOM_TEXT first). */
 export const NARRATIVE_REPORT_COLUMNS: readonly NarrativeReportColumn[] =
   REPORT_COLUMNS.filter((c): c is NarrativeReportColumn => 'encoding' in c && c.encoding === 'narrative');
+
+/**
+ * The indexed narrative fields (text search, snippets), by their VAERSDATA column names: the
+ * narrative columns that both file layouts carry, in table order: `SYMPTOM_TEXT` (the reporter's
+ * own words), `LAB_DATA`, `HISTORY`, `CUR_ILL` (illness at vaccination), `OTHER_MEDS`, `PRIOR_VAX`
+ * (earlier reactions). This order is the index's field numbering and the snippet's choice when a
+ * match lies in several fields.
+ */
+export const NARRATIVE_FIELDS: readonly string[] = NARRATIVE_REPORT_COLUMNS.filter((c) => c.source.older.length > 0).map((c) => sourceFieldsOf(c)[0]);
+
+/** One indexed narrative field (a VAERSDATA column name of NARRATIVE_FIELDS). */
+export type NarrativeField = string;
 
 /** The case series' JSON report fields, in order. */
 export const JSON_REPORT_COLUMNS: readonly JsonReportColumn[] = REPORT_COLUMNS.filter((c): c is JsonReportColumn => c.json !== null);

@@ -1,6 +1,6 @@
 /**
  * The day counts of a report, defined once for whoever needs them (the case series' lag and
- * onset breakdowns, src/cases/timing.ts): the lag from vaccination to receipt and the time to
+ * onset breakdowns, src/serve/cases/timing.ts): the lag from vaccination to receipt and the time to
  * onset, in whole days, from the ISO dates the store keeps (src/domain/report-columns.ts
  * `vax_date`, `onset_date`, `received`) and NUMDAYS.
  *
@@ -15,6 +15,12 @@
  *
  * Ground floor: this file imports nothing outside src/domain.
  */
+
+/** A lag to receipt above this many days is "late" (the case series' `share_over_365`, the triage evidence's late share). */
+export const LATE_DAYS = 365;
+
+/** Onsets of 0 to this many days are kept for the time-to-onset comparisons (Van Holle et al. 2012: the VAERS risk window of most events). */
+export const ONSET_MAX_DAYS = 60;
 
 /** Milliseconds in a day. */
 const DAY_MS = 86_400_000;
@@ -43,7 +49,7 @@ export function lagDaysOf(vaxDate: string | null, received: string): number | nu
  * The onset rule, whatever form the dates come in: `numdays` (NUMDAYS; NaN when blank) when a
  * whole number >= 0, else `datesDays` (ONSET_DATE - VAX_DATE in days, null when either is
  * unknown) when >= 0, else null. The case series (onsetDaysOf) and the build's triage evidence
- * (src/mining/evidence.ts onsetDays) both apply it, so a report has the same onset in both.
+ * (src/ingest/mining/evidence.ts onsetDays) both apply it, so a report has the same onset in both.
  * Example: onsetDaysFrom(3, null) = 3; onsetDaysFrom(-2, 5) = 5; onsetDaysFrom(NaN, -1) = null.
  */
 export function onsetDaysFrom(numdays: number, datesDays: number | null): number | null {

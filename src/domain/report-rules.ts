@@ -141,8 +141,8 @@ export const RECOVD_CODES: readonly string[] = ['Y', 'N', 'U'];
 
 /**
  * The report-level values the rules read (the analyses' subsets and strata), one typed column
- * per field, index i being one report. The build's report values (src/vaers/report-details.ts
- * `ReportDetails`) and the server's (src/store/reports.ts `ReportData`) are both this shape, so
+ * per field, index i being one report. The build's report values (src/ingest/vaers/report-details.ts
+ * `ReportDetails`) and the server's (src/serve/store/reports.ts `ReportData`) are both this shape, so
  * a rule is evaluated on one representation at build time and at serve time alike.
  */
 export interface RuleColumns {
@@ -165,7 +165,7 @@ export interface RuleColumns {
 
 /**
  * Whether report i stands for itself when each suspected-duplicate cluster is counted once: it is
- * in no cluster, or it is its cluster's representative (the linkage's choice, src/linkage).
+ * in no cluster, or it is its cluster's representative (the linkage's choice, src/ingest/linkage).
  */
 export function isRepresentative(reports: Pick<RuleColumns, 'id' | 'cluster'>, i: number): boolean {
   const cluster = reports.cluster[i];

@@ -14,7 +14,7 @@ import type { FastifyError, FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import { SHARED_SCHEMAS } from '../signals/schemas.js';
+import { SHARED_SCHEMAS } from '../serve/signals/schemas.js';
 import { buildId } from './build-id.js';
 import { HYPOTHESIS } from '../domain/caveats.js';
 import { errorBody } from '../domain/errors.js';

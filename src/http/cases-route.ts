@@ -10,8 +10,8 @@
  * reports unrestricted.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { analysisCasesRouteSchema, CASES_ROUTE_SCHEMA } from '../cases/schemas.js';
-import { unknownRule } from '../cases/service.js';
+import { analysisCasesRouteSchema, CASES_ROUTE_SCHEMA } from '../serve/cases/schemas.js';
+import { unknownRule } from '../serve/cases/service.js';
 import { analysisRule, type AnalysisDefinition } from '../domain/analysis-rules.js';
 import { errorBody } from '../domain/errors.js';
 import { sendAnswer } from './answer.js';

@@ -19,6 +19,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import escapeHtml from 'escape-html';
 import type {} from '@fastify/swagger'; // brings `schema.hide` into FastifySchema
 import { HYPOTHESIS } from '../domain/caveats.js';
 import { RETRY_AFTER_SECONDS, type LiveStore } from './live-store.js';
@@ -32,10 +33,6 @@ const UPLOT_DIR = dirname(createRequire(import.meta.url).resolve('uplot'));
 /** Marker in `public/index.html` replaced by the caveat sentence. */
 const HYPOTHESIS_MARKER = '<!--HYPOTHESIS-->';
 
-/** Escapes text for an HTML text node. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** Options of the explorer plugin. */
 export interface ExplorerOptions {

@@ -15,14 +15,14 @@
  */
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { CasesService, unknownRule } from '../cases/service.js';
+import { CasesService, unknownRule } from '../serve/cases/service.js';
 import { analysisRule } from '../domain/analysis-rules.js';
-import { analysisDetail, AnalysesService } from '../signals/analyses.js';
-import { vaccineListing } from '../vaccines/listing.js';
+import { analysisDetail, AnalysesService } from '../serve/signals/analyses.js';
+import { vaccineListing } from '../serve/vaccines/listing.js';
 import type { BuildStatus } from '../cache/default-store.js';
-import type { StoreMeta } from '../store/schema.js';
-import { readStoreMeta } from '../store/serving.js';
-import { readStoreWindows } from '../store/windows.js';
+import type { StoreMeta } from '../domain/store-schema.js';
+import { readStoreMeta } from '../serve/store/serving.js';
+import { readStoreWindows } from '../serve/store/windows.js';
 import type { RenderedAnswer } from './answer.js';
 import { buildId } from './build-id.js';
 
@@ -116,7 +116,7 @@ export class Generation {
 
   /**
    * The body of `GET /analyses/NAME` as a cached answer: the analysis's `/analyses` entry with
-   * its fitted windows (src/signals/analyses.ts analysisDetail), read from the store once.
+   * its fitted windows (src/serve/signals/analyses.ts analysisDetail), read from the store once.
    * Resolves null for an analysis the store does not hold.
    */
   async analysisDetail(name: string): Promise<RenderedAnswer | null> {

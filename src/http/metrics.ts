@@ -16,8 +16,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { CasesService } from '../cases/service.js';
-import { SignalsService } from '../signals/service.js';
+import { CasesService } from '../serve/cases/service.js';
+import { SignalsService } from '../serve/signals/service.js';
 import { compressions } from './answer.js';
 import type { LiveStore } from './live-store.js';
 

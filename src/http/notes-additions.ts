@@ -3,13 +3,14 @@
  * 4.4 case series, 4.5 vaccines, 4.6 operations, 4.7 the report view).
  * notes.ts assembles them with the rest.
  */
-import { CASES_PARAMETERS } from '../cases/params.js';
-import { CASES_NOTE } from '../cases/render.js';
+import { CASES_PARAMETERS } from '../serve/cases/params.js';
+import { CASES_NOTE } from '../serve/cases/render.js';
 import { ANALYSIS_ALIASES, ANALYSIS_MODIFIERS, SUBSET_ANALYSES } from '../domain/analysis-rules.js';
 import { JSON_REPORT_COLUMNS, STORED_REPORT_COLUMNS } from '../domain/report-columns.js';
-import { TEXT_MAX_CHARS, TEXT_MIN_LETTERS, TEXT_USAGE } from '../narratives/query.js';
-import { SNIPPET_CHARS } from '../narratives/snippet.js';
-import { LAG_INTERVALS, ONSET_MAX_DAYS } from '../cases/timing.js';
+import { TEXT_MAX_CHARS, TEXT_MIN_LETTERS, TEXT_USAGE } from '../serve/narratives/query.js';
+import { SNIPPET_CHARS } from '../serve/narratives/snippet.js';
+import { LAG_INTERVALS } from '../serve/cases/timing.js';
+import { ONSET_MAX_DAYS } from '../domain/report-days.js';
 
 /** Section 4.3: the analyses (crude, stratified, subsets of the reports), our addition to the specification. */
 export function analysesEndpoint(): string {
@@ -31,7 +32,7 @@ const REPORT_FIELDS_NOTES = JSON_REPORT_COLUMNS.flatMap((c) => {
   return notes === null ? [] : [notes];
 }).join(', ');
 
-/** The timing breakdowns of a case series (src/cases/timing.ts), as the notes list them. */
+/** The timing breakdowns of a case series (src/serve/cases/timing.ts), as the notes list them. */
 const TIMING_NOTES = `lag_interval: days from VAX_DATE to RECVDATE: ${LAG_INTERVALS.join(', ')} (unknown: VAX_DATE blank or after RECVDATE); lag: {n, median_days, q1_days, q3_days, share_over_365} of the known lags (quantiles by linear interpolation); onset_comparison (vaccine and event given, not q; else null): {max_days: ${ONSET_MAX_DAYS}, pair and other_vaccines: {n, median_days, days: reports per onset day 0..${ONSET_MAX_DAYS}}, ks: {d, p, method} or null}, the onset days (NUMDAYS when a whole number >= 0, else ONSET_DATE - VAX_DATE) of these reports against the event's reports naming no matched vaccine (same quarters, analysis and text), two-sample Kolmogorov-Smirnov as SciPy ks_2samp (method auto)`;
 
 /** Section 4.4: the case series, our addition to the specification. */
@@ -47,8 +48,8 @@ ${rows.join('\n')}
 
 - Matching is that of /signals (the same code) over every report's names, not only flagged pairs: with vaccine and event, the reports naming a matched vaccine AND a matched event; with one, the reports naming a match; with q, the reports naming a vaccine or an event q matches. At least one is required; an unknown name is a 200 with n_reports 0.
 - JSON body: query (as given), analysis (analysis path only), vaccines and events (matched names), from, to, reports_through, n_reports, duplicates (keep or collapse, as asked), reports_folded (reports folded by collapse, 0 with keep), hypothesis, note, breakdowns (distinct reports by sex; age_group (CDC WONDER); onset_interval of NUMDAYS: 0, 1, 2, 3, 4-7, 8-14, 15-30, 31-60, 61-120, >120, unknown; serious (21 CFR 600.80) and each outcome flag; dose of the matched vaccine; received_year; state and manufacturer (top 20 and the rest); co_vaccines and co_events: the 20 other vaccines and events most named on these reports, since co-administered vaccines share reports; ${TIMING_NOTES}), limit, offset, returned, reports (the page: newest RECVDATE first, then VAERS_ID descending; each with ${REPORT_FIELDS_NOTES}).
-- text: full-text search of the six narrative fields (SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL, OTHER_MEDS, PRIOR_VAX), alone or with vaccine/event/q. ${TEXT_USAGE}. Words are runs of letters and digits; %, _, regex or SQL syntax are plain text; each word or prefix may lie in any field, a phrase within one field. With text, query.text echoes its canonical form and each listed report carries snippet: {field, text (about ${SNIPPET_CHARS} characters around the first match, … marking cut text), matches: [{start, end}] (UTF-16 offsets into text)} or null. Index: an inverted index of the folded words built in memory at load (src/narratives), not a library (minisearch ranks every match and took 470 MB for these texts).
-- Suspected duplicates: the build links reports judged to be one case (src/linkage); each listed report's cluster is the VAERS_ID of the report standing for its cluster (itself for that one), null in none. duplicates=collapse counts each cluster once in n_reports, the breakdowns and the listing: the cluster's representative when the series holds it, else its newest report there.
+- text: full-text search of the six narrative fields (SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL, OTHER_MEDS, PRIOR_VAX), alone or with vaccine/event/q. ${TEXT_USAGE}. Words are runs of letters and digits; %, _, regex or SQL syntax are plain text; each word or prefix may lie in any field, a phrase within one field. With text, query.text echoes its canonical form and each listed report carries snippet: {field, text (about ${SNIPPET_CHARS} characters around the first match, … marking cut text), matches: [{start, end}] (UTF-16 offsets into text)} or null. Index: an inverted index of the folded words built in memory at load (src/serve/narratives), not a library (minisearch ranks every match and took 470 MB for these texts).
+- Suspected duplicates: the build links reports judged to be one case (src/ingest/linkage); each listed report's cluster is the VAERS_ID of the report standing for its cluster (itself for that one), null in none. duplicates=collapse counts each cluster once in n_reports, the breakdowns and the listing: the cluster's representative when the series holds it, else its newest report there.
 - format=csv: the line listing of the page, RFC 4180, CRLF, one row per report; a narrative column when the store keeps narratives; snippet_field and snippet columns with text.
 - Headers: X-Total-Count (n_reports), X-Limit, X-Offset, X-REPORTS-Through, X-REPORTS-Build, X-REPORTS-Hypothesis, Cache-Control public, max-age=60; X-REPORTS-Analysis on the analysis path.
 - Errors (400 Error object with the caveat): no filter, vaccine and drug different, a query too short, a quarter not YYYYQn, from after to, limit outside 1..500, offset below 0, an unknown format, duplicates or parameter (with allowed), a repeated parameter; a text over ${TEXT_MAX_CHARS} characters, with fewer than ${TEXT_MIN_LETTERS} letters or digits to find, only exclusions or an unbalanced quote (usage: the text rule), or text on a store built without --narratives. A store without report tables: 503.`;

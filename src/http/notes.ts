@@ -3,16 +3,16 @@
  * - `/llms.txt`: plain-text API notes whose content is that of the specification, section by
  *   section (1 to 9), in our own words, with our documented choice for each point the spec
  *   leaves "not shown". The field, parameter and header tables are generated from the same
- *   schemas and parameter table as the validator and /openapi.json (src/signals/schemas.ts,
- *   src/signals/parameters.ts, src/pipeline/schema.ts), so the notes cannot drift from them;
+ *   schemas and parameter table as the validator and /openapi.json (src/serve/signals/schemas.ts,
+ *   src/serve/signals/parameters.ts, src/ctgov/schema.ts), so the notes cannot drift from them;
  * - `/.well-known/api-catalog`: the machine index, an RFC 9727 API catalog in the RFC 9264
  *   linkset JSON form (`application/linkset+json`).
  */
-import { LIMIT_MAX, MIN_QUERY_LENGTH } from '../query/parameters.js';
-import { FORMATS, LIMIT_DEFAULT, SIGNALS_PARAMETERS } from '../signals/parameters.js';
-import { CLASS_SCHEMA, ERROR_SCHEMA, PAIR_SCHEMA, PROFILE_SCHEMA, QUARTER_SCHEMA, SERIES_SCHEMA, SIGNALS_HEADERS } from '../signals/schemas.js';
-import { LIMIT_DEFAULT as PIPELINE_LIMIT_DEFAULT, LIMIT_MAX as PIPELINE_LIMIT_MAX } from '../pipeline/params.js';
-import { pipelineJsonSchema, pipelineQuerySchema, studySchema } from '../pipeline/schema.js';
+import { LIMIT_MAX, MIN_QUERY_LENGTH } from '../serve/query/parameters.js';
+import { FORMATS, LIMIT_DEFAULT, SIGNALS_PARAMETERS } from '../serve/signals/parameters.js';
+import { CLASS_SCHEMA, ERROR_SCHEMA, PAIR_SCHEMA, PROFILE_SCHEMA, QUARTER_SCHEMA, SERIES_SCHEMA, SIGNALS_HEADERS } from '../serve/signals/schemas.js';
+import { LIMIT_DEFAULT as PIPELINE_LIMIT_DEFAULT, LIMIT_MAX as PIPELINE_LIMIT_MAX } from '../ctgov/params.js';
+import { pipelineJsonSchema, pipelineQuerySchema, studySchema } from '../ctgov/schema.js';
 import { HYPOTHESIS, REGISTRY_CAVEAT } from '../domain/caveats.js';
 import { analysesEndpoint, casesEndpoint, operationsNotes, reportsEndpoint, triageEndpoint, vaccinesEndpoint } from './notes-additions.js';
 

@@ -16,7 +16,7 @@
  * validation and serialization read them), so they are never modified.
  */
 import type { FastifySchema, RouteOptions } from 'fastify';
-import { errorResponse } from '../query/responses.js';
+import { errorResponse } from '../serve/query/responses.js';
 
 /** `info.license`: the project's licence (package.json `license`). */
 export const LICENSE = { name: 'MIT', url: 'https://opensource.org/license/mit' } as const;

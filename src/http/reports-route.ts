@@ -1,12 +1,12 @@
 /**
- * Route plugin of `GET /reports/{vaers_id}` (the report view, src/cases/report-view.ts): path id,
+ * Route plugin of `GET /reports/{vaers_id}` (the report view, src/serve/cases/report-view.ts): path id,
  * raw query string and Accept in; status, headers (X-REPORTS-Through, Cache-Control, X-REPORTS-Build
  * of the store generation, X-REPORTS-Hypothesis from the app's hook) and body out, a 200 with its
  * ETag and content coding (answer.ts). A store without report tables answers 503.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { REPORT_ROUTE_SCHEMA } from '../cases/report-schema.js';
-import { prefersHtml } from '../pipeline/negotiate.js';
+import { REPORT_ROUTE_SCHEMA } from '../serve/cases/report-schema.js';
+import { prefersHtml } from '../ctgov/negotiate.js';
 import { sendAnswer } from './answer.js';
 import type { LiveStore } from './live-store.js';
 import { PLAIN, rawQuery, withCases, withGeneration } from './resource.js';

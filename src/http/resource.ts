@@ -6,7 +6,7 @@
  * case series of a generation (/cases, /reports), and the route compilers they use.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CasesService } from '../cases/service.js';
+import type { CasesService } from '../serve/cases/service.js';
 import { errorBody } from '../domain/errors.js';
 import { RETRY_AFTER_SECONDS, type Generation, type LiveStore } from './live-store.js';
 

@@ -15,9 +15,9 @@
  * object that says so.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { analysesRouteSchema, analysisRouteSchema, analysisSignalsRouteSchema, SIGNALS_ROUTE_SCHEMA } from '../signals/schemas.js';
-import type { SignalsService } from '../signals/service.js';
-import { analysisVaccinesRouteSchema, VACCINES_ROUTE_SCHEMA } from '../vaccines/schemas.js';
+import { analysesRouteSchema, analysisRouteSchema, analysisSignalsRouteSchema, SIGNALS_ROUTE_SCHEMA } from '../serve/signals/schemas.js';
+import type { SignalsService } from '../serve/signals/service.js';
+import { analysisVaccinesRouteSchema, VACCINES_ROUTE_SCHEMA } from '../serve/vaccines/schemas.js';
 import { errorBody } from '../domain/errors.js';
 import { sendAnswer, type RenderedAnswer } from './answer.js';
 import type { Generation, LiveStore } from './live-store.js';

@@ -1,9 +1,9 @@
 /**
- * Route plugin of `GET /triage` and `GET /analyses/:analysis/triage` (src/triage/): the flagged
+ * Route plugin of `GET /triage` and `GET /analyses/:analysis/triage` (src/serve/triage/): the flagged
  * pairs of one window in triage order with their evidence, reasons and cautions. The analysis
  * of `/triage` is `stratified` when the store has it, else the store's default analysis; an
  * unknown analysis is a 404 Error object (as /analyses/NAME/cases). The window's rows are read
- * from the store file on demand (src/store/triage-rows.ts) and kept per generation (the last
+ * from the store file on demand (src/serve/store/triage-rows.ts) and kept per generation (the last
  * WINDOW_CACHE windows read). Validation is parseTriageQuery (Fastify's is off; the schema documents).
  * Headers of a 200: X-Total-Count (pairs before paging), X-Limit, X-Offset, X-REPORTS-Through (the
  * store's reports_through, as /signals), X-REPORTS-Analysis, Cache-Control public, max-age=60; a weak
@@ -12,10 +12,10 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, ERROR_OBJECT_SCHEMA } from '../domain/errors.js';
-import { readTriageWindow, type TriageWindow } from '../store/triage-rows.js';
-import { parseTriageQuery, triageAnswer, TRIAGE_LIMIT_DEFAULT } from '../triage/service.js';
-import { LIMIT_MAX } from '../query/parameters.js';
-import { answerHeaders } from '../query/responses.js';
+import { readTriageWindow, type TriageWindow } from '../serve/store/triage-rows.js';
+import { parseTriageQuery, triageAnswer, TRIAGE_LIMIT_DEFAULT } from '../serve/triage/service.js';
+import { LIMIT_MAX } from '../serve/query/parameters.js';
+import { answerHeaders } from '../serve/query/responses.js';
 import type { Generation, LiveStore } from './live-store.js';
 import { sendAnswer } from './answer.js';
 import { PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';

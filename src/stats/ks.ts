@@ -36,7 +36,7 @@ export const MAX_AUTO_N = 10000;
 
 /**
  * A memo of exact probabilities by (n1, n2, h) (h as in exactTwoSided), for a caller that runs
- * many tests (the build's onset tests: src/mining/ks-memo.ts); it only saves time.
+ * many tests (the build's onset tests: src/ingest/mining/ks-memo.ts); it only saves time.
  */
 export interface ExactMemo {
   get(n1: number, n2: number, h: number): number | undefined;

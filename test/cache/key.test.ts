@@ -1,7 +1,7 @@
 /**
  * The default store's cache key (src/cache/key.ts): the folder from the environment;
  * the key changes with an input file's bytes and with the analyses, not with a README; the code
- * digested is the build's (every folder but the serving ones and the cache's own), and none of
+ * digested is the sources of the ground floor and the ingest wing (from src/ or dist/ alike), and none of
  * the digested modules imports a module left out (else a change there could change the store
  * under an unchanged key).
  */
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILD_EXCLUDED, buildCodeFiles, cacheDir, cacheEntry, cacheKey, DEFAULT_VAERS_DIR } from '../../src/cache/key.js';
+import { BUILD_FOLDERS, buildCodeFiles, cacheDir, cacheEntry, cacheKey, DEFAULT_VAERS_DIR } from '../../src/cache/key.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 let dir: string;
@@ -48,18 +48,25 @@ describe('the key', () => {
     await expect(cacheKey(join(dir, 'absent'))).rejects.toThrow(`cannot read the VAERS folder ${join(dir, 'absent')}`);
   });
 
-  it('the code digested is every build module; no digested module imports one left out', async () => {
-    const files = await buildCodeFiles(SRC);
-    for (const folder of ['mining', 'stats', 'store', 'vaers', 'domain']) expect(files.some((f) => f.startsWith(`${folder}/`)), folder).toBe(true);
+  it('the code digested is exactly the sources of domain, stats and ingest; no digested module imports one left out', async () => {
+    const files = await buildCodeFiles();
+    expect(BUILD_FOLDERS).toEqual(['domain', 'stats', 'ingest']);
+    expect([...new Set(files.map((f) => f.split('/')[0]))].sort()).toEqual(['domain', 'ingest', 'stats']);
     expect(files).toContain('domain/analysis-rules.ts');
-    expect(files).toContain('mining/worker-boot.mjs');
-    expect(files.filter((f) => BUILD_EXCLUDED.includes(f.split('/')[0]))).toEqual([]);
+    expect(files).toContain('ingest/mining/worker-boot.mjs');
+    expect(files.some((f) => f.startsWith('serve/') || f.startsWith('http/') || f.startsWith('cache/'))).toBe(false);
     for (const file of files) {
       const text = readFileSync(join(SRC, file), 'utf8');
       for (const [, target] of text.matchAll(/from '(\.[^']+)'/g)) {
         const resolved = new URL(target, `file://${join(SRC, file)}`).pathname.slice(SRC.length);
-        expect(BUILD_EXCLUDED.includes(resolved.split('/')[0]), `${file} imports ${target}`).toBe(false);
+        expect(BUILD_FOLDERS.includes(resolved.split('/')[0]), `${file} imports ${target}`).toBe(true);
       }
     }
+  });
+
+  it('is the same whether the program runs from src/ (tsx) or dist/: it digests the sources', async () => {
+    const fromSrc = await cacheKey(dir, ['all']);
+    const dist = await import(new URL('../../dist/cache/key.js', import.meta.url).href) as typeof import('../../src/cache/key.js');
+    expect((await dist.cacheKey(dir, ['all'])).key).toBe(fromSrc.key);
   });
 });

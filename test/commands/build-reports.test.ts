@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from './cli.js';
-import { readReportData } from '../../src/store/reports.js';
-import { historyFixture, writeVaersFolder } from '../mining/fixtures.js';
-import { EXPECTED_NARRATIVES, writeReportFolder } from '../vaers/report-fixtures.js';
+import { readReportData } from '../../src/serve/store/reports.js';
+import { historyFixture, writeVaersFolder } from '../ingest/mining/fixtures.js';
+import { EXPECTED_NARRATIVES, writeReportFolder } from '../ingest/vaers/report-fixtures.js';
 
 let dir: string;
 beforeAll(async () => {

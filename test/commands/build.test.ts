@@ -3,9 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readStoreMeta } from '../../src/store/serving.js';
+import { readStoreMeta } from '../../src/serve/store/serving.js';
 import { cli } from './cli.js';
-import { historyFixture, writeVaersFolder } from '../mining/fixtures.js';
+import { historyFixture, writeVaersFolder } from '../ingest/mining/fixtures.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importQuarterly } from '../../src/store/import.js';
-import { UserError } from '../../src/errors.js';
+import { importQuarterly } from '../../src/ingest/store/import.js';
+import { UserError } from '../../src/domain/user-error.js';
 import { Store, storeSeries } from '../helpers/store.js';
 
 const HEADER = 'drug_name,outcome_name,quarter,observed,eb05,eb50,eb95,prr,ror,ic,n_methods_flagged,is_signal_any,ewma_eb05';

@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseHyper, runScore } from '../../src/commands/score.js';
 import { SCORE_COLUMNS } from '../../src/domain/columns.js';
-import { UserError } from '../../src/errors.js';
+import { UserError } from '../../src/domain/user-error.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const caers = path.resolve(repoRoot, '..', 'shared', 'data', 'oracle', 'caers.csv');

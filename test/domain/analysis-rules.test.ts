@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ANALYSES, ANALYSIS_NAMES, analysisRule, DEFAULT_ANALYSES, DEFAULT_STRATA, parseStrata, strataCount, stratumOf, subsetMask, SUBSET_ANALYSES } from '../../src/domain/analysis-rules.js';
 import { quarterOf } from '../../src/domain/quarter.js';
 import { AGE_GROUPS_6, ageGroup6Of, ageGroupOf, OUTCOME, SEX_CODES, type RuleColumns, type Sex } from '../../src/domain/report-rules.js';
-import { parseAnalyses } from '../../src/mining/build.js';
+import { parseAnalyses } from '../../src/ingest/mining/build.js';
 
 /** One report as the rules see it. */
 interface Report { sex?: Sex; age?: number | null; year?: number; outcomes?: number }

@@ -9,11 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { ANALYSIS_MODIFIERS, analysisRule, DEFAULT_ANALYSES, parseAnalysisName } from '../../src/domain/analysis-rules.js';
 import { parseVaxTypeTable, vaxTypeName, vaxTypeNames } from '../../src/domain/vax-type-names.js';
 import type { Pair } from '../../src/domain/pair.js';
-import { parseAnalyses } from '../../src/mining/build.js';
-import { exactVaccines, substringVaccines, vaxTypeIndex } from '../../src/query/names.js';
-import { indexPairs } from '../../src/signals/catalog.js';
-import { matchPairs } from '../../src/signals/match.js';
-import type { SignalsParams } from '../../src/signals/parameters.js';
+import { parseAnalyses } from '../../src/ingest/mining/build.js';
+import { exactVaccines, substringVaccines, vaxTypeIndex } from '../../src/serve/query/names.js';
+import { indexPairs } from '../../src/serve/signals/catalog.js';
+import { matchPairs } from '../../src/serve/signals/match.js';
+import type { SignalsParams } from '../../src/serve/signals/parameters.js';
 
 describe('analysis names with modifiers', () => {
   it('SUBSET@types keeps the subset rule and E of SUBSET and counts VAX_TYPE codes', () => {

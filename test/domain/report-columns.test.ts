@@ -9,10 +9,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CASES_CSV_COLUMNS } from '../../src/cases/render.js';
-import { CASE_SERIES_SCHEMA } from '../../src/cases/schemas.js';
+import { CASES_CSV_COLUMNS } from '../../src/serve/cases/render.js';
+import { CASE_SERIES_SCHEMA } from '../../src/serve/cases/schemas.js';
 import { CHECKED_FIELDS, REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type SourceFields } from '../../src/domain/report-columns.js';
-import { REPORT_TABLES_SQL } from '../../src/store/schema.js';
+import { REPORT_TABLES_SQL } from '../../src/domain/store-schema.js';
 
 const data = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'data');
 const LAYOUTS = { older: path.join(data, 'vaers', '1999'), current: path.join(data, 'vaers-modern-layout', '1999') };

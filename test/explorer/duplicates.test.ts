@@ -1,10 +1,10 @@
 /**
  * The Reports view's suspected duplicates, in headless Chromium against the real server over the
- * case fixture (test/cases/fixture.ts) with planted duplicates, as in
- * test/linkage/duplicates-served.test.ts: report 201 is report 101 again and reports 202 and 203
+ * case fixture (test/serve/cases/fixture.ts) with planted duplicates, as in
+ * test/ingest/linkage/duplicates-served.test.ts: report 201 is report 101 again and reports 202 and 203
  * are report 102 again (identical but for VAERS_ID), so the clusters are {101, 201} and
  * {102, 202, 203}. ROTAVIRUS (ROTASHIELD) x Intussusception is on 101, 102, 103 and 106 (hand
- * counts of test/cases/cases.test.ts) and the copies: 7 reports kept (sexes F 2, M 4, U 1), 4 with
+ * counts of test/serve/cases/cases.test.ts) and the copies: 7 reports kept (sexes F 2, M 4, U 1), 4 with
  * each cluster once (F 1, M 2, U 1; received 2000: 3, 2001: 1), 3 folded. Which report of a
  * cluster stands for it is the linkage's choice: the test takes it from the marks and checks it
  * is one of the cluster, the same on each member, and the only one marked as standing for it.
@@ -15,9 +15,9 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildStore } from '../../src/mining/build.js';
+import { buildStore } from '../../src/ingest/mining/build.js';
 import { chromiumAvailable, CHROMIUM_PATH } from '../helpers/browser.js';
-import { CASE_REPORTS, ROTA, writeCaseFolder } from '../cases/fixture.js';
+import { CASE_REPORTS, ROTA, writeCaseFolder } from '../serve/cases/fixture.js';
 import { barValues, browserSession, open, screenshot, settled } from './page.js';
 
 const hasChromium = chromiumAvailable();

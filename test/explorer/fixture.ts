@@ -13,8 +13,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { QuarterlyRow, StoreMeta, VaccineRow } from '../../src/store/schema.js';
-import { writeStore } from '../../src/store/write.js';
+import type { QuarterlyRow, StoreMeta, VaccineRow } from '../../src/domain/store-schema.js';
+import { writeStore } from '../../src/ingest/store/write.js';
 
 export const HTML_EVENT = '<img src=x onerror="window.__xss=1">Rash & <b>bold</b>';
 export const PAGED_VACCINE = 'ROTAVIRUS (ROTASHIELD)';

@@ -1,6 +1,6 @@
 /**
  * The Reports view's search of the narratives and the report view, in headless Chromium against
- * the real server over the hand-made case fixture built with --narratives (test/cases/fixture.ts
+ * the real server over the hand-made case fixture built with --narratives (test/serve/cases/fixture.ts
  * CASE_NARRATIVES; the matches are worked by hand there). Skips when Chromium is absent.
  */
 import { mkdtempSync } from 'node:fs';
@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
-import { buildStore } from '../../src/mining/build.js';
+import { buildStore } from '../../src/ingest/mining/build.js';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { chromiumAvailable, launchBrowser, type TestBrowser } from '../helpers/browser.js';
-import { CASE_NARRATIVES, writeCaseFolder } from '../cases/fixture.js';
+import { CASE_NARRATIVES, writeCaseFolder } from '../serve/cases/fixture.js';
 import { collectErrors, open, screenshot, settled, startServer } from './page.js';
 
 const hasChromium = chromiumAvailable();

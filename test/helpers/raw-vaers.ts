@@ -3,7 +3,7 @@
  *
  * Written from the official file format (../shared/data/vaers/SOURCES.md) and the "Statistics,
  * precisely" section of DESIGN.md, without any project code under src/, so that the project's
- * reader (src/vaers) and counting (src/mining) can be checked against it. Deliberately plain:
+ * reader (src/ingest/vaers) and counting (src/ingest/mining) can be checked against it. Deliberately plain:
  * whole files in memory, one loop per statistic, a Map per stratum; nothing is optimised.
  */
 import { readFileSync } from 'node:fs';

@@ -1,14 +1,14 @@
 /**
  * Reading a store table by table in tests, read-only: what a build or an import wrote (`Store`),
- * and a store's own rows, the reference the serving read (src/store/serving.ts) is checked
+ * and a store's own rows, the reference the serving read (src/serve/store/serving.ts) is checked
  * against (`storeSeries`). The server does not use this reader: it reads a store once through
- * src/store/serving.ts `readServingData`. Queries are parameterised; callers get typed rows.
+ * src/serve/store/serving.ts `readServingData`. Queries are parameterised; callers get typed rows.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { finiteOrNull } from '../../src/domain/columns.js';
-import { checkStoreFile } from '../../src/store/format.js';
-import { QUARTERLY_COLUMNS, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from '../../src/store/schema.js';
-import { readStoreMeta, readVaccineTable } from '../../src/store/serving.js';
+import { checkStoreFile } from '../../src/domain/store-format.js';
+import { QUARTERLY_COLUMNS, type QuarterlyRow, type StoreMeta, type VaccineRow, type WindowRow } from '../../src/domain/store-schema.js';
+import { readStoreMeta, readVaccineTable } from '../../src/serve/store/serving.js';
 
 const QUARTERLY_SELECT = `SELECT ${QUARTERLY_COLUMNS.map(([name]) => name).join(', ')} FROM quarterly`;
 
@@ -37,7 +37,7 @@ export class Store {
   ) {}
 
   /**
-   * Opens the store file (a DuckDB database, by its content: src/store/format.ts) read-only.
+   * Opens the store file (a DuckDB database, by its content: src/domain/store-format.ts) read-only.
    * @throws Error naming the file when it is missing or not a store.
    */
   static async open(path: string): Promise<Store> {
@@ -55,7 +55,7 @@ export class Store {
   }
 
   /**
-   * Build metadata, checked (src/store/metadata.ts), read as the server reads it (src/store/serving.ts `readStoreMeta`).
+   * Build metadata, checked (src/serve/store/metadata.ts), read as the server reads it (src/serve/store/serving.ts `readStoreMeta`).
    * @throws Error naming the store and key when a value is not of its shape.
    */
   async meta(): Promise<StoreMeta> {

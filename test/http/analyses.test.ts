@@ -1,6 +1,6 @@
 /**
  * The analyses resource (`GET /analyses`, `/analyses/NAME/signals`) over the three-analysis fixture store
- * (test/signals/fixture.ts: `all`, the default, and `stratified` with the same rows; `serious`
+ * (test/serve/signals/fixture.ts: `all`, the default, and `stratified` with the same rows; `serious`
  * with the first series of FIXTURE_SERIES only): GET /analyses, GET /analyses/NAME/signals with
  * X-REPORTS-Analysis, the 404 of an unknown name, a one-analysis store, and /openapi.json.
  * The /signals contract itself at /analyses/NAME/signals: the spec tests (SIGNALS_PATHS).
@@ -8,9 +8,9 @@
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGNALS_PARAMETERS } from '../../src/signals/parameters.js';
+import { SIGNALS_PARAMETERS } from '../../src/serve/signals/parameters.js';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
-import { fixtureAnalyses, MODERNA, PFIZER } from '../signals/fixture.js';
+import { fixtureAnalyses, MODERNA, PFIZER } from '../serve/signals/fixture.js';
 import { fixtureApp, getJson, keys } from './helpers.js';
 
 const NAMES = ['all', 'stratified', 'serious'];

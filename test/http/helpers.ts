@@ -1,11 +1,11 @@
 /**
- * Shared helpers of the HTTP tests: an app over the fixture store (test/signals/fixture.ts)
+ * Shared helpers of the HTTP tests: an app over the fixture store (test/serve/signals/fixture.ts)
  * and small readers of inject() answers.
  */
 import { request } from 'node:http';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
-import { writeFixtureStore } from '../signals/fixture.js';
+import { writeFixtureStore } from '../serve/signals/fixture.js';
 
 /** Builds the app over a fresh fixture store (with `analyses`: the three-analysis fixture). */
 export async function fixtureApp(options: { hasIc025?: boolean; analyses?: boolean } = {}): Promise<FastifyInstance> {

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HEADER_SIZE } from '../../src/http/app.js';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
-import { FORMATS, SIGNALS_PARAMETERS } from '../../src/signals/parameters.js';
+import { FORMATS, SIGNALS_PARAMETERS } from '../../src/serve/signals/parameters.js';
 import { fixtureApp, getJson } from './helpers.js';
 
 let app: FastifyInstance;

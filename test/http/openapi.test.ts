@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { PAIR_FIELDS } from '../../src/domain/pair.js';
-import { FORMATS, SIGNALS_PARAMETERS } from '../../src/signals/parameters.js';
+import { FORMATS, SIGNALS_PARAMETERS } from '../../src/serve/signals/parameters.js';
 import { buildServedApp } from '../../src/http/app.js';
 import { fixtureApp, getJson } from './helpers.js';
 

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
-import { SIGNALS_PARAMETERS } from '../../src/signals/parameters.js';
+import { SIGNALS_PARAMETERS } from '../../src/serve/signals/parameters.js';
 import { fixtureApp } from './helpers.js';
 
 let app: FastifyInstance;

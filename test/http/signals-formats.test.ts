@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { PAIR_FIELDS } from '../../src/domain/pair.js';
-import { csvField } from '../../src/query/csv.js';
-import { GARDASIL9, MODERNA, PFIZER, RASH, SHINGRIX, TENIVAC, ZOSTAVAX } from '../signals/fixture.js';
+import { csvField } from '../../src/serve/query/csv.js';
+import { GARDASIL9, MODERNA, PFIZER, RASH, SHINGRIX, TENIVAC, ZOSTAVAX } from '../serve/signals/fixture.js';
 import { fixtureApp, getJson, keys, SIGNALS_PATHS } from './helpers.js';
 
 /** Minimal RFC 4180 parser for the test: quoted fields, doubled quotes, CRLF records. */

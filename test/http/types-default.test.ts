@@ -1,7 +1,7 @@
 /**
  * The type-level analysis `types` of the real default store (VAX_TYPE codes as items): the
  * README's commands on it answer 200, and FLU3 x Guillain-Barre syndrome in 2006 holds the 48
- * reports that the raw files give (test/mining/types-real.test.ts recomputes that count and PRR
+ * reports that the raw files give (test/ingest/mining/types-real.test.ts recomputes that count and PRR
  * 7.10 from the raw 2006 files). Skipped with a message without the default store.
  */
 import { readFileSync } from 'node:fs';

@@ -11,7 +11,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeCaseFolder } from '../cases/fixture.js';
+import { writeCaseFolder } from '../serve/cases/fixture.js';
 import { killAll, startServe } from './serve-process.js';
 
 let dir: string;

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROTA } from '../cases/fixture.js';
+import { ROTA } from '../serve/cases/fixture.js';
 import { buildTwoStores, replaceStore, type TwoStores } from './stores.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));

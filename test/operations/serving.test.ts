@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressions } from '../../src/http/answer.js';
 import { buildServedApp } from '../../src/http/app.js';
 import { storeBuildId, type LiveStore } from '../../src/http/live-store.js';
-import { readStoreMeta } from '../../src/store/serving.js';
-import { ROTA } from '../cases/fixture.js';
+import { readStoreMeta } from '../../src/serve/store/serving.js';
+import { ROTA } from '../serve/cases/fixture.js';
 import { buildTwoStores, type TwoStores } from './stores.js';
 
 let stores: TwoStores;

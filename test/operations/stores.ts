@@ -1,14 +1,14 @@
 /**
  * Two small real stores for the operations tests, built by the real build from the case-series
- * fixture (test/cases/fixture.ts): `older` from the reports of 2000 (reports through 2000Q3) and
+ * fixture (test/serve/cases/fixture.ts): `older` from the reports of 2000 (reports through 2000Q3) and
  * `newer` from those of 2000-2001 (through 2001Q4), so that a swap changes X-REPORTS-Through and
  * the store's build id. DuckDB files (one file each: a rename replaces the whole store).
  */
 import { copyFile, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildStore } from '../../src/mining/build.js';
-import { writeCaseFolder } from '../cases/fixture.js';
+import { buildStore } from '../../src/ingest/mining/build.js';
+import { writeCaseFolder } from '../serve/cases/fixture.js';
 
 /** Paths of the two stores and of their temporary folder. */
 export interface TwoStores {

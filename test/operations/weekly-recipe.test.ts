@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeCaseFolder } from '../cases/fixture.js';
+import { writeCaseFolder } from '../serve/cases/fixture.js';
 import { buildTwoStores, type TwoStores } from './stores.js';
 import { get, killAll, ROOT, startServe, untilReady } from './serve-process.js';
 

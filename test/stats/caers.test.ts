@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readReportTable, type ReportTable } from '../../src/mining/report-table.js';
+import { readReportTable, type ReportTable } from '../../src/ingest/mining/report-table.js';
 import { posterior, posteriorCdf, type Hyperparameters } from '../../src/stats/mgps.js';
 import { scoreWindow, type PairStatistics } from '../../src/stats/window.js';
 

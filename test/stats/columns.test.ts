@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { COLUMNS, QUARTER_OBJECT_COLUMNS, SCORE_COLUMNS, SERVED_COLUMNS, STAT_COLUMNS, finiteOrNull } from '../../src/domain/columns.js';
-import { QUARTERLY_COLUMNS, SCHEMA_SQL } from '../../src/store/schema.js';
-import { SERIES_FIELDS, SERIES_RECORD_BYTES, ENCODING_BYTES, seriesRecordLayout } from '../../src/store/series-store.js';
-import { QUARTER_SCHEMA } from '../../src/signals/schemas.js';
+import { QUARTERLY_COLUMNS, SCHEMA_SQL } from '../../src/domain/store-schema.js';
+import { SERIES_FIELDS, SERIES_RECORD_BYTES, ENCODING_BYTES, seriesRecordLayout } from '../../src/serve/store/series-store.js';
+import { QUARTER_SCHEMA } from '../../src/serve/signals/schemas.js';
 
 describe('the column table', () => {
   it('store order and DuckDB types of `quarterly` (a Parquet store is loaded by position)', () => {

@@ -1,0 +1,235 @@
+/**
+ * The signal store: one embedded DuckDB database file (DESIGN.md "Decisions already taken").
+ * This file defines its tables and the TypeScript shapes of their rows. Only `src/serve/store/`
+ * holds SQL.
+ *
+ * Tables
+ * - `quarterly`: one row per (analysis, drug, event, quarter) for every pair that has at least
+ *   one quarter with `n_methods_flagged >= 2` in that analysis (the pair's full series).
+ *   Statistics of the 4-quarter window ending at `quarter` (DESIGN.md "Statistics, precisely").
+ * - `vaccines`: one row per vaccine name (`VAX_NAME`) with its `vax_type` (spec 2.1) and the
+ *   VAERS `VAX_TYPE` codes seen with it.
+ * - `windows`: per analysis and window, the MGPS hyperparameters and fit diagnostics.
+ * - `meta`: build metadata as key -> JSON text.
+ */
+import type { AnalysisDefinition } from './analysis-rules.js';
+import { COLUMNS, type ColumnName, type QuarterlyRow, type StoreType } from './columns.js';
+import { OUTCOME_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type StoredReportColumn, type VaccineColumn } from './report-columns.js';
+import type { OutcomeName } from './report-rules.js';
+
+/**
+ * One quarterly row of a pair (spec 2.3 quarter object plus the build's extra columns): the
+ * window's counts, every statistic and flag of the window and the EWMA of EB05. Its shape
+ * follows the column table (src/domain/columns.ts `COLUMNS`, the one list of them).
+ */
+export type { QuarterlyRow };
+
+/** Column order of `quarterly`, with DuckDB types (from src/domain/columns.ts `COLUMNS`). */
+export const QUARTERLY_COLUMNS: ReadonlyArray<readonly [ColumnName, StoreType]> = COLUMNS.map((c) => [c.name, c.type] as const);
+
+/** One vaccine (spec 2.1 `vax_name`, `vax_type`; VAERS `VAX_TYPE` codes). */
+export interface VaccineRow {
+  vax_name: string;
+  /** Spec 2.1 vax_type: the name without its parenthetical product suffix. */
+  vax_type: string;
+  /** VAERS `VAX_TYPE` abbreviations seen with this name (e.g. `HPV4`); empty for an import. */
+  vax_type_codes: string[];
+}
+
+/** MGPS fit of one window (DESIGN.md: "record per window the hyperparameters ..."). */
+export interface WindowRow {
+  /** The analysis fitted (a store written before analyses existed has none: `all`). */
+  analysis?: string;
+  quarter: string;
+  alpha1: number;
+  beta1: number;
+  alpha2: number;
+  beta2: number;
+  p: number;
+  neg_log_lik: number;
+  converged: boolean;
+  /** Names of parameters that sit on a bound of the box, comma-separated; '' when none. */
+  at_bound: string;
+  /** Distinct pairs (n >= 1) in the window. */
+  n_pairs: number;
+  /** Reports in the window (N). */
+  n_reports: number;
+}
+
+/** A window left out of an analysis, with the reason (a window too small to fit is recorded and skipped, not fatal). */
+export interface SkippedWindowMeta {
+  quarter: string;
+  reason: string;
+}
+
+/**
+ * One analysis of a store (its subset rule, strata, reports kept, pairs, fits on a
+ * bound); served by `GET /analyses`. Counts are null when unknown (an import).
+ */
+export interface AnalysisMeta extends Pick<AnalysisDefinition, 'name' | 'title' | 'description' | 'subset'> {
+  /** What the pairs' vaccine is: `vaccine` (the product, VAX_NAME) or `vax_type` (the VAERS VAX_TYPE code); `vaccine` for a store written before the choice existed. */
+  items: AnalysisDefinition['items'];
+  /** What E is stratified by (empty: crude E). */
+  stratified_by: string[];
+  /** The strata as `build --strata` names them (`sex,age6,year`, `sex,age13,year`); null for crude E or when unknown (a store built before the choice existed). */
+  strata: string | null;
+  /** Whether this is the default analysis (served at /signals). */
+  default: boolean;
+  /** Whether each suspected-duplicate cluster counts once (the `@dedup` modifier, src/domain/analysis-rules.ts); false when unknown. */
+  deduplicated: boolean;
+  /** Reports the subset rule kept. */
+  reports: number | null;
+  /** Pairs stored (n_methods_flagged >= 2 in some window). */
+  pairs: number | null;
+  /** Quarterly rows stored. */
+  rows: number | null;
+  /** Windows fitted. */
+  windows: number | null;
+  reports_through: string | null;
+  /** Fitted windows with a hyperparameter on a bound of the box. */
+  fits_at_bound: number | null;
+  fits_not_converged: number | null;
+  windows_skipped: SkippedWindowMeta[];
+  /** Windows of the first three quarters that cover fewer than 4 quarters. */
+  partial_windows: string[];
+}
+
+/** Build metadata (table `meta`). */
+export interface StoreMeta {
+  /** Latest quarter in the data, `<year>Q<1-4>`, or null for an empty store. */
+  reports_through: string | null;
+  /** Source files with their sha256. */
+  sources: Array<{ name: string; sha256: string; bytes?: number }>;
+  /** Build parameters (window length, lambda, floor, options). */
+  parameters: Record<string, unknown>;
+  /** Version of reporting-signals that wrote the store. */
+  program_version: string;
+  /** ISO timestamp of the build. */
+  built_at: string;
+  /** How the store was made. */
+  origin: 'build' | 'import';
+  /** Whether the quarterly rows carry `ic025` (spec 2.3: present only when the data has it). */
+  has_ic025: boolean;
+  /** The analyses of the store, the default first (absent in an import and in stores written before analyses existed). */
+  analyses?: AnalysisMeta[];
+  /** Anything else worth keeping (summary counts, warnings). */
+  extra?: Record<string, unknown>;
+  /** What the build's duplicate-report linkage found (src/ingest/linkage/types.ts); null when it failed, absent in a store written before it or an import. */
+  linkage?: LinkageSummary | null;
+}
+
+/** DDL of the four tables above (`quarterly` columns from QUARTERLY_COLUMNS). */
+export const SCHEMA_SQL = `
+CREATE TABLE quarterly (${QUARTERLY_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')});
+CREATE TABLE vaccines (vax_name VARCHAR PRIMARY KEY, vax_type VARCHAR NOT NULL, vax_type_codes VARCHAR[] NOT NULL);
+CREATE TABLE windows (analysis VARCHAR NOT NULL, quarter VARCHAR NOT NULL, alpha1 DOUBLE, beta1 DOUBLE, alpha2 DOUBLE, beta2 DOUBLE, p DOUBLE,
+  neg_log_lik DOUBLE, converged BOOLEAN, at_bound VARCHAR, n_pairs INTEGER, n_reports INTEGER, PRIMARY KEY (analysis, quarter));
+CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
+`;
+
+/*
+ * Report tables (the case series behind every signal). A build writes, for
+ * the reports it kept (every analysis shares them):
+ * - `reports`: one row per report, newest RECVDATE first, then VAERS_ID descending;
+ * - `report_vaccines`: one row per VAX row with a VAX_NAME, in report order, then file order;
+ * - `report_events`: one row per distinct term of a report, in report order, then file order.
+ * An import or a store written before them has none (serving: src/serve/store/reports.ts).
+ */
+
+/** The TypeScript type of a report store column's values, without null. */
+type StoreValueOf<T> = T extends 'VARCHAR' ? string : T extends 'BOOLEAN' ? boolean : number;
+
+/**
+ * One kept report (table `reports`), mapped from src/domain/report-columns.ts (the one list of
+ * its columns). Dates are ISO `YYYY-MM-DD`; a blank or unreadable value is null; an outcome flag
+ * is null when the report's file has no such column.
+ */
+export type ReportRow = { -readonly [C in StoredReportColumn as C['store']]: StoreValueOf<C['type']> | (C extends { notNull: true } ? never : null) };
+
+/** One VAX row of a kept report (table `report_vaccines`): its report's id and VACCINE_COLUMNS; blank fields are null. */
+export type ReportVaccineRow = { vaers_id: number } & { -readonly [C in VaccineColumn as C['store']]: string | (C extends { notNull: true } ? never : null) };
+
+/** One event of a kept report (table `report_events`): the MedDRA term and its SYMPTOMVERSIONn. */
+export interface ReportEventRow {
+  vaers_id: number;
+  term: string;
+  version: string | null;
+}
+
+/** A report table's columns: name, DuckDB type and whether it is never null. */
+export type ReportTableColumns = ReadonlyArray<readonly [name: string, type: 'BIGINT' | 'VARCHAR' | 'DOUBLE' | 'BOOLEAN', notNull: boolean]>;
+
+/** Column order of `reports`, with DuckDB types (src/domain/report-columns.ts). */
+export const REPORT_TABLE_COLUMNS: ReportTableColumns = STORED_REPORT_COLUMNS.map((c) => [c.store, c.type, 'notNull' in c] as const);
+
+/** Column order of `report_vaccines`, with DuckDB types: the report's id, then VACCINE_COLUMNS. */
+export const REPORT_VACCINE_COLUMNS: ReportTableColumns = [['vaers_id', 'BIGINT', true], ...VACCINE_COLUMNS.map((c) => [c.store, 'VARCHAR', 'notNull' in c] as const)];
+
+/** Column order of `report_events`, with DuckDB types. */
+export const REPORT_EVENT_COLUMNS: ReportTableColumns = [['vaers_id', 'BIGINT', true], ['term', 'VARCHAR', true], ['version', 'VARCHAR', false]];
+
+/** The outcome columns of `reports` and their OUTCOME flag names (src/domain/report-columns.ts). */
+export const REPORT_OUTCOME_COLUMNS: ReadonlyArray<readonly [string, OutcomeName]> = OUTCOME_REPORT_COLUMNS.map((c) => [c.store, c.outcome] as const);
+
+/** The report tables' names, in the order written. */
+export const REPORT_TABLES = ['reports', 'report_vaccines', 'report_events'] as const;
+
+/** A report table's name. */
+export type ReportTableName = (typeof REPORT_TABLES)[number];
+
+/**
+ * One link of the duplicate-report linkage (table `report_links`, src/ingest/linkage/types.ts
+ * `ReportLink` by VAERS_ID): two reports judged to be the same case, each link once
+ * (`vaers_id` the report read first), with its Fellegi-Sunter match weight (log2 units) and the
+ * fields that agreed. A store written before the linkage has no such table (no links).
+ */
+export interface ReportLinkRow {
+  vaers_id: number;
+  linked_vaers_id: number;
+  /** Match weight, log2 units (a non-finite one is stored as NULL). */
+  weight: number;
+  agreed: string[];
+}
+
+/** The links table's name. */
+export const REPORT_LINKS_TABLE = 'report_links';
+
+/** DDL of `report_links`. */
+export const REPORT_LINKS_SQL = `CREATE TABLE ${REPORT_LINKS_TABLE} (vaers_id BIGINT NOT NULL, linked_vaers_id BIGINT NOT NULL, weight DOUBLE, agreed VARCHAR[] NOT NULL);`;
+
+/** The report tables' rows, each iterable in store order (see above); `links` (absent: no links table) in any order. */
+export interface ReportTables {
+  reports: Iterable<ReportRow>;
+  vaccines: Iterable<ReportVaccineRow>;
+  events: Iterable<ReportEventRow>;
+  links?: Iterable<ReportLinkRow>;
+}
+
+const ddl = (table: string, columns: ReportTableColumns): string =>
+  `CREATE TABLE ${table} (${columns.map(([name, type, notNull]) => `${name} ${type}${notNull ? ' NOT NULL' : ''}`).join(', ')});`;
+
+/** DDL of the three report tables. */
+export const REPORT_TABLES_SQL = [
+  ddl('reports', REPORT_TABLE_COLUMNS), ddl('report_vaccines', REPORT_VACCINE_COLUMNS), ddl('report_events', REPORT_EVENT_COLUMNS),
+].join('\n');
+
+/** Figures of one linkage run (printed by the build, kept in the store's metadata). */
+export interface LinkageSummary {
+  reports: number;
+  /** Reports lacking every comparison field: never linked. */
+  unlinkable: number;
+  /** Candidate pairs the blocking produced and the comparisons scored. */
+  candidate_pairs: number;
+  links: number;
+  /** Clusters of two or more reports. */
+  clusters: number;
+  /** Reports in a cluster beyond its representative (what counting each cluster once removes). */
+  reports_folded: number;
+  /** The match-weight threshold a link must reach. */
+  threshold: number;
+  /** Per compared field, the m and u probabilities the EM estimated. */
+  fields: Array<{ field: string; m: number; u: number }>;
+  /** How the representative of a cluster is chosen, in words. */
+  representative_rule: string;
+  seconds: number;
+}

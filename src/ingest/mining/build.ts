@@ -1,0 +1,314 @@
+/**
+ * The signal build (every analysis in one run; DESIGN.md "Data flow" and "Statistics, precisely"):
+ * VAERS files -> reports -> per analysis: per-quarter counts -> 4-quarter windows -> per-window
+ * statistics (worker threads) -> flagged pairs with their full series and EWMA of EB05 -> one
+ * store holding every analysis.
+ *
+ * Steps, each a function: `readReports` (once), `countSubsets` (once per distinct report subset:
+ * `all` and `stratified` share one count, since strata only add margins), then per analysis
+ * `planWindows`, `fitPass` and `rowsPass` (passes.ts), and `writeStore` with the metadata and the
+ * report tables (the case series' data: the kept reports, their VAX rows and events, written once
+ * from the reader's `details`, newest RECVDATE first; `--scale` replays only the counts).
+ *
+ * Windows: one per quarter from the first quarter with reports to the last. Window q covers
+ * quarters q-3..q; the windows of the first three quarters cover only the quarters that exist
+ * (VAERS begins in 1990Q3): they are included and listed in the metadata. A window after a gap
+ * of 4+ empty quarters has no reports and is skipped.
+ */
+import { access } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { UserError } from '../../domain/user-error.js';
+import { ANALYSIS_NAMES, DEFAULT_ANALYSES, parseAnalysisName, parseStrata, strataCount, stratumOf, subsetMask, type AnalysisDefinition, type ItemKind, type StrataScheme } from '../../domain/analysis-rules.js';
+import { formatQuarter } from '../../domain/quarter.js';
+import type { QuarterlyRow, ReportTables, StoreMeta, VaccineRow, WindowRow } from '../../domain/store-schema.js';
+import { writeStore } from '../store/write.js';
+import { vaxType } from '../../domain/vaccine-type.js';
+import { readVaers, type VaersData } from '../vaers/read.js';
+import { PROGRAM_VERSION } from '../../domain/version.js';
+import { countQuarters, type HistoryCounts } from './counts.js';
+import { evidenceInputs, type EvidenceInputs } from './evidence-step.js';
+import { reportItems, type ReportItems } from './items.js';
+import { KsMemo } from './ks-memo.js';
+import { linkDuplicates } from './linkage-step.js';
+import { reportTables } from './report-tables.js';
+import { fitPass, planWindows, rowsPass, type FitPassResult, type WindowPlan } from './passes.js';
+import { WorkerPool } from './pool.js';
+import { SILENT, type Progress } from './progress.js';
+import { analysisMeta, buildParameters, seconds, type AnalysisSummary, type BuildSummary } from './summary.js';
+
+/** Options of {@link buildStore}. */
+export interface BuildOptions {
+  /** Folder with the official VAERS files. */
+  vaers: string;
+  /** Store file to write. */
+  out: string;
+  includeNondomestic?: boolean;
+  /** Keep each report's SYMPTOM_TEXT in the `reports` table (default off). */
+  narratives?: boolean;
+  /** Analyses to build, comma-separated (`all,stratified,serious`); the first is the default. Default `all`. */
+  analyses?: string;
+  /** Strata of the stratified analyses (`sex,age6,year` by default, or e.g. `sex,age13,year`; src/domain/analysis-rules.ts parseStrata). */
+  strata?: string;
+  /** Worker threads (default: available parallelism). */
+  workers?: number;
+  /** Benchmarks only: replay the reports K times (see `countQuarters`). */
+  scale?: number;
+  progress?: Progress;
+}
+
+/** One analysis to run: its definition, the counts of its reports and the names of its items (products or VAX_TYPE codes). */
+interface AnalysisRun {
+  analysis: AnalysisDefinition;
+  history: HistoryCounts;
+  reports: number;
+  items: readonly string[];
+}
+
+/** The result of one analysis's passes. */
+interface AnalysisResult {
+  run: AnalysisRun;
+  plan: WindowPlan | null;
+  fit: FitPassResult | null;
+  rows: number;
+  seconds: { fit: number; rows_and_write: number };
+}
+
+async function checkOutputFolder(out: string): Promise<void> {
+  const outDir = dirname(resolve(out));
+  try {
+    await access(outDir);
+  } catch {
+    throw new UserError(`build: output folder does not exist: ${outDir}`);
+  }
+}
+
+/** Reads the VAERS folder once, with a progress bar per file. */
+async function readReports(options: BuildOptions, progress: Progress): Promise<VaersData> {
+  let lastFile = '';
+  const data = await readVaers(options.vaers, {
+    includeNondomestic: options.includeNondomestic,
+    narratives: options.narratives,
+    onProgress: (e) => {
+      if (e.file !== lastFile) {
+        if (lastFile === '') progress.start('read', e.fileCount, 'files');
+        lastFile = e.file;
+      }
+      progress.update(Math.round((e.fileIndex + (e.bytesTotal ? e.bytesRead / e.bytesTotal : 0)) * 100) / 100, e.file);
+    },
+  });
+  if (lastFile !== '') progress.end();
+  if (data.reports.length === 0) throw new UserError(`build: ${options.vaers}: no usable reports (need RECVDATE, a vaccine and an event)`);
+  return data;
+}
+
+/**
+ * Counts the reports of each analysis over its items (src/ingest/mining/items.ts: products or VAX_TYPE
+ * codes). Analyses with the same subset rule and items share one count (the strata margins are
+ * counted whenever one of them is stratified), so `all` and `stratified` cost one count.
+ */
+function countSubsets(data: VaersData, analyses: AnalysisDefinition[], itemsOf: ReadonlyMap<ItemKind, ReportItems>, scheme: StrataScheme, scale: number, progress: Progress): AnalysisRun[] {
+  // The rules read the report columns (`details`, index i being `reports[i]`), as the server does.
+  const columns = data.details;
+  let firstYear = Infinity;
+  let lastYear = -Infinity;
+  for (const r of data.reports) {
+    firstYear = Math.min(firstYear, Math.floor(r.quarter / 4));
+    lastYear = Math.max(lastYear, Math.floor(r.quarter / 4));
+  }
+  const strata = strataCount(scheme, firstYear, lastYear);
+  const shared = new Map<AnalysisDefinition['keeps'], Map<ItemKind, { history: HistoryCounts; reports: number; items: readonly string[] }>>();
+  return analyses.map((analysis) => {
+    const byItems = shared.get(analysis.keeps) ?? new Map();
+    shared.set(analysis.keeps, byItems);
+    let counted = byItems.get(analysis.items);
+    if (!counted) {
+      const items = itemsOf.get(analysis.items)!;
+      const mask = subsetMask(analysis, columns);
+      const { lists } = items;
+      const kept = data.reports.flatMap((r, i) => (mask[i] && lists[i].length > 0
+        ? [{ quarter: r.quarter, vaccines: lists[i], events: r.events, stratum: stratumOf(scheme, columns, i, firstYear, lastYear) }] : []));
+      const stratified = analyses.some((a) => a.keeps === analysis.keeps && a.items === analysis.items && a.stratified);
+      progress.start(`count ${analysis.name}`, kept.length * scale, 'reports');
+      const history = countQuarters(kept,
+        items.names.length, data.events.length, { scale, strata: stratified ? strata : 0, onProgress: (done) => progress.update(done) });
+      progress.end();
+      counted = { history, reports: kept.length, items: items.names };
+      byItems.set(analysis.items, counted);
+    }
+    return { analysis, ...counted };
+  });
+}
+
+/** The history as the analysis uses it: crude analyses do not see the strata. */
+function historyFor(run: AnalysisRun): HistoryCounts {
+  return run.analysis.stratified ? run.history : { ...run.history, strata: 0 };
+}
+
+/** Fit pass of one analysis (rows are produced later, while the store is written). */
+async function fitAnalysis(pool: WorkerPool, run: AnalysisRun, progress: Progress): Promise<AnalysisResult> {
+  const started = performance.now();
+  const history = historyFor(run);
+  if (history.quarters.length === 0) return { run, plan: null, fit: null, rows: 0, seconds: { fit: 0, rows_and_write: 0 } };
+  const plan = planWindows(history);
+  progress.start(`fit ${run.analysis.name}`, plan.windowQuarters.length, 'windows');
+  const fit = await fitPass(pool, plan, (done) => progress.update(done));
+  progress.end();
+  return { run, plan, fit, rows: 0, seconds: { fit: seconds(started), rows_and_write: 0 } };
+}
+
+/**
+ * The quarterly rows of every analysis in turn, each tagged with its analysis, with their triage
+ * evidence computed in the workers: before an analysis's rows, each worker gets the analysis's
+ * subset mask, the shared memo of exact KS probabilities and, the first time, its item kind's
+ * evidence tables (pool.broadcast).
+ */
+async function* allRows(pool: WorkerPool, results: AnalysisResult[], data: VaersData, evidence: ReadonlyMap<ItemKind, EvidenceInputs>, progress: Progress): AsyncGenerator<QuarterlyRow> {
+  const sent = new Set<ItemKind>();
+  const ksMemo = new KsMemo(); // one table of exact KS probabilities for every worker and analysis
+  for (const result of results) {
+    if (!result.plan || !result.fit) continue;
+    const started = performance.now();
+    const { analysis } = result.run;
+    const inputs = evidence.get(analysis.items)!;
+    pool.broadcast({
+      type: 'evidence-setup', analysis: analysis.name, kind: analysis.items, mask: subsetMask(analysis, inputs.details), ksMemo: ksMemo.buffer,
+      ...(sent.has(analysis.items) ? {} : { tables: inputs.tables }),
+    });
+    sent.add(analysis.items);
+    progress.start(`rows ${analysis.name}`, result.plan.windowQuarters.length, 'windows');
+    const names = { vaccines: result.run.items, events: data.events };
+    for await (const row of rowsPass(pool, result.plan, result.fit, names, analysis.name, (done) => progress.update(done))) {
+      result.rows++;
+      yield row;
+    }
+    progress.end();
+    result.seconds.rows_and_write = seconds(started);
+  }
+}
+
+function vaccineTable(data: VaersData): VaccineRow[] {
+  return data.vaccines.map((name, i) => ({
+    vax_name: name, vax_type: vaxType(name), vax_type_codes: [...(data.vaxTypeCodes.get(i) ?? [])].sort(),
+  })).sort((a, b) => (a.vax_name < b.vax_name ? -1 : a.vax_name > b.vax_name ? 1 : 0));
+}
+
+function analysisSummary(result: AnalysisResult): AnalysisSummary {
+  const { run, plan, fit } = result;
+  const windows = fit?.windows ?? [];
+  return {
+    name: run.analysis.name, reports: run.reports, windows: windows.length, partialWindows: fit?.partialWindows ?? [],
+    skippedWindows: fit?.skippedWindows ?? [], pairWindowsScored: fit?.pairWindowsScored ?? 0, pairs: fit?.flagged.size ?? 0,
+    rows: result.rows, reportsThrough: plan ? formatQuarter(plan.last) : null,
+    fitsAtBound: windows.filter((w) => w.at_bound !== '').map((w) => ({ quarter: w.quarter, at_bound: w.at_bound })),
+    fitsNotConverged: windows.filter((w) => !w.converged).map((w) => w.quarter),
+    seconds: result.seconds,
+  };
+}
+
+/**
+ * Parses `--analyses all,stratified,serious` (`all` alone by default; `default`: the embedded
+ * default store's list, DEFAULT_ANALYSES; a name may carry modifiers, `serious@types`,
+ * `stratified@dedup` (ANALYSIS_MODIFIERS), and `types` is `stratified@types`): names in the given
+ * order, the first being the default analysis (the rules and the modifiers:
+ * src/domain/analysis-rules.ts `parseAnalysisName`).
+ * @throws UserError on an unknown, repeated or missing name or modifier (the message lists the names and modifiers).
+ */
+export function parseAnalyses(text: string | undefined): AnalysisDefinition[] {
+  const names = (text ?? 'all').split(',').map((name) => name.trim()).filter((name) => name !== '').flatMap((name) => (name === 'default' ? DEFAULT_ANALYSES : [name]));
+  if (names.length === 0) throw new UserError(`--analyses: no analysis named (choose from ${ANALYSIS_NAMES.join(', ')})`);
+  const seen = new Set<string>();
+  return names.map((name) => {
+    const parsed = parseAnalysisName(name);
+    if (!parsed.ok) throw new UserError(`--analyses: ${parsed.error}`);
+    if (seen.has(name)) throw new UserError(`--analyses: "${name}" is named twice`);
+    seen.add(name);
+    return parsed.analysis;
+  });
+}
+
+/**
+ * Parses `--strata` (default `sex,age6,year`; src/domain/analysis-rules.ts parseStrata).
+ * @throws UserError on a bad choice (the message lists the dimensions).
+ */
+export function strataOption(text: string | undefined): StrataScheme {
+  try {
+    return parseStrata(text);
+  } catch (error) {
+    throw new UserError((error as Error).message);
+  }
+}
+
+/**
+ * Builds a store from the VAERS files in `options.vaers` and writes it atomically to
+ * `options.out` (an error leaves no store, and an existing store untouched).
+ * @throws UserError for bad input (from src/ingest/vaers), an unknown analysis or an output folder that does not exist.
+ */
+export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
+  const progress = options.progress ?? SILENT;
+  const started = performance.now();
+  const analyses = parseAnalyses(options.analyses);
+  const scheme = strataOption(options.strata);
+  await checkOutputFolder(options.out);
+  let t = performance.now();
+  const data = await readReports(options, progress);
+  const linkage = linkDuplicates(data.details, progress, (line) => process.stderr.write(line));
+  const readSeconds = seconds(t);
+  t = performance.now();
+  const scale = options.scale ?? 1;
+  // Each item kind's lists once (src/ingest/mining/items.ts), for the counts and the evidence alike.
+  const itemsOf = new Map(analyses.map((a) => a.items).filter((k, i, all) => all.indexOf(k) === i).map((kind) => [kind, reportItems(data, kind)] as const));
+  const runs = countSubsets(data, analyses, itemsOf, scheme, scale, progress);
+  const reportsKept = data.reports.length;
+  const evidence = evidenceInputs(data, itemsOf);
+  data.reports.length = 0; // the reports are no longer needed; let them go
+  const countSeconds = seconds(t);
+  const workers = Math.max(1, options.workers ?? availableParallelism());
+  const pool = new WorkerPool(workers);
+  try {
+    const results: AnalysisResult[] = [];
+    for (const run of runs) results.push(await fitAnalysis(pool, run, progress));
+    const history = runs[0].history;
+    let reportSeconds = 0;
+    const reports = (): ReportTables => {
+      const t0 = performance.now();
+      return { ...reportTables(data.details, () => (reportSeconds = seconds(t0))), links: linkage.links };
+    };
+    const summary = (): BuildSummary => ({
+      reportsRead: data.reportsRead, reportsKept, reportsCounted: history.reports, skipped: data.skipped,
+      reportValues: {
+        reports: data.details.count, vaccineRows: data.details.vaccines.name.length, eventRows: data.details.events.term.length,
+        narratives: data.details.narrative !== null, unparseable: data.details.unparseable, seconds: reportSeconds,
+      },
+      vaccines: data.vaccines.length, events: data.events.length, quarters: history.quarters.length,
+      firstQuarter: history.quarters.length ? formatQuarter(history.quarters[0].quarter) : null,
+      reportsThrough: history.quarters.length ? formatQuarter(history.quarters[history.quarters.length - 1].quarter) : null,
+      linkage: { summary: linkage.summary, warning: linkage.warning },
+      analyses: results.map(analysisSummary), workers, scale,
+      seconds: { read: readSeconds, count: countSeconds, total: seconds(started) },
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    });
+    const windows = (): WindowRow[] => results.flatMap((r) => (r.fit?.windows ?? []).map((w) => ({ ...w, analysis: r.run.analysis.name })));
+    const meta = (): StoreMeta => {
+      const s = summary();
+      return {
+        reports_through: s.reportsThrough,
+        sources: data.sources.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
+        parameters: { ...buildParameters(history, s, options), strata: scheme.name },
+        program_version: PROGRAM_VERSION,
+        built_at: new Date().toISOString(),
+        origin: 'build',
+        has_ic025: true,
+        analyses: s.analyses.map((a, i) => analysisMeta(analyses[i], a, i === 0, scheme)),
+        linkage: linkage.summary,
+        extra: { summary: s },
+      };
+    };
+    await writeStore(options.out, {
+      quarterly: allRows(pool, results, data, evidence, progress), vaccines: vaccineTable(data), windows, meta, reports,
+    });
+    return summary();
+  } finally {
+    await pool.close();
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * The build's evidence step: the evidence columns (src/domain/columns.ts kind `evidence`) of
+ * every quarterly row an analysis stores, from the window's reports of that analysis (quarters
+ * q-3..q, the analysis's subset). They are computed where the rows are scored, in the build's
+ * worker threads (passes.ts rowsPass sends each window's stored pair keys; worker.ts answers
+ * their statistics and evidence together), so that both cores share the work.
+ *
+ * `evidenceInputs(data, items)` is taken once, right after the read and before the build lets the
+ * reports go: per report its quarter, its items (src/ingest/mining/items.ts `reportItems`, the one place
+ * that says which vaccine items a report names, per item kind) and its evidence (evidence.ts
+ * `ReportEvidence`), as typed arrays (`EvidenceTables`, sent to each worker once per item kind).
+ * `WindowEvidence.window` then groups, per window, the reports of the wanted pairs and the onsets
+ * per vaccine and per event, and gives each pair pairEvidence of its reports and the two onset KS
+ * tests (the pair's onsets against the window's reports naming the event but not the vaccine, and
+ * against those naming the vaccine but not the event; Van Holle et al. 2012).
+ */
+import type { QuarterIndex } from '../../domain/quarter.js';
+import { isSerious, OUTCOME, SEX_CODES } from '../../domain/report-rules.js';
+import { EVIDENCE_COLUMNS, type EvidenceValues } from '../../domain/columns.js';
+import type { ReportDetails } from '../vaers/report-details.js';
+import type { VaersData } from '../vaers/read.js';
+import type { ReportItems } from './items.js';
+import { WINDOW_QUARTERS } from '../../domain/quarter.js';
+import {
+  completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, pairEvidence, without, type ReportEvidence,
+} from './evidence.js';
+
+/**
+ * What the evidence step needs of the read, as typed arrays only (so that it is sent to the
+ * build's worker threads once per item kind, protocol.ts `EvidenceSetup`): per report (index as
+ * VaersData.reports) its quarter, items, events and evidence (evidence.ts `ReportEvidence`, one
+ * array per field).
+ */
+export interface EvidenceTables {
+  /** Per report: quarter index. */
+  quarter: Uint16Array;
+  /** Report i's vaccine items are `vaccines[vaccineStart[i] .. vaccineStart[i + 1] - 1]`. */
+  vaccineStart: Int32Array;
+  vaccines: Int32Array;
+  eventStart: Int32Array;
+  events: Int32Array;
+  /** Number of event names (pair key `v * nEvents + e`). */
+  nEvents: number;
+  /** Per report: lag days, NaN when null. */
+  lagDays: Float64Array;
+  /** Per report: onset days 0..60, -1 when null. */
+  onsetDays: Int8Array;
+  /** Per report: 1 legal wording, 0 none, -1 unknown (no narratives). */
+  legal: Int8Array;
+  completeness: Float64Array;
+  serious: Uint8Array;
+  died: Uint8Array;
+}
+
+/** The evidence inputs of one item kind: the tables, and the read's report columns the main thread keeps (for the subset masks). */
+export interface EvidenceInputs {
+  tables: EvidenceTables;
+  details: ReportDetails;
+}
+
+function runs(lists: ReadonlyArray<readonly number[]>): { start: Int32Array; values: Int32Array } {
+  const start = new Int32Array(lists.length + 1);
+  lists.forEach((l, i) => { start[i + 1] = start[i] + l.length; });
+  const values = new Int32Array(start[lists.length]);
+  lists.forEach((l, i) => values.set(l, start[i]));
+  return { start, values };
+}
+
+/** Whether some VAX row of report i has a value in column `of` (string numbers, -1 null). */
+function anyVaxValue(details: ReportDetails, of: Int32Array, i: number): boolean {
+  for (let k = details.vaccines.start[i]; k < details.vaccines.start[i + 1]; k++) if (of[k] >= 0 && details.strings[of[k]].trim() !== '') return true;
+  return false;
+}
+
+/** The evidence of report i of the read (evidence.ts ReportEvidence). */
+export function reportEvidence(details: ReportDetails, i: number): ReportEvidence {
+  const lag = daysBetween(details.vaxDate[i], details.received[i]);
+  const onset = onsetDays(details.numdays[i], details.onsetDate[i], details.vaxDate[i]);
+  const outcomes = details.outcomes[i];
+  const recovd = details.recovd[i] >= 0 ? details.strings[details.recovd[i]] : null;
+  const narrative = details.narrative ? (details.narrative[i] ?? '') : null;
+  const lab = details.labData ? (details.labData[i] ?? '').trim() : null;
+  const completeness = completenessScore({
+    onset: Number.isFinite(details.numdays[i]) || (details.onsetDate[i] !== 0 && details.vaxDate[i] !== 0),
+    outcome: recovd === 'Y' || recovd === 'N' || isSerious(outcomes),
+    sex: SEX_CODES[details.sex[i]] !== 'U',
+    age: Number.isFinite(details.age[i]),
+    vaccination_date: details.vaxDate[i] !== 0,
+    dose: anyVaxValue(details, details.vaccines.dose, i),
+    lot: anyVaxValue(details, details.vaccines.lot, i),
+    ...(narrative === null ? {} : { narrative: narrative.trim().length >= NARRATIVE_MIN_CHARS }),
+    ...(lab === null ? {} : { lab_data: lab !== '' }),
+  });
+  return {
+    lagDays: lag !== null && lag >= 0 ? lag : null,
+    legal: narrative === null ? null : legalWording(narrative),
+    onsetDays: onset, completeness, serious: isSerious(outcomes), died: (outcomes & OUTCOME.DIED) !== 0,
+  };
+}
+
+/**
+ * Takes what the evidence step needs from the read (call before the reports are let go): one
+ * input per item kind of the build (`items`: src/ingest/mining/items.ts, products or VAX_TYPE codes,
+ * the one place that says which vaccine items a report names), sharing the reports' quarters,
+ * events and evidence.
+ */
+export function evidenceInputs<K>(data: VaersData, items: ReadonlyMap<K, ReportItems>): Map<K, EvidenceInputs> {
+  const ev = runs(data.reports.map((r) => r.events));
+  const quarter = Uint16Array.from(data.reports, (r) => r.quarter);
+  const n = data.reports.length;
+  const lagDays = new Float64Array(n), completeness = new Float64Array(n);
+  const onsetDays = new Int8Array(n), legal = new Int8Array(n), serious = new Uint8Array(n), died = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const e = reportEvidence(data.details, i);
+    lagDays[i] = e.lagDays ?? Number.NaN;
+    onsetDays[i] = e.onsetDays ?? -1;
+    legal[i] = e.legal === null ? -1 : e.legal ? 1 : 0;
+    completeness[i] = e.completeness;
+    serious[i] = e.serious ? 1 : 0;
+    died[i] = e.died ? 1 : 0;
+  }
+  return new Map([...items].map(([kind, { lists }]) => {
+    const vax = runs(lists);
+    const tables: EvidenceTables = {
+      quarter, vaccineStart: vax.start, vaccines: vax.values, eventStart: ev.start, events: ev.values, nEvents: data.events.length,
+      lagDays, onsetDays, legal, completeness, serious, died,
+    };
+    return [kind, { tables, details: data.details }];
+  }));
+}
+
+/** Report i's evidence back from the tables (evidence.ts ReportEvidence). */
+function evidenceAt(t: EvidenceTables, i: number): ReportEvidence {
+  return {
+    lagDays: Number.isNaN(t.lagDays[i]) ? null : t.lagDays[i], legal: t.legal[i] < 0 ? null : t.legal[i] === 1,
+    onsetDays: t.onsetDays[i] < 0 ? null : t.onsetDays[i], completeness: t.completeness[i], serious: t.serious[i] === 1, died: t.died[i] === 1,
+  };
+}
+
+/** One window's grouping: the stored pairs' reports, the onsets per vaccine and per event (counts per day). */
+interface WindowGroups {
+  pairReports: Map<number, number[]>;
+  vaccineOnsets: Map<number, Int32Array>;
+  eventOnsets: Map<number, Int32Array>;
+}
+
+function count(map: Map<number, Int32Array>, key: number, day: number): void {
+  let counts = map.get(key);
+  if (!counts) map.set(key, (counts = onsetCounts([])));
+  counts[day]++;
+}
+
+function push<K>(map: Map<K, number[]>, key: K, value: number): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** Groups the reports of window `q` kept by `mask` (report indexes by quarter in `byQuarter`); pairs restricted to `wanted` keys. */
+function windowGroups(t: EvidenceTables, byQuarter: ReadonlyMap<QuarterIndex, number[]>, mask: Uint8Array, wanted: ReadonlySet<number>, q: QuarterIndex): WindowGroups {
+  const groups: WindowGroups = { pairReports: new Map(), vaccineOnsets: new Map(), eventOnsets: new Map() };
+  for (let quarter = q - WINDOW_QUARTERS + 1; quarter <= q; quarter++) {
+    for (const r of byQuarter.get(quarter) ?? []) {
+      if (!mask[r]) continue;
+      const onset = t.onsetDays[r];
+      for (let a = t.vaccineStart[r]; a < t.vaccineStart[r + 1]; a++) {
+        const v = t.vaccines[a];
+        if (onset >= 0) count(groups.vaccineOnsets, v, onset);
+        for (let b = t.eventStart[r]; b < t.eventStart[r + 1]; b++) {
+          const key = v * t.nEvents + t.events[b];
+          if (wanted.has(key)) push(groups.pairReports, key, r);
+        }
+      }
+      if (onset >= 0) for (let b = t.eventStart[r]; b < t.eventStart[r + 1]; b++) count(groups.eventOnsets, t.events[b], onset);
+    }
+  }
+  return groups;
+}
+
+const NO_ONSETS = onsetCounts([]);
+/** The other sample of an onset test (overwritten by each test). */
+const SCRATCH = onsetCounts([]);
+
+/** The evidence of pair key `key` (= v * nEvents + e) in a window's grouping. */
+function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number): EvidenceValues {
+  const v = Math.floor(key / t.nEvents);
+  const e = key - v * t.nEvents;
+  const reports = groups.pairReports.get(key) ?? [];
+  const values = pairEvidence(reports.map((r) => evidenceAt(t, r)));
+  const onsets = onsetCounts(reports.flatMap((r) => (t.onsetDays[r] < 0 ? [] : [t.onsetDays[r]])));
+  const vsVaccines = onsetKs(onsets, without(groups.eventOnsets.get(e) ?? NO_ONSETS, onsets, SCRATCH));
+  const vsEvents = onsetKs(onsets, without(groups.vaccineOnsets.get(v) ?? NO_ONSETS, onsets, SCRATCH));
+  values.onset_d_other_vaccines = vsVaccines?.d ?? null;
+  values.onset_p_other_vaccines = vsVaccines?.p ?? null;
+  values.onset_d_other_events = vsEvents?.d ?? null;
+  values.onset_p_other_events = vsEvents?.p ?? null;
+  return values;
+}
+
+/**
+ * The evidence of one analysis's pairs, window by window: the tables of its item kind and its
+ * subset mask (`subsetMask`, 1 for the reports the analysis keeps). Built where the rows are
+ * scored (a worker thread of the build, worker.ts), from what protocol.ts `EvidenceSetup` carries.
+ */
+export class WindowEvidence {
+  private readonly byQuarter = new Map<QuarterIndex, number[]>();
+
+  constructor(private readonly tables: EvidenceTables, private readonly mask: Uint8Array) {
+    tables.quarter.forEach((q, r) => push(this.byQuarter, q, r));
+  }
+
+  /**
+   * The evidence of pairs `keys` (pair keys `v * nEvents + e`) in the window ending at quarter
+   * `q` (quarters q-3..q): `EVIDENCE_COLUMNS.length` doubles per pair in `keys` order (NaN for
+   * null; evidenceFromDoubles reads them back). A pair without a report in the window has the
+   * evidence of no report (counts 0, the rest null).
+   */
+  window(q: QuarterIndex, keys: ArrayLike<number>): Float64Array {
+    const groups = windowGroups(this.tables, this.byQuarter, this.mask, new Set(Array.from(keys)), q);
+    const width = EVIDENCE_COLUMNS.length;
+    const out = new Float64Array(keys.length * width);
+    for (let j = 0; j < keys.length; j++) {
+      const values = evidenceOf(this.tables, groups, keys[j]);
+      EVIDENCE_COLUMNS.forEach((name, c) => { out[j * width + c] = values[name] ?? Number.NaN; });
+    }
+    return out;
+  }
+}

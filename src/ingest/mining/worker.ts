@@ -1,0 +1,79 @@
+/**
+ * Worker thread of the build (the per-window statistics run in worker threads). It
+ * scores chunks of consecutive windows with `scoreWindow` (src/stats/window.ts) and, in mode
+ * `rows` when asked, the windows' triage evidence (evidence-step.ts `WindowEvidence`, from the
+ * last `EvidenceSetup` received); it answers with compact typed arrays; see `protocol.ts`.
+ */
+import { parentPort } from 'node:worker_threads';
+import { scoreWindow } from '../../stats/window.js';
+import type { PriorFit } from '../../stats/mgps.js';
+import { WindowEvidence, type EvidenceTables } from './evidence-step.js';
+import { useKsMemo } from './evidence.js';
+import { KsMemo } from './ks-memo.js';
+import { STAT_COLUMNS, type ChunkReply, type ChunkRequest, type EvidenceSetup, type WindowReply } from './protocol.js';
+
+/** The tables of each item kind received so far, and the evidence of the current analysis. */
+const tablesOf = new Map<string, EvidenceTables>();
+let current: { analysis: string; evidence: WindowEvidence } | null = null;
+/** Why the last setup failed (the chunks that need it fail with this reason). */
+let setupError: string | null = null;
+
+function setUp(setup: EvidenceSetup): void {
+  if (setup.ksMemo) useKsMemo(new KsMemo(setup.ksMemo)); // a view of the one shared table
+  if (setup.tables) tablesOf.set(setup.kind, setup.tables);
+  const tables = tablesOf.get(setup.kind);
+  if (!tables) throw new Error(`evidence setup of ${setup.analysis}: no tables of item kind ${setup.kind}`);
+  current = { analysis: setup.analysis, evidence: new WindowEvidence(tables, setup.mask) };
+}
+
+function scoreChunk(request: ChunkRequest): ChunkReply {
+  const windows: WindowReply[] = [];
+  const transfer: ArrayBuffer[] = [];
+  let previous: PriorFit | undefined;
+  for (const window of request.windows) {
+    const input = { n: window.n, n_vaccine: window.n_vaccine, n_event: window.n_event, n_reports: window.n_reports, expected: window.expected };
+    const { fit, pairs } = window.hyper
+      ? scoreWindow(input, { hyper: window.hyper })
+      : scoreWindow(input, previous ? { warmStart: previous } : {});
+    previous = fit;
+    const flags = new Uint8Array(pairs.length);
+    for (let i = 0; i < pairs.length; i++) flags[i] = pairs[i].n_methods_flagged | (pairs[i].is_signal_any ? 0x80 : 0);
+    transfer.push(flags.buffer as ArrayBuffer);
+    let stats: Float64Array | undefined;
+    if (request.mode === 'rows') {
+      stats = new Float64Array(pairs.length * STAT_COLUMNS.length);
+      for (let i = 0; i < pairs.length; i++) {
+        const pair = pairs[i];
+        for (let c = 0; c < STAT_COLUMNS.length; c++) stats[i * STAT_COLUMNS.length + c] = pair[STAT_COLUMNS[c]] ?? Number.NaN;
+      }
+      transfer.push(stats.buffer as ArrayBuffer);
+    }
+    let evidence: Float64Array | undefined;
+    if (request.mode === 'rows' && window.evidence) {
+      if (!current || current.analysis !== request.analysis) throw new Error(setupError ?? `no evidence setup for analysis ${request.analysis} (have ${current?.analysis ?? 'none'})`);
+      evidence = current.evidence.window(window.evidence.quarter, window.evidence.keys);
+      transfer.push(evidence.buffer as ArrayBuffer);
+    }
+    windows.push({ fit, flags, stats, evidence });
+  }
+  return { id: request.id, windows, transfer };
+}
+
+parentPort!.on('message', (request: ChunkRequest | EvidenceSetup) => {
+  if ('type' in request) {
+    try {
+      setUp(request);
+      setupError = null;
+    } catch (error) {
+      current = null;
+      setupError = error instanceof Error ? error.message : String(error);
+    }
+    return;
+  }
+  try {
+    const reply = scoreChunk(request);
+    parentPort!.postMessage({ id: reply.id, windows: reply.windows }, reply.transfer);
+  } catch (error) {
+    parentPort!.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
+  }
+});

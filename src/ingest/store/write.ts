@@ -1,0 +1,180 @@
+/**
+ * Writing a signal store, atomically: everything goes to `<out>.tmp-<pid>` first and is
+ * renamed onto `<out>` only when complete, so a failed build never leaves a half-written
+ * store behind (and an existing store stays untouched).
+ *
+ * Quarterly rows are first appended to a staging database on disk (`<out>.tmp-<pid>.staging`,
+ * so a big build does not hold its rows in memory), then copied into the store sorted by
+ * (drug, event, quarter): a pair's series is contiguous, which keeps the file compact and lets
+ * DuckDB's zone maps find a pair without a separate index.
+ *
+ * The store is one DuckDB database file (the tables of `schema.ts`), whatever its name (
+ * the format of a store is read from its content, format.ts): the report tables (schema.ts
+ * `REPORT_TABLES`), when given, are appended into it, so one rename replaces a whole store.
+ */
+import { rename, rm } from 'node:fs/promises';
+import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+import { sqlString } from '../../domain/store-format.js';
+import {
+  QUARTERLY_COLUMNS, REPORT_EVENT_COLUMNS, REPORT_LINKS_SQL, REPORT_LINKS_TABLE, REPORT_TABLE_COLUMNS, REPORT_TABLES_SQL, REPORT_VACCINE_COLUMNS, SCHEMA_SQL,
+  type QuarterlyRow, type ReportLinkRow, type ReportTableColumns, type ReportTableName, type ReportTables, type StoreMeta, type VaccineRow, type WindowRow,
+} from '../../domain/store-schema.js';
+
+/**
+ * What a store holds. `quarterly` may be an async iterable so that big builds can stream.
+ * `vaccines`, `windows` and `meta` may also be given as functions: they are called after every
+ * quarterly row has been consumed, so a streaming producer can fill them in as it goes.
+ */
+export interface StoreContent {
+  quarterly: Iterable<QuarterlyRow> | AsyncIterable<QuarterlyRow>;
+  vaccines: Iterable<VaccineRow> | (() => Iterable<VaccineRow>);
+  windows: Iterable<WindowRow> | (() => Iterable<WindowRow>);
+  meta: StoreMeta | (() => StoreMeta);
+  /** The report tables (absent: none, as in an import); a function is called after the quarterly rows. */
+  reports?: ReportTables | (() => ReportTables);
+}
+
+function later<T extends object>(value: T | (() => T)): T {
+  return typeof value === 'function' ? (value as () => T)() : value;
+}
+
+function appendNullable(appender: DuckDBAppender, type: string, value: unknown): void {
+  if (value === null || value === undefined || (typeof value === 'number' && !Number.isFinite(value))) {
+    appender.appendNull();
+  } else if (type === 'VARCHAR') appender.appendVarchar(String(value));
+  else if (type === 'INTEGER') appender.appendInteger(Number(value));
+  else if (type === 'BIGINT') appender.appendBigInt(BigInt(value as number));
+  else if (type === 'DOUBLE') appender.appendDouble(Number(value));
+  else appender.appendBoolean(Boolean(value));
+}
+
+/** DuckDB's memory cap while writing (the sort spills to disk beyond it). */
+const MEMORY_LIMIT = '1GB';
+const QUARTERLY_TABLE_SQL = SCHEMA_SQL.split(';')[0];
+const ORDER = 'ORDER BY analysis, drug, event, quarter';
+const ORDERED = `SELECT * FROM staging.quarterly ${ORDER}`;
+async function stageQuarterly(connection: DuckDBConnection, rows: StoreContent['quarterly']): Promise<number> {
+  await connection.run(QUARTERLY_TABLE_SQL.replace('CREATE TABLE quarterly', 'CREATE TABLE staging.quarterly'));
+  const appender = await connection.createAppender('quarterly', 'main', 'staging');
+  let count = 0;
+  try {
+    for await (const row of rows) {
+      for (const [name, type] of QUARTERLY_COLUMNS) appendNullable(appender, type, row[name]);
+      appender.endRow();
+      count++;
+    }
+  } finally {
+    appender.closeSync();
+  }
+  return count;
+}
+
+function windowValues(w: WindowRow): Array<[string, unknown]> {
+  return [
+    ['VARCHAR', w.analysis ?? 'all'], ['VARCHAR', w.quarter], ['DOUBLE', w.alpha1], ['DOUBLE', w.beta1], ['DOUBLE', w.alpha2], ['DOUBLE', w.beta2],
+    ['DOUBLE', w.p], ['DOUBLE', w.neg_log_lik], ['BOOLEAN', w.converged], ['VARCHAR', w.at_bound],
+    ['INTEGER', w.n_pairs], ['INTEGER', w.n_reports],
+  ];
+}
+
+/** Creates the report tables in the store and appends their rows. */
+async function appendReportTables(connection: DuckDBConnection, tables: ReportTables): Promise<void> {
+  await connection.run(REPORT_TABLES_SQL);
+  const parts: Array<[ReportTableName, ReportTableColumns, Iterable<object>]> = [
+    ['reports', REPORT_TABLE_COLUMNS, tables.reports], ['report_vaccines', REPORT_VACCINE_COLUMNS, tables.vaccines],
+    ['report_events', REPORT_EVENT_COLUMNS, tables.events],
+  ];
+  for (const [table, columns, rows] of parts) {
+    const appender = await connection.createAppender(table, 'main');
+    try {
+      for (const row of rows) {
+        for (const [name, type] of columns) appendNullable(appender, type, (row as Record<string, unknown>)[name]);
+        appender.endRow();
+      }
+    } finally {
+      appender.closeSync();
+    }
+  }
+  if (tables.links !== undefined) await insertLinks(connection, tables.links);
+}
+
+/** Rows of `report_links` per INSERT statement. */
+const LINKS_BATCH = 1000;
+
+/** Creates `report_links` and inserts the links (in batches; a non-finite weight is stored as NULL). */
+async function insertLinks(connection: DuckDBConnection, links: Iterable<ReportLinkRow>): Promise<void> {
+  await connection.run(REPORT_LINKS_SQL);
+  let batch: string[] = [];
+  const flush = async (): Promise<void> => {
+    if (batch.length > 0) await connection.run(`INSERT INTO ${REPORT_LINKS_TABLE} VALUES ${batch.join(', ')}`);
+    batch = [];
+  };
+  for (const l of links) {
+    if (!Number.isInteger(l.vaers_id) || !Number.isInteger(l.linked_vaers_id)) throw new Error(`report link ${l.vaers_id} -> ${l.linked_vaers_id}: VAERS_IDs must be integers`);
+    const weight = Number.isFinite(l.weight) ? String(l.weight) : 'NULL';
+    batch.push(`(${l.vaers_id}, ${l.linked_vaers_id}, ${weight}, [${l.agreed.map(sqlString).join(', ')}]::VARCHAR[])`);
+    if (batch.length >= LINKS_BATCH) await flush();
+  }
+  await flush();
+}
+
+async function writeDuckDb(connection: DuckDBConnection, content: StoreContent, meta: StoreMeta): Promise<void> {
+  await connection.run(SCHEMA_SQL);
+  await connection.run(`INSERT INTO quarterly ${ORDERED}`);
+  for (const v of later(content.vaccines)) {
+    await connection.run('INSERT INTO vaccines VALUES ($1, $2, $3::VARCHAR[])', [v.vax_name, v.vax_type, JSON.stringify(v.vax_type_codes)]);
+  }
+  const windows = await connection.createAppender('windows');
+  for (const w of later(content.windows)) {
+    for (const [type, value] of windowValues(w)) appendNullable(windows, type, value);
+    windows.endRow();
+  }
+  windows.closeSync();
+  for (const [key, value] of Object.entries(meta)) {
+    await connection.run('INSERT INTO meta VALUES ($1, $2)', [key, JSON.stringify(value ?? null)]);
+  }
+  await connection.run('CHECKPOINT');
+}
+
+/**
+ * Writes a complete store to `outPath` (atomic: a temporary DuckDB file `<out>.tmp-<pid>` in the
+ * same folder, renamed onto `outPath` when complete), whatever the name. Non-finite numbers are
+ * stored as NULL (DESIGN.md: never Infinity or NaN).
+ * @returns the number of quarterly rows written.
+ * @throws the producer's error, or an Error when the file cannot be written; the temporary
+ * files are removed either way, and an existing store stays untouched.
+ */
+export async function writeStore(outPath: string, content: StoreContent): Promise<number> {
+  const tmpPath = `${outPath}.tmp-${process.pid}`;
+  const stagingPath = `${tmpPath}.staging`;
+  const cleanup = async (): Promise<void> => {
+    for (const path of [tmpPath, stagingPath]) {
+      await rm(path, { force: true });
+      await rm(`${path}.wal`, { force: true });
+    }
+  };
+  await cleanup();
+  const instance = await DuckDBInstance.create(tmpPath);
+  const connection = await instance.connect();
+  let rows: number;
+  try {
+    await connection.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+    await connection.run(`ATTACH ${sqlString(stagingPath)} AS staging`);
+    rows = await stageQuarterly(connection, content.quarterly);
+    if (content.reports !== undefined) await appendReportTables(connection, later(content.reports));
+    await writeDuckDb(connection, content, later(content.meta));
+    await connection.run('DETACH staging');
+  } catch (error) {
+    connection.closeSync();
+    instance.closeSync();
+    await cleanup();
+    throw error;
+  }
+  connection.closeSync();
+  instance.closeSync();
+  await rm(stagingPath, { force: true });
+  await rm(`${stagingPath}.wal`, { force: true });
+  await rm(`${tmpPath}.wal`, { force: true });
+  await rename(tmpPath, outPath);
+  return rows;
+}

@@ -1,0 +1,198 @@
+/**
+ * Streaming reader of one VAERS CSV: bytes -> Windows-1252 text -> records, with the header
+ * mapped by column name and every record numbered by the physical line it starts on.
+ *
+ * Format (SOURCES.md "Format and encoding"): comma-separated, double-quote quoting, CRLF or LF
+ * line endings, quoted fields may hold line breaks, Windows-1252 text (a UTF-8 byte-order mark
+ * switches the decoding to UTF-8). Nothing is held beyond one record: files of any size stream.
+ * Every failure is a `UserError` naming the file and, where it applies, the line.
+ */
+import { Transform, pipeline, type Readable, type TransformCallback } from 'node:stream';
+import iconv from 'iconv-lite';
+import { parse } from 'csv-parse';
+import { UserError } from '../../domain/user-error.js';
+
+/** Longest record accepted, in characters; longer means broken quoting (an unclosed quote). */
+const MAX_RECORD_CHARS = 8_000_000;
+/** Bytes at the start of a file inspected for NUL bytes (binary data is not CSV). */
+const BINARY_PROBE_BYTES = 65_536;
+
+/** Header of a CSV: upper-cased trimmed column name -> field index. */
+export type ColumnIndex = Map<string, number>;
+
+/**
+ * Callbacks of `readCsv`. `onHeader` runs once with the header (it may throw a UserError when
+ * columns are missing); `onRecord` runs per data record with its fields and the 1-based line
+ * number where the record starts. Empty lines are skipped.
+ */
+export interface CsvHandlers {
+  onHeader(columns: ColumnIndex, line: number): void;
+  onRecord(fields: string[], line: number): void;
+}
+
+/**
+ * Byte stage: rejects binary input (a NUL byte in the first 64 KiB) and decodes Windows-1252,
+ * or UTF-8 when the file starts with a UTF-8 byte-order mark (which is dropped).
+ */
+class DecodeText extends Transform {
+  private decoder: ReturnType<typeof iconv.getDecoder> | null = null;
+  private probed = 0;
+
+  constructor(private readonly label: string) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    let bytes = chunk;
+    if (!this.decoder) {
+      const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+      this.decoder = iconv.getDecoder(bom ? 'utf8' : 'win1252');
+      if (bom) bytes = bytes.subarray(3);
+    }
+    if (this.probed < BINARY_PROBE_BYTES) {
+      const nul = bytes.subarray(0, BINARY_PROBE_BYTES - this.probed).indexOf(0);
+      if (nul !== -1) {
+        done(new UserError(`${this.label}: not a CSV text file (binary data at byte ${this.probed + nul})`));
+        return;
+      }
+      this.probed += bytes.length;
+    }
+    const text = this.decoder.write(bytes);
+    if (text) this.push(text);
+    done();
+  }
+
+  override _flush(done: TransformCallback): void {
+    const rest = this.decoder?.end();
+    if (rest) this.push(rest);
+    done();
+  }
+}
+
+/** Physical line breaks inside the fields of one record, and how many of them are CRLF. */
+function embeddedBreaks(fields: string[]): { breaks: number; crlf: number } {
+  let breaks = 0;
+  let crlf = 0;
+  for (const f of fields) {
+    if (f.indexOf('\n') === -1 && f.indexOf('\r') === -1) continue;
+    for (let i = 0; i < f.length; i++) {
+      const c = f.charCodeAt(i);
+      if (c === 13) {
+        breaks++;
+        if (f.charCodeAt(i + 1) === 10) {
+          crlf++;
+          i++;
+        }
+      } else if (c === 10) breaks++;
+    }
+  }
+  return { breaks, crlf };
+}
+
+const CSV_PROBLEMS: Record<string, string> = {
+  CSV_INVALID_CLOSING_QUOTE: 'a quote inside an unquoted field, or text after a closing quote',
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field that is never closed',
+  CSV_MAX_RECORD_SIZE: `a record longer than ${MAX_RECORD_CHARS} characters (an unclosed quote?)`,
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'text after a closing quote',
+};
+
+/**
+ * Streams the CSV whose decompressed bytes come out of `stages` (a readable source followed by
+ * byte transforms, e.g. a file stream, a counter and a gunzip) and calls `handlers`.
+ * `label` names the file in messages. Resolves with the number of data records.
+ * @throws UserError: empty file; binary data; a malformed gzip or zip member; broken quoting
+ *   (with the line); a record whose field count differs from the header's (with the line); any
+ *   UserError thrown by a handler.
+ */
+export function readCsv(
+  stages: [Readable, ...NodeJS.ReadWriteStream[]],
+  label: string,
+  handlers: CsvHandlers,
+): Promise<number> {
+  const parser = parse({ relax_column_count: true, max_record_size: MAX_RECORD_CHARS });
+  let nextLine = 1;
+  let crlfInside = 0;
+  let width = -1;
+  let records = 0;
+  let failed = false;
+
+  parser.on('data', (fields: string[]) => {
+    if (failed) return;
+    try {
+      const line = nextLine;
+      if (fields.length === 1 && fields[0] === '') {
+        nextLine++;
+        return;
+      }
+      const { breaks, crlf } = embeddedBreaks(fields);
+      nextLine += 1 + breaks;
+      crlfInside += crlf;
+      if (width < 0) {
+        width = fields.length;
+        const columns: ColumnIndex = new Map();
+        fields.forEach((name, i) => {
+          const key = name.trim().toUpperCase();
+          if (!columns.has(key)) columns.set(key, i);
+        });
+        handlers.onHeader(columns, line);
+        return;
+      }
+      if (fields.length !== width) {
+        throw new UserError(
+          `${label} line ${line}: ${fields.length} fields where the header has ${width} (broken quoting, or not a VAERS CSV)`,
+        );
+      }
+      records++;
+      handlers.onRecord(fields, line);
+    } catch (error) {
+      failed = true;
+      parser.destroy(error as Error);
+    }
+  });
+
+  return new Promise((resolve, reject) => {
+    const all = [...stages, new DecodeText(label), parser] as unknown as [Readable, ...NodeJS.ReadWriteStream[]];
+    pipeline(all, (error) => {
+      if (!error) {
+        if (width < 0) reject(new UserError(`${label}: empty file (no header line)`));
+        else resolve(records);
+        return;
+      }
+      reject(toUserError(error, label, nextLine, crlfInside));
+    });
+  });
+}
+
+function toUserError(error: unknown, label: string, nextLine: number, crlfInside: number): UserError {
+  if (error instanceof UserError) return error;
+  const e = error as { code?: unknown; lines?: unknown; message?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  const message = typeof e.message === 'string' ? e.message : String(error);
+  if (code.startsWith('CSV_')) {
+    // csv-parse counts a CRLF inside a quoted field as two lines; undo that. A never-closed
+    // quote is reported at the end of the file, so name the line where the record started.
+    const reported = typeof e.lines === 'number' ? e.lines - crlfInside : nextLine;
+    const line = code === 'CSV_QUOTE_NOT_CLOSED' || code === 'CSV_MAX_RECORD_SIZE' ? nextLine : reported;
+    return new UserError(`${label} line ${line}: not valid CSV: ${CSV_PROBLEMS[code] ?? message}`);
+  }
+  if (code.startsWith('Z_') || /incorrect header check|unexpected end of file|invalid (block|distance|stored)/i.test(message)) {
+    return new UserError(`${label}: not a valid gzip file (${message})`);
+  }
+  return new UserError(`${label}: cannot read (${message})`);
+}
+
+/**
+ * Index of each wanted column in a header, by name (case-insensitive).
+ * @throws UserError `<label> line <n>: header lacks column(s) X, Y (...)` when a required one is missing.
+ */
+export function requireColumns(columns: ColumnIndex, required: string[], label: string, line: number): number[] {
+  const missing = required.filter((name) => !columns.has(name));
+  if (missing.length > 0) {
+    const found = [...columns.keys()].slice(0, 12).join(', ');
+    throw new UserError(
+      `${label} line ${line}: header lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ` +
+        `(found: ${found || 'nothing'}${columns.size > 12 ? ', ...' : ''})`,
+    );
+  }
+  return required.map((name) => columns.get(name) as number);
+}

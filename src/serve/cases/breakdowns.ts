@@ -1,0 +1,152 @@
+/**
+ * Breakdowns of a case series: counts of distinct reports by sex, CDC
+ * WONDER age group, onset interval (NUMDAYS), seriousness (21 CFR 600.80, src/domain/report-rules.ts)
+ * and each outcome flag, dose of the matched vaccine, year received, state and manufacturer (top
+ * 20 and the rest), and the 20 other vaccines and events most often named on the same reports;
+ * then the lag from vaccination to receipt and, for a vaccine x event pair, the time to onset
+ * against the same event after other vaccines (./timing.ts).
+ * Counts of reports, never rates: VAERS has no denominator of doses.
+ */
+import { AGE_GROUPS, isSerious, OUTCOME, SEX_CODES, type OutcomeName } from '../../domain/report-rules.js';
+import type { ReportIndex } from './index.js';
+import { lagBreakdown, onsetComparison, type LagSummary, type OnsetComparison } from './timing.js';
+
+/** How many entries the ranked breakdowns (state, manufacturer, co-reported names) list. */
+export const TOP = 20;
+
+/** Onset intervals of NUMDAYS (days from vaccination to onset), in order; `unknown`: blank, negative or not a whole number. */
+export const ONSET_INTERVALS = ['0', '1', '2', '3', '4-7', '8-14', '15-30', '31-60', '61-120', '>120', 'unknown'] as const;
+
+/** A ranked breakdown: the top entries by reports (ties by name), and the reports of the rest. */
+export interface Ranked {
+  top: Array<{ name: string; reports: number }>;
+  /** Reports counted under the names past the top ones (a report may count under several names). */
+  other: number;
+}
+
+/** Every breakdown of a case series. */
+export interface Breakdowns {
+  sex: Record<string, number>;
+  age_group: Record<string, number>;
+  onset_interval: Record<string, number>;
+  /** Reports that are serious, and that are not. */
+  serious: { serious: number; not_serious: number };
+  /** Reports with each outcome flag set (`Y`); birth_defect and ofc_visit exist only in the current layout. */
+  outcomes: Record<string, number>;
+  /** Per report, the dose (VAX_DOSE or VAX_DOSE_SERIES) of its first row of a matched vaccine (of any vaccine when none was asked); `unknown` when blank. */
+  dose: Record<string, number>;
+  received_year: Record<string, number>;
+  state: Ranked;
+  /** Manufacturers of the matched vaccines' rows (of every row when no vaccine was asked); a report counts once per manufacturer. */
+  manufacturer: Ranked;
+  /** The other vaccines (not matched; every vaccine when none was asked) named on these reports. */
+  co_vaccines: Ranked;
+  /** The other events (not matched) named on these reports. */
+  co_events: Ranked;
+  /** Reports per lag interval (days from VAX_DATE to RECVDATE, ./timing.ts LAG_INTERVALS). */
+  lag_interval: Record<string, number>;
+  /** Median, quartiles and share over a year of the known lags. */
+  lag: LagSummary;
+  /** With a vaccine and an event (not q): onset days 0..60 against the event after other vaccines; else null. */
+  onset_comparison: OnsetComparison | null;
+}
+
+/** The onset interval of a NUMDAYS value. */
+export function onsetInterval(days: number): (typeof ONSET_INTERVALS)[number] {
+  if (!Number.isInteger(days) || days < 0) return 'unknown';
+  if (days <= 3) return ONSET_INTERVALS[days];
+  if (days <= 7) return '4-7';
+  if (days <= 14) return '8-14';
+  if (days <= 30) return '15-30';
+  if (days <= 60) return '31-60';
+  return days <= 120 ? '61-120' : '>120';
+}
+
+/** The outcome flags as (breakdown key, bit), lower-cased once. */
+const OUTCOME_KEYS: ReadonlyArray<readonly [string, number]> = (Object.entries(OUTCOME) as Array<[OutcomeName, number]>).map(([name, bit]) => [name.toLowerCase(), bit]);
+
+function zeros(keys: readonly string[]): Record<string, number> {
+  return Object.fromEntries(keys.map((k) => [k, 0]));
+}
+
+function add(map: Map<string, number>, key: string): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+/** The top `TOP` entries of a count map (most reports first, ties by name) and the rest's sum. */
+export function ranked(counts: ReadonlyMap<string, number>): Ranked {
+  const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return {
+    top: sorted.slice(0, TOP).map(([name, reports]) => ({ name, reports })),
+    other: sorted.slice(TOP).reduce((sum, [, n]) => sum + n, 0),
+  };
+}
+
+/**
+ * The breakdowns of reports `reports` (indexes into the index's data). `vaccines` and `events`
+ * are the matched names (null: not asked); they select the rows of the dose and manufacturer
+ * breakdowns and are left out of the co-reported lists. `others`: the reports of the same
+ * event(s) naming no matched vaccine (the onset comparison's other group), or null for none.
+ */
+export function breakdowns(index: ReportIndex, reports: Int32Array, vaccines: readonly string[] | null, events: readonly string[] | null,
+  others: Int32Array | null = null): Breakdowns {
+  const { data } = index;
+  const matchedVaccine = new Uint8Array(index.vaccineNames.length);
+  const matchedEvent = new Uint8Array(index.eventNames.length);
+  for (const v of vaccines ?? []) if (index.vaccineIdOf.has(v)) matchedVaccine[index.vaccineIdOf.get(v)!] = 1;
+  for (const e of events ?? []) if (index.eventIdOf.has(e)) matchedEvent[index.eventIdOf.get(e)!] = 1;
+  const out: Breakdowns = {
+    sex: zeros(SEX_CODES), age_group: zeros(AGE_GROUPS.map((g) => g.label)), onset_interval: zeros(ONSET_INTERVALS),
+    serious: { serious: 0, not_serious: 0 }, outcomes: zeros(OUTCOME_KEYS.map(([key]) => key)),
+    dose: {}, received_year: {}, state: { top: [], other: 0 }, manufacturer: { top: [], other: 0 },
+    co_vaccines: { top: [], other: 0 }, co_events: { top: [], other: 0 },
+    ...lagBreakdown(data, reports), onset_comparison: others === null ? null : onsetComparison(data, reports, others),
+  };
+  const dose = new Map<string, number>();
+  const state = new Map<string, number>();
+  const manufacturer = new Map<string, number>();
+  const coVaccines = new Int32Array(index.vaccineNames.length);
+  const coEvents = new Int32Array(index.eventNames.length);
+  // The last report that counted each name: a name counts once per report.
+  const vaccineSeen = new Int32Array(index.vaccineNames.length).fill(-1);
+  const eventSeen = new Int32Array(index.eventNames.length).fill(-1);
+  for (const r of reports) {
+    out.sex[SEX_CODES[data.sex[r]]]++;
+    out.age_group[AGE_GROUPS[data.ageGroup[r]].label]++;
+    out.onset_interval[onsetInterval(data.numdays[r])]++;
+    out.serious[isSerious(data.outcomes[r]) ? 'serious' : 'not_serious']++;
+    for (const [name, bit] of OUTCOME_KEYS) if (data.outcomes[r] & bit) out.outcomes[name]++;
+    const year = data.received[r].slice(0, 4);
+    out.received_year[year] = (out.received_year[year] ?? 0) + 1;
+    add(state, data.state[r] ?? 'unknown');
+    let firstDose: string | null | undefined;
+    const makers = new Set<string>();
+    for (let row = data.vaccines.start[r]; row < data.vaccines.start[r + 1]; row++) {
+      const id = index.vaccineId[row];
+      if (vaccines === null || matchedVaccine[id]) {
+        if (firstDose === undefined) firstDose = data.vaccines.dose[row];
+        makers.add(data.vaccines.manufacturer[row] ?? 'unknown');
+      }
+      if (!matchedVaccine[id] && vaccineSeen[id] !== r) {
+        vaccineSeen[id] = r;
+        coVaccines[id]++;
+      }
+    }
+    add(dose, firstDose ?? 'unknown');
+    for (const m of makers) add(manufacturer, m);
+    for (let row = data.events.start[r]; row < data.events.start[r + 1]; row++) {
+      const id = index.eventId[row];
+      if (!matchedEvent[id] && eventSeen[id] !== r) {
+        eventSeen[id] = r;
+        coEvents[id]++;
+      }
+    }
+  }
+  out.dose = Object.fromEntries([...dose].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
+  out.received_year = Object.fromEntries(Object.entries(out.received_year).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+  out.state = ranked(state);
+  out.manufacturer = ranked(manufacturer);
+  out.co_vaccines = ranked(new Map(index.vaccineNames.flatMap((n, i) => (coVaccines[i] > 0 ? [[n, coVaccines[i]] as [string, number]] : []))));
+  out.co_events = ranked(new Map(index.eventNames.flatMap((n, i) => (coEvents[i] > 0 ? [[n, coEvents[i]] as [string, number]] : []))));
+  return out;
+}

@@ -1,0 +1,46 @@
+/**
+ * The narratives of a store's reports as the server holds them: the six searched fields
+ * (src/serve/narratives/records.ts NARRATIVE_FIELDS: SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL,
+ * OTHER_MEDS, PRIOR_VAX) go into one full-text index (src/serve/narratives/index.ts) built at load, in
+ * the store's order, so an index ordinal is the case series' report index; their columns are
+ * then dropped from ReportData, so each text is held once (by the index). Other narrative
+ * columns (ALLERGIES) stay in ReportData.
+ */
+import { NARRATIVE_FIELDS, NARRATIVE_REPORT_COLUMNS, sourceFieldsOf, type NarrativeReportColumn } from '../../domain/report-columns.js';
+import { NarrativeIndex } from '../narratives/index.js';
+import type { NarrativeRecord } from '../narratives/records.js';
+import type { ReportData } from '../store/reports.js';
+
+/** Per narrative column field (ReportData property), its position in NARRATIVE_FIELDS, for the six indexed ones. */
+const INDEXED = new Map(NARRATIVE_REPORT_COLUMNS.flatMap((c) => {
+  const k = (NARRATIVE_FIELDS as readonly string[]).indexOf(sourceFieldsOf(c)[0]);
+  return k >= 0 ? [[c.field, k] as const] : [];
+}));
+
+/** The narrative columns in NARRATIVE_FIELDS order. */
+const INDEXED_COLUMNS: readonly NarrativeReportColumn[] = NARRATIVE_FIELDS.map((name) => NARRATIVE_REPORT_COLUMNS.find((c) => sourceFieldsOf(c)[0] === name)!);
+
+/**
+ * Builds the narrative index of the reports (ordinal r = report r) and drops the six indexed
+ * columns from `data` (set to null); null, leaving `data` as it is, when the store keeps none of
+ * them (built without `--narratives`).
+ * @throws Error when an ordinal's VAERS_ID differs from the report's (never for a store read by src/serve/store/reports.ts).
+ */
+export function indexNarratives(data: ReportData): NarrativeIndex | null {
+  const columns = INDEXED_COLUMNS.map((c) => data[c.field]);
+  if (columns.every((column) => column === null)) return null;
+  const records: NarrativeRecord[] = new Array<NarrativeRecord>(data.count);
+  for (let r = 0; r < data.count; r++) records[r] = { id: data.id[r], fields: columns.map((column) => column?.[r] ?? null) };
+  const index = NarrativeIndex.build(records);
+  for (let r = 0; r < data.count; r++) if (index.idAt(r) !== data.id[r]) throw new Error(`narrative index: ordinal ${r} is VAERS_ID ${index.idAt(r)}, not ${data.id[r]}`);
+  const held = data as unknown as Record<string, unknown>;
+  for (const c of INDEXED_COLUMNS) held[c.field] = null;
+  return index;
+}
+
+/** The text of narrative column `c` of report `r` (null: blank, or not kept): from the index for the six indexed fields, else from `data`. */
+export function narrativeText(data: ReportData, narratives: NarrativeIndex | null, c: NarrativeReportColumn, r: number): string | null {
+  const k = INDEXED.get(c.field);
+  if (k !== undefined) return narratives?.text(r, k) ?? null;
+  return data[c.field]?.[r] ?? null;
+}

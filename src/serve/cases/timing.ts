@@ -1,0 +1,104 @@
+/**
+ * The timing breakdowns of a case series, from the day counts of src/domain/report-days.ts:
+ * - the lag from vaccination to receipt: reports per lag interval, and the median, quartiles and
+ *   share over a year of the known lags (late reports mark litigation or stimulated reporting:
+ *   Goodman and Nordin 2006, Pediatrics 117(2):387-390);
+ * - the time to onset of a vaccine x event pair against the same event after other vaccines:
+ *   reports per onset day 0..60 in both, their medians and the two-sample Kolmogorov-Smirnov
+ *   test (src/stats/ks.ts, SciPy's `ks_2samp` method auto) of the two samples of onset days
+ *   within 0..60 (Van Holle, Zeinoun, Bauchau and Verstraeten 2012, Pharmacoepidemiology and
+ *   Drug Safety 21(6):603-610). Counts of reports, never rates.
+ */
+import { LATE_DAYS, lagDaysOf, ONSET_MAX_DAYS, onsetDaysOf, quantileSorted } from '../../domain/report-days.js';
+import { ks2samp } from '../../stats/ks.js';
+import type { ReportData } from '../store/reports.js';
+
+/** Lag intervals in days from VAX_DATE to RECVDATE, in order (bounds inclusive); `unknown`: VAX_DATE blank or not a real date, or after RECVDATE. */
+export const LAG_INTERVALS = ['0-7', '8-30', '31-90', '91-365', '366-730', '731-1825', '>1825', 'unknown'] as const;
+
+/** The upper bound (days, inclusive) of each bounded lag interval, in LAG_INTERVALS order. */
+const LAG_UPPER = [7, 30, 90, 365, 730, 1825];
+
+/** The lag interval of a lag in days (null: unknown). */
+export function lagInterval(days: number | null): (typeof LAG_INTERVALS)[number] {
+  if (days === null) return 'unknown';
+  const k = LAG_UPPER.findIndex((upper) => days <= upper);
+  return LAG_INTERVALS[k < 0 ? LAG_UPPER.length : k];
+}
+
+/** Summary of the known lags (days from VAX_DATE to RECVDATE) of a case series; the quantiles are linear interpolation (type 7), null without a known lag. */
+export interface LagSummary {
+  /** Reports with a known lag. */
+  n: number;
+  median_days: number | null;
+  q1_days: number | null;
+  q3_days: number | null;
+  /** Share (0..1) of the known lags over LATE_DAYS days; null without a known lag. */
+  share_over_365: number | null;
+}
+
+/** The lag of report `r` in days, or null (src/domain/report-days.ts lagDaysOf). */
+export function reportLagDays(data: ReportData, r: number): number | null {
+  return lagDaysOf(data.vaxDate[r], data.received[r]);
+}
+
+/** The lag breakdown of reports: reports per LAG_INTERVALS interval and the summary of the known lags. */
+export function lagBreakdown(data: ReportData, reports: Int32Array): { lag_interval: Record<string, number>; lag: LagSummary } {
+  const intervals: Record<string, number> = Object.fromEntries(LAG_INTERVALS.map((k) => [k, 0]));
+  const known: number[] = [];
+  for (const r of reports) {
+    const days = reportLagDays(data, r);
+    intervals[lagInterval(days)]++;
+    if (days !== null) known.push(days);
+  }
+  const sorted = Float64Array.from(known).sort();
+  return {
+    lag_interval: intervals,
+    lag: {
+      n: sorted.length, median_days: quantileSorted(sorted, 0.5), q1_days: quantileSorted(sorted, 0.25), q3_days: quantileSorted(sorted, 0.75),
+      share_over_365: sorted.length === 0 ? null : known.filter((d) => d > LATE_DAYS).length / sorted.length,
+    },
+  };
+}
+
+/** The onset days 0..ONSET_MAX_DAYS of one group of reports. */
+export interface OnsetSample {
+  /** Reports with an onset within 0..ONSET_MAX_DAYS days. */
+  n: number;
+  median_days: number | null;
+  /** Reports per onset day: `days[d]` for d = 0..ONSET_MAX_DAYS. */
+  days: number[];
+}
+
+/** The time to onset of a pair's reports against the same event's reports after other vaccines. */
+export interface OnsetComparison {
+  max_days: number;
+  /** The case series' reports (the vaccine and the event). */
+  pair: OnsetSample;
+  /** Reports naming a matched event and no matched vaccine, in the same quarters, analysis and text. */
+  other_vaccines: OnsetSample;
+  /** Two-sample two-sided KS test of the two samples; null when either is empty. */
+  ks: { d: number; p: number; method: 'exact' | 'asymp' } | null;
+}
+
+/** The onset days within 0..ONSET_MAX_DAYS of reports, as a sample and per day. */
+function onsetSample(data: ReportData, reports: Int32Array): { values: number[]; sample: OnsetSample } {
+  const days = new Array<number>(ONSET_MAX_DAYS + 1).fill(0);
+  const values: number[] = [];
+  for (const r of reports) {
+    const d = onsetDaysOf(data.numdays[r], data.vaxDate[r], data.onsetDate[r]);
+    if (d === null || d > ONSET_MAX_DAYS) continue;
+    days[d]++;
+    values.push(d);
+  }
+  const sorted = Float64Array.from(values).sort();
+  return { values, sample: { n: values.length, median_days: quantileSorted(sorted, 0.5), days } };
+}
+
+/** The onset comparison of a pair's reports (`pair`) against the event's reports after other vaccines (`others`). */
+export function onsetComparison(data: ReportData, pair: Int32Array, others: Int32Array): OnsetComparison {
+  const a = onsetSample(data, pair);
+  const b = onsetSample(data, others);
+  const ks = ks2samp(a.values, b.values);
+  return { max_days: ONSET_MAX_DAYS, pair: a.sample, other_vaccines: b.sample, ks: ks && { d: ks.d, p: ks.p, method: ks.method } };
+}

@@ -1,0 +1,137 @@
+/**
+ * Reference sets: known positive and negative vaccine x event pairs against which the
+ * signal methods are evaluated, as a CSV file with the header
+ *
+ *   id,vaccine,event,class,emerged,source
+ *
+ * - `id`: a unique label of the pair (any text without leading or trailing spaces);
+ * - `vaccine`: anything the `/signals` `vaccine` parameter accepts: a VAERS `VAX_NAME`, a vaccine
+ *   type (`ROTAVIRUS`) or a VAERS `VAX_TYPE` code (`MMR`, `FLU3`), case-insensitive; a type or
+ *   code expands to every product of the store (src/serve/query/names.ts `exactVaccines`);
+ * - `event`: the MedDRA preferred term exactly as VAERS spells it (`Febrile convulsion`);
+ * - `class`: `positive` (a known adverse reaction) or `negative` (evidence favours no causal link);
+ * - `emerged`: for a positive, the quarter `YYYYQn` it became known (the first public report), or
+ *   blank (known before the data, e.g. from the label); blank for a negative;
+ * - `source`: the citation the class rests on.
+ *
+ * RFC 4180 quoting; `#` at the start of a line makes it a comment; blank lines are skipped. A bad
+ * row (a missing field, an unknown class, a bad quarter, `emerged` on a negative, a repeated id)
+ * is reported with its line number and skipped; a file with no valid row is a UserError.
+ */
+import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
+import { parseQuarter, QUARTER_PATTERN, type QuarterIndex } from '../../domain/quarter.js';
+import { UserError } from '../../domain/user-error.js';
+
+/** The columns of a reference set, in order. */
+export const REFERENCE_COLUMNS = ['id', 'vaccine', 'event', 'class', 'emerged', 'source'] as const;
+
+/** The classes of a reference pair. */
+export const REFERENCE_CLASSES = ['positive', 'negative'] as const;
+/** Class of a reference pair. */
+export type ReferenceClass = (typeof REFERENCE_CLASSES)[number];
+
+/** One valid row of a reference set. */
+export interface ReferencePair {
+  id: string;
+  vaccine: string;
+  event: string;
+  class: ReferenceClass;
+  /** `YYYYQn` as written (normalised to upper case), or null. */
+  emerged: string | null;
+  /** Quarter index of `emerged` (src/domain/quarter.ts), or null. */
+  emergedIndex: QuarterIndex | null;
+  source: string;
+  /** Line of the file the row starts on (1-based; the header is line 1). */
+  line: number;
+}
+
+/** A skipped row: its line (1-based) and why. */
+export interface ReferenceProblem {
+  line: number;
+  message: string;
+}
+
+/** A parsed reference set: the valid pairs and the skipped rows. */
+export interface ReferenceSet {
+  /** File name, for messages. */
+  file: string;
+  pairs: ReferencePair[];
+  problems: ReferenceProblem[];
+}
+
+const STRICT_QUARTER = new RegExp(QUARTER_PATTERN, 'i');
+
+/** The problem of one row, or the pair. */
+function checkRow(fields: Record<string, string>, line: number, seen: Set<string>): ReferencePair | string {
+  const missing = REFERENCE_COLUMNS.filter((c) => c !== 'emerged' && fields[c] === '');
+  if (missing.length > 0) return `missing ${missing.join(', ')}`;
+  const cls = fields.class.toLowerCase();
+  if (!(REFERENCE_CLASSES as readonly string[]).includes(cls)) return `unknown class "${fields.class}" (expected ${REFERENCE_CLASSES.join(' or ')})`;
+  let emergedIndex: QuarterIndex | null = null;
+  if (fields.emerged !== '') {
+    if (!STRICT_QUARTER.test(fields.emerged)) return `bad quarter "${fields.emerged}" in emerged (expected YYYYQn, e.g. 1999Q3)`;
+    if (cls === 'negative') return 'emerged is given for a negative pair (leave it blank)';
+    emergedIndex = parseQuarter(fields.emerged);
+  }
+  if (seen.has(fields.id)) return `id "${fields.id}" is repeated`;
+  seen.add(fields.id);
+  return {
+    id: fields.id, vaccine: fields.vaccine, event: fields.event, class: cls as ReferenceClass,
+    emerged: emergedIndex === null ? null : fields.emerged.toUpperCase(), emergedIndex, source: fields.source, line,
+  };
+}
+
+/**
+ * Parses the text of a reference set. Rows with a problem are skipped and listed.
+ * @throws UserError naming `file` (and the line) when the header is not REFERENCE_COLUMNS, the
+ *   CSV cannot be read, or no row is valid.
+ */
+export function parseReferenceSet(text: string, file: string): ReferenceSet {
+  let records: Array<{ record: string[]; info: { lines: number } }>;
+  try {
+    records = parse(text, { comment: '#', skip_empty_lines: true, relax_column_count: true, trim: true, info: true, bom: true }) as unknown as typeof records;
+  } catch (error) {
+    const line = (error as { lines?: number }).lines;
+    throw new UserError(`${file}${line ? `:${line}` : ''}: not a CSV reference set: ${(error as Error).message}`);
+  }
+  if (records.length === 0) throw new UserError(`${file}: empty reference set (expected the header ${REFERENCE_COLUMNS.join(',')})`);
+  const [header, ...rows] = records;
+  if (header.record.join(',').toLowerCase() !== REFERENCE_COLUMNS.join(',')) {
+    throw new UserError(`${file}:${header.info.lines}: the header must be ${REFERENCE_COLUMNS.join(',')} (got ${header.record.join(',')})`);
+  }
+  const pairs: ReferencePair[] = [];
+  const problems: ReferenceProblem[] = [];
+  const seen = new Set<string>();
+  for (const { record, info } of rows) {
+    // csv-parse counts lines up to the end of the record; a quoted field may span lines.
+    const line = info.lines - record.reduce((k, field) => k + (field.match(/\n/g)?.length ?? 0), 0);
+    if (record.length !== REFERENCE_COLUMNS.length) {
+      problems.push({ line, message: `${record.length} fields (expected ${REFERENCE_COLUMNS.length}: ${REFERENCE_COLUMNS.join(',')})` });
+      continue;
+    }
+    const fields = Object.fromEntries(REFERENCE_COLUMNS.map((c, i) => [c, record[i]]));
+    const checked = checkRow(fields, line, seen);
+    if (typeof checked === 'string') problems.push({ line, message: checked });
+    else pairs.push(checked);
+  }
+  if (pairs.length === 0) {
+    const first = problems[0];
+    throw new UserError(`${file}: no valid reference pair${first ? ` (line ${first.line}: ${first.message}${problems.length > 1 ? `; and ${problems.length - 1} more bad rows` : ''})` : ' (the file has a header only)'}`);
+  }
+  return { file, pairs, problems };
+}
+
+/**
+ * Reads and parses a reference set file.
+ * @throws UserError naming the file when it cannot be read or holds no valid pair.
+ */
+export async function readReferenceSet(file: string): Promise<ReferenceSet> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UserError(`cannot read the reference set ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  return parseReferenceSet(text, file);
+}

@@ -1,0 +1,252 @@
+/**
+ * Full-text index over the six narrative fields of every report: which
+ * reports hold every term of a parsed text query (src/serve/narratives/query.ts) and none of its
+ * exclusions. Transport-free and store-free: built in memory at load time from
+ * `(vaers_id, fields)` records; reports are numbered by their position in the input (their
+ * ordinal), so built in the store's order an ordinal is the case series' report index
+ * (src/serve/cases/index.ts) and results combine with its selections directly.
+ *
+ * Semantics: each required word, prefix or phrase must be present in at least one of the six
+ * fields (different terms may lie in different fields); a phrase must lie within one field (a
+ * field's end is not a separator between two words of a phrase); an excluded term must be in no
+ * field.
+ *
+ * Structure: a plain inverted index at report level (Manning, Raghavan and Schütze,
+ * "Introduction to Information Retrieval", 2008, ch. 1-2): the sorted vocabulary of folded words
+ * (src/serve/narratives/words.ts), and per word the ascending ordinals of the reports holding it (in any
+ * field), all in one Int32Array. A word is found by binary search in the vocabulary; a prefix is
+ * the vocabulary's range of words starting with it, its reports the union of theirs. AND is list
+ * intersection, `-` is subtraction. A phrase is first the intersection of its words' reports, then
+ * verified on those candidates only, field by field, by a regular expression over the text
+ * (words.ts `phraseTest`). No positions are stored: on 1990-2006 they would add 10.1 million
+ * entries (40 MB as Int32) to the 7.5 million of the postings (30 MB), while re-scanning the
+ * candidates of even a common phrase (`"the patient"`, 11k reports found) stays well under the
+ * issue's 300 ms (bench/narratives.ts).
+ *
+ * Memory on 1990-2006 (203,446 reports, 57.7 million characters, 94,628 distinct words),
+ * measured by bench/narratives.ts: about 99 MB kept (texts 58 MB as UTF-8 plus 5 MB of offsets,
+ * src/serve/narratives/texts.ts; postings 30 MB; vocabulary 5 MB).
+ *
+ * Why not minisearch (npm, v7.2.0, evaluated on the same corpus with this module's tokenizer):
+ * it can express whole words (a custom tokenizer and processTerm), prefixes, AND and AND_NOT, but
+ * it stores no positions, so phrases would still need this re-scan; it scores and ranks every
+ * match (a case series is a set: `fever`, 42,781 reports, took 667 ms against 0.01 ms here); and
+ * its radix tree with per-term, per-document field frequencies added 470 MB of heap (584 MB RSS)
+ * for these texts, alone nearly the serving budget of 600 MB. So it is not used.
+ * The index holds the texts (for phrase verification and snippets); `text()` and `fields()`
+ * serve them to the report view, so that the narratives are held once in the serving process.
+ */
+import type { TextQuery, TextTerm } from './query.js';
+import { GrowingInt32, filter, intersect, subtract, unite } from './postings.js';
+import { NARRATIVE_FIELDS } from '../../domain/report-columns.js';
+import type { NarrativeRecord } from './records.js';
+import { NarrativeTexts } from './texts.js';
+import { phraseTest, words } from './words.js';
+
+const FIELDS = NARRATIVE_FIELDS.length;
+
+/** Sizes of an index, for the bench and logs. */
+export interface NarrativeIndexStats {
+  reports: number;
+  /** UTF-8 bytes of the texts held. */
+  textBytes: number;
+  /** Distinct folded words. */
+  words: number;
+  /** (word, report) entries of the postings. */
+  postings: number;
+}
+
+/** The index; immutable once built. */
+export class NarrativeIndex {
+  private constructor(
+    /** VAERS_ID per ordinal. */
+    private readonly ids: Int32Array,
+    /** Ordinals sorted by VAERS_ID (for `ordinalOf`). */
+    private readonly byId: Int32Array,
+    /** The six fields of every report, slot ordinal * 6 + field. */
+    private readonly texts: NarrativeTexts,
+    /** Distinct folded words, sorted (UTF-16 order). */
+    private readonly vocabulary: readonly string[],
+    /** Postings of vocabulary[w]: postings[start[w] .. start[w + 1]). */
+    private readonly start: Int32Array,
+    private readonly postings: Int32Array,
+  ) {}
+
+  /**
+   * Builds the index from the reports' records, numbered 0.. in input order. Linear in the text
+   * (seconds for the 58 million characters of 1990-2006 on one core; bench/narratives.ts).
+   * A field array shorter than six reads as blank fields; an empty string is blank (null).
+   * @throws RangeError when an id is not an integer in 0..2^31-1 or appears twice.
+   */
+  static build(records: readonly NarrativeRecord[]): NarrativeIndex {
+    const idOf = new Map<string, number>();
+    const lastReport: number[] = [];
+    const pairWord = new GrowingInt32();
+    const pairReport = new GrowingInt32();
+    const ids = new Int32Array(records.length);
+    for (let ordinal = 0; ordinal < records.length; ordinal++) {
+      const record = records[ordinal];
+      if (!Number.isInteger(record.id) || record.id < 0 || record.id > 0x7fffffff) throw new RangeError(`NarrativeIndex.build: id ${record.id} is not an integer in 0..2147483647`);
+      ids[ordinal] = record.id;
+      for (let f = 0; f < FIELDS; f++) {
+        const text = record.fields[f] ?? null;
+        if (text === null) continue;
+        for (const word of words(text)) {
+          let w = idOf.get(word);
+          if (w === undefined) {
+            w = idOf.size;
+            // A fresh copy: a long regex match is a slice that would keep its whole field alive.
+            idOf.set(Buffer.from(word, 'utf8').toString('utf8'), w);
+            lastReport.push(-1);
+          }
+          if (lastReport[w] === ordinal) continue;
+          lastReport[w] = ordinal;
+          pairWord.push(w);
+          pairReport.push(ordinal);
+        }
+      }
+    }
+    // Sorted vocabulary, then a counting sort of the (word, report) pairs by word: stable, so
+    // each word's reports stay ascending.
+    const vocabulary = [...idOf.keys()].sort();
+    const rank = new Int32Array(vocabulary.length);
+    vocabulary.forEach((word, r) => (rank[idOf.get(word) as number] = r));
+    const start = new Int32Array(vocabulary.length + 1);
+    for (let i = 0; i < pairWord.length; i++) start[rank[pairWord.at(i)] + 1]++;
+    for (let r = 0; r < vocabulary.length; r++) start[r + 1] += start[r];
+    const fill = start.slice(0, vocabulary.length);
+    const postings = new Int32Array(pairWord.length);
+    for (let i = 0; i < pairWord.length; i++) postings[fill[rank[pairWord.at(i)]]++] = pairReport.at(i);
+    const byId = Int32Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b]);
+    for (let i = 1; i < byId.length; i++) {
+      if (ids[byId[i]] === ids[byId[i - 1]]) throw new RangeError(`NarrativeIndex.build: id ${ids[byId[i]]} appears twice`);
+    }
+    return new NarrativeIndex(ids, byId, NarrativeTexts.of(records, FIELDS), vocabulary, start, postings);
+  }
+
+  /** Number of reports (ordinals are 0..size-1). */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** The VAERS_ID of an ordinal. */
+  idAt(ordinal: number): number {
+    return this.ids[ordinal];
+  }
+
+  /** The ordinal of a VAERS_ID, or -1 when the index lacks it. O(log n). */
+  ordinalOf(id: number): number {
+    let lo = 0;
+    let hi = this.byId.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.ids[this.byId[mid]] < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.byId.length && this.ids[this.byId[lo]] === id ? this.byId[lo] : -1;
+  }
+
+  /**
+   * A field of a report as given to `build` (null: blank); `field` indexes NARRATIVE_FIELDS.
+   * @throws RangeError when the ordinal or the field is out of range.
+   */
+  text(ordinal: number, field: number): string | null {
+    if (!(Number.isInteger(field) && field >= 0 && field < FIELDS)) throw new RangeError(`NarrativeIndex.text: no field ${field}`);
+    return this.texts.get(this.firstSlot(ordinal) + field);
+  }
+
+  /**
+   * The six fields of a report, in NARRATIVE_FIELDS order (for `snippet` and the report view).
+   * @throws RangeError when the ordinal is not in 0..size-1.
+   */
+  fields(ordinal: number): Array<string | null> {
+    const first = this.firstSlot(ordinal);
+    return Array.from({ length: FIELDS }, (_, f) => this.texts.get(first + f));
+  }
+
+  /** The text slot of an ordinal's first field. @throws RangeError when the ordinal is not in 0..size-1. */
+  private firstSlot(ordinal: number): number {
+    if (!(Number.isInteger(ordinal) && ordinal >= 0 && ordinal < this.size)) throw new RangeError(`NarrativeIndex: no report at ordinal ${ordinal}`);
+    return ordinal * FIELDS;
+  }
+
+  /** Sizes of the index. */
+  stats(): NarrativeIndexStats {
+    return { reports: this.size, textBytes: this.texts.byteLength, words: this.vocabulary.length, postings: this.postings.length };
+  }
+
+  /**
+   * The reports matching a query: every required term present (each in any field; a phrase
+   * within one field), no excluded term present. With `within` (ascending ordinals, e.g. a case
+   * series' selection) only those reports are considered, and phrase verification reads only them.
+   * @returns ascending ordinals, in a new array (the caller may keep or change it).
+   */
+  search(query: TextQuery, within?: Int32Array): Int32Array {
+    const lists = query.required.map((term) => this.candidates(term, within));
+    if (within) lists.push(within);
+    lists.sort((a, b) => a.length - b.length);
+    let found = lists[0] ?? new Int32Array(0);
+    for (let i = 1; i < lists.length && found.length > 0; i++) found = intersect(found, lists[i]);
+    for (const term of query.required) if (term.kind === 'phrase') found = this.holding(found, term.words);
+    for (const term of query.excluded) {
+      if (found.length === 0) break;
+      const holding = intersect(found, this.candidates(term, found));
+      found = subtract(found, term.kind === 'phrase' ? this.holding(holding, term.words) : holding);
+    }
+    return found.buffer === this.postings.buffer || found === within ? found.slice() : found;
+  }
+
+  /**
+   * The reports that may hold a term: exactly those for a word or prefix, a superset for a phrase
+   * (its words anywhere). With `within`, a prefix's words are first cut to those reports (a short
+   * selection then never pays for the union of a common prefix over every report); the result
+   * may still hold reports outside `within` for a word or a phrase (the caller intersects).
+   */
+  private candidates(term: TextTerm, within?: Int32Array): Int32Array {
+    if (term.kind === 'word') return this.reportsOf(term.word);
+    if (term.kind === 'prefix') {
+      const lists: Int32Array[] = [];
+      for (let w = this.lowerBound(term.prefix); w < this.vocabulary.length && this.vocabulary[w].startsWith(term.prefix); w++) {
+        const list = this.postingsAt(w);
+        lists.push(within ? intersect(within, list) : list);
+      }
+      return unite(lists.filter((list) => list.length > 0), this.size);
+    }
+    const lists = term.words.map((word) => this.reportsOf(word)).sort((a, b) => a.length - b.length);
+    return lists.reduce((found, list) => (found.length === 0 ? found : intersect(found, list)));
+  }
+
+  /** The reports of `list` that hold the phrase within one of their fields. */
+  private holding(list: Int32Array, phrase: readonly string[]): Int32Array {
+    const holds = phraseTest(phrase);
+    return filter(list, (ordinal) => {
+      for (let f = 0; f < FIELDS; f++) {
+        const text = this.texts.get(ordinal * FIELDS + f);
+        if (text !== null && holds(text)) return true;
+      }
+      return false;
+    });
+  }
+
+  /** Reports holding a word (empty when the vocabulary lacks it). */
+  private reportsOf(word: string): Int32Array {
+    const w = this.lowerBound(word);
+    return w < this.vocabulary.length && this.vocabulary[w] === word ? this.postingsAt(w) : new Int32Array(0);
+  }
+
+  private postingsAt(w: number): Int32Array {
+    return this.postings.subarray(this.start[w], this.start[w + 1]);
+  }
+
+  /** First vocabulary index whose word is >= `word` (UTF-16 order, as the sort). */
+  private lowerBound(word: string): number {
+    let lo = 0;
+    let hi = this.vocabulary.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.vocabulary[mid] < word) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The analyses of a store as served (`GET /analyses`, `/analyses/NAME/signals`): `GET /signals` answers the default
+ * analysis, `GET /analyses/NAME/signals` any analysis with the whole /signals contract, and
+ * `GET /analyses` lists them. Transport-free: src/http/signals-route.ts sends the answers.
+ *
+ * Loading: the default analysis is loaded first (the first answer does not wait for the
+ * others); the other analyses load one after the other in the background, and a request for
+ * one of them waits for its load. A store without analysis metadata (an import, or a store
+ * written before analyses existed) has one analysis, `all`.
+ */
+import { HYPOTHESIS } from '../../domain/caveats.js';
+import type { StoredWindowRow } from '../store/metadata.js';
+import type { AnalysisMeta, StoreMeta } from '../../domain/store-schema.js';
+import { signalsCaches, SignalsService, type SignalsServiceOptions } from './service.js';
+
+/** One entry of `GET /analyses`. */
+export interface AnalysisListing extends AnalysisMeta {
+  /** Path of the analysis's /signals resource. */
+  signals: string;
+}
+
+/** One fitted window of an analysis as `GET /analyses/NAME` serves it. */
+export interface WindowListing {
+  quarter: string;
+  alpha1: number | null;
+  beta1: number | null;
+  alpha2: number | null;
+  beta2: number | null;
+  p: number | null;
+  neg_log_lik: number | null;
+  converged: boolean;
+  /** The hyperparameters on a bound of openEBGM's box (alpha, beta in [1e-5, 20]; p in (0, 1)); empty when none. */
+  at_bound: string[];
+  n_pairs: number | null;
+  n_reports: number | null;
+}
+
+/**
+ * The body of `GET /analyses/NAME`: the analysis's `GET /analyses` entry plus `fits`, its fitted
+ * windows (per window the MGPS prior, DuMouchel 1999, and the parameters on a bound: such a
+ * fit shrinks EB05 for its own reasons), and the caveat; null when `listing` has no such analysis.
+ */
+export function analysisDetail(listing: ReturnType<AnalysesService['listing']>, name: string, windows: readonly StoredWindowRow[]): (AnalysisListing & { fits: WindowListing[]; hypothesis: string }) | null {
+  const entry = listing.analyses.find((a) => a.name === name);
+  if (!entry) return null;
+  return {
+    ...entry,
+    fits: windows.map((w) => ({
+      quarter: w.quarter, alpha1: w.alpha1, beta1: w.beta1, alpha2: w.alpha2, beta2: w.beta2, p: w.p, neg_log_lik: w.neg_log_lik,
+      converged: w.converged, at_bound: w.at_bound === '' ? [] : w.at_bound.split(',').map((b) => b.trim()), n_pairs: w.n_pairs, n_reports: w.n_reports,
+    })),
+    hypothesis: listing.hypothesis,
+  };
+}
+
+/** The analysis of a store that carries no analysis metadata: every report, crude E. */
+export function implicitAnalysis(meta: StoreMeta): AnalysisMeta {
+  return {
+    name: 'all', title: 'All reports, crude', default: true, deduplicated: false, subset: null, items: 'vaccine', stratified_by: [], strata: null,
+    description: meta.origin === 'import'
+      ? 'The imported quarterly table, served as it was computed.'
+      : 'Every report; E = n_vaccine * n_event / N from the whole window (the specification\'s computation).',
+    reports: null, pairs: null, rows: null, windows: null, reports_through: meta.reports_through,
+    fits_at_bound: null, fits_not_converged: null, windows_skipped: [], partial_windows: [],
+  };
+}
+
+/** The analyses a store's metadata lists (the default first), or the implicit `all`. */
+export function storeAnalyses(meta: StoreMeta): AnalysisMeta[] {
+  const listed = meta.analyses ?? [];
+  if (listed.length === 0) return [implicitAnalysis(meta)];
+  return [...listed].sort((a, b) => Number(b.default) - Number(a.default));
+}
+
+/** Path of an analysis's /signals resource (the default one is also served at /signals). */
+export function signalsPath(name: string): string {
+  return `/analyses/${encodeURIComponent(name)}/signals`;
+}
+
+/** The loaded analyses of one store. */
+export class AnalysesService {
+  private readonly services = new Map<string, Promise<SignalsService>>();
+
+  private constructor(
+    readonly analyses: AnalysisMeta[],
+    /** Whether the store has an `analysis` column to select by (a store with analysis metadata). */
+    private readonly selectable: boolean,
+  ) {}
+
+  /**
+   * Reads the store's metadata, starts loading every analysis (the default first, the rest
+   * after it, one at a time) and resolves once the default analysis is loaded.
+   * @throws Error naming the file when the store is missing or unreadable.
+   */
+  static async open(storePath: string, meta: StoreMeta, options: SignalsServiceOptions = {}): Promise<AnalysesService> {
+    const analyses = storeAnalyses(meta);
+    const service = new AnalysesService(analyses, (meta.analyses ?? []).length > 0);
+    // One set of caches for every analysis (bounded once, whatever the number of analyses).
+    const caches = signalsCaches(options.answerCacheBytes);
+    let previous: Promise<unknown> = Promise.resolve();
+    for (const analysis of analyses) {
+      const loading = previous.then(() => SignalsService.open(storePath, { caches, ...options, analysis: service.selectable ? analysis.name : undefined }));
+      loading.catch(() => undefined); // reported to the request that waits for it
+      service.services.set(analysis.name, loading);
+      previous = loading.catch(() => undefined);
+    }
+    await service.services.get(analyses[0].name);
+    return service;
+  }
+
+  /** Name of the default analysis (served at /signals). */
+  get defaultName(): string {
+    return this.analyses[0].name;
+  }
+
+  /** Names of the analyses, the default first. */
+  get names(): string[] {
+    return this.analyses.map((a) => a.name);
+  }
+
+  /** The /signals service of analysis `name`, or null for an unknown name. Rejects when its load failed. */
+  service(name: string): Promise<SignalsService> | null {
+    return this.services.get(name) ?? null;
+  }
+
+  /** The body of `GET /analyses`. */
+  listing(): { default: string; analyses: AnalysisListing[]; hypothesis: string } {
+    return {
+      default: this.defaultName,
+      analyses: this.analyses.map((a) => ({ ...a, signals: signalsPath(a.name) })),
+      hypothesis: HYPOTHESIS,
+    };
+  }
+
+  /** Releases every loaded analysis. */
+  async close(): Promise<void> {
+    for (const loading of this.services.values()) (await loading.catch(() => null))?.close();
+  }
+}

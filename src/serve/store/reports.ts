@@ -1,0 +1,301 @@
+/**
+ * The serving read of a store's report tables (the case series behind every signal;
+ * schema.ts `REPORT_TABLES`): the kept reports, their VAX rows and their events, read once into
+ * columns. Like serving.ts: a small in-memory DuckDB (bounded memory and threads) reads the store
+ * (attached read-only), streamed in chunks in stored order, and is closed after. Every value is checked on the way: a store that
+ * breaks the shape (write.ts writes it) is an Error naming the file, never a wrong answer.
+ */
+import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
+import { formatQuarter, parseQuarter, quarterOf } from '../../domain/quarter.js';
+import { NARRATIVE_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type ReportEncoding, type StoredReportColumn, type VaccineColumn } from '../../domain/report-columns.js';
+import { OUTCOME } from '../../domain/report-rules.js';
+import { REPORT_LINKS_TABLE, REPORT_OUTCOME_COLUMNS, REPORT_TABLES, type ReportTableName } from '../../domain/store-schema.js';
+import { vectorNumbers } from './vector-numbers.js';
+import { withStore } from './serving.js';
+
+/** How the server holds a report column (src/domain/report-columns.ts `ReportEncoding`), one entry per report. */
+type ServedArrayOf<C extends StoredReportColumn> =
+  C['encoding'] extends 'id' | 'number' ? Float64Array
+    : C['encoding'] extends 'quarter' ? Uint16Array
+      : C['encoding'] extends 'code' ? Uint8Array
+        : C['encoding'] extends 'outcome' ? Uint16Array
+          : C['encoding'] extends 'narrative' ? Array<string | null> | null
+            : C extends { notNull: true } ? string[] : Array<string | null>;
+
+/**
+ * The `reports` table as columns, mapped from src/domain/report-columns.ts: one property per
+ * column's `field` (ids and numbers as doubles, NaN for null; dates as ISO strings; quarters as
+ * quarter indexes; codes as indexes into the column's codes; the outcome flags as OUTCOME bits
+ * in `outcomes`, with `outcomesKnown` the bits whose column the report's file had; a narrative
+ * column null when the store has none of its values; a nullable column the store lacks, all null). Index i is report i, newest RECVDATE first, then VAERS_ID descending.
+ */
+export type ReportColumnData = { -readonly [C in StoredReportColumn as C['field']]: ServedArrayOf<C> } & { count: number; outcomesKnown: Uint16Array };
+
+/** The VAX rows of the reports (`report_vaccines`): report i's rows are `start[i] .. start[i + 1] - 1`, in file order; one property per VACCINE_COLUMNS field. */
+export type ReportVaccines = { start: Int32Array } & { -readonly [C in VaccineColumn as C['field']]: C extends { notNull: true } ? string[] : Array<string | null> };
+
+/** The distinct events of the reports (`report_events`), runs as in ReportVaccines. */
+export interface ReportEvents {
+  /** Length count + 1. */
+  start: Int32Array;
+  /** MedDRA term. */
+  term: string[];
+  /** Its SYMPTOMVERSIONn. */
+  version: Array<string | null>;
+}
+
+/** A suspected duplicate of a report (a row of `report_links`, seen from either end): the other report, the match weight (log2 units; null when not finite) and the fields that agreed. */
+export interface ReportDuplicate {
+  vaers_id: number;
+  weight: number | null;
+  agreed: string[];
+}
+
+/**
+ * The report tables of a store, as columns (for the /cases service); satisfies the rules'
+ * RuleColumns. `duplicates`: per VAERS_ID, its suspected duplicates (heaviest link first, then
+ * VAERS_ID ascending); empty when the store has no `report_links`.
+ */
+export type ReportData = ReportColumnData & { vaccines: ReportVaccines; events: ReportEvents; duplicates: Map<number, ReportDuplicate[]> };
+
+/** Where each report table is read from (a table of the attached store) and the file errors name. */
+type Sources = Record<ReportTableName, { from: string; file: string }>;
+
+/** DuckDB's memory limit while the report tables are read (the narratives' row groups need more than serving.ts's 64 MB). */
+const REPORTS_MEMORY_LIMIT = '256MB';
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const OUTCOMES_SQL = REPORT_OUTCOME_COLUMNS.map(([c, name]) => `if(${c}, ${OUTCOME[name]}, 0)`).join(' + ');
+const KNOWN_SQL = REPORT_OUTCOME_COLUMNS.map(([c, name]) => `if(${c} IS NULL, 0, ${OUTCOME[name]})`).join(' + ');
+const ID_SQL = `coalesce(vaers_id::DOUBLE, 'NaN'::DOUBLE)`;
+/** The columns of `reports` read one by one (by name); the outcome columns are read as two sums of bits after them. */
+const SCALAR_COLUMNS = STORED_REPORT_COLUMNS.filter((c) => c.encoding !== 'outcome');
+const NUMERIC: ReadonlySet<ReportEncoding> = new Set(['id', 'number']);
+const CODE_INDEX = new Map(SCALAR_COLUMNS.flatMap((c) => ('codes' in c && c.encoding === 'code' ? [[c.store, new Map(c.codes.map((code, i) => [code, i]))] as const] : [])));
+/**
+ * The select list of `reports`, given the columns the store has: a nullable column that a store
+ * written before it lacks reads as NULL (so such a store stays readable, without those fields).
+ */
+function reportsSelect(present: ReadonlySet<string>): string {
+  const absent = (c: StoredReportColumn): boolean => !present.has(c.store) && !('notNull' in c);
+  return [
+    ...SCALAR_COLUMNS.map((c) => (c.encoding === 'id' ? ID_SQL
+      : c.encoding === 'number' ? `coalesce(${absent(c) ? 'NULL::DOUBLE' : c.store}, 'NaN'::DOUBLE)` : absent(c) ? 'NULL::VARCHAR' : c.store)),
+    `(${OUTCOMES_SQL})::INTEGER`, `(${KNOWN_SQL})::INTEGER`,
+  ].join(', ');
+}
+
+/** The column names of a table or `read_parquet(...)` (an Error naming the file when it cannot be read). */
+async function columnNames(connection: DuckDBConnection, from: string, file: string, table: string): Promise<Set<string>> {
+  try {
+    return new Set((await connection.runAndReadAll(`SELECT * FROM ${from} LIMIT 0`)).columnNames());
+  } catch (error) {
+    throw bad(file, table, (error as Error).message.split('\n')[0]);
+  }
+}
+
+/** A store that breaks the report tables' shape: the file and what is wrong. */
+function bad(file: string, table: string, what: string): Error {
+  return new Error(`not a reporting-signals report table: ${file}: ${table}: ${what}`);
+}
+
+/** Streams `sql` chunk by chunk to `onChunk(chunk, firstRow)`; a failing query is an Error naming the file. */
+async function stream(connection: DuckDBConnection, sql: string, file: string, table: string, onChunk: (chunk: DuckDBDataChunk, at: number) => void): Promise<number> {
+  const failed = (error: unknown): Error => bad(file, table, (error as Error).message.split('\n')[0]);
+  const result = await connection.stream(sql).catch((error: unknown) => Promise.reject(failed(error)));
+  let at = 0;
+  for (;;) {
+    const chunk = await result.fetchChunk().catch((error: unknown) => Promise.reject(failed(error)));
+    if (!chunk || chunk.rowCount === 0) break;
+    onChunk(chunk, at);
+    at += chunk.rowCount;
+  }
+  return at;
+}
+
+/**
+ * The strings of column `k` of a chunk (null for NULL). With `pool`, equal strings are shared
+ * (interned): the repeated values of the report tables (names, codes, manufacturers, terms,
+ * dates, states) then cost one string each, not one per row (serving memory).
+ */
+function strings(chunk: DuckDBDataChunk, k: number, pool?: Map<string, string>): Array<string | null> {
+  const vector = chunk.getColumnVector(k);
+  const out = new Array<string | null>(chunk.rowCount);
+  for (let i = 0; i < chunk.rowCount; i++) {
+    const value = vector.getItem(i);
+    if (value === null) out[i] = null;
+    else if (pool) {
+      const text = String(value);
+      let shared = pool.get(text);
+      if (shared === undefined) pool.set(text, (shared = text));
+      out[i] = shared;
+    } else out[i] = String(value);
+  }
+  return out;
+}
+
+
+async function rowCount(connection: DuckDBConnection, from: string, file: string, table: string): Promise<number> {
+  try {
+    return Number((await connection.runAndReadAll(`SELECT count(*)::DOUBLE AS n FROM ${from}`)).getRowObjectsJS()[0].n);
+  } catch (error) {
+    throw bad(file, table, (error as Error).message.split('\n')[0]);
+  }
+}
+
+/** An empty column of `count` reports for a `reports` column, as ReportColumnData holds it. */
+function allocate(encoding: ReportEncoding, count: number): Float64Array | Uint16Array | Uint8Array | Array<string | null> {
+  if (NUMERIC.has(encoding)) return new Float64Array(count);
+  if (encoding === 'quarter' || encoding === 'outcome') return new Uint16Array(count);
+  return encoding === 'code' ? new Uint8Array(count) : new Array<string | null>(count);
+}
+
+/**
+ * Reads `reports` by column name (src/domain/report-columns.ts), checking every value (ids are
+ * integers, dates ISO, codes among the column's codes, each quarter that of its RECVDATE) and
+ * the order (newest RECVDATE first, then VAERS_ID descending).
+ */
+async function readReports(connection: DuckDBConnection, { from, file }: Sources['reports'], pool: Map<string, string>): Promise<ReportColumnData> {
+  const count = await rowCount(connection, from, file, 'reports');
+  const columns: Record<string, Float64Array | Uint16Array | Uint8Array | Array<string | null>> = {};
+  for (const c of SCALAR_COLUMNS) columns[c.field] = allocate(c.encoding, count);
+  const outcomes = new Uint16Array(count);
+  const outcomesKnown = new Uint16Array(count);
+  const r = { ...columns, count, outcomes, outcomesKnown } as unknown as ReportColumnData;
+  const kept = new Set<string>();
+  const select = reportsSelect(await columnNames(connection, from, file, 'reports'));
+  const read = await stream(connection, `SELECT ${select} FROM ${from}`, file, 'reports', (chunk, at) => {
+    if (at + chunk.rowCount > count) throw bad(file, 'reports', 'more rows than counted');
+    const values = SCALAR_COLUMNS.map((c, k) => (NUMERIC.has(c.encoding) ? vectorNumbers(chunk.getColumnVector(k), chunk.rowCount)
+      : strings(chunk, k, c.encoding === 'narrative' ? undefined : pool)));
+    const [bits, known] = [0, 1].map((k) => vectorNumbers(chunk.getColumnVector(SCALAR_COLUMNS.length + k), chunk.rowCount));
+    for (let i = 0; i < chunk.rowCount; i++) {
+      const row = at + i;
+      const where = (what: string): Error => bad(file, 'reports', `row ${row + 1}: ${what}`);
+      SCALAR_COLUMNS.forEach((c, k) => {
+        const value = values[k][i];
+        const into = columns[c.field];
+        if (c.encoding === 'id' || c.encoding === 'number') {
+          if (c.encoding === 'id' && !Number.isInteger(value)) throw where(`${c.store} is not an integer`);
+          into[row] = value as number;
+        } else if (c.encoding === 'quarter') {
+          const q = parseQuarter(String(value ?? ''));
+          if (q === null) throw where(`${c.store} '${value}' is not a quarter YYYYQn`);
+          into[row] = q;
+        } else if (c.encoding === 'code') {
+          const index = CODE_INDEX.get(c.store)!.get(String(value ?? ''));
+          if (index === undefined) throw where(`${c.store} '${value}' is not one of ${c.codes.join(', ')}`);
+          into[row] = index;
+        } else {
+          if (c.encoding === 'date' && (value === null ? 'notNull' in c : !ISO_DATE.test(String(value)))) throw where(`${c.store} '${value}' is not YYYY-MM-DD`);
+          if (c.encoding === 'narrative' && value !== null) kept.add(c.field);
+          into[row] = value as string | null;
+        }
+      });
+      const day = r.received[row];
+      if (row > 0 && (day > r.received[row - 1] || (day === r.received[row - 1] && r.id[row] >= r.id[row - 1]))) {
+        throw where('not in store order (newest RECVDATE first, then VAERS_ID descending)');
+      }
+      if (r.quarter[row] !== quarterOf(Number(day.slice(0, 4)), Number(day.slice(5, 7)))) throw where(`quarter '${formatQuarter(r.quarter[row])}' is not the quarter of ${day}`);
+      outcomes[row] = bits[i];
+      outcomesKnown[row] = known[i];
+    }
+  });
+  if (read !== count) throw bad(file, 'reports', `${read} rows read of ${count}`);
+  const columnsOf = r as unknown as Record<string, unknown>;
+  for (const c of NARRATIVE_REPORT_COLUMNS) if (!kept.has(c.field)) columnsOf[c.field] = null;
+  return r;
+}
+
+/**
+ * Reads a table of per-report rows (`vaers_id`, then the string `columns`, the first never null)
+ * whose rows follow the reports' order (`id`); returns each report's first row and the columns.
+ */
+async function readRuns(
+  connection: DuckDBConnection, { from, file }: { from: string; file: string }, table: string, columns: string[], id: Float64Array, pool: Map<string, string>,
+): Promise<{ start: Int32Array; values: Array<Array<string | null>> }> {
+  const count = id.length;
+  const start = new Int32Array(count + 1);
+  const values = columns.map((): Array<string | null> => []);
+  let report = 0;
+  const rows = await stream(connection, `SELECT ${ID_SQL}, ${columns.join(', ')} FROM ${from}`, file, table, (chunk, at) => {
+    const ids = vectorNumbers(chunk.getColumnVector(0), chunk.rowCount);
+    const text = columns.map((_, k) => strings(chunk, 1 + k, pool));
+    for (let i = 0; i < chunk.rowCount; i++) {
+      while (report < count && id[report] !== ids[i]) start[++report] = at + i;
+      if (report === count) throw bad(file, table, `row ${at + i + 1}: vaers_id ${ids[i]} is not a report, or the rows are not in the reports' order`);
+      if (text[0][i] === null) throw bad(file, table, `row ${at + i + 1}: ${columns[0]} is null`);
+      for (let k = 0; k < columns.length; k++) values[k].push(text[k][i]);
+    }
+  });
+  while (report < count) start[++report] = rows;
+  return { start, values };
+}
+
+/** The report tables of an attached DuckDB store, or null when it has none; an Error when only some are there. */
+async function duckdbSources(connection: DuckDBConnection, path: string): Promise<Sources | null> {
+  const found = new Set((await connection.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = 'store' AND schema_name = 'main'`))
+    .getRowObjectsJS().map((r) => String(r.table_name)));
+  const present = REPORT_TABLES.filter((t) => found.has(t));
+  if (present.length === 0) return null;
+  if (present.length < REPORT_TABLES.length) throw new Error(`incomplete report tables: ${path}: has ${present.join(', ')}, lacks ${REPORT_TABLES.filter((t) => !found.has(t)).join(', ')}`);
+  return Object.fromEntries(REPORT_TABLES.map((t) => [t, { from: `store.${t}`, file: path }])) as Sources;
+}
+
+/**
+ * Reads `report_links` of the attached store (when it has one) as each report's suspected
+ * duplicates, both ends of each link, checking that both VAERS_IDs are reports of `id`.
+ */
+async function readLinks(connection: DuckDBConnection, path: string, id: Float64Array): Promise<Map<number, ReportDuplicate[]>> {
+  const duplicates = new Map<number, ReportDuplicate[]>();
+  const present = (await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE database_name = 'store' AND schema_name = 'main' AND table_name = '${REPORT_LINKS_TABLE}'`))
+    .getRowObjectsJS()[0].n;
+  if (Number(present) === 0) return duplicates;
+  const ids = new Set(id);
+  let rows;
+  try {
+    rows = (await connection.runAndReadAll(`SELECT vaers_id::DOUBLE AS a, linked_vaers_id::DOUBLE AS b, weight, agreed FROM store.${REPORT_LINKS_TABLE}`)).getRowObjectsJS();
+  } catch (error) {
+    throw bad(path, REPORT_LINKS_TABLE, (error as Error).message.split('\n')[0]);
+  }
+  rows.forEach((row, k) => {
+    const [a, b] = [Number(row.a), Number(row.b)];
+    if (!ids.has(a) || !ids.has(b)) throw bad(path, REPORT_LINKS_TABLE, `row ${k + 1}: ${ids.has(a) ? b : a} is not a report`);
+    if (!Array.isArray(row.agreed) || row.agreed.some((f) => typeof f !== 'string')) throw bad(path, REPORT_LINKS_TABLE, `row ${k + 1}: agreed is not a list of field names`);
+    const weight = row.weight === null ? null : Number(row.weight);
+    const agreed = row.agreed as string[];
+    for (const [from, to] of [[a, b], [b, a]]) {
+      const list = duplicates.get(from);
+      if (list) list.push({ vaers_id: to, weight, agreed });
+      else duplicates.set(from, [{ vaers_id: to, weight, agreed }]);
+    }
+  });
+  for (const list of duplicates.values()) list.sort((x, y) => (y.weight ?? -Infinity) - (x.weight ?? -Infinity) || x.vaers_id - y.vaers_id);
+  return duplicates;
+}
+
+/**
+ * Reads the report tables of the store at `storePath` into columns, in store order.
+ * @returns null when the store has no report tables (an import, a store written before them).
+ * @throws Error naming the file when the store is missing, only some tables exist, or a value or
+ *   the row order breaks the shape.
+ */
+export async function readReportData(storePath: string): Promise<ReportData | null> {
+  return withStore(storePath, async (connection) => {
+    const sources = await duckdbSources(connection, storePath);
+    if (!sources) return null;
+    // One pool of shared strings for the three tables (narratives are not interned).
+    const pool = new Map<string, string>();
+    // The narratives make row groups of tens of MB: one thread, and room for a few of them (freed after the load).
+    await connection.run(`SET threads = 1; SET memory_limit = '${REPORTS_MEMORY_LIMIT}'`);
+    const reports = await readReports(connection, sources.reports, pool);
+    const vax = await readRuns(connection, sources.report_vaccines, 'report_vaccines', VACCINE_COLUMNS.map((c) => c.store), reports.id, pool);
+    const vaccines = { start: vax.start, ...Object.fromEntries(VACCINE_COLUMNS.map((c, k) => [c.field, vax.values[k]])) } as ReportVaccines;
+    const ev = await readRuns(connection, sources.report_events, 'report_events', ['term', 'version'], reports.id, pool);
+    return {
+      ...reports,
+      vaccines,
+      events: { start: ev.start, term: ev.values[0] as string[], version: ev.values[1] },
+      duplicates: await readLinks(connection, storePath, reports.id),
+    };
+  });
+}

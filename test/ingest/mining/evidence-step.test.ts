@@ -1,0 +1,91 @@
+/**
+ * The build's evidence step (src/ingest/mining/evidence-step.ts WindowEvidence, as the build's worker
+ * threads run it) on a hand-made window: which reports make a pair's evidence (the window's
+ * quarters, the analysis's subset) and which onsets each KS test compares (the event after other
+ * vaccines; other events after the vaccine).
+ */
+import { describe, expect, it } from 'vitest';
+import { evidenceFromDoubles, EVIDENCE_COLUMNS, type EvidenceValues } from '../../../src/domain/columns.js';
+import { WindowEvidence, type EvidenceTables } from '../../../src/ingest/mining/evidence-step.js';
+import { ks2samp } from '../../../src/stats/ks.js';
+
+const Q2000Q1 = 2000 * 4;
+/** Reports: [quarter, vaccines, events, onset days, lag days, serious]. Vaccines A=0, B=1; events X=0, Y=1. */
+const REPORTS: Array<[number, number[], number[], number | null, number | null, boolean]> = [
+  [Q2000Q1, [0], [0], 1, 10, true],
+  [Q2000Q1 - 1, [0], [0], 2, 20, false],
+  [Q2000Q1 - 3, [0, 1], [0, 1], 3, 400, true],
+  [Q2000Q1, [1], [0], 10, 5, false],
+  [Q2000Q1, [0], [1], 20, 5, false],
+  [Q2000Q1, [0], [0], null, null, false],
+  [Q2000Q1 - 4, [0], [0], 0, 0, false], // before the window 1999Q2..2000Q1
+];
+
+function tables(): EvidenceTables {
+  const runs = (lists: number[][]) => {
+    const start = [0];
+    for (const l of lists) start.push(start[start.length - 1] + l.length);
+    return { start: Int32Array.from(start), values: Int32Array.from(lists.flat()) };
+  };
+  const vax = runs(REPORTS.map((r) => r[1]));
+  const ev = runs(REPORTS.map((r) => r[2]));
+  return {
+    quarter: Uint16Array.from(REPORTS, (r) => r[0]), vaccineStart: vax.start, vaccines: vax.values, eventStart: ev.start, events: ev.values, nEvents: 2,
+    lagDays: Float64Array.from(REPORTS, (r) => r[4] ?? Number.NaN), onsetDays: Int8Array.from(REPORTS, (r) => r[3] ?? -1),
+    legal: new Int8Array(REPORTS.length), completeness: new Float64Array(REPORTS.length).fill(1),
+    serious: Uint8Array.from(REPORTS, (r) => (r[5] ? 1 : 0)), died: new Uint8Array(REPORTS.length),
+  };
+}
+
+/** Pair keys: A x X 0, A x Y 1 (v * 2 + e). */
+const KEY: Record<string, number> = { 'A|X': 0, 'A|Y': 1, 'B|X': 2, 'B|Y': 3 };
+
+/** The evidence of pairs `wanted` in the window ending at `quarter`, every report kept (mask 1) unless `mask` says otherwise. */
+function evidenceOf(wanted: string[], quarter: number, mask = new Uint8Array(REPORTS.length).fill(1)): EvidenceValues[] {
+  const values = new WindowEvidence(tables(), mask).window(quarter, Float64Array.from(wanted, (k) => KEY[k]));
+  expect(values.length).toBe(wanted.length * EVIDENCE_COLUMNS.length);
+  return wanted.map((_, j) => evidenceFromDoubles(values, j * EVIDENCE_COLUMNS.length));
+}
+
+describe('the evidence step', () => {
+  it('A x X in 2000Q1: the window\'s four reports of the pair; onsets against X after B and against Y after A', async () => {
+    const [row] = evidenceOf(['A|X'], Q2000Q1);
+    expect(row.lag_n).toBe(3);
+    expect(row.lag_excluded).toBe(1);
+    expect(row.lag_median_days).toBe(20);
+    expect(row.lag_share_over_365).toBeCloseTo(1 / 3, 12);
+    expect(row.onset_n).toBe(3);
+    expect(row.onset_median_days).toBe(2);
+    expect(row.serious_share).toBe(0.5);
+    // X without A: report 3 (onset 10); A without X: report 4 (onset 20).
+    const vsVaccines = ks2samp([1, 2, 3], [10])!;
+    const vsEvents = ks2samp([1, 2, 3], [20])!;
+    expect([row.onset_d_other_vaccines, row.onset_p_other_vaccines]).toEqual([1, vsVaccines.p]);
+    expect([row.onset_d_other_events, row.onset_p_other_events]).toEqual([1, vsEvents.p]);
+    expect(vsVaccines.p).toBe(0.5); // 4 lattice paths, 2 leave the band (hand count)
+  });
+
+  it('A x Y in 2000Q1: reports 2 and 4; the other-vaccine sample is empty, so that test is null', async () => {
+    const [row] = evidenceOf(['A|Y'], Q2000Q1);
+    expect(row.onset_n).toBe(2);
+    expect(row.onset_median_days).toBe(11.5);
+    expect(row.onset_d_other_vaccines).toBeNull(); // Y after B: report 2 names A too
+    expect(row.onset_d_other_events).not.toBeNull();
+  });
+
+  it('several pairs at once answer in the order asked, each as alone; the mask leaves reports out; a pair without a report in the window has counts 0', () => {
+    const [ay, ax] = evidenceOf(['A|Y', 'A|X'], Q2000Q1);
+    expect(ax).toEqual(evidenceOf(['A|X'], Q2000Q1)[0]);
+    expect(ay).toEqual(evidenceOf(['A|Y'], Q2000Q1)[0]);
+    // Without report 0 (the serious one of 2000Q1): A x X keeps reports 1, 2 and 5.
+    const mask = new Uint8Array(REPORTS.length).fill(1);
+    mask[0] = 0;
+    const [masked] = evidenceOf(['A|X'], Q2000Q1, mask);
+    expect([masked.lag_n, masked.lag_excluded, masked.onset_n, masked.serious_share]).toEqual([2, 1, 2, 1 / 3]);
+    // In 1999Q1 (window 1998Q2..1999Q1) only report 6 (A x X) is in: B x Y has none there.
+    const [none] = evidenceOf(['B|Y'], Q2000Q1 - 4);
+    expect([none.lag_n, none.onset_n, none.deaths, none.lag_median_days, none.serious_share, none.onset_p_other_events]).toEqual([0, 0, 0, null, null, null]);
+    const [early] = evidenceOf(['A|X'], Q2000Q1 - 4);
+    expect([early.lag_n, early.onset_n, early.onset_median_days]).toEqual([1, 1, 0]);
+  });
+});
