@@ -116,8 +116,8 @@ export async function renderTriage(ctx) {
   parts.push(`${artefactTotal} with an artefact caution ${artefactTotal === 1 ? 'is' : 'are'} listed under “Possible artefacts” below${artefactTotal > artefacts.length ? ` (the first ${artefacts.length})` : ''}.`);
   if (typeof body.note === 'string' && body.note) parts.push(body.note);
   $('triage-summary').textContent = parts.join(' ');
-  $('triage-caveat').textContent = typeof body.caveat === 'string' ? body.caveat : '';
-  $('triage-caveat').hidden = !body.caveat;
+  $('triage-caveat').textContent = typeof body.hypothesis === 'string' ? body.hypothesis : '';
+  $('triage-caveat').hidden = !body.hypothesis;
   fillHead($('triage-table'));
   fillHead($('artefacts-table'));
   $('triage-table').hidden = queue.length === 0;

@@ -46,13 +46,14 @@ export interface AnalysisDefinition {
 
 /**
  * What an analysis counts as the vaccine of a pair: `vaccine`, the product (trimmed `VAX_NAME`,
- * e.g. `INFLUENZA (SEASONAL) (FLUZONE)`); `vax_type`, the VAERS `VAX_TYPE` code of each VAX row
- * (e.g. `FLU3`), a report naming the type once however many of its products it names.
+ * e.g. `INFLUENZA (SEASONAL) (FLUZONE)`); `vax_type_code`, the VAERS `VAX_TYPE` code of each VAX row
+ * (e.g. `FLU3`), a report naming the type once however many of its products it names. (Not the
+ * spec's `vax_type`, the product name without its suffix: docs/glossary.md.)
  */
-export type ItemKind = 'vaccine' | 'vax_type';
+export type ItemKind = 'vaccine' | 'vax_type_code';
 
 /** The item kinds, the default (products) first. */
-export const ITEM_KINDS: readonly ItemKind[] = ['vaccine', 'vax_type'];
+export const ITEM_KINDS: readonly ItemKind[] = ['vaccine', 'vax_type_code'];
 
 const STRATIFIED_E = 'E is stratified by sex, age group and year of report (DuMouchel 1999; the strata: stratified_by); n, PRR and ROR use the crude report table.';
 const every = (): boolean => true;
@@ -132,7 +133,7 @@ export const ANALYSIS_MODIFIERS: readonly AnalysisModifier[] = [
     name: 'types',
     description: 'the items are VAERS VAX_TYPE codes (FLU3, HPV4, ...) instead of products (VAX_NAME): a report counts once per type, however many products of that type it names',
     apply: (base) => ({
-      ...base, name: `${base.name}@types`, items: 'vax_type', title: `${base.title}, by vaccine type`,
+      ...base, name: `${base.name}@types`, items: 'vax_type_code', title: `${base.title}, by vaccine type`,
       description: `${base.description} Items: VAERS VAX_TYPE codes (a report counts once per type, however many products of that type it names).`,
     }),
   },

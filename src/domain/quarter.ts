@@ -15,6 +15,23 @@ const QUARTER_RE = /^(\d{4})-?Q([1-4])$/i;
 export const QUARTER_PATTERN = '^[0-9]{4}Q[1-4]$';
 
 /**
+ * JSON schema pattern of a quarter a user writes (query parameters, CLI options, reference files):
+ * `<year>Q<1-4>`, the `Q` in either case (`2006Q4`, `2006q4`). One spelling set for every route
+ * and command; answers always write the served form (QUARTER_PATTERN).
+ */
+export const QUARTER_INPUT_PATTERN = '^[0-9]{4}[Qq][1-4]$';
+
+const QUARTER_INPUT_RE = new RegExp(QUARTER_INPUT_PATTERN);
+
+/**
+ * Parses a quarter a user wrote (QUARTER_INPUT_PATTERN: `2006Q4` or `2006q4`, nothing around it).
+ * @returns the index, or `null` when the text is not such a quarter.
+ */
+export function parseQuarterInput(text: string): QuarterIndex | null {
+  return QUARTER_INPUT_RE.test(text) ? parseQuarter(text) : null;
+}
+
+/**
  * Parses `2021Q3` or `2021-Q3` (case-insensitive `q`) into a quarter index.
  * @returns the index, or `null` when the text is not a quarter.
  */

@@ -85,7 +85,7 @@ const STRING_OR_NULL = ['string', 'null'] as const;
 export const VACCINE_COLUMNS = [
   { store: 'vax_name', field: 'name', notNull: true, source: both('VAX_NAME'), json: { name: 'name', schema: { type: 'string', description: 'VAX_NAME.' } },
     description: 'Vaccine name as reported (a row without one names no vaccine and is not kept).' },
-  { store: 'vax_type', field: 'type', source: both('VAX_TYPE'), json: { name: 'type', notes: 'type code', schema: { type: STRING_OR_NULL, description: 'VAX_TYPE code.' } },
+  { store: 'vax_type_code', field: 'type', source: both('VAX_TYPE'), json: { name: 'type', notes: 'type code', schema: { type: STRING_OR_NULL, description: 'VAX_TYPE code.' } },
     description: 'VAERS vaccine type code (e.g. HPV4).' },
   { store: 'vax_manu', field: 'manufacturer', source: both('VAX_MANU'), json: { name: 'manufacturer', schema: { type: STRING_OR_NULL, description: 'VAX_MANU.' } },
     description: 'Manufacturer.' },

@@ -12,6 +12,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, ERROR_OBJECT_SCHEMA } from '../domain/errors.js';
+import { QUARTER_INPUT_PATTERN } from '../domain/quarter.js';
 import { readTriageWindow, type TriageWindow } from '../serve/store/triage-rows.js';
 import { parseTriageQuery, triageAnswer, TRIAGE_LIMIT_DEFAULT } from '../serve/triage/service.js';
 import { LIMIT_MAX } from '../serve/query/parameters.js';
@@ -55,7 +56,7 @@ const pairSchema = { type: 'object', description: 'A flagged pair of the window 
 const QUERY = {
   type: 'object',
   properties: {
-    quarter: { type: 'string', pattern: '^[0-9]{4}Q[1-4]$', description: 'Window (its last quarter); default the latest.' },
+    quarter: { type: 'string', pattern: QUARTER_INPUT_PATTERN, description: 'Window (its last quarter); default the latest.' },
     vaccine: { type: 'string', description: 'Vaccine name, vax_type or VAX_TYPE code (as /signals).' },
     drug: { type: 'string', description: 'Alias of vaccine.' },
     event: { type: 'string', description: 'Event term, exact or a substring of 3+ characters (as /signals).' },
@@ -68,16 +69,16 @@ const QUERY = {
 } as const;
 const RESPONSES = {
   200: {
-    description: 'The window\'s flagged pairs in triage order (pairs with an artefact caution after the others), with analysis, quarter, total, limit, offset, caveat and note.',
+    description: 'The window\'s flagged pairs in triage order (pairs with an artefact caution after the others), with analysis, quarter, total, limit, offset, hypothesis (the caveat) and note.',
     headers: answerHeaders('Pairs of the queue before limit and offset (after the filters and `caution`).'),
     content: {
       'application/json': {
         schema: {
-          type: 'object', required: ['analysis', 'quarter', 'total', 'limit', 'offset', 'caveat', 'note', 'pairs'],
+          type: 'object', required: ['analysis', 'quarter', 'total', 'limit', 'offset', 'hypothesis', 'note', 'pairs'],
           properties: {
             analysis: { type: 'string' }, quarter: { type: 'string', nullable: true, description: 'The window (its last quarter); null when the analysis has no row.' },
             total: { type: 'integer', minimum: 0 }, limit: { type: 'integer' }, offset: { type: 'integer' },
-            caveat: { type: 'string' }, note: { type: 'string' }, evidence_note: { type: 'string', description: 'Why evidence fields are null (no evidence columns, or no narratives).' },
+            hypothesis: { type: 'string' }, note: { type: 'string' }, evidence_note: { type: 'string', description: 'Why evidence fields are null (no evidence columns, or no narratives).' },
             pairs: { type: 'array', items: pairSchema },
           },
           additionalProperties: false,

@@ -1,8 +1,9 @@
 /**
- * Signal flags of one pair (DESIGN.md "Statistics, precisely"): GPS `eb05 >= 2`; PRR
+ * Signal flags of one pair (DESIGN.md "Statistics, precisely"): GPS `eb05 >= GPS_THRESHOLD` (2, src/domain/floor.ts); PRR
  * `prr >= 2 and chisq >= 4 and n >= 3` (Evans 2001); ROR `lower CI > 1 and n >= 3`; IC
  * `ic025 > 0`. A null statistic never flags.
  */
+import { GPS_THRESHOLD } from '../domain/floor.js';
 
 /** The statistics the flags read; null where undefined. */
 export interface FlagInput {
@@ -26,7 +27,7 @@ export interface Flags {
 
 /** Evaluate the four flags of one pair. */
 export function flags(input: FlagInput): Flags {
-  const gps = input.eb05 !== null && input.eb05 >= 2;
+  const gps = input.eb05 !== null && input.eb05 >= GPS_THRESHOLD;
   const prr = input.prr !== null && input.prr_chisq !== null && input.prr >= 2 && input.prr_chisq >= 4 && input.n >= 3;
   const ror = input.ror_lci !== null && input.ror_lci > 1 && input.n >= 3;
   const ic = input.ic025 !== null && input.ic025 > 0;

@@ -19,7 +19,7 @@ describe('analysis names with modifiers', () => {
   it('SUBSET@types keeps the subset rule and E of SUBSET and counts VAX_TYPE codes', () => {
     const serious = analysisRule('serious')!;
     const typed = analysisRule('serious@types')!;
-    expect([typed.name, typed.items, typed.stratified, typed.subset]).toEqual(['serious@types', 'vax_type', true, serious.subset]);
+    expect([typed.name, typed.items, typed.stratified, typed.subset]).toEqual(['serious@types', 'vax_type_code', true, serious.subset]);
     expect(typed.keeps).toBe(serious.keeps);
     expect(typed.title).toBe('Serious reports, by vaccine type');
     expect(analysisRule('all@types')!.stratified).toBe(false);
@@ -28,7 +28,7 @@ describe('analysis names with modifiers', () => {
 
   it('types is stratified@types under its own name; the same object on every call', () => {
     const types = analysisRule('types')!;
-    expect([types.name, types.items, types.stratified, types.subset]).toEqual(['types', 'vax_type', true, null]);
+    expect([types.name, types.items, types.stratified, types.subset]).toEqual(['types', 'vax_type_code', true, null]);
     expect(analysisRule('types')).toBe(types);
     expect(DEFAULT_ANALYSES).toContain('types');
   });
@@ -42,7 +42,7 @@ describe('analysis names with modifiers', () => {
   });
 
   it('--analyses takes modified names and types, and refuses bad ones', () => {
-    expect(parseAnalyses('all,types,death@types').map((a) => [a.name, a.items])).toEqual([['all', 'vaccine'], ['types', 'vax_type'], ['death@types', 'vax_type']]);
+    expect(parseAnalyses('all,types,death@types').map((a) => [a.name, a.items])).toEqual([['all', 'vaccine'], ['types', 'vax_type_code'], ['death@types', 'vax_type_code']]);
     expect(() => parseAnalyses('all,serious@typo')).toThrow(/--analyses: unknown modifier "@typo"/);
     expect(() => parseAnalyses('types,types')).toThrow(/"types" is named twice/);
   });
@@ -107,7 +107,7 @@ describe('matching in a type-level analysis: a code or its long name', () => {
   it('/signals matching of a type-level catalog: vaccine=code or long name selects the code\'s pairs; vax_type is the code', () => {
     const pair = (vaccine: string, event: string): Pair => ({ vaccine, vax_type: vaccine, event, n: 3, eb05: 2, latest_quarter: '2006Q4' }) as Pair;
     const catalog = indexPairs([pair('FLU3', 'Guillain-Barre syndrome'), pair('FLU3', 'Pain'), pair('HPV4', 'Syncope')],
-      { reportsThrough: '2006Q4', hasIc025: true, vaxTypeOf: new Map(), codesOf: new Map(), items: 'vax_type' });
+      { reportsThrough: '2006Q4', hasIc025: true, vaxTypeOf: new Map(), codesOf: new Map(), items: 'vax_type_code' });
     const match = (params: Partial<SignalsParams>): string[] => {
       const result = matchPairs(catalog, { format: 'json', sort: 'eb05', order: 'desc', limit: 50, offset: 0, ...params } as SignalsParams);
       if (!result.ok) throw new Error(result.error.error);
@@ -117,7 +117,7 @@ describe('matching in a type-level analysis: a code or its long name', () => {
     expect(match({ vaccine: 'influenza (seasonal) trivalent', event: 'Guillain-Barre syndrome' })).toEqual(['FLU3 x Guillain-Barre syndrome']);
     expect(match({ q: 'quadrivalent' })).toEqual(['HPV4 x Syncope']);
     expect(match({ vaccine: 'INFLUENZA (SEASONAL) (FLUZONE)' })).toEqual([]);
-    expect(catalog.items).toBe('vax_type');
+    expect(catalog.items).toBe('vax_type_code');
     expect(catalog.vaxTypeOf.get('HPV4')).toBe('HPV4');
   });
 });

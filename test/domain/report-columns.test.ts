@@ -53,7 +53,7 @@ describe('the report columns table', () => {
         + 'hospital BOOLEAN, x_stay BOOLEAN, disable BOOLEAN, birth_defect BOOLEAN, ofc_visit BOOLEAN, recovd VARCHAR, cluster BIGINT, narrative VARCHAR, '
         + 'lab_data VARCHAR, history VARCHAR, cur_ill VARCHAR, other_meds VARCHAR, prior_vax VARCHAR, allergies VARCHAR, rpt_date VARCHAR, datedied VARCHAR, '
         + 'hospdays DOUBLE, v_adminby VARCHAR, v_fundby VARCHAR, splttype VARCHAR, form_vers VARCHAR, todays_date VARCHAR);',
-      'CREATE TABLE report_vaccines (vaers_id BIGINT NOT NULL, vax_name VARCHAR NOT NULL, vax_type VARCHAR, vax_manu VARCHAR, vax_lot VARCHAR, '
+      'CREATE TABLE report_vaccines (vaers_id BIGINT NOT NULL, vax_name VARCHAR NOT NULL, vax_type_code VARCHAR, vax_manu VARCHAR, vax_lot VARCHAR, '
         + 'vax_dose VARCHAR, vax_route VARCHAR, vax_site VARCHAR);',
       'CREATE TABLE report_events (vaers_id BIGINT NOT NULL, term VARCHAR NOT NULL, version VARCHAR);',
     ]);

@@ -38,7 +38,7 @@ const pair = (vaccine: string, event: string, score: number, reasons: Array<{ co
 /** A /triage answer in the route's shape: ranks 1 and 2 clinical, 3 and 4 with artefact cautions. */
 const TRIAGE = {
   analysis: 'all', quarter: '2023Q4', total: 4, limit: 100, offset: 0,
-  caveat: 'A rank orders hypotheses for review; it is not evidence that a vaccine causes an event.',
+  hypothesis: 'A rank orders hypotheses for review; it is not evidence that a vaccine causes an event.',
   note: 'Score: disproportionality, then evidence.',
   pairs: [
     pair(PAGED_VACCINE, CLASS_EVENT, 9.5, [label('strong_disproportionality', 'EB05 3.25 is at least 2'), label('onset_clustered', 'Onsets cluster in days 0-7 against other vaccines (KS p 0.01)')], []),
@@ -106,7 +106,7 @@ describe.skipIf(!hasChromium)('explorer triage front door (GET /triage answered 
     expect(await artefact.locator('li.caution').first().getAttribute('title')).toBe('Legal wording in 40% of the narratives');
     expect(await page.textContent('#triage-summary')).toContain('4 flagged pairs in the window ending 2023Q4');
     expect(await page.textContent('#triage-summary')).toContain('2 with an artefact caution are listed under “Possible artefacts”');
-    expect(await page.textContent('#triage-caveat')).toBe(TRIAGE.caveat);
+    expect(await page.textContent('#triage-caveat')).toBe(TRIAGE.hypothesis);
     // the rest of the front door is still there
     expect(await page.isVisible('#types-section')).toBe(true);
     await screenshot(page, 'fixture-triage');

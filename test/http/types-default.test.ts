@@ -44,7 +44,7 @@ describe.skipIf(!present)('the types analysis of the default store', () => {
     const cases = await json('/analyses/types/cases?vaccine=INFLUENZA+(SEASONAL)+TRIVALENT&event=Guillain-Barre+syndrome&from=2006Q1&to=2006Q4');
     expect([cases.n_reports, cases.vaccines]).toEqual([48, ['FLU3']]);
     const listing = await json('/analyses');
-    expect(listing.analyses.find((a: { name: string }) => a.name === 'types')).toMatchObject({ items: 'vax_type', strata: 'sex,age6,year', reports: 203445 });
+    expect(listing.analyses.find((a: { name: string }) => a.name === 'types')).toMatchObject({ items: 'vax_type_code', strata: 'sex,age6,year', reports: 203445 });
     const vaccines = await json('/analyses/types/vaccines');
     expect(vaccines.vaccines.find((v: { vaccine: string }) => v.vaccine === 'RV')).toMatchObject({ vax_type: 'RV', vax_type_codes: ['RV'], first_quarter: '1998Q4' });
     // Every entry names each code's long name from the committed table (data/vax-types/vax-types.csv), which covers every code of data/vaers.

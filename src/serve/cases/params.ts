@@ -7,7 +7,7 @@
  */
 import type { ParamError } from '../../domain/errors.js';
 import { DUPLICATES_CHOICES, type DuplicatesChoice } from './duplicates.js';
-import { parseQuarter, type QuarterIndex } from '../../domain/quarter.js';
+import { parseQuarterInput, type QuarterIndex } from '../../domain/quarter.js';
 import { parseTextQuery, TEXT_MAX_CHARS, TEXT_MIN_LETTERS, type TextQuery } from '../narratives/query.js';
 import { integerValue, LIMIT_MAX, presentValue, queryValues, quoteValue, vaccineValue, type ParameterSpec } from '../query/parameters.js';
 
@@ -65,7 +65,7 @@ export type CasesParseResult = { ok: true; params: CasesParams; key: string } | 
 
 function quarterValue(name: string, text: string | undefined): QuarterIndex | undefined | ParamError {
   if (text === undefined) return undefined;
-  const quarter = /^\d{4}Q[1-4]$/i.test(text) ? parseQuarter(text) : null;
+  const quarter = parseQuarterInput(text);
   return quarter ?? { error: `${name} must be a quarter YYYYQn such as 1999Q3 (got ${quoteValue(text)})`, usage: CASES_USAGE };
 }
 

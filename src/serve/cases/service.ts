@@ -128,7 +128,7 @@ export class CasesService {
       // Text alone: its reports, then the quarters and the analysis's subset.
       return { ok: true, reports: filter(narratives!.search(params.text!), keep), vaccines: null, events: null, others: null };
     }
-    const byType = analysis?.items === 'vax_type';
+    const byType = analysis?.items === 'vax_type_code';
     const names = matchNames(byType ? this.index.types.vocabulary : this.index.vocabulary, params, CASES_USAGE);
     if (!names.ok) return { ok: false, error: errorBody(names.error.error, names.error) };
     const mark = new Uint8Array(data.count);
@@ -205,7 +205,7 @@ export class CasesService {
       n_reports: selected.reports.length,
       duplicates: params.duplicates,
       reports_folded: folded,
-      breakdowns: breakdowns(this.index, selected.reports, analysis?.items === 'vax_type' && selected.vaccines
+      breakdowns: breakdowns(this.index, selected.reports, analysis?.items === 'vax_type_code' && selected.vaccines
         ? [...new Set(selected.vaccines.flatMap((code) => this.index.types.productsOf.get(code) ?? []))] : selected.vaccines, selected.events, selected.others),
       limit: params.limit,
       offset: params.offset,

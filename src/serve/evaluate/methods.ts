@@ -14,7 +14,7 @@
  * when `r` is 0 every unknown flag is false; when `r` equals the number of possible ones they are
  * all true; otherwise the possible ones are undetermined (null).
  */
-import { SERVING_FLOOR } from '../../domain/floor.js';
+import { isFlagged, SERVING_FLOOR } from '../../domain/floor.js';
 import { flags, type FlagInput, type Flags } from '../../stats/flags.js';
 import type { FlagColumn, FlagRow } from '../store/evaluation.js';
 
@@ -71,7 +71,7 @@ function flagsWith(row: FlagInput, missing: ReadonlySet<FlagColumn>, value: numb
  */
 export function windowFlags(row: FlagRow, missing: ReadonlySet<FlagColumn>): WindowFlags {
   const known = flagsWith(row, missing, null);
-  const floor = row.n_methods_flagged === null ? null : row.n_methods_flagged >= SERVING_FLOOR;
+  const floor = row.n_methods_flagged === null ? null : isFlagged(row.n_methods_flagged);
   const unknown = FLAG_KEYS.filter((k) => FLAG_INPUTS[k].some((c) => missing.has(c)));
   const out = { gps: known.gps, prr: known.prr, ror: known.ror, ic: known.ic, floor } as WindowFlags;
   if (unknown.length === 0) return out;

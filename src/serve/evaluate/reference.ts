@@ -20,7 +20,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
-import { parseQuarter, QUARTER_PATTERN, type QuarterIndex } from '../../domain/quarter.js';
+import { parseQuarterInput, type QuarterIndex } from '../../domain/quarter.js';
 import { UserError } from '../../domain/user-error.js';
 
 /** The columns of a reference set, in order. */
@@ -60,8 +60,6 @@ export interface ReferenceSet {
   problems: ReferenceProblem[];
 }
 
-const STRICT_QUARTER = new RegExp(QUARTER_PATTERN, 'i');
-
 /** The problem of one row, or the pair. */
 function checkRow(fields: Record<string, string>, line: number, seen: Set<string>): ReferencePair | string {
   const missing = REFERENCE_COLUMNS.filter((c) => c !== 'emerged' && fields[c] === '');
@@ -70,9 +68,9 @@ function checkRow(fields: Record<string, string>, line: number, seen: Set<string
   if (!(REFERENCE_CLASSES as readonly string[]).includes(cls)) return `unknown class "${fields.class}" (expected ${REFERENCE_CLASSES.join(' or ')})`;
   let emergedIndex: QuarterIndex | null = null;
   if (fields.emerged !== '') {
-    if (!STRICT_QUARTER.test(fields.emerged)) return `bad quarter "${fields.emerged}" in emerged (expected YYYYQn, e.g. 1999Q3)`;
+    if (parseQuarterInput(fields.emerged) === null) return `bad quarter "${fields.emerged}" in emerged (expected YYYYQn, e.g. 1999Q3)`;
     if (cls === 'negative') return 'emerged is given for a negative pair (leave it blank)';
-    emergedIndex = parseQuarter(fields.emerged);
+    emergedIndex = parseQuarterInput(fields.emerged);
   }
   if (seen.has(fields.id)) return `id "${fields.id}" is repeated`;
   seen.add(fields.id);

@@ -10,7 +10,7 @@
  */
 import { analysisRule } from '../../domain/analysis-rules.js';
 import { CasesService } from '../cases/service.js';
-import { parseQuarter, QUARTER_PATTERN, type QuarterIndex } from '../../domain/quarter.js';
+import { parseQuarter, parseQuarterInput, type QuarterIndex } from '../../domain/quarter.js';
 import { UserError } from '../../domain/user-error.js';
 import { WINDOW_QUARTERS } from '../../domain/quarter.js';
 import { exactVaccines, vaccineIndex, vaxTypeIndex } from '../query/names.js';
@@ -71,7 +71,7 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
   if (unknown.length > 0) throw new UserError(`--analyses: ${unknown.map((a) => `"${a}"`).join(', ')} not in the store ${request.store} (it has ${storeAnalyses.join(', ')})`);
   const through = request.through ?? meta.reports_through;
   if (through === null) throw new UserError(`the store ${request.store} is empty (no reports_through)`);
-  const throughIndex = new RegExp(QUARTER_PATTERN, 'i').test(through) ? parseQuarter(through) : null;
+  const throughIndex = parseQuarterInput(through);
   if (throughIndex === null) throw new UserError(`--through must be a quarter YYYYQn such as 2006Q4 (got "${through}")`);
 
   const vocabulary = vaccineIndex(vaccines.map((v) => v.vax_name), new Map(vaccines.map((v) => [v.vax_name, v.vax_type])),
@@ -85,7 +85,7 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
     return [p.id, (exact.length > 0 ? exact : [...new Set(products.get(p.id)!.flatMap((name) => codesOf.get(name) ?? []))]).sort()];
   }));
   const itemsOf = (analysis: string): ReadonlyMap<string, readonly string[]> =>
-    (meta.analyses?.find((a) => a.name === analysis)?.items === 'vax_type' ? codes : products);
+    (meta.analyses?.find((a) => a.name === analysis)?.items === 'vax_type_code' ? codes : products);
   const allEvents = [...new Set(pairs.map((p) => p.event))];
   const cases = await CasesService.open(request.store, meta.reports_through);
   const notes = request.reference.problems.map((p) => `${request.reference.file}:${p.line}: skipped: ${p.message}`);

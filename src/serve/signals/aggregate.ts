@@ -14,7 +14,7 @@
  */
 import { COVID_ERA_FIRST, COVID_ERA_LAST, formatQuarter, isRecent, type QuarterIndex } from '../../domain/quarter.js';
 import type { AggregateColumnEntry, QuarterlyRow } from '../../domain/columns.js';
-import { SERVING_FLOOR } from '../../domain/floor.js';
+import { isFlagged } from '../../domain/floor.js';
 import type { Pair } from '../../domain/pair.js';
 
 /** Spec 2.1 background_note, case 1: a COVID-19 vaccine (one sentence). */
@@ -70,7 +70,7 @@ export class PairAccumulator {
         this.preQuarter = q;
       }
     }
-    if (nMethodsFlagged < SERVING_FLOOR) return;
+    if (!isFlagged(nMethodsFlagged)) return;
     this.n += n;
     if (eb05 !== null && (this.eb05 === null || eb05 > this.eb05)) this.eb05 = eb05;
     if (ewma !== null && (this.ewma === null || ewma > this.ewma)) this.ewma = ewma;

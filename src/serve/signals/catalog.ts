@@ -132,7 +132,7 @@ export function catalogFromRows(data: ServingRows, items: ItemKind = 'vaccine'):
     const vaccine = names.get(drug) ?? (names.set(drug, drug), drug);
     let vaxType = vaxTypeOf.get(vaccine);
     if (vaxType === undefined) {
-      vaxType = items === 'vax_type' ? vaccine : vaxTypeOfName(vaccine);
+      vaxType = items === 'vax_type_code' ? vaccine : vaxTypeOfName(vaccine);
       vaxTypeOf.set(vaccine, vaxType);
     }
     const pair = acc.result(vaccine, vaxType, data.event[p], reportsThrough);
@@ -145,7 +145,7 @@ export function catalogFromRows(data: ServingRows, items: ItemKind = 'vaccine'):
     reportsThrough: meta.reports_through ?? (reportsThrough === null ? null : formatQuarter(reportsThrough)),
     hasIc025: meta.has_ic025 !== false,
     vaxTypeOf,
-    codesOf: items === 'vax_type' ? new Map([...vaxTypeOf.keys()].map((code) => [code, [code]])) : codesOf,
+    codesOf: items === 'vax_type_code' ? new Map([...vaxTypeOf.keys()].map((code) => [code, [code]])) : codesOf,
     items,
   }, { series: data.series, from: Int32Array.from(from), to: Int32Array.from(to) });
 }
@@ -179,7 +179,7 @@ export function indexPairs(
     pairs,
     reportsThrough: info.reportsThrough,
     hasIc025: info.hasIc025,
-    ...(items === 'vax_type' ? vaxTypeIndex(pairsByVaccine.keys()) : vaccineIndex([...info.vaxTypeOf.keys(), ...pairsByVaccine.keys()], info.vaxTypeOf, info.codesOf)),
+    ...(items === 'vax_type_code' ? vaxTypeIndex(pairsByVaccine.keys()) : vaccineIndex([...info.vaxTypeOf.keys(), ...pairsByVaccine.keys()], info.vaxTypeOf, info.codesOf)),
     ...eventIndex(pairsByEvent.keys()),
     pairsByVaccine,
     pairsByEvent,

@@ -194,7 +194,7 @@ const ANALYSIS_SCHEMA = {
     title: { type: 'string' },
     description: { type: 'string', description: 'One sentence on what the analysis is.' },
     subset: { type: ['string', 'null'], description: 'The subset rule in words; null for every report.' },
-    items: { type: 'string', enum: ['vaccine', 'vax_type'], description: 'What a pair\'s vaccine is: `vaccine`, the product (VAERS VAX_NAME); `vax_type`, the VAERS VAX_TYPE code (`FLU3`), a report counting once per type however many products of that type it names (`types`, `SUBSET@types`).' },
+    items: { type: 'string', enum: ['vaccine', 'vax_type_code'], description: 'What a pair\'s vaccine is: `vaccine`, the product (VAERS VAX_NAME); `vax_type_code`, the VAERS VAX_TYPE code (`FLU3`), a report counting once per type however many products of that type it names (`types`, `SUBSET@types`).' },
     stratified_by: { type: 'array', items: { type: 'string' }, description: 'What E is stratified by, outermost first; empty for crude E.' },
     strata: { type: ['string', 'null'], description: 'The strata as `build --strata` names them: `sex,age6,year` (the default: sex x Empirica\'s AGE_GROUP_6 x year of RECVDATE) or `sex,age13,year` (the 13 CDC WONDER age groups); null for crude E or a store built before the choice was recorded.' },
     default: { type: 'boolean', description: 'Whether /signals answers this analysis.' },

@@ -110,9 +110,13 @@ function stringsAt(value: unknown, at: At): string[] {
   return arrayAt(value, at).map((s, i) => stringAt(s, item(at, i)));
 }
 
-/** An analysis's item kind (`vaccine` or `vax_type`). @throws Error naming `at` for another value. */
+/**
+ * An analysis's item kind (`vaccine` or `vax_type_code`; `vax_type`, what stores written before the
+ * rename call the VAERS code, reads as `vax_type_code`). @throws Error naming `at` for another value.
+ */
 function itemKindAt(value: unknown, at: At): AnalysisMeta['items'] {
-  const kind = stringAt(value, at);
+  const written = stringAt(value, at);
+  const kind = written === 'vax_type' ? 'vax_type_code' : written;
   if (!(ITEM_KINDS as readonly string[]).includes(kind)) fail(at, `one of ${ITEM_KINDS.join(', ')}`, value);
   return kind as AnalysisMeta['items'];
 }

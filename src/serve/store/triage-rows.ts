@@ -8,6 +8,7 @@
  * `analysis` column holds one analysis.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { SERVING_FLOOR } from '../../domain/floor.js';
 import { EVIDENCE_COLUMNS, type EvidenceValues } from '../../domain/columns.js';
 import { withStore } from './serving.js';
 import { numberOrNull } from './windows.js';
@@ -36,8 +37,8 @@ export interface TriageWindow {
   has_evidence: boolean;
 }
 
-/** Flagged as GET /triage takes it: GPS EB05 >= 2 or at least two methods (DESIGN.md "Flags"). */
-const FLAGGED = '(eb05 >= 2 OR n_methods_flagged >= 2)';
+/** A flagged window row (src/domain/floor.ts isFlagged), in SQL. */
+const FLAGGED = `n_methods_flagged >= ${SERVING_FLOOR}`;
 
 async function columnsOf(connection: DuckDBConnection, table: string): Promise<Set<string>> {
   return new Set((await connection.runAndReadAll(`SELECT * FROM store.${table} LIMIT 0`)).columnNames());

@@ -18,6 +18,7 @@
  */
 import { termCategory, TERM_CATEGORY_TEXT, type TermCategory } from '../../domain/term-category.js';
 import { isRecent, parseQuarter } from '../../domain/quarter.js';
+import { GPS_THRESHOLD } from '../../domain/floor.js';
 import { LATE_DAYS } from '../../domain/report-days.js';
 import type { TriageRow } from '../store/triage-rows.js';
 
@@ -73,7 +74,7 @@ function reasonsOf(r: TriageRow, fresh: boolean): { reasons: Note[]; score: numb
   const reasons: Note[] = [];
   const strength = (r.eb05 !== null && r.eb05 > 1 ? Math.log2(r.eb05) : 0) + 0.25 * r.n_methods_flagged;
   let score = strength;
-  if (r.eb05 !== null && r.eb05 >= 2) reasons.push({ code: 'strong_disproportionality', text: `EB05 ${r.eb05 === null ? 'not computed' : fmt(r.eb05)}, PRR ${r.prr === null ? 'not computed' : fmt(r.prr)}, ${r.n_methods_flagged} of 4 methods flag the window, over ${r.n} reports.` });
+  if (r.eb05 !== null && r.eb05 >= GPS_THRESHOLD) reasons.push({ code: 'strong_disproportionality', text: `EB05 ${r.eb05 === null ? 'not computed' : fmt(r.eb05)}, PRR ${r.prr === null ? 'not computed' : fmt(r.prr)}, ${r.n_methods_flagged} of 4 methods flag the window, over ${r.n} reports.` });
   if (fresh) {
     score += 1;
     reasons.push({ code: 'new', text: `First flagged in ${r.first_flagged}, within the four quarters of this window.` });

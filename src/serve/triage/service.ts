@@ -13,7 +13,7 @@
  */
 import { HYPOTHESIS } from '../../domain/caveats.js';
 import { errorBody, type ErrorBody, type ParamError } from '../../domain/errors.js';
-import { QUARTER_PATTERN } from '../../domain/quarter.js';
+import { formatQuarter, parseQuarterInput } from '../../domain/quarter.js';
 import { matchNames, type Vocabulary } from '../query/names.js';
 import { csvField } from '../query/csv.js';
 import { integerValue, LIMIT_MAX, presentValue, queryValues, quoteValue, vaccineValue } from '../query/parameters.js';
@@ -53,7 +53,8 @@ export function parseTriageQuery(search: string): TriageParams | ParamError {
   const values = queryValues(search, TRIAGE_PARAMETERS, TRIAGE_USAGE);
   if (!(values instanceof Map)) return values;
   const quarter = presentValue(values, 'quarter');
-  if (quarter !== undefined && !new RegExp(QUARTER_PATTERN).test(quarter)) return { error: `quarter must be YYYYQn, e.g. 2006Q4 (got ${quoteValue(quarter)})`, usage: TRIAGE_USAGE };
+  const quarterIndex = quarter === undefined ? null : parseQuarterInput(quarter);
+  if (quarter !== undefined && quarterIndex === null) return { error: `quarter must be YYYYQn, e.g. 2006Q4 (got ${quoteValue(quarter)})`, usage: TRIAGE_USAGE };
   const vaccine = vaccineValue(values, TRIAGE_USAGE);
   if (typeof vaccine === 'object') return vaccine;
   const caution = presentValue(values, 'caution') ?? 'include';
@@ -65,7 +66,7 @@ export function parseTriageQuery(search: string): TriageParams | ParamError {
   const offset = integerValue('offset', presentValue(values, 'offset') ?? '0', 0, Number.MAX_SAFE_INTEGER, TRIAGE_USAGE);
   if (typeof offset !== 'number') return offset;
   return {
-    quarter: quarter ?? null, vaccine, event: presentValue(values, 'event'), q: presentValue(values, 'q'),
+    quarter: quarterIndex === null ? null : formatQuarter(quarterIndex), vaccine, event: presentValue(values, 'event'), q: presentValue(values, 'q'),
     caution, limit, offset, format,
   };
 }
@@ -77,7 +78,7 @@ export interface TriageAnswer {
   total: number;
   limit: number;
   offset: number;
-  caveat: string;
+  hypothesis: string;
   note: string;
   /** Why legal_share is null throughout (a store built without narratives or without the evidence columns), else absent. */
   evidence_note?: string;
@@ -133,7 +134,7 @@ export function triageAnswer(analysis: string, params: TriageParams, window: Tri
     ? 'this store has no triage evidence columns (an import, or a store built before them): the evidence fields are null; rebuild it with "reporting-signals build" to compute them'
     : window.rows.length > 0 && window.rows.every((r) => r.legal_share === null) ? 'this store was built without narratives (build --narratives), so legal_share is null and the legal_reports caution cannot apply' : undefined;
   const answer: TriageAnswer = {
-    analysis, quarter: window.quarter, total: pairs.length, limit: params.limit, offset: params.offset, caveat: HYPOTHESIS, note: TRIAGE_NOTE,
+    analysis, quarter: window.quarter, total: pairs.length, limit: params.limit, offset: params.offset, hypothesis: HYPOTHESIS, note: TRIAGE_NOTE,
     ...(evidenceNote ? { evidence_note: evidenceNote } : {}), pairs: page,
   };
   return { status: 200, type: 'application/json; charset=utf-8', body: JSON.stringify(answer), total: pairs.length };

@@ -54,7 +54,7 @@ export interface VaccineListing {
  * without report tables, whose entries then carry null report counts and quarters).
  */
 export function vaccineListing(analysis: string, catalog: Catalog, reports: ReportIndex | null): VaccineListing {
-  if (catalog.items === 'vax_type') return typeListing(analysis, catalog, reports);
+  if (catalog.items === 'vax_type_code') return typeListing(analysis, catalog, reports);
   const names = new Set<string>(catalog.vaccineNames);
   for (const name of reports?.vaccineNames ?? []) names.add(name);
   // Codes from the report tables too (a name absent from the store's vaccines table: an import).

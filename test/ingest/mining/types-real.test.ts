@@ -95,7 +95,7 @@ describe.skipIf(!present)('vaccine-type items (types, serious@types) on the real
 
   it('records each analysis\'s items in the metadata', () => {
     expect(meta.analyses!.map((a) => [a.name, a.items, a.strata])).toEqual([
-      ['types', 'vax_type', 'sex,age6,year'], ['serious@types', 'vax_type', 'sex,age6,year'], ['all', 'vaccine', null],
+      ['types', 'vax_type_code', 'sex,age6,year'], ['serious@types', 'vax_type_code', 'sex,age6,year'], ['all', 'vaccine', null],
     ]);
   });
 });

@@ -131,14 +131,14 @@ export const EXPECTED_NARRATIVE_COLUMNS: Record<string, Array<string | null>> = 
 
 /** The `report_vaccines` rows, in store order. */
 export const EXPECTED_VACCINES: ReportVaccineRow[] = [
-  { vaers_id: 900003, vax_name: 'COVID19 (COVID19 (MODERNA))', vax_type: 'COVID19', vax_manu: 'MODERNA', vax_lot: null, vax_dose: 'UNK', vax_route: null, vax_site: null },
-  { vaers_id: 900003, vax_name: 'COVID19 (COVID19 (MODERNA))', vax_type: 'COVID19', vax_manu: 'MODERNA', vax_lot: null, vax_dose: '1', vax_route: null, vax_site: null },
-  { vaers_id: 900001, vax_name: 'COVID19 (COVID19 (PFIZER-BIONTECH))', vax_type: 'COVID19', vax_manu: 'PFIZER\\BIONTECH', vax_lot: 'EL9261', vax_dose: '1', vax_route: 'IM', vax_site: 'LA' },
-  { vaers_id: 103, vax_name: 'PNEUMO (PNEUMOVAX)', vax_type: 'PPV', vax_manu: 'MERCK & CO. INC.', vax_lot: 'X1', vax_dose: '1', vax_route: 'IM', vax_site: 'RA' },
-  { vaers_id: 105, vax_name: 'MEASLES + MUMPS + RUBELLA (MMR II)', vax_type: 'MMR', vax_manu: 'MERCK & CO. INC.', vax_lot: '0001', vax_dose: '2', vax_route: 'SC', vax_site: 'LA' },
-  { vaers_id: 102, vax_name: 'INFLUENZA (SEASONAL) (FLUZONE)', vax_type: 'FLU3', vax_manu: null, vax_lot: null, vax_dose: null, vax_route: null, vax_site: null },
-  { vaers_id: 101, vax_name: 'DTAP (TRIPEDIA)', vax_type: 'DTAP', vax_manu: 'AVENTIS PASTEUR', vax_lot: 'U0550AA', vax_dose: '1', vax_route: 'IM', vax_site: 'LL' },
-  { vaers_id: 101, vax_name: 'HEP B (RECOMBIVAX HB)', vax_type: 'HEPB', vax_manu: 'MERCK & CO. INC.', vax_lot: null, vax_dose: null, vax_route: 'SC', vax_site: null },
+  { vaers_id: 900003, vax_name: 'COVID19 (COVID19 (MODERNA))', vax_type_code: 'COVID19', vax_manu: 'MODERNA', vax_lot: null, vax_dose: 'UNK', vax_route: null, vax_site: null },
+  { vaers_id: 900003, vax_name: 'COVID19 (COVID19 (MODERNA))', vax_type_code: 'COVID19', vax_manu: 'MODERNA', vax_lot: null, vax_dose: '1', vax_route: null, vax_site: null },
+  { vaers_id: 900001, vax_name: 'COVID19 (COVID19 (PFIZER-BIONTECH))', vax_type_code: 'COVID19', vax_manu: 'PFIZER\\BIONTECH', vax_lot: 'EL9261', vax_dose: '1', vax_route: 'IM', vax_site: 'LA' },
+  { vaers_id: 103, vax_name: 'PNEUMO (PNEUMOVAX)', vax_type_code: 'PPV', vax_manu: 'MERCK & CO. INC.', vax_lot: 'X1', vax_dose: '1', vax_route: 'IM', vax_site: 'RA' },
+  { vaers_id: 105, vax_name: 'MEASLES + MUMPS + RUBELLA (MMR II)', vax_type_code: 'MMR', vax_manu: 'MERCK & CO. INC.', vax_lot: '0001', vax_dose: '2', vax_route: 'SC', vax_site: 'LA' },
+  { vaers_id: 102, vax_name: 'INFLUENZA (SEASONAL) (FLUZONE)', vax_type_code: 'FLU3', vax_manu: null, vax_lot: null, vax_dose: null, vax_route: null, vax_site: null },
+  { vaers_id: 101, vax_name: 'DTAP (TRIPEDIA)', vax_type_code: 'DTAP', vax_manu: 'AVENTIS PASTEUR', vax_lot: 'U0550AA', vax_dose: '1', vax_route: 'IM', vax_site: 'LL' },
+  { vaers_id: 101, vax_name: 'HEP B (RECOMBIVAX HB)', vax_type_code: 'HEPB', vax_manu: 'MERCK & CO. INC.', vax_lot: null, vax_dose: null, vax_route: 'SC', vax_site: null },
 ];
 
 /** The `report_events` rows, in store order (a term given twice counts once, with its first version). */

@@ -60,7 +60,7 @@ describe('type-level analyses on the hand-made fixture', () => {
   it('GET /analyses records each analysis\'s items', async () => {
     const { body } = await get('/analyses');
     expect(body.analyses.map((a: { name: string; items: string; reports: number }) => [a.name, a.items, a.reports]))
-      .toEqual([['all', 'vaccine', 7], ['types', 'vax_type', 7], ['serious@types', 'vax_type', 2]]);
+      .toEqual([['all', 'vaccine', 7], ['types', 'vax_type_code', 7], ['serious@types', 'vax_type_code', 2]]);
   });
 
   it('the case series of a code: every report with a VAX row of that code (301, 302, 304, 305; not 306, whose NO BRAND NAME row is FLUX)', async () => {

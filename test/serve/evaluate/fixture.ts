@@ -98,7 +98,7 @@ function report(vaers_id: number, received: string, quarter: string, hospital: b
 
 /** Reports newest first (the store order): 3 (2001Q1), 5 and 2 (2000Q2), 1 and 4 (2000Q1), 6 (1998Q1). */
 function reportTables(): ReportTables {
-  const vaccine = (vaers_id: number, vax_name: string, vax_type: string) => ({ vaers_id, vax_name, vax_type, vax_manu: null, vax_lot: null, vax_dose: null, vax_route: null, vax_site: null });
+  const vaccine = (vaers_id: number, vax_name: string, vax_type: string) => ({ vaers_id, vax_name, vax_type_code: vax_type, vax_manu: null, vax_lot: null, vax_dose: null, vax_route: null, vax_site: null });
   return {
     reports: [
       report(3, '2001-02-01', '2001Q1', false), report(5, '2000-05-20', '2000Q2', false), report(2, '2000-05-01', '2000Q2', false),

@@ -28,7 +28,7 @@ describe('GET /triage', () => {
     expect([res.headers['x-total-count'], res.headers['x-limit'], res.headers['x-offset'], res.headers['x-reports-through']]).toEqual(['5', '50', '0', '2006Q4']);
     expect(body.analysis).toBe('all');
     expect(body.quarter).toBe('2006Q4');
-    expect(body.caveat).toBe(HYPOTHESIS);
+    expect(body.hypothesis).toBe(HYPOTHESIS);
     expect(body.note).toMatch(/does not assess causality/);
     expect(body.total).toBe(5);
     // Scores by hand: ROTASHIELD log2(2.5) + 4 * 0.25 + new 1 + serious 0.9 + onset 1 + 0.5 * 0.6 = 5.522;
