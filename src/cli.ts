@@ -6,6 +6,7 @@
  * without a stack trace.
  */
 import { Command, InvalidArgumentError } from 'commander';
+import { analysisNamesText, DEFAULT_ANALYSES } from './domain/analysis-rules.js';
 import { UserError } from './domain/user-error.js';
 import { PROGRAM_VERSION } from './domain/version.js';
 
@@ -41,7 +42,7 @@ program
   .requiredOption('--out <file>', 'store file to write (a DuckDB database, any name)')
   .option('--include-nondomestic', 'also read NonDomesticVAERS* files', false)
   .option('--narratives', 'also keep each report\'s narratives (SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL, OTHER_MEDS, PRIOR_VAX, ALLERGIES) in the report table', false)
-  .option('--analyses <names>', 'analyses to build, comma-separated, the first the default: all, stratified, serious, death, pediatric, adult, elderly, female, male; `default` is the embedded default store\'s list', 'all')
+  .option('--analyses <names>', `analyses to build, comma-separated, the first the default: ${analysisNamesText()}; \`default\` is the embedded default store's list (${DEFAULT_ANALYSES.join(',')})`, 'all')
   .option('--strata <dimensions>', 'strata of the stratified analyses: sex,age6,year (default: Empirica\'s AGE_GROUP_6) or sex,age13,year (13 CDC WONDER age groups); any of sex, age6|age13, year', 'sex,age6,year')
   .option('--workers <n>', 'worker threads for the per-window statistics', integerOption)
   .option('--scale <k>', 'benchmarks only: replay the reports K times with fresh ids and shifted dates', integerOption)

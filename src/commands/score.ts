@@ -11,7 +11,8 @@ import { writeFile } from 'node:fs/promises';
 import { UserError } from '../domain/user-error.js';
 import { readReportTable } from '../ingest/mining/report-table.js';
 import { scoreCsv } from '../ingest/mining/score-csv.js';
-import { checkHyperparameters, type Hyperparameters } from '../stats/mgps.js';
+import { HYPER_NAMES, type Hyperparameters } from '../domain/mgps-prior.js';
+import { checkHyperparameters } from '../stats/mgps.js';
 import { scoreWindow } from '../stats/window.js';
 
 /** Options as src/cli.ts passes them. */
@@ -30,10 +31,10 @@ export interface ScoreCommandOptions {
 export function parseHyper(text: string): Hyperparameters {
   const parts = text.split(',').map((part) => part.trim());
   const values = parts.map(Number);
-  if (parts.length !== 5 || parts.some((part) => part === '') || values.some((value) => !Number.isFinite(value))) {
-    throw new UserError(`--hyper: expected five numbers alpha1,beta1,alpha2,beta2,p, got "${text}"`);
+  if (parts.length !== HYPER_NAMES.length || parts.some((part) => part === '') || values.some((value) => !Number.isFinite(value))) {
+    throw new UserError(`--hyper: expected five numbers ${HYPER_NAMES.join(',')}, got "${text}"`);
   }
-  const theta = { alpha1: values[0], beta1: values[1], alpha2: values[2], beta2: values[3], p: values[4] };
+  const theta = Object.fromEntries(HYPER_NAMES.map((name, k) => [name, values[k]])) as Hyperparameters;
   try {
     checkHyperparameters(theta);
   } catch (error) {

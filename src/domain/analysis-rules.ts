@@ -142,6 +142,17 @@ export const ANALYSIS_MODIFIERS: readonly AnalysisModifier[] = [
 /** Names that stand for a modified name: `types` is every report, stratified E, by VAERS VAX_TYPE code (Empirica's "VAERS All reports" run). */
 export const ANALYSIS_ALIASES: ReadonlyMap<string, string> = new Map([['types', 'stratified@types']]);
 
+/**
+ * The analysis names in words, derived from the rules (for the CLI's help and the schemas'
+ * descriptions): the base names, the modifiers and the aliases, e.g. `all, stratified, serious,
+ * ...; NAME@dedup, NAME@types; types = stratified@types`.
+ */
+export function analysisNamesText(): string {
+  const modifiers = ANALYSIS_MODIFIERS.map((m) => `NAME@${m.name}`).join(', ');
+  const aliases = [...ANALYSIS_ALIASES].map(([alias, name]) => `${alias} = ${name}`).join(', ');
+  return `${ANALYSIS_NAMES.join(', ')}; ${modifiers}; ${aliases}`;
+}
+
 
 
 /** Definitions already derived, by name (one object per name, so `keeps` and the definition compare equal between calls: the build shares counts by `keeps`). */

@@ -13,6 +13,7 @@
  * - `meta`: build metadata as key -> JSON text.
  */
 import type { AnalysisDefinition } from './analysis-rules.js';
+import { HYPER_NAMES, type Hyperparameters } from './mgps-prior.js';
 import { COLUMNS, type ColumnName, type QuarterlyRow, type StoreType } from './columns.js';
 import { OUTCOME_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type StoredReportColumn, type VaccineColumn } from './report-columns.js';
 import type { OutcomeName } from './report-rules.js';
@@ -37,15 +38,10 @@ export interface VaccineRow {
 }
 
 /** MGPS fit of one window (DESIGN.md: "record per window the hyperparameters ..."). */
-export interface WindowRow {
+export interface WindowRow extends Hyperparameters {
   /** The analysis fitted (a store written before analyses existed has none: `all`). */
   analysis?: string;
   quarter: string;
-  alpha1: number;
-  beta1: number;
-  alpha2: number;
-  beta2: number;
-  p: number;
   neg_log_lik: number;
   converged: boolean;
   /** Names of parameters that sit on a bound of the box, comma-separated; '' when none. */
@@ -122,7 +118,7 @@ export interface StoreMeta {
 export const SCHEMA_SQL = `
 CREATE TABLE quarterly (${QUARTERLY_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')});
 CREATE TABLE vaccines (vax_name VARCHAR PRIMARY KEY, vax_type VARCHAR NOT NULL, vax_type_codes VARCHAR[] NOT NULL);
-CREATE TABLE windows (analysis VARCHAR NOT NULL, quarter VARCHAR NOT NULL, alpha1 DOUBLE, beta1 DOUBLE, alpha2 DOUBLE, beta2 DOUBLE, p DOUBLE,
+CREATE TABLE windows (analysis VARCHAR NOT NULL, quarter VARCHAR NOT NULL, ${HYPER_NAMES.map((name) => `${name} DOUBLE`).join(', ')},
   neg_log_lik DOUBLE, converged BOOLEAN, at_bound VARCHAR, n_pairs INTEGER, n_reports INTEGER, PRIMARY KEY (analysis, quarter));
 CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
 `;

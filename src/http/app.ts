@@ -21,6 +21,7 @@ import { errorBody } from '../domain/errors.js';
 import { explorerRoutes } from './explorer.js';
 import { documentRoutes, LICENSE, SECURITY, SERVERS } from './openapi.js';
 import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
+import { indexRoutes } from './route-index.js';
 import { signalsRoutes } from './signals-route.js';
 import { casesRoutes } from './cases-route.js';
 import { reportsRoutes } from './reports-route.js';
@@ -166,6 +167,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  const routes = indexRoutes(app);
   await app.register(cors, { origin: '*', methods: [...ALLOWED_METHODS], exposedHeaders: [...EXPOSED_HEADERS] });
   // Compression of every other answer; the cached resources send their own compressed bytes (answer.ts).
   await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD, encodings: [...ENCODINGS] });
@@ -213,18 +215,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
     reply
       .type(API_CATALOG_TYPE)
       .header('link', '</.well-known/api-catalog>; rel="api-catalog"')
-      .send(JSON.stringify(apiCatalog(originOf(request.headers.host, request.protocol)))));
-
-  // The resources are read-only: other methods are 405 with `Allow` (not 404: the path exists).
-  for (const url of ['/signals', '/analyses', '/analyses/:analysis', '/analyses/:analysis/signals', '/cases', '/analyses/:analysis/cases', '/vaccines', '/analyses/:analysis/vaccines', '/pipeline', '/triage', '/analyses/:analysis/triage']) {
-    app.route({
-      method: ['POST', 'PUT', 'PATCH', 'DELETE'],
-      url,
-      schema: { hide: true },
-      handler: async (request, reply) =>
-        reply.code(405).header('allow', ALLOWED_METHODS.join(', ')).send(errorBody(`method ${request.method} is not allowed on ${url}: the service is read-only (allowed: ${ALLOWED_METHODS.join(', ')})`, { allowed: ALLOWED_METHODS })),
-    });
-  }
+      .send(JSON.stringify(apiCatalog(originOf(request.headers.host, request.protocol), routes.catalog))));
 
   // Resource plugins.
   const analysisNames = served.current?.analyses.names ?? [...(options.analysisNames ?? ['all'])];
@@ -234,6 +225,18 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   await app.register(triageRoutes, { live: served, analysisNames });
   await app.register(pipelineRoutes, pipelineOptionsFromEnv());
   await app.register(explorerRoutes, { live: served });
+
+  // Every path is read-only: other methods are 405 with `Allow` (not 404: the path exists), for
+  // every GET path registered above (src/http/route-index.ts).
+  for (const url of [...routes.get]) {
+    app.route({
+      method: ['POST', 'PUT', 'PATCH', 'DELETE'],
+      url,
+      schema: { hide: true },
+      handler: async (request, reply) =>
+        reply.code(405).header('allow', ALLOWED_METHODS.join(', ')).send(errorBody(`method ${request.method} is not allowed on ${url}: the service is read-only (allowed: ${ALLOWED_METHODS.join(', ')})`, { allowed: ALLOWED_METHODS })),
+    });
+  }
   app.addHook('onClose', async () => served.close());
   return { app, live: served };
 }

@@ -40,7 +40,7 @@ export async function casesRoutes(app: FastifyInstance, options: CasesRouteOptio
     });
   }
 
-  app.get('/cases', { schema: CASES_ROUTE_SCHEMA, ...PLAIN }, async (request, reply) =>
+  app.get('/cases', { schema: CASES_ROUTE_SCHEMA, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, (generation) => send(generation, reply, request, null)));
   app.get('/analyses/:analysis/cases', { schema: analysisCasesRouteSchema(options.analysisNames.filter((n) => analysisRule(n))), ...PLAIN }, async (request: FastifyRequest<{ Params: { analysis: string } }>, reply) =>
     withAnalysis(live, request, reply, async (generation, name) => {

@@ -24,7 +24,7 @@ export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.
  * `service-desc` (OpenAPI), `service-doc` (notes) and `status` (health) links.
  * @param origin `http://host:port` of the request, or '' for relative links.
  */
-export function apiCatalog(origin: string): object {
+export function apiCatalog(origin: string, anchors: readonly string[]): object {
   const link = (path: string, type: string) => [{ href: `${origin}${path}`, type }];
   const entry = (anchor: string) => ({
     anchor: `${origin}${anchor}`,
@@ -32,7 +32,7 @@ export function apiCatalog(origin: string): object {
     'service-doc': link('/llms.txt', 'text/plain'),
     status: link('/readyz', 'application/json'),
   });
-  return { linkset: [entry('/signals'), entry('/analyses'), entry('/cases'), entry('/vaccines'), entry('/pipeline')] };
+  return { linkset: anchors.map(entry) };
 }
 
 /** A JSON schema property as the tables read it (a loose view of the `as const` schemas). */

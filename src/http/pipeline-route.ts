@@ -26,7 +26,7 @@ export function pipelineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Pi
 /** Registers GET /pipeline (and its HEAD) over the registry named by `options`. */
 export async function pipelineRoutes(app: FastifyInstance, options: PipelineRouteOptions): Promise<void> {
   const service = new PipelineService(ctgovOptionsWith(options));
-  app.get('/pipeline', { schema: pipelineRouteSchema, attachValidation: true }, async (request, reply) => {
+  app.get('/pipeline', { schema: pipelineRouteSchema, config: { catalog: true }, attachValidation: true }, async (request, reply) => {
     const answer = await service.answer(rawQueryFromUrl(request.url), request.headers.accept);
     if (answer.upstreamFailure) request.log.warn({ kind: answer.upstreamFailure }, 'pipeline upstream failure');
     return reply.code(answer.status).headers(answer.headers).send(answer.body);

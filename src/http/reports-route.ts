@@ -21,7 +21,7 @@ const NO_REPORTS = 'this store has no report-level data (an import, or a store b
 
 /** Registers GET /reports/:vaers_id. */
 export async function reportsRoutes(app: FastifyInstance, options: ReportsRouteOptions): Promise<void> {
-  app.get('/reports/:vaers_id', { schema: REPORT_ROUTE_SCHEMA, ...PLAIN }, async (request: FastifyRequest<{ Params: { vaers_id: string } }>, reply) =>
+  app.get('/reports/:vaers_id', { schema: REPORT_ROUTE_SCHEMA, config: { catalog: true }, ...PLAIN }, async (request: FastifyRequest<{ Params: { vaers_id: string } }>, reply) =>
     withGeneration(options.live, reply, (generation) => withCases(generation, reply, NO_REPORTS, (cases) => {
       const answer = cases.report(request.params.vaers_id, rawQuery(request), prefersHtml(request.headers.accept), generation.analyses.names);
       if (answer.status !== 200) return reply.code(answer.status).send(answer.body);

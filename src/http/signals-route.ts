@@ -64,11 +64,11 @@ export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteO
   }
 
   type AnalysisRequest = FastifyRequest<{ Params: { analysis: string } }>;
-  app.get('/signals', { schema: SIGNALS_ROUTE_SCHEMA, ...PLAIN }, async (request, reply) =>
+  app.get('/signals', { schema: SIGNALS_ROUTE_SCHEMA, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, (generation) => answer(generation, generation.analyses.defaultName, request, reply)));
   app.get('/analyses/:analysis/signals', { schema: analysisSignalsRouteSchema(options.analysisNames), ...PLAIN }, async (request: AnalysisRequest, reply) =>
     withAnalysis(live, request, reply, (generation, name) => answer(generation, name, request, reply)));
-  app.get('/analyses', { schema: analysesRouteSchema(), ...PLAIN }, async (request, reply) =>
+  app.get('/analyses', { schema: analysesRouteSchema(), config: { catalog: true }, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, async (generation) => sendAnswer(request, reply, generation.analysesListing(), generation.build, 'analyses')));
   app.get('/analyses/:analysis', { schema: analysisRouteSchema(options.analysisNames), ...PLAIN }, async (request: AnalysisRequest, reply) =>
     withAnalysis(live, request, reply, async (generation, name) => {
@@ -76,7 +76,7 @@ export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteO
       const detail = await generation.analysisDetail(name);
       return detail === null ? reply.code(404).send(errorBody(`unknown analysis ${name}`)) : sendAnswer(request, reply, detail, generation.build, `analysis\0${name}`);
     }));
-  app.get('/vaccines', { schema: VACCINES_ROUTE_SCHEMA, ...PLAIN }, async (request, reply) =>
+  app.get('/vaccines', { schema: VACCINES_ROUTE_SCHEMA, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, (generation) => vaccines(generation, null, request, reply)));
   app.get('/analyses/:analysis/vaccines', { schema: analysisVaccinesRouteSchema(options.analysisNames), ...PLAIN }, async (request: AnalysisRequest, reply) =>
     withAnalysis(live, request, reply, (generation, name) => vaccines(generation, name, request, reply)));

@@ -115,7 +115,7 @@ export async function triageRoutes(app: FastifyInstance, options: TriageRouteOpt
     return sendAnswer(request, reply, answer, generation.build, `triage\0${analysis}\0${JSON.stringify(params)}`);
   }
 
-  app.get('/triage', { schema: { summary: SUMMARY, querystring: QUERY, response: RESPONSES }, ...PLAIN }, async (request, reply) =>
+  app.get('/triage', { schema: { summary: SUMMARY, querystring: QUERY, response: RESPONSES }, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, (generation) => send(generation, triageAnalysis(generation), request, reply)));
   app.get('/analyses/:analysis/triage', {
     schema: { summary: `${SUMMARY} (one analysis)`, params: { type: 'object', properties: { analysis: { type: 'string', enum: options.analysisNames } } }, querystring: QUERY, response: RESPONSES }, ...PLAIN,

@@ -10,7 +10,7 @@
  * Used by the evaluation harness to rule out GPS for a pair the store does not keep.
  */
 import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
-import type { Hyperparameters } from './mgps.js';
+import type { Hyperparameters } from '../domain/mgps-prior.js';
 
 /**
  * The bound above for count `n` under the prior `theta` of the window.

@@ -26,15 +26,7 @@ import gammaln from '@stdlib/math-base-special-gammaln';
 import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import { BoxBfgs } from './optimise.js';
-
-/** The five MGPS hyperparameters (DuMouchel 1999): two gamma components (shape, rate) and weight p. */
-export interface Hyperparameters {
-  alpha1: number;
-  beta1: number;
-  alpha2: number;
-  beta2: number;
-  p: number;
-}
+import { HYPER_NAMES, type Hyperparameters } from '../domain/mgps-prior.js';
 
 /** A prior fit with its diagnostics, as recorded per window in the build metadata. */
 export interface PriorFit extends Hyperparameters {
@@ -50,8 +42,6 @@ export interface PriorFit extends Hyperparameters {
   fitted: boolean;
 }
 
-/** Names in parameter-vector order. */
-export const HYPER_NAMES = ['alpha1', 'beta1', 'alpha2', 'beta2', 'p'] as const;
 /** openEBGM's box: alpha and beta in [1e-5, 20]; p in the open interval (0, 1). */
 export const HYPER_LOWER = [1e-5, 1e-5, 1e-5, 1e-5, 0] as const;
 /** Upper ends of openEBGM's box, in HYPER_NAMES order. */

@@ -12,8 +12,9 @@ import { ic } from './bcpnn.js';
 import { flags } from './flags.js';
 import {
   countTable, evaluatePrior, fitPrior, posterior, posteriorQuantile, ebgm as ebgmOf,
-  type Hyperparameters, type PriorFit,
+  type PriorFit,
 } from './mgps.js';
+import type { Hyperparameters } from '../domain/mgps-prior.js';
 import { prr, yatesChiSquare } from './prr.js';
 import { ror } from './ror.js';
 

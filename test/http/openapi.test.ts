@@ -149,6 +149,9 @@ describe('spec 4.1: machine index and plain-text notes on the same host', () => 
       'service-desc': [{ href: 'http://api.example.org/openapi.json' }],
       'service-doc': [{ href: 'http://api.example.org/llms.txt' }],
     });
+    // One entry per API, derived from the routes that declare themselves (route config `catalog`).
+    expect(body.linkset.map((e: { anchor: string }) => e.anchor.replace('http://api.example.org', ''))).toEqual(
+      ['/signals', '/analyses', '/vaccines', '/cases', '/reports/{vaers_id}', '/triage', '/pipeline']);
     const hostile = JSON.parse((await app.inject({ url: '/.well-known/api-catalog', headers: { host: 'evil"/><x' } })).body);
     expect(hostile.linkset[0].anchor).toBe('/signals');
   });

@@ -100,5 +100,15 @@ describe.each(SIGNALS_PATHS)('GET $path', ({ path, analyses }) => {
       expect((await getJson(app, `${path}?vaccine=COVID19`)).status).toBe(200); // GET unchanged
       expect((await app.inject({ method: 'HEAD', url: `${path}?vaccine=COVID19` })).statusCode).toBe(200);
     });
+
+    it('every GET path registered answers other methods with 405 (derived from the routes, not a list): /reports/1, /triage, /healthz, /openapi.json', async () => {
+      for (const url of ['/reports/1', '/triage', '/analyses/all/triage', '/healthz', '/readyz', '/metrics', '/openapi.json', '/llms.txt', '/.well-known/api-catalog', '/']) {
+        const res = await app.inject({ method: 'POST', url });
+        expect(res.statusCode, `POST ${url}`).toBe(405);
+        expect(res.headers.allow).toBe('GET, HEAD');
+        expect(JSON.parse(res.body).error).toMatch(/not allowed/);
+      }
+      expect((await app.inject({ method: 'POST', url: '/no-such-path' })).statusCode).toBe(404);
+    });
   });
 });

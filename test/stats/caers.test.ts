@@ -11,7 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readReportTable, type ReportTable } from '../../src/ingest/mining/report-table.js';
-import { posterior, posteriorCdf, type Hyperparameters } from '../../src/stats/mgps.js';
+import type { Hyperparameters } from '../../src/domain/mgps-prior.js';
+import { posterior, posteriorCdf } from '../../src/stats/mgps.js';
 import { scoreWindow, type PairStatistics } from '../../src/stats/window.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

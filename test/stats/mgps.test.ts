@@ -6,8 +6,9 @@ import negativeBinomialLogpmf from '@stdlib/stats-base-dists-negative-binomial-l
 import { describe, expect, it } from 'vitest';
 import {
   countTable, ebgm, evaluatePrior, fitPrior, hyperVector, negLogLikelihood, posterior, posteriorCdf,
-  posteriorQuantile, qn, type Hyperparameters,
+  posteriorQuantile, qn,
 } from '../../src/stats/mgps.js';
+import type { Hyperparameters } from '../../src/domain/mgps-prior.js';
 
 // A prior whose posterior CDFs are elementary: Gamma(1, 1) and Gamma(2, 2), p = 1/2.
 const simple: Hyperparameters = { alpha1: 1, beta1: 1, alpha2: 2, beta2: 2, p: 0.5 };

@@ -10,7 +10,8 @@
  * worker computes it from the `EvidenceSetup` the build sent it before the analysis's rows
  * (evidence-step.ts `WindowEvidence`), so the evidence is spread over the workers with the rows.
  */
-import type { Hyperparameters, PriorFit } from '../../stats/mgps.js';
+import type { Hyperparameters } from '../../domain/mgps-prior.js';
+import type { PriorFit } from '../../stats/mgps.js';
 import type { EvidenceTables } from './evidence-step.js';
 
 /** Statistics carried per pair in `WindowReply.stats`, in this order (NaN stands for null): the column table's. */

@@ -28,7 +28,7 @@ import { formatQuarter, parseQuarter, type QuarterIndex } from '../../domain/qua
 import { ic } from '../../stats/bcpnn.js';
 import { flags } from '../../stats/flags.js';
 import { eb05UpperBound } from '../../stats/mgps-bound.js';
-import type { Hyperparameters } from '../../stats/mgps.js';
+import type { Hyperparameters } from '../../domain/mgps-prior.js';
 import { wilson, type Proportion } from '../../stats/wilson.js';
 import type { FlagColumn, FlagRow } from '../store/evaluation.js';
 

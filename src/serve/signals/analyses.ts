@@ -9,6 +9,7 @@
  * written before analyses existed) has one analysis, `all`.
  */
 import { HYPOTHESIS } from '../../domain/caveats.js';
+import { HYPER_NAMES, type HyperName } from '../../domain/mgps-prior.js';
 import type { StoredWindowRow } from '../store/metadata.js';
 import type { AnalysisMeta, StoreMeta } from '../../domain/store-schema.js';
 import { signalsCaches, SignalsService, type SignalsServiceOptions } from './service.js';
@@ -20,20 +21,14 @@ export interface AnalysisListing extends AnalysisMeta {
 }
 
 /** One fitted window of an analysis as `GET /analyses/NAME` serves it. */
-export interface WindowListing {
-  quarter: string;
-  alpha1: number | null;
-  beta1: number | null;
-  alpha2: number | null;
-  beta2: number | null;
-  p: number | null;
+export type WindowListing = { quarter: string } & { [K in HyperName]: number | null } & {
   neg_log_lik: number | null;
   converged: boolean;
   /** The hyperparameters on a bound of openEBGM's box (alpha, beta in [1e-5, 20]; p in (0, 1)); empty when none. */
   at_bound: string[];
   n_pairs: number | null;
   n_reports: number | null;
-}
+};
 
 /**
  * The body of `GET /analyses/NAME`: the analysis's `GET /analyses` entry plus `fits`, its fitted
@@ -46,7 +41,7 @@ export function analysisDetail(listing: ReturnType<AnalysesService['listing']>, 
   return {
     ...entry,
     fits: windows.map((w) => ({
-      quarter: w.quarter, alpha1: w.alpha1, beta1: w.beta1, alpha2: w.alpha2, beta2: w.beta2, p: w.p, neg_log_lik: w.neg_log_lik,
+      quarter: w.quarter, ...(Object.fromEntries(HYPER_NAMES.map((name) => [name, w[name]])) as { [K in HyperName]: number | null }), neg_log_lik: w.neg_log_lik,
       converged: w.converged, at_bound: w.at_bound === '' ? [] : w.at_bound.split(',').map((b) => b.trim()), n_pairs: w.n_pairs, n_reports: w.n_reports,
     })),
     hypothesis: listing.hypothesis,

@@ -6,7 +6,8 @@
  * `components/schemas/<$id>`).
  */
 import { QUARTER_OBJECT_COLUMNS, type QuarterObjectEntry, type StoreType } from '../../domain/columns.js';
-import { SUBSET_ANALYSES } from '../../domain/analysis-rules.js';
+import { analysisNamesText, SUBSET_ANALYSES } from '../../domain/analysis-rules.js';
+import { HYPER_NAMES } from '../../domain/mgps-prior.js';
 import { ERROR_OBJECT_SCHEMA } from '../../domain/errors.js';
 import { PAIR_COLUMNS } from '../../domain/pair.js';
 import { QUARTER_PATTERN } from '../../domain/quarter.js';
@@ -190,7 +191,7 @@ const ANALYSIS_SCHEMA = {
   type: 'object',
   required: ['name', 'title', 'description', 'subset', 'items', 'stratified_by', 'strata', 'default', 'reports', 'pairs', 'windows', 'reports_through', 'fits_at_bound', 'signals'],
   properties: {
-    name: { type: 'string', description: 'Analysis name: `all` (every report, crude E), `stratified` (every report, stratified E), or a subset (`serious`, `death`, `pediatric`, `adult`, `elderly`, `female`, `male`, stratified E); `@dedup` after a name (`stratified@dedup`): the same with each suspected-duplicate cluster counted once; `SUBSET@types` counts VAERS VAX_TYPE codes instead of products, and `types` is `stratified@types`.' },
+    name: { type: 'string', description: `Analysis name (${analysisNamesText()}): \`all\` (every report, crude E), \`stratified\` (every report, stratified E), or a subset (${SUBSET_ANALYSES.map((a) => `\`${a.name}\``).join(', ')}, stratified E); \`@dedup\` after a name (\`stratified@dedup\`): the same with each suspected-duplicate cluster counted once; \`SUBSET@types\` counts VAERS VAX_TYPE codes instead of products, and \`types\` is \`stratified@types\`.` },
     title: { type: 'string' },
     description: { type: 'string', description: 'One sentence on what the analysis is.' },
     subset: { type: ['string', 'null'], description: 'The subset rule in words; null for every report.' },
@@ -240,13 +241,13 @@ const NUMBER_OR_NULL = { type: ['number', 'null'] } as const;
 /** One fitted window of `GET /analyses/{analysis}`. */
 const WINDOW_SCHEMA = {
   type: 'object',
-  required: ['quarter', 'alpha1', 'beta1', 'alpha2', 'beta2', 'p', 'neg_log_lik', 'converged', 'at_bound', 'n_pairs', 'n_reports'],
+  required: ['quarter', ...HYPER_NAMES, 'neg_log_lik', 'converged', 'at_bound', 'n_pairs', 'n_reports'],
   properties: {
     quarter: QUARTER,
-    alpha1: NUMBER_OR_NULL, beta1: NUMBER_OR_NULL, alpha2: NUMBER_OR_NULL, beta2: NUMBER_OR_NULL, p: NUMBER_OR_NULL,
+    ...Object.fromEntries(HYPER_NAMES.map((name) => [name, NUMBER_OR_NULL])),
     neg_log_lik: { type: ['number', 'null'], description: 'Negative log-likelihood of the zero-truncated negative binomial mixture at the fit.' },
     converged: { type: 'boolean' },
-    at_bound: { type: 'array', items: { type: 'string', enum: ['alpha1', 'beta1', 'alpha2', 'beta2', 'p'] }, description: 'Hyperparameters on a bound of openEBGM\'s box (alpha, beta in [1e-5, 20], p in (0, 1)); empty when none. A fit on a bound shrinks EB05 for its own reasons: read PRR, ROR and IC beside it.' },
+    at_bound: { type: 'array', items: { type: 'string', enum: [...HYPER_NAMES] }, description: 'Hyperparameters on a bound of openEBGM\'s box (alpha, beta in [1e-5, 20], p in (0, 1)); empty when none. A fit on a bound shrinks EB05 for its own reasons: read PRR, ROR and IC beside it.' },
     n_pairs: { type: ['integer', 'null'], description: 'Pairs with n >= 1 in the window.' },
     n_reports: { type: ['integer', 'null'], description: 'Reports in the window (N).' },
   },

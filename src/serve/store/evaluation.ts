@@ -6,7 +6,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FlagInput } from '../../stats/flags.js';
-import type { Hyperparameters } from '../../stats/mgps.js';
+import { HYPER_NAMES, type Hyperparameters } from '../../domain/mgps-prior.js';
 import { sqlString } from '../../domain/store-format.js';
 import { readStoreHead, withStore } from './serving.js';
 import { numberOrNull, storeWindowRows } from './windows.js';
@@ -43,7 +43,7 @@ async function readPriors(connection: DuckDBConnection, analysis: string): Promi
   const priors = new Map<string, Hyperparameters>();
   for (const r of rows) {
     if ((r.analysis ?? 'all') !== analysis) continue;
-    const theta = { alpha1: numberOrNull(r.alpha1), beta1: numberOrNull(r.beta1), alpha2: numberOrNull(r.alpha2), beta2: numberOrNull(r.beta2), p: numberOrNull(r.p) };
+    const theta = Object.fromEntries(HYPER_NAMES.map((name) => [name, numberOrNull(r[name])])) as { [K in keyof Hyperparameters]: number | null };
     if (Object.values(theta).every((x) => x !== null)) priors.set(String(r.quarter), theta as Hyperparameters);
   }
   return priors;

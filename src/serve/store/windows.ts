@@ -5,6 +5,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { finiteOrNull } from '../../domain/columns.js';
+import { HYPER_NAMES, type HyperName } from '../../domain/mgps-prior.js';
 import type { StoredWindowRow } from './metadata.js';
 import { withStore } from './serving.js';
 
@@ -19,6 +20,11 @@ export async function storeWindowRows(connection: DuckDBConnection): Promise<Arr
 /** A stored numeric cell as a number: NULL, a missing column or a non-finite value read as null. */
 export function numberOrNull(value: unknown): number | null {
   return value === null || value === undefined ? null : finiteOrNull(Number(value));
+}
+
+/** A stored window's hyperparameters (HYPER_NAMES; null where not a finite number). */
+function hyperparametersOf(r: Record<string, unknown>): { [K in HyperName]: number | null } {
+  return Object.fromEntries(HYPER_NAMES.map((name) => [name, numberOrNull(r[name])])) as { [K in HyperName]: number | null };
 }
 
 /**
@@ -40,8 +46,7 @@ export async function readStoreWindows(path: string): Promise<Map<string, Stored
   for (const r of rows) {
     const analysis = typeof r.analysis === 'string' ? r.analysis : 'all';
     const row: StoredWindowRow = {
-      analysis, quarter: String(r.quarter), alpha1: numberOrNull(r.alpha1), beta1: numberOrNull(r.beta1), alpha2: numberOrNull(r.alpha2),
-      beta2: numberOrNull(r.beta2), p: numberOrNull(r.p), neg_log_lik: numberOrNull(r.neg_log_lik), converged: Boolean(r.converged),
+      analysis, quarter: String(r.quarter), ...hyperparametersOf(r), neg_log_lik: numberOrNull(r.neg_log_lik), converged: Boolean(r.converged),
       at_bound: String(r.at_bound ?? ''), n_pairs: numberOrNull(r.n_pairs), n_reports: numberOrNull(r.n_reports),
     };
     byAnalysis.set(analysis, [...(byAnalysis.get(analysis) ?? []), row]);
