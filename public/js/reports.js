@@ -198,9 +198,13 @@ const FIELD_LABELS = {
   OTHER_MEDS: 'Other medications', PRIOR_VAX: 'Prior vaccination events',
 };
 
-/** A report's snippet (GET /cases with text): the field, then the text with each match in a `<mark>`. */
+/**
+ * A report's snippet (GET /cases with text): the field, then the text with each match in a `<mark>`.
+ * A span (phrasing content), so that it sits in the report's `<summary>`: visible in the list
+ * itself, without opening the report.
+ */
 function snippetLine(snippet) {
-  const line = el('p', null, { class: 'snippet' });
+  const line = el('span', null, { class: 'snippet' });
   line.append(el('strong', `${FIELD_LABELS[snippet.field] ?? snippet.field}: `));
   const text = String(snippet.text);
   let at = 0;
@@ -225,8 +229,8 @@ function reportDetails(report, ctx) {
   summary.append(el('strong', `VAERS ${report.vaers_id}`), ` — ${parts.join(' · ')}`);
   const mark = duplicateMark(report);
   if (mark) summary.append(' ', mark);
+  if (report.snippet) summary.append(snippetLine(report.snippet));
   details.append(summary);
-  if (report.snippet) details.append(snippetLine(report.snippet));
 
   const facts = el('dl', null, { class: 'report-facts' });
   const fact = (term, value) => { const div = el('div'); div.append(el('dt', term), el('dd', value ?? '—')); facts.append(div); };

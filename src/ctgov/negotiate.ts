@@ -4,7 +4,7 @@
  * prefers `text/html` to `application/json` (RFC 9110 12.5.1 quality values, most specific
  * range wins).
  */
-import type { ParamError } from '../domain/errors.js';
+import type { ParamError } from '../domain/error-object.js';
 import { parseFormat, type PipelineFormat } from './params.js';
 
 interface MediaRange {

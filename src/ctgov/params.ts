@@ -5,7 +5,7 @@
  * missing or malformed one). Registry enums come from the ClinicalTrials.gov API v2 contract
  * (`ctg-oas-v2.yaml`, components `Status` and `Phase`).
  */
-import type { ParamError } from '../domain/errors.js';
+import type { ParamError } from '../domain/error-object.js';
 
 /** ClinicalTrials.gov API v2 `Status` enum (overallStatus), in the contract's order. */
 export const STATUS_VALUES = [

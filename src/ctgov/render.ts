@@ -9,7 +9,7 @@
  * an alert (html.ts).
  */
 import { REGISTRY_CAVEAT } from '../domain/caveats.js';
-import { errorBody } from '../domain/errors.js';
+import { errorBody } from '../domain/error-object.js';
 import { renderBrief } from './brief.js';
 import { HTML_CSP, renderHtml } from './html.js';
 import { SPONSOR_REQUIRED, STATUS_ALL, type PipelineFormat, type PipelineQuery } from './params.js';

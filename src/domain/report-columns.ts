@@ -9,7 +9,7 @@
  *   build's rows (src/ingest/mining/report-tables.ts) and the server's read by column name
  *   (src/serve/store/reports.ts, whose `ReportData` is mapped from the table);
  * - the case series: each report's JSON and CSV fields (src/serve/cases/render.ts), their JSON schema
- *   (src/serve/cases/schemas.ts) and the notes (src/http/notes-additions.ts).
+ *   (src/serve/cases/schemas.ts) and the notes (src/http/notes-resources.ts).
  * A new report field is one row here plus the code that computes it (nothing for a `cell`
  * column: its source cell is read by its encoding).
  *

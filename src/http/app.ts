@@ -17,7 +17,7 @@ import swagger from '@fastify/swagger';
 import { SHARED_SCHEMAS } from '../serve/signals/schemas.js';
 import { buildId } from './build-id.js';
 import { HYPOTHESIS } from '../domain/caveats.js';
-import { errorBody } from '../domain/errors.js';
+import { errorBody } from '../domain/error-object.js';
 import { explorerRoutes } from './explorer.js';
 import { documentRoutes, LICENSE, SECURITY, SERVERS } from './openapi.js';
 import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';

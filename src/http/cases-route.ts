@@ -13,10 +13,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { analysisCasesRouteSchema, CASES_ROUTE_SCHEMA } from '../serve/cases/schemas.js';
 import { unknownRule } from '../serve/cases/service.js';
 import { analysisRule, type AnalysisDefinition } from '../domain/analysis-rules.js';
-import { errorBody } from '../domain/errors.js';
+import { errorBody } from '../domain/error-object.js';
 import { sendAnswer } from './answer.js';
 import type { Generation, LiveStore } from './live-store.js';
 import { PLAIN, rawQuery, withAnalysis, withCases, withGeneration } from './resource.js';
+import { casesNotes } from './notes-resources.js';
 
 /** Options of the /cases route plugin. */
 export interface CasesRouteOptions {
@@ -40,9 +41,9 @@ export async function casesRoutes(app: FastifyInstance, options: CasesRouteOptio
     });
   }
 
-  app.get('/cases', { schema: CASES_ROUTE_SCHEMA, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
+  app.get('/cases', { schema: { ...CASES_ROUTE_SCHEMA, description: casesNotes() }, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, (generation) => send(generation, reply, request, null)));
-  app.get('/analyses/:analysis/cases', { schema: analysisCasesRouteSchema(options.analysisNames.filter((n) => analysisRule(n))), ...PLAIN }, async (request: FastifyRequest<{ Params: { analysis: string } }>, reply) =>
+  app.get('/analyses/:analysis/cases', { schema: { ...analysisCasesRouteSchema(options.analysisNames.filter((n) => analysisRule(n))), description: casesNotes() }, ...PLAIN }, async (request: FastifyRequest<{ Params: { analysis: string } }>, reply) =>
     withAnalysis(live, request, reply, async (generation, name) => {
       reply.header('x-reports-analysis', name);
       const rule = analysisRule(name);

@@ -10,7 +10,7 @@
  *   During a live swap the old store keeps serving, so readiness stays 200.
  */
 import type { FastifyInstance } from 'fastify';
-import { ERROR_OBJECT_SCHEMA, errorBody } from '../domain/errors.js';
+import { ERROR_OBJECT_SCHEMA, errorBody } from '../domain/error-object.js';
 import { RETRY_AFTER_SECONDS, type LiveStore } from './live-store.js';
 
 /** Options of the health plugin. */

@@ -14,7 +14,7 @@ import { CLASS_SCHEMA, ERROR_SCHEMA, PAIR_SCHEMA, PROFILE_SCHEMA, QUARTER_SCHEMA
 import { LIMIT_DEFAULT as PIPELINE_LIMIT_DEFAULT, LIMIT_MAX as PIPELINE_LIMIT_MAX } from '../ctgov/params.js';
 import { pipelineJsonSchema, pipelineQuerySchema, studySchema } from '../ctgov/schema.js';
 import { HYPOTHESIS, REGISTRY_CAVEAT } from '../domain/caveats.js';
-import { analysesEndpoint, casesEndpoint, operationsNotes, reportsEndpoint, triageEndpoint, vaccinesEndpoint } from './notes-additions.js';
+import { RESOURCE_NOTES } from './notes-resources.js';
 
 /** RFC 9727 media type of the catalog (linkset JSON with the api-catalog profile). */
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
@@ -379,7 +379,7 @@ export function apiNotes(): string {
     whatTheServiceDoes(),
     paragraphs('## 2. Resources and their fields', pairFields(), objectFields(), pipelineResponseFields()),
     statesAndTransitions(),
-    paragraphs('## 4. Endpoints', signalsRequest(), signalsResponses(), pipelineEndpoint(), analysesEndpoint(), casesEndpoint(), vaccinesEndpoint(), operationsNotes(), reportsEndpoint(), triageEndpoint()),
+    paragraphs('## 4. Endpoints', signalsRequest(), signalsResponses(), pipelineEndpoint(), ...RESOURCE_NOTES.map((n) => `### ${n.section} ${n.title}\n\n${n.body()}`)),
     authentication(),
     events(),
     paragraphs('## 7. Errors', 'Every error body is the Error object of 2.5.', signalsErrors(), pipelineErrors()),

@@ -10,6 +10,7 @@ import { prefersHtml } from '../ctgov/negotiate.js';
 import { sendAnswer } from './answer.js';
 import type { LiveStore } from './live-store.js';
 import { PLAIN, rawQuery, withCases, withGeneration } from './resource.js';
+import { reportsNotes } from './notes-resources.js';
 
 /** Options of the report-view route plugin. */
 export interface ReportsRouteOptions {
@@ -21,7 +22,7 @@ const NO_REPORTS = 'this store has no report-level data (an import, or a store b
 
 /** Registers GET /reports/:vaers_id. */
 export async function reportsRoutes(app: FastifyInstance, options: ReportsRouteOptions): Promise<void> {
-  app.get('/reports/:vaers_id', { schema: REPORT_ROUTE_SCHEMA, config: { catalog: true }, ...PLAIN }, async (request: FastifyRequest<{ Params: { vaers_id: string } }>, reply) =>
+  app.get('/reports/:vaers_id', { schema: { ...REPORT_ROUTE_SCHEMA, description: reportsNotes() }, config: { catalog: true }, ...PLAIN }, async (request: FastifyRequest<{ Params: { vaers_id: string } }>, reply) =>
     withGeneration(options.live, reply, (generation) => withCases(generation, reply, NO_REPORTS, (cases) => {
       const answer = cases.report(request.params.vaers_id, rawQuery(request), prefersHtml(request.headers.accept), generation.analyses.names);
       if (answer.status !== 200) return reply.code(answer.status).send(answer.body);

@@ -7,7 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CasesService } from '../serve/cases/service.js';
-import { errorBody } from '../domain/errors.js';
+import { errorBody } from '../domain/error-object.js';
 import { RETRY_AFTER_SECONDS, type Generation, type LiveStore } from './live-store.js';
 
 /**

@@ -18,10 +18,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { analysesRouteSchema, analysisRouteSchema, analysisSignalsRouteSchema, SIGNALS_ROUTE_SCHEMA } from '../serve/signals/schemas.js';
 import type { SignalsService } from '../serve/signals/service.js';
 import { analysisVaccinesRouteSchema, VACCINES_ROUTE_SCHEMA } from '../serve/vaccines/schemas.js';
-import { errorBody } from '../domain/errors.js';
+import { errorBody } from '../domain/error-object.js';
 import { sendAnswer, type RenderedAnswer } from './answer.js';
 import type { Generation, LiveStore } from './live-store.js';
 import { PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';
+import { analysesNotes, vaccinesNotes } from './notes-resources.js';
 
 /** Options of the /signals route plugin. */
 export interface SignalsRouteOptions {
@@ -68,7 +69,7 @@ export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteO
     withGeneration(live, reply, (generation) => answer(generation, generation.analyses.defaultName, request, reply)));
   app.get('/analyses/:analysis/signals', { schema: analysisSignalsRouteSchema(options.analysisNames), ...PLAIN }, async (request: AnalysisRequest, reply) =>
     withAnalysis(live, request, reply, (generation, name) => answer(generation, name, request, reply)));
-  app.get('/analyses', { schema: analysesRouteSchema(), config: { catalog: true }, ...PLAIN }, async (request, reply) =>
+  app.get('/analyses', { schema: { ...analysesRouteSchema(), description: analysesNotes() }, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, async (generation) => sendAnswer(request, reply, generation.analysesListing(), generation.build, 'analyses')));
   app.get('/analyses/:analysis', { schema: analysisRouteSchema(options.analysisNames), ...PLAIN }, async (request: AnalysisRequest, reply) =>
     withAnalysis(live, request, reply, async (generation, name) => {
@@ -76,8 +77,8 @@ export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteO
       const detail = await generation.analysisDetail(name);
       return detail === null ? reply.code(404).send(errorBody(`unknown analysis ${name}`)) : sendAnswer(request, reply, detail, generation.build, `analysis\0${name}`);
     }));
-  app.get('/vaccines', { schema: VACCINES_ROUTE_SCHEMA, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
+  app.get('/vaccines', { schema: { ...VACCINES_ROUTE_SCHEMA, description: vaccinesNotes() }, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, (generation) => vaccines(generation, null, request, reply)));
-  app.get('/analyses/:analysis/vaccines', { schema: analysisVaccinesRouteSchema(options.analysisNames), ...PLAIN }, async (request: AnalysisRequest, reply) =>
+  app.get('/analyses/:analysis/vaccines', { schema: { ...analysisVaccinesRouteSchema(options.analysisNames), description: vaccinesNotes() }, ...PLAIN }, async (request: AnalysisRequest, reply) =>
     withAnalysis(live, request, reply, (generation, name) => vaccines(generation, name, request, reply)));
 }

@@ -11,7 +11,7 @@
  * coding negotiated (answer.ts, as /signals).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody, ERROR_OBJECT_SCHEMA } from '../domain/errors.js';
+import { errorBody, ERROR_OBJECT_SCHEMA } from '../domain/error-object.js';
 import { QUARTER_INPUT_PATTERN } from '../domain/quarter.js';
 import { readTriageWindow, type TriageWindow } from '../serve/store/triage-rows.js';
 import { parseTriageQuery, triageAnswer, TRIAGE_LIMIT_DEFAULT } from '../serve/triage/service.js';
@@ -20,6 +20,7 @@ import { answerHeaders } from '../serve/query/responses.js';
 import type { Generation, LiveStore } from './live-store.js';
 import { sendAnswer } from './answer.js';
 import { PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';
+import { triageNotes } from './notes-resources.js';
 
 /** Options of the /triage route plugin. */
 export interface TriageRouteOptions {
@@ -115,10 +116,10 @@ export async function triageRoutes(app: FastifyInstance, options: TriageRouteOpt
     return sendAnswer(request, reply, answer, generation.build, `triage\0${analysis}\0${JSON.stringify(params)}`);
   }
 
-  app.get('/triage', { schema: { summary: SUMMARY, querystring: QUERY, response: RESPONSES }, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
+  app.get('/triage', { schema: { summary: SUMMARY, description: triageNotes(), querystring: QUERY, response: RESPONSES }, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, (generation) => send(generation, triageAnalysis(generation), request, reply)));
   app.get('/analyses/:analysis/triage', {
-    schema: { summary: `${SUMMARY} (one analysis)`, params: { type: 'object', properties: { analysis: { type: 'string', enum: options.analysisNames } } }, querystring: QUERY, response: RESPONSES }, ...PLAIN,
+    schema: { summary: `${SUMMARY} (one analysis)`, description: triageNotes(), params: { type: 'object', properties: { analysis: { type: 'string', enum: options.analysisNames } } }, querystring: QUERY, response: RESPONSES }, ...PLAIN,
   }, async (request: FastifyRequest<{ Params: { analysis: string } }>, reply) =>
     withAnalysis(live, request, reply, (generation, name) => send(generation, name, request, reply)));
 }

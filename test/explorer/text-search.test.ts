@@ -54,6 +54,9 @@ describe.skipIf(!hasChromium)('explorer: search the narratives, snippets, the re
     expect(await page.textContent('#reports-summary')).toContain('whose narratives match “intussuscep*”');
     expect(await page.$$eval('#listing .snippet mark', (marks) => marks.map((m) => m.textContent))).toEqual(['intussusceptions', 'INTUSSUSCEPTION', 'Intussusception']);
     expect(await page.textContent('#listing details[data-vaers-id="106"] .snippet')).toBe('Symptoms: Fever 40%_C; intussusceptions ruled out');
+    // The matches show in the list itself: every report is still collapsed, and its snippet is visible.
+    expect(await page.$$eval('#listing details.report', (ds) => ds.filter((d) => (d as HTMLDetailsElement).open).length)).toBe(0);
+    for (const id of ['106', '102', '101']) expect(await page.isVisible(`#listing details[data-vaers-id="${id}"] .snippet mark`), id).toBe(true);
     await screenshot(page, 'text-search');
   });
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HEADER_SIZE } from '../../src/http/app.js';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { FORMATS, SIGNALS_PARAMETERS } from '../../src/serve/signals/parameters.js';
+import { RESOURCE_NOTES } from '../../src/http/notes-resources.js';
 import { fixtureApp, getJson } from './helpers.js';
 
 let app: FastifyInstance;
@@ -33,6 +34,20 @@ function section(heading: string): string {
   const next = rest.search(new RegExp(`\\n#{1,${level.length}} `));
   return next < 0 ? rest : rest.slice(0, next);
 }
+
+describe('/llms.txt and the OpenAPI descriptions come from one source', () => {
+  it('each resource note is its section of /llms.txt and the description of its routes in /openapi.json', () => {
+    const operations: Array<[string, string]> = [
+      ['/analyses', '4.3'], ['/cases', '4.4'], ['/analyses/{analysis}/cases', '4.4'], ['/vaccines', '4.5'], ['/analyses/{analysis}/vaccines', '4.5'],
+      ['/reports/{vaers_id}', '4.7'], ['/triage', '4.8'], ['/analyses/{analysis}/triage', '4.8'],
+    ];
+    for (const n of RESOURCE_NOTES) expect(section(`### ${n.section} ${n.title}`).trim()).toBe(n.body().trim());
+    for (const [path, at] of operations) {
+      const note = RESOURCE_NOTES.find((n) => n.section === at)!;
+      expect(doc.paths[path].get.description, path).toBe(note.body());
+    }
+  });
+});
 
 describe('spec 4.1: /llms.txt has the content of the specification', () => {
   it('every section of the spec, 1 to 9', () => {

@@ -8,7 +8,7 @@
 import { QUARTER_OBJECT_COLUMNS, type QuarterObjectEntry, type StoreType } from '../../domain/columns.js';
 import { analysisNamesText, SUBSET_ANALYSES } from '../../domain/analysis-rules.js';
 import { HYPER_NAMES } from '../../domain/mgps-prior.js';
-import { ERROR_OBJECT_SCHEMA } from '../../domain/errors.js';
+import { ERROR_OBJECT_SCHEMA } from '../../domain/error-object.js';
 import { PAIR_COLUMNS } from '../../domain/pair.js';
 import { QUARTER_PATTERN } from '../../domain/quarter.js';
 import { answerHeaders, errorResponse, NOT_MODIFIED } from '../query/responses.js';

@@ -12,7 +12,7 @@
  * and says triage orders hypotheses and does not assess causality.
  */
 import { HYPOTHESIS } from '../../domain/caveats.js';
-import { errorBody, type ErrorBody, type ParamError } from '../../domain/errors.js';
+import { errorBody, type ErrorBody, type ParamError } from '../../domain/error-object.js';
 import { formatQuarter, parseQuarterInput } from '../../domain/quarter.js';
 import { matchNames, type Vocabulary } from '../query/names.js';
 import { csvField } from '../query/csv.js';

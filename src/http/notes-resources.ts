@@ -1,7 +1,8 @@
 /**
- * The /llms.txt sections of the resources we added to the specification (section 4.3 analyses,
- * 4.4 case series, 4.5 vaccines, 4.6 operations, 4.7 the report view).
- * notes.ts assembles them with the rest.
+ * The notes of the resources we added to the specification (4.3 analyses, 4.4 case series, 4.5
+ * vaccines, 4.6 operations, 4.7 the report view, 4.8 triage), written once: each is both the
+ * OpenAPI description of its routes (the route files set `description` from here) and its
+ * section of /llms.txt (notes.ts assembles RESOURCE_NOTES with the rest).
  */
 import { CASES_PARAMETERS } from '../serve/cases/params.js';
 import { CASES_NOTE } from '../serve/cases/render.js';
@@ -13,10 +14,8 @@ import { LAG_INTERVALS } from '../serve/cases/timing.js';
 import { ONSET_MAX_DAYS } from '../domain/report-days.js';
 
 /** Section 4.3: the analyses (crude, stratified, subsets of the reports), our addition to the specification. */
-export function analysesEndpoint(): string {
-  return `### 4.3 GET /analyses and GET /analyses/{analysis}/signals (our addition)
-
-A store holds one or more analyses of the same reports; GET /signals answers the default one (the first built). GET /analyses lists them as JSON: {default, analyses: [{name, title, description, subset, items, stratified_by, strata, default, deduplicated, reports, pairs, rows, windows, reports_through, fits_at_bound, fits_not_converged, windows_skipped, partial_windows, signals}], hypothesis}; strata is the build's named choice of strata for stratified E (sex,age6,year by default: sex x Empirica's AGE_GROUP_6 00_01, 02_05, 06_17, 18_64, 65_above, unknown x year of RECVDATE; sex,age13,year: the 13 CDC WONDER age groups), null for crude E. The age is AGE_YRS, else CAGE_YR + CAGE_MO when AGE_YRS is blank. GET /analyses/{analysis} is one entry plus fits: per fitted window {quarter, alpha1, beta1, alpha2, beta2, p, neg_log_lik, converged, at_bound (the hyperparameters on a bound of openEBGM's box), n_pairs, n_reports}; a fit on a bound shrinks EB05, and small subsets rarely reach EB05 >= 2 (MGPS shrinks harder with little data): read PRR, ROR and IC beside it. GET /analyses/{analysis}/signals serves analysis {analysis} with the whole contract of 4.1 (every parameter, format, header and error); an unknown name is a 404 Error object whose allowed lists the names. Every answer of both paths carries X-REPORTS-Analysis with the analysis's name.
+export function analysesNotes(): string {
+  return `A store holds one or more analyses of the same reports; GET /signals answers the default one (the first built). GET /analyses lists them as JSON: {default, analyses: [{name, title, description, subset, items, stratified_by, strata, default, deduplicated, reports, pairs, rows, windows, reports_through, fits_at_bound, fits_not_converged, windows_skipped, partial_windows, signals}], hypothesis}; strata is the build's named choice of strata for stratified E (sex,age6,year by default: sex x Empirica's AGE_GROUP_6 00_01, 02_05, 06_17, 18_64, 65_above, unknown x year of RECVDATE; sex,age13,year: the 13 CDC WONDER age groups), null for crude E. The age is AGE_YRS, else CAGE_YR + CAGE_MO when AGE_YRS is blank. GET /analyses/{analysis} is one entry plus fits: per fitted window {quarter, alpha1, beta1, alpha2, beta2, p, neg_log_lik, converged, at_bound (the hyperparameters on a bound of openEBGM's box), n_pairs, n_reports}; a fit on a bound shrinks EB05, and small subsets rarely reach EB05 >= 2 (MGPS shrinks harder with little data): read PRR, ROR and IC beside it. GET /analyses/{analysis}/signals serves analysis {analysis} with the whole contract of 4.1 (every parameter, format, header and error); an unknown name is a 404 Error object whose allowed lists the names. Every answer of both paths carries X-REPORTS-Analysis with the analysis's name.
 
 - all: every report; E = n_vaccine * n_event / N over the window (the computation of this specification).
 - stratified: every report; E = sum over strata s of n_vaccine,s * n_event,s / N_s, strata = sex (F, M, U) x CDC WONDER age group x year of RECVDATE (DuMouchel 1999; openEBGM processRaw(stratify = TRUE); how FDA and CDC run MGPS on VAERS). Age confounds crude E: infant vaccines share infant events.
@@ -36,11 +35,9 @@ const REPORT_FIELDS_NOTES = JSON_REPORT_COLUMNS.flatMap((c) => {
 const TIMING_NOTES = `lag_interval: days from VAX_DATE to RECVDATE: ${LAG_INTERVALS.join(', ')} (unknown: VAX_DATE blank or after RECVDATE); lag: {n, median_days, q1_days, q3_days, share_over_365} of the known lags (quantiles by linear interpolation); onset_comparison (vaccine and event given, not q; else null): {max_days: ${ONSET_MAX_DAYS}, pair and other_vaccines: {n, median_days, days: reports per onset day 0..${ONSET_MAX_DAYS}}, ks: {d, p, method} or null}, the onset days (NUMDAYS when a whole number >= 0, else ONSET_DATE - VAX_DATE) of these reports against the event's reports naming no matched vaccine (same quarters, analysis and text), two-sample Kolmogorov-Smirnov as SciPy ks_2samp (method auto)`;
 
 /** Section 4.4: the case series, our addition to the specification. */
-export function casesEndpoint(): string {
+export function casesNotes(): string {
   const rows = CASES_PARAMETERS.map((p) => `| ${p.name} | ${p.schema.type} | ${p.schema.default ?? ''} | ${p.description.replace(/\|/g, '\\|')} |`);
-  return `### 4.4 GET /cases and GET /analyses/{analysis}/cases (our addition)
-
-The reports behind a query. ${CASES_NOTE}
+  return `The reports behind a query. ${CASES_NOTE}
 
 | Parameter | Type | Default | Meaning |
 |---|---|---|---|
@@ -56,25 +53,19 @@ ${rows.join('\n')}
 }
 
 /** Section 4.7: the report view, our addition to the specification. */
-export function reportsEndpoint(): string {
+export function reportsNotes(): string {
   const fields = STORED_REPORT_COLUMNS.filter((c) => c.json === null).map((c) => c.store).join(', ');
-  return `### 4.7 GET /reports/{vaers_id} (our addition)
-
-One report, whole. JSON by default; a readable HTML page (no scripts) with format=html or when Accept prefers text/html to application/json (a browser), as /pipeline. JSON body: the case-series fields of 4.4 (narrative: SYMPTOM_TEXT), events as [{term, version}] (version: its SYMPTOMVERSIONn, null when absent), the further fields ${fields} (the narratives as written, null when blank or when the store keeps none; dates ISO; current-layout-only fields null in the older layout), analyses (the names of the store's analyses whose subset rule keeps the report), possible_duplicates ([{vaers_id, weight, agreed}]: the reports the build's linkage linked to this one, heaviest Fellegi-Sunter match weight first, with the fields that agreed; the HTML page links each), reports_through, hypothesis. vaers_id not a positive integer, an unknown format or parameter: 400 Error object; no report with that VAERS_ID: 404 Error object. Headers: X-REPORTS-Through, X-REPORTS-Build, X-REPORTS-Hypothesis, Cache-Control public, max-age=60, ETag.`;
+  return `One report, whole. JSON by default; a readable HTML page (no scripts) with format=html or when Accept prefers text/html to application/json (a browser), as /pipeline. JSON body: the case-series fields of 4.4 (narrative: SYMPTOM_TEXT), events as [{term, version}] (version: its SYMPTOMVERSIONn, null when absent), the further fields ${fields} (the narratives as written, null when blank or when the store keeps none; dates ISO; current-layout-only fields null in the older layout), analyses (the names of the store's analyses whose subset rule keeps the report), possible_duplicates ([{vaers_id, weight, agreed}]: the reports the build's linkage linked to this one, heaviest Fellegi-Sunter match weight first, with the fields that agreed; the HTML page links each), reports_through, hypothesis. vaers_id not a positive integer, an unknown format or parameter: 400 Error object; no report with that VAERS_ID: 404 Error object. Headers: X-REPORTS-Through, X-REPORTS-Build, X-REPORTS-Hypothesis, Cache-Control public, max-age=60, ETag.`;
 }
 
 /** Section 4.5: the vaccine listing (the explorer's front door), our addition to the specification. */
-export function vaccinesEndpoint(): string {
-  return `### 4.5 GET /vaccines and GET /analyses/{analysis}/vaccines (our addition)
-
-Every vaccine name (VAERS VAX_NAME) of the served store, sorted by name, as JSON: {analysis, reports_through, vaccines: [{vaccine, vax_type, vax_type_codes, vax_type_names, reports, first_quarter, latest_quarter, flagged_pairs, emerging_pairs}], hypothesis}. vax_type is the rule of 2.1; vax_type_codes are the VAERS VAX_TYPE codes seen with the name and vax_type_names their long names in the same order (null for a code the table data/vax-types/vax-types.csv lacks); reports counts the distinct reports naming it, and first_quarter / latest_quarter are the quarters (RECVDATE) of the first and latest of them (all three null for a store without report tables); flagged_pairs counts its pairs that GET /signals serves in the default analysis (named in analysis), and emerging_pairs those of them with emerging true. GET /analyses/{analysis}/vaccines is the same listing with flagged_pairs and emerging_pairs counted in that analysis (X-REPORTS-Analysis names it; an unknown name is a 404 Error object whose allowed lists the names); for an analysis whose items are VAX_TYPE codes (types, SUBSET@types) it lists the codes, each its own vax_type and only vax_type_codes entry, reports counting the reports with a VAX row of the code. Takes no parameters: any parameter is a 400 Error object. Headers as /analyses: Cache-Control public, max-age=60, X-REPORTS-Through, ETag.`;
+export function vaccinesNotes(): string {
+  return `Every vaccine name (VAERS VAX_NAME) of the served store, sorted by name, as JSON: {analysis, reports_through, vaccines: [{vaccine, vax_type, vax_type_codes, vax_type_names, reports, first_quarter, latest_quarter, flagged_pairs, emerging_pairs}], hypothesis}. vax_type is the rule of 2.1; vax_type_codes are the VAERS VAX_TYPE codes seen with the name and vax_type_names their long names in the same order (null for a code the table data/vax-types/vax-types.csv lacks); reports counts the distinct reports naming it, and first_quarter / latest_quarter are the quarters (RECVDATE) of the first and latest of them (all three null for a store without report tables); flagged_pairs counts its pairs that GET /signals serves in the default analysis (named in analysis), and emerging_pairs those of them with emerging true. GET /analyses/{analysis}/vaccines is the same listing with flagged_pairs and emerging_pairs counted in that analysis (X-REPORTS-Analysis names it; an unknown name is a 404 Error object whose allowed lists the names); for an analysis whose items are VAX_TYPE codes (types, SUBSET@types) it lists the codes, each its own vax_type and only vax_type_codes entry, reports counting the reports with a VAX row of the code. Takes no parameters: any parameter is a 400 Error object. Headers as /analyses: Cache-Control public, max-age=60, X-REPORTS-Through, ETag.`;
 }
 
 /** Section 4.6: running the service: health, caching, compression, metrics, store swaps. */
 export function operationsNotes(): string {
-  return `### 4.6 Health, revalidation, compression, metrics (our addition)
-
-- GET /healthz: 200 {"ok":true} while the process answers. GET /readyz: 200 {ready, reports_through, analyses, store_build, build, load_seconds} once a store is completely loaded (every analysis and the case series); 503 Error object while it loads or when none could be loaded; while the default store is being built the 503 also carries building: true, phase, percent (null when not known yet) and builder ("this process" or "process PID"), with Retry-After. Both Cache-Control no-store.
+  return `- GET /healthz: 200 {"ok":true} while the process answers. GET /readyz: 200 {ready, reports_through, analyses, store_build, build, load_seconds} once a store is completely loaded (every analysis and the case series); 503 Error object while it loads or when none could be loaded; while the default store is being built the 503 also carries building: true, phase, percent (null when not known yet) and builder ("this process" or "process PID"), with Retry-After. Both Cache-Control no-store.
 - ETag: every 200 of /signals, /analyses/{analysis}/signals, /cases, /analyses/{analysis}/cases, /analyses, /vaccines, /reports/{vaers_id}, /triage and /analyses/{analysis}/triage carries a weak ETag derived from the served program and store (X-REPORTS-Build) and the normalised query, equal on every replica serving the same store; If-None-Match with it (or *) answers 304 Not Modified without a body.
 - Content coding: with Accept-Encoding, bodies of 1 KB or more are sent with brotli (br) or gzip (q-values honoured, br preferred); Vary: Accept-Encoding. The cached answers keep their compressed bytes.
 - GET /metrics: Prometheus text format: http_requests_total and http_request_duration_seconds by method, route pattern and status; reporting_signals_answer_cache_hits_total / _misses_total by resource; reporting_signals_store_info (store_build, build, reports_through, analyses), store load seconds and loads by result; process metrics.
@@ -82,12 +73,20 @@ export function operationsNotes(): string {
 }
 
 /** Section 4.8: the triage queue, our addition to the specification. */
-export function triageEndpoint(): string {
-  return `### 4.8 GET /triage and GET /analyses/{analysis}/triage (our addition)
-
-The pairs one window flags (n_methods_flagged >= 2: the serving floor of /signals), ranked for review by the evidence of their reports (vigiRank, Caster et al. 2014). Triage orders hypotheses; it does not assess causality. Analysis: stratified when the store has it, else the default; an unknown analysis is a 404 Error object. Parameters: quarter (YYYYQn, default the latest), vaccine (alias drug), event, q (matched as /signals), caution=include|exclude|only (exclude drops the pairs with an artefact caution, only keeps just those), limit 1..500 (default 50), offset, format json|csv; bad input is a 400 Error object. JSON body: {analysis, quarter, total, limit, offset, hypothesis (the caveat), note, evidence_note (only when the evidence is missing), pairs: [{vaccine, vax_type, event, n, eb05, prr, ic025, n_methods_flagged, score, reasons, cautions, lag: {median_days, q1_days, q3_days, share_over_365}, legal_share, term_category, onset: {n, median_days, vs_other_vaccines: {d, p}, vs_other_events: {d, p}}, completeness: {mean, well_documented_share}, serious_share, first_flagged, new}]}. reasons and cautions are [{code, text}], the text a sentence with the figures.
+export function triageNotes(): string {
+  return `The pairs one window flags (n_methods_flagged >= 2: the serving floor of /signals), ranked for review by the evidence of their reports (vigiRank, Caster et al. 2014). Triage orders hypotheses; it does not assess causality. Analysis: stratified when the store has it, else the default; an unknown analysis is a 404 Error object. Parameters: quarter (YYYYQn, default the latest), vaccine (alias drug), event, q (matched as /signals), caution=include|exclude|only (exclude drops the pairs with an artefact caution, only keeps just those), limit 1..500 (default 50), offset, format json|csv; bad input is a 400 Error object. JSON body: {analysis, quarter, total, limit, offset, hypothesis (the caveat), note, evidence_note (only when the evidence is missing), pairs: [{vaccine, vax_type, event, n, eb05, prr, ic025, n_methods_flagged, score, reasons, cautions, lag: {median_days, q1_days, q3_days, share_over_365}, legal_share, term_category, onset: {n, median_days, vs_other_vaccines: {d, p}, vs_other_events: {d, p}}, completeness: {mean, well_documented_share}, serious_share, first_flagged, new}]}. reasons and cautions are [{code, text}], the text a sentence with the figures.
 
 - Evidence over the window's reports of the analysis, computed by the build: reporting lag VAX_DATE -> RECVDATE (median and quartiles type 7, share over 365 days); legal_share: share of narratives naming litigation (legal, lawsuit, attorney, lawyer, litigation, court, claim, ...; whole words); onset days (NUMDAYS when whole, else ONSET_DATE - VAX_DATE; 0..60) with two-sample KS D and p against the same event after other vaccines and other events after the same vaccine (Van Holle et al. 2012); completeness (vigiGrade adaptation, well documented above 0.8); serious share.
 - Reasons: strong_disproportionality (EB05 >= 2), new (first flagged within the window's four quarters), serious (share >= 0.5), onset_clustered (both KS p < 0.01 with 3+ onsets), well_documented (share >= 0.5). Cautions: late_reports (median lag > 365 days), legal_reports (legal share >= 0.5), non_clinical_term (a medication error, product issue, lack of effect, ... term), few_reports (n < 3), fit_at_bound (the window's MGPS fit). Pairs with one of the first three (artefact) cautions rank after all others.
 - Score: log2(EB05) + 0.25 per flagging method + 1 new + serious share + 1 onset clustered + half the well-documented share, - 0.5 few_reports, - 0.25 fit_at_bound.`;
 }
+
+/** The resource notes in section order: /llms.txt prints `### section title` and the body; the routes use the body as their OpenAPI description. */
+export const RESOURCE_NOTES: ReadonlyArray<{ section: string; title: string; body: () => string }> = [
+  { section: '4.3', title: 'GET /analyses and GET /analyses/{analysis}/signals (our addition)', body: analysesNotes },
+  { section: '4.4', title: 'GET /cases and GET /analyses/{analysis}/cases (our addition)', body: casesNotes },
+  { section: '4.5', title: 'GET /vaccines and GET /analyses/{analysis}/vaccines (our addition)', body: vaccinesNotes },
+  { section: '4.6', title: 'Health, revalidation, compression, metrics (our addition)', body: operationsNotes },
+  { section: '4.7', title: 'GET /reports/{vaers_id} (our addition)', body: reportsNotes },
+  { section: '4.8', title: 'GET /triage and GET /analyses/{analysis}/triage (our addition)', body: triageNotes },
+];
