@@ -1,9 +1,9 @@
 /** Runs the `reporting-signals` CLI from the TypeScript sources in a child process (the command tests). */
 import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../helpers/paths.js';
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 
 /** `reporting-signals ARGS`: its exit code and standard error (stdout ignored). */
 export function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {

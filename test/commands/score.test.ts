@@ -2,14 +2,14 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseHyper, runScore } from '../../src/commands/score.js';
 import { SCORE_COLUMNS } from '../../src/domain/columns.js';
 import { UserError } from '../../src/domain/user-error.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const caers = path.resolve(repoRoot, '..', 'shared', 'data', 'oracle', 'caers.csv');
 const dir = mkdtempSync(path.join(tmpdir(), 'score-test-'));
 

@@ -7,14 +7,14 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { REGISTRY_CAVEAT } from '../../src/domain/caveats.js';
 import { FakeCtgov } from './fake-ctgov.js';
 import { ids, pipelineApp } from './helpers.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const CTGOV = path.resolve(repoRoot, '..', 'shared', 'data', 'ctgov');
 const present = existsSync(path.join(CTGOV, 'SOURCES.md'));
 if (!present) console.warn(`pipeline real-data tests skipped: ${CTGOV} not found`);

@@ -4,7 +4,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ANALYSIS_MODIFIERS, analysisRule, DEFAULT_ANALYSES, parseAnalysisName } from '../../src/domain/analysis-rules.js';
 import { parseVaxTypeTable, vaxTypeName, vaxTypeNames } from '../../src/domain/vax-type-names.js';
@@ -14,6 +13,7 @@ import { exactVaccines, substringVaccines, vaxTypeIndex } from '../../src/serve/
 import { indexPairs } from '../../src/serve/signals/catalog.js';
 import { matchPairs } from '../../src/serve/signals/match.js';
 import type { SignalsParams } from '../../src/serve/signals/parameters.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 
 describe('analysis names with modifiers', () => {
   it('SUBSET@types keeps the subset rule and E of SUBSET and counts VAX_TYPE codes', () => {
@@ -61,7 +61,7 @@ describe('VAX_TYPE long names (data/vax-types/vax-types.csv)', () => {
     expect(vaxTypeName('NOT-A-CODE')).toBeNull();
   });
 
-  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const repoRoot = REPO_ROOT;
   const shared = path.resolve(repoRoot, '..', 'shared', 'data');
   const vaxFiles = ['vaers', 'vaers-vax-symptoms'].flatMap((folder) => {
     const dir = path.join(shared, folder);

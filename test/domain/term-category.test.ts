@@ -12,8 +12,9 @@ import {
   nonClinicalTerms, parseTermList, TERM_CATEGORIES, TERM_CATEGORY_TEXT, TERM_LIST_URL, termCategory, type TermCategory,
 } from '../../src/domain/term-category.js';
 import { readSymptomTerms, symptomFiles } from '../../scripts/list-terms.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const csvPath = path.join(repoRoot, 'data', 'terms', 'non-clinical.csv');
 const readmePath = path.join(repoRoot, 'data', 'terms', 'README.md');
 const csvText = readFileSync(csvPath, 'utf8');

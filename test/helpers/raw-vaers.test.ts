@@ -7,14 +7,14 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ageGroup, caseCounts, isSerious, loadRawReports, pairStatistics, parseRecvdate, quarterOf, windowQuarters,
   type RawLoad,
 } from './raw-vaers.js';
+import { REPO_ROOT } from './paths.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const folder = process.env.RAW_VAERS_FOLDER ?? path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
 const modern = path.resolve(folder, '..', 'vaers-modern-layout');
 const present = existsSync(path.join(folder, '1998VAERSDATA.csv.gz')) && existsSync(path.join(folder, '1999VAERSDATA.csv.gz'));

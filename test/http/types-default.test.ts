@@ -6,14 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
 import { vaxTypeName } from '../../src/domain/vax-type-names.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const present = hasDefaultStore('the types analysis of the default store');
 
 describe.skipIf(!present)('the types analysis of the default store', () => {

@@ -8,14 +8,14 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readReportTable, type ReportTable } from '../../src/ingest/mining/report-table.js';
 import type { Hyperparameters } from '../../src/domain/mgps-prior.js';
 import { posterior, posteriorCdf } from '../../src/stats/mgps.js';
 import { scoreWindow, type PairStatistics } from '../../src/stats/window.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const caers = path.resolve(repoRoot, '..', 'shared', 'data', 'oracle', 'caers.csv');
 const present = existsSync(caers);
 if (!present) console.warn(`caers reference test skipped: ${caers} is absent`);

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStore } from '../../../src/ingest/mining/build.js';
 import type { BuildSummary } from '../../../src/ingest/mining/summary.js';
@@ -10,8 +9,9 @@ import { vaxType } from '../../../src/domain/vaccine-type.js';
 import { Store } from '../../helpers/store.js';
 import type { QuarterlyRow } from '../../../src/domain/store-schema.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const modern = resolve(repoRoot, '..', 'shared', 'data', 'vaers-modern-layout');
 
 describe.skipIf(!existsSync(modern))('build on the real 1999 files in the current layout (../shared/data/vaers-modern-layout)', () => {

@@ -9,15 +9,15 @@
 import { existsSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analysisRule, DEFAULT_STRATA, parseStrata, strataCount, stratumOf, subsetMask, type AnalysisDefinition } from '../../../src/domain/analysis-rules.js';
 import { countQuarters, windowCounts, type HistoryCounts, type WindowCounts } from '../../../src/ingest/mining/counts.js';
 import { parseQuarter } from '../../../src/domain/quarter.js';
 import { readVaers, type VaersData } from '../../../src/ingest/vaers/read.js';
 import { isSerious, loadRawReports, pairStatistics, type RawReport } from '../../helpers/raw-vaers.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
 const present = existsSync(path.join(vaers, '1999VAERSDATA.csv.gz'));
 if (!present) console.warn(`stratified E on the real 1999Q3 window skipped: ${vaers} is absent`);

@@ -12,14 +12,14 @@ import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStore } from '../../../src/ingest/mining/build.js';
 import type { QuarterlyRow, StoreMeta } from '../../../src/domain/store-schema.js';
 import { isSerious, loadRawReports, pairStatistics, type RawReport } from '../../helpers/raw-vaers.js';
 import { Store } from '../../helpers/store.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
 const present = existsSync(path.join(vaers, '2006VAERSDATA.csv.gz'));
 if (!present) console.warn(`vaccine-type items on the real 2006 files skipped: ${vaers} is absent`);

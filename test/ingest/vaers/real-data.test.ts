@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formatQuarter } from '../../../src/domain/quarter.js';
 import { readVaers } from '../../../src/ingest/vaers/read.js';
 import { SKIP } from '../../../src/ingest/vaers/skips.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const shared = resolve(repoRoot, '..', 'shared', 'data');
 const present = existsSync(resolve(shared, 'vaers')) && existsSync(resolve(shared, 'vaers-modern-layout'));
 if (!present) console.warn(`test/ingest/vaers/real-data: ${shared} is absent; real-data tests skipped`);

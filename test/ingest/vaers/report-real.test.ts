@@ -8,7 +8,6 @@
  */
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
@@ -18,8 +17,9 @@ import { readVaers } from '../../../src/ingest/vaers/read.js';
 import { OUTCOME } from '../../../src/domain/report-rules.js';
 import { symptomsRow, symptomsRowColumns, vaxRow, vaxRowColumns, type SymptomsRowColumns, type SymptomsRowValues, type VaxRowColumns, type VaxRowValues } from '../../../src/ingest/vaers/rows.js';
 import { loadRawReports } from '../../helpers/raw-vaers.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const modern = resolve(repoRoot, '..', 'shared', 'data', 'vaers-modern-layout');
 const vaxSymptoms = resolve(repoRoot, '..', 'shared', 'data', 'vaers-vax-symptoms');
 const VAX_2025 = resolve(vaxSymptoms, '2025VAERSVAX.partial.csv.gz');

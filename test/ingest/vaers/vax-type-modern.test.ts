@@ -5,14 +5,14 @@
  */
 import { createReadStream, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { parse } from 'csv-parse';
 import iconv from 'iconv-lite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { vaxType } from '../../../src/domain/vaccine-type.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const folder = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers-vax-symptoms');
 const present = existsSync(folder);
 if (!present) console.warn(`vax_type check on the 2007-2025 names skipped: ${folder} is absent`);

@@ -6,14 +6,14 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/http/app.js';
 import { DEFAULT_STORE } from '../../helpers/default-store.js';
 import { caseCounts, loadRawReports, quarterOf, type RawReport } from '../../helpers/raw-vaers.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
 const present = existsSync(path.join(vaers, '2006VAERSDATA.csv.gz')) && DEFAULT_STORE !== null;
 if (!present) console.warn(`/cases real-data test skipped: ${vaers} or the default store (data/vaers) is absent`);

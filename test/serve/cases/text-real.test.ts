@@ -7,7 +7,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
@@ -15,8 +14,9 @@ import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/http/app.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
 const YEARS = Array.from({ length: 17 }, (_, i) => 1990 + i);
 

@@ -6,17 +6,18 @@
  * files). Skipped with a message when data/vaers or the default store is absent.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/http/app.js';
 import { DEFAULT_STORE } from '../../helpers/default-store.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const vaers = path.resolve(here, '..', '..', 'data', 'vaers');
+const vaers = path.resolve(REPO_ROOT, 'data', 'vaers');
 const present = existsSync(path.join(vaers, '1999VAERSDATA.csv.gz')) && DEFAULT_STORE !== null;
 if (!present) console.warn(`/cases lag and onset real-data test skipped: ${vaers} or the default store is absent`);
 const SCIPY = JSON.parse(readFileSync(path.join(here, 'fixtures', 'scipy', 'onset_rotashield_1999.json'), 'utf8'));

@@ -6,15 +6,15 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVALUATION_FILES } from '../../../src/commands/evaluate.js';
 import { METHODS } from '../../../src/serve/evaluate/methods.js';
 import { METHOD_COLUMNS, PAIR_COLUMNS } from '../../../src/serve/evaluate/render.js';
 import { FIXTURE_REFERENCE, writeEvaluationStore } from './fixture.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 
 /** Runs `reporting-signals evaluate ARGS` from the sources; exit code, standard output and error. */
 export function evaluateCli(args: string[], cwd = repoRoot): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -8,13 +8,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVALUATION_FILES } from '../../../src/commands/evaluate.js';
 import { hasDefaultStore } from '../../helpers/default-store.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const hasStore = hasDefaultStore('evaluate real-data tests');
 
 /** The README's Evaluation section. */

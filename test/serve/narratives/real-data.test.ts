@@ -7,7 +7,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
@@ -15,8 +14,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { NarrativeIndex } from '../../../src/serve/narratives/index.js';
 import { parseTextQuery } from '../../../src/serve/narratives/query.js';
 import { readNarratives } from '../../helpers/narrative-records.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = REPO_ROOT;
 const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
 const YEARS = Array.from({ length: 17 }, (_, i) => 1990 + i);
 const present = YEARS.every((year) => existsSync(path.join(vaers, `${year}VAERSDATA.csv.gz`)));
