@@ -76,12 +76,13 @@ program
 
 program
   .command('evaluate')
-  .description('a reference set of known positive and negative pairs against every method and analysis of a store: sensitivity, specificity, PPV, time to signal')
+  .description('a reference set of known positive, negative and artefact pairs against every method and analysis of a store, every window judged (sensitivity, specificity, PPV, time to signal), and the triage queue against plain EB05, PRR and IC025 orderings')
   .requiredOption('--reference <file>', 'reference set CSV: id,vaccine,event,class,emerged,source (data/reference/README.md)')
   .option('--store <file>', 'store file (default: the embedded default store, as serve)')
   .option('--analyses <names>', 'analyses to evaluate, comma-separated (default: every analysis of the store)')
   .option('--through <quarter>', 'last window evaluated, YYYYQn (default: the store\'s latest quarter)')
-  .option('--out <dir>', 'folder for pairs.json, methods.json, pairs.csv, methods.csv and evaluation.svg')
+  .option('--rankings <names>', 'analyses whose triage queue is compared with plain orderings, comma-separated (default: the first analysis evaluated)')
+  .option('--out <dir>', 'folder for the JSON, CSV and SVG outputs (pairs, methods, ranking)')
   .action(async (options) => {
     const { runEvaluate } = await import('./commands/evaluate.js');
     await runEvaluate(options);

@@ -6,6 +6,8 @@
  *   2001), `ror` lower 95% bound of ROR > 1 with n >= 3 (van Puijenbroek 2002), `ic` IC025 > 0
  *   (Noren, Hopstadius and Bate 2013): the four flags of `flags()`;
  * - `floor`: `n_methods_flagged >= SERVING_FLOOR` (2), the rule the store and /signals serve.
+ * The triage queue is an ordering, not a flag: it is judged against plain orderings of the same
+ * windows (src/serve/evaluate/ranking.ts).
  *
  * A store may lack a flag's input (the Parquet form keeps no `prr_chisq` nor `ror_lci`). Such a
  * flag is recovered from the stored count `n_methods_flagged`: the flags with every input known
@@ -37,15 +39,6 @@ export const METHODS: readonly Method[] = [
   { key: 'ror', name: 'ROR', rule: 'ROR lower 95% bound > 1, n >= 3 (van Puijenbroek 2002)' },
   { key: 'ic', name: 'IC', rule: 'IC025 > 0 (BCPNN, Noren 2013)' },
   { key: 'floor', name: `n_methods>=${SERVING_FLOOR}`, rule: `n_methods_flagged >= ${SERVING_FLOOR} (the serving floor)` },
-];
-
-/**
- * Methods the triage issue will add (onset test, top-50 queue); no store has them yet, so the
- * harness names them as future work instead of evaluating them.
- */
-export const FUTURE_METHODS: readonly string[] = [
-  'time-to-onset test (triage issue): not in the store yet, future work',
-  'top-50 triage queue (triage issue): not in the store yet, future work',
 ];
 
 /** The statistic columns each flag of `flags()` reads (besides `n`, always stored). */

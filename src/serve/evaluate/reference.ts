@@ -9,13 +9,15 @@
  *   type (`ROTAVIRUS`) or a VAERS `VAX_TYPE` code (`MMR`, `FLU3`), case-insensitive; a type or
  *   code expands to every product of the store (src/serve/query/names.ts `exactVaccines`);
  * - `event`: the MedDRA preferred term exactly as VAERS spells it (`Febrile convulsion`);
- * - `class`: `positive` (a known adverse reaction) or `negative` (evidence favours no causal link);
+ * - `class`: `positive` (a known adverse reaction of the product), `negative` (a negative control:
+ *   an outcome with no plausible vaccine cause that VAERS receives) or `artefact` (a pair reported
+ *   for litigation or publicity, scored apart: what triage is for);
  * - `emerged`: for a positive, the quarter `YYYYQn` it became known (the first public report), or
- *   blank (known before the data, e.g. from the label); blank for a negative;
+ *   blank (known before the data, e.g. from the label); blank for the other classes;
  * - `source`: the citation the class rests on.
  *
  * RFC 4180 quoting; `#` at the start of a line makes it a comment; blank lines are skipped. A bad
- * row (a missing field, an unknown class, a bad quarter, `emerged` on a negative, a repeated id)
+ * row (a missing field, an unknown class, a bad quarter, `emerged` not on a positive, a repeated id)
  * is reported with its line number and skipped; a file with no valid row is a UserError.
  */
 import { readFile } from 'node:fs/promises';
@@ -27,7 +29,7 @@ import { UserError } from '../../domain/user-error.js';
 export const REFERENCE_COLUMNS = ['id', 'vaccine', 'event', 'class', 'emerged', 'source'] as const;
 
 /** The classes of a reference pair. */
-export const REFERENCE_CLASSES = ['positive', 'negative'] as const;
+export const REFERENCE_CLASSES = ['positive', 'negative', 'artefact'] as const;
 /** Class of a reference pair. */
 export type ReferenceClass = (typeof REFERENCE_CLASSES)[number];
 
@@ -65,11 +67,11 @@ function checkRow(fields: Record<string, string>, line: number, seen: Set<string
   const missing = REFERENCE_COLUMNS.filter((c) => c !== 'emerged' && fields[c] === '');
   if (missing.length > 0) return `missing ${missing.join(', ')}`;
   const cls = fields.class.toLowerCase();
-  if (!(REFERENCE_CLASSES as readonly string[]).includes(cls)) return `unknown class "${fields.class}" (expected ${REFERENCE_CLASSES.join(' or ')})`;
+  if (!(REFERENCE_CLASSES as readonly string[]).includes(cls)) return `unknown class "${fields.class}" (expected ${REFERENCE_CLASSES.join(', ')})`;
   let emergedIndex: QuarterIndex | null = null;
   if (fields.emerged !== '') {
     if (parseQuarterInput(fields.emerged) === null) return `bad quarter "${fields.emerged}" in emerged (expected YYYYQn, e.g. 1999Q3)`;
-    if (cls === 'negative') return 'emerged is given for a negative pair (leave it blank)';
+    if (cls !== 'positive') return `emerged is given for a${cls === 'artefact' ? 'n' : ''} ${cls} pair (leave it blank)`;
     emergedIndex = parseQuarterInput(fields.emerged);
   }
   if (seen.has(fields.id)) return `id "${fields.id}" is repeated`;

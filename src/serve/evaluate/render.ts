@@ -1,22 +1,24 @@
 /**
- * The evaluation's outputs: the Markdown table of standard output, `pairs.json` and
- * `methods.json`, and the same two as CSV (RFC 4180, CRLF, header row; src/serve/query/csv.ts
- * `csvField`). Proportions print as `estimate [lower, upper]` (Wilson 95%), three decimals.
+ * The evaluation's outputs: the Markdown tables of standard output (the methods, then the
+ * ranking comparison of render-ranking.ts), `pairs.json` and `methods.json`, and the same two as
+ * CSV (RFC 4180, CRLF, header row; src/serve/query/csv.ts `csvField`). Proportions print as
+ * `estimate [lower, upper]` (Wilson 95%), three decimals.
  */
 import { HYPOTHESIS } from '../../domain/caveats.js';
-import { csvField } from '../query/csv.js';
 import type { Proportion } from '../../stats/wilson.js';
 import type { MethodSummary, PairResult } from './evaluate.js';
 import { METHODS } from './methods.js';
+import { csvDocument as csv, rankingMarkdown } from './render-ranking.js';
 import type { Evaluation } from './run.js';
 
 /** The columns of pairs.csv, in order (the fields of pairs.json; `products` joined by `; `). */
 export const PAIR_COLUMNS = [
-  'id', 'analysis', 'method', 'vaccine', 'event', 'class', 'flagged', 'first_flagged', 'time_to_signal', 'not_reported', 'status', 'emerged', 'products',
+  'id', 'analysis', 'method', 'vaccine', 'event', 'class', 'flagged', 'first_flagged', 'time_to_signal', 'not_reported', 'status', 'emerged',
+  'windows', 'windows_flagged', 'windows_undetermined', 'recomputed', 'products',
 ] as const satisfies ReadonlyArray<keyof PairResult>;
 
 /** The proportions of a method summary. */
-const RATES = ['sensitivity', 'specificity', 'ppv'] as const;
+const RATES = ['sensitivity', 'specificity', 'ppv', 'window_sensitivity', 'window_specificity', 'artefacts_flagged'] as const;
 
 /** The columns of methods.csv, in order: counts, each rate with its interval, the time to signal. */
 export const METHOD_COLUMNS = [
@@ -38,36 +40,35 @@ export function formatProportion(p: Proportion): string {
   return p.estimate === null ? '-' : `${fixed(p.estimate)} [${fixed(p.lower)}, ${fixed(p.upper)}]`;
 }
 
-/** The Markdown report: what was evaluated, one table row per analysis and method, the notes. */
+/** The Markdown report: what was evaluated, one table row per analysis and method, the ranking comparison, the notes. */
 export function renderMarkdown(evaluation: Evaluation): string {
+  const undetermined = evaluation.methods.some((m) => m.undetermined_positive + m.undetermined_negative > 0);
   const lines = [
     `# Evaluation of ${evaluation.reference}`,
     '',
-    `Store \`${evaluation.store}\`, windows through ${evaluation.through}; ${evaluation.positives} positive and ${evaluation.negatives} negative reference pairs.`,
-    'Sensitivity = TP/(TP+FN), specificity = TN/(TN+FP), PPV = TP/(TP+FP), each with its Wilson 95% interval; undetermined and not-reported pairs',
-    '(positive/negative) are counted apart. Time to signal: quarters from `emerged` to the first flagged window (negative: before it was known).',
+    `Store \`${evaluation.store}\`, windows through ${evaluation.through}; ${evaluation.positives} positive (${evaluation.dated} dated), ${evaluation.negatives} negative and ${evaluation.artefacts} artefact reference pairs.`,
+    'Every method judged in every window of every pair (a pair the store did not keep recomputed from the report tables). Per pair: flagged in some window;',
+    'sensitivity = TP/(TP+FN), specificity = TN/(TN+FP), PPV = TP/(TP+FP). Per window: the share of the positives\' reported windows flagged, of the',
+    'negatives\' not flagged. Artefacts flagged: artefact pairs flagged in some window, scored apart. Each with its Wilson 95% interval. Time to signal:',
+    'quarters from `emerged` to the first flagged window (negative: before it was known).',
     '',
-    '| analysis | method | TP | FP | FN | TN | undetermined +/- | not reported +/- | sensitivity [95% CI] | specificity [95% CI] | PPV [95% CI] | median time to signal (n) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| analysis | method | TP | FP | FN | TN | not reported +/- | sensitivity [95% CI] | specificity [95% CI] | PPV [95% CI] | window sensitivity [95% CI] | window specificity [95% CI] | artefacts flagged [95% CI] | median time to signal (n) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...evaluation.methods.map((m) => `| ${[
-      m.analysis, methodName(m.method), m.tp, m.fp, m.fn, m.tn, `${m.undetermined_positive}/${m.undetermined_negative}`,
-      `${m.not_reported_positive}/${m.not_reported_negative}`, formatProportion(m.sensitivity), formatProportion(m.specificity),
-      formatProportion(m.ppv), m.median_time_to_signal === null ? '-' : `${m.median_time_to_signal} (${m.n_time_to_signal})`,
+      m.analysis, methodName(m.method), m.tp, m.fp, m.fn, m.tn, `${m.not_reported_positive}/${m.not_reported_negative}`,
+      ...RATES.map((r) => formatProportion(m[r])), m.median_time_to_signal === null ? '-' : `${m.median_time_to_signal} (${m.n_time_to_signal})`,
     ].join(' | ')} |`),
     '',
     'Methods: ' + METHODS.map((m) => `${m.name}: ${m.rule}`).join('; ') + '.',
+    ...(undetermined ? ['', 'Undetermined pairs (a store without prr_chisq or ror_lci) are left out of the rates: methods.csv counts them.'] : []),
     '',
+    ...rankingMarkdown(evaluation.ranking),
     ...evaluation.notes.map((n) => `- ${n}`),
     '',
     `> ${HYPOTHESIS}`,
     '',
   ];
   return lines.join('\n');
-}
-
-/** A CSV document from a header and rows of values. */
-function csv(header: readonly string[], rows: ReadonlyArray<readonly unknown[]>): string {
-  return [header.join(','), ...rows.map((r) => r.map(csvField).join(','))].map((l) => `${l}\r\n`).join('');
 }
 
 /** pairs.csv. */
@@ -95,6 +96,6 @@ export function pairsJson(pairs: readonly PairResult[]): string {
 
 /** methods.json: what was evaluated, the notes and the per-method summaries. */
 export function methodsJson(evaluation: Evaluation): string {
-  const { store, reference, through, analyses, positives, negatives, notes, methods } = evaluation;
-  return `${JSON.stringify({ store, reference, through, analyses, positives, negatives, methods: METHODS, notes, hypothesis: HYPOTHESIS, summaries: methods }, null, 2)}\n`;
+  const { store, reference, through, analyses, positives, negatives, artefacts, dated, notes, methods } = evaluation;
+  return `${JSON.stringify({ store, reference, through, analyses, positives, negatives, artefacts, dated, methods: METHODS, notes, hypothesis: HYPOTHESIS, summaries: methods }, null, 2)}\n`;
 }

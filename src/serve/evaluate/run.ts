@@ -2,35 +2,24 @@
  * One evaluation run: a reference set against the analyses of a store through a
  * quarter. Reads the store's vaccine table (names, types, VAX_TYPE codes) and expands each
  * reference `vaccine` with the /signals matching (src/serve/query/names.ts `exactVaccines`), reads the
- * quarterly rows of the reference pairs per analysis (src/serve/store/evaluation.ts), asks the report
- * tables whether a pair the store does not keep was reported at all (src/serve/cases: the /cases
- * selection of the analysis's reports), and evaluates (evaluate.ts). In an analysis whose items
- * are VAX_TYPE codes (`types`, `SUBSET@types`) a reference vaccine stands for a code when it is
- * one (or its long name), else for the codes of the products it expands to.
+ * quarterly rows of the reference pairs per analysis (src/serve/store/evaluation.ts), recomputes from
+ * the report tables the windows of the pairs the store did not keep (recompute.ts), evaluates
+ * every method per window (evaluate.ts), and compares the triage queue with plain orderings of
+ * every window (ranking.ts, over the windows `/triage` reads: src/serve/store/triage-rows.ts). In an
+ * analysis whose items are VAX_TYPE codes (`types`, `SUBSET@types`) a reference vaccine stands for
+ * a code when it is one (or its long name), else for the codes of the products it expands to.
  */
-import { analysisRule } from '../../domain/analysis-rules.js';
-import { CasesService } from '../cases/service.js';
-import { parseQuarter, parseQuarterInput, type QuarterIndex } from '../../domain/quarter.js';
+import { analysisRule, parseStrata } from '../../domain/analysis-rules.js';
+import { parseQuarter, parseQuarterInput } from '../../domain/quarter.js';
 import { UserError } from '../../domain/user-error.js';
-import { WINDOW_QUARTERS } from '../../domain/quarter.js';
 import { exactVaccines, vaccineIndex, vaxTypeIndex } from '../query/names.js';
 import { FLAG_COLUMNS, readFlagRows, readStoreVocabulary, type FlagColumn } from '../store/evaluation.js';
+import { readReportData } from '../store/reports.js';
+import { readTriageWindow } from '../store/triage-rows.js';
 import { evaluatePairs, summarise, type MethodSummary, type PairResult } from './evaluate.js';
-import { FUTURE_METHODS } from './methods.js';
+import { compareRankings, type RankingResult } from './ranking.js';
+import { recomputeRows, tallyAnalysis } from './recompute.js';
 import type { ReferenceSet } from './reference.js';
-
-/**
- * Reports per window, given each report's quarter index: the window of quarter w covers
- * w - WINDOW_QUARTERS + 1 .. w (src/domain/quarter.ts); windows after `through` and windows without
- * a report are left out.
- */
-export function windowCounts(quarters: Iterable<number>, through: QuarterIndex): Map<QuarterIndex, number> {
-  const counts = new Map<QuarterIndex, number>();
-  for (const q of quarters) {
-    for (let w = q; w < q + WINDOW_QUARTERS && w <= through; w++) counts.set(w, (counts.get(w) ?? 0) + 1);
-  }
-  return counts;
-}
 
 /** What to evaluate. */
 export interface EvaluationRequest {
@@ -41,20 +30,28 @@ export interface EvaluationRequest {
   analyses?: readonly string[];
   /** Last quarter `YYYYQn` (default: the store's reports_through). */
   through?: string;
+  /** Analyses whose triage queue is compared with plain orderings (default: the first analysis evaluated); each must be evaluated. */
+  rankings?: readonly string[];
 }
 
-/** The result of a run: per pair and method, per method, and the notes that qualify them. */
+/** The result of a run: per pair and method, per method, the ranking comparison, and the notes that qualify them. */
 export interface Evaluation {
   store: string;
   reference: string;
   through: string;
   analyses: string[];
+  /** The analyses whose triage queue was compared with plain orderings. */
+  rankings: string[];
   /** Reference pairs by class (valid rows). */
   positives: number;
   negatives: number;
+  artefacts: number;
+  /** Positives with an `emerged` quarter. */
+  dated: number;
   pairs: PairResult[];
   methods: MethodSummary[];
-  /** Sentences a reader needs: skipped rows, columns the store lacks, future-work methods. */
+  ranking: RankingResult;
+  /** Sentences a reader needs: skipped rows, columns the store lacks, what could not be recomputed. */
   notes: string[];
 }
 
@@ -69,6 +66,9 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
   const analyses = [...(request.analyses ?? storeAnalyses)];
   const unknown = analyses.filter((a) => !storeAnalyses.includes(a));
   if (unknown.length > 0) throw new UserError(`--analyses: ${unknown.map((a) => `"${a}"`).join(', ')} not in the store ${request.store} (it has ${storeAnalyses.join(', ')})`);
+  const rankings = request.rankings ?? analyses.slice(0, 1);
+  const outside = rankings.filter((a) => !analyses.includes(a));
+  if (outside.length > 0) throw new UserError(`--rankings: ${outside.map((a) => `"${a}"`).join(', ')} not among the analyses evaluated (${analyses.join(', ')})`);
   const through = request.through ?? meta.reports_through;
   if (through === null) throw new UserError(`the store ${request.store} is empty (no reports_through)`);
   const throughIndex = parseQuarterInput(through);
@@ -84,37 +84,50 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
     const exact = exactVaccines(typeVocabulary, p.vaccine);
     return [p.id, (exact.length > 0 ? exact : [...new Set(products.get(p.id)!.flatMap((name) => codesOf.get(name) ?? []))]).sort()];
   }));
-  const itemsOf = (analysis: string): ReadonlyMap<string, readonly string[]> =>
-    (meta.analyses?.find((a) => a.name === analysis)?.items === 'vax_type_code' ? codes : products);
+  const metaOf = (analysis: string): NonNullable<typeof meta.analyses>[number] | undefined => meta.analyses?.find((a) => a.name === analysis);
+  const itemsOf = (analysis: string): ReadonlyMap<string, readonly string[]> => (metaOf(analysis)?.items === 'vax_type_code' ? codes : products);
   const allEvents = [...new Set(pairs.map((p) => p.event))];
-  const cases = await CasesService.open(request.store, meta.reports_through);
+  const data = await readReportData(request.store);
   const notes = request.reference.problems.map((p) => `${request.reference.file}:${p.line}: skipped: ${p.message}`);
   for (const p of pairs) if (products.get(p.id)!.length === 0) notes.push(`${p.id}: vaccine "${p.vaccine}" names no vaccine of the store (not reported)`);
-  if (!cases) notes.push('The store has no report tables: a pair without a quarterly row counts as not reported (it may be reported below the store\'s floor).');
+  if (!data) notes.push('The store has no report tables: a pair the store did not keep cannot be recomputed and counts as not reported.');
+  const vaxTypeOf = new Map(vaccines.map((v) => [v.vax_name, v.vax_type]));
 
   const results: PairResult[] = [];
+  const ranking: RankingResult = { positives: [], windows: [], summary: [] };
   for (const analysis of analyses) {
     const items = itemsOf(analysis);
-    const { rows, present, priors } = await readFlagRows(request.store, analysis, [...new Set([...items.values()].flat())], allEvents);
+    const itemList = [...new Set([...items.values()].flat())];
+    const { rows, present, priors } = await readFlagRows(request.store, analysis, itemList, allEvents);
     const missing = new Set<FlagColumn>(FLAG_COLUMNS.filter((c) => !present[c]));
     if (missing.size > 0) notes.push(`${analysis}: the store keeps no ${[...missing].join(', ')}; the flags reading them are recovered from n_methods_flagged where it decides them, else undetermined.`);
-    const definition = analysisRule(analysis) ?? null;
-    const windowReports = (product: string, event: string): Map<QuarterIndex, number> | null => {
-      if (!cases || !definition) return null;
-      if (!cases.index.reportsByEvent.has(event)) return new Map();
-      const selected = cases.select({ vaccine: product, event, to: throughIndex, format: 'json', duplicates: 'keep', limit: 1, offset: 0 }, definition);
-      return selected.ok ? windowCounts(Array.from(selected.reports, (r) => cases.index.data.quarter[r]), throughIndex) : new Map();
-    };
+    const definition = analysisRule(analysis);
+    if (data && !definition) notes.push(`${analysis}: this program does not know the analysis's rule, so the pairs the store did not keep cannot be recomputed (not reported).`);
     const priorByQuarter = new Map([...priors].flatMap(([quarter, theta]) => {
       const index = parseQuarter(quarter);
       return index === null ? [] : [[index, theta] as const];
     }));
-    results.push(...evaluatePairs({ analysis, through: throughIndex, pairs, products: items, rows, missing, priors: priorByQuarter, windowReports }));
+    const strata = metaOf(analysis)?.strata;
+    const tallies = data && definition ? tallyAnalysis(data, definition, definition.stratified ? parseStrata(strata ?? undefined) : null, itemList, allEvents, throughIndex) : null;
+    const recompute = (item: string, event: string): ReturnType<typeof recomputeRows> | null => (tallies ? recomputeRows(tallies, item, event, priorByQuarter) : null);
+    results.push(...evaluatePairs({ analysis, through: throughIndex, pairs, products: items, rows, missing, recompute }));
+    if (!rankings.includes(analysis)) continue;
+    const quarters = [...priors.keys()].filter((q) => (parseQuarter(q) ?? Infinity) <= throughIndex).sort();
+    const windows = [];
+    for (const quarter of quarters) windows.push(await readTriageWindow(request.store, analysis, quarter));
+    const compared = compareRankings({
+      analysis, pairs, items, vaxTypeOf: (item) => vaxTypeOf.get(item) ?? item,
+      windows: windows.map((w, i) => ({ quarter: w.quarter ?? quarters[i], rows: w.rows, at_bound: w.at_bound })),
+    });
+    ranking.positives.push(...compared.positives);
+    ranking.windows.push(...compared.windows);
+    ranking.summary.push(...compared.summary);
   }
-  notes.push(...FUTURE_METHODS);
+  const count = (cls: string): number => pairs.filter((p) => p.class === cls).length;
   return {
-    store: request.store, reference: request.reference.file, through: through.toUpperCase(), analyses,
-    positives: pairs.filter((p) => p.class === 'positive').length, negatives: pairs.filter((p) => p.class === 'negative').length,
-    pairs: results, methods: summarise(results), notes,
+    store: request.store, reference: request.reference.file, through: through.toUpperCase(), analyses, rankings: [...rankings],
+    positives: count('positive'), negatives: count('negative'), artefacts: count('artefact'),
+    dated: pairs.filter((p) => p.class === 'positive' && p.emergedIndex !== null).length,
+    pairs: results, methods: summarise(results), ranking, notes,
   };
 }

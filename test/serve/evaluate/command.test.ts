@@ -1,7 +1,7 @@
 /**
  * `reporting-signals evaluate` as a user runs it, on the fixture store: the Markdown
- * table, the files of `--out` (the chart: one ROC mark per method and analysis, one time-to-signal
- * mark per flagged positive with `emerged`), and the CLI's errors.
+ * tables, the files of `--out` (the chart: one ROC mark per method and analysis, one time-to-signal
+ * mark per flagged positive with `emerged`; the ranking files and chart), and the CLI's errors.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVALUATION_FILES } from '../../../src/commands/evaluate.js';
 import { METHODS } from '../../../src/serve/evaluate/methods.js';
 import { METHOD_COLUMNS, PAIR_COLUMNS } from '../../../src/serve/evaluate/render.js';
+import { RANKING_COLUMNS, TOP_COLUMNS } from '../../../src/serve/evaluate/render-ranking.js';
 import { FIXTURE_REFERENCE, writeEvaluationStore } from './fixture.js';
 import { REPO_ROOT } from '../../helpers/paths.js';
 
@@ -45,15 +46,18 @@ afterAll(async () => {
 });
 
 describe('reporting-signals evaluate', () => {
-  it('prints the Markdown table, reports the skipped rows and writes the five files', async () => {
+  it('prints the Markdown tables, reports the skipped rows and writes the ten files', async () => {
     const out = join(dir, 'out');
     const { code, stdout, stderr } = await evaluateCli(['--store', store, '--reference', reference, '--analyses', 'all', '--through', '2000Q4', '--out', out]);
     expect(code).toBe(0);
-    expect(stdout).toContain('4 positive and 3 negative reference pairs');
-    expect(stdout).toContain('| all | n_methods>=2 | 2 | 1 | 1 | 1 | 0/0 | 1/1 | 0.667 [0.208, 0.939] | 0.500 [0.095, 0.905] | 0.667 [0.208, 0.939] | -2 (1) |');
-    expect(stdout).toContain('| all | GPS | 2 | 0 | 0 | 2 | 1/0 | 1/1 | 1.000 [0.342, 1.000] | 1.000 [0.342, 1.000] | 1.000 [0.342, 1.000] | 0 (1) |');
-    expect(stdout).toContain('- time-to-onset test (triage issue): not in the store yet, future work');
-    expect(stderr).toContain(`evaluate: ${reference}:10: skipped: unknown class "probable" (expected positive or negative)`);
+    expect(stdout).toContain('4 positive (1 dated), 2 negative and 1 artefact reference pairs');
+    // Floor per window: of the positives' 3 + 5 + 8 windows, RotaShield's 1999Q1 and 1999Q3 and MMR II's 2000Q2 (3/16).
+    expect(stdout).toContain('| all | n_methods>=2 | 2 | 0 | 1 | 1 | 1/1 | 0.667 [0.208, 0.939] | 1.000 [0.207, 1.000] | 1.000 [0.342, 1.000] | 0.188 [0.066, 0.430] | 1.000 [0.207, 1.000] | 1.000 [0.207, 1.000] | -2 (1) |');
+    // PRR: MMR II's 1999Q4 window is undetermined in this form (no chi-square), so 2 of 15 decided windows.
+    expect(stdout).toContain('| all | PRR | 2 | 0 | 1 | 1 | 1/1 | 0.667 [0.208, 0.939] | 1.000 [0.207, 1.000] | 1.000 [0.342, 1.000] | 0.133 [0.037, 0.379] | 1.000 [0.207, 1.000] | 1.000 [0.207, 1.000] | 0 (1) |');
+    expect(stdout).toContain('| all | rota-intussusception | 1999Q3 | 1999Q1 / 1999Q1 / 1999Q1 (-2) | 1999Q1 / 1999Q1 / 1999Q1 (-2) | 1999Q1 / 1999Q1 / 1999Q1 (-2) | 1999Q1 / 1999Q1 / 1999Q1 (-2) |');
+    expect(stdout).not.toMatch(/future work|not in the store yet/);
+    expect(stderr).toContain(`evaluate: ${reference}:10: skipped: unknown class "probable" (expected positive, negative, artefact)`);
     expect(stderr).toContain(`evaluate: ${reference}:12: skipped: missing source`);
 
     const pairs = JSON.parse(await readFile(join(out, 'pairs.json'), 'utf8')) as Array<Record<string, unknown>>;
@@ -64,14 +68,20 @@ describe('reporting-signals evaluate', () => {
     expect(methods.summaries.map((m) => m.method)).toEqual(METHODS.map((m) => m.key));
     const methodsCsv = await readFile(join(out, 'methods.csv'), 'utf8');
     expect(methodsCsv.split('\r\n')[0]).toBe(METHOD_COLUMNS.join(','));
-    // The hand-worked floor row (Wilson bounds from Python, the same formula): 2/3 and 1/2.
+    // The hand-worked floor row (Wilson bounds from Python, the same formula): 2/3, 1/1 (lower 1 / (1 + z^2)), 2/2, 3/16, 1/1, 1/1.
     const floorRow = methodsCsv.split('\r\n')[5].split(',');
-    expect(floorRow.slice(0, 10)).toEqual(['all', 'floor', '2', '1', '1', '1', '0', '0', '1', '1']);
-    const expected = [2 / 3, 0.20765960080204765, 0.9385080552796037, 0.5, 0.09453120573423074, 0.9054687942657693, 2 / 3, 0.20765960080204765, 0.9385080552796037, -2, 1];
+    expect(floorRow.slice(0, 10)).toEqual(['all', 'floor', '2', '0', '1', '1', '0', '0', '1', '1']);
+    const one = 0.20654931437723745;
+    const expected = [2 / 3, 0.20765960080204765, 0.9385080552796037, 1, one, 1, 1, 0.3423802275066532, 1, 3 / 16, 0.06591599071428139, 0.43008880961974144, 1, one, 1, 1, one, 1, -2, 1];
     floorRow.slice(10).forEach((value, i) => expect(Number(value)).toBeCloseTo(expected[i], 12));
     const pairsCsv = (await readFile(join(out, 'pairs.csv'), 'utf8')).split('\r\n');
     expect(pairsCsv[0]).toBe(PAIR_COLUMNS.join(','));
-    expect(pairsCsv).toContain('mmr-febrile,all,ic,MMR,Febrile convulsion,positive,false,,,false,not_flagged,,MEASLES + MUMPS + RUBELLA (MMR II); MEASLES + MUMPS + RUBELLA (NO BRAND NAME)');
+    // MMR (NO BRAND NAME) recomputed: 5 windows in all, none flagged by IC.
+    expect(pairsCsv).toContain('mmr-febrile,all,ic,MMR,Febrile convulsion,positive,false,,,false,not_flagged,,5,0,0,true,MEASLES + MUMPS + RUBELLA (MMR II); MEASLES + MUMPS + RUBELLA (NO BRAND NAME)');
+    expect((await readFile(join(out, 'ranking.csv'), 'utf8')).split('\r\n')[0]).toBe(RANKING_COLUMNS.join(','));
+    expect((await readFile(join(out, 'top20.csv'), 'utf8')).split('\r\n')[0]).toBe(TOP_COLUMNS.join(','));
+    expect((await readFile(join(out, 'ranks.csv'), 'utf8')).split('\r\n')).toContain('all,rota-intussusception,triage,1999Q1,1');
+    expect((await readFile(join(out, 'ranking.svg'), 'utf8')).match(/<g class="first-top" data-ordering="(\w+)">/g)).toHaveLength(4);
 
     const svg = await readFile(join(out, EVALUATION_FILES[4]), 'utf8');
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
@@ -92,15 +102,17 @@ describe('reporting-signals evaluate', () => {
       evaluateCli(['--store', store, '--reference', reference, '--through', 'Q4']),
       evaluateCli(['--store', join(dir, 'absent.parquet'), '--reference', reference]),
       evaluateCli(['--store', store]),
+      evaluateCli(['--store', store, '--reference', reference, '--analyses', 'all', '--rankings', 'serious']),
     ]);
-    expect(runs.map((r) => r.code)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(runs.map((r) => r.code)).toEqual([1, 1, 1, 1, 1, 1, 1]);
     expect(runs.map((r) => r.stderr.trim())).toEqual([
       `reporting-signals: cannot read the reference set ${join(dir, 'absent.csv')}: ENOENT`,
-      `reporting-signals: ${bad}: no valid reference pair (line 2: unknown class "maybe" (expected positive or negative))`,
+      `reporting-signals: ${bad}: no valid reference pair (line 2: unknown class "maybe" (expected positive, negative, artefact))`,
       `reporting-signals: --analyses: "death" not in the store ${store} (it has all, serious)`,
       'reporting-signals: --through must be a quarter YYYYQn such as 2006Q4 (got "Q4")',
       `reporting-signals: store not found: ${join(dir, 'absent.parquet')}`,
       "error: required option '--reference <file>' not specified",
+      'reporting-signals: --rankings: "serious" not among the analyses evaluated (all)',
     ]);
     expect(runs.every((r) => r.stdout === '')).toBe(true);
   });

@@ -10,18 +10,17 @@
  *   four. Emerged 1999Q3: ROR, IC and the floor flag 2 quarters before it, GPS and PRR at it.
  * - MMR II x Febrile convulsion: 1999Q4 ROR alone (PRR 2.5 but chi-square 3 < 4: in the Parquet
  *   form PRR or ROR, undetermined); 2000Q2 GPS, PRR, ROR (IC025 < 0). MMR (NO BRAND NAME) x
- *   Febrile convulsion is not stored but reported (report 1, 2000Q1, hospitalised): below the floor,
- *   at most 1 report a window (PRR, ROR and IC ruled out; GPS undetermined).
- * - MMR II x Autism: 2000Q1 PRR and ROR (negative: a false positive of PRR, ROR and the floor).
+ *   Febrile convulsion is not stored but reported (report 1, 2000Q1, hospitalised): recomputed from
+ *   the report tables, 1 report a window, nothing flags.
+ * - MMR II x Autism: 2000Q1 PRR and ROR (an artefact: flagged by PRR, ROR and the floor).
  * - FLUZONE x Facial palsy: 2000Q3, nothing flags (negative).
  * - ENGERIX-B x Anaphylactic reaction: not stored, reported (reports 6 of 1998Q1, 4 of 2000Q1, 2 and
- *   5 of 2000Q2, none serious): below the floor with 3 reports in the window 2000Q2, so every single
- *   method is undetermined.
+ *   5 of 2000Q2, none serious): recomputed, 3 reports in the window 2000Q2 (a 2x2 table 3, 0, 0, 1:
+ *   PRR and ROR undefined, EB05 and IC025 low), nothing flags.
  * - ENGERIX-B x Multiple sclerosis: not stored, reported only in 2001Q1 (report 3), after 2000Q4.
  *
- * The windows of `all`, 1998Q1 to 2001Q1, share the prior alpha1 0.2, beta1 0.1, alpha2 2, beta2 2:
- * EB05 of 1 report is at most 10 * qgamma(0.05, 1.2) < 2 (GPS ruled out), of 3 reports can reach 2.
- * `serious` has no windows (GPS not ruled out).
+ * The windows of `all`, 1998Q1 to 2001Q1, share the prior alpha1 0.2, beta1 0.1, alpha2 2, beta2 2.
+ * `serious` has no windows (no EB05 for a recomputed pair).
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -65,7 +64,7 @@ export const FIXTURE_REFERENCE = [
   'mmr-febrile,MMR,Febrile convulsion,positive,,IOM 2011',
   'hepb-anaphylaxis,hep,Anaphylactic reaction,positive,,IOM 2011',
   'yf-pyrexia,YELLOW FEVER,Pyrexia,positive,,label',
-  'mmr-autism,MEASLES + MUMPS + RUBELLA,Autism,negative,,IOM 2011',
+  'mmr-autism,MEASLES + MUMPS + RUBELLA,Autism,artefact,,Goodman and Nordin 2006',
   '"flu-palsy",FLU3,Facial palsy,negative,,"IOM 2011, Bell\'s palsy"',
   'hepb-ms,HEP B (ENGERIX-B),Multiple sclerosis,negative,,IOM 2002',
   'bad-class,MMR,Arthralgia,probable,,IOM 2011',

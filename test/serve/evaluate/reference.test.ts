@@ -10,7 +10,7 @@ describe('parseReferenceSet', () => {
     const set = parseReferenceSet(FIXTURE_REFERENCE, 'fixture.csv');
     expect(set.pairs.map((p) => [p.id, p.class, p.emerged, p.emergedIndex, p.line])).toEqual([
       ['rota-intussusception', 'positive', '1999Q3', 1999 * 4 + 2, 3], ['mmr-febrile', 'positive', null, null, 4],
-      ['hepb-anaphylaxis', 'positive', null, null, 5], ['yf-pyrexia', 'positive', null, null, 6], ['mmr-autism', 'negative', null, null, 7],
+      ['hepb-anaphylaxis', 'positive', null, null, 5], ['yf-pyrexia', 'positive', null, null, 6], ['mmr-autism', 'artefact', null, null, 7],
       ['flu-palsy', 'negative', null, null, 8], ['hepb-ms', 'negative', null, null, 9],
     ]);
     expect(set.pairs[5].source).toBe("IOM 2011, Bell's palsy");
@@ -18,25 +18,26 @@ describe('parseReferenceSet', () => {
 
   it('reports bad rows with their line numbers and skips them', () => {
     expect(parseReferenceSet(FIXTURE_REFERENCE, 'fixture.csv').problems).toEqual([
-      { line: 10, message: 'unknown class "probable" (expected positive or negative)' },
+      { line: 10, message: 'unknown class "probable" (expected positive, negative, artefact)' },
       { line: 11, message: 'bad quarter "1999-13" in emerged (expected YYYYQn, e.g. 1999Q3)' },
       { line: 12, message: 'missing source' },
     ]);
     const text = [
       'id,vaccine,event,class,emerged,source', 'a,MMR,"Febrile\nconvulsion",positive,,x', 'a,MMR,Autism,negative,,x',
-      'b,MMR,Autism,negative,2001Q1,x', 'c,MMR,Autism', ',MMR,,negative,,x',
+      'b,MMR,Autism,negative,2001Q1,x', 'c,MMR,Autism', ',MMR,,negative,,x', 'd,MMR,Autism,artefact,2001Q1,x',
     ].join('\n');
     expect(parseReferenceSet(text, 'f.csv').problems).toEqual([
       { line: 4, message: 'id "a" is repeated' },
       { line: 5, message: 'emerged is given for a negative pair (leave it blank)' },
       { line: 6, message: '3 fields (expected 6: id,vaccine,event,class,emerged,source)' },
       { line: 7, message: 'missing id, event' },
+      { line: 8, message: 'emerged is given for an artefact pair (leave it blank)' },
     ]);
   });
 
   it('a file with no valid row, a wrong header or no row at all is a UserError naming the file and line', () => {
     const bad = 'id,vaccine,event,class,emerged,source\nx,MMR,Autism,maybe,,IOM\ny,MMR,Autism,negative,,\n';
-    expect(() => parseReferenceSet(bad, 'bad.csv')).toThrow(new UserError('bad.csv: no valid reference pair (line 2: unknown class "maybe" (expected positive or negative); and 1 more bad rows)'));
+    expect(() => parseReferenceSet(bad, 'bad.csv')).toThrow(new UserError('bad.csv: no valid reference pair (line 2: unknown class "maybe" (expected positive, negative, artefact); and 1 more bad rows)'));
     expect(() => parseReferenceSet('id,vaccine,event,class,emerged,source\n', 'h.csv')).toThrow('h.csv: no valid reference pair (the file has a header only)');
     expect(() => parseReferenceSet('# only a comment\nvaccine,event\n', 'w.csv')).toThrow('w.csv:2: the header must be id,vaccine,event,class,emerged,source (got vaccine,event)');
     expect(() => parseReferenceSet('', 'e.csv')).toThrow('e.csv: empty reference set');
