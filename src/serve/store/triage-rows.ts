@@ -36,7 +36,7 @@ export interface TriageWindow {
   has_evidence: boolean;
 }
 
-/** Flagged as GET /triage takes it: GPS EB05 >= 2 or at least two methods (DESIGN.md "Flags"). */
+/** Flagged as GET /triage takes it: GPS EB05 >= 2 or at least two methods (docs/design.md "Statistics, precisely"). */
 const FLAGGED = '(eb05 >= 2 OR n_methods_flagged >= 2)';
 
 async function columnsOf(connection: DuckDBConnection, table: string): Promise<Set<string>> {
