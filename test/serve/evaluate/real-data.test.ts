@@ -1,6 +1,6 @@
 /**
  * `evaluate` on the real default store (VAERS 1990-2006) with the committed reference set: every
- * command of the README's Evaluation section run verbatim, the README's table equal to what the
+ * command of docs/evaluation.md run verbatim, that page's table equal to what the
  * first one prints, and facts of the data (every pair reported in `all`, so every event is spelt
  * as VAERS spells it and every vaccine names products; RotaShield flagged before the MMWR report).
  * Skips with a message when the default store is absent.
@@ -13,16 +13,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EVALUATION_FILES } from '../../../src/commands/evaluate.js';
 import { hasDefaultStore } from '../../helpers/default-store.js';
+import { recipe } from '../../helpers/recipes.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const hasStore = hasDefaultStore('evaluate real-data tests');
 
-/** The README's Evaluation section. */
+/** The Evaluation page (docs/evaluation.md), whole. */
 async function section(): Promise<string> {
-  const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## Evaluation\n');
-  expect(start).toBeGreaterThan(0);
-  return readme.slice(start, readme.indexOf('\n## ', start + 5));
+  return readFile(join(repoRoot, 'docs', 'evaluation.md'), 'utf8');
 }
 
 /** Runs one shell command line in the repository root. */
@@ -38,9 +36,9 @@ function sh(line: string): Promise<{ code: number | null; stdout: string; stderr
 }
 
 describe.skipIf(!hasStore)('evaluate on the default store with data/reference/vaers-1990-2006.csv', () => {
-  it('runs the README commands verbatim; the README table is the first one\'s output', async () => {
+  it('runs the commands of docs/evaluation.md verbatim; its table is the first one\'s output', async () => {
     const text = await section();
-    const block = /```sh\n([\s\S]*?)```/.exec(text)![1].split('\n').filter((l) => l.trim() !== '');
+    const block = recipe('docs/evaluation.md', 'evaluate').split('\n').filter((l) => l.trim() !== '');
     expect(block).toHaveLength(2);
     const runs = [];
     for (const line of block) runs.push(await sh(line));
