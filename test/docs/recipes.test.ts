@@ -206,3 +206,51 @@ describe.skipIf(!existsSync(caers))('the score example of docs/operations.md', (
     }
   }, 150_000);
 });
+
+describe('the import example of docs/operations.md', () => {
+  let child: ChildProcess | null = null;
+  let dir: string | null = null;
+  afterAll(() => {
+    if (child?.pid) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* ended */ }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * The three lines as written, in a folder linking the repository's dist/, data/ and node_modules
+   * (so sample.duckdb is written there): import, serve on $PORT (the default 8080 in the page), and
+   * the curl line once /readyz is 200, on the test's port. The pairs served are those of the sample
+   * with a quarter flagged by two methods, each `n` the sum of those quarters' `observed` (spec 2.1).
+   */
+  it('imports data/samples/rotavirus-intussusception.csv, serves it, and /signals answers its flagged pairs', async () => {
+    const lines = recipe('docs/operations.md', 'import-sample').split('\n').filter((l) => l.trim() !== '');
+    expect(lines).toHaveLength(3);
+    dir = mkdtempSync(path.join(tmpdir(), 'rs-import-sample-'));
+    for (const entry of ['dist', 'data', 'node_modules']) symlinkSync(path.join(REPO_ROOT, entry), path.join(dir, entry));
+    const imported = await bash(lines[0], { cwd: dir, timeoutMs: 120_000 });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(existsSync(path.join(dir, 'sample.duckdb'))).toBe(true);
+
+    const port = await freePort();
+    child = spawn('bash', ['-c', lines[1]], { cwd: dir, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore', detached: true });
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 100_000;
+    let ready = 0;
+    while (Date.now() < deadline && ready !== 200) {
+      ready = await fetch(`${url}/readyz`).then((r) => r.status, () => 0);
+      if (ready !== 200) await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(ready).toBe(200);
+    const run = await bash(lines[2].replaceAll('http://127.0.0.1:8080', url));
+    expect(run.code, run.stderr).toBe(0);
+    const served = (JSON.parse(run.stdout) as Array<{ vaccine: string; event: string; n: number }>).map((p) => [p.vaccine, p.event, p.n]);
+
+    const [header, ...rows] = readFileSync(path.join(REPO_ROOT, 'data/samples/rotavirus-intussusception.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
+    const col = (name: string): number => header.indexOf(name);
+    const expected = new Map<string, number>();
+    for (const r of rows) {
+      if (Number(r[col('n_methods_flagged')]) >= 2) expected.set(r[col('drug_name')], (expected.get(r[col('drug_name')]) ?? 0) + Number(r[col('observed')]));
+    }
+    expect(expected.size).toBeGreaterThan(0);
+    expect(served.sort()).toEqual([...expected].map(([vaccine, n]) => [vaccine, 'Intussusception', n]).sort());
+  }, 240_000);
+});

@@ -11,7 +11,7 @@ import { Store } from '../../helpers/store.js';
 import type { QuarterlyRow } from '../../../src/domain/store-schema.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
 const modern = resolve(repoRoot, '..', 'shared', 'data', 'vaers-modern-layout');
 
 describe.skipIf(!existsSync(modern))('build on the real 1999 files in the current layout (../shared/data/vaers-modern-layout)', () => {

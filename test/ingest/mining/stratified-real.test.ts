@@ -17,7 +17,7 @@ import { parseQuarter } from '../../../src/domain/quarter.js';
 import { readVaers, type VaersData } from '../../../src/ingest/vaers/read.js';
 import { isSerious, loadRawReports, pairStatistics, type RawReport } from '../../helpers/raw-vaers.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
 const present = existsSync(path.join(vaers, '1999VAERSDATA.csv.gz'));
 if (!present) console.warn(`stratified E on the real 1999Q3 window skipped: ${vaers} is absent`);

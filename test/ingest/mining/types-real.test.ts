@@ -19,7 +19,7 @@ import type { QuarterlyRow, StoreMeta } from '../../../src/domain/store-schema.j
 import { isSerious, loadRawReports, pairStatistics, type RawReport } from '../../helpers/raw-vaers.js';
 import { Store } from '../../helpers/store.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
 const present = existsSync(path.join(vaers, '2006VAERSDATA.csv.gz'));
 if (!present) console.warn(`vaccine-type items on the real 2006 files skipped: ${vaers} is absent`);

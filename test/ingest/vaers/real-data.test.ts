@@ -6,7 +6,7 @@ import { formatQuarter } from '../../../src/domain/quarter.js';
 import { readVaers } from '../../../src/ingest/vaers/read.js';
 import { SKIP } from '../../../src/ingest/vaers/skips.js';
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
 const shared = resolve(repoRoot, '..', 'shared', 'data');
 const present = existsSync(resolve(shared, 'vaers')) && existsSync(resolve(shared, 'vaers-modern-layout'));
 if (!present) console.warn(`test/ingest/vaers/real-data: ${shared} is absent; real-data tests skipped`);

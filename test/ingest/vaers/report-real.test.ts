@@ -19,7 +19,7 @@ import { OUTCOME } from '../../../src/domain/report-rules.js';
 import { symptomsRow, symptomsRowColumns, vaxRow, vaxRowColumns, type SymptomsRowColumns, type SymptomsRowValues, type VaxRowColumns, type VaxRowValues } from '../../../src/ingest/vaers/rows.js';
 import { loadRawReports } from '../../helpers/raw-vaers.js';
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
 const modern = resolve(repoRoot, '..', 'shared', 'data', 'vaers-modern-layout');
 const vaxSymptoms = resolve(repoRoot, '..', 'shared', 'data', 'vaers-vax-symptoms');
 const VAX_2025 = resolve(vaxSymptoms, '2025VAERSVAX.partial.csv.gz');

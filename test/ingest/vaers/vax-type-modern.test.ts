@@ -12,7 +12,7 @@ import iconv from 'iconv-lite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { vaxType } from '../../../src/domain/vaccine-type.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const folder = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers-vax-symptoms');
 const present = existsSync(folder);
 if (!present) console.warn(`vax_type check on the 2007-2025 names skipped: ${folder} is absent`);

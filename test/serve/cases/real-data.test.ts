@@ -13,7 +13,7 @@ import { buildApp } from '../../../src/http/app.js';
 import { DEFAULT_STORE } from '../../helpers/default-store.js';
 import { caseCounts, loadRawReports, quarterOf, type RawReport } from '../../helpers/raw-vaers.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
 const present = existsSync(path.join(vaers, '2006VAERSDATA.csv.gz')) && DEFAULT_STORE !== null;
 if (!present) console.warn(`/cases real-data test skipped: ${vaers} or the default store (data/vaers) is absent`);

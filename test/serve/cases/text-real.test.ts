@@ -17,7 +17,7 @@ import { curlPaths } from '../../helpers/recipes.js';
 import { buildApp } from '../../../src/http/app.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
 const YEARS = Array.from({ length: 17 }, (_, i) => 1990 + i);
 

@@ -16,7 +16,7 @@ import { buildApp } from '../../../src/http/app.js';
 import { DEFAULT_STORE } from '../../helpers/default-store.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const vaers = path.resolve(here, '..', '..', 'data', 'vaers');
+const vaers = path.resolve(here, '..', '..', '..', 'data', 'vaers');
 const present = existsSync(path.join(vaers, '1999VAERSDATA.csv.gz')) && DEFAULT_STORE !== null;
 if (!present) console.warn(`/cases lag and onset real-data test skipped: ${vaers} or the default store is absent`);
 const SCIPY = JSON.parse(readFileSync(path.join(here, 'fixtures', 'scipy', 'onset_rotashield_1999.json'), 'utf8'));

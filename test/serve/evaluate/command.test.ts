@@ -14,7 +14,7 @@ import { METHODS } from '../../../src/serve/evaluate/methods.js';
 import { METHOD_COLUMNS, PAIR_COLUMNS } from '../../../src/serve/evaluate/render.js';
 import { FIXTURE_REFERENCE, writeEvaluationStore } from './fixture.js';
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
 
 /** Runs `reporting-signals evaluate ARGS` from the sources; exit code, standard output and error. */
 export function evaluateCli(args: string[], cwd = repoRoot): Promise<{ code: number | null; stdout: string; stderr: string }> {

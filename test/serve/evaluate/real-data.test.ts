@@ -15,7 +15,7 @@ import { EVALUATION_FILES } from '../../../src/commands/evaluate.js';
 import { hasDefaultStore } from '../../helpers/default-store.js';
 import { recipe } from '../../helpers/recipes.js';
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
 const hasStore = hasDefaultStore('evaluate real-data tests');
 
 /** The Evaluation page (docs/evaluation.md), whole. */

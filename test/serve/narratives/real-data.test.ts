@@ -16,7 +16,7 @@ import { NarrativeIndex } from '../../../src/serve/narratives/index.js';
 import { parseTextQuery } from '../../../src/serve/narratives/query.js';
 import { readNarratives } from '../../helpers/narrative-records.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
 const YEARS = Array.from({ length: 17 }, (_, i) => 1990 + i);
 const present = YEARS.every((year) => existsSync(path.join(vaers, `${year}VAERSDATA.csv.gz`)));
