@@ -105,6 +105,9 @@ describe.skipIf(!hasDefaultStore('the curl recipes of the documentation'))('ever
     harness = await startGoldenHarness(DEFAULT_STORE!);
     app = harness.app;
     base = await app.listen({ port: 0, host: '127.0.0.1' });
+    // The pages run against a ready server ("with npm start running"): every analysis loaded.
+    const deadline = Date.now() + 240_000;
+    while ((await app.inject({ url: '/readyz' })).statusCode !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
     // curl as written, plus the status on standard error (a wrapper first on PATH).
     bin = mkdtempSync(path.join(tmpdir(), 'rs-recipes-bin-'));
     const real = (await bash('command -v curl')).stdout.trim();
