@@ -4,7 +4,7 @@
  * (or --vaers DIR) into a temporary store and prints the linkage's figures (src/ingest/linkage), per
  * analysis the reports kept, pairs stored and fits on a bound, and for RotaShield x
  * Intussusception 1999Q3 and LYMErix x Arthralgia 2001Q1 the n, N, E and EB05 of both analyses
- * (the README's figures, section Analyses -> Duplicates), and ten clusters drawn at random (a
+ * (the figures of docs/statistics.md, Analyses -> Duplicates), and ten clusters drawn at random (a
  * seeded generator) with their links: the VAERS_IDs, the match weight and the fields that agreed.
  * Builds with the narratives, as the default store (the linkage compares them). Asserts nothing.
  *

@@ -1,5 +1,5 @@
 /**
- * Audit of the MGPS prior fits on the real VAERS windows (DESIGN.md "Statistics, precisely":
+ * Audit of the MGPS prior fits on the real VAERS windows (docs/design.md "Statistics, precisely":
  * zero-truncated negative binomial mixture, openEBGM's box). For each window it compares
  * - ours: `fitPrior` replayed as the build runs it (chunks of 8 windows, warm start from the
  *   previous window of the chunk; src/ingest/mining/build.ts), and

@@ -78,7 +78,7 @@ function importsOf(file: string): Edge[] {
 const FILES = tsFiles(SRC);
 const GRAPH = new Map(FILES.map((file) => [file, importsOf(file)]));
 
-/** The floor or wing of a src file: its first folder below src/ (`src/serve/signals/x.ts` -> `serve`); a file directly in src/ -> `` (none). */
+/** The floor or wing of a src file: its first folder below src/ (`src/serve/signals/service.ts` -> `serve`); a file directly in src/ -> `` (none). */
 function folderOf(file: string): string {
   const parts = file.split('/');
   return parts.length > 2 ? parts[1] : '';
@@ -88,7 +88,7 @@ function folderOf(file: string): string {
 const WINGS = new Set(['ingest', 'serve']);
 
 /**
- * The unit of the folder graph a src file belongs to: its room in a wing (`src/serve/signals/x.ts` ->
+ * The unit of the folder graph a src file belongs to: its room in a wing (`src/serve/signals/service.ts` ->
  * `serve/signals`), else its top folder, or for a file directly in src/ its name (`src/cli.ts` -> `cli.ts`).
  */
 function unitOf(file: string): string {

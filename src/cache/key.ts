@@ -1,5 +1,5 @@
 /**
- * Where the default store lives and what it is keyed by (DESIGN.md "Where the default
+ * Where the default store lives and what it is keyed by (docs/design.md "Where the default
  * data comes from"). `serve` without `--store` serves the default analyses built from the
  * official files in `data/vaers` into a cache folder, in a file whose name carries a digest of
  * everything its content depends on, so that a stale store is never served:

@@ -18,7 +18,7 @@ import type { Rendered, Renderer } from './render-context.js';
 import { resultNotes, SOURCE_NAME } from './wording.js';
 
 
-/** JSON body of a 200 answer (format=json). Field meanings: README "API: /pipeline"; spec 2.6. */
+/** JSON body of a 200 answer (format=json). Field meanings: docs/api.md "API: /pipeline"; spec 2.6. */
 export interface PipelineJson {
   sponsor: string;
   role: PipelineQuery['role'];

@@ -29,7 +29,7 @@ export const studySchema = {
   },
 } as const;
 
-/** format=json 200 body (spec 2.6; README "API: /pipeline"). */
+/** format=json 200 body (spec 2.6; docs/api.md "API: /pipeline"). */
 export const pipelineJsonSchema = {
   type: 'object',
   required: ['sponsor', 'role', 'status', 'phase', 'limit', 'limit_requested', 'n_studies', 'n_returned', 'n_rejected',

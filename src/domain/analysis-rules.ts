@@ -3,7 +3,7 @@
  * them, and the case series (src/serve/cases) restricts `/analyses/NAME/cases` by them, both on the
  * same columns ({@link RuleColumns}).
  *
- * An analysis is a subset of the reports plus a way to compute the expected count E (DESIGN.md
+ * An analysis is a subset of the reports plus a way to compute the expected count E (docs/design.md
  * "Statistics, precisely" -> Analyses):
  * - `all`: every report, crude E = n_vaccine * n_event / N (the specification's tool chain).
  * - `stratified`: every report, E summed over strata (by default sex (F, M, U) x Empirica's

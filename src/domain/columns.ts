@@ -1,5 +1,5 @@
 /**
- * The columns of a quarterly row, in one table (DESIGN.md "Data flow": counts -> statistics ->
+ * The columns of a quarterly row, in one table (docs/design.md "Data flow": counts -> statistics ->
  * smoothing -> store -> HTTP): per column its name, its store type, when it may be null, what
  * it means, and where it goes besides the store. Everything that lists these columns derives
  * from `COLUMNS`:
@@ -13,7 +13,7 @@
  *   (mapped from the table, so they follow it);
  * - the triage evidence the build computes and GET /triage reads (`EVIDENCE_COLUMNS`, kind `evidence`).
  *
- * Ground floor: this file imports nothing outside src/spec.
+ * Ground floor: this file imports nothing outside src/domain.
  */
 import { QUARTER_PATTERN } from './quarter.js';
 
@@ -21,7 +21,7 @@ import { QUARTER_PATTERN } from './quarter.js';
 export type StoreType = 'VARCHAR' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN';
 
 /**
- * When a column may be null (DESIGN.md: an undefined value is null, never Infinity or NaN):
+ * When a column may be null (docs/design.md: an undefined value is null, never Infinity or NaN):
  * - `never`: always set (a foreign store may still hold NULL; the server reads it as described
  *   under {@link Encoding});
  * - `imported`: set by the build, null in an imported store (the R layout has no counts);
@@ -163,7 +163,7 @@ export const COLUMNS = [
   { name: 'ic975', type: 'DOUBLE', nullable: 'undefined', kind: 'statistic', score: {},
     description: 'log2 of the 97.5% quantile of `Gamma(n + 0.5, E + 0.5)`.' },
   { name: 'n_methods_flagged', type: 'INTEGER', nullable: 'never', kind: 'flag', score: {},
-    description: 'Methods flagging the pair, 0 to 4 (DESIGN.md "Flags"): GPS `eb05 >= 2`; PRR `prr >= 2, prr_chisq >= 4, n >= 3`; ROR `ror_lci > 1, n >= 3`; IC `ic025 > 0`.',
+    description: 'Methods flagging the pair, 0 to 4 (docs/glossary.md "flagged"): GPS `eb05 >= 2`; PRR `prr >= 2, prr_chisq >= 4, n >= 3`; ROR `ror_lci > 1, n >= 3`; IC `ic025 > 0`.',
     served: { encoding: 'i8', record: 2, aggregate: true },
     quarterObject: { minimum: 0, maximum: 4, description: 'How many of the four methods flag the window (0 to 4): GPS eb05 >= 2; PRR >= 2 with chi-square >= 4 and n >= 3; ROR lower 95% bound > 1 with n >= 3; IC025 > 0.' } },
   { name: 'is_signal_any', type: 'BOOLEAN', nullable: 'never', kind: 'flag', score: {},
@@ -306,7 +306,7 @@ export function evidenceFromDoubles(values: ArrayLike<number>, at: number): Evid
 
 /**
  * `x` when it is a finite number, else null: how every statistic is stored and served
- * (DESIGN.md: an undefined value is null, never Infinity or NaN).
+ * (docs/design.md: an undefined value is null, never Infinity or NaN).
  */
 export function finiteOrNull(x: number): number | null {
   return Number.isFinite(x) ? x : null;

@@ -52,7 +52,7 @@ export function quarterOf(year: number, month: number): QuarterIndex {
   return year * 4 + Math.floor((month - 1) / 3);
 }
 
-/** Quarters in a window: the window of quarter q covers q-3..q (DESIGN.md "Statistics, precisely"). */
+/** Quarters in a window: the window of quarter q covers q-3..q (docs/design.md "Statistics, precisely"). */
 export const WINDOW_QUARTERS = 4;
 
 /**

@@ -1,12 +1,12 @@
 /**
- * The signal store: one embedded DuckDB database file (DESIGN.md "Decisions already taken").
+ * The signal store: one embedded DuckDB database file (docs/design.md "Decisions already taken").
  * This file defines its tables and the TypeScript shapes of their rows. Only `src/serve/store/`
  * holds SQL.
  *
  * Tables
  * - `quarterly`: one row per (analysis, drug, event, quarter) for every pair that has at least
  *   one quarter with `n_methods_flagged >= 2` in that analysis (the pair's full series).
- *   Statistics of the 4-quarter window ending at `quarter` (DESIGN.md "Statistics, precisely").
+ *   Statistics of the 4-quarter window ending at `quarter` (docs/design.md "Statistics, precisely").
  * - `vaccines`: one row per vaccine name (`VAX_NAME`) with its `vax_type` (spec 2.1) and the
  *   VAERS `VAX_TYPE` codes seen with it.
  * - `windows`: per analysis and window, the MGPS hyperparameters and fit diagnostics.
@@ -37,7 +37,7 @@ export interface VaccineRow {
   vax_type_codes: string[];
 }
 
-/** MGPS fit of one window (DESIGN.md: "record per window the hyperparameters ..."). */
+/** MGPS fit of one window (docs/design.md: "record per window the hyperparameters ..."). */
 export interface WindowRow extends Hyperparameters {
   /** The analysis fitted (a store written before analyses existed has none: `all`). */
   analysis?: string;

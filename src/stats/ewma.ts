@@ -1,10 +1,10 @@
 /**
  * Exponentially weighted moving average (Roberts 1959, "Control chart tests based on geometric
- * moving averages", Technometrics 1(3):239-250), as DESIGN.md applies it to EB05 per pair in
+ * moving averages", Technometrics 1(3):239-250), as docs/design.md applies it to EB05 per pair in
  * quarter order: `s_t = lambda x_t + (1 - lambda) s_(t-1)`, `s_0 = x_0`, lambda = 0.3.
  */
 
-/** The smoothing weight DESIGN.md fixes. */
+/** The smoothing weight docs/design.md fixes. */
 export const EWMA_LAMBDA = 0.3;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Signal flags of one pair (DESIGN.md "Statistics, precisely"): GPS `eb05 >= GPS_THRESHOLD` (2, src/domain/floor.ts); PRR
+ * Signal flags of one pair (docs/design.md "Statistics, precisely"): GPS `eb05 >= GPS_THRESHOLD` (2, src/domain/floor.ts); PRR
  * `prr >= 2 and chisq >= 4 and n >= 3` (Evans 2001); ROR `lower CI > 1 and n >= 3`; IC
  * `ic025 > 0`. A null statistic never flags.
  */

@@ -2,7 +2,7 @@
  * MGPS, the Multi-item Gamma Poisson Shrinker (DuMouchel 1999, "Bayesian data mining in large
  * frequency tables", The American Statistician 53(3):177-190), as openEBGM implements it
  * (Canida and Ihrie 2017, "openEBGM: An R Implementation of the Gamma-Poisson Shrinker Data
- * Mining Model", The R Journal 9(2):499-519). DESIGN.md "Statistics, precisely" is the contract.
+ * Mining Model", The R Journal 9(2):499-519). docs/design.md "Statistics, precisely" is the contract.
  *
  * - Prior of the ratio lambda = mu/E: `p*Gamma(alpha1, beta1) + (1-p)*Gamma(alpha2, beta2)`
  *   (shape, rate).
@@ -254,7 +254,7 @@ export function fitPrior(table: CountTable, options: { warmStart?: Hyperparamete
 /**
  * Posterior weight of the first component (DuMouchel 1999 eq. 2.5), from the untruncated
  * negative binomial densities: `Qn = p f1(n) / (p f1(n) + (1-p) f2(n))`, in [0, 1].
- * Example (REFERENCE.md hyperparameters, n = 1, E = 0.5): about 0.18.
+ * Example (docs/reference-data.md hyperparameters, n = 1, E = 0.5): about 0.18.
  */
 export function qn(theta: Hyperparameters, n: number, E: number): number {
   const { alpha1, beta1, alpha2, beta2, p } = theta;

@@ -5,14 +5,14 @@
  * chi-square with Yates' continuity correction exactly as R's `chisq.test(correct = TRUE)`
  * computes it for a 2x2 table.
  *
- * 2x2 report table of a pair (DESIGN.md): a = reports with vaccine and event, b = vaccine
+ * 2x2 report table of a pair (docs/design.md): a = reports with vaccine and event, b = vaccine
  * without the event, c = event without the vaccine, d = neither.
  */
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 
 /**
  * z for a two-sided 95% interval: the exact standard normal 97.5% quantile 1.959963984540054
- * (R's `qnorm(0.975)`). DESIGN.md writes 1.96; the reference ROR CI in REFERENCE.md
+ * (R's `qnorm(0.975)`), as docs/design.md fixes it; the reference ROR CI in docs/reference-data.md
  * (1.9007 to 7.6478 for CALCIUM/DYSPHAGIA) is only reproduced with the exact quantile
  * (1.96 gives an upper limit of 7.6479). The two differ by 2e-5 relative in the limits.
  */

@@ -17,7 +17,7 @@ export interface RorResult {
  * ROR `= a d / (b c)`; CI `exp(ln ROR +- z sqrt(1/a + 1/b + 1/c + 1/d))`, z = {@link Z95} (1.95996).
  * ROR is null when b = 0 or c = 0; the CI is null when any cell is 0 (ROR = 0 when only a or d
  * is 0 has no log-scale interval).
- * Example (CALCIUM / DYSPHAGIA in caers, REFERENCE.md): a=11, b=32, c=274, d=3039 ->
+ * Example (CALCIUM / DYSPHAGIA in caers, docs/reference-data.md): a=11, b=32, c=274, d=3039 ->
  * ROR = 33429/8768 = 3.8126, 95% CI 1.9007 to 7.6478.
  */
 export function ror(a: number, b: number, c: number, d: number): RorResult {

@@ -1,7 +1,7 @@
 /**
  * All statistics of one report table (a window, or a whole `score` file): the MGPS prior fit
  * and, per pair, EBGM/EB05/EB50/EB95, PRR (+CI, Yates chi-square), ROR (+CI), IC (+IC025,
- * IC975) and the flags (DESIGN.md "Statistics, precisely").
+ * IC975) and the flags (docs/design.md "Statistics, precisely").
  *
  * Pairs with the same n and the same margin product n_vaccine*n_event have the same expected
  * count and hence the same MGPS and IC values, so the likelihood and the posterior run once per

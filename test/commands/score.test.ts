@@ -81,7 +81,7 @@ describe('score command', () => {
     expect(() => parseHyper('1,2,3,4,1.5')).toThrow(/p = 1.5/);
   });
 
-  it.skipIf(!existsSync(caers))('caers: 17,189 rows; REUMOFAN PLUS / WEIGHT INCREASED with the published hyperparameters (REFERENCE.md)', async () => {
+  it.skipIf(!existsSync(caers))('caers: 17,189 rows; REUMOFAN PLUS / WEIGHT INCREASED with the published hyperparameters (docs/reference-data.md)', async () => {
     const out = path.join(dir, 'caers-out.csv');
     let stdout = '';
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {

@@ -1,5 +1,5 @@
 /**
- * Issue 6 on the embedded default store (data/default.duckdb, VAERS 1990-2006): the page in
+ * Issue 6 on the embedded default store (the default store built into the cache, VAERS 1990-2006): the page in
  * headless Chromium against the real server, with real names (`ROTAVIRUS (ROTASHIELD)` x
  * `Intussusception`). Saves the screenshots the README uses (artifacts/screenshots/default-*.png;
  * docs/explorer.png is a copy of default-readme.png). Skips when the store or Chromium is absent.

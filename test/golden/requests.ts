@@ -138,7 +138,7 @@ const SIGNALS_FORMATS: GoldenRequest[] = [
   signals('q=zzzz&format=class'),
 ];
 
-/** /signals 400s (spec 7 and the README's "not shown" choices). */
+/** /signals 400s (spec 7 and the "not shown" choices of docs/api.md). */
 const SIGNALS_ERRORS: GoldenRequest[] = [
   get('/signals'),
   get('/signals?'),

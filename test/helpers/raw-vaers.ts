@@ -2,7 +2,7 @@
  * An independent oracle over the raw VAERS files, for tests only.
  *
  * Written from the official file format (../shared/data/vaers/SOURCES.md) and the "Statistics,
- * precisely" section of DESIGN.md, without any project code under src/, so that the project's
+ * precisely" section of docs/design.md, without any project code under src/, so that the project's
  * reader (src/ingest/vaers) and counting (src/ingest/mining) can be checked against it. Deliberately plain:
  * whole files in memory, one loop per statistic, a Map per stratum; nothing is optimised.
  */
@@ -236,7 +236,7 @@ export interface PairStats {
 /**
  * Counts, over the reports whose RECVDATE quarter lies in the window ending at `windowEnd`, the
  * distinct reports naming both `vaccine` and `event` (n), each of them (margins) and all (N), and
- * the crude and stratified expected counts (DESIGN.md "Statistics, precisely").
+ * the crude and stratified expected counts (docs/design.md "Statistics, precisely").
  */
 export function pairStatistics(reports: RawReport[], windowEnd: string, vaccine: string, event: string, options: PairOptions = {}): PairStats {
   const quarters = new Set(windowQuarters(windowEnd));

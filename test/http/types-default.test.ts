@@ -1,19 +1,16 @@
 /**
  * The type-level analysis `types` of the real default store (VAX_TYPE codes as items): the
- * README's commands on it answer 200, and FLU3 x Guillain-Barre syndrome in 2006 holds the 48
+ * commands of docs/api.md on it answer 200, and FLU3 x Guillain-Barre syndrome in 2006 holds the 48
  * reports that the raw files give (test/ingest/mining/types-real.test.ts recomputes that count and PRR
  * 7.10 from the raw 2006 files). Skipped with a message without the default store.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { curlPaths } from '../helpers/recipes.js';
 import { buildApp } from '../../src/http/app.js';
 import { vaxTypeName } from '../../src/domain/vax-type-names.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
-import { REPO_ROOT } from '../helpers/paths.js';
 
-const repoRoot = REPO_ROOT;
 const present = hasDefaultStore('the types analysis of the default store');
 
 describe.skipIf(!present)('the types analysis of the default store', () => {
@@ -30,9 +27,8 @@ describe.skipIf(!present)('the types analysis of the default store', () => {
     return res.json();
   };
 
-  it('runs the README\'s commands on /analyses/types verbatim: 200 each', async () => {
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-    const urls = [...readme.matchAll(/^curl '(http:\/\/127\.0\.0\.1:8080\/analyses\/types\/[^']*)'$/gm)].map((m) => new URL(m[1]));
+  it('runs the commands of docs/api.md on /analyses/types verbatim: 200 each', async () => {
+    const urls = curlPaths('docs/api.md', '/analyses/types/').map((p) => new URL(p, 'http://127.0.0.1:8080'));
     expect(urls.length).toBe(2);
     for (const url of urls) await json(url.pathname + url.search);
   }, 120_000);

@@ -1,6 +1,6 @@
 /**
- * The README's weekly recipe (section "Operating it"), run as written: the fenced
- * block after "The weekly recipe" is taken from README.md and run by bash with `VAERS`, `STORE`,
+ * The weekly recipe of docs/operations.md (section "Operating it"), run as written: the fenced
+ * block marked `<!-- recipe: weekly -->` is taken from that page and run by bash with `VAERS`, `STORE`,
  * `SERVE_PID` and `PORT` set and `reporting-signals` on PATH (a wrapper running src/cli.ts
  * through tsx). The store is built to `$STORE.new`, moved onto the served path, and the server
  * reloads it: on SIGHUP (the block's `kill -HUP`), and with `serve --watch` (the block's first
@@ -14,19 +14,16 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCaseFolder } from '../serve/cases/fixture.js';
 import { buildTwoStores, type TwoStores } from './stores.js';
+import { recipe } from '../helpers/recipes.js';
 import { get, killAll, ROOT, startServe, untilReady } from './serve-process.js';
 
 const run = promisify(execFile);
 let stores: TwoStores;
 let bin: string;
 
-/** The README's weekly recipe block (the lines between its fences). */
-async function recipe(): Promise<string> {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  const at = readme.indexOf('The weekly recipe');
-  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at));
-  if (at < 0 || !block) throw new Error('README.md: no weekly recipe block');
-  return block[1];
+/** The weekly recipe of docs/operations.md (the lines between its fences). */
+async function weeklyRecipe(): Promise<string> {
+  return recipe('docs/operations.md', 'weekly');
 }
 
 beforeAll(async () => {
@@ -49,9 +46,9 @@ async function bash(script: string, env: Record<string, string>): Promise<string
   return stdout;
 }
 
-describe('the README weekly recipe, as written', () => {
+describe('the weekly recipe of docs/operations.md, as written', () => {
   it('build to $STORE.new, mv onto the served path, kill -HUP: /readyz shows the new store_build', async () => {
-    const block = await recipe();
+    const block = await weeklyRecipe();
     expect(block).toContain('--out "$STORE.new" && mv "$STORE.new" "$STORE"');
     expect(block).toContain('kill -HUP "$SERVE_PID"');
     const served = join(stores.dir, 'store.duckdb');
@@ -80,7 +77,7 @@ describe('the README weekly recipe, as written', () => {
   }, 600_000);
 
   it('with serve --watch: the build and mv of the recipe swap the store in without a signal', async () => {
-    const block = await recipe();
+    const block = await weeklyRecipe();
     const buildAndMove = block.split('\nkill -HUP')[0];
     const served = join(stores.dir, 'watched.store');
     await run('cp', [stores.older, served]);

@@ -1,5 +1,5 @@
 /**
- * Reference test on openEBGM's caers data (../shared/data/oracle/REFERENCE.md):
+ * Reference test on openEBGM's caers data (docs/reference-data.md):
  * the table built the openEBGM way, the published scores with the published hyperparameters fixed,
  * and our own fit's negative log-likelihood against the published 4162.456.
  * Tolerances follow how openEBGM produced the printed numbers: EBGM is exact, then rounded to 2
@@ -20,7 +20,7 @@ const caers = path.resolve(repoRoot, '..', 'shared', 'data', 'oracle', 'caers.cs
 const present = existsSync(caers);
 if (!present) console.warn(`caers reference test skipped: ${caers} is absent`);
 
-// REFERENCE.md, openEBGM 0.9.1 vignettes (full data, no squashing).
+// docs/reference-data.md, openEBGM 0.9.1 vignettes (full data, no squashing).
 const published: Hyperparameters = { alpha1: 3.25596685, beta1: 0.39998994, alpha2: 2.02376139, beta2: 1.90614108, p: 0.06530755 };
 const publishedNegLL = 4162.456;
 const publishedPairs = [
@@ -29,7 +29,7 @@ const publishedPairs = [
 ];
 const publishedTopEb05 = [15.68, 11.65, 10.16, 8.99, 8.98];
 
-describe.skipIf(!present)('caers reference (REFERENCE.md)', () => {
+describe.skipIf(!present)('caers reference (docs/reference-data.md)', () => {
   let table: ReportTable;
   let fixed: PairStatistics[];
   beforeAll(async () => {

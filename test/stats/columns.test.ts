@@ -75,7 +75,7 @@ describe('the column table', () => {
     for (const name of names) expect(SERIES_FIELDS.some((f) => f.name === name), name).toBe(true);
   });
 
-  it('finiteOrNull: NaN and infinities are null (DESIGN.md), every finite number stays', () => {
+  it('finiteOrNull: NaN and infinities are null (docs/design.md), every finite number stays', () => {
     for (const x of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) expect(finiteOrNull(x)).toBeNull();
     for (const x of [0, -0, 1.5, -2, Number.MAX_VALUE, Number.MIN_VALUE]) expect(finiteOrNull(x)).toBe(x);
   });

@@ -1,8 +1,8 @@
-/** EWMA of EB05 per pair (DESIGN.md statistics: lambda 0.3, s_0 = x_0). */
+/** EWMA of EB05 per pair (docs/design.md statistics: lambda 0.3, s_0 = x_0). */
 import { describe, expect, it } from 'vitest';
 import { ewma } from '../../src/stats/ewma.js';
 
-describe('ewma (DESIGN.md statistics)', () => {
+describe('ewma (docs/design.md statistics)', () => {
   it('s_0 = x_0 and s_t = 0.3 x_t + 0.7 s_(t-1)', () => {
     // 1; 0.3*2 + 0.7*1 = 1.3; 0.3*4 + 0.7*1.3 = 2.11
     const out = ewma([1, 2, 4]);

@@ -1,5 +1,5 @@
 /**
- * MGPS pieces against hand-worked values (DESIGN.md "Statistics, precisely";
+ * MGPS pieces against hand-worked values (docs/design.md "Statistics, precisely";
  * DuMouchel 1999): likelihood, gradient, Qn, EBGM, posterior quantiles, prior fit on bounds.
  */
 import negativeBinomialLogpmf from '@stdlib/stats-base-dists-negative-binomial-logpmf';
@@ -121,7 +121,7 @@ describe('posterior (DuMouchel 1999 eqs. 2.5, 2.6)', () => {
   });
 });
 
-describe('prior fit within openEBGM box (DESIGN.md: bounded optimum, converged and at_bound recorded)', () => {
+describe('prior fit within openEBGM box (docs/design.md: bounded optimum, converged and at_bound recorded)', () => {
   it('fixed hyperparameters: the likelihood there, fitted false', () => {
     const table = countTable([1, 2], [1, 1]);
     const fit = evaluatePrior(table, simple);

@@ -1,6 +1,6 @@
 /**
  * Hand-worked 2x2 tables for PRR (+ Yates chi-square), ROR, IC and the flags
- * (DESIGN.md "Statistics, precisely").
+ * (docs/design.md "Statistics, precisely").
  */
 import gammainc from '@stdlib/math-base-special-gammainc';
 import { describe, expect, it } from 'vitest';
@@ -15,13 +15,13 @@ function close(actual: number | null, expected: number, tol: number): void {
   expect(Math.abs((actual as number) - expected)).toBeLessThanOrEqual(tol * Math.abs(expected));
 }
 
-// CALCIUM / DYSPHAGIA in caers (REFERENCE.md): n = 11, n_vaccine (CALCIUM reports) = 43,
+// CALCIUM / DYSPHAGIA in caers (docs/reference-data.md): n = 11, n_vaccine (CALCIUM reports) = 43,
 // n_event (DYSPHAGIA reports) = 285, N = 3356, so a = 11, b = 43 - 11 = 32, c = 285 - 11 = 274,
 // d = 3356 - 11 - 32 - 274 = 3039; E = 43 * 285 / 3356 = 3.651668653.
 const [a, b, c, d] = [11, 32, 274, 3039];
 
-describe('ROR (van Puijenbroek 2002; DESIGN.md statistics)', () => {
-  it('CALCIUM/DYSPHAGIA: ROR 3.8126 (95% CI 1.9007 to 7.6478) as REFERENCE.md prints', () => {
+describe('ROR (van Puijenbroek 2002; docs/design.md statistics)', () => {
+  it('CALCIUM/DYSPHAGIA: ROR 3.8126 (95% CI 1.9007 to 7.6478) as docs/reference-data.md prints', () => {
     // ROR = a d / (b c) = 11 * 3039 / (32 * 274) = 33429 / 8768 = 3.812614...
     // se = sqrt(1/11 + 1/32 + 1/274 + 1/3039) = 0.355158...; CI = ROR * exp(-+z se) with
     // z = qnorm(0.975) = 1.959964: 1.900689 .. 7.647766 (z = 1.96 would give 7.647863 -> '7.6479')
@@ -42,7 +42,7 @@ describe('ROR (van Puijenbroek 2002; DESIGN.md statistics)', () => {
   });
 });
 
-describe('PRR (Evans 2001; DESIGN.md statistics)', () => {
+describe('PRR (Evans 2001; docs/design.md statistics)', () => {
   it('CALCIUM/DYSPHAGIA: PRR = (11/43)/(274/3313) with the log-scale CI', () => {
     // PRR = 0.255814 / 0.082705 = 3.0931081...; se = sqrt(1/11 - 1/43 + 1/274 - 1/3313) = 0.2664603
     // CI = 3.0931081 * exp(-+1.959964 * 0.2664603)
@@ -65,8 +65,8 @@ describe('PRR (Evans 2001; DESIGN.md statistics)', () => {
   });
 });
 
-describe("Yates chi-square, R's chisq.test(correct = TRUE) convention (DESIGN.md statistics)", () => {
-  it('CALCIUM/DYSPHAGIA: 14.217 as REFERENCE.md prints', () => {
+describe("Yates chi-square, R's chisq.test(correct = TRUE) convention (docs/design.md statistics)", () => {
+  it('CALCIUM/DYSPHAGIA: 14.217 as docs/reference-data.md prints', () => {
     // Expected cells: 43*285/3356 = 3.651669, 43*3071/3356 = 39.348331, 3313*285/3356 = 281.348331,
     // 3313*3071/3356 = 3031.651669; |O - E| = 7.348331 in every cell, correction min(0.5, 7.35) = 0.5;
     // statistic = (7.348331 - 0.5)^2 * (1/3.651669 + 1/39.348331 + 1/281.348331 + 1/3031.651669)
@@ -91,7 +91,7 @@ describe("Yates chi-square, R's chisq.test(correct = TRUE) convention (DESIGN.md
   });
 });
 
-describe('IC with shrinkage (Noren, Hopstadius and Bate 2013; DESIGN.md statistics)', () => {
+describe('IC with shrinkage (Noren, Hopstadius and Bate 2013; docs/design.md statistics)', () => {
   it('CALCIUM/DYSPHAGIA: IC = log2(11.5 / 4.151669) = 1.469871; IC025/IC975 are Gamma(11.5, 4.151669) quantiles', () => {
     const E = (43 * 285) / 3356;
     const result = ic(11, E);
@@ -115,7 +115,7 @@ describe('IC with shrinkage (Noren, Hopstadius and Bate 2013; DESIGN.md statisti
   });
 });
 
-describe('flags (DESIGN.md statistics: GPS eb05 >= 2, PRR prr >= 2 & chisq >= 4 & n >= 3, ROR lci > 1 & n >= 3, IC ic025 > 0)', () => {
+describe('flags (docs/design.md statistics: GPS eb05 >= 2, PRR prr >= 2 & chisq >= 4 & n >= 3, ROR lci > 1 & n >= 3, IC ic025 > 0)', () => {
   const none = { n: 3, eb05: null, prr: null, prr_chisq: null, ror_lci: null, ic025: null };
   it('null statistics never flag', () => {
     expect(flags(none)).toEqual({ gps: false, prr: false, ror: false, ic: false, n_methods_flagged: 0, is_signal_any: false });

@@ -1,4 +1,4 @@
-/** scoreWindow: one table's statistics (DESIGN.md "Statistics, precisely"). */
+/** scoreWindow: one table's statistics (docs/design.md "Statistics, precisely"). */
 import { describe, expect, it } from 'vitest';
 import { ic } from '../../src/stats/bcpnn.js';
 import { countTable, ebgm, evaluatePrior, posterior, posteriorQuantile, qn } from '../../src/stats/mgps.js';
@@ -15,7 +15,7 @@ const input: WindowInput = {
   n_reports: 200,
 };
 
-describe('scoreWindow (DESIGN.md statistics: report 2x2 table a = n, b = n_vaccine - n, c = n_event - n)', () => {
+describe('scoreWindow (docs/design.md statistics: report 2x2 table a = n, b = n_vaccine - n, c = n_event - n)', () => {
   const { fit, pairs } = scoreWindow(input, { hyper });
 
   it('each pair equals the per-method functions on its own 2x2 table (collapsing identical (n, E) is exact)', () => {

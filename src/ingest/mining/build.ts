@@ -1,5 +1,5 @@
 /**
- * The signal build (every analysis in one run; DESIGN.md "Data flow" and "Statistics, precisely"):
+ * The signal build (every analysis in one run; docs/design.md "Data flow" and "Statistics, precisely"):
  * VAERS files -> reports -> per analysis: per-quarter counts -> 4-quarter windows -> per-window
  * statistics (worker threads) -> flagged pairs with their full series and EWMA of EB05 -> one
  * store holding every analysis.

@@ -1,5 +1,5 @@
 /**
- * Counting, the one module that turns per-report sets into counts (DESIGN.md "Data flow" ->
+ * Counting, the one module that turns per-report sets into counts (docs/design.md "Data flow" ->
  * counts; "Statistics, precisely"): per quarter of `RECVDATE`, the number of distinct reports
  * naming each (vaccine, event) pair, and the margins `n_vaccine`, `n_event` and `N` (reports
  * naming >= 1 vaccine and >= 1 event). Every report is in exactly one quarter, so the counts of

@@ -1,5 +1,5 @@
 /**
- * The build's duplicate-report linkage step (DESIGN.md "Signal quality": suspected duplicates,
+ * The build's duplicate-report linkage step (docs/design.md "Signal quality": suspected duplicates,
  * after vigiMatch, Noren 2007): after the reports are read, the linkage (src/ingest/linkage/link.ts
  * `linkReports`) finds the reports judged to be one case; this step records each report's
  * cluster in the report columns (`cluster`: the VAERS_ID of its cluster's representative, NaN in

@@ -7,7 +7,7 @@
  * - required: drug_name, outcome_name, quarter (`2021Q3` or `2021-Q3`), observed, eb05, eb50,
  *   eb95, prr, ror, ic, n_methods_flagged, is_signal_any, ewma_eb05;
  * - optional: ic025 (spec 2.3: the series shows `ic025` only when the data has it).
- * Statistics may be empty, `NA`, `NaN`, `Inf` or `-Inf`: all are stored as null (DESIGN.md:
+ * Statistics may be empty, `NA`, `NaN`, `Inf` or `-Inf`: all are stored as null (docs/design.md:
  * never Infinity or NaN). `observed` must be a whole number >= 0, `n_methods_flagged` a whole
  * number 0..4, `is_signal_any` a boolean (`true/false`, `TRUE/FALSE`, `T/F`, `1/0`).
  * Errors name the file, the column and the row (data rows counted from 1; for CSV also the

@@ -1,6 +1,6 @@
 /**
  * Reading a quarterly signals table computed elsewhere (Parquet or CSV), for `import`
- * (DESIGN.md "Decisions already taken": the import is a query, not a parser). DuckDB reads the
+ * (docs/design.md "Decisions already taken": the import is a query, not a parser). DuckDB reads the
  * file; callers get each row's values as text (null for SQL NULL), in file order, and do the
  * validation themselves so that errors can name the column and the row.
  */

@@ -139,7 +139,7 @@ async function writeDuckDb(connection: DuckDBConnection, content: StoreContent, 
 /**
  * Writes a complete store to `outPath` (atomic: a temporary DuckDB file `<out>.tmp-<pid>` in the
  * same folder, renamed onto `outPath` when complete), whatever the name. Non-finite numbers are
- * stored as NULL (DESIGN.md: never Infinity or NaN).
+ * stored as NULL (docs/design.md: never Infinity or NaN).
  * @returns the number of quarterly rows written.
  * @throws the producer's error, or an Error when the file cannot be written; the temporary
  * files are removed either way, and an existing store stays untouched.

@@ -1,5 +1,5 @@
 /**
- * Reading the official VAERS files into report-level records (DESIGN.md "Data flow":
+ * Reading the official VAERS files into report-level records (docs/design.md "Data flow":
  * ingest -> report id, received quarter, vaccine names (+VAX_TYPE code), event terms).
  *
  * Per group (a year, or the NonDomestic files) the reader streams DATA, then VAX, then SYMPTOMS,

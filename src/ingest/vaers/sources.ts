@@ -35,7 +35,7 @@ export interface VaersMember {
   kind: VaersKind;
   /** Short name for examples: `1999VAERSDATA.csv.gz`, `AllVAERSDataCSVS.zip:1999VAERSDATA.csv`. */
   label: string;
-  /** Name for error messages: the path, e.g. `data/AllVAERSDataCSVS.zip:1999VAERSDATA.csv`. */
+  /** Name for error messages: the path, e.g. `~/vaers/AllVAERSDataCSVS.zip:1999VAERSDATA.csv`. */
   where: string;
   /** Index into `VaersFolder.sources` of the file on disk this CSV comes from. */
   source: number;

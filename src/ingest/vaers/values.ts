@@ -62,7 +62,7 @@ export function dateQuarter(date: DateNumber): QuarterIndex {
 
 /**
  * Quarter of a `RECVDATE` cell (a date as `parseVaersDate` reads it).
- * @returns the quarter index (`year * 4 + quarter - 1`, see src/quarter.ts), or `null` when the
+ * @returns the quarter index (`year * 4 + quarter - 1`, see src/domain/quarter.ts), or `null` when the
  *   cell is empty or not such a date.
  */
 export function recvdateQuarter(cell: string): QuarterIndex | null {

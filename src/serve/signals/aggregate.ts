@@ -3,7 +3,7 @@
  * from its quarterly rows.
  *
  * Aggregation rule (spec 2.1): only quarters with `n_methods_flagged >= 2` (the serving floor,
- * DESIGN.md) enter the aggregate. Fields that the spec defines "on the full series"
+ * docs/design.md) enter the aggregate. Fields that the spec defines "on the full series"
  * (`eb05_peak_pre2021`, `eb05_peak_pre2021_quarter`, `eb05_peak_quarter`) use every quarter of
  * the pair. Choices where the spec leaves room, applied here and documented in the API notes:
  * - `ewma_eb05` is the peak EWMA EB05 over the flagged quarters (the same rows as `eb05`);

@@ -1,5 +1,5 @@
 /**
- * The served pairs in memory, with the indexes a request needs (DESIGN.md: the pair aggregate
+ * The served pairs in memory, with the indexes a request needs (docs/design.md: the pair aggregate
  * is computed once at load time, so a request never runs SQL; the store is closed after the
  * load and stays the source of truth).
  *

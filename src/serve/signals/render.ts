@@ -80,7 +80,7 @@ const BRIEF_COLUMNS: ReadonlyArray<keyof Pair> = ['vaccine', 'event', 'n', 'eb05
 
 /**
  * Spec 4.1 brief: Markdown with the hypothesis, the filters applied, the rows the filters left
- * out, the rows the page left out, and the n / n_unique note. Wording (README "API: /signals"):
+ * out, the rows the page left out, and the n / n_unique note. Wording (docs/api.md "API: /signals"):
  * - `Query:` the query filters that select the pairs (vaccine/drug, event, q; at least one is
  *   always present);
  * - `Filters:` the thresholds applied after the aggregate, `min_eb05 >= X`, `min_n >= Y`, or

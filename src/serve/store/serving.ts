@@ -1,5 +1,5 @@
 /**
- * The serving read of a store (DESIGN.md: the server loads the store once, then answers from
+ * The serving read of a store (docs/design.md: the server loads the store once, then answers from
  * memory): metadata, vaccines, the pair list, the columns of the pair aggregate and the spec
  * 2.3 records of every quarterly row (series-store.ts: in memory for small stores, else in an
  * unlinked temporary file), grouped by pair, quarters ascending. After this read the server holds

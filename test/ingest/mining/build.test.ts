@@ -64,7 +64,7 @@ function bruteForceWindow(quarter: number) {
   };
 }
 
-describe('build (DESIGN.md "Statistics, precisely") on a small history the test writes', () => {
+describe('build (docs/design.md "Statistics, precisely") on a small history the test writes', () => {
   it('emits one window per quarter from the first to the last, the first three partial (documented in meta)', () => {
     expect(summary.quarters).toBe(12);
     expect(windows.map((w) => w.quarter)).toEqual(Array.from({ length: 12 }, (_, i) => formatQuarter(2000 * 4 + i)));
@@ -113,7 +113,7 @@ describe('build (DESIGN.md "Statistics, precisely") on a small history the test 
     expect(series.every((r) => r.is_signal_any === r.n_methods_flagged >= 1)).toBe(true);
   });
 
-  it('EWMA of EB05 per pair in quarter order, lambda 0.3 (DESIGN.md "EWMA")', () => {
+  it('EWMA of EB05 per pair in quarter order, lambda 0.3 (docs/design.md "Statistics, precisely")', () => {
     const byPair = new Map<string, QuarterlyRow[]>();
     for (const r of rows) byPair.set(`${r.drug}|${r.event}`, [...(byPair.get(`${r.drug}|${r.event}`) ?? []), r]);
     for (const series of byPair.values()) {

@@ -25,7 +25,7 @@ function windowOf(history: HistoryCounts, quarter: string) {
   return { pairs, nVaccine, nEvent, N: w.n_reports, quartersWithData: w.quartersWithData };
 }
 
-describe('counts (DESIGN.md "Statistics, precisely": distinct reports per quarter, 4-quarter windows)', () => {
+describe('counts (docs/design.md "Statistics, precisely": distinct reports per quarter, 4-quarter windows)', () => {
   it('a report received in quarter q counts in the windows q..q+3 and in no other', () => {
     const history = countQuarters([
       { quarter: Q('2000Q1'), vaccines: [0], events: [0] },

@@ -67,7 +67,7 @@ describe.skipIf(!existsSync(modern))('build on the real 1999 files in the curren
 });
 
 describe.skipIf(!hasDefaultStore('default store fit test'))('the default store (built from data/vaers by the global setup)', () => {
-  it('fits the 1999Q3 window as openEBGM does (DESIGN.md: negLL 15713.0380, alpha1 0.1309, beta1 0.2788, alpha2 2.1150, beta2 1.9574, p 0.1480)', async () => {
+  it('fits the 1999Q3 window as openEBGM does (docs/design.md: negLL 15713.0380, alpha1 0.1309, beta1 0.2788, alpha2 2.1150, beta2 1.9574, p 0.1480)', async () => {
     const store = await Store.open(DEFAULT_STORE!);
     try {
       const w = (await store.windows()).find((x) => x.quarter === '1999Q3')!;

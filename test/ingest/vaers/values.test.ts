@@ -14,7 +14,7 @@ describe('VAERS_ID as an integer', () => {
   });
 });
 
-describe('quarter of RECVDATE (DESIGN.md: quarter of a report = quarter of RECVDATE, MM/DD/YYYY)', () => {
+describe('quarter of RECVDATE (docs/design.md: quarter of a report = quarter of RECVDATE, MM/DD/YYYY)', () => {
   it('maps months to quarters', () => {
     expect(recvdateQuarter('01/04/1999')).toBe(parseQuarter('1999Q1'));
     expect(recvdateQuarter('03/31/1999')).toBe(parseQuarter('1999Q1'));

@@ -12,6 +12,7 @@ import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { curlPaths } from '../../helpers/recipes.js';
 import { buildApp } from '../../../src/http/app.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
 import { REPO_ROOT } from '../../helpers/paths.js';
@@ -93,9 +94,8 @@ describe.skipIf(!haveStore)('text search and the report view on the real 1990-20
     expect(withText.length).toBeGreaterThan(pair.length / 2);
   }, 300_000);
 
-  it('the README\'s /cases text and /reports commands answer 200 on this store', async () => {
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-    const urls = [...readme.matchAll(/^curl '(http:\/\/127\.0\.0\.1:8080\/(?:cases\?[^']*text=|reports\/)[^']*)'$/gm)].map((m) => new URL(m[1]));
+  it('the /cases text and /reports commands of docs/api.md answer 200 on this store', async () => {
+    const urls = curlPaths('docs/api.md', '/').filter((p) => /^\/(?:cases\?.*text=|reports\/)/.test(p)).map((p) => new URL(p, 'http://127.0.0.1:8080'));
     expect(urls.length).toBe(4);
     for (const url of urls) {
       const res = await app.inject({ method: 'GET', url: url.pathname + url.search });

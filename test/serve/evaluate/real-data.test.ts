@@ -1,6 +1,6 @@
 /**
  * `evaluate` on the real default store (VAERS 1990-2006) with the committed reference set: every
- * command of the README's Evaluation section run verbatim, the README's tables equal to what the
+ * command of docs/evaluation.md run verbatim, that page's tables equal to what the
  * first one prints, and facts of the data (every pair reported in `all`, so every event is spelt
  * as VAERS spells it and every vaccine names products; RotaShield flagged before the MMWR report
  * and in the triage queue's top 20 no later than in EB05's); the recomputation from the report
@@ -19,16 +19,14 @@ import { readFlagRows, readStoreVocabulary } from '../../../src/serve/store/eval
 import { readReportData } from '../../../src/serve/store/reports.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
 import { REPO_ROOT } from '../../helpers/paths.js';
+import { recipe } from '../../helpers/recipes.js';
 
 const repoRoot = REPO_ROOT;
 const hasStore = hasDefaultStore('evaluate real-data tests');
 
-/** The README's Evaluation section. */
+/** The Evaluation page (docs/evaluation.md), whole. */
 async function section(): Promise<string> {
-  const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## Evaluation\n');
-  expect(start).toBeGreaterThan(0);
-  return readme.slice(start, readme.indexOf('\n## ', start + 5));
+  return readFile(join(repoRoot, 'docs', 'evaluation.md'), 'utf8');
 }
 
 /** Runs one shell command line in the repository root. */
@@ -44,9 +42,9 @@ function sh(line: string): Promise<{ code: number | null; stdout: string; stderr
 }
 
 describe.skipIf(!hasStore)('evaluate on the default store with data/reference/vaers-1990-2006.csv', () => {
-  it('runs the README commands verbatim; the README tables are the first one\'s output', async () => {
+  it('runs the commands of docs/evaluation.md verbatim; its tables are the first one\'s output', async () => {
     const text = await section();
-    const block = /```sh\n([\s\S]*?)```/.exec(text)![1].split('\n').filter((l) => l.trim() !== '');
+    const block = recipe('docs/evaluation.md', 'evaluate').split('\n').filter((l) => l.trim() !== '');
     expect(block).toHaveLength(2);
     const runs = [];
     for (const line of block) runs.push(await sh(line));

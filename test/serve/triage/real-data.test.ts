@@ -17,6 +17,7 @@ import iconv from 'iconv-lite';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { curlPaths } from '../../helpers/recipes.js';
 import { buildApp } from '../../../src/http/app.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
 
@@ -24,7 +25,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const VAERS = path.join(repoRoot, 'data/vaers');
 const haveStore = hasDefaultStore('triage real-data test');
 
-/** The documented litigation words (README "API: /triage"), whole words, any case. */
+/** The documented litigation words (docs/triage.md), whole words, any case. */
 const LEGAL = /\b(legal|lawsuits?|attorneys?|lawyers?|litigation|litigants?|court|claims?|plaintiffs?|sued|deposition|petitioner)\b/i;
 
 interface Raw { id: number; recv: Date; quarter: string; vax: Date | null; onset: Date | null; numdays: string; text: string; serious: boolean; died: boolean; vaccines: Set<string>; events: Set<string> }
@@ -175,9 +176,8 @@ describe.skipIf(!haveStore)('triage evidence on the real default store', () => {
     expect(Math.min(...suspect)).toBeGreaterThan(Math.max(...clean));
   }, 120_000);
 
-  it('the README\'s /triage commands answer 200 on this store', async () => {
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-    const urls = [...readme.matchAll(/^curl '(http:\/\/127\.0\.0\.1:8080\/(?:analyses\/[a-z]+\/)?triage[^']*)'$/gm)].map((m) => new URL(m[1]));
+  it('the /triage commands of docs/triage.md answer 200 on this store', async () => {
+    const urls = curlPaths('docs/triage.md', '/').filter((p) => /^\/(?:analyses\/[a-z]+\/)?triage/.test(p)).map((p) => new URL(p, 'http://127.0.0.1:8080'));
     expect(urls.length).toBe(4);
     for (const url of urls) expect([url.search, (await app.inject({ url: url.pathname + url.search })).statusCode]).toEqual([url.search, 200]);
   }, 120_000);
