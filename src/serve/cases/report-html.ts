@@ -28,6 +28,9 @@ const NARRATIVES: ReadonlyArray<[string, string]> = [
   ['prior_vax', 'Prior vaccination events (PRIOR_VAX)'], ['allergies', 'Allergies (ALLERGIES)'],
 ];
 
+/** A match weight as a reader reads it: bits, two decimals (the JSON keeps the full value). */
+const bits = (weight: number | null): string => (weight === null ? '—' : `${weight.toFixed(2)} bits`);
+
 const shown = (value: unknown): string => (value === null || value === undefined ? '—' : value === true ? 'yes' : value === false ? 'no' : String(value));
 
 /** The suspected duplicates of a report (its cluster and links), each linking to its page. */
@@ -35,8 +38,8 @@ function duplicatesHtml(view: ReportView): string {
   const cluster = view.cluster === null ? '' : `<p>In the suspected-duplicate cluster of report <a href="/reports/${e(String(view.cluster))}">${e(String(view.cluster))}</a>${view.cluster === view.vaers_id ? ' (this report stands for it)' : ''}.</p>\n`;
   if (view.possible_duplicates.length === 0) return `${cluster}<p class="none">none linked</p>`;
   const rows = view.possible_duplicates.map((d) =>
-    `<tr><td><a href="/reports/${e(String(d.vaers_id))}">${e(String(d.vaers_id))}</a></td><td>${e(shown(d.weight))}</td><td>${e(d.agreed.join(', '))}</td></tr>`).join('\n');
-  return `${cluster}<table><thead><tr><th>VAERS_ID</th><th>Match weight</th><th>Fields agreeing</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
+    `<tr><td><a href="/reports/${e(String(d.vaers_id))}">${e(String(d.vaers_id))}</a></td><td>${e(bits(d.weight))}</td><td>${e(d.agreed.join(', '))}</td></tr>`).join('\n');
+  return `${cluster}<div class="scroll"><table><thead><tr><th>VAERS_ID</th><th>Match weight</th><th>Fields agreeing</th></tr></thead><tbody>\n${rows}\n</tbody></table></div>`;
 }
 
 /** The page of one report. */
@@ -55,8 +58,10 @@ export function renderReportHtml(view: ReportView): string {
 <title>VAERS report ${e(id)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}
 dt{font-weight:600}.narrative{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}.caveat{border-left:4px solid #b60;padding-left:.5rem}
-table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .4rem;text-align:left}.none{color:#666}</style></head>
+table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .4rem;text-align:left}.none{color:#666}.scroll{overflow-x:auto;max-width:100%}
+.narrative{overflow-wrap:anywhere}dd{overflow-wrap:anywhere;margin:0}</style></head>
 <body><main>
+<nav><a href="/">Signal explorer</a></nav>
 <h1>VAERS report ${e(id)}</h1>
 <p class="caveat" role="note">${e(view.hypothesis)}</p>
 <section aria-labelledby="facts"><h2 id="facts">Report</h2><dl>
@@ -66,9 +71,9 @@ ${facts}
 ${narratives}
 </section>
 <section aria-labelledby="vaccines"><h2 id="vaccines">Vaccines</h2>
-<table><thead><tr><th>Name</th><th>Type</th><th>Manufacturer</th><th>Lot</th><th>Dose</th><th>Route</th><th>Site</th></tr></thead><tbody>
+<div class="scroll"><table><thead><tr><th>Name</th><th>Type</th><th>Manufacturer</th><th>Lot</th><th>Dose</th><th>Route</th><th>Site</th></tr></thead><tbody>
 ${vaccines}
-</tbody></table></section>
+</tbody></table></div></section>
 <section aria-labelledby="events"><h2 id="events">Events (MedDRA terms)</h2><ul>
 ${events}
 </ul></section>

@@ -126,7 +126,12 @@ describe('the server shows the duplicates', () => {
     const section = text.slice(text.indexOf('Possible duplicates'), text.indexOf('Analyses keeping'));
     const { body } = await get('/reports/202?format=json');
     expect(body.possible_duplicates.length).toBeGreaterThan(0);
-    for (const d of body.possible_duplicates) expect(section).toContain(`<a href="/reports/${d.vaers_id}">${d.vaers_id}</a>`);
+    for (const d of body.possible_duplicates) {
+      expect(section).toContain(`<a href="/reports/${d.vaers_id}">${d.vaers_id}</a>`);
+      // The weight read as a reader reads it (two decimals, in bits); the JSON keeps it whole.
+      expect(section).toContain(`<td>${d.weight.toFixed(2)} bits</td>`);
+    }
+    expect(text).toContain('<nav><a href="/">Signal explorer</a></nav>');
   });
 
   it('/cases keeps every report by default and marks clustered ones; duplicates=collapse counts each cluster once', async () => {
