@@ -26,9 +26,16 @@ export const ONSET_MAX_DAYS = 60;
 const DAY_MS = 86_400_000;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** The day number (days since 1970-01-01, UTC) of an ISO date `YYYY-MM-DD`; null for null or another shape. */
-export function dayNumber(iso: string | null): number | null {
-  const m = iso === null ? null : ISO_DATE.exec(iso);
+/**
+ * The day number (whole days since 1970-01-01, UTC) of a date, the one day count of the code: the
+ * build holds dates as `yyyymmdd` integers (0 or less: unknown; src/ingest/vaers/values.ts), the
+ * store and the served side as ISO strings `YYYY-MM-DD`; both come here. Null for null, an unknown
+ * `yyyymmdd` or a string of another shape. Examples: dayNumber(19700102) = 1;
+ * dayNumber('1970-01-02') = 1.
+ */
+export function dayNumber(date: string | number | null): number | null {
+  if (typeof date === 'number') return date > 0 ? Date.UTC(Math.floor(date / 10000), (Math.floor(date / 100) % 100) - 1, date % 100) / DAY_MS : null;
+  const m = date === null ? null : ISO_DATE.exec(date);
   return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / DAY_MS : null;
 }
 

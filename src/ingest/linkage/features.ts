@@ -22,7 +22,7 @@
  */
 import { SEX_CODES } from '../../domain/report-rules.js';
 import type { ReportDetails } from '../vaers/report-details.js';
-import { dayNumber } from '../vaers/values.js';
+import { dayNumber } from '../../domain/report-days.js';
 
 /**
  * The report columns the linkage reads: a part of the build's ReportDetails (which is one), so

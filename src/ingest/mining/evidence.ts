@@ -16,8 +16,7 @@
  */
 import { ksTest, type ExactMemo } from '../../stats/ks.js';
 import type { EvidenceValues } from '../../domain/columns.js';
-import { LATE_DAYS, ONSET_MAX_DAYS, onsetDaysFrom, quantileSorted } from '../../domain/report-days.js';
-import { dayNumber } from '../vaers/values.js';
+import { dayNumber, LATE_DAYS, ONSET_MAX_DAYS, onsetDaysFrom, quantileSorted } from '../../domain/report-days.js';
 
 /**
  * Litigation words (Goodman and Nordin 2006, "Vaccine adverse event reporting system reporting

@@ -49,12 +49,6 @@ export function isoDate(date: DateNumber): string {
   return `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}`;
 }
 
-/** Days since 1970-01-01 (UTC) of a `yyyymmdd` date; null for 0 or less (the build's unknown date). Example: dayNumber(19700102) = 1. */
-export function dayNumber(date: number): number | null {
-  if (!(date > 0)) return null;
-  return Date.UTC(Math.floor(date / 10000), (Math.floor(date / 100) % 100) - 1, date % 100) / 86_400_000;
-}
-
 /** Quarter index of a `yyyymmdd` date (src/domain/quarter.ts). */
 export function dateQuarter(date: DateNumber): QuarterIndex {
   return quarterOf(Math.floor(date / 10000), Math.floor(date / 100) % 100);
