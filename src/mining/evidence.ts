@@ -18,26 +18,57 @@ import { ksTest, type ExactMemo } from '../stats/ks.js';
 import type { EvidenceValues } from '../domain/columns.js';
 import { onsetDaysFrom, quantileSorted } from '../domain/report-days.js';
 import { dayNumber } from '../vaers/values.js';
+import { LATE_DAYS } from '../domain/triage-evidence.js';
 
 /**
- * Litigation words (Goodman and Nordin 2006, "Vaccine adverse event reporting system reporting
+ * Litigation wording (Goodman and Nordin 2006, "Vaccine adverse event reporting system reporting
  * source: a possible source of bias in longitudinal studies", Pediatrics 117(2):387-390: reports
- * filed in connection with litigation). Matched as whole words, any case.
+ * filed in connection with litigation), matched as whole words, any case:
+ * - words that mean litigation by themselves (LEGAL_WORDS): legal (not "legal guardian"), lawsuit,
+ *   attorney, lawyer, litigation, litigant, plaintiff, sued, deposition, petitioner;
+ * - "court" and "claim(s)" only in legal context (LEGAL_PHRASES): "court of federal claims", a
+ *   court order, case, decision or proceeding, "filed a claim", "claim was filed", an injury,
+ *   legal or vaccine claim, the vaccine injury compensation program (VICP); not a "workers
+ *   compensation claim".
+ *   Bare "claims" is mostly "patient claims ..." and bare "court" a basketball or volleyball court.
+ * Its precision on a labelled sample of narratives: test/mining/fixtures/legal-sample.csv.
  */
 export const LEGAL_WORDS = [
   'legal', 'lawsuit', 'lawsuits', 'attorney', 'attorneys', 'lawyer', 'lawyers', 'litigation', 'litigant', 'litigants',
-  'court', 'claim', 'claims', 'plaintiff', 'plaintiffs', 'sued', 'deposition', 'petitioner',
+  'plaintiff', 'plaintiffs', 'sued', 'deposition', 'petitioner', 'petitioners',
 ] as const;
 
-const LEGAL_PATTERN = new RegExp(`\\b(?:${LEGAL_WORDS.join('|')})\\b`, 'i');
+/** Phrases in which "court" and "claim(s)" mean litigation (regular expression sources, whole words). */
+export const LEGAL_PHRASES = [
+  'court of federal claims', 'court (?:order|ordered|orders|case|cases|decision|proceedings?|documents?|records?|hearing)',
+  'filed (?:a |an )?(?:claim|petition)', 'claims? (?:was |were |has been |have been )?filed',
+  '(?:injury|legal|vaccine) claims?', 'vaccine injury compensation', 'vicp',
+] as const;
 
-/** Whether a narrative names litigation (a LEGAL_WORDS word, whole word, any case). Example: legalWording('Legal report: mercury poisoning') = true; legalWording('illegally') = false. */
-export function legalWording(text: string): boolean {
-  return LEGAL_PATTERN.test(text);
+const LEGAL_PATTERN = new RegExp(`\\b(?:${LEGAL_WORDS.join('|')}|${LEGAL_PHRASES.join('|')})\\b`, 'gi');
+const NOT_LEGAL = /^legal\s+guardians?$/i;
+
+/**
+ * The phrase of a narrative that names litigation (LEGAL_WORDS, LEGAL_PHRASES), or null.
+ * Example: legalPhrase('Legal report: mercury poisoning') = 'Legal'; legalPhrase('illegally') = null;
+ * legalPhrase('patient claims pain') = null; legalPhrase('a claim was filed in the court of federal claims') = 'claim was filed'.
+ */
+export function legalPhrase(text: string): string | null {
+  for (const m of text.matchAll(LEGAL_PATTERN)) {
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 12);
+    if (NOT_LEGAL.test(`${m[0]} ${/^\s*(\w+)/.exec(after)?.[1] ?? ''}`.trim())) continue;
+    return m[0];
+  }
+  return null;
 }
 
-/** A lag above this many days is "late" (the `late_reports` caution uses the median). */
-export const LATE_DAYS = 365;
+/** Whether a narrative names litigation (legalPhrase is not null). Example: legalWording('Legal report: mercury poisoning') = true; legalWording('illegally') = false. */
+export function legalWording(text: string): boolean {
+  return legalPhrase(text) !== null;
+}
+
+/** A lag above this many days is "late" (src/domain/triage-evidence.ts; the `late_reports` caution uses the median onset-to-receipt delay). */
+export { LATE_DAYS };
 
 /** Onsets of 0 to this many days are kept for the time-to-onset tests (Van Holle et al. 2012). */
 export const ONSET_MAX_DAYS = 60;
@@ -115,12 +146,48 @@ export interface ReportEvidence {
   completeness: number;
   serious: boolean;
   died: boolean;
+  /** Days from onset (ONSET_DATE, else VAX_DATE + NUMDAYS) to RECVDATE; null when unknown or negative. */
+  onsetLagDays: number | null;
+  /** The case the report belongs to: its duplicate cluster's representative VAERS_ID, else its own (distinct per case). */
+  caseKey: number;
+  /** The narrative's template (templateKey), null when the narrative is shorter than NARRATIVE_MIN_CHARS or not kept. */
+  templateKey: number | null;
+}
+
+/**
+ * Days from onset to receipt, the reporting delay: the onset date is ONSET_DATE when known, else
+ * VAX_DATE + NUMDAYS when NUMDAYS is a whole number >= 0 (dates `yyyymmdd`, 0 unknown); null
+ * when unknown or when RECVDATE is before it.
+ * Example: onsetLagDays(20000101, 0, 19990101, NaN) = 365; onsetLagDays(20000101, 19990101, 0, 10) = 355.
+ */
+export function onsetLagDays(received: number, vaxDate: number, onsetDate: number, numdays: number): number | null {
+  const recv = dayNumber(received);
+  let onset = dayNumber(onsetDate);
+  if (onset === null) {
+    const vax = dayNumber(vaxDate);
+    onset = vax !== null && Number.isInteger(numdays) && numdays >= 0 ? vax + numdays : null;
+  }
+  return recv === null || onset === null || recv < onset ? null : recv - onset;
+}
+
+/**
+ * The template of a narrative: a 32-bit FNV-1a hash of its text with case folded, every run of
+ * digits made `0` and every run of other non-letters one space (so "age 34, dose 1" and
+ * "AGE 61 - dose 2" are one template); null for a narrative shorter than NARRATIVE_MIN_CHARS.
+ */
+export function templateKey(narrative: string): number | null {
+  if (narrative.trim().length < NARRATIVE_MIN_CHARS) return null;
+  const folded = narrative.toLowerCase().replace(/[0-9]+/g, '0').replace(/[^a-z0]+/g, ' ').trim();
+  let h = 0x811c9dc5;
+  for (let i = 0; i < folded.length; i++) h = Math.imul(h ^ folded.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /**
  * The evidence of one pair's reports in one window: lag, legal share, onset n and median,
- * completeness, seriousness (the KS columns are null here: `onsetKs` fills them with the
- * window's other onsets). Nulls where undefined (no report, no lag, no onset, no narratives).
+ * completeness, seriousness, the delay from onset, distinct cases, the template share (the KS
+ * columns and comparator sizes, the co-reported vaccine and the related events are null here:
+ * the evidence step fills them from the window's other reports and pairs). Nulls where undefined (no report, no lag, no onset, no narratives).
  * Example: two reports with lags 10 and 400 days: lag_median_days 205, lag_share_over_365 0.5.
  */
 export function pairEvidence(reports: readonly ReportEvidence[]): EvidenceValues {
@@ -141,6 +208,16 @@ export function pairEvidence(reports: readonly ReportEvidence[]): EvidenceValues
   }
   lags.sort((a, b) => a - b);
   onsets.sort((a, b) => a - b);
+  const onsetLags = reports.flatMap((r) => (r.onsetLagDays === null ? [] : [r.onsetLagDays])).sort((a, b) => a - b);
+  const templates = new Map<number, number>();
+  let narratives = 0, largest = 0;
+  for (const r of reports) {
+    if (r.templateKey === null) continue;
+    narratives++;
+    const k = (templates.get(r.templateKey) ?? 0) + 1;
+    templates.set(r.templateKey, k);
+    if (k > largest) largest = k;
+  }
   const n = reports.length;
   const share = (k: number, of: number): number | null => (of > 0 ? k / of : null);
   return {
@@ -152,6 +229,12 @@ export function pairEvidence(reports: readonly ReportEvidence[]): EvidenceValues
     onset_d_other_vaccines: null, onset_p_other_vaccines: null, onset_d_other_events: null, onset_p_other_events: null,
     completeness_mean: share(completeness, n), well_documented_share: share(well, n),
     serious_share: share(serious, n), deaths,
+    onset_lag_n: onsetLags.length, onset_lag_median_days: quantileSorted(onsetLags, 0.5),
+    onset_lag_q1_days: quantileSorted(onsetLags, 0.25), onset_lag_q3_days: quantileSorted(onsetLags, 0.75),
+    onset_n_other_vaccines: null, onset_n_other_events: null,
+    n_cases: new Set(reports.map((r) => r.caseKey)).size,
+    template_share: legalKnown === n ? share(largest, narratives) : null,
+    co_vaccine: null, co_share: null, related_events: null,
   };
 }
 

@@ -12,6 +12,13 @@
  */
 import type { Hyperparameters, PriorFit } from '../stats/mgps.js';
 import type { EvidenceTables } from './evidence-step.js';
+import type { WindowLinks } from './evidence-links.js';
+
+/** A window's scores of its pairs as the evidence links need them: EB05 (NaN null) and whether GET /triage takes the row (1 or 0). */
+export interface PairScores {
+  eb05: Float64Array;
+  flagged: Uint8Array;
+}
 
 /** Statistics carried per pair in `WindowReply.stats`, in this order (NaN stands for null): the column table's. */
 export { STAT_COLUMNS } from '../domain/columns.js';
@@ -61,8 +68,10 @@ export interface WindowReply {
   fit: PriorFit;
   flags: Uint8Array;
   stats?: Float64Array;
-  /** With a request's `evidence`: `evidence[i * EVIDENCE_COLUMNS.length + c]` (NaN for null). */
+  /** With a request's `evidence`: `evidence[i * EVIDENCE_NUMBER_COLUMNS.length + c]` (NaN for null). */
   evidence?: Float64Array;
+  /** With a request's `evidence`: the co-reported vaccines and related pairs (evidence-links.ts). */
+  links?: WindowLinks;
 }
 
 /** A chunk's answer (`transfer` lists the buffers moved, not copied, to the main thread). */

@@ -8,7 +8,9 @@
  * `analysis` column holds one analysis.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { EVIDENCE_COLUMNS, type EvidenceValues } from '../domain/columns.js';
+import { EVIDENCE_COLUMNS, EVIDENCE_TEXT_COLUMNS, type EvidenceValues } from '../domain/columns.js';
+import { SERVING_FLOOR } from '../domain/floor.js';
+import { TRIAGE_EB05 } from '../domain/triage-evidence.js';
 import { withStore } from './serving.js';
 import { numberOrNull } from './windows.js';
 
@@ -36,8 +38,11 @@ export interface TriageWindow {
   has_evidence: boolean;
 }
 
-/** Flagged as GET /triage takes it: GPS EB05 >= 2 or at least two methods (DESIGN.md "Flags"). */
-const FLAGGED = '(eb05 >= 2 OR n_methods_flagged >= 2)';
+/** The text evidence columns (read as strings; the others as numbers). */
+const TEXT: ReadonlySet<string> = new Set(EVIDENCE_TEXT_COLUMNS);
+
+/** Flagged as GET /triage takes it (src/domain/triage-evidence.ts triageFlagged, in SQL). */
+const FLAGGED = `(eb05 >= ${TRIAGE_EB05} OR n_methods_flagged >= ${SERVING_FLOOR})`;
 
 async function columnsOf(connection: DuckDBConnection, table: string): Promise<Set<string>> {
   return new Set((await connection.runAndReadAll(`SELECT * FROM store.${table} LIMIT 0`)).columnNames());
@@ -68,7 +73,7 @@ export async function readTriageWindow(path: string, analysis: string, quarter: 
       .then((fit) => fit.getRowObjectsJS().map((w) => String(w.at_bound ?? ''))[0] ?? null)
       .catch(() => null); // an import has no windows table
     const rows = raw.map((r): TriageRow => {
-      const values = Object.fromEntries(EVIDENCE_COLUMNS.map((c) => [c, numberOrNull(r[c])])) as unknown as EvidenceValues;
+      const values = Object.fromEntries(EVIDENCE_COLUMNS.map((c) => [c, TEXT.has(c) ? (r[c] === null || r[c] === undefined ? null : String(r[c])) : numberOrNull(r[c])])) as unknown as EvidenceValues;
       return {
         vaccine: String(r.drug), event: String(r.event), n: Number(r.n), eb05: numberOrNull(r.eb05), prr: numberOrNull(r.prr),
         ic025: numberOrNull(r.ic025), n_methods_flagged: Number(r.n_methods_flagged ?? 0), first_flagged: String(r.first_flagged), ...values,

@@ -5,7 +5,7 @@
  * vaccines; other events after the vaccine).
  */
 import { describe, expect, it } from 'vitest';
-import { evidenceFromDoubles, EVIDENCE_COLUMNS, type EvidenceValues } from '../../src/domain/columns.js';
+import { evidenceFromDoubles, EVIDENCE_NUMBER_COLUMNS } from '../../src/domain/columns.js';
 import { WindowEvidence, type EvidenceTables } from '../../src/mining/evidence-step.js';
 import { ks2samp } from '../../src/stats/ks.js';
 
@@ -34,6 +34,8 @@ function tables(): EvidenceTables {
     lagDays: Float64Array.from(REPORTS, (r) => r[4] ?? Number.NaN), onsetDays: Int8Array.from(REPORTS, (r) => r[3] ?? -1),
     legal: new Int8Array(REPORTS.length), completeness: new Float64Array(REPORTS.length).fill(1),
     serious: Uint8Array.from(REPORTS, (r) => (r[5] ? 1 : 0)), died: new Uint8Array(REPORTS.length),
+    onsetLagDays: new Float64Array(REPORTS.length).fill(Number.NaN), caseKey: Float64Array.from(REPORTS, (_, i) => i + 1),
+    templateKey: new Float64Array(REPORTS.length).fill(Number.NaN),
   };
 }
 
@@ -41,10 +43,10 @@ function tables(): EvidenceTables {
 const KEY: Record<string, number> = { 'A|X': 0, 'A|Y': 1, 'B|X': 2, 'B|Y': 3 };
 
 /** The evidence of pairs `wanted` in the window ending at `quarter`, every report kept (mask 1) unless `mask` says otherwise. */
-function evidenceOf(wanted: string[], quarter: number, mask = new Uint8Array(REPORTS.length).fill(1)): EvidenceValues[] {
-  const values = new WindowEvidence(tables(), mask).window(quarter, Float64Array.from(wanted, (k) => KEY[k]));
-  expect(values.length).toBe(wanted.length * EVIDENCE_COLUMNS.length);
-  return wanted.map((_, j) => evidenceFromDoubles(values, j * EVIDENCE_COLUMNS.length));
+function evidenceOf(wanted: string[], quarter: number, mask = new Uint8Array(REPORTS.length).fill(1)): Array<ReturnType<typeof evidenceFromDoubles>> {
+  const { values } = new WindowEvidence(tables(), mask).window(quarter, Float64Array.from(wanted, (k) => KEY[k]));
+  expect(values.length).toBe(wanted.length * EVIDENCE_NUMBER_COLUMNS.length);
+  return wanted.map((_, j) => evidenceFromDoubles(values, j * EVIDENCE_NUMBER_COLUMNS.length));
 }
 
 describe('the evidence step', () => {

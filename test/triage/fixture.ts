@@ -23,7 +23,8 @@ export const PLAIN_EVIDENCE: EvidenceValues = {
   lag_n: 10, lag_excluded: 0, lag_median_days: 20, lag_q1_days: 5, lag_q3_days: 60, lag_share_over_365: 0,
   legal_share: 0, onset_n: 8, onset_median_days: 3, onset_d_other_vaccines: 0.2, onset_p_other_vaccines: 0.5,
   onset_d_other_events: 0.2, onset_p_other_events: 0.4, completeness_mean: 0.6, well_documented_share: 0.2,
-  serious_share: 0.1, deaths: 0,
+  serious_share: 0.1, deaths: 0, onset_lag_n: 10, onset_lag_median_days: 15, onset_lag_q1_days: 4, onset_lag_q3_days: 50,
+  onset_n_other_vaccines: 200, onset_n_other_events: 300, n_cases: 10, template_share: 0.1, co_vaccine: null, co_share: null, related_events: null,
 };
 
 interface PairSpec { drug: string; event: string; n: number; eb05: number; nmf: number; firstFlagged: number; evidence: Partial<EvidenceValues> }
