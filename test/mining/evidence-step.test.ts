@@ -65,6 +65,20 @@ describe('the evidence step', () => {
     expect([row.onset_d_other_vaccines, row.onset_p_other_vaccines]).toEqual([1, vsVaccines.p]);
     expect([row.onset_d_other_events, row.onset_p_other_events]).toEqual([1, vsEvents.p]);
     expect(vsVaccines.p).toBe(0.5); // 4 lattice paths, 2 leave the band (hand count)
+    expect([row.onset_n_other_vaccines, row.onset_n_other_events, row.n_cases]).toEqual([1, 1, 4]);
+  });
+
+  it('with the window\'s scores: the co-reported vaccine and the related pairs of the flagged pairs', () => {
+    // A x X (reports 0, 1, 2, 5), A x Y (2, 4), B x X (2, 3); report 2 names A and B.
+    const keys = Float64Array.from(['A|X', 'A|Y', 'B|X'], (k) => KEY[k]);
+    const evidence = new WindowEvidence(tables(), new Uint8Array(REPORTS.length).fill(1));
+    const { links } = evidence.window(Q2000Q1, keys, { eb05: Float64Array.from([3, 2, 1]), flagged: Uint8Array.from([1, 1, 1]) });
+    // B x X: report 2 of its 2 names A (share 0.5), whose pair with X has EB05 3 > 1
+    expect(Array.from(links.coVaccine)).toEqual([-1, -1, 0]);
+    // A x X and A x Y share report 2: 1 of the smaller's 2 = 0.5, related
+    expect(Array.from(links.related)).toEqual([0, 1, 0.5, 1, 0, 0.5]);
+    const [, , bx] = Array.from(keys, (_, j) => evidenceFromDoubles(evidence.window(Q2000Q1, keys, { eb05: Float64Array.from([3, 2, 1]), flagged: Uint8Array.from([1, 1, 1]) }).values, j * EVIDENCE_NUMBER_COLUMNS.length));
+    expect(bx.co_share).toBe(0.5);
   });
 
   it('A x Y in 2000Q1: reports 2 and 4; the other-vaccine sample is empty, so that test is null', async () => {

@@ -1,0 +1,82 @@
+/**
+ * The triage evidence that links pairs (src/mining/evidence-links.ts, src/mining/passes.ts
+ * relatedByPair), the delay from onset and the narrative template (src/mining/evidence.ts), and
+ * the vaccine failure rule (src/triage/failure.ts), on hand-worked examples.
+ */
+import { describe, expect, it } from 'vitest';
+import { coReported, relatedPairs } from '../../src/mining/evidence-links.js';
+import { onsetLagDays, templateKey } from '../../src/mining/evidence.js';
+import { relatedByPair } from '../../src/mining/passes.js';
+import { failureKind } from '../../src/triage/failure.js';
+
+/** Reports as vaccine lists (vaccines P=0, R=1, D=2); events X=0, Y=1 (key v * 2 + e). */
+function tables(vaccines: number[][]) {
+  const start = [0];
+  for (const v of vaccines) start.push(start[start.length - 1] + v.length);
+  return { vaccineStart: Int32Array.from(start), vaccines: Int32Array.from(vaccines.flat()), nEvents: 2 };
+}
+
+describe('co-reported vaccine', () => {
+  // 10 reports of P x X: 9 also name R, 6 also name D (one names R twice).
+  const reports = [[0, 1], [0, 1], [0, 1, 1], [0, 1, 2], [0, 1, 2], [0, 1, 2], [0, 1, 2], [0, 1, 2], [0, 1, 2], [0]];
+  const t = tables(reports);
+  const keys = [0 * 2 + 0, 1 * 2 + 0, 2 * 2 + 0]; // P x X, R x X, D x X
+  const reportsOf = (j: number) => (j === 0 ? reports.map((_, i) => i) : []);
+  it('names the vaccine on at least half of the reports whose pair with the event has the highest EB05 above the pair\'s own', () => {
+    const { coVaccine, coShare } = coReported(t, keys, reportsOf, Float64Array.from([2, 5, 8]));
+    expect([coVaccine[0], coShare[0]]).toEqual([2, 0.6]); // D: 6 of 10, EB05 8 > R's 5
+    const weaker = coReported(t, keys, reportsOf, Float64Array.from([2, 5, 1.5]));
+    expect([weaker.coVaccine[0], weaker.coShare[0]]).toEqual([1, 0.9]); // D's pair is weaker than P's: R, 9 of 10 (R named twice counts once)
+  });
+  it('none when the other pairs are weaker, absent, or the pair is not flagged', () => {
+    expect(coReported(t, keys, reportsOf, Float64Array.from([9, 5, 8])).coVaccine[0]).toBe(-1);
+    expect(coReported(t, [0], reportsOf, Float64Array.from([2])).coVaccine[0]).toBe(-1);
+    expect(coReported(t, keys, reportsOf, Float64Array.from([2, 5, 8]), Uint8Array.from([0, 1, 1])).coVaccine[0]).toBe(-1);
+    // a null EB05 (NaN) is below any
+    expect(coReported(t, keys, reportsOf, Float64Array.from([Number.NaN, 5, Number.NaN])).coVaccine[0]).toBe(1);
+  });
+});
+
+describe('related pairs', () => {
+  it('pairs of one vaccine, both flagged, whose reports overlap by at least half of the smaller, both ways', () => {
+    // keys: A x X {1,2,3,4}, A x Y {3,4,5} (overlap 2/3), B x X {1,2,3,4} (another vaccine), A x Z {9} (none shared)
+    const nEvents = 3;
+    const keys = [0, 1, 3, 2];
+    const sets = [[1, 2, 3, 4], [3, 4, 5], [1, 2, 3, 4], [9]];
+    const triples = relatedPairs(nEvents, keys, (j) => sets[j], Uint8Array.from([1, 1, 1, 1]));
+    expect(Array.from(triples)).toEqual([0, 1, 2 / 3, 1, 0, 2 / 3]);
+    expect(relatedPairs(nEvents, keys, (j) => sets[j], Uint8Array.from([1, 0, 1, 1])).length).toBe(0);
+    const names = ['X', 'Y', 'Z'];
+    expect(relatedByPair(triples, (k) => names[keys[k] % nEvents])).toEqual(new Map([[0, '[["Y",0.667]]'], [1, '[["X",0.667]]']]));
+  });
+});
+
+describe('delay from onset and narrative template', () => {
+  it('onset is ONSET_DATE, else VAX_DATE + NUMDAYS; null when unknown or after receipt', () => {
+    expect(onsetLagDays(20000101, 0, 19990101, Number.NaN)).toBe(365);
+    expect(onsetLagDays(20000101, 19990101, 0, 10)).toBe(355);
+    expect(onsetLagDays(20000101, 19990101, 0, Number.NaN)).toBeNull();
+    expect(onsetLagDays(19990101, 0, 19990201, Number.NaN)).toBeNull();
+  });
+  it('one template when identical once case, digits and punctuation are folded; short narratives none', () => {
+    const a = 'This case was reported by a pharmacist and described the occurrence of swelling of tongue in an adult subject, 34 years old, on 26 October 2006.';
+    const b = 'THIS CASE WAS REPORTED BY A PHARMACIST AND DESCRIBED THE OCCURRENCE OF SWELLING OF TONGUE IN AN ADULT SUBJECT -- 61 years old -- on 2 October 2006';
+    expect(templateKey(a)).toBe(templateKey(b));
+    expect(templateKey(a)).not.toBe(templateKey(a.replace('pharmacist', 'physician')));
+    expect(templateKey('too short')).toBeNull();
+  });
+});
+
+describe('vaccine failure', () => {
+  it('a lack-of-effect term, or the disease the vaccine type prevents; not zoster after varicella vaccine, not polio after polio vaccine', () => {
+    expect(failureKind('HEP B', 'Drug ineffective')).toBe('lack_of_effect');
+    expect(failureKind('VARICELLA', 'Varicella')).toBe('prevented_disease');
+    expect(failureKind('MEASLES + MUMPS + RUBELLA + VARICELLA', 'varicella')).toBe('prevented_disease');
+    expect(failureKind('ZOSTER', 'Herpes zoster')).toBe('prevented_disease');
+    expect(failureKind('VARICELLA', 'Herpes zoster')).toBeNull();
+    expect(failureKind('DTAP + HEPB + IPV', 'Hepatitis B')).toBe('prevented_disease');
+    expect(failureKind('HEP A', 'Hepatitis B')).toBeNull();
+    expect(failureKind('PNEUMO', 'Pneumococcal sepsis')).toBe('prevented_disease');
+    expect(failureKind('POLIO VIRUS, ORAL', 'Poliomyelitis')).toBeNull();
+  });
+});
