@@ -11,7 +11,19 @@
  * Thresholds: src/domain/triage-evidence.ts.
  */
 import { CO_REPORTED_SHARE, RELATED_OVERLAP } from '../domain/triage-evidence.js';
-import type { EvidenceTables } from './evidence-step.js';
+
+/** What the co-reported vaccine needs of the evidence tables (evidence-step.ts EvidenceTables): the reports' vaccine items. */
+export interface VaccineLists {
+  vaccineStart: Int32Array;
+  vaccines: Int32Array;
+  nEvents: number;
+}
+
+/** A window's scores of its pairs as the links need them: EB05 (NaN null) and whether GET /triage takes the row (1 or 0). */
+export interface PairScores {
+  eb05: Float64Array;
+  flagged: Uint8Array;
+}
 
 /** What a window's pairs link to: per pair (keys order) its co-reported vaccine index (-1 none), and the related pairs as triples. */
 export interface WindowLinks {
@@ -32,7 +44,7 @@ export type Flagged = ArrayLike<number>;
  * Example: pair (P, X) with reports naming P and R in 9 of 10, R x X EB05 5 and P x X EB05 2: R, 0.9.
  */
 export function coReported(
-  t: Pick<EvidenceTables, 'vaccineStart' | 'vaccines' | 'nEvents'>, keys: ArrayLike<number>, reportsOf: (j: number) => readonly number[],
+  t: VaccineLists, keys: ArrayLike<number>, reportsOf: (j: number) => readonly number[],
   eb05: ArrayLike<number>, flagged?: Flagged,
 ): { coVaccine: Int32Array; coShare: Float64Array } {
   const coVaccine = new Int32Array(keys.length).fill(-1);

@@ -20,12 +20,11 @@ import { EVIDENCE_NUMBER_COLUMNS, type EvidenceValues } from '../domain/columns.
 import type { ReportDetails } from '../vaers/report-details.js';
 import type { VaersData } from '../vaers/read.js';
 import type { ReportItems } from './items.js';
-import type { PairScores } from './protocol.js';
 import { WINDOW_QUARTERS } from './counts.js';
 import {
   completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, onsetLagDays, pairEvidence, templateKey, without, type ReportEvidence,
 } from './evidence.js';
-import { coReported, relatedPairs, type WindowLinks } from './evidence-links.js';
+import { coReported, relatedPairs, type PairScores, type WindowLinks } from './evidence-links.js';
 
 /**
  * What the evidence step needs of the read, as typed arrays only (so that it is sent to the

@@ -14,12 +14,6 @@ import type { Hyperparameters, PriorFit } from '../stats/mgps.js';
 import type { EvidenceTables } from './evidence-step.js';
 import type { WindowLinks } from './evidence-links.js';
 
-/** A window's scores of its pairs as the evidence links need them: EB05 (NaN null) and whether GET /triage takes the row (1 or 0). */
-export interface PairScores {
-  eb05: Float64Array;
-  flagged: Uint8Array;
-}
-
 /** Statistics carried per pair in `WindowReply.stats`, in this order (NaN stands for null): the column table's. */
 export { STAT_COLUMNS } from '../domain/columns.js';
 

@@ -10,8 +10,8 @@ import type { PriorFit } from '../stats/mgps.js';
 import { WindowEvidence, type EvidenceTables } from './evidence-step.js';
 import { useKsMemo } from './evidence.js';
 import { KsMemo } from './ks-memo.js';
-import { STAT_COLUMNS, type ChunkReply, type ChunkRequest, type EvidenceSetup, type PairScores, type WindowReply } from './protocol.js';
-import type { WindowLinks } from './evidence-links.js';
+import { STAT_COLUMNS, type ChunkReply, type ChunkRequest, type EvidenceSetup, type WindowReply } from './protocol.js';
+import type { PairScores, WindowLinks } from './evidence-links.js';
 import { triageFlagged } from '../domain/triage-evidence.js';
 
 /** The tables of each item kind received so far, and the evidence of the current analysis. */
