@@ -222,13 +222,13 @@ export const COLUMNS = [
   { name: 'n_cases', type: 'INTEGER', nullable: 'imported', kind: 'evidence',
     description: 'Distinct cases among the pair\'s reports in the window: each suspected-duplicate cluster of the build\'s linkage (src/linkage, the store\'s report_links) counted once.' },
   { name: 'template_share', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
-    description: 'Share of the pair\'s reports with a narrative (SYMPTOM_TEXT of 100+ characters) whose narrative is one template: the largest group of narratives identical once case is folded, digit runs masked and every run of other characters made one space; null without narratives.' },
+    description: 'Share of the pair\'s narratives (SYMPTOM_TEXT of 100+ characters) in its largest group on one template: 3-word shingle resemblance of at least 0.7 to the group\'s first, estimated by MinHash (src/mining/evidence-template.ts); for the pairs flagged in the window, null for the others or without narratives.' },
   { name: 'co_vaccine', type: 'VARCHAR', nullable: 'undefined', kind: 'evidence',
     description: 'The other vaccine named on at least half of the pair\'s reports in the window whose pair with the same event has a higher EB05 in the window (the highest such EB05); null when none (src/domain/triage-evidence.ts CO_REPORTED_SHARE).' },
   { name: 'co_share', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
     description: 'Share of the pair\'s reports in the window that name `co_vaccine`; null when none.' },
   { name: 'related_events', type: 'VARCHAR', nullable: 'undefined', kind: 'evidence',
-    description: 'JSON array `[[event, overlap], ...]` (overlap descending): the other events of the vaccine flagged in the window (eb05 >= 2 or n_methods_flagged >= 2) whose reports overlap the pair\'s by at least RELATED_OVERLAP (shared reports / the smaller pair\'s reports); null when the pair is not flagged in the window or has none.' },
+    description: 'JSON array `[[event, overlap], ...]` (overlap descending): the other events of the vaccine flagged in the window (eb05 >= 2 or n_methods_flagged >= 2) whose reports overlap the pair\'s by at least RELATED_STORED (0.25; shared reports / the smaller pair\'s reports); null when the pair is not flagged in the window or has none.' },
 ] as const satisfies readonly ColumnSpec[];
 
 /** One entry of {@link COLUMNS}, with its literal types. */

@@ -27,12 +27,12 @@ export const LATE_DAYS = 365;
 export const CO_REPORTED_SHARE = 0.5;
 
 /**
- * Overlap (Szymkiewicz-Simpson coefficient: shared reports / the smaller pair's reports) from
- * which two flagged pairs of one vaccine in one window are one signal (`related_events`). At 0.5
- * at least half of the smaller pair's reports are reports of the larger: RotaShield's vomiting,
- * dehydration and GI haemorrhage reports in 1999Q3 are mostly its intussusception reports.
+ * The build stores each flagged pair's overlaps (Szymkiewicz-Simpson coefficient: shared reports /
+ * the smaller pair's reports) with the other flagged pairs of its vaccine in the window from this
+ * value up (`related_events`); GET /triage folds them from its own threshold (src/triage/group.ts
+ * FOLD_OVERLAP), which can be revised without a rebuild.
  */
-export const RELATED_OVERLAP = 0.5;
+export const RELATED_STORED = 0.25;
 
 /**
  * A comparator sample of the onset KS tests with fewer onsets than this gives no onset reason

@@ -6,11 +6,12 @@
  *   the window, the "innocent bystander" pattern of co-administered vaccines (POLIOVAX x
  *   Intussusception in 1999Q3: 54 of its 56 reports also name ROTASHIELD);
  * - the related pairs (`related_events`): two pairs of one vaccine, both flagged in the window,
- *   whose reports overlap by at least RELATED_OVERLAP (shared reports / the smaller pair's
- *   reports, the Szymkiewicz-Simpson coefficient): one signal told in several terms.
+ *   with their overlap (shared reports / the smaller pair's reports, the Szymkiewicz-Simpson
+ *   coefficient) when at least RELATED_STORED; GET /triage folds them as one signal told in
+ *   several terms from RELATED_OVERLAP.
  * Thresholds: src/domain/triage-evidence.ts.
  */
-import { CO_REPORTED_SHARE, RELATED_OVERLAP } from '../domain/triage-evidence.js';
+import { CO_REPORTED_SHARE, RELATED_STORED } from '../domain/triage-evidence.js';
 
 /** What the co-reported vaccine needs of the evidence tables (evidence-step.ts EvidenceTables): the reports' vaccine items. */
 export interface VaccineLists {
@@ -84,7 +85,8 @@ export function coReported(
 
 /**
  * The related couples among the flagged pairs (`flagged[j]` 1) of each vaccine: (j, k, overlap)
- * and (k, j, overlap) when overlap = |R_j ∩ R_k| / min(|R_j|, |R_k|) >= RELATED_OVERLAP.
+ * and (k, j, overlap) when overlap = |R_j ∩ R_k| / min(|R_j|, |R_k|) >= RELATED_STORED (GET
+ * /triage folds those at RELATED_OVERLAP or more).
  * Example: A x X reports {1, 2, 3, 4}, A x Y {3, 4, 5}: overlap 2/3, related.
  */
 export function relatedPairs(nEvents: number, keys: ArrayLike<number>, reportsOf: (j: number) => readonly number[], flagged: Flagged): Float64Array {
@@ -111,7 +113,7 @@ export function relatedPairs(nEvents: number, keys: ArrayLike<number>, reportsOf
         let shared = 0;
         for (const r of reportsOf(small)) if (other.has(r)) shared++;
         const overlap = shared / reportsOf(small).length;
-        if (overlap >= RELATED_OVERLAP) out.push(pairs[x], pairs[y], overlap, pairs[y], pairs[x], overlap);
+        if (overlap >= RELATED_STORED) out.push(pairs[x], pairs[y], overlap, pairs[y], pairs[x], overlap);
       }
     }
   }

@@ -22,9 +22,10 @@ import type { VaersData } from '../vaers/read.js';
 import type { ReportItems } from './items.js';
 import { WINDOW_QUARTERS } from './counts.js';
 import {
-  completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, onsetLagDays, pairEvidence, templateKey, without, type ReportEvidence,
+  completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, onsetLagDays, pairEvidence, without, type ReportEvidence,
 } from './evidence.js';
 import { coReported, relatedPairs, type PairScores, type WindowLinks } from './evidence-links.js';
+import { SIGNATURE_HASHES, templateShare, writeSignature } from './evidence-template.js';
 
 /**
  * What the evidence step needs of the read, as typed arrays only (so that it is sent to the
@@ -55,8 +56,12 @@ export interface EvidenceTables {
   onsetLagDays: Float64Array;
   /** Per report: its case (evidence.ts ReportEvidence.caseKey). */
   caseKey: Float64Array;
-  /** Per report: its narrative's template (evidence.ts templateKey), NaN when null. */
-  templateKey: Float64Array;
+  /** Per report: the MinHash signature of its narrative (evidence-template.ts), SIGNATURE_HASHES values from i * SIGNATURE_HASHES. */
+  signatures: Uint32Array;
+  /** Per report: 1 when it has a signature (a narrative of NARRATIVE_MIN_CHARS or more). */
+  hasSignature: Uint8Array;
+  /** Whether the build kept the narratives (else no template share). */
+  narratives: boolean;
 }
 
 /** The evidence inputs of one item kind: the tables, and the read's report columns the main thread keeps (for the subset masks). */
@@ -104,7 +109,6 @@ export function reportEvidence(details: ReportDetails, i: number): ReportEvidenc
     onsetDays: onset, completeness, serious: isSerious(outcomes), died: (outcomes & OUTCOME.DIED) !== 0,
     onsetLagDays: onsetLagDays(details.received[i], details.vaxDate[i], details.onsetDate[i], details.numdays[i]),
     caseKey: Number.isNaN(details.cluster[i]) ? details.id[i] : details.cluster[i],
-    templateKey: narrative === null ? null : templateKey(narrative),
   };
 }
 
@@ -120,12 +124,14 @@ export function evidenceInputs<K>(data: VaersData, items: ReadonlyMap<K, ReportI
   const n = data.reports.length;
   const lagDays = new Float64Array(n), completeness = new Float64Array(n);
   const onsetDays = new Int8Array(n), legal = new Int8Array(n), serious = new Uint8Array(n), died = new Uint8Array(n);
-  const onsetLag = new Float64Array(n), caseKey = new Float64Array(n), template = new Float64Array(n);
+  const onsetLag = new Float64Array(n), caseKey = new Float64Array(n);
+  const signatures = new Uint32Array(n * SIGNATURE_HASHES), hasSignature = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const e = reportEvidence(data.details, i);
     onsetLag[i] = e.onsetLagDays ?? Number.NaN;
     caseKey[i] = e.caseKey;
-    template[i] = e.templateKey ?? Number.NaN;
+    const narrative = data.details.narrative?.[i] ?? null;
+    if (narrative !== null && narrative.trim().length >= NARRATIVE_MIN_CHARS && writeSignature(narrative, signatures, i * SIGNATURE_HASHES)) hasSignature[i] = 1;
     lagDays[i] = e.lagDays ?? Number.NaN;
     onsetDays[i] = e.onsetDays ?? -1;
     legal[i] = e.legal === null ? -1 : e.legal ? 1 : 0;
@@ -137,7 +143,7 @@ export function evidenceInputs<K>(data: VaersData, items: ReadonlyMap<K, ReportI
     const vax = runs(lists);
     const tables: EvidenceTables = {
       quarter, vaccineStart: vax.start, vaccines: vax.values, eventStart: ev.start, events: ev.values, nEvents: data.events.length,
-      lagDays, onsetDays, legal, completeness, serious, died, onsetLagDays: onsetLag, caseKey, templateKey: template,
+      lagDays, onsetDays, legal, completeness, serious, died, onsetLagDays: onsetLag, caseKey, signatures, hasSignature, narratives: data.details.narrative !== null,
     };
     return [kind, { tables, details: data.details }];
   }));
@@ -149,7 +155,6 @@ function evidenceAt(t: EvidenceTables, i: number): ReportEvidence {
     lagDays: Number.isNaN(t.lagDays[i]) ? null : t.lagDays[i], legal: t.legal[i] < 0 ? null : t.legal[i] === 1,
     onsetDays: t.onsetDays[i] < 0 ? null : t.onsetDays[i], completeness: t.completeness[i], serious: t.serious[i] === 1, died: t.died[i] === 1,
     onsetLagDays: Number.isNaN(t.onsetLagDays[i]) ? null : t.onsetLagDays[i], caseKey: t.caseKey[i],
-    templateKey: Number.isNaN(t.templateKey[i]) ? null : t.templateKey[i],
   };
 }
 
@@ -250,6 +255,8 @@ export class WindowEvidence {
     for (let j = 0; j < keys.length; j++) {
       const values = evidenceOf(this.tables, groups, keys[j]);
       values.co_share = Number.isNaN(co.coShare[j]) ? null : co.coShare[j];
+      // The template share of the pairs GET /triage reads (flagged in the window), when narratives were kept.
+      if (scores?.flagged[j] && this.tables.narratives) values.template_share = templateShare(this.tables.signatures, this.tables.hasSignature, reportsOf(j));
       EVIDENCE_NUMBER_COLUMNS.forEach((name, c) => { out[j * width + c] = values[name] ?? Number.NaN; });
     }
     const related = scores ? relatedPairs(this.tables.nEvents, keys, reportsOf, scores.flagged) : new Float64Array(0);

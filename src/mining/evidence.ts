@@ -150,8 +150,6 @@ export interface ReportEvidence {
   onsetLagDays: number | null;
   /** The case the report belongs to: its duplicate cluster's representative VAERS_ID, else its own (distinct per case). */
   caseKey: number;
-  /** The narrative's template (templateKey), null when the narrative is shorter than NARRATIVE_MIN_CHARS or not kept. */
-  templateKey: number | null;
 }
 
 /**
@@ -171,22 +169,9 @@ export function onsetLagDays(received: number, vaxDate: number, onsetDate: numbe
 }
 
 /**
- * The template of a narrative: a 32-bit FNV-1a hash of its text with case folded, every run of
- * digits made `0` and every run of other non-letters one space (so "age 34, dose 1" and
- * "AGE 61 - dose 2" are one template); null for a narrative shorter than NARRATIVE_MIN_CHARS.
- */
-export function templateKey(narrative: string): number | null {
-  if (narrative.trim().length < NARRATIVE_MIN_CHARS) return null;
-  const folded = narrative.toLowerCase().replace(/[0-9]+/g, '0').replace(/[^a-z0]+/g, ' ').trim();
-  let h = 0x811c9dc5;
-  for (let i = 0; i < folded.length; i++) h = Math.imul(h ^ folded.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-/**
  * The evidence of one pair's reports in one window: lag, legal share, onset n and median,
- * completeness, seriousness, the delay from onset, distinct cases, the template share (the KS
- * columns and comparator sizes, the co-reported vaccine and the related events are null here:
+ * completeness, seriousness, the delay from onset, distinct cases (the KS columns and
+ * comparator sizes, the template share, the co-reported vaccine and the related events are null here:
  * the evidence step fills them from the window's other reports and pairs). Nulls where undefined (no report, no lag, no onset, no narratives).
  * Example: two reports with lags 10 and 400 days: lag_median_days 205, lag_share_over_365 0.5.
  */
@@ -209,15 +194,6 @@ export function pairEvidence(reports: readonly ReportEvidence[]): EvidenceValues
   lags.sort((a, b) => a - b);
   onsets.sort((a, b) => a - b);
   const onsetLags = reports.flatMap((r) => (r.onsetLagDays === null ? [] : [r.onsetLagDays])).sort((a, b) => a - b);
-  const templates = new Map<number, number>();
-  let narratives = 0, largest = 0;
-  for (const r of reports) {
-    if (r.templateKey === null) continue;
-    narratives++;
-    const k = (templates.get(r.templateKey) ?? 0) + 1;
-    templates.set(r.templateKey, k);
-    if (k > largest) largest = k;
-  }
   const n = reports.length;
   const share = (k: number, of: number): number | null => (of > 0 ? k / of : null);
   return {
@@ -233,7 +209,7 @@ export function pairEvidence(reports: readonly ReportEvidence[]): EvidenceValues
     onset_lag_q1_days: quantileSorted(onsetLags, 0.25), onset_lag_q3_days: quantileSorted(onsetLags, 0.75),
     onset_n_other_vaccines: null, onset_n_other_events: null,
     n_cases: new Set(reports.map((r) => r.caseKey)).size,
-    template_share: legalKnown === n ? share(largest, narratives) : null,
+    template_share: null,
     co_vaccine: null, co_share: null, related_events: null,
   };
 }

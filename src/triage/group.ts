@@ -2,14 +2,19 @@
  * One signal, one row (GET /triage `group=signal`, the default): flagged pairs of one vaccine
  * whose reports largely coincide are one signal told in several terms (RotaShield's
  * intussusception, vomiting, GI haemorrhage, dehydration in 1999Q3). The build stores, per pair,
- * the other flagged events of its vaccine in the window whose reports overlap its own by at least
- * RELATED_OVERLAP (src/domain/triage-evidence.ts; shared reports / the smaller pair's reports;
- * column `related_events`). Walking the queue in triage order, each pair not yet folded heads its
- * signal and folds the related pairs not yet placed; a folded pair is listed under its head as
- * `related_events` (event, n, overlap) and not as a row. `group=none` lists every pair.
+ * its overlap with the other flagged pairs of its vaccine in the window (column `related_events`:
+ * shared reports / the smaller pair's reports, from RELATED_STORED). Two pairs are linked when
+ * their overlap is at least FOLD_OVERLAP; a signal is a connected group of linked pairs (single
+ * linkage: vomiting shares half its reports with intussusception, dehydration two thirds of its
+ * own with vomiting). Its first pair in triage order heads it and lists the others in
+ * `related_events` (event, n, overlap: with the head when the build stored it, else with the pair
+ * through which it joined, named in `via`); they are not rows. `group=none` lists every pair.
  */
 import type { TriageRow } from '../store/triage-rows.js';
 import type { RelatedEvent, TriagePair } from './rank.js';
+
+/** Overlap from which two flagged pairs of one vaccine are linked (one signal). */
+export const FOLD_OVERLAP = 0.4;
 
 /** Parses a row's `related_events` text (`[[event, overlap], ...]`); [] for null or a malformed text. */
 export function relatedOf(text: string | null): Array<[string, number]> {
@@ -24,27 +29,38 @@ export function relatedOf(text: string | null): Array<[string, number]> {
 
 /**
  * Folds the ranked pairs (triage order) into one row per signal: each head keeps its place and
- * lists the pairs it folded in `related_events`, overlap descending. `rows` are the window's rows
- * (their `related_events`).
+ * lists the pairs of its signal in `related_events` (in the order they join: breadth first from
+ * the head, each pair's links by overlap descending). `rows` are the window's rows (their
+ * `related_events`).
  */
 export function foldSignals(ranked: readonly TriagePair[], rows: readonly TriageRow[]): TriagePair[] {
   const key = (vaccine: string, event: string): string => `${vaccine}\0${event}`;
-  const related = new Map(rows.map((r) => [key(r.vaccine, r.event), relatedOf(r.related_events)]));
+  const links = new Map(rows.map((r) => [key(r.vaccine, r.event), relatedOf(r.related_events)]));
   const byKey = new Map(ranked.map((p) => [key(p.vaccine, p.event), p]));
   const placed = new Set<string>();
   const out: TriagePair[] = [];
-  for (const pair of ranked) {
-    const own = key(pair.vaccine, pair.event);
+  for (const head of ranked) {
+    const own = key(head.vaccine, head.event);
     if (placed.has(own)) continue;
     placed.add(own);
+    const withHead = new Map(links.get(own) ?? []);
     const folded: RelatedEvent[] = [];
-    for (const [event, overlap] of related.get(own) ?? []) {
-      const other = byKey.get(key(pair.vaccine, event));
-      if (!other || placed.has(key(pair.vaccine, event))) continue;
-      placed.add(key(pair.vaccine, event));
-      folded.push({ event, n: other.n, overlap });
+    const queue: TriagePair[] = [head];
+    while (queue.length) {
+      const from = queue.shift()!;
+      for (const [event, overlap] of links.get(key(from.vaccine, from.event)) ?? []) {
+        const k = key(head.vaccine, event);
+        const other = byKey.get(k);
+        if (overlap < FOLD_OVERLAP || !other || placed.has(k)) continue;
+        placed.add(k);
+        queue.push(other);
+        const direct = withHead.get(event);
+        folded.push(from === head || direct !== undefined
+          ? { event, n: other.n, overlap: direct ?? overlap, via: null }
+          : { event, n: other.n, overlap, via: from.event });
+      }
     }
-    out.push(folded.length ? { ...pair, related_events: folded } : pair);
+    out.push(folded.length ? { ...head, related_events: folded } : head);
   }
   return out;
 }

@@ -51,8 +51,10 @@ export interface OnsetTest {
 export interface RelatedEvent {
   event: string;
   n: number;
-  /** Shared reports / the smaller pair's reports. */
+  /** Shared reports / the smaller pair's reports: with the head, else (`via`) with the pair through which it joined. */
   overlap: number;
+  /** The event through which it joined the signal when its overlap with the head is under the build's stored minimum, else null. */
+  via: string | null;
 }
 
 /** One ranked pair of GET /triage (the answer's `pairs` item; the shape the explorer reads). */
@@ -71,7 +73,7 @@ export interface TriagePair extends Pick<TriageRow, 'vaccine' | 'event' | 'n' | 
     n: number | null; median_days: number | null; vs_other_vaccines: OnsetTest; vs_other_events: OnsetTest;
     /** The fewest comparator onsets an onset reason needs. */
     comparator_min: number;
-    /** Why the onset gives no reason though both p are small (a comparator too small), else null. */
+    /** Why the onset tests give no reason (a comparator under comparator_min onsets), else null. */
     note: string | null;
   };
   completeness: { mean: number | null; well_documented_share: number | null };
@@ -207,7 +209,7 @@ export function triagePair(r: TriageRow, context: WindowContext): TriagePair {
   const vaxType = context.vaxTypeOf(r.vaccine);
   const { reasons, score } = reasonsOf(r, fresh);
   const { cautions, penalty } = cautionsOf(r, category, context, vaxType);
-  const small = onsetTestsSmall(r) ? smallComparators(r) : '';
+  const small = smallComparators(r);
   return {
     vaccine: r.vaccine, vax_type: vaxType, event: r.event, n: r.n, n_cases: r.n_cases, eb05: r.eb05, prr: r.prr, ic025: r.ic025,
     n_methods_flagged: r.n_methods_flagged, score: Math.round((score - penalty) * 1000) / 1000, reasons, cautions,
@@ -221,7 +223,7 @@ export function triagePair(r: TriageRow, context: WindowContext): TriagePair {
       vs_other_vaccines: { d: r.onset_d_other_vaccines, p: r.onset_p_other_vaccines, n: r.onset_n_other_vaccines },
       vs_other_events: { d: r.onset_d_other_events, p: r.onset_p_other_events, n: r.onset_n_other_events },
       comparator_min: ONSET_COMPARATOR_MIN,
-      note: small ? `No onset reason: both KS p are below ${ONSET_P}, but the comparator of ${small} has fewer than ${ONSET_COMPARATOR_MIN} onsets.` : null,
+      note: small ? `No onset reason from these tests: the comparator of ${small} has fewer than ${ONSET_COMPARATOR_MIN} onsets${onsetTestsSmall(r) ? ` (both KS p are below ${ONSET_P})` : ''}.` : null,
     },
     completeness: { mean: r.completeness_mean, well_documented_share: r.well_documented_share },
     serious_share: r.serious_share, template_share: r.template_share,

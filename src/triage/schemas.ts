@@ -37,12 +37,12 @@ const PAIR_SCHEMA = {
     onset: { type: 'object', properties: {
       n: { type: 'integer', nullable: true }, median_days: NUMBER, vs_other_vaccines: ONSET_TEST, vs_other_events: ONSET_TEST,
       comparator_min: { type: 'integer', description: 'The fewest comparator onsets an onset reason needs.' },
-      note: { type: 'string', nullable: true, description: 'Why the onset gives no reason though both p are small (a comparator too small).' },
+      note: { type: 'string', nullable: true, description: 'Why the onset tests give no reason (a comparator under comparator_min onsets).' },
     } },
     completeness: { type: 'object', properties: { mean: NUMBER, well_documented_share: NUMBER } },
     serious_share: NUMBER, template_share: NUMBER,
     co_reported: { type: 'object', nullable: true, properties: { vaccine: { type: 'string' }, share: { type: 'number' } } },
-    related_events: { type: 'array', description: 'With group=signal: the pairs folded under this one.', items: { type: 'object', properties: { event: { type: 'string' }, n: { type: 'integer' }, overlap: { type: 'number' } } } },
+    related_events: { type: 'array', description: 'With group=signal: the pairs folded under this one.', items: { type: 'object', properties: { event: { type: 'string' }, n: { type: 'integer' }, overlap: { type: 'number' }, via: { type: 'string', nullable: true } } } },
     first_flagged: { type: 'string' }, new: { type: 'boolean' },
   },
 } as const;

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { coReported, relatedPairs } from '../../src/mining/evidence-links.js';
-import { onsetLagDays, templateKey } from '../../src/mining/evidence.js';
+import { onsetLagDays } from '../../src/mining/evidence.js';
+import { resemblance, SIGNATURE_HASHES, templateShare, writeSignature } from '../../src/mining/evidence-template.js';
 import { relatedByPair } from '../../src/mining/passes.js';
 import { failureKind } from '../../src/triage/failure.js';
 
@@ -58,12 +59,25 @@ describe('delay from onset and narrative template', () => {
     expect(onsetLagDays(20000101, 19990101, 0, Number.NaN)).toBeNull();
     expect(onsetLagDays(19990101, 0, 19990201, Number.NaN)).toBeNull();
   });
-  it('one template when identical once case, digits and punctuation are folded; short narratives none', () => {
-    const a = 'This case was reported by a pharmacist and described the occurrence of swelling of tongue in an adult subject, 34 years old, on 26 October 2006.';
-    const b = 'THIS CASE WAS REPORTED BY A PHARMACIST AND DESCRIBED THE OCCURRENCE OF SWELLING OF TONGUE IN AN ADULT SUBJECT -- 61 years old -- on 2 October 2006';
-    expect(templateKey(a)).toBe(templateKey(b));
-    expect(templateKey(a)).not.toBe(templateKey(a.replace('pharmacist', 'physician')));
-    expect(templateKey('too short')).toBeNull();
+  it('template: near-identical narratives (case, digits, punctuation folded) resemble; different texts do not; the share of the largest group', () => {
+    const form = 'This case was reported by a pharmacist and described the occurrence of swelling of tongue in an adult subject of unspecified gender who was vaccinated with influenza virus vaccine (Fluarix) for prophylaxis. On an unspecified date in October 2006 the subject received an unspecified dose.';
+    const texts = [
+      form,
+      form.toUpperCase().replace('2006', '2005').replace(/\./g, ' -- '),
+      form.replace('influenza virus vaccine', 'influenza vaccine'),
+      'Patient reported local irritation, swelling and redness and slight fever. Patient reports exceptional tiredness and runny nose. Local reaction continued to worsen.',
+      'Presented to the ER 30 minutes after Flu injection with localized irritation. Right side of upper arm, proximal forearm, shoulder and back all red itchy.',
+    ];
+    const signatures = new Uint32Array(texts.length * SIGNATURE_HASHES);
+    const has = Uint8Array.from(texts, (t, i) => (writeSignature(t, signatures, i * SIGNATURE_HASHES) ? 1 : 0));
+    expect(Array.from(has)).toEqual([1, 1, 1, 1, 1]);
+    expect(resemblance(signatures, 0, 1)).toBe(1); // identical once folded
+    expect(resemblance(signatures, 0, 2)).toBeGreaterThanOrEqual(0.7); // one word changed in a long form
+    expect(resemblance(signatures, 0, 3)).toBeLessThan(0.2);
+    expect(templateShare(signatures, has, [0, 1, 2, 3, 4])).toBe(0.6); // 3 of 5
+    expect(templateShare(signatures, Uint8Array.from([0, 0, 0, 1, 1]), [0, 1, 2, 3, 4])).toBe(0.5); // 1 of the 2 narratives
+    expect(templateShare(signatures, new Uint8Array(5), [0, 1])).toBeNull();
+    expect(writeSignature('too short', new Uint32Array(SIGNATURE_HASHES), 0)).toBe(false);
   });
 });
 

@@ -35,7 +35,7 @@ function tables(): EvidenceTables {
     legal: new Int8Array(REPORTS.length), completeness: new Float64Array(REPORTS.length).fill(1),
     serious: Uint8Array.from(REPORTS, (r) => (r[5] ? 1 : 0)), died: new Uint8Array(REPORTS.length),
     onsetLagDays: new Float64Array(REPORTS.length).fill(Number.NaN), caseKey: Float64Array.from(REPORTS, (_, i) => i + 1),
-    templateKey: new Float64Array(REPORTS.length).fill(Number.NaN),
+    signatures: new Uint32Array(REPORTS.length * 32), hasSignature: new Uint8Array(REPORTS.length), narratives: false,
   };
 }
 

@@ -9,7 +9,7 @@ import { quantileSorted } from '../../src/domain/report-days.js';
 import { ks2samp, ksTest } from '../../src/stats/ks.js';
 
 const report = (over: Partial<ReportEvidence>): ReportEvidence => ({
-  lagDays: null, legal: false, onsetDays: null, completeness: 1, serious: false, died: false, onsetLagDays: null, caseKey: 0, templateKey: null, ...over,
+  lagDays: null, legal: false, onsetDays: null, completeness: 1, serious: false, died: false, onsetLagDays: null, caseKey: 0, ...over,
 });
 
 describe('reporting lag', () => {

@@ -52,7 +52,7 @@ describe('GET /triage', () => {
     expect(rota.vax_type).toBe('ROTAVIRUS');
     expect(rota.reasons[2].text).toBe('90% of the 12 reports are serious (1 deaths).');
     expect(rota.onset).toEqual({ n: 10, median_days: 4, vs_other_vaccines: { d: 0.2, p: 0.001, n: 200 }, vs_other_events: { d: 0.2, p: 0.0001, n: 300 }, comparator_min: 10, note: null });
-    expect(rota.related_events).toEqual([{ event: 'Vomiting', n: 30, overlap: 0.8 }]);
+    expect(rota.related_events).toEqual([{ event: 'Vomiting', n: 30, overlap: 0.8, via: null }]);
     expect(codes(fever.cautions)).toEqual(['few_reports']);
     expect(codes(lymerix.cautions)).toEqual(['late_reports']);
     expect(lymerix.cautions[0].text).toBe('Median 700 days from onset to receipt (quartiles 450 to 900; 40 of 40 reports with an onset date), over 365; from vaccination to receipt: median 800 days (quartiles 500 to 1000; 90% over 365 days).');

@@ -1,0 +1,45 @@
+/**
+ * One signal, one row (src/triage/group.ts foldSignals) on hand-made pairs: linked pairs (overlap
+ * at least FOLD_OVERLAP, directly or through each other) fold under the first in triage order;
+ * a weaker link does not; another vaccine's pairs never fold.
+ */
+import { describe, expect, it } from 'vitest';
+import { FOLD_OVERLAP, foldSignals, relatedOf } from '../../src/triage/group.js';
+import type { TriagePair } from '../../src/triage/rank.js';
+import type { TriageRow } from '../../src/store/triage-rows.js';
+
+const pair = (vaccine: string, event: string, n: number): TriagePair => ({ vaccine, event, n, related_events: [] }) as unknown as TriagePair;
+const row = (vaccine: string, event: string, related: Array<[string, number]>): TriageRow => ({ vaccine, event, related_events: JSON.stringify(related) }) as unknown as TriageRow;
+
+describe('foldSignals', () => {
+  it('folds a chain under its first pair, with the overlap with the head or the pair it joined through', () => {
+    expect(FOLD_OVERLAP).toBe(0.4);
+    // A-I: intussusception; V: vomiting (0.51 with I); D: dehydration (0.36 with I, stored; 0.67 with V); G: 0.3 with D only; B x I: another vaccine
+    const ranked = [pair('R', 'I', 101), pair('B', 'I', 56), pair('R', 'D', 39), pair('R', 'V', 134), pair('R', 'G', 22)];
+    const rows = [
+      row('R', 'I', [['V', 0.51], ['D', 0.36]]), row('R', 'V', [['D', 0.67], ['I', 0.51]]), row('R', 'D', [['V', 0.67], ['I', 0.36], ['G', 0.3]]),
+      row('R', 'G', [['D', 0.3]]), row('B', 'I', [['I', 0.99]]),
+    ];
+    const folded = foldSignals(ranked, rows);
+    expect(folded.map((p) => `${p.vaccine}|${p.event}`)).toEqual(['R|I', 'B|I', 'R|G']);
+    expect(folded[0].related_events).toEqual([
+      { event: 'V', n: 134, overlap: 0.51, via: null },
+      { event: 'D', n: 39, overlap: 0.36, via: null }, // joined through V (0.67); its stored overlap with the head is 0.36
+    ]);
+    expect(folded[1].related_events).toEqual([]);
+  });
+
+  it('a pair not stored with the head joins with the overlap of its link and says through which pair', () => {
+    const folded = foldSignals([pair('R', 'I', 10), pair('R', 'V', 8), pair('R', 'D', 5)], [
+      row('R', 'I', [['V', 0.5]]), row('R', 'V', [['I', 0.5], ['D', 0.8]]), row('R', 'D', [['V', 0.8]]),
+    ]);
+    expect(folded).toHaveLength(1);
+    expect(folded[0].related_events).toEqual([{ event: 'V', n: 8, overlap: 0.5, via: null }, { event: 'D', n: 5, overlap: 0.8, via: 'V' }]);
+  });
+
+  it('reads the stored text, malformed or null as none', () => {
+    expect(relatedOf('[["Vomiting",0.515]]')).toEqual([['Vomiting', 0.515]]);
+    expect(relatedOf(null)).toEqual([]);
+    expect(relatedOf('{')).toEqual([]);
+  });
+});
