@@ -36,7 +36,7 @@ export const CAUTIONS = [
   { code: 'vaccine_failure', label: 'vaccine failure', artefact: true,
     description: 'The event says the vaccine did not work: a lack-of-effect term (drug ineffective, vaccination failure) or the disease the vaccine prevents, reported after it (data/terms/vaccine-prevented.csv); about effectiveness, not an adverse reaction.' },
   { code: 'template_reports', label: 'template reports', artefact: true,
-    description: `At least ${TEMPLATE_SHARE * 100}% of the pair's narratives (of 100+ characters, at least 3) are one template: identical once case is folded, digit runs masked and other characters made spaces; one writer's form, not independent reports.` },
+    description: `At least ${TEMPLATE_SHARE * 100}% of the pair's narratives (of 100+ characters; the pair with 3 or more reports) are one template: their 3-word shingles resemble at Jaccard 0.7 or more (MinHash); one writer's form, not independent reports.` },
   { code: 'few_reports', label: 'few reports', artefact: false,
     description: `Fewer than ${FEW_REPORTS} distinct cases (reports, each suspected-duplicate cluster once): score - 0.5.` },
   { code: 'fit_at_bound', label: 'fit at bound', artefact: false,

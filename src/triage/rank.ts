@@ -181,7 +181,7 @@ function cautionsOf(r: TriageRow, category: TermCategory | null, context: Window
   if (failure === 'lack_of_effect') cautions.push(caution('vaccine_failure', `"${r.event}" says the vaccine did not work (${TERM_CATEGORY_TEXT.lack_of_effect}).`));
   if (failure === 'prevented_disease') cautions.push(caution('vaccine_failure', `${r.event} is a disease ${vaxType} vaccines prevent, reported after the vaccine: vaccine failure, not an adverse reaction.`));
   if (r.template_share !== null && r.template_share >= TEMPLATE_SHARE && r.n >= FEW_REPORTS) {
-    cautions.push(caution('template_reports', `${pct(r.template_share)} of the pair's narratives are one template (identical once case, digits and punctuation are folded): one writer's form, not independent reports.`));
+    cautions.push(caution('template_reports', `${pct(r.template_share)} of the pair's narratives are one template (their 3-word shingles resemble at 0.7 or more): one writer's form, not independent reports.`));
   }
   const cases = r.n_cases ?? r.n;
   if (cases < FEW_REPORTS) {
