@@ -13,7 +13,7 @@ import { LAG_INTERVALS, ONSET_MAX_DAYS } from '../cases/timing.js';
 import { ONSET_COMPARATOR_MIN } from '../domain/triage-evidence.js';
 import { CAUTIONS } from '../triage/cautions.js';
 import { TRIAGE_PARAMETERS } from '../triage/params.js';
-import { FOLD_OVERLAP } from '../triage/group.js';
+import { FOLD_OVERLAP, HEAD_OVERLAP } from '../triage/group.js';
 import type { ParameterSpec } from '../query/parameters.js';
 
 /** A Markdown table cell (its `|` escaped). */
@@ -110,7 +110,7 @@ JSON body: {analysis, quarter, total, limit, offset, group, caveat, note, eviden
 - Evidence over the window's reports of the analysis, computed by the build: reporting lag VAX_DATE -> RECVDATE and delay from onset (ONSET_DATE, else VAX_DATE + NUMDAYS) to RECVDATE (median and quartiles type 7); legal_share: share of narratives naming litigation (lawsuit, attorney, lawyer, litigation, plaintiff, legal but not legal guardian; court and claim only in legal context such as court of federal claims or a claim filed: precision 0.98 on a labelled sample of 160 narratives); onset days (NUMDAYS when whole, else ONSET_DATE - VAX_DATE; 0..60) with two-sample KS D and p against the same event after other vaccines and other events after the same vaccine (Van Holle et al. 2012), and each comparator's size; distinct cases; the largest share of narratives on one template; the co-reported vaccine; the related events; completeness (vigiGrade adaptation, well documented above 0.8); serious share.
 - Reasons: strong_disproportionality (EB05 >= 2), new (first flagged within the window's four quarters), serious (share >= 0.5), onset_clustered (both KS p < 0.01 with 3+ onsets, each comparator with at least ${ONSET_COMPARATOR_MIN} onsets; else onset.note says why not), well_documented (share >= 0.5).
 - Score: log2(EB05) (0 below 1) + 0.25 per flagging method + w x (1 new + serious share + 1 onset clustered + half the well-documented share), w = min(1, max(0, EB05 - 1)): no credit below EB05 1; - 0.5 few_reports, - 0.25 fit_at_bound. Order: pairs with an artefact caution after all others, then score, EB05, n descending.
-- group=signal (default): flagged pairs of one vaccine whose reports overlap by at least ${FOLD_OVERLAP} (shared reports / the smaller pair's), directly or through each other, are one signal: the first of them in triage order is the row and lists the others in related_events ({event, n, overlap, via}); group=none lists every pair.
+- group=signal (default): flagged pairs of one vaccine whose reports overlap by at least ${FOLD_OVERLAP} (shared reports / the smaller pair's) are linked; walking the queue, each pair not yet placed heads a signal that grows through links to pairs overlapping the head by at least ${HEAD_OVERLAP}; the head lists them in related_events ({event, n, overlap with the head, via: the pair it joined through or null}); group=none lists every pair.
 
 | Caution | Artefact | Meaning |
 |---|---|---|

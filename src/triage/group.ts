@@ -4,17 +4,24 @@
  * intussusception, vomiting, GI haemorrhage, dehydration in 1999Q3). The build stores, per pair,
  * its overlap with the other flagged pairs of its vaccine in the window (column `related_events`:
  * shared reports / the smaller pair's reports, from RELATED_STORED). Two pairs are linked when
- * their overlap is at least FOLD_OVERLAP; a signal is a connected group of linked pairs (single
- * linkage: vomiting shares half its reports with intussusception, dehydration two thirds of its
- * own with vomiting). Its first pair in triage order heads it and lists the others in
- * `related_events` (event, n, overlap: with the head when the build stored it, else with the pair
- * through which it joined, named in `via`); they are not rows. `group=none` lists every pair.
+ * their overlap is at least FOLD_OVERLAP. Walking the queue in triage order, each pair not yet
+ * placed heads a signal, which grows through links (vomiting shares half its reports with
+ * intussusception, dehydration two thirds of its own with vomiting) to pairs that also overlap
+ * the head by at least HEAD_OVERLAP. The head lists the others in `related_events` (event, n,
+ * overlap with the head, `via`: the pair through which it joined, null when linked to the head
+ * itself); they are not rows. `group=none` lists every pair.
  */
 import type { TriageRow } from '../store/triage-rows.js';
 import type { RelatedEvent, TriagePair } from './rank.js';
 
 /** Overlap from which two flagged pairs of one vaccine are linked (one signal). */
 export const FOLD_OVERLAP = 0.4;
+/**
+ * The least overlap a member must have with the head itself (the build's stored minimum): a chain
+ * of links may not drift to pairs that share little with the signal's first pair (single linkage
+ * alone chained DRYVAX x Pericarditis in 2006Q4 to 90 events through small pairs; with this bound, 12).
+ */
+export const HEAD_OVERLAP = 0.25;
 
 /** Parses a row's `related_events` text (`[[event, overlap], ...]`); [] for null or a malformed text. */
 export function relatedOf(text: string | null): Array<[string, number]> {
@@ -51,13 +58,11 @@ export function foldSignals(ranked: readonly TriagePair[], rows: readonly Triage
       for (const [event, overlap] of links.get(key(from.vaccine, from.event)) ?? []) {
         const k = key(head.vaccine, event);
         const other = byKey.get(k);
-        if (overlap < FOLD_OVERLAP || !other || placed.has(k)) continue;
+        const direct = withHead.get(event) ?? 0;
+        if (overlap < FOLD_OVERLAP || direct < HEAD_OVERLAP || !other || placed.has(k)) continue;
         placed.add(k);
         queue.push(other);
-        const direct = withHead.get(event);
-        folded.push(from === head || direct !== undefined
-          ? { event, n: other.n, overlap: direct ?? overlap, via: null }
-          : { event, n: other.n, overlap, via: from.event });
+        folded.push({ event, n: other.n, overlap: direct, via: from === head ? null : from.event });
       }
     }
     out.push(folded.length ? { ...head, related_events: folded } : head);

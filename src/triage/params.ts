@@ -10,7 +10,7 @@ import type { ParamError } from '../domain/errors.js';
 import { QUARTER_PATTERN } from '../domain/quarter.js';
 import { integerValue, LIMIT_MAX, presentValue, queryValues, quoteValue, vaccineValue, type ParameterSpec } from '../query/parameters.js';
 import { ARTEFACT_CAUTIONS } from './cautions.js';
-import { FOLD_OVERLAP } from './group.js';
+import { FOLD_OVERLAP, HEAD_OVERLAP } from './group.js';
 
 /** Default page size. */
 export const TRIAGE_LIMIT_DEFAULT = 50;
@@ -34,7 +34,7 @@ export const TRIAGE_PARAMETERS: readonly ParameterSpec[] = [
   { name: 'caution', schema: { type: 'string', enum: CAUTION_CHOICES, default: 'include' },
     description: `\`exclude\`: drop the pairs with an artefact caution (${ARTEFACT_CAUTIONS.join(', ')}); \`only\`: keep only those (they rank after every other pair, so they are otherwise far down a long queue).` },
   { name: 'group', schema: { type: 'string', enum: GROUP_CHOICES, default: 'signal' },
-    description: `\`signal\`: flagged pairs of one vaccine whose reports largely coincide (shared reports / the smaller pair's at least ${FOLD_OVERLAP}, directly or through each other) are one row, the first in triage order, listing the others in \`related_events\`; \`none\`: every pair a row.` },
+    description: `\`signal\`: flagged pairs of one vaccine whose reports largely coincide (shared reports / the smaller pair's at least ${FOLD_OVERLAP}, directly or through each other, each overlapping the first by at least ${HEAD_OVERLAP}) are one row, the first in triage order, listing the others in \`related_events\`; \`none\`: every pair a row.` },
   { name: 'limit', schema: { type: 'integer', minimum: 1, maximum: LIMIT_MAX, default: TRIAGE_LIMIT_DEFAULT }, description: 'Rows in the page, 1 to 500.' },
   { name: 'offset', schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Rows skipped, at least 0.' },
   { name: 'format', schema: { type: 'string', enum: TRIAGE_FORMATS, default: 'json' }, description: '`json`, or `csv` (one line per row, reasons and cautions as codes joined by `;`).' },

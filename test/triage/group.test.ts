@@ -4,7 +4,7 @@
  * a weaker link does not; another vaccine's pairs never fold.
  */
 import { describe, expect, it } from 'vitest';
-import { FOLD_OVERLAP, foldSignals, relatedOf } from '../../src/triage/group.js';
+import { FOLD_OVERLAP, foldSignals, HEAD_OVERLAP, relatedOf } from '../../src/triage/group.js';
 import type { TriagePair } from '../../src/triage/rank.js';
 import type { TriageRow } from '../../src/store/triage-rows.js';
 
@@ -24,17 +24,19 @@ describe('foldSignals', () => {
     expect(folded.map((p) => `${p.vaccine}|${p.event}`)).toEqual(['R|I', 'B|I', 'R|G']);
     expect(folded[0].related_events).toEqual([
       { event: 'V', n: 134, overlap: 0.51, via: null },
-      { event: 'D', n: 39, overlap: 0.36, via: null }, // joined through V (0.67); its stored overlap with the head is 0.36
+      { event: 'D', n: 39, overlap: 0.36, via: 'V' }, // joined through V (0.67); its overlap with the head is 0.36 (>= HEAD_OVERLAP)
     ]);
     expect(folded[1].related_events).toEqual([]);
   });
 
-  it('a pair not stored with the head joins with the overlap of its link and says through which pair', () => {
+  it('a chain does not drift to a pair that overlaps the head under HEAD_OVERLAP (or not stored with it)', () => {
+    expect(HEAD_OVERLAP).toBe(0.25);
     const folded = foldSignals([pair('R', 'I', 10), pair('R', 'V', 8), pair('R', 'D', 5)], [
       row('R', 'I', [['V', 0.5]]), row('R', 'V', [['I', 0.5], ['D', 0.8]]), row('R', 'D', [['V', 0.8]]),
     ]);
-    expect(folded).toHaveLength(1);
-    expect(folded[0].related_events).toEqual([{ event: 'V', n: 8, overlap: 0.5, via: null }, { event: 'D', n: 5, overlap: 0.8, via: 'V' }]);
+    expect(folded.map((p) => p.event)).toEqual(['I', 'D']);
+    expect(folded[0].related_events).toEqual([{ event: 'V', n: 8, overlap: 0.5, via: null }]);
+    expect(folded[1].related_events).toEqual([]); // V is placed already
   });
 
   it('reads the stored text, malformed or null as none', () => {
