@@ -80,7 +80,17 @@ describe.skipIf(!haveStore)('triage second round on the real default store', () 
   it('2006Q4: ROTATEQ x Intussusception serves its comparators\' sizes; one under the minimum gives no onset reason and says so', async () => {
     const [rotateq] = await queue('quarter=2006Q4&group=none&vaccine=ROTAVIRUS (ROTATEQ)&event=Intussusception');
     console.log(`triage 2006Q4 ROTATEQ x Intussusception: comparator of other vaccines ${rotateq.onset.vs_other_vaccines.n} onsets; note ${rotateq.onset.note}`);
-    expect(rotateq.onset.vs_other_vaccines.n).not.toBeNull();
-    if (rotateq.onset.vs_other_vaccines.n! < 10) expect(codes(rotateq.reasons)).not.toContain('onset_clustered');
+    expect(rotateq.onset.vs_other_vaccines.n).toBe(3);
+    expect(codes(rotateq.reasons)).not.toContain('onset_clustered');
+    expect(rotateq.onset.note).toBe('No onset reason from these tests: the comparator of other vaccines (3 onsets) has fewer than 10 onsets.');
+  }, 120_000);
+
+  it('2006Q4: the FLUARIX pharmacist\'s template reports, TYPHIM VI x Chest pain co-reported with DRYVAX; 2001Q1: FLUZONE x Haematemesis counts its cases', async () => {
+    const [fluarix] = await queue('quarter=2006Q4&group=none&vaccine=INFLUENZA (SEASONAL) (FLUARIX)&event=Skin irritation');
+    expect(codes(fluarix.cautions)).toContain('template_reports');
+    const [typhim] = await queue('quarter=2006Q4&group=none&vaccine=TYPHOID VI POLYSACCHARIDE (TYPHIM VI)&event=Chest pain');
+    expect(typhim.co_reported?.vaccine).toBe('SMALLPOX (DRYVAX)');
+    const [fluzone] = await queue('quarter=2001Q1&group=none&vaccine=INFLUENZA (SEASONAL) (FLUZONE)&event=Haematemesis');
+    expect(fluzone.cautions.find((c) => c.code === 'few_reports')?.text).toBe('Only 2 distinct cases among the 3 reports (suspected duplicates counted once).');
   }, 120_000);
 });
