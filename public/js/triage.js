@@ -1,8 +1,9 @@
 // The triage queue on the front door (GET /triage, or /analyses/NAME/triage): the flagged pairs
 // of the latest window in rank order, each with its vaccine, event, n, EB05, score, and its
-// reasons and cautions as labels (the API's `text` as the title). The pairs with an artefact
-// caution (late reports, legal reports, a non-clinical term) are listed in their own section
-// below, never hidden. Every datum is the API's, written as text.
+// reasons and cautions as labels (the API's `text` as the title; a caution's words and whether it
+// marks an artefact from the answer's `caution_codes`, the server's one table), and under a row
+// the related events folded into it (one signal, one row). The pairs with an artefact caution are
+// listed in their own section below, never hidden. Every datum is the API's, written as text.
 import { getTriage } from './api.js';
 import { triagePathOf } from './analyses.js';
 import { el, formatNumber } from './table.js';
@@ -11,12 +12,11 @@ import { el, formatNumber } from './table.js';
 export const TRIAGE_ASKED = 100;
 export const ARTEFACTS_ASKED = 50;
 
-/** Caution codes that mark a possible artefact of reporting rather than a clinical signal. */
-export const ARTEFACT_CAUTIONS = ['late_reports', 'legal_reports', 'non_clinical_term'];
-
-/** Whether a triage pair carries an artefact caution. */
-export function isArtefact(pair) {
-  return Array.isArray(pair.cautions) && pair.cautions.some((c) => ARTEFACT_CAUTIONS.includes(c && c.code));
+/** The caution table of an answer (`caution_codes`: [{code, label, artefact, description}]) as a map by code. */
+export function cautionTable(body) {
+  const table = new Map();
+  for (const c of Array.isArray(body && body.caution_codes) ? body.caution_codes : []) if (c && typeof c.code === 'string') table.set(c.code, c);
+  return table;
 }
 
 /** The columns of the queue's and the artefacts' tables: [label, title, numeric]. */
@@ -37,8 +37,8 @@ function words(code) {
   return String(code).replace(/_/g, ' ');
 }
 
-/** A list of `{code, text}` as labels (readable words; the text as the title), or a dash. */
-function labels(items, kind) {
+/** A list of `{code, text}` as labels (the table's label, else the code as words; the text as the title), or a dash. */
+function labels(items, kind, cautions) {
   const cell = el('td', null, { class: `labels ${kind}` });
   const list = Array.isArray(items) ? items.filter((item) => item && item.code) : [];
   if (!list.length) {
@@ -47,14 +47,31 @@ function labels(items, kind) {
   }
   const ul = el('ul', null, { class: 'label-list' });
   for (const item of list) {
-    const artefact = kind === 'cautions' && ARTEFACT_CAUTIONS.includes(item.code);
-    ul.append(el('li', words(item.code), {
+    const spec = kind === 'cautions' ? cautions.get(item.code) : undefined;
+    const artefact = Boolean(spec && spec.artefact);
+    ul.append(el('li', spec && typeof spec.label === 'string' ? spec.label : words(item.code), {
       class: `label ${kind === 'reasons' ? 'reason' : 'caution'}${artefact ? ' artefact' : ''}`,
       'data-code': item.code, title: typeof item.text === 'string' ? item.text : null,
     }));
   }
   cell.append(ul);
   return cell;
+}
+
+/** The row under a pair that lists its related events (folded into it), or null when none. */
+function relatedRow(pair) {
+  const related = Array.isArray(pair.related_events) ? pair.related_events.filter((r) => r && r.event) : [];
+  if (!related.length) return null;
+  const tr = el('tr', null, { class: 'related-events', 'data-vaccine': pair.vaccine, 'data-event': pair.event });
+  const text = related.map((r) => `${r.event} (${formatNumber(r.n)} reports, ${Math.round(Number(r.overlap) * 100)}% shared${r.via ? ` with ${r.via}` : ''})`).join('; ');
+  tr.append(el('td'), el('td', `Related events, mostly the same reports: ${text}`, { colspan: String(COLUMNS.length - 1), class: 'related' }));
+  return tr;
+}
+
+/** The table rows of a triage pair: its row, and its related events' row when it has some. */
+function pairRows(pair, rank, ctx) {
+  const related = relatedRow(pair);
+  return related ? [pairRow(pair, rank, ctx), related] : [pairRow(pair, rank, ctx)];
 }
 
 /** One table row of a triage pair. */
@@ -66,7 +83,7 @@ function pairRow(pair, rank, ctx) {
   event.append(ctx.pairLink(pair, pair.event, { class: 'pair-link event-link' }));
   tr.append(el('td', String(rank), { class: 'num' }), vaccine, event, el('td', formatNumber(pair.n), { class: 'num' }),
     el('td', formatNumber(pair.eb05), { class: 'num' }), el('td', formatNumber(pair.score), { class: 'num' }),
-    labels(pair.reasons, 'reasons'), labels(pair.cautions, 'cautions'));
+    labels(pair.reasons, 'reasons', ctx.cautions), labels(pair.cautions, 'cautions', ctx.cautions));
   return tr;
 }
 
@@ -104,6 +121,7 @@ export async function renderTriage(ctx) {
   }
   section.dataset.state = 'ready';
   const body = result.body;
+  const rowCtx = { ...ctx, cautions: cautionTable(body) };
   const clean = Number(body.total ?? body.pairs.length);
   const queue = body.pairs.map((pair, i) => ({ pair, rank: Number(body.offset ?? 0) + i + 1 }));
   // Every artefact ranks after the `clean` pairs without one.
@@ -111,7 +129,8 @@ export async function renderTriage(ctx) {
   const artefacts = artefactBody.pairs.map((pair, i) => ({ pair, rank: clean + Number(artefactBody.offset ?? 0) + i + 1 }));
   const artefactTotal = Number(artefactBody.total ?? artefactBody.pairs.length);
   const total = clean + artefactTotal;
-  const parts = [`${total} flagged pair${total === 1 ? '' : 's'} in the window ending ${body.quarter ?? '—'}${body.analysis ? ` (analysis “${body.analysis}”)` : ''}, in rank order.`];
+  const what = body.group === 'signal' ? `signal${total === 1 ? '' : 's'} (flagged pairs, those sharing most of their reports folded into one row)` : `flagged pair${total === 1 ? '' : 's'}`;
+  const parts = [`${total} ${what} in the window ending ${body.quarter ?? '—'}${body.analysis ? ` (analysis “${body.analysis}”)` : ''}, in rank order.`];
   if (clean > body.pairs.length) parts.push(`The first ${body.pairs.length} of the ${clean} without an artefact caution are shown.`);
   parts.push(`${artefactTotal} with an artefact caution ${artefactTotal === 1 ? 'is' : 'are'} listed under “Possible artefacts” below${artefactTotal > artefacts.length ? ` (the first ${artefacts.length})` : ''}.`);
   if (typeof body.note === 'string' && body.note) parts.push(body.note);
@@ -121,8 +140,8 @@ export async function renderTriage(ctx) {
   fillHead($('triage-table'));
   fillHead($('artefacts-table'));
   $('triage-table').hidden = queue.length === 0;
-  $('triage-table').tBodies[0].replaceChildren(...queue.map(({ pair, rank }) => pairRow(pair, rank, ctx)));
+  $('triage-table').tBodies[0].replaceChildren(...queue.flatMap(({ pair, rank }) => pairRows(pair, rank, rowCtx)));
   $('artefacts-section').hidden = artefacts.length === 0;
-  $('artefacts-table').tBodies[0].replaceChildren(...artefacts.map(({ pair, rank }) => pairRow(pair, rank, ctx)));
+  $('artefacts-table').tBodies[0].replaceChildren(...artefacts.flatMap(({ pair, rank }) => pairRows(pair, rank, rowCtx)));
   return true;
 }

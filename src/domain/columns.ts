@@ -207,6 +207,28 @@ export const COLUMNS = [
     description: 'Share of the pair\'s reports in the window that are serious (DIED, L_THREAT, HOSPITAL, X_STAY, DISABLE or BIRTH_DEFECT; 21 CFR 600.80).' },
   { name: 'deaths', type: 'INTEGER', nullable: 'imported', kind: 'evidence',
     description: 'Reports of the pair in the window with DIED.' },
+  { name: 'onset_lag_n', type: 'INTEGER', nullable: 'imported', kind: 'evidence',
+    description: 'Reports of the pair in the window with a reporting delay from onset: the onset date (ONSET_DATE, else VAX_DATE + NUMDAYS when NUMDAYS is a whole number >= 0) and RECVDATE known, RECVDATE not before it.' },
+  { name: 'onset_lag_median_days', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Median days from onset to RECVDATE (type 7) of those reports: the reporting delay (`late_reports` reads it); null without one.' },
+  { name: 'onset_lag_q1_days', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'First quartile (type 7) of the days from onset to RECVDATE.' },
+  { name: 'onset_lag_q3_days', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Third quartile (type 7) of the days from onset to RECVDATE.' },
+  { name: 'onset_n_other_vaccines', type: 'INTEGER', nullable: 'imported', kind: 'evidence',
+    description: 'Onsets (0 to 60 days) of the comparator of the KS test against other vaccines: the window\'s reports naming the event but not the vaccine.' },
+  { name: 'onset_n_other_events', type: 'INTEGER', nullable: 'imported', kind: 'evidence',
+    description: 'Onsets (0 to 60 days) of the comparator of the KS test against other events: the window\'s reports naming the vaccine but not the event.' },
+  { name: 'n_cases', type: 'INTEGER', nullable: 'imported', kind: 'evidence',
+    description: 'Distinct cases among the pair\'s reports in the window: each suspected-duplicate cluster of the build\'s linkage (src/ingest/linkage, the store\'s report_links) counted once.' },
+  { name: 'template_share', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Share of the pair\'s narratives (SYMPTOM_TEXT of 100+ characters) in its largest group on one template: 3-word shingle resemblance of at least 0.7 to the group\'s first, estimated by MinHash (src/ingest/mining/evidence-template.ts); for the pairs flagged in the window, null for the others or without narratives.' },
+  { name: 'co_vaccine', type: 'VARCHAR', nullable: 'undefined', kind: 'evidence',
+    description: 'The other vaccine named on at least half of the pair\'s reports in the window whose pair with the same event has a higher EB05 in the window (the highest such EB05); null when none (src/domain/triage-evidence.ts CO_REPORTED_SHARE).' },
+  { name: 'co_share', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
+    description: 'Share of the pair\'s reports in the window that name `co_vaccine`; null when none.' },
+  { name: 'related_events', type: 'VARCHAR', nullable: 'undefined', kind: 'evidence',
+    description: 'JSON array `[[event, overlap], ...]` (overlap descending): the other events of the vaccine flagged in the window (eb05 >= 2 or n_methods_flagged >= 2) whose reports overlap the pair\'s by at least RELATED_STORED (0.25; shared reports / the smaller pair\'s reports); null when the pair is not flagged in the window or has none.' },
 ] as const satisfies readonly ColumnSpec[];
 
 /** One entry of {@link COLUMNS}, with its literal types. */
@@ -237,10 +259,18 @@ export type EvidenceColumn = Extract<Column, { kind: 'evidence' }>;
 /** Name of an evidence column. */
 export type EvidenceName = EvidenceColumn['name'];
 /** The evidence of one pair in one window (src/ingest/mining/evidence.ts), null where undefined. */
-export type EvidenceValues = { -readonly [K in EvidenceColumn as K['name']]: number | null };
+export type EvidenceValues = { -readonly [K in EvidenceColumn as K['name']]: ValueOf<K> | null };
+/** Name of a numeric evidence column (carried as a double by the worker protocol). */
+export type EvidenceNumberName = Exclude<EvidenceColumn, { type: 'VARCHAR' }>['name'];
+/** Name of a text evidence column (set by the build's main thread from the worker's links, src/ingest/mining/passes.ts). */
+export type EvidenceTextName = Extract<EvidenceColumn, { type: 'VARCHAR' }>['name'];
 
 /** The evidence columns, in table order (absent from a row: stored as null, as in an import). */
 export const EVIDENCE_COLUMNS: readonly EvidenceName[] = COLUMNS.flatMap((c) => (c.kind === 'evidence' ? [c.name] : []));
+/** The numeric evidence columns, in table order: the doubles a worker sends per pair (`WindowReply.evidence`). */
+export const EVIDENCE_NUMBER_COLUMNS: readonly EvidenceNumberName[] = COLUMNS.flatMap((c) => (c.kind === 'evidence' && c.type !== 'VARCHAR' ? [c.name as EvidenceNumberName] : []));
+/** The text evidence columns, in table order. */
+export const EVIDENCE_TEXT_COLUMNS: readonly EvidenceTextName[] = COLUMNS.flatMap((c) => (c.kind === 'evidence' && c.type === 'VARCHAR' ? [c.name as EvidenceTextName] : []));
 
 /** A column the server loads (with `served`). */
 export type ServedColumnEntry = Extract<Column, { served: ServedColumn }>;
@@ -297,11 +327,11 @@ export function statisticsFromDoubles(values: ArrayLike<number>, at: number): { 
 }
 
 /**
- * The evidence of one pair as an object, from the doubles `values[at + c]` in EVIDENCE_COLUMNS
+ * The numeric evidence of one pair as an object, from the doubles `values[at + c]` in EVIDENCE_NUMBER_COLUMNS
  * order (NaN for null; src/ingest/mining/evidence-step.ts WindowEvidence writes them in a worker thread).
  */
-export function evidenceFromDoubles(values: ArrayLike<number>, at: number): EvidenceValues {
-  return fromDoubles(EVIDENCE_COLUMNS, values, at);
+export function evidenceFromDoubles(values: ArrayLike<number>, at: number): { [K in EvidenceNumberName]: number | null } {
+  return fromDoubles(EVIDENCE_NUMBER_COLUMNS, values, at);
 }
 
 /**

@@ -16,7 +16,16 @@
  * Ground floor: this file imports nothing outside src/domain.
  */
 
-/** A lag to receipt above this many days is "late" (the case series' `share_over_365`, the triage evidence's late share). */
+/**
+ * A delay to receipt above this many days is "late": the case series' `share_over_365` (vaccination
+ * to receipt) and the triage caution `late_reports` (the median delay from onset to receipt).
+ * One year: VAERS asks for reports of events after vaccination, and almost all spontaneous
+ * reports arrive within months of onset; a median over a year means most of the pair's reports
+ * arrived a year or more after the event, the pattern of reports gathered for litigation
+ * (Goodman and Nordin 2006, Pediatrics 117(2):387-390: litigation-associated reports arrive
+ * years after onset). Triage counts from onset, not vaccination, so a late-onset effect (zoster
+ * after varicella vaccine) is not read as a late report.
+ */
 export const LATE_DAYS = 365;
 
 /** Onsets of 0 to this many days are kept for the time-to-onset comparisons (Van Holle et al. 2012: the VAERS risk window of most events). */

@@ -12,6 +12,19 @@ import { TEXT_MAX_CHARS, TEXT_MIN_LETTERS, TEXT_USAGE } from '../serve/narrative
 import { SNIPPET_CHARS } from '../serve/narratives/snippet.js';
 import { LAG_INTERVALS } from '../serve/cases/timing.js';
 import { ONSET_MAX_DAYS } from '../domain/report-days.js';
+import { ONSET_COMPARATOR_MIN } from '../domain/triage-evidence.js';
+import { CAUTIONS } from '../serve/triage/cautions.js';
+import { TRIAGE_PARAMETERS } from '../serve/triage/params.js';
+import { FOLD_OVERLAP, HEAD_OVERLAP } from '../serve/triage/group.js';
+import type { ParameterSpec } from '../serve/query/parameters.js';
+
+/** A Markdown table cell (its `|` escaped). */
+const cell = (text: string): string => text.replace(/\|/g, '\\|');
+
+/** The rows `| name | type | default | meaning |` of a parameter table. */
+function parameterRows(parameters: readonly ParameterSpec[]): string[] {
+  return parameters.map((p) => `| ${p.name} | ${p.schema.type} | ${p.schema.default ?? ''} | ${cell(p.description)} |`);
+}
 
 /** Section 4.3: the analyses (crude, stratified, subsets of the reports), our addition to the specification. */
 export function analysesNotes(): string {
@@ -36,7 +49,7 @@ const TIMING_NOTES = `lag_interval: days from VAX_DATE to RECVDATE: ${LAG_INTERV
 
 /** Section 4.4: the case series, our addition to the specification. */
 export function casesNotes(): string {
-  const rows = CASES_PARAMETERS.map((p) => `| ${p.name} | ${p.schema.type} | ${p.schema.default ?? ''} | ${p.description.replace(/\|/g, '\\|')} |`);
+  const rows = parameterRows(CASES_PARAMETERS);
   return `The reports behind a query. ${CASES_NOTE}
 
 | Parameter | Type | Default | Meaning |
@@ -72,13 +85,26 @@ export function operationsNotes(): string {
 - The store can be replaced while the service runs (SIGHUP, or serve --watch): the new store is loaded beside the old one and swapped in once complete; requests in flight finish on the old one; X-REPORTS-Build and X-REPORTS-Through then change (the 12 hex digits of X-REPORTS-Build cover the program and the store).`;
 }
 
-/** Section 4.8: the triage queue, our addition to the specification. */
+/** Section 4.8: the triage queue, our addition to the specification (parameters and cautions from their tables). */
 export function triageNotes(): string {
-  return `The pairs one window flags (n_methods_flagged >= 2: the serving floor of /signals), ranked for review by the evidence of their reports (vigiRank, Caster et al. 2014). Triage orders hypotheses; it does not assess causality. Analysis: stratified when the store has it, else the default; an unknown analysis is a 404 Error object. Parameters: quarter (YYYYQn, default the latest), vaccine (alias drug), event, q (matched as /signals), caution=include|exclude|only (exclude drops the pairs with an artefact caution, only keeps just those), limit 1..500 (default 50), offset, format json|csv; bad input is a 400 Error object. JSON body: {analysis, quarter, total, limit, offset, hypothesis (the caveat), note, evidence_note (only when the evidence is missing), pairs: [{vaccine, vax_type, event, n, eb05, prr, ic025, n_methods_flagged, score, reasons, cautions, lag: {median_days, q1_days, q3_days, share_over_365}, legal_share, term_category, onset: {n, median_days, vs_other_vaccines: {d, p}, vs_other_events: {d, p}}, completeness: {mean, well_documented_share}, serious_share, first_flagged, new}]}. reasons and cautions are [{code, text}], the text a sentence with the figures.
+  const rows = parameterRows(TRIAGE_PARAMETERS);
+  const cautions = CAUTIONS.map((c) => `| ${c.code} | ${c.artefact ? 'yes' : 'no'} | ${cell(c.description)} |`);
+  return `The pairs one window flags (n_methods_flagged >= 2: the serving floor of /signals), ranked for review by the evidence of their reports (vigiRank, Caster et al. 2014). Triage orders hypotheses; it does not assess causality. Analysis: stratified when the store has it, else the default; an unknown analysis is a 404 Error object. Bad input is a 400 Error object.
 
-- Evidence over the window's reports of the analysis, computed by the build: reporting lag VAX_DATE -> RECVDATE (median and quartiles type 7, share over 365 days); legal_share: share of narratives naming litigation (legal, lawsuit, attorney, lawyer, litigation, court, claim, ...; whole words); onset days (NUMDAYS when whole, else ONSET_DATE - VAX_DATE; 0..60) with two-sample KS D and p against the same event after other vaccines and other events after the same vaccine (Van Holle et al. 2012); completeness (vigiGrade adaptation, well documented above 0.8); serious share.
-- Reasons: strong_disproportionality (EB05 >= 2), new (first flagged within the window's four quarters), serious (share >= 0.5), onset_clustered (both KS p < 0.01 with 3+ onsets), well_documented (share >= 0.5). Cautions: late_reports (median lag > 365 days), legal_reports (legal share >= 0.5), non_clinical_term (a medication error, product issue, lack of effect, ... term), few_reports (n < 3), fit_at_bound (the window's MGPS fit). Pairs with one of the first three (artefact) cautions rank after all others.
-- Score: log2(EB05) + 0.25 per flagging method + 1 new + serious share + 1 onset clustered + half the well-documented share, - 0.5 few_reports, - 0.25 fit_at_bound.`;
+| Parameter | Type | Default | Meaning |
+|---|---|---|---|
+${rows.join('\n')}
+
+JSON body: {analysis, quarter, total, limit, offset, group, hypothesis (the caveat), note, evidence_note (only when the evidence is missing), caution_codes (the table below: code, label, artefact, description), pairs: [{vaccine, vax_type, event, n, n_cases (suspected duplicates once), eb05, prr, ic025, n_methods_flagged, score, reasons, cautions, lag: {median_days, q1_days, q3_days, share_over_365 (vaccination to receipt), from_onset: {n, median_days, q1_days, q3_days} (onset to receipt)}, legal_share, term_category, onset: {n, median_days, vs_other_vaccines: {d, p, n}, vs_other_events: {d, p, n} (n: the comparator's onsets), comparator_min, note}, completeness: {mean, well_documented_share}, serious_share, template_share, co_reported: {vaccine, share} or null, related_events: [{event, n, overlap}], first_flagged, new}]}. reasons and cautions are [{code, text}], the text a sentence with the figures.
+
+- Evidence over the window's reports of the analysis, computed by the build: reporting lag VAX_DATE -> RECVDATE and delay from onset (ONSET_DATE, else VAX_DATE + NUMDAYS) to RECVDATE (median and quartiles type 7); legal_share: share of narratives naming litigation (lawsuit, attorney, lawyer, litigation, plaintiff, legal but not legal guardian; court and claim only in legal context such as court of federal claims or a claim filed: precision 0.98 on a labelled sample of 160 narratives); onset days (NUMDAYS when whole, else ONSET_DATE - VAX_DATE; 0..60) with two-sample KS D and p against the same event after other vaccines and other events after the same vaccine (Van Holle et al. 2012), and each comparator's size; distinct cases; the largest share of narratives on one template; the co-reported vaccine; the related events; completeness (vigiGrade adaptation, well documented above 0.8); serious share.
+- Reasons: strong_disproportionality (EB05 >= 2), new (first flagged within the window's four quarters), serious (share >= 0.5), onset_clustered (both KS p < 0.01 with 3+ onsets, each comparator with at least ${ONSET_COMPARATOR_MIN} onsets; else onset.note says why not), well_documented (share >= 0.5).
+- Score: log2(EB05) (0 below 1) + 0.25 per flagging method + w x (1 new + serious share + 1 onset clustered + half the well-documented share), w = min(1, max(0, EB05 - 1)): no credit below EB05 1; - 0.5 few_reports, - 0.25 fit_at_bound. Order: pairs with an artefact caution after all others, then score, EB05, n descending.
+- group=signal (default): flagged pairs of one vaccine whose reports overlap by at least ${FOLD_OVERLAP} (shared reports / the smaller pair's) are linked; walking the queue, each pair not yet placed heads a signal that grows through links to pairs overlapping the head by at least ${HEAD_OVERLAP}; the head lists them in related_events ({event, n, overlap with the head, via: the pair it joined through or null}); group=none lists every pair.
+
+| Caution | Artefact | Meaning |
+|---|---|---|
+${cautions.join('\n')}`;
 }
 
 /** The resource notes in section order: /llms.txt prints `### section title` and the body; the routes use the body as their OpenAPI description. */

@@ -11,16 +11,14 @@
  * coding negotiated (answer.ts, as /signals).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody, ERROR_OBJECT_SCHEMA } from '../domain/error-object.js';
-import { QUARTER_INPUT_PATTERN } from '../domain/quarter.js';
+import { errorBody } from '../domain/error-object.js';
 import { readTriageWindow, type TriageWindow } from '../serve/store/triage-rows.js';
-import { parseTriageQuery, triageAnswer, TRIAGE_LIMIT_DEFAULT } from '../serve/triage/service.js';
-import { LIMIT_MAX } from '../serve/query/parameters.js';
-import { answerHeaders } from '../serve/query/responses.js';
+import { parseTriageQuery, triageAnswer } from '../serve/triage/service.js';
+import { TRIAGE_QUERY_SCHEMA, TRIAGE_RESPONSES, TRIAGE_SUMMARY } from '../serve/triage/schemas.js';
 import type { Generation, LiveStore } from './live-store.js';
 import { sendAnswer } from './answer.js';
-import { PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';
 import { triageNotes } from './notes-resources.js';
+import { PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';
 
 /** Options of the /triage route plugin. */
 export interface TriageRouteOptions {
@@ -53,47 +51,6 @@ export function triageAnalysis(generation: Generation): string {
   return generation.analyses.names.includes('stratified') ? 'stratified' : generation.analyses.defaultName;
 }
 
-const pairSchema = { type: 'object', description: 'A flagged pair of the window with its evidence, reasons (why look) and cautions (why doubt), each {code, text}.', additionalProperties: true } as const;
-const QUERY = {
-  type: 'object',
-  properties: {
-    quarter: { type: 'string', pattern: QUARTER_INPUT_PATTERN, description: 'Window (its last quarter); default the latest.' },
-    vaccine: { type: 'string', description: 'Vaccine name, vax_type or VAX_TYPE code (as /signals).' },
-    drug: { type: 'string', description: 'Alias of vaccine.' },
-    event: { type: 'string', description: 'Event term, exact or a substring of 3+ characters (as /signals).' },
-    q: { type: 'string', description: 'Vaccine or event text (as /signals).' },
-    caution: { type: 'string', enum: ['include', 'exclude', 'only'], default: 'include', description: 'exclude: drop the pairs with an artefact caution (late_reports, legal_reports, non_clinical_term); only: keep only those (they rank after every other pair, so they are otherwise far down a long queue).' },
-    limit: { type: 'integer', minimum: 1, maximum: LIMIT_MAX, default: TRIAGE_LIMIT_DEFAULT },
-    offset: { type: 'integer', minimum: 0, default: 0 },
-    format: { type: 'string', enum: ['json', 'csv'], default: 'json' },
-  },
-} as const;
-const RESPONSES = {
-  200: {
-    description: 'The window\'s flagged pairs in triage order (pairs with an artefact caution after the others), with analysis, quarter, total, limit, offset, hypothesis (the caveat) and note.',
-    headers: answerHeaders('Pairs of the queue before limit and offset (after the filters and `caution`).'),
-    content: {
-      'application/json': {
-        schema: {
-          type: 'object', required: ['analysis', 'quarter', 'total', 'limit', 'offset', 'hypothesis', 'note', 'pairs'],
-          properties: {
-            analysis: { type: 'string' }, quarter: { type: 'string', nullable: true, description: 'The window (its last quarter); null when the analysis has no row.' },
-            total: { type: 'integer', minimum: 0 }, limit: { type: 'integer' }, offset: { type: 'integer' },
-            hypothesis: { type: 'string' }, note: { type: 'string' }, evidence_note: { type: 'string', description: 'Why evidence fields are null (no evidence columns, or no narratives).' },
-            pairs: { type: 'array', items: pairSchema },
-          },
-          additionalProperties: false,
-        },
-      },
-      'text/csv': { schema: { type: 'string' } },
-    },
-  },
-  400: { description: 'Bad parameter (spec 2.5 Error object).', content: { 'application/json': { schema: ERROR_OBJECT_SCHEMA } } },
-  404: { description: 'No such analysis.', content: { 'application/json': { schema: ERROR_OBJECT_SCHEMA } } },
-  503: { description: 'No store loaded yet.', content: { 'application/json': { schema: ERROR_OBJECT_SCHEMA } } },
-} as const;
-const SUMMARY = 'Triage queue: the flagged pairs of one window ranked by the evidence of their reports (reporting lag, legal wording, term category, time to onset, completeness, seriousness, novelty); orders hypotheses, does not assess causality';
-
 /** Registers GET /triage and GET /analyses/:analysis/triage. */
 export async function triageRoutes(app: FastifyInstance, options: TriageRouteOptions): Promise<void> {
   const { live } = options;
@@ -116,10 +73,10 @@ export async function triageRoutes(app: FastifyInstance, options: TriageRouteOpt
     return sendAnswer(request, reply, answer, generation.build, `triage\0${analysis}\0${JSON.stringify(params)}`);
   }
 
-  app.get('/triage', { schema: { summary: SUMMARY, description: triageNotes(), querystring: QUERY, response: RESPONSES }, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
+  app.get('/triage', { schema: { summary: TRIAGE_SUMMARY, description: triageNotes(), querystring: TRIAGE_QUERY_SCHEMA, response: TRIAGE_RESPONSES }, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, (generation) => send(generation, triageAnalysis(generation), request, reply)));
   app.get('/analyses/:analysis/triage', {
-    schema: { summary: `${SUMMARY} (one analysis)`, description: triageNotes(), params: { type: 'object', properties: { analysis: { type: 'string', enum: options.analysisNames } } }, querystring: QUERY, response: RESPONSES }, ...PLAIN,
+    schema: { summary: `${TRIAGE_SUMMARY} (one analysis)`, description: triageNotes(), params: { type: 'object', properties: { analysis: { type: 'string', enum: options.analysisNames } } }, querystring: TRIAGE_QUERY_SCHEMA, response: TRIAGE_RESPONSES }, ...PLAIN,
   }, async (request: FastifyRequest<{ Params: { analysis: string } }>, reply) =>
     withAnalysis(live, request, reply, (generation, name) => send(generation, name, request, reply)));
 }

@@ -52,9 +52,9 @@ export async function canvasPixels(page: Page, selector: string, rgb: [number, n
   }, [selector, rgb] as const);
 }
 
-/** Text of every cell of column `index` (0-based; column 0 is the row header) of a table body. */
+/** Text of every cell of column `index` (0-based; column 0 is the row header) of a table body (the triage rows of related events left out). */
 export async function column(page: Page, table: string, index: number): Promise<string[]> {
-  return page.$$eval(`${table} tbody tr`, (rows, i) => rows.map((tr) => (tr.children[i] as HTMLElement).textContent ?? ''), index);
+  return page.$$eval(`${table} tbody tr:not(.related-events)`, (rows, i) => rows.map((tr) => (tr.children[i] as HTMLElement).textContent ?? ''), index);
 }
 
 /** Saves a full-page screenshot as artifacts/screenshots/<name>.png. */

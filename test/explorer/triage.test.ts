@@ -17,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import type { Route } from 'playwright-core';
 import { chromiumAvailable, CHROMIUM_PATH } from '../helpers/browser.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
+import { CAUTIONS } from '../../src/serve/triage/cautions.js';
 import { CLASS_EVENT, HTML_EVENT, PAGED_VACCINE, SECOND_PRODUCT, writeExplorerStore } from './fixture.js';
 import { browserSession, column, open, screenshot, settled } from './page.js';
 
@@ -37,11 +38,12 @@ const pair = (vaccine: string, event: string, score: number, reasons: Array<{ co
 
 /** A /triage answer in the route's shape: ranks 1 and 2 clinical, 3 and 4 with artefact cautions. */
 const TRIAGE = {
-  analysis: 'all', quarter: '2023Q4', total: 4, limit: 100, offset: 0,
+  analysis: 'all', quarter: '2023Q4', total: 4, limit: 100, offset: 0, caution_codes: CAUTIONS,
   hypothesis: 'A rank orders hypotheses for review; it is not evidence that a vaccine causes an event.',
   note: 'Score: disproportionality, then evidence.',
   pairs: [
-    pair(PAGED_VACCINE, CLASS_EVENT, 9.5, [label('strong_disproportionality', 'EB05 3.25 is at least 2'), label('onset_clustered', 'Onsets cluster in days 0-7 against other vaccines (KS p 0.01)')], []),
+    { ...pair(PAGED_VACCINE, CLASS_EVENT, 9.5, [label('strong_disproportionality', 'EB05 3.25 is at least 2'), label('onset_clustered', 'Onsets cluster in days 0-7 against other vaccines (KS p 0.01)')], []),
+      related_events: [{ event: 'Test event 07', n: 9, overlap: 0.75 }] },
     pair('HEP B (ENGERIX-B)', HTML_EVENT, 7.25, [label('serious', 'Half of the reports are serious')], [label('few_reports', 'Only 12 reports')]),
     pair(PAGED_VACCINE, 'Test event 05', 3.5, [label('new', 'First flagged in 2023Q4')], [label('late_reports', '60% of the reports arrived more than a year after vaccination')]),
     pair(SECOND_PRODUCT, CLASS_EVENT, 1.25, [], [label('legal_reports', 'Legal wording in 40% of the narratives'), label('fit_at_bound', 'The prior fit is at a bound')]),
@@ -92,7 +94,9 @@ describe.skipIf(!hasChromium)('explorer triage front door (GET /triage answered 
     expect(await first.locator('li.reason').allTextContents()).toEqual(['strong disproportionality', 'onset clustered']);
     expect(await first.locator('li.reason').first().getAttribute('title')).toBe('EB05 3.25 is at least 2');
     expect(await first.locator('td.cautions').textContent()).toBe('—');
-    const second = page.locator('#triage-table tbody tr').nth(1);
+    // the related events folded into the first pair, in a row under it (the API's related_events)
+    expect(await page.textContent('#triage-table tbody tr.related-events')).toBe('Related events, mostly the same reports: Test event 07 (9 reports, 75% shared)');
+    const second = page.locator('#triage-table tbody tr:not(.related-events)').nth(1);
     expect(await second.locator('li.caution').allTextContents()).toEqual(['few reports']);
     expect(await second.locator('li.caution').getAttribute('title')).toBe('Only 12 reports');
     // the artefacts: below, in their section, with their ranks and cautions

@@ -18,7 +18,7 @@ const NOTE =
   'responses of every operation), /llms.txt and /.well-known/api-catalog (/vaccines and the operations notes); re-recorded for the ' +
   'agencies\' strata (sex x AGE_GROUP_6 x year, the calculated age, GET /analyses/NAME with its fits) where only these changed: /openapi.json ' +
   '(GET /analyses/{analysis}, strata, age_source, the age subsets\' rules), /llms.txt (the same) and the explorer\'s js/api.js; every ' +
-  '/signals body stayed byte-identical (the default analysis is crude); re-recorded for the narratives where only these bodies changed: /openapi.json and /llms.txt (text on /cases, /reports/{vaers_id}), the explorer page, explorer.css and js/app.js (the search box). Written by `npx tsx test/golden/record.ts` and replayed by ' +
+  '/signals body stayed byte-identical (the default analysis is crude); re-recorded for the narratives where only these bodies changed: /openapi.json and /llms.txt (text on /cases, /reports/{vaers_id}), the explorer page, explorer.css and js/app.js (the search box); re-recorded for the triage\'s second round (issue 31) where only these bodies changed: the /triage answers (order, cautions, group, caution_codes, the new evidence fields) and the usage line of their 400s, /openapi.json and /llms.txt (the triage parameters, pair schema and caution table) and explorer.css (the related-events row). Written by `npx tsx test/golden/record.ts` and replayed by ' +
   'test/golden/golden.test.ts. Headers that vary between runs or code versions are not recorded (harness.ts ' +
   'VOLATILE_HEADERS); bodies of 2048 bytes or more are recorded as sha256, byte length and the first 300 characters.';
 

@@ -16,14 +16,16 @@
  */
 import type { QuarterIndex } from '../../domain/quarter.js';
 import { isSerious, OUTCOME, SEX_CODES } from '../../domain/report-rules.js';
-import { EVIDENCE_COLUMNS, type EvidenceValues } from '../../domain/columns.js';
+import { EVIDENCE_NUMBER_COLUMNS, type EvidenceValues } from '../../domain/columns.js';
 import type { ReportDetails } from '../vaers/report-details.js';
 import type { VaersData } from '../vaers/read.js';
 import type { ReportItems } from './items.js';
 import { WINDOW_QUARTERS } from '../../domain/quarter.js';
 import {
-  completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, pairEvidence, without, type ReportEvidence,
+  completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, onsetLagDays, pairEvidence, without, type ReportEvidence,
 } from './evidence.js';
+import { coReported, relatedPairs, type PairScores, type WindowLinks } from './evidence-links.js';
+import { SIGNATURE_HASHES, templateShare, writeSignature } from './evidence-template.js';
 
 /**
  * What the evidence step needs of the read, as typed arrays only (so that it is sent to the
@@ -50,6 +52,16 @@ export interface EvidenceTables {
   completeness: Float64Array;
   serious: Uint8Array;
   died: Uint8Array;
+  /** Per report: days from onset to receipt, NaN when null. */
+  onsetLagDays: Float64Array;
+  /** Per report: its case (evidence.ts ReportEvidence.caseKey). */
+  caseKey: Float64Array;
+  /** Per report: the MinHash signature of its narrative (evidence-template.ts), SIGNATURE_HASHES values from i * SIGNATURE_HASHES. */
+  signatures: Uint32Array;
+  /** Per report: 1 when it has a signature (a narrative of NARRATIVE_MIN_CHARS or more). */
+  hasSignature: Uint8Array;
+  /** Whether the build kept the narratives (else no template share). */
+  narratives: boolean;
 }
 
 /** The evidence inputs of one item kind: the tables, and the read's report columns the main thread keeps (for the subset masks). */
@@ -95,6 +107,8 @@ export function reportEvidence(details: ReportDetails, i: number): ReportEvidenc
     lagDays: lag !== null && lag >= 0 ? lag : null,
     legal: narrative === null ? null : legalWording(narrative),
     onsetDays: onset, completeness, serious: isSerious(outcomes), died: (outcomes & OUTCOME.DIED) !== 0,
+    onsetLagDays: onsetLagDays(details.received[i], details.vaxDate[i], details.onsetDate[i], details.numdays[i]),
+    caseKey: Number.isNaN(details.cluster[i]) ? details.id[i] : details.cluster[i],
   };
 }
 
@@ -110,8 +124,14 @@ export function evidenceInputs<K>(data: VaersData, items: ReadonlyMap<K, ReportI
   const n = data.reports.length;
   const lagDays = new Float64Array(n), completeness = new Float64Array(n);
   const onsetDays = new Int8Array(n), legal = new Int8Array(n), serious = new Uint8Array(n), died = new Uint8Array(n);
+  const onsetLag = new Float64Array(n), caseKey = new Float64Array(n);
+  const signatures = new Uint32Array(n * SIGNATURE_HASHES), hasSignature = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const e = reportEvidence(data.details, i);
+    onsetLag[i] = e.onsetLagDays ?? Number.NaN;
+    caseKey[i] = e.caseKey;
+    const narrative = data.details.narrative?.[i] ?? null;
+    if (narrative !== null && narrative.trim().length >= NARRATIVE_MIN_CHARS && writeSignature(narrative, signatures, i * SIGNATURE_HASHES)) hasSignature[i] = 1;
     lagDays[i] = e.lagDays ?? Number.NaN;
     onsetDays[i] = e.onsetDays ?? -1;
     legal[i] = e.legal === null ? -1 : e.legal ? 1 : 0;
@@ -123,7 +143,7 @@ export function evidenceInputs<K>(data: VaersData, items: ReadonlyMap<K, ReportI
     const vax = runs(lists);
     const tables: EvidenceTables = {
       quarter, vaccineStart: vax.start, vaccines: vax.values, eventStart: ev.start, events: ev.values, nEvents: data.events.length,
-      lagDays, onsetDays, legal, completeness, serious, died,
+      lagDays, onsetDays, legal, completeness, serious, died, onsetLagDays: onsetLag, caseKey, signatures, hasSignature, narratives: data.details.narrative !== null,
     };
     return [kind, { tables, details: data.details }];
   }));
@@ -134,6 +154,7 @@ function evidenceAt(t: EvidenceTables, i: number): ReportEvidence {
   return {
     lagDays: Number.isNaN(t.lagDays[i]) ? null : t.lagDays[i], legal: t.legal[i] < 0 ? null : t.legal[i] === 1,
     onsetDays: t.onsetDays[i] < 0 ? null : t.onsetDays[i], completeness: t.completeness[i], serious: t.serious[i] === 1, died: t.died[i] === 1,
+    onsetLagDays: Number.isNaN(t.onsetLagDays[i]) ? null : t.onsetLagDays[i], caseKey: t.caseKey[i],
   };
 }
 
@@ -181,6 +202,12 @@ const NO_ONSETS = onsetCounts([]);
 /** The other sample of an onset test (overwritten by each test). */
 const SCRATCH = onsetCounts([]);
 
+function total(counts: ArrayLike<number>): number {
+  let sum = 0;
+  for (let d = 0; d < counts.length; d++) sum += counts[d];
+  return sum;
+}
+
 /** The evidence of pair key `key` (= v * nEvents + e) in a window's grouping. */
 function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number): EvidenceValues {
   const v = Math.floor(key / t.nEvents);
@@ -189,7 +216,9 @@ function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number): Evide
   const values = pairEvidence(reports.map((r) => evidenceAt(t, r)));
   const onsets = onsetCounts(reports.flatMap((r) => (t.onsetDays[r] < 0 ? [] : [t.onsetDays[r]])));
   const vsVaccines = onsetKs(onsets, without(groups.eventOnsets.get(e) ?? NO_ONSETS, onsets, SCRATCH));
+  values.onset_n_other_vaccines = total(SCRATCH);
   const vsEvents = onsetKs(onsets, without(groups.vaccineOnsets.get(v) ?? NO_ONSETS, onsets, SCRATCH));
+  values.onset_n_other_events = total(SCRATCH);
   values.onset_d_other_vaccines = vsVaccines?.d ?? null;
   values.onset_p_other_vaccines = vsVaccines?.p ?? null;
   values.onset_d_other_events = vsEvents?.d ?? null;
@@ -211,18 +240,26 @@ export class WindowEvidence {
 
   /**
    * The evidence of pairs `keys` (pair keys `v * nEvents + e`) in the window ending at quarter
-   * `q` (quarters q-3..q): `EVIDENCE_COLUMNS.length` doubles per pair in `keys` order (NaN for
-   * null; evidenceFromDoubles reads them back). A pair without a report in the window has the
-   * evidence of no report (counts 0, the rest null).
+   * `q` (quarters q-3..q): `values` holds `EVIDENCE_NUMBER_COLUMNS.length` doubles per pair in
+   * `keys` order (NaN for null; evidenceFromDoubles reads them back), and `links` the co-reported
+   * vaccine and related pairs (evidence-links.ts) from the pairs' EB05 and flags in the window
+   * (`scores`; without it, none). A pair without a report in the window has the evidence of no
+   * report (counts 0, the rest null).
    */
-  window(q: QuarterIndex, keys: ArrayLike<number>): Float64Array {
+  window(q: QuarterIndex, keys: ArrayLike<number>, scores?: PairScores): { values: Float64Array; links: WindowLinks } {
     const groups = windowGroups(this.tables, this.byQuarter, this.mask, new Set(Array.from(keys)), q);
-    const width = EVIDENCE_COLUMNS.length;
+    const width = EVIDENCE_NUMBER_COLUMNS.length;
     const out = new Float64Array(keys.length * width);
+    const reportsOf = (j: number): readonly number[] => groups.pairReports.get(keys[j]) ?? [];
+    const co = scores ? coReported(this.tables, keys, reportsOf, scores.eb05, scores.flagged) : { coVaccine: new Int32Array(keys.length).fill(-1), coShare: new Float64Array(keys.length).fill(Number.NaN) };
     for (let j = 0; j < keys.length; j++) {
       const values = evidenceOf(this.tables, groups, keys[j]);
-      EVIDENCE_COLUMNS.forEach((name, c) => { out[j * width + c] = values[name] ?? Number.NaN; });
+      values.co_share = Number.isNaN(co.coShare[j]) ? null : co.coShare[j];
+      // The template share of the pairs GET /triage reads (flagged in the window), when narratives were kept.
+      if (scores?.flagged[j] && this.tables.narratives) values.template_share = templateShare(this.tables.signatures, this.tables.hasSignature, reportsOf(j));
+      EVIDENCE_NUMBER_COLUMNS.forEach((name, c) => { out[j * width + c] = values[name] ?? Number.NaN; });
     }
-    return out;
+    const related = scores ? relatedPairs(this.tables.nEvents, keys, reportsOf, scores.flagged) : new Float64Array(0);
+    return { values: out, links: { coVaccine: co.coVaccine, related } };
   }
 }

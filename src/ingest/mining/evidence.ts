@@ -19,20 +19,50 @@ import type { EvidenceValues } from '../../domain/columns.js';
 import { dayNumber, LATE_DAYS, ONSET_MAX_DAYS, onsetDaysFrom, quantileSorted } from '../../domain/report-days.js';
 
 /**
- * Litigation words (Goodman and Nordin 2006, "Vaccine adverse event reporting system reporting
+ * Litigation wording (Goodman and Nordin 2006, "Vaccine adverse event reporting system reporting
  * source: a possible source of bias in longitudinal studies", Pediatrics 117(2):387-390: reports
- * filed in connection with litigation). Matched as whole words, any case.
+ * filed in connection with litigation), matched as whole words, any case:
+ * - words that mean litigation by themselves (LEGAL_WORDS): legal (not "legal guardian"), lawsuit,
+ *   attorney, lawyer, litigation, litigant, plaintiff, sued, deposition, petitioner;
+ * - "court" and "claim(s)" only in legal context (LEGAL_PHRASES): "court of federal claims", a
+ *   court order, case, decision or proceeding, "filed a claim", "claim was filed", an injury,
+ *   legal or vaccine claim, the vaccine injury compensation program (VICP); not a "workers
+ *   compensation claim".
+ *   Bare "claims" is mostly "patient claims ..." and bare "court" a basketball or volleyball court.
+ * Its precision on a labelled sample of narratives: test/ingest/mining/fixtures/legal-sample.csv.
  */
 export const LEGAL_WORDS = [
   'legal', 'lawsuit', 'lawsuits', 'attorney', 'attorneys', 'lawyer', 'lawyers', 'litigation', 'litigant', 'litigants',
-  'court', 'claim', 'claims', 'plaintiff', 'plaintiffs', 'sued', 'deposition', 'petitioner',
+  'plaintiff', 'plaintiffs', 'sued', 'deposition', 'petitioner', 'petitioners',
 ] as const;
 
-const LEGAL_PATTERN = new RegExp(`\\b(?:${LEGAL_WORDS.join('|')})\\b`, 'i');
+/** Phrases in which "court" and "claim(s)" mean litigation (regular expression sources, whole words). */
+export const LEGAL_PHRASES = [
+  'court of federal claims', 'court (?:order|ordered|orders|case|cases|decision|proceedings?|documents?|records?|hearing)',
+  'filed (?:a |an )?(?:claim|petition)', 'claims? (?:was |were |has been |have been )?filed',
+  '(?:injury|legal|vaccine) claims?', 'vaccine injury compensation', 'vicp',
+] as const;
 
-/** Whether a narrative names litigation (a LEGAL_WORDS word, whole word, any case). Example: legalWording('Legal report: mercury poisoning') = true; legalWording('illegally') = false. */
+const LEGAL_PATTERN = new RegExp(`\\b(?:${LEGAL_WORDS.join('|')}|${LEGAL_PHRASES.join('|')})\\b`, 'gi');
+const NOT_LEGAL = /^legal\s+guardians?$/i;
+
+/**
+ * The phrase of a narrative that names litigation (LEGAL_WORDS, LEGAL_PHRASES), or null.
+ * Example: legalPhrase('Legal report: mercury poisoning') = 'Legal'; legalPhrase('illegally') = null;
+ * legalPhrase('patient claims pain') = null; legalPhrase('a claim was filed in the court of federal claims') = 'claim was filed'.
+ */
+export function legalPhrase(text: string): string | null {
+  for (const m of text.matchAll(LEGAL_PATTERN)) {
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 12);
+    if (NOT_LEGAL.test(`${m[0]} ${/^\s*(\w+)/.exec(after)?.[1] ?? ''}`.trim())) continue;
+    return m[0];
+  }
+  return null;
+}
+
+/** Whether a narrative names litigation (legalPhrase is not null). Example: legalWording('Legal report: mercury poisoning') = true; legalWording('illegally') = false. */
 export function legalWording(text: string): boolean {
-  return LEGAL_PATTERN.test(text);
+  return legalPhrase(text) !== null;
 }
 
 /** Days from a `yyyymmdd` date to another (b - a); null when either is 0 (unknown). Example: daysBetween(19990101, 20000101) = 365. */
@@ -108,12 +138,33 @@ export interface ReportEvidence {
   completeness: number;
   serious: boolean;
   died: boolean;
+  /** Days from onset (ONSET_DATE, else VAX_DATE + NUMDAYS) to RECVDATE; null when unknown or negative. */
+  onsetLagDays: number | null;
+  /** The case the report belongs to: its duplicate cluster's representative VAERS_ID, else its own (distinct per case). */
+  caseKey: number;
+}
+
+/**
+ * Days from onset to receipt, the reporting delay: the onset date is ONSET_DATE when known, else
+ * VAX_DATE + NUMDAYS when NUMDAYS is a whole number >= 0 (dates `yyyymmdd`, 0 unknown); null
+ * when unknown or when RECVDATE is before it.
+ * Example: onsetLagDays(20000101, 0, 19990101, NaN) = 365; onsetLagDays(20000101, 19990101, 0, 10) = 355.
+ */
+export function onsetLagDays(received: number, vaxDate: number, onsetDate: number, numdays: number): number | null {
+  const recv = dayNumber(received);
+  let onset = dayNumber(onsetDate);
+  if (onset === null) {
+    const vax = dayNumber(vaxDate);
+    onset = vax !== null && Number.isInteger(numdays) && numdays >= 0 ? vax + numdays : null;
+  }
+  return recv === null || onset === null || recv < onset ? null : recv - onset;
 }
 
 /**
  * The evidence of one pair's reports in one window: lag, legal share, onset n and median,
- * completeness, seriousness (the KS columns are null here: `onsetKs` fills them with the
- * window's other onsets). Nulls where undefined (no report, no lag, no onset, no narratives).
+ * completeness, seriousness, the delay from onset, distinct cases (the KS columns and
+ * comparator sizes, the template share, the co-reported vaccine and the related events are null here:
+ * the evidence step fills them from the window's other reports and pairs). Nulls where undefined (no report, no lag, no onset, no narratives).
  * Example: two reports with lags 10 and 400 days: lag_median_days 205, lag_share_over_365 0.5.
  */
 export function pairEvidence(reports: readonly ReportEvidence[]): EvidenceValues {
@@ -134,6 +185,7 @@ export function pairEvidence(reports: readonly ReportEvidence[]): EvidenceValues
   }
   lags.sort((a, b) => a - b);
   onsets.sort((a, b) => a - b);
+  const onsetLags = reports.flatMap((r) => (r.onsetLagDays === null ? [] : [r.onsetLagDays])).sort((a, b) => a - b);
   const n = reports.length;
   const share = (k: number, of: number): number | null => (of > 0 ? k / of : null);
   return {
@@ -145,6 +197,12 @@ export function pairEvidence(reports: readonly ReportEvidence[]): EvidenceValues
     onset_d_other_vaccines: null, onset_p_other_vaccines: null, onset_d_other_events: null, onset_p_other_events: null,
     completeness_mean: share(completeness, n), well_documented_share: share(well, n),
     serious_share: share(serious, n), deaths,
+    onset_lag_n: onsetLags.length, onset_lag_median_days: quantileSorted(onsetLags, 0.5),
+    onset_lag_q1_days: quantileSorted(onsetLags, 0.25), onset_lag_q3_days: quantileSorted(onsetLags, 0.75),
+    onset_n_other_vaccines: null, onset_n_other_events: null,
+    n_cases: new Set(reports.map((r) => r.caseKey)).size,
+    template_share: null,
+    co_vaccine: null, co_share: null, related_events: null,
   };
 }
 

@@ -20,7 +20,7 @@ import { WINDOW_QUARTERS } from '../../domain/quarter.js';
 import { windowCounts, type HistoryCounts, type QuarterCounts, type WindowCounts } from './counts.js';
 import { scoreInOrder, type WorkerPool } from './pool.js';
 import { STAT_COLUMNS, type WindowRequest } from './protocol.js';
-import { EVIDENCE_COLUMNS, evidenceFromDoubles, statisticsFromDoubles } from '../../domain/columns.js';
+import { EVIDENCE_NUMBER_COLUMNS, evidenceFromDoubles, statisticsFromDoubles } from '../../domain/columns.js';
 
 /** Windows per worker job; fixed so that results do not depend on the number of workers. */
 export const CHUNK_WINDOWS = 8;
@@ -159,9 +159,10 @@ export async function* rowsPass(
     done += picked.length;
     for (let i = 0; i < chunkReplies.length; i++) {
       const { w, keep } = picked[i];
-      const { flags, stats, evidence: evidenceValues } = chunkReplies[i];
+      const { flags, stats, evidence: evidenceValues, links } = chunkReplies[i];
       const quarter = formatQuarter(w.quarter);
       const width = STAT_COLUMNS.length;
+      const related = links ? relatedByPair(links.related, (k) => names.events[w.keys[keep[k]] % nEvents]) : new Map<number, string>();
       for (let j = 0; j < keep.length; j++) {
         const key = w.keys[keep[j]];
         const v = Math.floor(key / nEvents);
@@ -172,10 +173,30 @@ export async function* rowsPass(
           analysis, drug: names.vaccines[v], event: names.events[key - v * nEvents], quarter,
           n: w.n[keep[j]], n_vaccine: w.n_vaccine[keep[j]], n_event: w.n_event[keep[j]], n_reports: w.n_reports,
           ...statistics, n_methods_flagged: flags[j] & 0x7f, is_signal_any: (flags[j] & 0x80) !== 0, ewma_eb05: smoothed,
-          ...(evidenceValues ? evidenceFromDoubles(evidenceValues, j * EVIDENCE_COLUMNS.length) : {}),
+          ...(evidenceValues ? {
+            ...evidenceFromDoubles(evidenceValues, j * EVIDENCE_NUMBER_COLUMNS.length),
+            co_vaccine: links && links.coVaccine[j] >= 0 ? names.vaccines[links.coVaccine[j]] : null,
+            related_events: related.get(j) ?? null,
+          } : {}),
         };
       }
     }
     onWindows(done);
   }
+}
+
+/**
+ * The `related_events` text of each pair from a window's related triples (evidence-links.ts
+ * relatedPairs; `eventOf(k)` the event of pair k): a JSON array `[[event, overlap], ...]`, overlap
+ * rounded to 3 decimals, descending (then by event).
+ */
+export function relatedByPair(triples: Float64Array, eventOf: (k: number) => string): Map<number, string> {
+  const lists = new Map<number, Array<[string, number]>>();
+  for (let t = 0; t + 2 < triples.length; t += 3) {
+    const j = triples[t], entry: [string, number] = [eventOf(triples[t + 1]), Math.round(triples[t + 2] * 1000) / 1000];
+    const list = lists.get(j);
+    if (list) list.push(entry);
+    else lists.set(j, [entry]);
+  }
+  return new Map([...lists].map(([j, list]) => [j, JSON.stringify(list.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))]));
 }

@@ -13,6 +13,7 @@
 import type { Hyperparameters } from '../../domain/mgps-prior.js';
 import type { PriorFit } from '../../stats/mgps.js';
 import type { EvidenceTables } from './evidence-step.js';
+import type { WindowLinks } from './evidence-links.js';
 
 /** Statistics carried per pair in `WindowReply.stats`, in this order (NaN stands for null): the column table's. */
 export { STAT_COLUMNS } from '../../domain/columns.js';
@@ -62,8 +63,10 @@ export interface WindowReply {
   fit: PriorFit;
   flags: Uint8Array;
   stats?: Float64Array;
-  /** With a request's `evidence`: `evidence[i * EVIDENCE_COLUMNS.length + c]` (NaN for null). */
+  /** With a request's `evidence`: `evidence[i * EVIDENCE_NUMBER_COLUMNS.length + c]` (NaN for null). */
   evidence?: Float64Array;
+  /** With a request's `evidence`: the co-reported vaccines and related pairs (evidence-links.ts). */
+  links?: WindowLinks;
 }
 
 /** A chunk's answer (`transfer` lists the buffers moved, not copied, to the main thread). */

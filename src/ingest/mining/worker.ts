@@ -11,6 +11,8 @@ import { WindowEvidence, type EvidenceTables } from './evidence-step.js';
 import { useKsMemo } from './evidence.js';
 import { KsMemo } from './ks-memo.js';
 import { STAT_COLUMNS, type ChunkReply, type ChunkRequest, type EvidenceSetup, type WindowReply } from './protocol.js';
+import type { PairScores, WindowLinks } from './evidence-links.js';
+import { isFlagged } from '../../domain/floor.js';
 
 /** The tables of each item kind received so far, and the evidence of the current analysis. */
 const tablesOf = new Map<string, EvidenceTables>();
@@ -49,12 +51,20 @@ function scoreChunk(request: ChunkRequest): ChunkReply {
       transfer.push(stats.buffer as ArrayBuffer);
     }
     let evidence: Float64Array | undefined;
+    let links: WindowLinks | undefined;
     if (request.mode === 'rows' && window.evidence) {
       if (!current || current.analysis !== request.analysis) throw new Error(setupError ?? `no evidence setup for analysis ${request.analysis} (have ${current?.analysis ?? 'none'})`);
-      evidence = current.evidence.window(window.evidence.quarter, window.evidence.keys);
-      transfer.push(evidence.buffer as ArrayBuffer);
+      const scores: PairScores = { eb05: new Float64Array(pairs.length), flagged: new Uint8Array(pairs.length) };
+      pairs.forEach((pair, i) => {
+        scores.eb05[i] = pair.eb05 ?? Number.NaN;
+        scores.flagged[i] = isFlagged(pair.n_methods_flagged) ? 1 : 0;
+      });
+      const result = current.evidence.window(window.evidence.quarter, window.evidence.keys, scores);
+      evidence = result.values;
+      links = result.links;
+      transfer.push(evidence.buffer as ArrayBuffer, links.coVaccine.buffer as ArrayBuffer, links.related.buffer as ArrayBuffer);
     }
-    windows.push({ fit, flags, stats, evidence });
+    windows.push({ fit, flags, stats, evidence, links });
   }
   return { id: request.id, windows, transfer };
 }

@@ -20,7 +20,7 @@ export const MIN_QUERY_LENGTH = 3;
 export interface ParameterSpec {
   name: string;
   description: string;
-  schema: { type: 'string' | 'integer' | 'number'; enum?: readonly string[]; minimum?: number; maximum?: number; default?: string | number };
+  schema: { type: 'string' | 'integer' | 'number'; enum?: readonly string[]; minimum?: number; maximum?: number; pattern?: string; default?: string | number };
 }
 
 /**

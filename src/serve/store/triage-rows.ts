@@ -8,8 +8,8 @@
  * `analysis` column holds one analysis.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { EVIDENCE_COLUMNS, EVIDENCE_TEXT_COLUMNS, type EvidenceValues } from '../../domain/columns.js';
 import { SERVING_FLOOR } from '../../domain/floor.js';
-import { EVIDENCE_COLUMNS, type EvidenceValues } from '../../domain/columns.js';
 import { withStore } from './serving.js';
 import { numberOrNull } from './windows.js';
 
@@ -36,6 +36,9 @@ export interface TriageWindow {
   /** Whether the store holds the build's evidence (the columns, filled: an import has them null). */
   has_evidence: boolean;
 }
+
+/** The text evidence columns (read as strings; the others as numbers). */
+const TEXT: ReadonlySet<string> = new Set(EVIDENCE_TEXT_COLUMNS);
 
 /** A flagged window row (src/domain/floor.ts isFlagged), in SQL. */
 const FLAGGED = `n_methods_flagged >= ${SERVING_FLOOR}`;
@@ -69,7 +72,7 @@ export async function readTriageWindow(path: string, analysis: string, quarter: 
       .then((fit) => fit.getRowObjectsJS().map((w) => String(w.at_bound ?? ''))[0] ?? null)
       .catch(() => null); // an import has no windows table
     const rows = raw.map((r): TriageRow => {
-      const values = Object.fromEntries(EVIDENCE_COLUMNS.map((c) => [c, numberOrNull(r[c])])) as unknown as EvidenceValues;
+      const values = Object.fromEntries(EVIDENCE_COLUMNS.map((c) => [c, TEXT.has(c) ? (r[c] === null || r[c] === undefined ? null : String(r[c])) : numberOrNull(r[c])])) as unknown as EvidenceValues;
       return {
         vaccine: String(r.drug), event: String(r.event), n: Number(r.n), eb05: numberOrNull(r.eb05), prr: numberOrNull(r.prr),
         ic025: numberOrNull(r.ic025), n_methods_flagged: Number(r.n_methods_flagged ?? 0), first_flagged: String(r.first_flagged), ...values,

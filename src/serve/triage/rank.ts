@@ -8,19 +8,28 @@
  *   flagging; the reason `strong_disproportionality` when EB05 >= 2 (GPS flags the window);
  * - `new`: first flagged within the four quarters ending at the window's quarter: +1;
  * - `serious`: serious share >= 0.5: + the serious share;
- * - `onset_clustered`: both onset KS p < 0.01 with at least 3 onsets (Van Holle et al. 2012): +1;
+ * - `onset_clustered`: both onset KS p < 0.01 with at least 3 onsets (Van Holle et al. 2012), each
+ *   comparator with at least ONSET_COMPARATOR_MIN onsets: +1;
  * - `well_documented`: well-documented share >= 0.5 (vigiGrade > 0.8): + 0.5 x that share.
- * Cautions (why doubt): the artefact cautions `late_reports` (median VAX_DATE -> RECVDATE lag
- * > 365 days), `legal_reports` (legal share >= 0.5) and `non_clinical_term`
- * (src/domain/term-category.ts), and `few_reports` (n < 3: -0.5) and `fit_at_bound` (the
- * window's MGPS prior fit has a parameter on a bound: -0.25). A pair with an artefact caution
- * ranks after every pair without one (never hidden); then score descending, vaccine, event.
+ * No credit below EB05 1: the last four add their points times the evidence weight
+ * min(1, max(0, EB05 - 1)) (0 at EB05 <= 1 or null, 1 from EB05 2), so a pair whose EB05 is
+ * below 1 (flagged by PRR, ROR or IC only) scores at most 0.75 (three methods) and never passes a
+ * pair with EB05 >= 2 (at least 1.25) on novelty, seriousness or documentation.
+ * Cautions (why doubt): the table of cautions.ts (code, label, artefact flag, meaning).
+ * Order: a pair with an artefact caution ranks after every pair without one (never hidden); then
+ * score descending; ties by the evidence, EB05 descending (null last), then n descending; the
+ * names only order pairs equal in all of these, for a stable answer.
  */
 import { termCategory, TERM_CATEGORY_TEXT, type TermCategory } from '../../domain/term-category.js';
 import { isRecent, parseQuarter } from '../../domain/quarter.js';
 import { GPS_THRESHOLD } from '../../domain/floor.js';
 import { LATE_DAYS } from '../../domain/report-days.js';
+import { ONSET_COMPARATOR_MIN, TEMPLATE_SHARE } from '../../domain/triage-evidence.js';
 import type { TriageRow } from '../store/triage-rows.js';
+import { ARTEFACT_CAUTIONS, FEW_REPORTS, LEGAL_SHARE_CAUTION, type CautionCode } from './cautions.js';
+import { failureKind } from './failure.js';
+
+export { ARTEFACT_CAUTIONS, FEW_REPORTS, LEGAL_SHARE_CAUTION } from './cautions.js';
 
 /** A reason or caution: its code and a sentence with the figures a reviewer can check. */
 export interface Note {
@@ -28,27 +37,52 @@ export interface Note {
   text: string;
 }
 
-/** The cautions that mark a likely reporting artefact (such pairs rank after the others). */
-export const ARTEFACT_CAUTIONS = ['late_reports', 'legal_reports', 'non_clinical_term'] as const;
-
-/** Legal share from which `legal_reports` applies. */
-export const LEGAL_SHARE_CAUTION = 0.5;
 /** Onset KS p below which (both tests, with ONSET_MIN_N onsets) the onset is clustered. */
 export const ONSET_P = 0.01;
 export const ONSET_MIN_N = 3;
-/** Fewer reports than this: `few_reports`. */
-export const FEW_REPORTS = 3;
+
+/** One onset KS test as served: D, p and the comparator's onsets. */
+export interface OnsetTest {
+  d: number | null;
+  p: number | null;
+  /** Onsets of the comparator sample (null: a store without the sizes). */
+  n: number | null;
+}
+
+/** A related event folded under a pair (group=signal): its pair's n and the overlap of their reports. */
+export interface RelatedEvent {
+  event: string;
+  n: number;
+  /** Shared reports / the smaller pair's reports: with the head, else (`via`) with the pair through which it joined. */
+  overlap: number;
+  /** The event through which it joined the signal when its overlap with the head is under the build's stored minimum, else null. */
+  via: string | null;
+}
 
 /** One ranked pair of GET /triage (the answer's `pairs` item; the shape the explorer reads). */
-export interface TriagePair extends Pick<TriageRow, 'vaccine' | 'event' | 'n' | 'eb05' | 'prr' | 'ic025' | 'n_methods_flagged' | 'first_flagged' | 'legal_share' | 'serious_share'> {
+export interface TriagePair extends Pick<TriageRow, 'vaccine' | 'event' | 'n' | 'eb05' | 'prr' | 'ic025' | 'n_methods_flagged' | 'first_flagged' | 'legal_share' | 'serious_share' | 'n_cases' | 'template_share'> {
   vax_type: string;
   score: number;
   reasons: Note[];
   cautions: Note[];
-  lag: { median_days: number | null; q1_days: number | null; q3_days: number | null; share_over_365: number | null };
+  lag: {
+    median_days: number | null; q1_days: number | null; q3_days: number | null; share_over_365: number | null;
+    /** Onset to receipt (the reporting delay `late_reports` reads). */
+    from_onset: { n: number | null; median_days: number | null; q1_days: number | null; q3_days: number | null };
+  };
   term_category: TermCategory | null;
-  onset: { n: number | null; median_days: number | null; vs_other_vaccines: { d: number | null; p: number | null }; vs_other_events: { d: number | null; p: number | null } };
+  onset: {
+    n: number | null; median_days: number | null; vs_other_vaccines: OnsetTest; vs_other_events: OnsetTest;
+    /** The fewest comparator onsets an onset reason needs. */
+    comparator_min: number;
+    /** Why the onset tests give no reason (a comparator under comparator_min onsets), else null. */
+    note: string | null;
+  };
   completeness: { mean: number | null; well_documented_share: number | null };
+  /** The co-reported vaccine (most of the pair's reports name it; its pair with the event has a higher EB05), else null. */
+  co_reported: { vaccine: string; share: number } | null;
+  /** The pairs folded under this one (group=signal), strongest overlap first; [] with group=none. */
+  related_events: RelatedEvent[];
   new: boolean;
 }
 
@@ -58,59 +92,104 @@ export interface WindowContext {
   /** Parameters of the window's MGPS fit on a bound ('' or null: none). */
   at_bound: string | null;
   vaxTypeOf: (vaccine: string) => string;
+  /** The window's EB05 of another pair of the queue (for the co_reported text), if there. */
+  eb05Of?: (vaccine: string, event: string) => number | null | undefined;
 }
 
 const fmt = (x: number, digits = 2): string => String(Math.round(x * 10 ** digits) / 10 ** digits);
 const pct = (x: number): string => `${Math.round(x * 100)}%`;
 
 
-/** Whether both onset KS tests give p < ONSET_P with at least ONSET_MIN_N onsets. */
-export function onsetClustered(r: TriageRow): boolean {
+/** The comparators below ONSET_COMPARATOR_MIN onsets, as words ('' when none or the sizes are unknown). */
+function smallComparators(r: TriageRow): string {
+  const small: string[] = [];
+  if (r.onset_n_other_vaccines !== null && r.onset_n_other_vaccines < ONSET_COMPARATOR_MIN) small.push(`other vaccines (${r.onset_n_other_vaccines} onsets)`);
+  if (r.onset_n_other_events !== null && r.onset_n_other_events < ONSET_COMPARATOR_MIN) small.push(`other events (${r.onset_n_other_events} onsets)`);
+  return small.join(' and ');
+}
+
+/** Whether both onset KS tests give p < ONSET_P with at least ONSET_MIN_N onsets (the comparator sizes aside). */
+function onsetTestsSmall(r: TriageRow): boolean {
   return (r.onset_n ?? 0) >= ONSET_MIN_N && r.onset_p_other_vaccines !== null && r.onset_p_other_vaccines < ONSET_P
     && r.onset_p_other_events !== null && r.onset_p_other_events < ONSET_P;
 }
 
+/** Whether the onset is clustered: both KS p < ONSET_P with ONSET_MIN_N onsets, each comparator with at least ONSET_COMPARATOR_MIN onsets (when known). */
+export function onsetClustered(r: TriageRow): boolean {
+  return onsetTestsSmall(r) && smallComparators(r) === '';
+}
+
+/** The evidence weight of the bonuses: min(1, max(0, EB05 - 1)); 0 for a null EB05. Example: 0.8 -> 0; 1.5 -> 0.5; 3 -> 1. */
+export function evidenceWeight(eb05: number | null): number {
+  return eb05 === null ? 0 : Math.min(1, Math.max(0, eb05 - 1));
+}
+
 function reasonsOf(r: TriageRow, fresh: boolean): { reasons: Note[]; score: number } {
   const reasons: Note[] = [];
-  const strength = (r.eb05 !== null && r.eb05 > 1 ? Math.log2(r.eb05) : 0) + 0.25 * r.n_methods_flagged;
-  let score = strength;
-  if (r.eb05 !== null && r.eb05 >= GPS_THRESHOLD) reasons.push({ code: 'strong_disproportionality', text: `EB05 ${r.eb05 === null ? 'not computed' : fmt(r.eb05)}, PRR ${r.prr === null ? 'not computed' : fmt(r.prr)}, ${r.n_methods_flagged} of 4 methods flag the window, over ${r.n} reports.` });
+  const weight = evidenceWeight(r.eb05);
+  let score = (r.eb05 !== null && r.eb05 > 1 ? Math.log2(r.eb05) : 0) + 0.25 * r.n_methods_flagged;
+  if (r.eb05 !== null && r.eb05 >= GPS_THRESHOLD) reasons.push({ code: 'strong_disproportionality', text: `EB05 ${fmt(r.eb05)}, PRR ${r.prr === null ? 'not computed' : fmt(r.prr)}, ${r.n_methods_flagged} of 4 methods flag the window, over ${r.n} reports.` });
   if (fresh) {
-    score += 1;
+    score += weight;
     reasons.push({ code: 'new', text: `First flagged in ${r.first_flagged}, within the four quarters of this window.` });
   }
   if (r.serious_share !== null && r.serious_share >= 0.5) {
-    score += r.serious_share;
+    score += weight * r.serious_share;
     reasons.push({ code: 'serious', text: `${pct(r.serious_share)} of the ${r.n} reports are serious (${r.deaths ?? 0} deaths).` });
   }
   if (onsetClustered(r)) {
-    score += 1;
-    reasons.push({ code: 'onset_clustered', text: `Onset clusters at a median of ${fmt(r.onset_median_days!, 1)} days over ${r.onset_n} onsets: KS against other vaccines D ${fmt(r.onset_d_other_vaccines!)} p ${r.onset_p_other_vaccines!.toPrecision(2)}, against other events D ${fmt(r.onset_d_other_events!)} p ${r.onset_p_other_events!.toPrecision(2)}.` });
+    score += weight;
+    const sizes = r.onset_n_other_vaccines === null ? '' : ` (comparators of ${r.onset_n_other_vaccines} and ${r.onset_n_other_events} onsets)`;
+    reasons.push({ code: 'onset_clustered', text: `Onset clusters at a median of ${fmt(r.onset_median_days!, 1)} days over ${r.onset_n} onsets: KS against other vaccines D ${fmt(r.onset_d_other_vaccines!)} p ${r.onset_p_other_vaccines!.toPrecision(2)}, against other events D ${fmt(r.onset_d_other_events!)} p ${r.onset_p_other_events!.toPrecision(2)}${sizes}.` });
   }
   if (r.well_documented_share !== null && r.well_documented_share >= 0.5) {
-    score += 0.5 * r.well_documented_share;
+    score += weight * 0.5 * r.well_documented_share;
     reasons.push({ code: 'well_documented', text: `${pct(r.well_documented_share)} of the reports are well documented (completeness score above 0.8; mean ${fmt(r.completeness_mean ?? 0)}).` });
+  }
+  if (weight < 1 && reasons.some((x) => x.code !== 'strong_disproportionality')) {
+    const last = reasons[reasons.length - 1];
+    last.text += ` These reasons count ${weight === 0 ? 'nothing' : `x ${fmt(weight)}`} in the score: EB05 ${r.eb05 === null ? 'not computed' : fmt(r.eb05)} (weight min(1, max(0, EB05 - 1))).`;
   }
   return { reasons, score };
 }
 
-function cautionsOf(r: TriageRow, category: TermCategory | null, atBound: string | null): { cautions: Note[]; penalty: number } {
+const caution = (code: CautionCode, text: string): Note => ({ code, text });
+
+function lateReports(r: TriageRow): Note | null {
+  if (r.onset_lag_median_days === null || r.onset_lag_median_days <= LATE_DAYS) return null;
+  const vax = r.lag_median_days === null ? 'unknown' : `median ${fmt(r.lag_median_days, 1)} days (quartiles ${fmt(r.lag_q1_days!, 1)} to ${fmt(r.lag_q3_days!, 1)}; ${pct(r.lag_share_over_365 ?? 0)} over 365 days)`;
+  return caution('late_reports', `Median ${fmt(r.onset_lag_median_days, 1)} days from onset to receipt (quartiles ${fmt(r.onset_lag_q1_days!, 1)} to ${fmt(r.onset_lag_q3_days!, 1)}; ${r.onset_lag_n} of ${r.n} reports with an onset date), over ${LATE_DAYS}; from vaccination to receipt: ${vax}.`);
+}
+
+function cautionsOf(r: TriageRow, category: TermCategory | null, context: WindowContext, vaxType: string): { cautions: Note[]; penalty: number } {
   const cautions: Note[] = [];
   let penalty = 0;
-  if (r.lag_median_days !== null && r.lag_median_days > LATE_DAYS) {
-    cautions.push({ code: 'late_reports', text: `Median ${fmt(r.lag_median_days, 1)} days from vaccination to receipt (quartiles ${fmt(r.lag_q1_days!, 1)} to ${fmt(r.lag_q3_days!, 1)}; ${pct(r.lag_share_over_365 ?? 0)} over 365 days; ${r.lag_n} of ${r.n} reports with both dates).` });
-  }
+  const late = lateReports(r);
+  if (late) cautions.push(late);
   if (r.legal_share !== null && r.legal_share >= LEGAL_SHARE_CAUTION) {
-    cautions.push({ code: 'legal_reports', text: `${pct(r.legal_share)} of the ${r.n} reports' narratives name litigation (legal, lawsuit, attorney, court, claim, ...).` });
+    cautions.push(caution('legal_reports', `${pct(r.legal_share)} of the ${r.n} reports' narratives name litigation (lawsuit, attorney, lawyer, litigation, plaintiff, ...).`));
   }
-  if (category !== null) cautions.push({ code: 'non_clinical_term', text: `"${r.event}" is ${TERM_CATEGORY_TEXT[category]} (category ${category}).` });
-  if (r.n < FEW_REPORTS) {
+  const failure = failureKind(vaxType, r.event);
+  if (category !== null && failure !== 'lack_of_effect') cautions.push(caution('non_clinical_term', `"${r.event}" is ${TERM_CATEGORY_TEXT[category]} (category ${category}).`));
+  if (r.co_vaccine !== null && r.co_share !== null) {
+    const other = context.eb05Of?.(r.co_vaccine, r.event);
+    cautions.push(caution('co_reported', `${pct(r.co_share)} of the ${r.n} reports also name ${r.co_vaccine}, whose pair with ${r.event} has a higher EB05 in this window${typeof other === 'number' ? ` (${fmt(other)} against ${fmt(r.eb05 ?? 0)})` : ''}: a bystander of that vaccine's reports.`));
+  }
+  if (failure === 'lack_of_effect') cautions.push(caution('vaccine_failure', `"${r.event}" says the vaccine did not work (${TERM_CATEGORY_TEXT.lack_of_effect}).`));
+  if (failure === 'prevented_disease') cautions.push(caution('vaccine_failure', `${r.event} is a disease ${vaxType} vaccines prevent, reported after the vaccine: vaccine failure, not an adverse reaction.`));
+  if (r.template_share !== null && r.template_share >= TEMPLATE_SHARE && r.n >= FEW_REPORTS) {
+    cautions.push(caution('template_reports', `${pct(r.template_share)} of the pair's narratives are one template (their 3-word shingles resemble at 0.7 or more): one writer's form, not independent reports.`));
+  }
+  const cases = r.n_cases ?? r.n;
+  if (cases < FEW_REPORTS) {
     penalty += 0.5;
-    cautions.push({ code: 'few_reports', text: `Only ${r.n} report${r.n === 1 ? '' : 's'} in the window.` });
+    cautions.push(caution('few_reports', cases < r.n
+      ? `Only ${cases} distinct case${cases === 1 ? '' : 's'} among the ${r.n} reports (suspected duplicates counted once).`
+      : `Only ${r.n} report${r.n === 1 ? '' : 's'} in the window.`));
   }
-  if (atBound) {
+  if (context.at_bound) {
     penalty += 0.25;
-    cautions.push({ code: 'fit_at_bound', text: `The window's MGPS prior fit has ${atBound} on a bound of the parameter box, so EB05 leans on the box.` });
+    cautions.push(caution('fit_at_bound', `The window's MGPS prior fit has ${context.at_bound} on a bound of the parameter box, so EB05 leans on the box.`));
   }
   return { cautions, penalty };
 }
@@ -124,26 +203,42 @@ export function hasArtefact(pair: Pick<TriagePair, 'cautions'>): boolean {
 export function triagePair(r: TriageRow, context: WindowContext): TriagePair {
   const fresh = isRecent(parseQuarter(r.first_flagged), parseQuarter(context.quarter));
   const category = termCategory(r.event);
+  const vaxType = context.vaxTypeOf(r.vaccine);
   const { reasons, score } = reasonsOf(r, fresh);
-  const { cautions, penalty } = cautionsOf(r, category, context.at_bound);
+  const { cautions, penalty } = cautionsOf(r, category, context, vaxType);
+  const small = smallComparators(r);
   return {
-    vaccine: r.vaccine, vax_type: context.vaxTypeOf(r.vaccine), event: r.event, n: r.n, eb05: r.eb05, prr: r.prr, ic025: r.ic025,
+    vaccine: r.vaccine, vax_type: vaxType, event: r.event, n: r.n, n_cases: r.n_cases, eb05: r.eb05, prr: r.prr, ic025: r.ic025,
     n_methods_flagged: r.n_methods_flagged, score: Math.round((score - penalty) * 1000) / 1000, reasons, cautions,
-    lag: { median_days: r.lag_median_days, q1_days: r.lag_q1_days, q3_days: r.lag_q3_days, share_over_365: r.lag_share_over_365 },
+    lag: {
+      median_days: r.lag_median_days, q1_days: r.lag_q1_days, q3_days: r.lag_q3_days, share_over_365: r.lag_share_over_365,
+      from_onset: { n: r.onset_lag_n, median_days: r.onset_lag_median_days, q1_days: r.onset_lag_q1_days, q3_days: r.onset_lag_q3_days },
+    },
     legal_share: r.legal_share, term_category: category,
     onset: {
       n: r.onset_n, median_days: r.onset_median_days,
-      vs_other_vaccines: { d: r.onset_d_other_vaccines, p: r.onset_p_other_vaccines },
-      vs_other_events: { d: r.onset_d_other_events, p: r.onset_p_other_events },
+      vs_other_vaccines: { d: r.onset_d_other_vaccines, p: r.onset_p_other_vaccines, n: r.onset_n_other_vaccines },
+      vs_other_events: { d: r.onset_d_other_events, p: r.onset_p_other_events, n: r.onset_n_other_events },
+      comparator_min: ONSET_COMPARATOR_MIN,
+      note: small ? `No onset reason from these tests: the comparator of ${small} has fewer than ${ONSET_COMPARATOR_MIN} onsets${onsetTestsSmall(r) ? ` (both KS p are below ${ONSET_P})` : ''}.` : null,
     },
     completeness: { mean: r.completeness_mean, well_documented_share: r.well_documented_share },
-    serious_share: r.serious_share, first_flagged: r.first_flagged, new: fresh,
+    serious_share: r.serious_share, template_share: r.template_share,
+    co_reported: r.co_vaccine !== null && r.co_share !== null ? { vaccine: r.co_vaccine, share: r.co_share } : null,
+    related_events: [], first_flagged: r.first_flagged, new: fresh,
   };
 }
 
-/** The pairs in triage order: pairs without an artefact caution first, then score descending, vaccine, event. */
+const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Triage order: pairs without an artefact caution first; score descending; EB05 descending (null last); n descending; then the names (equal evidence only). */
+export function compareTriage(a: TriagePair, b: TriagePair): number {
+  return Number(hasArtefact(a)) - Number(hasArtefact(b)) || b.score - a.score
+    || (b.eb05 ?? -Infinity) - (a.eb05 ?? -Infinity) || b.n - a.n
+    || byName(a.vaccine, b.vaccine) || byName(a.event, b.event);
+}
+
+/** The pairs in triage order (compareTriage). */
 export function rankPairs(rows: readonly TriageRow[], context: WindowContext): TriagePair[] {
-  const pairs = rows.map((r) => triagePair(r, context));
-  return pairs.sort((a, b) => Number(hasArtefact(a)) - Number(hasArtefact(b)) || b.score - a.score
-    || (a.vaccine < b.vaccine ? -1 : a.vaccine > b.vaccine ? 1 : 0) || (a.event < b.event ? -1 : a.event > b.event ? 1 : 0));
+  return rows.map((r) => triagePair(r, context)).sort(compareTriage);
 }

@@ -5,7 +5,7 @@
  * vaccines; other events after the vaccine).
  */
 import { describe, expect, it } from 'vitest';
-import { evidenceFromDoubles, EVIDENCE_COLUMNS, type EvidenceValues } from '../../../src/domain/columns.js';
+import { evidenceFromDoubles, EVIDENCE_NUMBER_COLUMNS } from '../../../src/domain/columns.js';
 import { WindowEvidence, type EvidenceTables } from '../../../src/ingest/mining/evidence-step.js';
 import { ks2samp } from '../../../src/stats/ks.js';
 
@@ -34,6 +34,8 @@ function tables(): EvidenceTables {
     lagDays: Float64Array.from(REPORTS, (r) => r[4] ?? Number.NaN), onsetDays: Int8Array.from(REPORTS, (r) => r[3] ?? -1),
     legal: new Int8Array(REPORTS.length), completeness: new Float64Array(REPORTS.length).fill(1),
     serious: Uint8Array.from(REPORTS, (r) => (r[5] ? 1 : 0)), died: new Uint8Array(REPORTS.length),
+    onsetLagDays: new Float64Array(REPORTS.length).fill(Number.NaN), caseKey: Float64Array.from(REPORTS, (_, i) => i + 1),
+    signatures: new Uint32Array(REPORTS.length * 32), hasSignature: new Uint8Array(REPORTS.length), narratives: false,
   };
 }
 
@@ -41,10 +43,10 @@ function tables(): EvidenceTables {
 const KEY: Record<string, number> = { 'A|X': 0, 'A|Y': 1, 'B|X': 2, 'B|Y': 3 };
 
 /** The evidence of pairs `wanted` in the window ending at `quarter`, every report kept (mask 1) unless `mask` says otherwise. */
-function evidenceOf(wanted: string[], quarter: number, mask = new Uint8Array(REPORTS.length).fill(1)): EvidenceValues[] {
-  const values = new WindowEvidence(tables(), mask).window(quarter, Float64Array.from(wanted, (k) => KEY[k]));
-  expect(values.length).toBe(wanted.length * EVIDENCE_COLUMNS.length);
-  return wanted.map((_, j) => evidenceFromDoubles(values, j * EVIDENCE_COLUMNS.length));
+function evidenceOf(wanted: string[], quarter: number, mask = new Uint8Array(REPORTS.length).fill(1)): Array<ReturnType<typeof evidenceFromDoubles>> {
+  const { values } = new WindowEvidence(tables(), mask).window(quarter, Float64Array.from(wanted, (k) => KEY[k]));
+  expect(values.length).toBe(wanted.length * EVIDENCE_NUMBER_COLUMNS.length);
+  return wanted.map((_, j) => evidenceFromDoubles(values, j * EVIDENCE_NUMBER_COLUMNS.length));
 }
 
 describe('the evidence step', () => {
@@ -63,6 +65,20 @@ describe('the evidence step', () => {
     expect([row.onset_d_other_vaccines, row.onset_p_other_vaccines]).toEqual([1, vsVaccines.p]);
     expect([row.onset_d_other_events, row.onset_p_other_events]).toEqual([1, vsEvents.p]);
     expect(vsVaccines.p).toBe(0.5); // 4 lattice paths, 2 leave the band (hand count)
+    expect([row.onset_n_other_vaccines, row.onset_n_other_events, row.n_cases]).toEqual([1, 1, 4]);
+  });
+
+  it('with the window\'s scores: the co-reported vaccine and the related pairs of the flagged pairs', () => {
+    // A x X (reports 0, 1, 2, 5), A x Y (2, 4), B x X (2, 3); report 2 names A and B.
+    const keys = Float64Array.from(['A|X', 'A|Y', 'B|X'], (k) => KEY[k]);
+    const evidence = new WindowEvidence(tables(), new Uint8Array(REPORTS.length).fill(1));
+    const { links } = evidence.window(Q2000Q1, keys, { eb05: Float64Array.from([3, 2, 1]), flagged: Uint8Array.from([1, 1, 1]) });
+    // B x X: report 2 of its 2 names A (share 0.5), whose pair with X has EB05 3 > 1
+    expect(Array.from(links.coVaccine)).toEqual([-1, -1, 0]);
+    // A x X and A x Y share report 2: 1 of the smaller's 2 = 0.5, related
+    expect(Array.from(links.related)).toEqual([0, 1, 0.5, 1, 0, 0.5]);
+    const [, , bx] = Array.from(keys, (_, j) => evidenceFromDoubles(evidence.window(Q2000Q1, keys, { eb05: Float64Array.from([3, 2, 1]), flagged: Uint8Array.from([1, 1, 1]) }).values, j * EVIDENCE_NUMBER_COLUMNS.length));
+    expect(bx.co_share).toBe(0.5);
   });
 
   it('A x Y in 2000Q1: reports 2 and 4; the other-vaccine sample is empty, so that test is null', async () => {

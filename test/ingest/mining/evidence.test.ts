@@ -9,7 +9,7 @@ import { quantileSorted } from '../../../src/domain/report-days.js';
 import { ks2samp, ksTest } from '../../../src/stats/ks.js';
 
 const report = (over: Partial<ReportEvidence>): ReportEvidence => ({
-  lagDays: null, legal: false, onsetDays: null, completeness: 1, serious: false, died: false, ...over,
+  lagDays: null, legal: false, onsetDays: null, completeness: 1, serious: false, died: false, onsetLagDays: null, caseKey: 0, ...over,
 });
 
 describe('reporting lag', () => {
@@ -33,7 +33,11 @@ describe('legal wording', () => {
   it('matches the litigation words as whole words in any case', () => {
     expect(legalWording('Legal report: mercury poisoning')).toBe(true);
     expect(legalWording('per ATTORNEY, child developed autism')).toBe(true);
-    expect(legalWording('Claims filed in court.')).toBe(true);
+    expect(legalWording('Claims filed in court.')).toBe(true); // "claims filed"
+    expect(legalWording('A petition was filed in the Court of Federal Claims.')).toBe(true);
+    expect(legalWording('Patient claims she had a sore arm; seen in court.')).toBe(false); // bare claim(s) and court: no legal context
+    expect(legalWording('fell on the volleyball court')).toBe(false);
+    expect(legalWording('consent given by the legal guardian')).toBe(false);
     expect(legalWording('illegally obtained; paralegal; courtesy call; reclaimed')).toBe(false);
     expect(legalWording('fever and rash')).toBe(false);
   });

@@ -25,33 +25,39 @@ describe('GET /triage', () => {
     const { status, body, res } = await getJson(app, '/triage');
     expect(status).toBe(200);
     expect(res.headers['x-reports-analysis']).toBe('all');
-    expect([res.headers['x-total-count'], res.headers['x-limit'], res.headers['x-offset'], res.headers['x-reports-through']]).toEqual(['5', '50', '0', '2006Q4']);
+    expect([res.headers['x-total-count'], res.headers['x-limit'], res.headers['x-offset'], res.headers['x-reports-through']]).toEqual(['10', '50', '0', '2006Q4']);
     expect(body.analysis).toBe('all');
     expect(body.quarter).toBe('2006Q4');
     expect(body.hypothesis).toBe(HYPOTHESIS);
     expect(body.note).toMatch(/does not assess causality/);
-    expect(body.total).toBe(5);
-    // Scores by hand: ROTASHIELD log2(2.5) + 4 * 0.25 + new 1 + serious 0.9 + onset 1 + 0.5 * 0.6 = 5.522;
-    // MMR x Fever log2(2.1) + 0.5 + new 1 - few 0.5 = 2.070; then the artefacts by score:
-    // LYMERIX log2(5) + 1 = 3.322, ENGERIX-B log2(4) + 1 = 3, CERTIVA log2(3) + 0.75 = 2.335.
+    expect(body.total).toBe(10); // 11 pairs, ROTASHIELD x Vomiting folded under x Intussusception (group=signal)
+    expect(body.group).toBe('signal');
+    // Scores by hand (evidence weight w = min(1, max(0, EB05 - 1)) on new, serious, onset, documented):
+    // ROTASHIELD log2(2.5) + 4 * 0.25 + new 1 + serious 0.9 + onset 1 + 0.5 * 0.6 = 5.522;
+    // MMR x Fever log2(2.1) + 0.5 + new 1 - few 0.5 = 2.070; VARIVAX x Herpes zoster log2(2.2) + 0.75 = 1.888;
+    // FLUZONE x Haematemesis (EB05 0.7, w 0): 0.5 - few 0.5 = 0; then the artefacts by score:
+    // FLUARIX log2(5) + 1 + new 1 = 4.322, LYMERIX log2(5) + 1 = 3.322, ENGERIX-B log2(4) + 1 = 3,
+    // POLIOVAX log2(1.7) + 0.5 + 0.7 * (1 + 0.9 + 0.3) = 2.806, VARIVAX x Varicella log2(3) + 1 = 2.585, CERTIVA log2(3) + 0.75 = 2.335.
     expect(keys(body.pairs)).toEqual([
-      'ROTAVIRUS (ROTASHIELD)|Intussusception', 'MMR|Fever', 'LYMERIX|Arthritis', 'HEP B (ENGERIX-B)|Wrong drug administered',
-      'DTAP (CERTIVA)|Nervous system disorder',
+      'ROTAVIRUS (ROTASHIELD)|Intussusception', 'MMR|Fever', 'VARICELLA (VARIVAX)|Herpes zoster', 'INFLUENZA (SEASONAL) (FLUZONE)|Haematemesis',
+      'INFLUENZA (SEASONAL) (FLUARIX)|Skin irritation', 'LYMERIX|Arthritis', 'HEP B (ENGERIX-B)|Wrong drug administered',
+      'POLIO VIRUS, INACT. (POLIOVAX)|Intussusception', 'VARICELLA (VARIVAX)|Varicella', 'DTAP (CERTIVA)|Nervous system disorder',
     ]);
-    expect(body.pairs.map((p: { score: number }) => p.score)).toEqual([5.522, 2.07, 3.322, 3, 2.335]);
-    const [rota, fever, lymerix, engerix, certiva] = body.pairs;
+    expect(body.pairs.map((p: { score: number }) => p.score)).toEqual([5.522, 2.07, 1.888, 0, 4.322, 3.322, 3, 2.806, 2.585, 2.335]);
+    const [rota, fever, , , , lymerix, engerix, , , certiva] = body.pairs;
     expect(codes(rota.reasons)).toEqual(['strong_disproportionality', 'new', 'serious', 'onset_clustered', 'well_documented']);
     expect(rota.cautions).toEqual([]);
     expect(rota.new).toBe(true);
     expect(rota.first_flagged).toBe('2006Q3');
     expect(rota.vax_type).toBe('ROTAVIRUS');
     expect(rota.reasons[2].text).toBe('90% of the 12 reports are serious (1 deaths).');
-    expect(rota.onset).toEqual({ n: 10, median_days: 4, vs_other_vaccines: { d: 0.2, p: 0.001 }, vs_other_events: { d: 0.2, p: 0.0001 } });
+    expect(rota.onset).toEqual({ n: 10, median_days: 4, vs_other_vaccines: { d: 0.2, p: 0.001, n: 200 }, vs_other_events: { d: 0.2, p: 0.0001, n: 300 }, comparator_min: 10, note: null });
+    expect(rota.related_events).toEqual([{ event: 'Vomiting', n: 30, overlap: 0.8, via: null }]);
     expect(codes(fever.cautions)).toEqual(['few_reports']);
     expect(codes(lymerix.cautions)).toEqual(['late_reports']);
-    expect(lymerix.cautions[0].text).toMatch(/^Median 800 days from vaccination to receipt \(quartiles 500 to 1000; 90% over 365 days/);
+    expect(lymerix.cautions[0].text).toBe('Median 700 days from onset to receipt (quartiles 450 to 900; 40 of 40 reports with an onset date), over 365; from vaccination to receipt: median 800 days (quartiles 500 to 1000; 90% over 365 days).');
     expect(lymerix.new).toBe(false);
-    expect(lymerix.lag).toEqual({ median_days: 800, q1_days: 500, q3_days: 1000, share_over_365: 0.9 });
+    expect(lymerix.lag).toEqual({ median_days: 800, q1_days: 500, q3_days: 1000, share_over_365: 0.9, from_onset: { n: 40, median_days: 700, q1_days: 450, q3_days: 900 } });
     expect(codes(engerix.cautions)).toEqual(['non_clinical_term']);
     expect(engerix.term_category).toBe('medication_error');
     expect(codes(certiva.cautions)).toEqual(['legal_reports']);
@@ -63,33 +69,35 @@ describe('GET /triage', () => {
     expect(keys(q3.pairs)).not.toContain('MMR|Fever');
     for (const p of q3.pairs) expect(codes(p.cautions)).toContain('fit_at_bound');
     const excluded = (await getJson(app, '/triage?caution=exclude')).body;
-    expect(excluded.total).toBe(2);
-    expect(keys(excluded.pairs)).toEqual(['ROTAVIRUS (ROTASHIELD)|Intussusception', 'MMR|Fever']);
+    expect(excluded.total).toBe(4);
+    expect(keys(excluded.pairs)).toEqual(['ROTAVIRUS (ROTASHIELD)|Intussusception', 'MMR|Fever', 'VARICELLA (VARIVAX)|Herpes zoster', 'INFLUENZA (SEASONAL) (FLUZONE)|Haematemesis']);
     const only = (await getJson(app, '/triage?caution=only')).body;
-    expect(only.total).toBe(3);
+    expect(only.total).toBe(6);
     const all = keys((await getJson(app, '/triage')).body.pairs);
-    expect(keys(only.pairs)).toEqual(all.slice(2)); // the artefacts, in their rank order after the others
+    expect(keys(only.pairs)).toEqual(all.slice(4)); // the artefacts, in their rank order after the others
     const bad = await app.inject({ url: '/triage?caution=some' });
     expect([bad.statusCode, bad.json().error]).toEqual([400, 'caution must be include, exclude or only (got "some")']);
   });
 
   it('filters as /signals matches, pages, and answers CSV', async () => {
     expect(keys((await getJson(app, '/triage?vaccine=MMR')).body.pairs)).toEqual(['MMR|Fever']);
-    expect(keys((await getJson(app, '/triage?event=intussusception')).body.pairs)).toEqual(['ROTAVIRUS (ROTASHIELD)|Intussusception']);
+    expect(keys((await getJson(app, '/triage?event=intussusception')).body.pairs)).toEqual(['ROTAVIRUS (ROTASHIELD)|Intussusception', 'POLIO VIRUS, INACT. (POLIOVAX)|Intussusception']);
     expect((await getJson(app, '/triage?q=rota')).body.total).toBe(1);
     const page = (await getJson(app, '/triage?limit=2&offset=1')).body;
-    expect(page.total).toBe(5);
-    expect(keys(page.pairs)).toEqual(['MMR|Fever', 'LYMERIX|Arthritis']);
+    expect(page.total).toBe(10);
+    expect(keys(page.pairs)).toEqual(['MMR|Fever', 'VARICELLA (VARIVAX)|Herpes zoster']);
     const csv = await app.inject({ url: '/triage?format=csv&limit=2' });
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.body.trim().split('\r\n');
     expect(lines[0].split(',').slice(0, 4)).toEqual(['rank', 'vaccine', 'vax_type', 'event']);
-    expect(lines[1]).toMatch(/^1,ROTAVIRUS \(ROTASHIELD\),ROTAVIRUS,Intussusception,12,2.5,/);
+    expect(lines[1]).toMatch(/^1,ROTAVIRUS \(ROTASHIELD\),ROTAVIRUS,Intussusception,12,12,2.5,/);
+    expect(lines[0].split(',')[13]).toBe('related_events');
+    expect(lines[1]).toContain(',Vomiting (30),');
     expect(lines).toHaveLength(3);
   });
 
   it('answers bad input with a 400 Error object and an unknown analysis with 404', async () => {
-    for (const url of ['/triage?quarter=2006-4', '/triage?limit=0', '/triage?limit=501', '/triage?offset=-1', '/triage?format=xml', '/triage?caution=maybe', '/triage?nope=1', '/triage?limit=1&limit=2', '/triage?event=ab']) {
+    for (const url of ['/triage?quarter=2006-4', '/triage?limit=0', '/triage?limit=501', '/triage?offset=-1', '/triage?format=xml', '/triage?caution=maybe', '/triage?group=pairs', '/triage?nope=1', '/triage?limit=1&limit=2', '/triage?event=ab']) {
       const { status, body } = await getJson(app, url);
       expect(status, url).toBe(400);
       expect(body.hypothesis).toBe(HYPOTHESIS);
@@ -109,7 +117,7 @@ describe('GET /triage', () => {
       const { status, body } = await getJson(imported, '/triage?quarter=2021Q4&limit=1');
       expect(status).toBe(200);
       expect(body.evidence_note).toMatch(/no triage evidence/);
-      expect(body.pairs[0].lag).toEqual({ median_days: null, q1_days: null, q3_days: null, share_over_365: null });
+      expect(body.pairs[0].lag).toEqual({ median_days: null, q1_days: null, q3_days: null, share_over_365: null, from_onset: { n: null, median_days: null, q1_days: null, q3_days: null } });
       expect(body.total).toBeGreaterThan(0);
     } finally {
       await imported.close();
@@ -132,10 +140,10 @@ describe('GET /triage', () => {
     const revalidated = await app.inject({ method: 'GET', url: '/triage?limit=3', headers: { 'if-none-match': etag } });
     expect(revalidated.statusCode).toBe(304);
     expect(revalidated.body).toBe('');
-    expect(revalidated.headers['x-total-count']).toBe('5');
+    expect(revalidated.headers['x-total-count']).toBe('10');
     const br = await app.inject({ method: 'GET', url: '/triage', headers: { 'accept-encoding': 'br' } });
     expect(br.headers['content-encoding']).toBe('br');
-    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString('utf8')).total).toBe(5);
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString('utf8')).total).toBe(10);
   });
 
   it('a quarter without rows answers an empty queue', async () => {
