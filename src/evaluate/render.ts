@@ -1,10 +1,10 @@
 /**
  * The evaluation's outputs: the Markdown table of standard output, `pairs.json` and
- * `methods.json`, and the same two as CSV (RFC 4180, CRLF, header row; src/query/csv.ts
- * `csvField`). Proportions print as `estimate [lower, upper]` (Wilson 95%), three decimals.
+ * `methods.json`, and the same two as CSV (RFC 4180, CRLF, header row; src/domain/csv-cell.ts
+ * `csvCell`). Proportions print as `estimate [lower, upper]` (Wilson 95%), three decimals.
  */
 import { HYPOTHESIS } from '../domain/caveats.js';
-import { csvField } from '../query/csv.js';
+import { csvCell } from '../domain/csv-cell.js';
 import type { Proportion } from '../stats/wilson.js';
 import type { MethodSummary, PairResult } from './evaluate.js';
 import { METHODS } from './methods.js';
@@ -67,7 +67,7 @@ export function renderMarkdown(evaluation: Evaluation): string {
 
 /** A CSV document from a header and rows of values. */
 function csv(header: readonly string[], rows: ReadonlyArray<readonly unknown[]>): string {
-  return [header.join(','), ...rows.map((r) => r.map(csvField).join(','))].map((l) => `${l}\r\n`).join('');
+  return [header.join(','), ...rows.map((r) => r.map(csvCell).join(','))].map((l) => `${l}\r\n`).join('');
 }
 
 /** pairs.csv. */
