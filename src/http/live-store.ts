@@ -21,7 +21,7 @@ import { analysisDetail, AnalysesService } from '../signals/analyses.js';
 import { vaccineListing } from '../vaccines/listing.js';
 import type { BuildStatus } from '../cache/default-store.js';
 import type { StoreMeta } from '../store/schema.js';
-import { readStoreMeta } from '../store/serving.js';
+import { OpenStore, readStoreMeta, verifyTables, withStore } from '../store/serving.js';
 import { readStoreWindows } from '../store/windows.js';
 import type { RenderedAnswer } from './answer.js';
 import { buildId } from './build-id.js';
@@ -43,10 +43,45 @@ export function preparingMessage(status: BuildStatus): string {
     `started ${Math.round((Date.now() - status.since) / 1000)} s ago); retry in a few seconds`;
 }
 
-/** The store's build id: 12 hex digits of SHA-256 over its metadata as stored. */
-export function storeBuildId(meta: StoreMeta): string {
-  return createHash('sha256').update(JSON.stringify(meta)).digest('hex').slice(0, 12);
+/**
+ * Metadata keys that say how a build ran rather than what it built: the build time, durations
+ * (`seconds`, at any depth: the summary's phases, each analysis's fit and rows, the linkage),
+ * the builder's peak memory and its worker count. They are left out of the store's build id.
+ */
+export const VOLATILE_META_KEYS: ReadonlySet<string> = new Set(['built_at', 'seconds', 'peakRssBytes', 'workers']);
+
+/** The metadata without VOLATILE_META_KEYS, at any depth. */
+function identityOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(identityOf);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !VOLATILE_META_KEYS.has(key)).map(([key, v]) => [key, identityOf(v)]));
 }
+
+/**
+ * The store's build id: 12 hex digits of SHA-256 over its metadata as stored, less
+ * VOLATILE_META_KEYS. What enters it: the source files (names, SHA-256), the build parameters, the
+ * program version, the origin, the analyses with their counts and fits, the report and linkage
+ * figures: so two builds of identical inputs by the same code have the same id (replicas that
+ * build their own store agree on ETags and X-REPORTS-Build), and any change of input, code
+ * version, parameter or result changes it.
+ */
+export function storeBuildId(meta: StoreMeta): string {
+  return createHash('sha256').update(JSON.stringify(identityOf(meta))).digest('hex').slice(0, 12);
+}
+
+/**
+ * A store read at request time failed in the storage (a corrupt or unreadable block): the
+ * resources answer 503 with its message, the generation is marked broken (`/readyz` 503).
+ */
+export class StoreReadError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'StoreReadError';
+  }
+}
+
+/** DuckDB's messages of a storage failure (as opposed to a bad query). */
+const STORAGE_FAILURE = /IO Error|Corrupt|checksum|Serialization Error|INTERNAL Error|FATAL Error|invalidated|Could not read/i;
 
 /** One loaded store. */
 export class Generation {
@@ -73,10 +108,18 @@ export class Generation {
     /** The case series (null: the store has no report tables); rejects when they could not be read. */
     readonly cases: Promise<CasesService | null>,
     started: number,
+    /** The store file held open: the request-time reads (`read`) go to this file, never to a newer one at the same path. */
+    private readonly store: OpenStore,
   ) {
-    this.complete = Promise.all([...analyses.names.map((name) => analyses.service(name)), cases]).then(() => {
-      this.loadSeconds = (performance.now() - started) / 1000;
-    });
+    this.complete = Promise.all([...analyses.names.map((name) => analyses.service(name)), cases])
+      // Every block of every table read once (DuckDB checks each block's checksum) before the store counts as loaded.
+      .then(() => withStore(path, async (connection) => {
+        await verifyTables(connection, path);
+      }))
+      .then(async () => {
+        if (!(await store.sameFile())) throw new Error(`the store file ${path} was replaced while it loaded`);
+        this.loadSeconds = (performance.now() - started) / 1000;
+      });
     this.complete.catch((error: Error) => {
       this.failure = error.message;
     });
@@ -123,7 +166,8 @@ export class Generation {
     const key = `analysis\0${name}`;
     let answer = this.listings.get(key);
     if (!answer) {
-      this.windows ??= readStoreWindows(this.path);
+      this.windows ??= this.read('the fitted windows', (store) => readStoreWindows(store));
+      this.windows.catch(() => { this.windows = null; });
       const detail = analysisDetail(this.analyses.listing(), name, (await this.windows).get(name) ?? []);
       if (detail === null) return null;
       answer = this.listingAnswer(Buffer.from(JSON.stringify(detail)));
@@ -137,6 +181,29 @@ export class Generation {
 
   private listingAnswer(body: Buffer): RenderedAnswer {
     return { body, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': LISTING_CACHE_CONTROL, 'x-reports-through': this.meta.reports_through ?? 'none' } };
+  }
+
+  /** Called once when a request-time read finds the storage broken (LiveStore: log, and rebuild a default store). */
+  onBroken: ((generation: Generation, message: string) => void) | null = null;
+
+  /**
+   * Runs a request-time read of the store (a /triage window, the fitted windows) on the file this
+   * generation loaded. A storage failure (STORAGE_FAILURE) marks the generation broken
+   * (`failure`: /readyz answers 503) and rejects with a StoreReadError (the resources answer 503).
+   */
+  async read<T>(what: string, read: (store: OpenStore) => Promise<T>): Promise<T> {
+    try {
+      return await read(this.store);
+    } catch (error) {
+      const message = (error as Error).message.split('\n')[0];
+      if (!STORAGE_FAILURE.test(message)) throw error;
+      const failure = `the store ${this.path} could not be read (${what}): ${message}`;
+      if (this.failure === null) {
+        this.failure = failure;
+        this.onBroken?.(this, failure);
+      }
+      throw new StoreReadError(`${failure}; the server is not ready until the store is replaced or reloaded`, { cause: error });
+    }
   }
 
   /** Marks a request as using this generation. */
@@ -164,6 +231,7 @@ export class Generation {
     this.closing ??= (async () => {
       await this.complete.catch(() => undefined);
       await this.analyses.close();
+      this.store.close();
     })();
     return this.closing;
   }
@@ -175,12 +243,18 @@ export type LoadResult = { ok: true; generation: Generation } | { ok: false; err
 /** Loads the store at `path`; resolves once its default analysis is loaded (the rest continue in `complete`). */
 async function loadGeneration(path: string): Promise<Generation> {
   const started = performance.now();
-  const meta = await readStoreMeta(path);
-  const analyses = await AnalysesService.open(path, meta);
-  const cases = CasesService.open(path, meta.reports_through);
-  cases.catch(() => undefined);
-  const storeId = storeBuildId(meta);
-  return new Generation(path, meta, storeId, buildId(storeId), analyses, cases, started);
+  const store = await OpenStore.open(path);
+  try {
+    const meta = await readStoreMeta(store);
+    const analyses = await AnalysesService.open(path, meta);
+    const cases = CasesService.open(path, meta.reports_through);
+    cases.catch(() => undefined);
+    const storeId = storeBuildId(meta);
+    return new Generation(path, meta, storeId, buildId(storeId), analyses, cases, started, store);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
 }
 
 /** Something to tell the operator (the serve command logs it). */
@@ -206,6 +280,19 @@ export class LiveStore {
   readonly loads = { ok: 0, failed: 0 };
   /** While the default store is being prepared (no store loaded yet): its status; else null. */
   preparing: BuildStatus | null = null;
+  /**
+   * Called when the served store's storage fails at request time (after the log line): serve sets
+   * it for the default store, to remove the cached file and build it again.
+   */
+  onBroken: ((path: string, message: string) => void) | null = null;
+
+  /** Makes `generation` report its storage failures here. */
+  private watchBroken(generation: Generation): void {
+    generation.onBroken = (broken, message) => {
+      this.log.warn(`${message}: the server is not ready (/readyz 503)`);
+      if (broken === this.generation) this.onBroken?.(broken.path, message);
+    };
+  }
 
   private constructor(public path: string, private readonly log: LiveStoreLog) {}
 
@@ -217,6 +304,7 @@ export class LiveStore {
     const live = new LiveStore(path, log);
     try {
       live.generation = await loadGeneration(path);
+      live.watchBroken(live.generation);
       live.loads.ok++;
       warnUnknownRules(live.generation, log);
       live.generation.complete.then(
@@ -296,6 +384,7 @@ export class LiveStore {
       return { ok: false, error: message };
     }
     const previous = this.generation;
+    this.watchBroken(next);
     this.generation = next;
     this.path = path;
     this.loads.ok++;
