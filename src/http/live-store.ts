@@ -5,15 +5,16 @@
  * the case series (/cases) and the vaccine listing (/vaccines). `LiveStore` holds the current
  * generation. `reload()` loads a new generation beside the current one, waits until every
  * analysis and the case series are loaded (a store that fails any of it is logged and the old
- * one stays), then swaps it in one assignment. Requests hold the generation they started on
+ * one stays; so does one that would drop an analysis or the narratives of the current store,
+ * unless the reload is forced), then swaps it in one assignment. Requests hold the generation they started on
  * (`acquire`/`release`): they finish on it, and a retired generation is closed when its last
- * request is done. Its answer caches go with it.
+ * request is done. Its answer caches go with it. A generation holds its store file open and reads
+ * it at request time (Generation.read) from that file, never from a newer one renamed onto the path.
  *
  * The store's build id is the first 12 hex digits of a SHA-256 over its metadata (sources with
  * their digests, parameters, build time, analyses): equal on every replica serving the same file.
  * The `X-REPORTS-Build` digest (spec 4.1) then covers the program and the store (build-id.ts).
  */
-import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { CasesService, unknownRule } from '../cases/service.js';
 import { analysisRule } from '../domain/analysis-rules.js';
@@ -25,6 +26,9 @@ import { OpenStore, readStoreMeta, verifyTables, withStore } from '../store/serv
 import { readStoreWindows } from '../store/windows.js';
 import type { RenderedAnswer } from './answer.js';
 import { buildId } from './build-id.js';
+import { droppedFeatures, storeBuildId } from './store-identity.js';
+
+export { storeBuildId } from './store-identity.js';
 
 /** Cache lifetime of the /analyses and /vaccines listings. */
 const LISTING_CACHE_CONTROL = 'public, max-age=60';
@@ -41,32 +45,6 @@ export function preparingMessage(status: BuildStatus): string {
   const percent = status.percent === null ? '' : `, ${status.percent}%`;
   return `the data is being prepared: the default store ${who} from the official VAERS files (phase ${status.phase}${percent}; ` +
     `started ${Math.round((Date.now() - status.since) / 1000)} s ago); retry in a few seconds`;
-}
-
-/**
- * Metadata keys that say how a build ran rather than what it built: the build time, durations
- * (`seconds`, at any depth: the summary's phases, each analysis's fit and rows, the linkage),
- * the builder's peak memory and its worker count. They are left out of the store's build id.
- */
-export const VOLATILE_META_KEYS: ReadonlySet<string> = new Set(['built_at', 'seconds', 'peakRssBytes', 'workers']);
-
-/** The metadata without VOLATILE_META_KEYS, at any depth. */
-function identityOf(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(identityOf);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !VOLATILE_META_KEYS.has(key)).map(([key, v]) => [key, identityOf(v)]));
-}
-
-/**
- * The store's build id: 12 hex digits of SHA-256 over its metadata as stored, less
- * VOLATILE_META_KEYS. What enters it: the source files (names, SHA-256), the build parameters, the
- * program version, the origin, the analyses with their counts and fits, the report and linkage
- * figures: so two builds of identical inputs by the same code have the same id (replicas that
- * build their own store agree on ETags and X-REPORTS-Build), and any change of input, code
- * version, parameter or result changes it.
- */
-export function storeBuildId(meta: StoreMeta): string {
-  return createHash('sha256').update(JSON.stringify(identityOf(meta))).digest('hex').slice(0, 12);
 }
 
 /**
@@ -237,6 +215,12 @@ export class Generation {
   }
 }
 
+/** Options of LiveStore.reload. */
+export interface ReloadOptions {
+  /** Swap in a store that drops an analysis or the narratives of the current one (refused otherwise). */
+  force?: boolean;
+}
+
 /** Outcome of one load. */
 export type LoadResult = { ok: true; generation: Generation } | { ok: false; error: string };
 
@@ -350,27 +334,33 @@ export class LiveStore {
    * and the current store stays. A call during a load queues one more load after it (calls
    * meanwhile share that one).
    */
-  reload(path: string = this.path): Promise<LoadResult> {
+  reload(path: string = this.path, options: ReloadOptions = {}): Promise<LoadResult> {
     if (this.reloading) {
       // A reload asked for during a load: one more load after it (the file may have changed
       // since the running load opened it); further requests meanwhile share that one.
       this.queued ??= this.reloading.then(() => {
         this.queued = null;
-        return this.reload(path);
+        return this.reload(path, options);
       });
       return this.queued;
     }
-    this.reloading = this.load(path).finally(() => {
+    this.reloading = this.load(path, options.force ?? false).finally(() => {
       this.reloading = null;
     });
     return this.reloading;
   }
 
-  private async load(path: string): Promise<LoadResult> {
+  private async load(path: string, force: boolean): Promise<LoadResult> {
     this.log.info(`loading store ${path} beside the current one`);
     let next: Generation | null = null;
     try {
       next = await loadGeneration(path);
+      const dropped = this.generation ? droppedFeatures(this.generation.meta, next.meta) : [];
+      if (dropped.length > 0 && !force) {
+        throw new Error(`it would drop what the current store serves (${dropped.join('; ')}); build it with ` +
+          `"reporting-signals build --vaers DIR --like ${this.generation!.path} --out FILE", or force the swap with SIGUSR2`);
+      }
+      if (dropped.length > 0) this.log.warn(`forced swap: store ${path} drops ${dropped.join('; ')}`);
       await next.complete;
       warnUnknownRules(next, this.log);
       if (!(await next.cases) && (await this.generation?.cases.catch(() => null))) {
