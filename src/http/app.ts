@@ -219,7 +219,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   // The catalog depends on the program and PUBLIC_BASE_URL only: rendered once, with an ETag and an hour's caching.
   const catalog: RenderedAnswer = {
     body: Buffer.from(JSON.stringify(apiCatalog(catalogBase))),
-    headers: { 'content-type': API_CATALOG_TYPE, 'cache-control': CATALOG_CACHE_CONTROL, link: '</.well-known/api-catalog>; rel="api-catalog"' },
+    headers: { 'content-type': `${API_CATALOG_TYPE}; charset=utf-8`, 'cache-control': CATALOG_CACHE_CONTROL, link: '</.well-known/api-catalog>; rel="api-catalog"' },
   };
   app.get('/.well-known/api-catalog', {
     schema: { summary: 'Machine index: RFC 9727 API catalog (linkset)', response: { 200: { description: 'Linkset', content: { 'application/linkset+json': { schema: { type: 'object' } } } } } },
