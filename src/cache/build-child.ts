@@ -7,45 +7,14 @@
  * `{type: 'failed', message}` and the exit code. The store is written by `buildStore` (a
  * temporary file renamed when complete). When the parent dies (even `kill -9`) the builder dies
  * at once, leaving at most its temporary files, which the next start removes: a watchdog thread
- * (WATCHDOG) checks every 100 ms that its parent is still the process that started it, and
- * kills this process otherwise. A thread, because the build's main thread can
- * be busy for seconds (the rows phase) and would see its IPC channel close only afterwards: a
- * fast restart then ran two builds of about 1.9 GB each.
+ * (watchdog.ts) checks every 100 ms that its parent is still the process that started it, and
+ * kills this process otherwise. A thread, because the build's main thread can be busy (a
+ * synchronous stretch) and would see its IPC channel close only afterwards: a fast restart could
+ * then run two builds of about 1.9 GB each.
  */
-import { Worker } from 'node:worker_threads';
 import { buildStore } from '../mining/build.js';
 import { stderrProgress, type Progress } from '../mining/progress.js';
-
-/**
- * The watchdog thread's code (CommonJS, run with `eval`; `workerData.parent` is the parent's pid):
- * every 100 ms it reads this process's parent from /proc/self/stat (Linux; elsewhere it asks
- * whether the parent's pid is alive), and once the parent is another process (the builder was
- * re-parented: its parent died) it sends SIGKILL to this process, every thread included.
- */
-const WATCHDOG = `
-const fs = require('node:fs');
-const { workerData } = require('node:worker_threads');
-function parentOf() {
-  try {
-    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return null;
-  }
-}
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-}
-setInterval(() => {
-  const parent = parentOf();
-  if (parent === null ? !alive(workerData.parent) : parent !== workerData.parent) process.kill(process.pid, 'SIGKILL');
-}, 100);
-`;
+import { dieWithParent } from './watchdog.js';
 
 /** A progress message to the parent. */
 export interface ProgressMessage {
@@ -93,7 +62,7 @@ async function main(): Promise<void> {
   // watchdog thread does it even while this thread is busy.
   const orphaned = (): never => process.exit(70);
   process.on('disconnect', orphaned);
-  new Worker(WATCHDOG, { eval: true, workerData: { parent: process.ppid } }).unref();
+  dieWithParent();
   try {
     // The default store keeps the narratives (text search, the report view).
     const summary = await buildStore({ vaers, out, analyses, narratives: true, progress: childProgress() });
