@@ -86,6 +86,10 @@ describe('headers and refusals (issue 35)', () => {
     expect(res.head).toMatch(/\r\ncontent-type: application\/json/i);
     expect(res.head).toMatch(/\r\nx-content-type-options: nosniff/i);
     expect(JSON.parse(res.body)).toEqual({ error: expect.stringMatching(/no Host header/), hypothesis: HYPOTHESIS });
+    // A request the HTTP parser rejects (answered raw, before any route) carries it too.
+    const malformed = await rawExchange(port, 'GET /signals HTTP/1.1\r\nHost: a\r\nBad Header\r\n\r\n');
+    expect(malformed.head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(malformed.head).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/);
     const old = await rawExchange(port, 'GET /healthz HTTP/1.0\r\n\r\n');
     expect(old.head).toMatch(/^HTTP\/1\.[01] 200 /);
   });
