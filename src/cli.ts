@@ -46,8 +46,17 @@ program
   .option('--strata <dimensions>', 'strata of the stratified analyses: sex,age6,year (default: Empirica\'s AGE_GROUP_6) or sex,age13,year (13 CDC WONDER age groups); any of sex, age6|age13, year', 'sex,age6,year')
   .option('--workers <n>', 'worker threads for the per-window statistics', integerOption)
   .option('--scale <k>', 'benchmarks only: replay the reports K times with fresh ids and shifted dates', integerOption)
-  .action(async (options) => {
+  .option('--like <store>', 'build the analyses, strata, narratives and non-domestic choice of STORE (its metadata): the weekly rebuild of a served store')
+  .action(async (options, command: Command) => {
     const { runBuild } = await import('./commands/build.js');
+    if (options.like !== undefined) {
+      const { LIKE_OPTIONS, likeOptions } = await import('./commands/build-like.js');
+      const given = LIKE_OPTIONS.filter((name) => command.getOptionValueSource(name) === 'cli');
+      if (given.length > 0) throw new UserError(`build: --like sets ${given.map((n) => `--${n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}: give one or the other`);
+      const { like, ...rest } = options;
+      await runBuild({ ...rest, ...(await likeOptions(like)) });
+      return;
+    }
     await runBuild(options);
   });
 

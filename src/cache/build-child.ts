@@ -5,12 +5,16 @@
  * (comma-separated). Progress goes to standard error (as `build` prints it) and to the parent as
  * IPC messages `{type: 'progress', phase, done, total, unit}`; at the end `{type: 'done'}` or
  * `{type: 'failed', message}` and the exit code. The store is written by `buildStore` (a
- * temporary file renamed when complete). When the parent dies (even `kill -9`: its IPC channel
- * closes) the builder exits at once, leaving at most its temporary files, which the next start
- * removes.
+ * temporary file renamed when complete). When the parent dies (even `kill -9`) the builder dies
+ * at once, leaving at most its temporary files, which the next start removes: a watchdog thread
+ * (watchdog.ts) checks every 100 ms that its parent is still the process that started it, and
+ * kills this process otherwise. A thread, because the build's main thread can be busy (a
+ * synchronous stretch) and would see its IPC channel close only afterwards: a fast restart could
+ * then run two builds of about 1.9 GB each.
  */
 import { buildStore } from '../ingest/mining/build.js';
 import { stderrProgress, type Progress } from '../ingest/mining/progress.js';
+import { dieWithParent } from './watchdog.js';
 
 /** A progress message to the parent. */
 export interface ProgressMessage {
@@ -54,9 +58,11 @@ function childProgress(): Progress {
 
 async function main(): Promise<void> {
   const [vaers, out, analyses] = process.argv.slice(2);
-  // The parent is gone (its IPC channel closed): stop now, whatever the build was doing.
+  // The parent is gone (its IPC channel closed): stop now, whatever the build was doing; the
+  // watchdog thread does it even while this thread is busy.
   const orphaned = (): never => process.exit(70);
   process.on('disconnect', orphaned);
+  dieWithParent();
   try {
     // The default store keeps the narratives (text search, the report view).
     const summary = await buildStore({ vaers, out, analyses, narratives: true, progress: childProgress() });

@@ -2,8 +2,9 @@
  * The default store: `serve` without `--store` serves the default analyses built from
  * the official files (data/vaers) into the cache (key.ts). `ensureDefaultStore` returns the path
  * of a complete cached store, building it first when absent:
- * - the cache folder is created and checked writable first; a read-only or full folder is a
- *   `CacheDirError` (one line: the folder and what to do);
+ * - a complete store of the entry is returned as it is (nothing is written: a read-only folder that
+ *   holds one serves it); else the cache folder is created and checked writable first; a
+ *   read-only or full folder is a `CacheDirError` (one line: the folder and what to do);
  * - the build runs in a child process (build-child.ts), never on the server's event loop, under
  *   the entry's lock (lock.ts: one builder per entry; a process that finds a live builder waits
  *   for its store, reading its progress file; a dead builder's lock is taken over);
@@ -16,7 +17,7 @@
 import { fork } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../domain/user-error.js';
 import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
@@ -53,7 +54,7 @@ export interface DefaultStoreOptions {
 /** A cache folder that cannot hold the store: the message names it and says what to do. */
 export class CacheDirError extends UserError {
   constructor(dir: string, cause: string) {
-    super(`cache directory ${dir} is not usable (${cause}): make it writable with free space (the default store needs about 150 MB), ` +
+    super(`cache directory ${dir} is not usable (${cause}): make it writable with free space (the default store needs about 200 MB: 205 MB for the 1990-2006 files), ` +
       'or set REPORTING_SIGNALS_CACHE_DIR to another folder, or serve a store file with --store FILE');
     this.name = 'CacheDirError';
   }
@@ -192,9 +193,11 @@ async function waitingStatus(entry: CacheEntry, pid: number, since: number): Pro
  */
 export async function ensureDefaultStore(options: DefaultStoreOptions): Promise<string> {
   const analyses = options.analyses ?? DEFAULT_ANALYSES;
-  await checkWritable(options.cacheDir);
   const { key } = await cacheKey(options.vaers, analyses);
   const entry = cacheEntry(options.cacheDir, key);
+  // A complete store needs no write: a read-only folder that holds one serves it.
+  if (await exists(entry.store)) return entry.store;
+  await checkWritable(options.cacheDir);
   const since = Date.now();
   for (;;) {
     if (await exists(entry.store)) return entry.store;
@@ -227,12 +230,17 @@ export async function ensureDefaultStore(options: DefaultStoreOptions): Promise<
 }
 
 /**
- * Removes a cached store that failed to load (truncated, edited by hand), so that the next
- * `ensureDefaultStore` builds it again.
+ * Removes a cached store that failed to load (truncated, edited by hand, a corrupt block), so that
+ * the next `ensureDefaultStore` builds it again.
+ * @throws CacheDirError when the folder does not let it be removed (read-only).
  */
 export async function discardCachedStore(path: string): Promise<void> {
-  await rm(path, { force: true });
-  await rm(`${path}.wal`, { force: true });
+  try {
+    await rm(path, { force: true });
+    await rm(`${path}.wal`, { force: true });
+  } catch (error) {
+    throw new CacheDirError(dirname(path), `the cached store ${path} does not load and cannot be removed: ${errno(error)}`);
+  }
 }
 
 /**

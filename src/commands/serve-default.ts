@@ -16,7 +16,8 @@ export interface ServeLog {
 /**
  * Builds (or finds) the default store built from `vaers` (default data/vaers) in the cache
  * folder (`$REPORTING_SIGNALS_CACHE_DIR`, ...), then loads it into `live`. A cached store that
- * fails to load is logged, removed and built again, once.
+ * fails to load (its verification included: every block read) is logged, removed and built again,
+ * once. Once served, a storage failure at request time removes and rebuilds it (rebuildBroken).
  * @throws CacheDirError (a UserError) when the cache folder cannot be written; an Error when the
  *   build fails or the rebuilt store does not load either.
  */
@@ -35,10 +36,31 @@ export async function prepareDefaultStore(live: LiveStore, vaers: string | undef
     const result = await live.reload(path);
     if (result.ok) {
       live.preparing = null;
+      live.onBroken = (broken) => rebuildBroken(live, broken, vaers, log);
       return;
     }
     if (attempt > 1) throw new Error(`the rebuilt default store ${path} does not load: ${result.error}`);
     log.warn(`the cached default store ${path} does not load (${result.error}): removing it and building it again`);
     await discardCachedStore(path);
   }
+}
+
+/** The rebuild under way after a storage failure, if any (one at a time). */
+let rebuilding: Promise<void> | null = null;
+
+/**
+ * The served default store failed at request time (a corrupt block, Generation.read): the server
+ * is not ready (/readyz 503) and the failing resources answer 503; the cached file is removed
+ * and built again, then loaded (the old one keeps serving what it holds in memory meanwhile). A
+ * failed rebuild is logged and the server stays not ready.
+ */
+function rebuildBroken(live: LiveStore, path: string, vaers: string | undefined, log: ServeLog): void {
+  if (rebuilding) return;
+  log.warn(`the default store ${path} is broken: removing it and building it again`);
+  rebuilding = (async () => {
+    await discardCachedStore(path);
+    await prepareDefaultStore(live, vaers, log);
+  })().catch((error: Error) => log.warn(`rebuilding the default store failed: ${error.message}`)).finally(() => {
+    rebuilding = null;
+  });
 }

@@ -11,8 +11,9 @@
  *   fails to load is logged, removed and built again (once); a cache folder that cannot be
  *   written, or a build that fails, ends the process with a one-line error (exit 1).
  * - `SIGHUP` reloads the store file (the same path): the new store is loaded beside the old one
- *   and swapped in once complete; a store that fails to load is logged and the old one stays
- *   (src/http/live-store.ts). `--watch` does the same when the store file is replaced (a build
+ *   and swapped in once complete; a store that fails to load, or that would drop an analysis or
+ *   the narratives of the current one, is logged and the old one stays (src/http/live-store.ts);
+ *   `SIGUSR2` reloads it even then (a forced swap). `--watch` does the same when the store file is replaced (a build
  *   renames its finished file onto the path).
  * - `SIGTERM` / `SIGINT`: graceful shutdown: stop accepting connections, let requests in flight
  *   finish (at most SHUTDOWN_GRACE_MS), close the store, exit 0.
@@ -76,14 +77,17 @@ export async function runServe(options: ServeOptions): Promise<void> {
   });
   let stopWatching: (() => Promise<void>) | null = options.watch && options.store !== undefined ? watchStore(live, (message) => app.log.warn(message)) : null;
 
-  process.on('SIGHUP', () => {
-    if (!live.current && live.preparing) {
-      app.log.info('SIGHUP: ignored, the default store is still being prepared');
-      return;
-    }
-    app.log.info('SIGHUP: reloading the store');
-    void live.reload();
-  });
+  // SIGHUP reloads; SIGUSR2 reloads even a store that drops an analysis or the narratives of the current one.
+  for (const [signal, force] of [['SIGHUP', false], ['SIGUSR2', true]] as const) {
+    process.on(signal, () => {
+      if (!live.current && live.preparing) {
+        app.log.info(`${signal}: ignored, the default store is still being prepared`);
+        return;
+      }
+      app.log.info(`${signal}: reloading the store${force ? ' (forced: it may drop analyses or the narratives)' : ''}`);
+      void live.reload(undefined, { force });
+    });
+  }
   let stopping = false;
   const shutdown = (signal: string): void => {
     if (stopping) return;

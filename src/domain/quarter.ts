@@ -41,10 +41,10 @@ export function parseQuarter(text: string): QuarterIndex | null {
   return Number(m[1]) * 4 + (Number(m[2]) - 1);
 }
 
-/** Formats a quarter index as `<year>Q<1-4>`, e.g. `8087` -> `2021Q4`. */
+/** Formats a quarter index as `<year>Q<1-4>` (the year in four digits), e.g. `8087` -> `2021Q4`, `0` -> `0000Q1`. */
 export function formatQuarter(index: QuarterIndex): string {
   const year = Math.floor(index / 4);
-  return `${year}Q${index - year * 4 + 1}`;
+  return `${String(year).padStart(4, '0')}Q${index - year * 4 + 1}`;
 }
 
 /** Quarter index of a calendar date given as year and month (1-12). */

@@ -29,8 +29,9 @@ import { triageRoutes } from './triage-route.js';
 import { healthRoutes } from './health.js';
 import { LiveStore, type LiveStoreLog } from './live-store.js';
 import { registerMetrics } from './metrics.js';
-import { ENCODINGS, COMPRESS_THRESHOLD } from './answer.js';
+import { ENCODINGS, COMPRESS_THRESHOLD, sendAnswer, type RenderedAnswer } from './answer.js';
 import { pipelineOptionsFromEnv, pipelineRoutes } from './pipeline-route.js';
+import { NOSNIFF, publicBase, refusal } from './guards.js';
 
 /** Options of {@link buildApp}. */
 export interface AppOptions {
@@ -45,19 +46,17 @@ export interface AppOptions {
   logger?: boolean;
   /** Log every request (with `logger`); default false: start-up, warnings and errors only. */
   requestLog?: boolean;
+  /**
+   * Base URL of the API catalog's links (`https://signals.example.org`); default
+   * `PUBLIC_BASE_URL` from the environment, else relative links (never the request's Host).
+   */
+  publicBaseUrl?: string;
 }
 
 /** A built app and its served store (the serve command reloads it on SIGHUP; tests swap it). */
 export interface ServedApp {
   app: FastifyInstance;
   live: LiveStore;
-}
-
-const HOST_RE = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
-
-/** `http://host` of a request when its Host header is well-formed, else '' (relative links). */
-function originOf(host: string | undefined, protocol: string): string {
-  return host && HOST_RE.test(host) ? `${protocol}://${host}` : '';
 }
 
 /** Whether a request URL is the /pipeline resource (exact path, with or without a query). */
@@ -77,6 +76,9 @@ export const MAX_HEADER_SIZE = 64 * 1024;
  * spec 4.1 headers that are not CORS-safelisted (Cache-Control and Content-Type already are).
  */
 export const EXPOSED_HEADERS = ['X-Total-Count', 'X-Limit', 'X-Offset', 'X-REPORTS-Through', 'X-REPORTS-Build', 'X-REPORTS-Hypothesis', 'X-REPORTS-Analysis'] as const;
+
+/** Cache lifetime of the API catalog (it changes with the program and its configuration only). */
+export const CATALOG_CACHE_CONTROL = 'public, max-age=3600';
 
 /** Methods of the read-only resources (spec 4.1, 4.2: GET; HEAD with it). Others get 405. */
 export const ALLOWED_METHODS = ['GET', 'HEAD'] as const;
@@ -104,7 +106,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: ${EXPOSED_HEADERS.join(', ')}\r\n` +
-        `X-REPORTS-Build: ${build}\r\nX-REPORTS-Hypothesis: ${HYPOTHESIS}\r\nConnection: close\r\n\r\n${body}`,
+        `X-Content-Type-Options: nosniff\r\nX-REPORTS-Build: ${build}\r\nX-REPORTS-Hypothesis: ${HYPOTHESIS}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();
@@ -121,7 +123,7 @@ export function answerFrameworkError(error: FastifyError, url: string, reply: Fa
   const path = shorten(url.split('?')[0]);
   const message = error.code === 'FST_ERR_BAD_URL' ? `the path ${path} is not valid percent-encoding` : status === 500 ? 'internal error' : shorten(error.message);
   if (status === 500) reply.log.error(error);
-  reply.code(status).header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED_HEADERS.join(', '));
+  reply.code(status).headers(NOSNIFF).header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED_HEADERS.join(', '));
   if (!isPipelinePath(url)) reply.header('x-reports-build', build).header('x-reports-hypothesis', HYPOTHESIS);
   reply.send(errorBody(message));
 }
@@ -141,7 +143,8 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   const app = Fastify({
     logger: options.logger ?? false,
     logController: new LogController({ disableRequestLogging: !options.requestLog }),
-    http: { maxHeaderSize: MAX_HEADER_SIZE },
+    // requireHostHeader off: Node's own check answers a bodiless 400; the onRequest hook below answers it with the Error object.
+    http: { maxHeaderSize: MAX_HEADER_SIZE, requireHostHeader: false },
     clientErrorHandler: (error, socket) => answerClientError(error, socket, live?.build ?? buildId()),
     frameworkErrors: (error, request, reply) => answerFrameworkError(error, request.raw.url ?? '', reply, live?.build ?? buildId()),
     // A path parameter as long as the head allows reaches its route (an unknown analysis: 404
@@ -149,6 +152,18 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
     routerOptions: { maxParamLength: MAX_HEADER_SIZE },
   });
   // The store read runs in DuckDB's threads while the app is assembled below.
+  const catalogBase = publicBase(options.publicBaseUrl ?? process.env.PUBLIC_BASE_URL);
+  // Before every other hook (CORS's preflight among them): nosniff and the X-REPORTS-* headers
+  // (spec 4.1, 9; not on /pipeline, a separate service with its own caveat REGISTRY_CAVEAT), and
+  // the refusals of guards.ts as 400 Error objects with CORS *.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(NOSNIFF);
+    if (!isPipelinePath(request.url)) reply.header('x-reports-build', live?.build ?? buildId()).header('x-reports-hypothesis', HYPOTHESIS);
+    const refused = refusal(request, ALLOWED_METHODS);
+    if (refused === null) return done();
+    reply.code(400).header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED_HEADERS.join(', '))
+      .send(errorBody(refused, request.method === 'OPTIONS' ? { allowed: ALLOWED_METHODS } : {}));
+  });
   const log: LiveStoreLog = { info: (message) => app.log.info(message), warn: (message) => app.log.warn(message) };
   const opening = options.storePath === null ? Promise.resolve(LiveStore.pending(log)) : LiveStore.open(options.storePath, log);
   await app.register(swagger, {
@@ -174,12 +189,6 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   live = await opening;
   const served = live;
 
-  // The X-REPORTS-* headers belong to the signals service (spec 4.1, 9): every answer of this
-  // app except /pipeline, a separate service with its own caveat (REGISTRY_CAVEAT).
-  app.addHook('onRequest', (request, reply, done) => {
-    if (!isPipelinePath(request.url)) reply.header('x-reports-build', served.build).header('x-reports-hypothesis', HYPOTHESIS);
-    done();
-  });
   // Graceful shutdown: once close() starts, answers in flight ask their client to close the
   // connection, so that kept-alive connections end with them and close() need not wait for idle
   // timeouts (Fastify closes the connections idle at that moment; new requests get 503).
@@ -209,13 +218,17 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   app.get('/llms.txt', {
     schema: { summary: 'Plain-text API notes (the content of the specification)', response: { 200: { description: 'Markdown notes', content: { 'text/plain': { schema: { type: 'string' } } } } } },
   }, async (_request, reply) => reply.type('text/plain; charset=utf-8').send(notes));
+  // The catalog depends on the program, the routes (registered below, hence rendered at the first
+  // request) and PUBLIC_BASE_URL only: rendered once, with an ETag and an hour's caching.
+  let catalog: RenderedAnswer | null = null;
+  const renderCatalog = (): RenderedAnswer => ({
+    body: Buffer.from(JSON.stringify(apiCatalog(catalogBase, routes.catalog))),
+    headers: { 'content-type': `${API_CATALOG_TYPE}; charset=utf-8`, 'cache-control': CATALOG_CACHE_CONTROL, link: '</.well-known/api-catalog>; rel="api-catalog"' },
+  });
   app.get('/.well-known/api-catalog', {
     schema: { summary: 'Machine index: RFC 9727 API catalog (linkset)', response: { 200: { description: 'Linkset', content: { 'application/linkset+json': { schema: { type: 'object' } } } } } },
-  }, async (request, reply) =>
-    reply
-      .type(API_CATALOG_TYPE)
-      .header('link', '</.well-known/api-catalog>; rel="api-catalog"')
-      .send(JSON.stringify(apiCatalog(originOf(request.headers.host, request.protocol), routes.catalog))));
+  }, async (request, reply) => sendAnswer(request, reply, (catalog ??= renderCatalog()), buildId(), `api-catalog\0${catalogBase}`));
+
 
   // Resource plugins.
   const analysisNames = served.current?.analyses.names ?? [...(options.analysisNames ?? ['all'])];

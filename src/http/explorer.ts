@@ -7,7 +7,8 @@
  *   it so that the caveat is visible before (and without) any script; the page then refreshes
  *   it from the `X-REPORTS-Hypothesis` header of each `/signals` answer. While the default store
  *   is being prepared, `public/preparing.html` instead (503, `Retry-After`): the
- *   caveat, what is being done (phase, percent), and a reload every RETRY_AFTER_SECONDS.
+ *   caveat, what is being done (phase, percent), and a reload every RETRY_AFTER_SECONDS. Both
+ *   pages carry guards.ts EXPLORER_CSP (no inline script, no framing) and `X-Frame-Options: DENY`.
  * - `GET /explorer/*` : the page's plain ES modules and CSS from `public/` (no build step).
  * - `GET /explorer/vendor/uplot/*` : uPlot (the charting library) from `node_modules/uplot/dist`.
  *
@@ -23,6 +24,7 @@ import escapeHtml from 'escape-html';
 import type {} from '@fastify/swagger'; // brings `schema.hide` into FastifySchema
 import { HYPOTHESIS } from '../domain/caveats.js';
 import { RETRY_AFTER_SECONDS, type LiveStore } from './live-store.js';
+import { EXPLORER_HEADERS } from './guards.js';
 
 /** Folder of the page's files; `src/http` and `dist/http` both sit two levels below the root. */
 export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
@@ -53,10 +55,10 @@ export async function explorerRoutes(app: FastifyInstance, options: ExplorerOpti
   app.get('/', { schema: { hide: true } }, async (_request, reply) => {
     const { live } = options;
     if (live.preparing && !live.current) {
-      return reply.code(503).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').header('Retry-After', String(RETRY_AFTER_SECONDS))
+      return reply.code(503).type('text/html; charset=utf-8').headers(EXPLORER_HEADERS).header('Cache-Control', 'no-store').header('Retry-After', String(RETRY_AFTER_SECONDS))
         .send(preparing.replace('<!--STATUS-->', escapeHtml(live.unavailable())));
     }
-    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html);
+    return reply.type('text/html; charset=utf-8').headers(EXPLORER_HEADERS).header('Cache-Control', 'no-cache').send(html);
   });
 
   await app.register(fastifyStatic, {

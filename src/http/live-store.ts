@@ -5,15 +5,16 @@
  * the case series (/cases) and the vaccine listing (/vaccines). `LiveStore` holds the current
  * generation. `reload()` loads a new generation beside the current one, waits until every
  * analysis and the case series are loaded (a store that fails any of it is logged and the old
- * one stays), then swaps it in one assignment. Requests hold the generation they started on
+ * one stays; so does one that would drop an analysis or the narratives of the current store,
+ * unless the reload is forced), then swaps it in one assignment. Requests hold the generation they started on
  * (`acquire`/`release`): they finish on it, and a retired generation is closed when its last
- * request is done. Its answer caches go with it.
+ * request is done. Its answer caches go with it. A generation holds its store file open and reads
+ * it at request time (Generation.read) from that file, never from a newer one renamed onto the path.
  *
  * The store's build id is the first 12 hex digits of a SHA-256 over its metadata (sources with
  * their digests, parameters, build time, analyses): equal on every replica serving the same file.
  * The `X-REPORTS-Build` digest (spec 4.1) then covers the program and the store (build-id.ts).
  */
-import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { CasesService, unknownRule } from '../serve/cases/service.js';
 import { analysisRule } from '../domain/analysis-rules.js';
@@ -21,10 +22,13 @@ import { analysisDetail, AnalysesService } from '../serve/signals/analyses.js';
 import { vaccineListing } from '../serve/vaccines/listing.js';
 import type { BuildStatus } from '../cache/default-store.js';
 import type { StoreMeta } from '../domain/store-schema.js';
-import { readStoreMeta } from '../serve/store/serving.js';
+import { OpenStore, readStoreMeta, verifyTables, withStore } from '../serve/store/serving.js';
 import { readStoreWindows } from '../serve/store/windows.js';
 import type { RenderedAnswer } from './answer.js';
 import { buildId } from './build-id.js';
+import { droppedFeatures, storeBuildId } from './store-identity.js';
+
+export { storeBuildId } from './store-identity.js';
 
 /** Cache lifetime of the /analyses and /vaccines listings. */
 const LISTING_CACHE_CONTROL = 'public, max-age=60';
@@ -43,10 +47,19 @@ export function preparingMessage(status: BuildStatus): string {
     `started ${Math.round((Date.now() - status.since) / 1000)} s ago); retry in a few seconds`;
 }
 
-/** The store's build id: 12 hex digits of SHA-256 over its metadata as stored. */
-export function storeBuildId(meta: StoreMeta): string {
-  return createHash('sha256').update(JSON.stringify(meta)).digest('hex').slice(0, 12);
+/**
+ * A store read at request time failed in the storage (a corrupt or unreadable block): the
+ * resources answer 503 with its message, the generation is marked broken (`/readyz` 503).
+ */
+export class StoreReadError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'StoreReadError';
+  }
 }
+
+/** DuckDB's messages of a storage failure (as opposed to a bad query). */
+const STORAGE_FAILURE = /IO Error|Corrupt|checksum|Serialization Error|INTERNAL Error|FATAL Error|invalidated|Could not read/i;
 
 /** One loaded store. */
 export class Generation {
@@ -73,10 +86,18 @@ export class Generation {
     /** The case series (null: the store has no report tables); rejects when they could not be read. */
     readonly cases: Promise<CasesService | null>,
     started: number,
+    /** The store file held open: the request-time reads (`read`) go to this file, never to a newer one at the same path. */
+    private readonly store: OpenStore,
   ) {
-    this.complete = Promise.all([...analyses.names.map((name) => analyses.service(name)), cases]).then(() => {
-      this.loadSeconds = (performance.now() - started) / 1000;
-    });
+    this.complete = Promise.all([...analyses.names.map((name) => analyses.service(name)), cases])
+      // Every block of every table read once (DuckDB checks each block's checksum) before the store counts as loaded.
+      .then(() => withStore(path, async (connection) => {
+        await verifyTables(connection, path);
+      }))
+      .then(async () => {
+        if (!(await store.sameFile())) throw new Error(`the store file ${path} was replaced while it loaded`);
+        this.loadSeconds = (performance.now() - started) / 1000;
+      });
     this.complete.catch((error: Error) => {
       this.failure = error.message;
     });
@@ -123,7 +144,8 @@ export class Generation {
     const key = `analysis\0${name}`;
     let answer = this.listings.get(key);
     if (!answer) {
-      this.windows ??= readStoreWindows(this.path);
+      this.windows ??= this.read('the fitted windows', (store) => readStoreWindows(store));
+      this.windows.catch(() => { this.windows = null; });
       const detail = analysisDetail(this.analyses.listing(), name, (await this.windows).get(name) ?? []);
       if (detail === null) return null;
       answer = this.listingAnswer(Buffer.from(JSON.stringify(detail)));
@@ -137,6 +159,29 @@ export class Generation {
 
   private listingAnswer(body: Buffer): RenderedAnswer {
     return { body, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': LISTING_CACHE_CONTROL, 'x-reports-through': this.meta.reports_through ?? 'none' } };
+  }
+
+  /** Called once when a request-time read finds the storage broken (LiveStore: log, and rebuild a default store). */
+  onBroken: ((generation: Generation, message: string) => void) | null = null;
+
+  /**
+   * Runs a request-time read of the store (a /triage window, the fitted windows) on the file this
+   * generation loaded. A storage failure (STORAGE_FAILURE) marks the generation broken
+   * (`failure`: /readyz answers 503) and rejects with a StoreReadError (the resources answer 503).
+   */
+  async read<T>(what: string, read: (store: OpenStore) => Promise<T>): Promise<T> {
+    try {
+      return await read(this.store);
+    } catch (error) {
+      const message = (error as Error).message.split('\n')[0];
+      if (!STORAGE_FAILURE.test(message)) throw error;
+      const failure = `the store ${this.path} could not be read (${what}): ${message}`;
+      if (this.failure === null) {
+        this.failure = failure;
+        this.onBroken?.(this, failure);
+      }
+      throw new StoreReadError(`${failure}; the server is not ready until the store is replaced or reloaded`, { cause: error });
+    }
   }
 
   /** Marks a request as using this generation. */
@@ -164,9 +209,16 @@ export class Generation {
     this.closing ??= (async () => {
       await this.complete.catch(() => undefined);
       await this.analyses.close();
+      this.store.close();
     })();
     return this.closing;
   }
+}
+
+/** Options of LiveStore.reload. */
+export interface ReloadOptions {
+  /** Swap in a store that drops an analysis or the narratives of the current one (refused otherwise). */
+  force?: boolean;
 }
 
 /** Outcome of one load. */
@@ -175,12 +227,18 @@ export type LoadResult = { ok: true; generation: Generation } | { ok: false; err
 /** Loads the store at `path`; resolves once its default analysis is loaded (the rest continue in `complete`). */
 async function loadGeneration(path: string): Promise<Generation> {
   const started = performance.now();
-  const meta = await readStoreMeta(path);
-  const analyses = await AnalysesService.open(path, meta);
-  const cases = CasesService.open(path, meta.reports_through);
-  cases.catch(() => undefined);
-  const storeId = storeBuildId(meta);
-  return new Generation(path, meta, storeId, buildId(storeId), analyses, cases, started);
+  const store = await OpenStore.open(path);
+  try {
+    const meta = await readStoreMeta(store);
+    const analyses = await AnalysesService.open(path, meta);
+    const cases = CasesService.open(path, meta.reports_through);
+    cases.catch(() => undefined);
+    const storeId = storeBuildId(meta);
+    return new Generation(path, meta, storeId, buildId(storeId), analyses, cases, started, store);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
 }
 
 /** Something to tell the operator (the serve command logs it). */
@@ -206,6 +264,19 @@ export class LiveStore {
   readonly loads = { ok: 0, failed: 0 };
   /** While the default store is being prepared (no store loaded yet): its status; else null. */
   preparing: BuildStatus | null = null;
+  /**
+   * Called when the served store's storage fails at request time (after the log line): serve sets
+   * it for the default store, to remove the cached file and build it again.
+   */
+  onBroken: ((path: string, message: string) => void) | null = null;
+
+  /** Makes `generation` report its storage failures here. */
+  private watchBroken(generation: Generation): void {
+    generation.onBroken = (broken, message) => {
+      this.log.warn(`${message}: the server is not ready (/readyz 503)`);
+      if (broken === this.generation) this.onBroken?.(broken.path, message);
+    };
+  }
 
   private constructor(public path: string, private readonly log: LiveStoreLog) {}
 
@@ -217,6 +288,7 @@ export class LiveStore {
     const live = new LiveStore(path, log);
     try {
       live.generation = await loadGeneration(path);
+      live.watchBroken(live.generation);
       live.loads.ok++;
       warnUnknownRules(live.generation, log);
       live.generation.complete.then(
@@ -262,27 +334,33 @@ export class LiveStore {
    * and the current store stays. A call during a load queues one more load after it (calls
    * meanwhile share that one).
    */
-  reload(path: string = this.path): Promise<LoadResult> {
+  reload(path: string = this.path, options: ReloadOptions = {}): Promise<LoadResult> {
     if (this.reloading) {
       // A reload asked for during a load: one more load after it (the file may have changed
       // since the running load opened it); further requests meanwhile share that one.
       this.queued ??= this.reloading.then(() => {
         this.queued = null;
-        return this.reload(path);
+        return this.reload(path, options);
       });
       return this.queued;
     }
-    this.reloading = this.load(path).finally(() => {
+    this.reloading = this.load(path, options.force ?? false).finally(() => {
       this.reloading = null;
     });
     return this.reloading;
   }
 
-  private async load(path: string): Promise<LoadResult> {
+  private async load(path: string, force: boolean): Promise<LoadResult> {
     this.log.info(`loading store ${path} beside the current one`);
     let next: Generation | null = null;
     try {
       next = await loadGeneration(path);
+      const dropped = this.generation ? droppedFeatures(this.generation.meta, next.meta) : [];
+      if (dropped.length > 0 && !force) {
+        throw new Error(`it would drop what the current store serves (${dropped.join('; ')}); build it with ` +
+          `"reporting-signals build --vaers DIR --like ${this.generation!.path} --out FILE", or force the swap with SIGUSR2`);
+      }
+      if (dropped.length > 0) this.log.warn(`forced swap: store ${path} drops ${dropped.join('; ')}`);
       await next.complete;
       warnUnknownRules(next, this.log);
       if (!(await next.cases) && (await this.generation?.cases.catch(() => null))) {
@@ -296,6 +374,7 @@ export class LiveStore {
       return { ok: false, error: message };
     }
     const previous = this.generation;
+    this.watchBroken(next);
     this.generation = next;
     this.path = path;
     this.loads.ok++;

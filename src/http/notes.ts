@@ -22,7 +22,8 @@ export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.
 /**
  * The RFC 9727 catalog: one linkset entry per API, anchored at the resource, with its
  * `service-desc` (OpenAPI), `service-doc` (notes) and `status` (health) links.
- * @param origin `http://host:port` of the request, or '' for relative links.
+ * @param origin the configured base (`PUBLIC_BASE_URL`, e.g. `https://signals.example.org`), or '' for
+ *   relative links (never the request's Host).
  */
 export function apiCatalog(origin: string, anchors: readonly string[]): object {
   const link = (path: string, type: string) => [{ href: `${origin}${path}`, type }];

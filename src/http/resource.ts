@@ -8,11 +8,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CasesService } from '../serve/cases/service.js';
 import { errorBody } from '../domain/error-object.js';
-import { RETRY_AFTER_SECONDS, type Generation, type LiveStore } from './live-store.js';
+import { RETRY_AFTER_SECONDS, StoreReadError, type Generation, type LiveStore } from './live-store.js';
 
 /**
  * Runs `handle` on the current generation (held until the answer is produced), or answers 503
- * when no store is loaded (with `Retry-After` while the default store is being prepared).
+ * when no store is loaded (with `Retry-After` while the default store is being prepared), or
+ * when the store could not be read (a StoreReadError: `Retry-After`, `no-store`).
  * Sets the generation's X-REPORTS-Build.
  */
 export async function withGeneration(live: LiveStore, reply: FastifyReply, handle: (generation: Generation) => Promise<FastifyReply>): Promise<FastifyReply> {
@@ -24,6 +25,10 @@ export async function withGeneration(live: LiveStore, reply: FastifyReply, handl
   try {
     reply.header('x-reports-build', generation.build);
     return await handle(generation);
+  } catch (error) {
+    // The store could not be read (a corrupt block): 503, and /readyz says not ready (live-store.ts).
+    if (!(error instanceof StoreReadError)) throw error;
+    return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).header('cache-control', 'no-store').send(errorBody(error.message));
   } finally {
     generation.release();
   }

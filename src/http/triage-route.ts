@@ -4,7 +4,8 @@
  * of `/triage` is `stratified` when the store has it, else the store's default analysis; an
  * unknown analysis is a 404 Error object (as /analyses/NAME/cases). The window's rows are read
  * from the store file on demand (src/serve/store/triage-rows.ts) and kept per generation (the last
- * WINDOW_CACHE windows read). Validation is parseTriageQuery (Fastify's is off; the schema documents).
+ * WINDOW_CACHE windows read), always from the file the generation loaded (Generation.read). A
+ * `quarter` outside the analysis's quarters is a 400 naming them. Validation is parseTriageQuery (Fastify's is off; the schema documents).
  * Headers of a 200: X-Total-Count (pairs before paging), X-Limit, X-Offset, X-REPORTS-Through (the
  * store's reports_through, as /signals), X-REPORTS-Analysis, Cache-Control public, max-age=60; a weak
  * ETag over the store build and the normalised query, with 304 on If-None-Match, and the content
@@ -12,9 +13,11 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../domain/error-object.js';
-import { readTriageWindow, type TriageWindow } from '../serve/store/triage-rows.js';
+import { readQuarterRange, readTriageWindow, type TriageWindow } from '../serve/store/triage-rows.js';
 import { parseTriageQuery, triageAnswer } from '../serve/triage/service.js';
+import { TRIAGE_USAGE } from '../serve/triage/params.js';
 import { TRIAGE_QUERY_SCHEMA, TRIAGE_RESPONSES, TRIAGE_SUMMARY } from '../serve/triage/schemas.js';
+import { quarterOutside } from '../serve/query/quarter-range.js';
 import type { Generation, LiveStore } from './live-store.js';
 import { sendAnswer } from './answer.js';
 import { triageNotes } from './notes-resources.js';
@@ -38,12 +41,27 @@ function triageWindow(generation: Generation, analysis: string, quarter: string 
   const key = `${analysis}\0${quarter ?? ''}`;
   let window = cache.get(key);
   if (!window) {
-    window = readTriageWindow(generation.path, analysis, quarter);
+    window = generation.read(`the ${analysis} window ${quarter ?? 'latest'}`, (store) => readTriageWindow(store, analysis, quarter));
     window.catch(() => cache.delete(key));
     if (cache.size >= WINDOW_CACHE) cache.delete(cache.keys().next().value!);
     cache.set(key, window);
   }
   return window;
+}
+
+const rangesOf = new WeakMap<Generation, Map<string, Promise<{ first: string; last: string } | null>>>();
+
+/** The first and last quarter of `analysis`'s rows (the windows it can rank), read once per generation. */
+function quarterRange(generation: Generation, analysis: string): Promise<{ first: string; last: string } | null> {
+  let cache = rangesOf.get(generation);
+  if (!cache) rangesOf.set(generation, (cache = new Map()));
+  let range = cache.get(analysis);
+  if (!range) {
+    range = generation.read(`the quarters of ${analysis}`, (store) => readQuarterRange(store, analysis));
+    range.catch(() => cache.delete(analysis));
+    cache.set(analysis, range);
+  }
+  return range;
 }
 
 /** The analysis GET /triage ranks: `stratified` when the store has it, else the default. */
@@ -59,6 +77,10 @@ export async function triageRoutes(app: FastifyInstance, options: TriageRouteOpt
     reply.header('x-reports-analysis', analysis);
     const params = parseTriageQuery(rawQuery(request));
     if ('error' in params) return reply.code(400).send(errorBody(params.error, params));
+    if (params.quarter !== null) {
+      const outside = quarterOutside('quarter', params.quarter, await quarterRange(generation, analysis), `the quarters of analysis ${analysis}`, TRIAGE_USAGE);
+      if (outside) return reply.code(400).send(errorBody(outside.error, outside));
+    }
     const service = await generation.analyses.service(analysis)!;
     const window = await triageWindow(generation, analysis, params.quarter);
     const result = triageAnswer(analysis, params, window, service.catalog);

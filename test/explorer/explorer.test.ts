@@ -25,12 +25,23 @@ describe.skipIf(!hasChromium)('explorer page on a small store', () => {
   let base: string;
   let browser: TestBrowser;
   let page: Page;
+  /** Content-Security-Policy violations and console errors of every view the tests open (issue 35). */
+  const violations: string[] = [];
 
   beforeAll(async () => {
     storePath = await writeExplorerStore();
     ({ app, base } = await startServer(storePath));
     browser = await launchBrowser();
     page = await browser.newPage();
+    await page.exposeFunction('reportViolation', (text: string) => { violations.push(text); });
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        (window as unknown as { reportViolation(text: string): void }).reportViolation(`${e.violatedDirective} ${e.blockedURI}`);
+      });
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
+    });
   });
 
   afterAll(async () => {
@@ -220,5 +231,12 @@ describe.skipIf(!hasChromium)('explorer page on a small store', () => {
     await settled(page);
     expect(await page.textContent('#detail-title')).toBe(`HEP B (ENGERIX-B) — ${HTML_EVENT}`);
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  });
+
+  it('ran every view above under the explorer\'s Content-Security-Policy (no inline script, frame-ancestors none) without a violation', async () => {
+    const res = await app.inject({ url: '/' });
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    await open(page, base, SERIES_PATH);
+    expect(violations).toEqual([]);
   });
 });

@@ -144,10 +144,11 @@ describe('spec 4.1: machine index and plain-text notes on the same host', () => 
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/linkset\+json; profile="https:\/\/www.rfc-editor.org\/info\/rfc9727"/);
     const body = JSON.parse(res.body);
+    // Relative links (no PUBLIC_BASE_URL): the Host header is never reflected (issue 35).
     expect(body.linkset[0]).toMatchObject({
-      anchor: 'http://api.example.org/signals',
-      'service-desc': [{ href: 'http://api.example.org/openapi.json' }],
-      'service-doc': [{ href: 'http://api.example.org/llms.txt' }],
+      anchor: '/signals',
+      'service-desc': [{ href: '/openapi.json' }],
+      'service-doc': [{ href: '/llms.txt' }],
     });
     // One entry per API, derived from the routes that declare themselves (route config `catalog`).
     expect(body.linkset.map((e: { anchor: string }) => e.anchor.replace('http://api.example.org', ''))).toEqual(

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { PAIR_FIELDS } from '../../src/domain/pair.js';
-import { csvField } from '../../src/serve/query/csv.js';
+import { csvCell } from '../../src/domain/csv-cell.js';
 import { GARDASIL9, MODERNA, PFIZER, RASH, SHINGRIX, TENIVAC, ZOSTAVAX } from '../serve/signals/fixture.js';
 import { fixtureApp, getJson, keys, SIGNALS_PATHS } from './helpers.js';
 
@@ -28,13 +28,30 @@ function parseCsv(text: string): string[][] {
   return records;
 }
 
-describe('spec 4.1 format=csv: the field rule (csvField)', () => {
+describe('spec 4.1 format=csv: the field rule (csvCell)', () => {
   it('quotes fields with comma, quote, CR or LF; doubles quotes; null is empty', () => {
-    expect(csvField('a,b')).toBe('"a,b"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField('line\nbreak')).toBe('"line\nbreak"');
-    expect(csvField(null)).toBe('');
-    expect(csvField(2.5)).toBe('2.5');
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
+    expect(csvCell(null)).toBe('');
+    expect(csvCell(2.5)).toBe('2.5');
+  });
+
+  it('neutralises a string cell a spreadsheet would read as a formula (=, +, -, @, tab, CR first): a leading quote', () => {
+    expect(csvCell('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
+    expect(csvCell('+swelling')).toBe("'+swelling");
+    expect(csvCell('-1+1')).toBe("'-1+1");
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('\tx')).toBe("'\tx");
+    expect(csvCell('\rx')).toBe(`"'\rx"`);
+    expect(csvCell('a=b')).toBe('a=b');
+  });
+
+  it('writes numbers and booleans as they are: a negative number the program computed is not text (-1.5 stays -1.5)', () => {
+    expect(csvCell(-1.5)).toBe('-1.5');
+    expect(csvCell(-0.25)).toBe('-0.25');
+    expect(csvCell(false)).toBe('false');
+    expect(csvCell('-1.5')).toBe("'-1.5");
   });
 });
 

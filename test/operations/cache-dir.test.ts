@@ -4,15 +4,16 @@
  * VAERS folder): a path through a file (not a folder), a read-only folder, a full one. The
  * read-only and full cases need a file system of their own: a tmpfs mounted read-only or of
  * 512 KiB (root); as another user, `chmod 555` gives the read-only case; where neither is
- * possible they skip with a message.
+ * possible they skip with a message. A read-only folder that already holds the complete store
+ * serves it (issue 35).
  */
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCaseFolder } from '../serve/cases/fixture.js';
-import { killAll, startServe } from './serve-process.js';
+import { killAll, startServe, untilReady } from './serve-process.js';
 
 let dir: string;
 let vaers: string;
@@ -80,4 +81,33 @@ describe('a cache folder that cannot hold the store: one line naming it and what
   it.skipIf(!canFull)('a full folder (the build runs out of space)', async () => {
     expectOneLine(await failingServe(full), full, /No space left|ENOSPC/);
   }, 300_000);
+});
+
+describe('a read-only cache folder that holds a valid store (issue 35)', () => {
+  const holding = join(tmpdir(), `rs-cachedir-holding-${process.pid}`);
+  const canRemount = root && (execFileSync('mkdir', ['-p', holding]), mountTmpfs(holding, 'size=64m'));
+  if (!root) console.warn('cache-dir read-only store test: chmod 555 (not root)');
+  it.skipIf(root && !canRemount)('serves it: ready, the store\'s build id as built, nothing written', async () => {
+    if (!root) await mkdir(holding, { recursive: true });
+    const first = startServe(['--vaers', vaers], { REPORTING_SIGNALS_CACHE_DIR: holding });
+    const built = await untilReady(await first.listening(), first, 300_000);
+    first.child.kill('SIGTERM');
+    await first.exit;
+    const files = (await readdir(holding)).sort();
+    if (root) execFileSync('mount', ['-o', 'remount,ro', holding], { stdio: 'ignore' });
+    else await chmod(holding, 0o555);
+    try {
+      const again = startServe(['--vaers', vaers], { REPORTING_SIGNALS_CACHE_DIR: holding });
+      const ready = await untilReady(await again.listening(), again, 120_000);
+      expect(ready.store_build).toBe(built.store_build);
+      expect(again.output()).not.toContain('building the default store');
+      expect((await readdir(holding)).sort()).toEqual(files);
+      again.child.kill('SIGTERM');
+      expect(await again.exit).toBe(0);
+    } finally {
+      if (!root) await chmod(holding, 0o755);
+      else execFileSync('mount', ['-o', 'remount,rw', holding], { stdio: 'ignore' });
+      if (!root) await rm(holding, { recursive: true, force: true });
+    }
+  }, 420_000);
 });

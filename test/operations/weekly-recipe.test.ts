@@ -4,7 +4,8 @@
  * `SERVE_PID` and `PORT` set and `reporting-signals` on PATH (a wrapper running src/cli.ts
  * through tsx). The store is built to `$STORE.new`, moved onto the served path, and the server
  * reloads it: on SIGHUP (the block's `kill -HUP`), and with `serve --watch` (the block's first
- * command only: the rename is the trigger). Then `/readyz` shows the new store's build id.
+ * command only: the rename is the trigger). Then `/readyz` shows the new store's build id, and the
+ * new store serves what the old one served (`build --like`, issue 35): its analyses and narratives.
  */
 import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -12,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeCaseFolder } from '../serve/cases/fixture.js';
+import { buildStore } from '../../src/ingest/mining/build.js';
+import { CASE_NARRATIVES, writeCaseFolder } from '../serve/cases/fixture.js';
 import { buildTwoStores, type TwoStores } from './stores.js';
 import { recipe } from '../helpers/recipes.js';
 import { get, killAll, ROOT, startServe, untilReady } from './serve-process.js';
@@ -20,6 +22,8 @@ import { get, killAll, ROOT, startServe, untilReady } from './serve-process.js';
 const run = promisify(execFile);
 let stores: TwoStores;
 let bin: string;
+/** A served store as an operator builds it: analyses all and serious (serious not the first), with the narratives; reports of 2000. */
+let servedOlder: string;
 
 /** The weekly recipe of docs/operations.md (the lines between its fences). */
 async function weeklyRecipe(): Promise<string> {
@@ -31,6 +35,10 @@ beforeAll(async () => {
   bin = await mkdtemp(join(tmpdir(), 'rs-bin-'));
   await writeFile(join(bin, 'reporting-signals'), `#!/bin/sh\nexec "${process.execPath}" --import tsx "${join(ROOT, 'src/cli.ts')}" "$@"\n`);
   await chmod(join(bin, 'reporting-signals'), 0o755);
+  const vaers = await writeCaseFolder(join(stores.dir, 'vaers-2000'), CASE_NARRATIVES);
+  for (const kind of ['DATA', 'VAX', 'SYMPTOMS']) await rm(join(vaers, `2001VAERS${kind}.csv`));
+  servedOlder = join(stores.dir, 'served-older.duckdb');
+  await buildStore({ vaers, out: servedOlder, analyses: 'serious,all', narratives: true, workers: 1 });
 }, 300_000);
 afterAll(async () => {
   killAll();
@@ -50,15 +58,16 @@ describe('the weekly recipe of docs/operations.md, as written', () => {
   it('build to $STORE.new, mv onto the served path, kill -HUP: /readyz shows the new store_build', async () => {
     const block = await weeklyRecipe();
     expect(block).toContain('--out "$STORE.new" && mv "$STORE.new" "$STORE"');
+    expect(block).toContain('--like "$STORE"');
     expect(block).toContain('kill -HUP "$SERVE_PID"');
     const served = join(stores.dir, 'store.duckdb');
-    await run('cp', [stores.older, served]);
+    await run('cp', [servedOlder, served]);
     const serve = startServe(['--store', served]);
     const base = await serve.listening();
     const before = await untilReady(base, serve);
     const port = new URL(base).port;
     // The newer folder: both years (buildTwoStores removed 2001 after building `newer`).
-    const vaers = await writeCaseFolder(join(stores.dir, 'vaers-week'));
+    const vaers = await writeCaseFolder(join(stores.dir, 'vaers-week'), CASE_NARRATIVES);
     const stdout = await bash(block, { VAERS: vaers, STORE: served, SERVE_PID: String(serve.child.pid), PORT: port });
     // curl may run before the swap completes: the last line is /readyz at that moment; wait for the swap.
     expect(stdout).toContain('"store_build"');
@@ -68,8 +77,14 @@ describe('the weekly recipe of docs/operations.md, as written', () => {
       after = (await get(`${base}/readyz`)).body!;
     }
     expect(after.store_build).not.toBe(before.store_build);
-    expect(before.reports_through).toBe('2000Q3');
+    expect(before.reports_through).toMatch(/^2000Q/);
     expect(after.reports_through).toBe('2001Q4');
+    // The same analyses, the default first, and the narratives (text search) as before the swap.
+    expect(before.analyses).toEqual(['serious', 'all']);
+    expect(after.analyses).toEqual(before.analyses);
+    const text = await get(`${base}/cases?text=intussusception`);
+    expect(text.status).toBe(200);
+    expect((text.body as { n_reports: number }).n_reports).toBeGreaterThan(0);
     expect((await readFile(served)).subarray(8, 12).toString('latin1')).toBe('DUCK');
     expect(serve.output()).toContain('SIGHUP: reloading the store');
     serve.child.kill('SIGTERM');
@@ -80,11 +95,11 @@ describe('the weekly recipe of docs/operations.md, as written', () => {
     const block = await weeklyRecipe();
     const buildAndMove = block.split('\nkill -HUP')[0];
     const served = join(stores.dir, 'watched.store');
-    await run('cp', [stores.older, served]);
+    await run('cp', [servedOlder, served]);
     const serve = startServe(['--store', served, '--watch']);
     const base = await serve.listening();
     const before = await untilReady(base, serve);
-    const vaers = await writeCaseFolder(join(stores.dir, 'vaers-watch'));
+    const vaers = await writeCaseFolder(join(stores.dir, 'vaers-watch'), CASE_NARRATIVES);
     await bash(buildAndMove, { VAERS: vaers, STORE: served });
     let after = before;
     for (let i = 0; i < 600 && after.store_build === before.store_build; i++) {
@@ -93,6 +108,8 @@ describe('the weekly recipe of docs/operations.md, as written', () => {
     }
     expect(after.store_build).not.toBe(before.store_build);
     expect(after.reports_through).toBe('2001Q4');
+    expect(after.analyses).toEqual(['serious', 'all']);
+    expect((await get(`${base}/cases?text=intussusception`)).status).toBe(200);
     serve.child.kill('SIGTERM');
     expect(await serve.exit).toBe(0);
   }, 600_000);

@@ -1,17 +1,13 @@
 /**
  * The output table of `reporting-signals score` (the statistics of one report table): one CSV row per pair of a
  * report table, in the table's order (vaccine, then event), empty cell for null, full double
- * precision, header row first; the columns are the column table's `SCORE_COLUMNS`.
+ * precision, header row first, cells written by src/domain/csv-cell.ts (formulas neutralised); the columns are the column table's `SCORE_COLUMNS`.
  */
 import { SCORE_COLUMNS, type ScoreColumn } from '../../domain/columns.js';
 import type { PairStatistics } from '../../stats/window.js';
 import type { ReportTable } from './report-table.js';
+import { csvCell } from '../../domain/csv-cell.js';
 
-function csvCell(value: string | number | boolean | null): string {
-  if (value === null) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 /** The output CSV text: header plus one row per pair (`pairs[i]` scores the table's pair i). */
 export function scoreCsv(table: ReportTable, pairs: PairStatistics[]): string {

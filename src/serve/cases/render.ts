@@ -5,7 +5,7 @@
  */
 import { HYPOTHESIS } from '../../domain/caveats.js';
 import { formatQuarter } from '../../domain/quarter.js';
-import { csvField } from '../query/csv.js';
+import { csvCell } from '../../domain/csv-cell.js';
 import { JSON_REPORT_COLUMNS, VACCINE_COLUMNS, type JsonReportColumn, type JsonReportField, type StoredReportColumn, type VaccineColumn } from '../../domain/report-columns.js';
 import { isSerious, OUTCOME } from '../../domain/report-rules.js';
 import type { ReportData } from '../store/reports.js';
@@ -158,7 +158,7 @@ function renderCsv(series: CaseSeries, index: ReportIndex): CasesRendered {
       const found = snippetOf(series, index, r);
       cells.push(found?.field ?? null, found?.text ?? null);
     }
-    lines.push(cells.map(csvField).join(','));
+    lines.push(cells.map(csvCell).join(','));
   }
   return { contentType: 'text/csv; charset=utf-8', body: `${lines.join('\r\n')}\r\n` };
 }

@@ -19,7 +19,8 @@
 import { subsetMask, type AnalysisDefinition } from '../../domain/analysis-rules.js';
 import { ownBytes, SizedLru, type CacheStats } from '../query/lru.js';
 import { matchNames } from '../query/names.js';
-import { errorBody, type ErrorBody } from '../../domain/error-object.js';
+import { quarterOutside } from '../query/quarter-range.js';
+import { errorBody, type ErrorBody, type ParamError } from '../../domain/error-object.js';
 import { formatQuarter } from '../../domain/quarter.js';
 import { filter } from '../narratives/postings.js';
 import { TEXT_USAGE } from '../narratives/query.js';
@@ -163,6 +164,8 @@ export class CasesService {
       return cached;
     }
     const { params } = parsed;
+    const outside = this.outsideQuarters(params);
+    if (outside) return { status: 400, body: errorBody(outside.error, outside) };
     const selected = this.select(params, analysis);
     if (!selected.ok) return { status: 400, body: selected.error };
     CasesService.stats.misses++;
@@ -185,6 +188,17 @@ export class CasesService {
     };
     this.answers.set(key, answer, body.length + 256);
     return answer;
+  }
+
+  /** The 400 Error fields when `from` or `to` lies outside the quarters of the store's reports (src/serve/query/quarter-range.ts), else null. */
+  private outsideQuarters(params: CasesParams): ParamError | null {
+    const { data } = this.index;
+    const range = data.count > 0 ? { first: formatQuarter(data.quarter[data.count - 1]), last: formatQuarter(data.quarter[0]) } : null;
+    for (const [name, value] of [['from', params.from], ['to', params.to]] as const) {
+      const outside = value === undefined ? null : quarterOutside(name, formatQuarter(value).padStart(6, '0'), range, 'the reports of this store', CASES_USAGE);
+      if (outside) return outside;
+    }
+    return null;
   }
 
   private caseSeries(params: CasesParams, analysis: AnalysisDefinition | null, selected: Selection, folded: number): CaseSeries {

@@ -5,14 +5,14 @@
  * artefact caution; per dated positive the first window in the top 10 / 20 / 50 under each
  * ordering, side by side), `ranking.json`, and the CSV files `ranking.csv` (a dated positive under
  * an ordering), `ranks.csv` (its rank in every window) and `top20.csv` (a window's top 20 under an
- * ordering). CSV: RFC 4180, CRLF, header row (src/serve/query/csv.ts `csvField`).
+ * ordering). CSV: RFC 4180, CRLF, header row, text cells neutralised (src/domain/csv-cell.ts `csvCell`).
  */
-import { csvField } from '../query/csv.js';
+import { csvCell } from '../../domain/csv-cell.js';
 import { ORDERINGS, TOP, type Ordering, type PositiveRanking, type RankingResult } from './ranking.js';
 
 /** A CSV document from a header and rows of values. */
 export function csvDocument(header: readonly string[], rows: ReadonlyArray<readonly unknown[]>): string {
-  return [header.join(','), ...rows.map((r) => r.map(csvField).join(','))].map((l) => `${l}\r\n`).join('');
+  return [header.join(','), ...rows.map((r) => r.map(csvCell).join(','))].map((l) => `${l}\r\n`).join('');
 }
 
 /** Display names of the orderings. */

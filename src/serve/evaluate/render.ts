@@ -1,7 +1,7 @@
 /**
  * The evaluation's outputs: the Markdown tables of standard output (the methods, then the
  * ranking comparison of render-ranking.ts), `pairs.json` and `methods.json`, and the same two as
- * CSV (RFC 4180, CRLF, header row; src/serve/query/csv.ts `csvField`). Proportions print as
+ * CSV (RFC 4180, CRLF, header row; src/domain/csv-cell.ts `csvCell`). Proportions print as
  * `estimate [lower, upper]` (Wilson 95%), three decimals.
  */
 import { HYPOTHESIS } from '../../domain/caveats.js';

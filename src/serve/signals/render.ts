@@ -6,7 +6,7 @@
  */
 import { HYPOTHESIS } from '../../domain/caveats.js';
 import { PAIR_FIELDS, type Pair } from '../../domain/pair.js';
-import { csvField } from '../query/csv.js';
+import { csvCell } from '../../domain/csv-cell.js';
 import type { Catalog } from './catalog.js';
 import type { Format, SignalsParams } from './parameters.js';
 import type { RenderContext, Rendered, Renderer } from './render-context.js';
@@ -32,7 +32,7 @@ function objectWithPairs(head: Record<string, unknown>, ctx: RenderContext): str
  */
 function csvLine(catalog: Catalog, id: number): string {
   const pair = catalog.pairs[id];
-  return PAIR_FIELDS.map((f) => csvField(pair[f])).join(',');
+  return PAIR_FIELDS.map((f) => csvCell(pair[f])).join(',');
 }
 
 function renderCsv(ctx: RenderContext): Rendered {

@@ -16,9 +16,12 @@
  * null `n`, -1 for a null `n_methods_flagged`; a null `is_signal_any` is false). Rows whose drug
  * or event is null, or whose quarter is not `<year>Q<1-4>`, are skipped.
  */
-import { DuckDBInstance, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import { decodeStoreMeta, parseMetadataJson } from './metadata.js';
-import { checkStoreFile, sqlString } from '../../domain/store-format.js';
+import { sqlString } from '../../domain/store-format.js';
+import { sourcePath, withStore, type StoreSource } from './store-db.js';
+
+export { withStore, OpenStore, sourcePath, verifyTables, type StoreSource } from './store-db.js';
 import { SERVED_COLUMNS, type AggregateColumnEntry, type Encoding, type ServedColumnEntry } from '../../domain/columns.js';
 import { NULL_INT, recordViews, SERIES_FIELDS, SERIES_RECORD_BYTES, SeriesStore, writeField, type TypedArrays } from './series-store.js';
 import { vectorNumbers } from './vector-numbers.js';
@@ -325,44 +328,11 @@ async function duckdbParts(connection: DuckDBConnection, path: string): Promise<
 }
 
 /**
- * Limits of the loading database (the process's peak memory includes it). Insertion order is
- * kept: the in-order read streams the rows as stored.
- */
-const LOAD_SETTINGS = { threads: '2', memory_limit: '64MB', preserve_insertion_order: 'true' } as const;
-
-async function attachStore(connection: DuckDBConnection, path: string): Promise<void> {
-  try {
-    await connection.run(`ATTACH ${sqlString(path)} AS store (READ_ONLY)`);
-  } catch (error) {
-    throw new Error(`not a reporting-signals store: ${path}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
-  }
-}
-
-/**
- * Runs `read` over a fresh loading database (LOAD_SETTINGS) with the store at `path` attached
- * READ_ONLY as `store`; closes it after.
- * @throws Error naming the file when it is missing or not a store (format.ts `checkStoreFile`:
- *   a Parquet store of an earlier version is refused with how to rebuild it).
- */
-export async function withStore<T>(path: string, read: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-  await checkStoreFile(path);
-  const instance = await DuckDBInstance.create(':memory:', { ...LOAD_SETTINGS });
-  const connection = await instance.connect();
-  try {
-    await attachStore(connection, path);
-    return await read(connection);
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-}
-
-/**
  * The metadata of a store file, without its rows: cheap, for knowing the analyses before loading them.
  * @throws Error naming the file when it is missing or not a store.
  */
-export async function readStoreMeta(path: string): Promise<StoreMeta> {
-  return withStore(path, async (connection) => (await duckdbParts(connection, path)).meta);
+export async function readStoreMeta(source: StoreSource): Promise<StoreMeta> {
+  return withStore(source, async (connection) => (await duckdbParts(connection, sourcePath(source))).meta);
 }
 
 /**

@@ -10,7 +10,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EVIDENCE_COLUMNS, EVIDENCE_TEXT_COLUMNS, type EvidenceValues } from '../../domain/columns.js';
 import { SERVING_FLOOR } from '../../domain/floor.js';
-import { withStore } from './serving.js';
+import { withStore, type StoreSource } from './serving.js';
 import { numberOrNull } from './windows.js';
 
 /** One flagged row of a window with its evidence. */
@@ -48,11 +48,25 @@ async function columnsOf(connection: DuckDBConnection, table: string): Promise<S
 }
 
 /**
+ * The first and last quarter (`YYYYQn`) of the quarterly rows of `analysis` (of every row for a
+ * store without analyses), or null when it has none: the windows GET /triage can rank.
+ * @throws Error naming the file when it is missing or not a store.
+ */
+export async function readQuarterRange(path: StoreSource, analysis: string): Promise<{ first: string; last: string } | null> {
+  return withStore(path, async (connection) => {
+    const hasAnalysis = (await columnsOf(connection, 'quarterly')).has('analysis');
+    const row = (await connection.runAndReadAll(`SELECT min(quarter) AS first, max(quarter) AS last FROM store.quarterly${hasAnalysis ? ' WHERE analysis = $analysis' : ''}`,
+      hasAnalysis ? { analysis } : {})).getRowObjectsJS()[0];
+    return typeof row?.first === 'string' && typeof row.last === 'string' ? { first: row.first, last: row.last } : null;
+  });
+}
+
+/**
  * The flagged rows of `analysis` in the window ending at `quarter` (null: the analysis's latest
  * quarter), with the evidence and each pair's first flagged quarter.
  * @throws Error naming the file when it is missing or not a store.
  */
-export async function readTriageWindow(path: string, analysis: string, quarter: string | null): Promise<TriageWindow> {
+export async function readTriageWindow(path: StoreSource, analysis: string, quarter: string | null): Promise<TriageWindow> {
   return withStore(path, async (connection) => {
     const columns = await columnsOf(connection, 'quarterly');
     const hasAnalysis = columns.has('analysis');

@@ -7,7 +7,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { finiteOrNull } from '../../domain/columns.js';
 import { HYPER_NAMES, type HyperName } from '../../domain/mgps-prior.js';
 import type { StoredWindowRow } from './metadata.js';
-import { withStore } from './serving.js';
+import { withStore, type StoreSource } from './serving.js';
 
 /**
  * The window rows of the store opened by `withStore`, as stored; a store written before analyses
@@ -33,7 +33,7 @@ function hyperparametersOf(r: Record<string, unknown>): { [K in HyperName]: numb
  * window table (an import) has none.
  * @throws Error naming the file when it is missing or not a store.
  */
-export async function readStoreWindows(path: string): Promise<Map<string, StoredWindowRow[]>> {
+export async function readStoreWindows(path: StoreSource): Promise<Map<string, StoredWindowRow[]>> {
   const rows = await withStore(path, async (connection) => {
     try {
       return await storeWindowRows(connection);

@@ -26,7 +26,7 @@ export const TRIAGE_USAGE = '/triage?quarter=2006Q4&vaccine=NAME&event=TERM&q=TE
 
 /** The /triage parameter table. */
 export const TRIAGE_PARAMETERS: readonly ParameterSpec[] = [
-  { name: 'quarter', schema: { type: 'string', pattern: QUARTER_INPUT_PATTERN }, description: 'The window (its last quarter) `YYYYQn`; default the analysis\'s latest.' },
+  { name: 'quarter', schema: { type: 'string', pattern: QUARTER_INPUT_PATTERN }, description: 'The window (its last quarter) `YYYYQn`; default the analysis\'s latest; a quarter outside the analysis\'s quarters is a 400 Error object naming them.' },
   { name: 'vaccine', schema: { type: 'string' }, description: 'Vaccine name, vax_type or VAX_TYPE code, matched as /signals matches it.' },
   { name: 'drug', schema: { type: 'string' }, description: 'Alias of `vaccine`. If both are set they must be identical (else 400).' },
   { name: 'event', schema: { type: 'string' }, description: 'Exact event preferred term ignoring case, else a case-insensitive substring of at least 3 characters (as /signals).' },

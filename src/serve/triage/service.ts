@@ -9,7 +9,7 @@
 import { HYPOTHESIS } from '../../domain/caveats.js';
 import { errorBody, type ErrorBody } from '../../domain/error-object.js';
 import { matchNames, type Vocabulary } from '../query/names.js';
-import { csvField } from '../query/csv.js';
+import { csvCell } from '../../domain/csv-cell.js';
 import type { TriageWindow } from '../store/triage-rows.js';
 import { CAUTIONS, type CautionSpec } from './cautions.js';
 import { foldSignals } from './group.js';
@@ -88,7 +88,7 @@ export function triageAnswer(analysis: string, params: TriageParams, window: Tri
   const page = pairs.slice(params.offset, params.offset + params.limit);
   if (params.format === 'csv') {
     const lines = [CSV_COLUMNS.map(([name]) => name).join(',')];
-    page.forEach((p, i) => lines.push(CSV_COLUMNS.map(([name, value]) => csvField(name === 'rank' ? params.offset + i + 1 : value(p))).join(',')));
+    page.forEach((p, i) => lines.push(CSV_COLUMNS.map(([name, value]) => csvCell(name === 'rank' ? params.offset + i + 1 : value(p))).join(',')));
     return { status: 200, type: 'text/csv; charset=utf-8', body: `${lines.join('\r\n')}\r\n`, total: pairs.length };
   }
   const evidenceNote = !window.has_evidence

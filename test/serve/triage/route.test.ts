@@ -146,10 +146,16 @@ describe('GET /triage', () => {
     expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString('utf8')).total).toBe(10);
   });
 
-  it('a quarter without rows answers an empty queue', async () => {
-    const { status, body } = await getJson(app, '/triage?quarter=1999Q1');
-    expect(status).toBe(200);
-    expect(body.total).toBe(0);
-    expect(body.pairs).toEqual([]);
+  it('a quarter outside the analysis\'s quarters is a 400 naming them (issue 35: a typo such as 9999Q4 is not an empty queue)', async () => {
+    for (const quarter of ['1999Q1', '9999Q4', '0000Q1', '1990Q1', '2004Q4', '2007Q1']) {
+      for (const path of ['/triage', '/analyses/all/triage']) {
+        const { status, body } = await getJson(app, `${path}?quarter=${quarter}`);
+        expect(status, `${path} ${quarter}`).toBe(400);
+        expect(body).toEqual({ error: `quarter "${quarter}" is outside the quarters of analysis all: 2005Q1 to 2006Q4`, hypothesis: HYPOTHESIS, usage: expect.stringContaining('/triage?quarter=') });
+      }
+    }
+    for (const quarter of ['2005Q1', '2006Q4']) expect((await getJson(app, `/triage?quarter=${quarter}`)).status, quarter).toBe(200);
+    // The bounds hold in CSV too: the Error object, not an empty table.
+    expect((await app.inject('/triage?quarter=9999Q4&format=csv')).headers['content-type']).toMatch(/^application\/json/);
   });
 });
