@@ -28,6 +28,7 @@ import { triageRoutes } from './triage-route.js';
 import { healthRoutes } from './health.js';
 import { LiveStore, type LiveStoreLog } from './live-store.js';
 import { registerMetrics } from './metrics.js';
+import { deadlineFromEnv, registerDeadline } from './deadline.js';
 import { ENCODINGS, COMPRESS_THRESHOLD } from './answer.js';
 import { pipelineOptionsFromEnv, pipelineRoutes } from './pipeline-route.js';
 
@@ -44,6 +45,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Log every request (with `logger`); default false: start-up, warnings and errors only. */
   requestLog?: boolean;
+  /** Deadline of every request in milliseconds (deadline.ts); default: REPORTING_SIGNALS_DEADLINE_MS, else 10,000. */
+  deadlineMs?: number;
 }
 
 /** A built app and its served store (the serve command reloads it on SIGHUP; tests swap it). */
@@ -178,6 +181,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
     if (!isPipelinePath(request.url)) reply.header('x-reports-build', served.build).header('x-reports-hypothesis', HYPOTHESIS);
     done();
   });
+  registerDeadline(app, served, options.deadlineMs ?? deadlineFromEnv());
   // Graceful shutdown: once close() starts, answers in flight ask their client to close the
   // connection, so that kept-alive connections end with them and close() need not wait for idle
   // timeouts (Fastify closes the connections idle at that moment; new requests get 503).
