@@ -11,8 +11,9 @@
  * its status and time (its cost). Asserts nothing.
  * Targets: /healthz p99 <= 100 ms, /signals p99 <= 200 ms under the attack.
  *
- * Run: npm run build && npx tsx bench/attack.ts [--store FILE] [--cli dist/cli.js] [--duration 30] [--attackers 16]
+ * Run: npm run build && npx tsx bench/attack.ts [--store FILE] [--cli dist/cli.js] [--duration 30] [--attackers 16] [--base URL]
  *   --cli: the server program (e.g. a build of older code, to measure before a change)
+ *   --base: attack a server already running there instead (e.g. one started with --trace-gc)
  */
 import { createRequire } from 'node:module';
 import { arg, benchTarget, startServer, workload, type AutocannonResult } from './serve.js';
@@ -38,7 +39,13 @@ const WORST: Record<string, (k: number) => string> = {
   common_phrase: (k) => `/cases?text=${enc(`"the patient" -"zq${k} x"`)}&limit=500`,
   // Three short prefixes within a pair, with a fresh offset.
   pair_prefixes: (k) => `/cases?vaccine=FLU3&event=ion&text=${enc('sw* pa* re*')}&limit=500&offset=${k % 300}`,
-  // A vaccine type with two one-letter prefixes and a unique exclusion, CSV.
+  // Prefixes just under the caps (wae* 995 words, con* 767: 1,762 of the 2,000 allowed), a unique exclusion.
+  capped_prefixes: (k) => `/cases?text=${enc(`wae* con* -zq${k}`)}&limit=500`,
+  // Half of all reports (q=ion names about 105k) with a common word and a unique exclusion.
+  big_selection_text: (k) => `/cases?q=ion&text=${enc(`the -zq${k}`)}&limit=500`,
+  // Half of all reports without text, over one of 68 quarter ranges, duplicates collapsed.
+  big_selection_collapse: (k) => `/cases?q=ion&duplicates=collapse&from=${1990 + (k % 17)}Q${1 + (k % 4)}&limit=500`,
+  // A vaccine type with one-letter prefixes and a unique exclusion, CSV.
   type_prefix_csv: (k) => `/cases?vaccine=FLU3&text=${enc(`p* a* r* -zq${k}`)}&format=csv&limit=500`,
 };
 
@@ -80,7 +87,8 @@ async function main(): Promise<void> {
   const attackers = Number(arg('attackers') ?? 16);
   const giveUp = Number(arg('give-up') ?? 10);
   const popular = (await workload(storePath)).urls.filter((u) => u.startsWith('/signals?')).slice(0, 200);
-  const server = await startServer(cli, storePath, popular[0]);
+  const given = arg('base');
+  const server = given ? { base: given, stop: () => {} } : await startServer(cli, storePath, popular[0]);
   try {
     const { base } = server;
     // Warm the popular /signals pages (the other client is a regular one, with its cache).

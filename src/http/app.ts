@@ -140,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 /** Builds the app and returns it with its live store. Never throws for a missing store. */
 export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   let live: LiveStore | null = null;
+  const deadlineMs = options.deadlineMs ?? deadlineFromEnv();
   const app = Fastify({
     logger: options.logger ?? false,
     logController: new LogController({ disableRequestLogging: !options.requestLog }),
@@ -165,7 +166,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
       servers: SERVERS,
       security: SECURITY,
     },
-    transform: documentRoutes(MAX_HEADER_SIZE),
+    transform: documentRoutes(MAX_HEADER_SIZE, deadlineMs),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
@@ -181,7 +182,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
     if (!isPipelinePath(request.url)) reply.header('x-reports-build', served.build).header('x-reports-hypothesis', HYPOTHESIS);
     done();
   });
-  registerDeadline(app, served, options.deadlineMs ?? deadlineFromEnv());
+  registerDeadline(app, served, deadlineMs);
   // Graceful shutdown: once close() starts, answers in flight ask their client to close the
   // connection, so that kept-alive connections end with them and close() need not wait for idle
   // timeouts (Fastify closes the connections idle at that moment; new requests get 503).
