@@ -132,18 +132,20 @@ function snippetOf(series: CaseSeries, index: ReportIndex, r: number): Snippet |
 }
 
 function* renderJson(series: CaseSeries, index: ReportIndex): Steps<CasesRendered> {
-  const reports: Array<CaseReport & { snippet?: Snippet | null }> = [];
+  // Each report is stringified in its step (a page of 500 with narratives is about a megabyte of JSON).
+  const reports: string[] = [];
   for (const r of series.page) {
     if (reports.length % PAGE_STEP === PAGE_STEP - 1) yield;
-    reports.push(series.text ? { ...caseReport(index, r), snippet: snippetOf(series, index, r) } : caseReport(index, r));
+    reports.push(JSON.stringify(series.text ? { ...caseReport(index, r), snippet: snippetOf(series, index, r) } : caseReport(index, r)));
   }
   const body = {
     query: series.query, ...(series.analysis === null ? {} : { analysis: series.analysis }),
     vaccines: series.vaccines, events: series.events, from: series.from, to: series.to,
     reports_through: series.reports_through, n_reports: series.n_reports, duplicates: series.duplicates, reports_folded: series.reports_folded, hypothesis: HYPOTHESIS, note: CASES_NOTE,
-    breakdowns: series.breakdowns, limit: series.limit, offset: series.offset, returned: reports.length, reports,
+    breakdowns: series.breakdowns, limit: series.limit, offset: series.offset, returned: reports.length, reports: [],
   };
-  return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
+  // `reports` is the last member: its `[]}` becomes the page.
+  return { contentType: 'application/json; charset=utf-8', body: `${JSON.stringify(body).slice(0, -3)}[${reports.join(',')}]}` };
 }
 
 /** Columns of the CSV line listing, in order: the JSON report fields (src/domain/report-columns.ts) but the optional ones. */

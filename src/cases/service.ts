@@ -19,7 +19,8 @@
 import { subsetMask, type AnalysisDefinition } from '../domain/analysis-rules.js';
 import { ownBytes, SizedLru, type CacheStats } from '../query/lru.js';
 import { matchNames } from '../query/names.js';
-import { errorBody, Unavailable, type ErrorBody } from '../domain/errors.js';
+import { errorBody, type ErrorBody } from '../domain/errors.js';
+import { Unavailable } from '../query/unavailable.js';
 import { formatQuarter } from '../domain/quarter.js';
 import { filter } from '../narratives/postings.js';
 import { TEXT_USAGE } from '../narratives/query.js';

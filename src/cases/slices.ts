@@ -11,7 +11,7 @@
  */
 import { setImmediate as turn } from 'node:timers/promises';
 import pLimit from 'p-limit';
-import { Unavailable } from '../domain/errors.js';
+import { Unavailable } from '../query/unavailable.js';
 
 /** Longest slice of a computation, in milliseconds, before the event loop gets a turn. */
 export const SLICE_MS = 8;

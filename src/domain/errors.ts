@@ -48,15 +48,3 @@ export function errorBody(error: string, extra: { allowed?: readonly string[]; u
   if (extra.usage) body.usage = extra.usage;
   return body;
 }
-
-/**
- * Why a request is not answered now, as thrown by the work behind it: too much work already waits
- * (`busy`), its deadline passed (`deadline`: it was stopped), or its client left (`cancelled`: no
- * answer is owed). The server answers `busy` and `deadline` with 503, the Error object and Retry-After.
- */
-export class Unavailable extends Error {
-  constructor(readonly why: 'busy' | 'deadline' | 'cancelled', message: string) {
-    super(message);
-    this.name = 'Unavailable';
-  }
-}

@@ -38,7 +38,7 @@ export async function casesRoutes(app: FastifyInstance, options: CasesRouteOptio
     return withCases(generation, reply, NO_REPORTS, async (cases) => {
       let result;
       try {
-        result = await cases.answer(rawQuery(request), analysis, { signal: request.stop, deadline: request.deadline });
+        result = await cases.answer(rawQuery(request), analysis, { signal: request.stop });
       } catch (error) {
         return answerStopped(reply, error);
       }

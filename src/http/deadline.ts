@@ -1,18 +1,19 @@
 /**
  * A deadline on every request: each request gets an AbortSignal (`request.stop`) and a deadline
- * (`request.deadline`, epoch ms) `deadlineMs` after it arrived. When the deadline passes before
+ * `deadlineMs` after it arrived. When the deadline passes before
  * the answer is sent, the request is answered 503 with the Error object and `Retry-After`
  * (DEADLINE_RETRY_AFTER_SECONDS), and its signal aborts, which stops the work behind it (a text
  * search in the worker pool, a case series computed in slices). When the client closes the
  * connection before its answer, the signal aborts too (Unavailable `cancelled`): an abandoned
  * request stops costing anything. While the served store is still loading (`/readyz` 503), a
- * request waiting for it is not cut: its deadline moves on until the load ends.
+ * request waiting for it is not cut: its deadline starts over when the load ends.
  *
  * The limit: REPORTING_SIGNALS_DEADLINE_MS in the environment, else DEADLINE_MS_DEFAULT (the
  * serve command and tests can pass another to buildApp).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { errorBody, Unavailable } from '../domain/errors.js';
+import { errorBody } from '../domain/errors.js';
+import { Unavailable } from '../query/unavailable.js';
 import type { LiveStore } from './live-store.js';
 
 /** Default deadline of a request, in milliseconds. */
@@ -24,8 +25,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Aborts when the request's deadline passes or its client leaves (reason: an Unavailable `cancelled`). */
     stop: AbortSignal;
-    /** Epoch milliseconds at which the request is answered 503 if not answered yet. */
-    deadline: number;
   }
 }
 
@@ -66,18 +65,15 @@ export function answerStopped(reply: FastifyReply, error: unknown): FastifyReply
 /** Registers the deadline on every request of `app` (see the module comment). */
 export function registerDeadline(app: FastifyInstance, live: LiveStore, deadlineMs: number): void {
   app.decorateRequest('stop', null as unknown as AbortSignal);
-  app.decorateRequest('deadline', 0);
   app.addHook('onRequest', (request, reply, done) => {
     const controller = new AbortController();
     request.stop = controller.signal;
-    request.deadline = Date.now() + deadlineMs;
     let timer: NodeJS.Timeout;
     const expire = (): void => {
       if (reply.sent) return;
       const loading = live.current && !live.current.loaded && live.current.failure === null;
       if (loading && !reply.sent) {
         // Waiting for the store's load is not the request's cost: its deadline starts over.
-        request.deadline = Date.now() + deadlineMs;
         timer = setTimeout(expire, deadlineMs).unref();
         return;
       }
@@ -86,6 +82,15 @@ export function registerDeadline(app: FastifyInstance, live: LiveStore, deadline
       sendUnavailable(reply, message);
     };
     timer = setTimeout(expire, deadlineMs).unref();
+    const generation = live.current;
+    if (generation && !generation.loaded) {
+      // A request that arrives while the store loads waits for it: its deadline starts when the load ends.
+      generation.complete.then(() => {
+        if (reply.sent || controller.signal.aborted) return;
+        clearTimeout(timer);
+        timer = setTimeout(expire, deadlineMs).unref();
+      }, () => {});
+    }
     reply.raw.once('finish', () => clearTimeout(timer));
     reply.raw.once('close', () => {
       clearTimeout(timer);

@@ -14,7 +14,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { Unavailable } from '../domain/errors.js';
+import { Unavailable } from '../query/unavailable.js';
 import type { NarrativeIndex } from './index.js';
 import type { TextQuery } from './query.js';
 import type { SearchOutcome, SearchTask } from './search-worker.js';

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { Unavailable } from '../../src/domain/errors.js';
+import { Unavailable } from '../../src/query/unavailable.js';
 import { buildApp } from '../../src/http/app.js';
 import { NarrativeIndex } from '../../src/narratives/index.js';
 import { parseTextQuery, TEXT_EXPANSION_MAX_WORDS, TEXT_PREFIX_MAX_WORDS, type TextQuery } from '../../src/narratives/query.js';
