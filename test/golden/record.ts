@@ -18,7 +18,7 @@ const NOTE =
   'responses of every operation), /llms.txt and /.well-known/api-catalog (/vaccines and the operations notes); re-recorded for the ' +
   'agencies\' strata (sex x AGE_GROUP_6 x year, the calculated age, GET /analyses/NAME with its fits) where only these changed: /openapi.json ' +
   '(GET /analyses/{analysis}, strata, age_source, the age subsets\' rules), /llms.txt (the same) and the explorer\'s js/api.js; every ' +
-  '/signals body stayed byte-identical (the default analysis is crude); re-recorded for the narratives where only these bodies changed: /openapi.json and /llms.txt (text on /cases, /reports/{vaers_id}), the explorer page, explorer.css and js/app.js (the search box). Written by `npx tsx test/golden/record.ts` and replayed by ' +
+  '/signals body stayed byte-identical (the default analysis is crude); re-recorded for the narratives where only these bodies changed: /openapi.json and /llms.txt (text on /cases, /reports/{vaers_id}), the explorer page, explorer.css and js/app.js (the search box); re-recorded for issue 35 (the cost of a request) where only /openapi.json (a 503 with Retry-After on every operation, the text limits) and /llms.txt changed. Written by `npx tsx test/golden/record.ts` and replayed by ' +
   'test/golden/golden.test.ts. Headers that vary between runs or code versions are not recorded (harness.ts ' +
   'VOLATILE_HEADERS); bodies of 2048 bytes or more are recorded as sha256, byte length and the first 300 characters.';
 
