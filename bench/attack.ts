@@ -7,8 +7,9 @@
  * on a request after `--give-up` seconds (default 10, closing the connection: an abandoned request);
  * meanwhile one client polls `/healthz` and another reads popular `/signals` pages, one request
  * at a time, and their latencies are what is printed (p50/p99/max, with the requests that never
- * got an answer within 120 s). Then, with the server idle again, each worst request alone once:
- * its status and time (its cost). Asserts nothing.
+ * got an answer within 120 s), first for 10 s without the attack (the machine's own figures), then
+ * under it. Then, with the server idle again, each worst request alone once: its status and time
+ * (its cost). Asserts nothing.
  * Targets: /healthz p99 <= 100 ms, /signals p99 <= 200 ms under the attack.
  *
  * Run: npm run build && npx tsx bench/attack.ts [--store FILE] [--cli dist/cli.js] [--duration 30] [--attackers 16] [--base URL]
@@ -93,10 +94,14 @@ async function main(): Promise<void> {
     const { base } = server;
     // Warm the popular /signals pages (the other client is a regular one, with its cache).
     for (const url of popular) await (await fetch(`${base}${url}`)).arrayBuffer();
+    // The same two clients for 10 s without the attack: what the machine gives when nothing else runs here.
+    let s = 0;
+    const quiet = performance.now() + 10_000;
+    const [quietHealth, quietSignals] = await Promise.all([probe(base, quiet, () => '/healthz', 20), probe(base, quiet, () => popular[s++ % popular.length], 0)]);
+    console.log(JSON.stringify({ without_attack: { healthz: summary(quietHealth.times, quietHealth.unanswered), signals: summary(quietSignals.times, quietSignals.unanswered) } }, null, 2));
     const kinds = Object.keys(WORST);
     let n = 0;
     const until = performance.now() + duration * 1000;
-    let s = 0;
     const [attack, health, signals] = await Promise.all([
       autocannon({
         url: base, connections: attackers, duration, timeout: giveUp,
