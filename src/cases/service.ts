@@ -201,7 +201,8 @@ export class CasesService {
       if (r % 16384 === 16383) yield;
       const m = mark[r];
       if (m === 0 || !keep(r)) continue;
-      if (want === 0 && m !== 3 && !(m === 2 && pair)) continue;
+      // A pair's candidates: both names (3) or the event alone (2), not the vaccine alone (1).
+      if (pair && m === 1) continue;
       candidates.push(r);
     }
     const split = (found: Int32Array): Selection => {
