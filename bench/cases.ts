@@ -36,9 +36,9 @@ async function main(): Promise<void> {
   }
   console.log(`load ${store}: ${service.index.data.count} reports in ${(performance.now() - started).toFixed(0)} ms`);
   const vaccines = [...service.index.reportsByVaccine].sort((a, b) => b[1].length - a[1].length);
-  const time = (query: string): number => {
+  const time = async (query: string): Promise<number> => {
     const t = performance.now();
-    const answer = service.answer(query);
+    const answer = await service.answer(query);
     if (answer.status !== 200) throw new Error(`${query}: ${answer.status}`);
     return performance.now() - t;
   };
@@ -52,12 +52,13 @@ async function main(): Promise<void> {
     }
     for (const event of events) {
       if (pairTimes.length >= pairsWanted) break;
-      pairTimes.push(time(`vaccine=${encodeURIComponent(vaccine)}&event=${encodeURIComponent(event)}`));
+      pairTimes.push(await time(`vaccine=${encodeURIComponent(vaccine)}&event=${encodeURIComponent(event)}`));
     }
     if (pairTimes.length >= pairsWanted) break;
   }
   report('pair (vaccine x event), uncached', pairTimes);
-  const aloneTimes = vaccines.slice(0, 30).map(([vaccine]) => time(`vaccine=${encodeURIComponent(vaccine)}&limit=100`));
+  const aloneTimes: number[] = [];
+  for (const [vaccine] of vaccines.slice(0, 30)) aloneTimes.push(await time(`vaccine=${encodeURIComponent(vaccine)}&limit=100`));
   report('vaccine alone (the 30 most reported), uncached', aloneTimes);
   console.log(`largest vaccine ${vaccines[0][0]} (${vaccines[0][1].length} reports): ${aloneTimes[0].toFixed(1)} ms`);
   console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);

@@ -29,6 +29,7 @@ import { triageRoutes } from './triage-route.js';
 import { healthRoutes } from './health.js';
 import { LiveStore, type LiveStoreLog } from './live-store.js';
 import { registerMetrics } from './metrics.js';
+import { deadlineFromEnv, registerDeadline } from './deadline.js';
 import { ENCODINGS, COMPRESS_THRESHOLD, sendAnswer, type RenderedAnswer } from './answer.js';
 import { pipelineOptionsFromEnv, pipelineRoutes } from './pipeline-route.js';
 import { NOSNIFF, publicBase, refusal } from './guards.js';
@@ -51,6 +52,8 @@ export interface AppOptions {
    * `PUBLIC_BASE_URL` from the environment, else relative links (never the request's Host).
    */
   publicBaseUrl?: string;
+  /** Deadline of every request in milliseconds (deadline.ts); default: REPORTING_SIGNALS_DEADLINE_MS, else 10,000. */
+  deadlineMs?: number;
 }
 
 /** A built app and its served store (the serve command reloads it on SIGHUP; tests swap it). */
@@ -140,6 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 /** Builds the app and returns it with its live store. Never throws for a missing store. */
 export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   let live: LiveStore | null = null;
+  const deadlineMs = options.deadlineMs ?? deadlineFromEnv();
   const app = Fastify({
     logger: options.logger ?? false,
     logController: new LogController({ disableRequestLogging: !options.requestLog }),
@@ -178,7 +182,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
       servers: SERVERS,
       security: SECURITY,
     },
-    transform: documentRoutes(MAX_HEADER_SIZE),
+    transform: documentRoutes(MAX_HEADER_SIZE, deadlineMs),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
@@ -189,6 +193,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   live = await opening;
   const served = live;
 
+  registerDeadline(app, served, deadlineMs);
   // Graceful shutdown: once close() starts, answers in flight ask their client to close the
   // connection, so that kept-alive connections end with them and close() need not wait for idle
   // timeouts (Fastify closes the connections idle at that moment; new requests get 503).

@@ -7,7 +7,8 @@
  * store without report tables answers 503 with an Error object. An analysis of the store whose
  * subset rule this program does not know (a store built by another version) has no case series:
  * a 404 Error object naming it, whose `allowed` lists the analyses that have one; never the
- * reports unrestricted.
+ * reports unrestricted. The work follows the request's signal and deadline (deadline.ts): a busy
+ * server or a deadline passed is a 503 with Retry-After; a client that left gets nothing.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { analysisCasesRouteSchema, CASES_ROUTE_SCHEMA } from '../serve/cases/schemas.js';
@@ -15,6 +16,7 @@ import { unknownRule } from '../serve/cases/service.js';
 import { analysisRule, type AnalysisDefinition } from '../domain/analysis-rules.js';
 import { errorBody } from '../domain/error-object.js';
 import { sendAnswer } from './answer.js';
+import { answerStopped } from './deadline.js';
 import type { Generation, LiveStore } from './live-store.js';
 import { PLAIN, rawQuery, withAnalysis, withCases, withGeneration } from './resource.js';
 import { casesNotes } from './notes-resources.js';
@@ -34,8 +36,14 @@ export async function casesRoutes(app: FastifyInstance, options: CasesRouteOptio
   const { live } = options;
 
   async function send(generation: Generation, reply: FastifyReply, request: FastifyRequest, analysis: AnalysisDefinition | null): Promise<FastifyReply> {
-    return withCases(generation, reply, NO_REPORTS, (cases) => {
-      const result = cases.answer(rawQuery(request), analysis);
+    return withCases(generation, reply, NO_REPORTS, async (cases) => {
+      let result;
+      try {
+        result = await cases.answer(rawQuery(request), analysis, { signal: request.stop });
+      } catch (error) {
+        return answerStopped(reply, error);
+      }
+      if (reply.sent) return reply;
       if (result.status !== 200) return reply.code(result.status).send(result.body);
       return sendAnswer(request, reply, result, generation.build, `cases\0${result.key}`);
     });

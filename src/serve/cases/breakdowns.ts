@@ -9,7 +9,8 @@
  */
 import { AGE_GROUPS, isSerious, OUTCOME, SEX_CODES, type OutcomeName } from '../../domain/report-rules.js';
 import type { ReportIndex } from './index.js';
-import { lagBreakdown, onsetComparison, type LagSummary, type OnsetComparison } from './timing.js';
+import { runAll, type Steps } from './slices.js';
+import { lagSteps, onsetSteps, STEP_REPORTS, type LagSummary, type OnsetComparison } from './timing.js';
 
 /** How many entries the ranked breakdowns (state, manufacturer, co-reported names) list. */
 export const TOP = 20;
@@ -90,6 +91,12 @@ export function ranked(counts: ReadonlyMap<string, number>): Ranked {
  */
 export function breakdowns(index: ReportIndex, reports: Int32Array, vaccines: readonly string[] | null, events: readonly string[] | null,
   others: Int32Array | null = null): Breakdowns {
+  return runAll(breakdownSteps(index, reports, vaccines, events, others));
+}
+
+/** {@link breakdowns} in steps (a yield every STEP_REPORTS reports; src/cases/slices.ts runs them). */
+export function* breakdownSteps(index: ReportIndex, reports: Int32Array, vaccines: readonly string[] | null, events: readonly string[] | null,
+  others: Int32Array | null = null): Steps<Breakdowns> {
   const { data } = index;
   const matchedVaccine = new Uint8Array(index.vaccineNames.length);
   const matchedEvent = new Uint8Array(index.eventNames.length);
@@ -100,7 +107,7 @@ export function breakdowns(index: ReportIndex, reports: Int32Array, vaccines: re
     serious: { serious: 0, not_serious: 0 }, outcomes: zeros(OUTCOME_KEYS.map(([key]) => key)),
     dose: {}, received_year: {}, state: { top: [], other: 0 }, manufacturer: { top: [], other: 0 },
     co_vaccines: { top: [], other: 0 }, co_events: { top: [], other: 0 },
-    ...lagBreakdown(data, reports), onset_comparison: others === null ? null : onsetComparison(data, reports, others),
+    ...yield* lagSteps(data, reports), onset_comparison: others === null ? null : yield* onsetSteps(data, reports, others),
   };
   const dose = new Map<string, number>();
   const state = new Map<string, number>();
@@ -110,7 +117,9 @@ export function breakdowns(index: ReportIndex, reports: Int32Array, vaccines: re
   // The last report that counted each name: a name counts once per report.
   const vaccineSeen = new Int32Array(index.vaccineNames.length).fill(-1);
   const eventSeen = new Int32Array(index.eventNames.length).fill(-1);
-  for (const r of reports) {
+  for (let i = 0; i < reports.length; i++) {
+    if (i % STEP_REPORTS === STEP_REPORTS - 1) yield;
+    const r = reports[i];
     out.sex[SEX_CODES[data.sex[r]]]++;
     out.age_group[AGE_GROUPS[data.ageGroup[r]].label]++;
     out.onset_interval[onsetInterval(data.numdays[r])]++;

@@ -6,6 +6,10 @@
  * newest, in listing order); reports in no cluster stand for themselves.
  */
 import type { RuleColumns } from '../../domain/report-rules.js';
+import { runAll, type Steps } from './slices.js';
+
+/** Reports read between two yields of {@link collapseSteps}. */
+const STEP = 4096;
 
 /** What `duplicates` asks: `keep` every report (the default) or `collapse` each cluster to one. */
 export const DUPLICATES_CHOICES = ['keep', 'collapse'] as const;
@@ -17,11 +21,19 @@ export type DuplicatesChoice = (typeof DUPLICATES_CHOICES)[number];
  * module comment), ascending, and how many reports were folded away.
  */
 export function collapseClusters(data: Pick<RuleColumns, 'id' | 'cluster'>, reports: Int32Array): { reports: Int32Array; folded: number } {
+  return runAll(collapseSteps(data, reports));
+}
+
+/** {@link collapseClusters} in steps (src/cases/slices.ts). */
+export function* collapseSteps(data: Pick<RuleColumns, 'id' | 'cluster'>, reports: Int32Array): Steps<{ reports: Int32Array; folded: number }> {
   const representativeHere = new Set<number>();
   for (const r of reports) if (data.cluster[r] === data.id[r]) representativeHere.add(data.id[r]);
+  yield;
   const seen = new Set<number>();
   const kept: number[] = [];
-  for (const r of reports) {
+  for (let i = 0; i < reports.length; i++) {
+    if (i % STEP === STEP - 1) yield;
+    const r = reports[i];
     const cluster = data.cluster[r];
     if (Number.isNaN(cluster)) kept.push(r);
     else if (representativeHere.has(cluster)) {

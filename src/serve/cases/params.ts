@@ -8,7 +8,7 @@
 import type { ParamError } from '../../domain/error-object.js';
 import { DUPLICATES_CHOICES, type DuplicatesChoice } from './duplicates.js';
 import { parseQuarterInput, type QuarterIndex } from '../../domain/quarter.js';
-import { parseTextQuery, TEXT_MAX_CHARS, TEXT_MIN_LETTERS, type TextQuery } from '../narratives/query.js';
+import { parseTextQuery, TEXT_EXPANSION_MAX_WORDS, TEXT_MAX_CHARS, TEXT_MIN_LETTERS, TEXT_PREFIX_MAX_WORDS, type TextQuery } from '../narratives/query.js';
 import { integerValue, LIMIT_MAX, presentValue, queryValues, quoteValue, vaccineValue, type ParameterSpec } from '../query/parameters.js';
 
 /** `/cases` formats: json (the case series) and csv (the line listing of the page). */
@@ -30,7 +30,7 @@ export const CASES_PARAMETERS: readonly ParameterSpec[] = [
   { name: 'event', schema: { type: 'string' }, description: 'Exact event preferred term ignoring case, else a case-insensitive substring of at least 3 characters.' },
   { name: 'q', schema: { type: 'string' }, description: 'Only without vaccine and event: the reports naming a vaccine or an event that q matches (as /signals q).' },
   { name: 'text', schema: { type: 'string' },
-    description: `Full-text search of the six narrative fields (SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL, OTHER_MEDS, PRIOR_VAX), alone or with vaccine/event/q: the reports holding every word, whole, ignoring case and diacritics; \`word*\` a prefix; \`"two words"\` consecutive words within one field; \`-word\` absent. Words are runs of letters and digits; other characters (\`%\`, \`_\`, regex or SQL syntax) are plain text. 400 when over ${TEXT_MAX_CHARS} characters, with fewer than ${TEXT_MIN_LETTERS} letters or digits to find, only exclusions, or an unbalanced quote. Each listed report then carries a \`snippet\`.` },
+    description: `Full-text search of the six narrative fields (SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL, OTHER_MEDS, PRIOR_VAX), alone or with vaccine/event/q: the reports holding every word, whole, ignoring case and diacritics; \`word*\` a prefix; \`"two words"\` consecutive words within one field; \`-word\` absent. Words are runs of letters and digits; other characters (\`%\`, \`_\`, regex or SQL syntax) are plain text. Every term is required: \`OR\`, \`AND\`, \`NOT\` (in capitals) and parentheses are refused; a repeated term counts once. 400 when over ${TEXT_MAX_CHARS} characters, with fewer than ${TEXT_MIN_LETTERS} letters or digits to find, only exclusions, an unbalanced quote, an operator, or a prefix expanding to over ${TEXT_PREFIX_MAX_WORDS} words of the narratives (${TEXT_EXPANSION_MAX_WORDS} for all the prefixes of the text). Each listed report then carries a \`snippet\`.` },
   { name: 'from', schema: { type: 'string' }, description: 'First quarter `YYYYQn` of RECVDATE (inclusive), within the quarters of the store\'s reports (else 400 naming them); default: the first in the store.' },
   { name: 'to', schema: { type: 'string' }, description: 'Last quarter `YYYYQn` of RECVDATE (inclusive), within the quarters of the store\'s reports (else 400 naming them); default: the last in the store.' },
   { name: 'duplicates', schema: { type: 'string', enum: DUPLICATES_CHOICES, default: 'keep' },

@@ -1,7 +1,8 @@
 /**
  * Renderers of `/cases` (the case series), in a registry keyed by the format enum: `json` (the
  * case series: query echo, matched names, breakdowns, the page of reports) and `csv` (the line
- * listing of the page, RFC 4180, one row per report).
+ * listing of the page, RFC 4180, one row per report). A renderer is a generator that yields every
+ * PAGE_STEP rows (a row with its snippet costs up to a millisecond), run in slices by src/cases/slices.ts.
  */
 import { HYPOTHESIS } from '../../domain/caveats.js';
 import { formatQuarter } from '../../domain/quarter.js';
@@ -17,6 +18,10 @@ import type { CasesFormat } from './params.js';
 import type { TextQuery } from '../narratives/query.js';
 import { snippet, type Snippet } from '../narratives/snippet.js';
 import { reportLagDays } from './timing.js';
+import type { Steps } from './slices.js';
+
+/** Rows rendered between two yields. */
+const PAGE_STEP = 16;
 
 /** What the renderers get: the case series of one request. */
 export interface CaseSeries {
@@ -126,15 +131,21 @@ function snippetOf(series: CaseSeries, index: ReportIndex, r: number): Snippet |
   return series.text && index.narratives ? snippet(index.narratives.fields(r), series.text) : null;
 }
 
-function renderJson(series: CaseSeries, index: ReportIndex): CasesRendered {
-  const reports = Array.from(series.page, (r) => (series.text ? { ...caseReport(index, r), snippet: snippetOf(series, index, r) } : caseReport(index, r)));
+function* renderJson(series: CaseSeries, index: ReportIndex): Steps<CasesRendered> {
+  // Each report is stringified in its step (a page of 500 with narratives is about a megabyte of JSON).
+  const reports: string[] = [];
+  for (const r of series.page) {
+    if (reports.length % PAGE_STEP === PAGE_STEP - 1) yield;
+    reports.push(JSON.stringify(series.text ? { ...caseReport(index, r), snippet: snippetOf(series, index, r) } : caseReport(index, r)));
+  }
   const body = {
     query: series.query, ...(series.analysis === null ? {} : { analysis: series.analysis }),
     vaccines: series.vaccines, events: series.events, from: series.from, to: series.to,
     reports_through: series.reports_through, n_reports: series.n_reports, duplicates: series.duplicates, reports_folded: series.reports_folded, hypothesis: HYPOTHESIS, note: CASES_NOTE,
-    breakdowns: series.breakdowns, limit: series.limit, offset: series.offset, returned: reports.length, reports,
+    breakdowns: series.breakdowns, limit: series.limit, offset: series.offset, returned: reports.length, reports: [],
   };
-  return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
+  // `reports` is the last member: its `[]}` becomes the page.
+  return { contentType: 'application/json; charset=utf-8', body: `${JSON.stringify(body).slice(0, -3)}[${reports.join(',')}]}` };
 }
 
 /** Columns of the CSV line listing, in order: the JSON report fields (src/domain/report-columns.ts) but the optional ones. */
@@ -146,11 +157,12 @@ function vaccinesField(vaccines: CaseVaccine[]): string {
   return vaccines.map((v) => `${v[name]} (${rest.map((k) => v[k] ?? '').join('; ')})`).join(' | ');
 }
 
-function renderCsv(series: CaseSeries, index: ReportIndex): CasesRendered {
+function* renderCsv(series: CaseSeries, index: ReportIndex): Steps<CasesRendered> {
   const narratives = index.narratives !== null;
   const header = [...CASES_CSV_COLUMNS, ...(narratives ? ['narrative'] : []), ...(series.text ? ['snippet_field', 'snippet'] : [])];
   const lines = [header.join(',')];
   for (const r of series.page) {
+    if (lines.length % PAGE_STEP === 0) yield;
     const report = caseReport(index, r);
     const cells = CASES_CSV_COLUMNS.map((c) => (c === 'vaccines' ? vaccinesField(report.vaccines) : c === 'events' ? report.events.join('; ') : report[c] as unknown));
     if (narratives) cells.push(report.narrative ?? null);
@@ -163,8 +175,8 @@ function renderCsv(series: CaseSeries, index: ReportIndex): CasesRendered {
   return { contentType: 'text/csv; charset=utf-8', body: `${lines.join('\r\n')}\r\n` };
 }
 
-/** The renderer of each format. */
-export const CASES_RENDERERS: Record<CasesFormat, (series: CaseSeries, index: ReportIndex) => CasesRendered> = {
+/** The renderer of each format (steps: src/cases/slices.ts `runSliced` or `runAll`). */
+export const CASES_RENDERERS: Record<CasesFormat, (series: CaseSeries, index: ReportIndex) => Steps<CasesRendered>> = {
   json: renderJson,
   csv: renderCsv,
 };

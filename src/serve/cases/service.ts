@@ -21,16 +21,19 @@ import { ownBytes, SizedLru, type CacheStats } from '../query/lru.js';
 import { matchNames } from '../query/names.js';
 import { quarterOutside } from '../query/quarter-range.js';
 import { errorBody, type ErrorBody, type ParamError } from '../../domain/error-object.js';
+import { Unavailable } from '../query/unavailable.js';
 import { formatQuarter } from '../../domain/quarter.js';
 import { filter } from '../narratives/postings.js';
 import { TEXT_USAGE } from '../narratives/query.js';
+import { searchOffThread } from '../narratives/search-pool.js';
 import { readReportData } from '../store/reports.js';
-import { breakdowns } from './breakdowns.js';
-import { collapseClusters } from './duplicates.js';
+import { breakdownSteps, type Breakdowns } from './breakdowns.js';
+import { collapseSteps } from './duplicates.js';
 import { indexReports, type ReportIndex } from './index.js';
 import { CASES_USAGE, parseCasesQuery, type CasesParams } from './params.js';
 import { CASES_RENDERERS, type CaseSeries } from './render.js';
 import { reportAnswer, type ReportAnswer } from './report-view.js';
+import { runAll, runSliced, type Steps } from './slices.js';
 
 /** Why `text` cannot be served: the store keeps no narratives. */
 export const NO_NARRATIVES = 'this store keeps no narratives, so text cannot be searched: rebuild it with "reporting-signals build --vaers DIR --narratives --out FILE"';
@@ -39,6 +42,10 @@ export const NO_NARRATIVES = 'this store keeps no narratives, so text cannot be 
 export const CASES_CACHE_CONTROL = 'public, max-age=60';
 /** Bound of the answer cache: total body bytes. */
 export const CASES_CACHE_BYTES = 8 << 20;
+/** Bound of the case-series cache (the reports and breakdowns of a query, whatever its page): bytes, about. */
+export const CASES_SERIES_BYTES = 16 << 20;
+/** Default time budget of the text search of one answer, in milliseconds (the server gives each request's own deadline). */
+export const CASES_BUDGET_MS = 10_000;
 
 /**
  * Why an analysis of a store has no case series: this program does not know its subset rule (a
@@ -61,11 +68,41 @@ export interface Selection {
   others: Int32Array | null;
 }
 
+/** The case series of a query before paging (what every page, limit and format of it shares), with its size in bytes for the cache. */
+interface Computed {
+  ok: true;
+  selected: Selection;
+  /** Reports folded by `duplicates=collapse`. */
+  folded: number;
+  breakdowns: Breakdowns;
+  bytes: number;
+}
+
+/** A computation under way, shared by the requests waiting for it. */
+interface Flight {
+  promise: Promise<Computed | { ok: false; error: ErrorBody }>;
+  controller: AbortController;
+  waiting: number;
+}
+
+/** `promise`, or the signal's reason as soon as it aborts. */
+function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const stop = (): void => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
 /** The case series of one store. */
 export class CasesService {
   /** Answer-cache lookups of every CasesService of the process (200 answers only). */
   static readonly stats: CacheStats = { hits: 0, misses: 0 };
   private readonly answers = new SizedLru<CasesAnswer>(CASES_CACHE_BYTES);
+  private readonly series = new SizedLru<Computed>(CASES_SERIES_BYTES);
+  private readonly flights = new Map<string, Flight>();
   private readonly subsets = new Map<string, Uint8Array>();
 
   /** Report indexes sorted by VAERS_ID (for a store without narratives; built on first use). */
@@ -116,18 +153,35 @@ export class CasesService {
   /**
    * The reports of a query, ascending (the listing's order), and the matched names; with a vaccine
    * and an event (not q), also `others`: the reports naming a matched event and no matched vaccine,
-   * under the same quarters, analysis and text (else null).
+   * under the same quarters, analysis and text (else null). The text is searched in this thread
+   * (callers without an event loop to protect: the evaluate command, tests); {@link answer}
+   * searches in the worker pool.
    */
   select(params: CasesParams, analysis: AnalysisDefinition | null): { ok: true } & Selection | { ok: false; error: ErrorBody } {
+    const names = runAll(this.selectSteps(params, analysis));
+    if (!names.ok) return names;
+    return { ok: true, ...names.split(params.text ? this.index.narratives!.search(params.text, names.within ?? undefined) : names.within!) };
+  }
+
+  /**
+   * The selection by names, quarters and analysis, in steps: the reports to search the text
+   * within (`within`, ascending; null: every report, for a text alone; without text, the
+   * candidates themselves) and how to split the reports found into the Selection. The text is
+   * searched once, even with a vaccine and an event (within the union of both groups). A text
+   * whose prefixes expand too far (NarrativeIndex.tooBroad) is a 400 here, before any search.
+   */
+  private *selectSteps(params: CasesParams, analysis: AnalysisDefinition | null): Steps<{ ok: true; within: Int32Array | null; split: (found: Int32Array) => Selection } | { ok: false; error: ErrorBody }> {
     const { data, narratives } = this.index;
     if (params.text && !narratives) return { ok: false, error: errorBody(NO_NARRATIVES, { usage: TEXT_USAGE }) };
+    const broad = params.text ? narratives!.tooBroad(params.text) : null;
+    if (broad !== null) return { ok: false, error: errorBody(broad, { usage: TEXT_USAGE }) };
     const mask = analysis ? this.subset(analysis) : null;
     const from = params.from ?? -Infinity;
     const to = params.to ?? Infinity;
     const keep = (r: number): boolean => data.quarter[r] >= from && data.quarter[r] <= to && (!mask || mask[r] === 1);
     if (params.vaccine === undefined && params.event === undefined && params.q === undefined) {
       // Text alone: its reports, then the quarters and the analysis's subset.
-      return { ok: true, reports: filter(narratives!.search(params.text!), keep), vaccines: null, events: null, others: null };
+      return { ok: true, within: null, split: (found: Int32Array) => ({ reports: filter(found, keep), vaccines: null, events: null, others: null }) };
     }
     const byType = analysis?.items === 'vax_type_code';
     const names = matchNames(byType ? this.index.types.vocabulary : this.index.vocabulary, params, CASES_USAGE);
@@ -138,23 +192,42 @@ export class CasesService {
     };
     markAll(byType ? this.index.types.reportsByCode : this.index.reportsByVaccine, names.vaccines ?? [], 1);
     markAll(this.index.reportsByEvent, names.events ?? [], 2);
+    yield;
     const want = names.union || names.vaccines === null || names.events === null ? 3 : 0;
-    const out: number[] = [];
-    // With a vaccine and an event: the event's reports naming no matched vaccine (the onset comparison's other group).
-    const rest: number[] | null = want === 0 ? [] : null;
+    // With a vaccine and an event: the event's reports naming no matched vaccine (the onset
+    // comparison's other group) are candidates too; `mark` tells the two groups apart.
+    const pair = want === 0;
+    const candidates: number[] = [];
     for (let r = 0; r < data.count; r++) {
+      if (r % 16384 === 16383) yield;
       const m = mark[r];
       if (m === 0 || !keep(r)) continue;
-      if (m === 2 && rest) rest.push(r);
-      if (want === 0 && m !== 3) continue;
-      out.push(r);
+      // A pair's candidates: both names (3) or the event alone (2), not the vaccine alone (1).
+      if (pair && m === 1) continue;
+      candidates.push(r);
     }
-    const byText = (list: Int32Array): Int32Array => (params.text ? narratives!.search(params.text, list) : list);
-    return { ok: true, reports: byText(Int32Array.from(out)), vaccines: names.vaccines, events: names.events, others: rest && byText(Int32Array.from(rest)) };
+    const split = (found: Int32Array): Selection => {
+      if (!pair) return { reports: found, vaccines: names.vaccines, events: names.events, others: null };
+      const reports: number[] = [];
+      const others: number[] = [];
+      for (const r of found) (mark[r] === 3 ? reports : others).push(r);
+      return { reports: Int32Array.from(reports), vaccines: names.vaccines, events: names.events, others: Int32Array.from(others) };
+    };
+    return { ok: true, within: Int32Array.from(candidates), split };
   }
 
-  /** Answers one request given its raw query string (without `?`); never throws for bad input. */
-  answer(search: string, analysis: AnalysisDefinition | null = null): CasesAnswer {
+  /**
+   * Answers one request given its raw query string (without `?`); never throws for bad input.
+   * The text is searched in the worker pool (src/narratives/search-pool.ts) and the rest runs in
+   * slices of the event loop (src/cases/slices.ts). The case series of a query (its reports and
+   * breakdowns, whatever the page and format) is computed once and cached, so another `offset`,
+   * `limit` or `format` only renders a page; identical queries computed at the same time share one
+   * computation (stopped when every request waiting for it has left).
+   * @param options.signal aborts the work (the request's deadline passed or its client left)
+   * @param options.deadline epoch milliseconds after which a text search stops (default: CASES_BUDGET_MS from now)
+   * @throws the signal's reason when it aborts; Unavailable `busy` or `deadline` when the work was refused or stopped.
+   */
+  async answer(search: string, analysis: AnalysisDefinition | null = null, options: { signal?: AbortSignal; deadline?: number } = {}): Promise<CasesAnswer> {
     const parsed = parseCasesQuery(search);
     if (!parsed.ok) return { status: 400, body: errorBody(parsed.error.error, parsed.error) };
     const key = `${analysis?.name ?? ''}\u0000${parsed.key}`;
@@ -166,12 +239,12 @@ export class CasesService {
     const { params } = parsed;
     const outside = this.outsideQuarters(params);
     if (outside) return { status: 400, body: errorBody(outside.error, outside) };
-    const selected = this.select(params, analysis);
-    if (!selected.ok) return { status: 400, body: selected.error };
+    const { signal } = options;
+    const computed = await this.computed(params, analysis, options.deadline ?? Date.now() + CASES_BUDGET_MS, signal);
+    if (!computed.ok) return { status: 400, body: computed.error };
     CasesService.stats.misses++;
-    const collapsed = params.duplicates === 'collapse' ? collapseClusters(this.index.data, selected.reports) : { reports: selected.reports, folded: 0 };
-    const series = this.caseSeries(params, analysis, { ...selected, reports: collapsed.reports }, collapsed.folded);
-    const rendered = CASES_RENDERERS[params.format](series, this.index);
+    const series = this.caseSeries(params, analysis, computed);
+    const rendered = await runSliced(CASES_RENDERERS[params.format](series, this.index), signal);
     const body = ownBytes(rendered.body);
     const answer: CasesAnswer = {
       status: 200,
@@ -201,8 +274,57 @@ export class CasesService {
     return null;
   }
 
-  private caseSeries(params: CasesParams, analysis: AnalysisDefinition | null, selected: Selection, folded: number): CaseSeries {
+  /** The case series of a query before paging: from the cache, from a computation under way, or computed now. */
+  private async computed(params: CasesParams, analysis: AnalysisDefinition | null, deadline: number, signal?: AbortSignal): Promise<Computed | { ok: false; error: ErrorBody }> {
+    const key = JSON.stringify([analysis?.name ?? '', params.vaccine, params.event, params.q, params.from, params.to, params.textKey, params.duplicates]);
+    const hit = this.series.get(key);
+    if (hit) return hit;
+    let flight = this.flights.get(key);
+    if (!flight) {
+      const controller = new AbortController();
+      const promise = this.compute(params, analysis, deadline, controller.signal).then((result) => {
+        if (result.ok) this.series.set(key, result, result.bytes);
+        return result;
+      });
+      const started: Flight = { promise, controller, waiting: 0 };
+      const leave = (): void => {
+        if (this.flights.get(key) === started) this.flights.delete(key);
+      };
+      promise.then(leave, leave);
+      flight = started;
+      this.flights.set(key, flight);
+    }
+    const shared = flight;
+    shared.waiting++;
+    try {
+      return await abortable(shared.promise, signal);
+    } finally {
+      if (--shared.waiting === 0 && this.flights.get(key) === shared) {
+        // Every request waiting for it has left (or it is done): stop it, and let the next request start afresh.
+        this.flights.delete(key);
+        shared.controller.abort(signal?.reason ?? new Unavailable('cancelled', 'no request waits for this case series'));
+      }
+    }
+  }
+
+  /** Computes the case series of a query (selection, text search off the thread, duplicates, breakdowns). */
+  private async compute(params: CasesParams, analysis: AnalysisDefinition | null, deadline: number, signal: AbortSignal): Promise<Computed | { ok: false; error: ErrorBody }> {
+    const names = await runSliced(this.selectSteps(params, analysis), signal);
+    if (!names.ok) return names;
+    const found = params.text ? await searchOffThread(this.index.narratives!, params.text, names.within, deadline, signal) : names.within!;
+    const selected = names.split(found);
+    const collapsed = params.duplicates === 'collapse' ? await runSliced(collapseSteps(this.index.data, selected.reports), signal) : { reports: selected.reports, folded: 0 };
+    const reports = collapsed.reports;
+    const vaccines = analysis?.items === 'vax_type_code' && selected.vaccines
+      ? [...new Set(selected.vaccines.flatMap((code) => this.index.types.productsOf.get(code) ?? []))] : selected.vaccines;
+    const counts = await runSliced(breakdownSteps(this.index, reports, vaccines, selected.events, selected.others), signal);
+    const bytes = 4 * (reports.length + (selected.others?.length ?? 0)) + JSON.stringify(counts).length + 1024;
+    return { ok: true, selected: { ...selected, reports }, folded: collapsed.folded, breakdowns: counts, bytes };
+  }
+
+  private caseSeries(params: CasesParams, analysis: AnalysisDefinition | null, computed: Computed): CaseSeries {
     const { data } = this.index;
+    const { selected, folded } = computed;
     const page = selected.reports.subarray(params.offset, params.offset + params.limit);
     const first = data.count > 0 ? data.quarter[data.count - 1] : null;
     const last = data.count > 0 ? data.quarter[0] : null;
@@ -219,8 +341,7 @@ export class CasesService {
       n_reports: selected.reports.length,
       duplicates: params.duplicates,
       reports_folded: folded,
-      breakdowns: breakdowns(this.index, selected.reports, analysis?.items === 'vax_type_code' && selected.vaccines
-        ? [...new Set(selected.vaccines.flatMap((code) => this.index.types.productsOf.get(code) ?? []))] : selected.vaccines, selected.events, selected.others),
+      breakdowns: computed.breakdowns,
       limit: params.limit,
       offset: params.offset,
       page,

@@ -12,6 +12,10 @@
 import { LATE_DAYS, lagDaysOf, ONSET_MAX_DAYS, onsetDaysOf, quantileSorted } from '../../domain/report-days.js';
 import { ks2samp } from '../../stats/ks.js';
 import type { ReportData } from '../store/reports.js';
+import { runAll, type Steps } from './slices.js';
+
+/** Reports read between two yields of the steps below (src/cases/slices.ts). */
+export const STEP_REPORTS = 1024;
 
 /** Lag intervals in days from VAX_DATE to RECVDATE, in order (bounds inclusive); `unknown`: VAX_DATE blank or not a real date, or after RECVDATE. */
 export const LAG_INTERVALS = ['0-7', '8-30', '31-90', '91-365', '366-730', '731-1825', '>1825', 'unknown'] as const;
@@ -44,10 +48,16 @@ export function reportLagDays(data: ReportData, r: number): number | null {
 
 /** The lag breakdown of reports: reports per LAG_INTERVALS interval and the summary of the known lags. */
 export function lagBreakdown(data: ReportData, reports: Int32Array): { lag_interval: Record<string, number>; lag: LagSummary } {
+  return runAll(lagSteps(data, reports));
+}
+
+/** {@link lagBreakdown} in steps (a yield every STEP_REPORTS reports). */
+export function* lagSteps(data: ReportData, reports: Int32Array): Steps<{ lag_interval: Record<string, number>; lag: LagSummary }> {
   const intervals: Record<string, number> = Object.fromEntries(LAG_INTERVALS.map((k) => [k, 0]));
   const known: number[] = [];
-  for (const r of reports) {
-    const days = reportLagDays(data, r);
+  for (let i = 0; i < reports.length; i++) {
+    if (i % STEP_REPORTS === STEP_REPORTS - 1) yield;
+    const days = reportLagDays(data, reports[i]);
     intervals[lagInterval(days)]++;
     if (days !== null) known.push(days);
   }
@@ -81,11 +91,13 @@ export interface OnsetComparison {
   ks: { d: number; p: number; method: 'exact' | 'asymp' } | null;
 }
 
-/** The onset days within 0..ONSET_MAX_DAYS of reports, as a sample and per day. */
-function onsetSample(data: ReportData, reports: Int32Array): { values: number[]; sample: OnsetSample } {
+/** The onset days within 0..ONSET_MAX_DAYS of reports, as a sample and per day (a yield every STEP_REPORTS reports). */
+function* onsetSample(data: ReportData, reports: Int32Array): Steps<{ values: number[]; sample: OnsetSample }> {
   const days = new Array<number>(ONSET_MAX_DAYS + 1).fill(0);
   const values: number[] = [];
-  for (const r of reports) {
+  for (let i = 0; i < reports.length; i++) {
+    if (i % STEP_REPORTS === STEP_REPORTS - 1) yield;
+    const r = reports[i];
     const d = onsetDaysOf(data.numdays[r], data.vaxDate[r], data.onsetDate[r]);
     if (d === null || d > ONSET_MAX_DAYS) continue;
     days[d]++;
@@ -97,8 +109,13 @@ function onsetSample(data: ReportData, reports: Int32Array): { values: number[];
 
 /** The onset comparison of a pair's reports (`pair`) against the event's reports after other vaccines (`others`). */
 export function onsetComparison(data: ReportData, pair: Int32Array, others: Int32Array): OnsetComparison {
-  const a = onsetSample(data, pair);
-  const b = onsetSample(data, others);
+  return runAll(onsetSteps(data, pair, others));
+}
+
+/** {@link onsetComparison} in steps. */
+export function* onsetSteps(data: ReportData, pair: Int32Array, others: Int32Array): Steps<OnsetComparison> {
+  const a = yield* onsetSample(data, pair);
+  const b = yield* onsetSample(data, others);
   const ks = ks2samp(a.values, b.values);
   return { max_days: ONSET_MAX_DAYS, pair: a.sample, other_vaccines: b.sample, ks: ks && { d: ks.d, p: ks.p, method: ks.method } };
 }

@@ -36,11 +36,11 @@
  * The index holds the texts (for phrase verification and snippets); `text()` and `fields()`
  * serve them to the report view, so that the narratives are held once in the serving process.
  */
-import type { TextQuery, TextTerm } from './query.js';
+import { TEXT_EXPANSION_MAX_WORDS, TEXT_PREFIX_MAX_WORDS, type TextQuery, type TextTerm } from './query.js';
 import { GrowingInt32, filter, intersect, subtract, unite } from './postings.js';
 import { NARRATIVE_FIELDS } from '../../domain/report-columns.js';
 import type { NarrativeRecord } from './records.js';
-import { NarrativeTexts } from './texts.js';
+import { NarrativeTexts, sharedInt32, type SharedTexts } from './texts.js';
 import { phraseTest, words } from './words.js';
 
 const FIELDS = NARRATIVE_FIELDS.length;
@@ -56,8 +56,32 @@ export interface NarrativeIndexStats {
   postings: number;
 }
 
-/** The index; immutable once built. */
+/**
+ * An index as plain shared memory, for a worker thread (src/narratives/search-pool.ts): every
+ * array lives in a SharedArrayBuffer, so posting it to a worker copies no data; the vocabulary
+ * is its words joined by `\n` (a word never holds one), UTF-8.
+ */
+export interface SharedNarrativeIndex {
+  ids: Int32Array;
+  byId: Int32Array;
+  texts: SharedTexts;
+  vocabulary: Uint8Array;
+  start: Int32Array;
+  postings: Int32Array;
+}
+
+/**
+ * Called by a search between steps (every prefix word, every list operation, every 256
+ * candidates of a phrase): throws to stop the search (a time budget spent, a request cancelled).
+ */
+export type SearchCheck = () => void;
+
+const NO_CHECK: SearchCheck = () => {};
+
+/** The index; immutable once built. Its arrays live in shared memory ({@link share}). */
 export class NarrativeIndex {
+  private shared: SharedNarrativeIndex | null = null;
+
   private constructor(
     /** VAERS_ID per ordinal. */
     private readonly ids: Int32Array,
@@ -111,17 +135,38 @@ export class NarrativeIndex {
     const vocabulary = [...idOf.keys()].sort();
     const rank = new Int32Array(vocabulary.length);
     vocabulary.forEach((word, r) => (rank[idOf.get(word) as number] = r));
-    const start = new Int32Array(vocabulary.length + 1);
+    const start = sharedInt32(vocabulary.length + 1);
     for (let i = 0; i < pairWord.length; i++) start[rank[pairWord.at(i)] + 1]++;
     for (let r = 0; r < vocabulary.length; r++) start[r + 1] += start[r];
     const fill = start.slice(0, vocabulary.length);
-    const postings = new Int32Array(pairWord.length);
+    const postings = sharedInt32(pairWord.length);
     for (let i = 0; i < pairWord.length; i++) postings[fill[rank[pairWord.at(i)]]++] = pairReport.at(i);
-    const byId = Int32Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b]);
+    const byId = sharedInt32(ids.length);
+    byId.set(Int32Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b]));
     for (let i = 1; i < byId.length; i++) {
       if (ids[byId[i]] === ids[byId[i - 1]]) throw new RangeError(`NarrativeIndex.build: id ${ids[byId[i]]} appears twice`);
     }
-    return new NarrativeIndex(ids, byId, NarrativeTexts.of(records, FIELDS), vocabulary, start, postings);
+    const sharedIds = sharedInt32(ids.length);
+    sharedIds.set(ids);
+    return new NarrativeIndex(sharedIds, byId, NarrativeTexts.of(records, FIELDS), vocabulary, start, postings);
+  }
+
+  /** The index as shared memory (computed once; the vocabulary is encoded on the first call), for {@link fromShared} in a worker thread. */
+  share(): SharedNarrativeIndex {
+    if (!this.shared) {
+      const text = this.vocabulary.join('\n');
+      const vocabulary = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text, 'utf8')));
+      Buffer.from(vocabulary.buffer, 0, vocabulary.length).write(text, 'utf8');
+      this.shared = { ids: this.ids, byId: this.byId, texts: this.texts.share(), vocabulary, start: this.start, postings: this.postings };
+    }
+    return this.shared;
+  }
+
+  /** The index over shared memory given by {@link share} (in another thread: no array is copied; the vocabulary is decoded). */
+  static fromShared(shared: SharedNarrativeIndex): NarrativeIndex {
+    const { vocabulary: bytes } = shared;
+    const vocabulary = bytes.length === 0 ? [] : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8').split('\n');
+    return new NarrativeIndex(shared.ids, shared.byId, NarrativeTexts.fromShared(shared.texts), vocabulary, shared.start, shared.postings);
   }
 
   /** Number of reports (ordinals are 0..size-1). */
@@ -179,21 +224,54 @@ export class NarrativeIndex {
    * The reports matching a query: every required term present (each in any field; a phrase
    * within one field), no excluded term present. With `within` (ascending ordinals, e.g. a case
    * series' selection) only those reports are considered, and phrase verification reads only them.
+   * `check` is called between steps and may throw to stop the search (its error propagates).
+   * The caller checks {@link tooBroad} first: the cost of a prefix grows with the words it expands to.
    * @returns ascending ordinals, in a new array (the caller may keep or change it).
    */
-  search(query: TextQuery, within?: Int32Array): Int32Array {
-    const lists = query.required.map((term) => this.candidates(term, within));
+  search(query: TextQuery, within?: Int32Array, check: SearchCheck = NO_CHECK): Int32Array {
+    const lists = query.required.map((term) => this.candidates(term, within, check));
     if (within) lists.push(within);
     lists.sort((a, b) => a.length - b.length);
     let found = lists[0] ?? new Int32Array(0);
-    for (let i = 1; i < lists.length && found.length > 0; i++) found = intersect(found, lists[i]);
-    for (const term of query.required) if (term.kind === 'phrase') found = this.holding(found, term.words);
+    for (let i = 1; i < lists.length && found.length > 0; i++) {
+      check();
+      found = intersect(found, lists[i]);
+    }
+    for (const term of query.required) if (term.kind === 'phrase') found = this.holding(found, term.words, check);
     for (const term of query.excluded) {
       if (found.length === 0) break;
-      const holding = intersect(found, this.candidates(term, found));
-      found = subtract(found, term.kind === 'phrase' ? this.holding(holding, term.words) : holding);
+      const holding = intersect(found, this.candidates(term, found, check));
+      found = subtract(found, term.kind === 'phrase' ? this.holding(holding, term.words, check) : holding);
     }
     return found.buffer === this.postings.buffer || found === within ? found.slice() : found;
+  }
+
+  /** How many vocabulary words start with `prefix`. O(log words). */
+  prefixWords(prefix: string): number {
+    const [first, end] = this.prefixRange(prefix);
+    return end - first;
+  }
+
+  /**
+   * Whether the prefixes of a query expand to too many vocabulary words: more than
+   * TEXT_PREFIX_MAX_WORDS for one prefix, or more than TEXT_EXPANSION_MAX_WORDS for all of
+   * them (required and excluded). @returns the message naming the prefix and the limit (the
+   * Error object's `error`), or null when within the limits.
+   */
+  tooBroad(query: TextQuery): string | null {
+    let total = 0;
+    for (const term of [...query.required, ...query.excluded]) {
+      if (term.kind !== 'prefix') continue;
+      const count = this.prefixWords(term.prefix);
+      if (count > TEXT_PREFIX_MAX_WORDS) {
+        return `text prefix ${term.prefix}* matches ${count} distinct words of the narratives, over the limit of ${TEXT_PREFIX_MAX_WORDS} words per prefix: give it more letters`;
+      }
+      total += count;
+    }
+    if (total > TEXT_EXPANSION_MAX_WORDS) {
+      return `text prefixes match ${total} distinct words of the narratives in all, over the limit of ${TEXT_EXPANSION_MAX_WORDS} words per text: give them more letters, or fewer prefixes`;
+    }
+    return null;
   }
 
   /**
@@ -202,14 +280,17 @@ export class NarrativeIndex {
    * selection then never pays for the union of a common prefix over every report); the result
    * may still hold reports outside `within` for a word or a phrase (the caller intersects).
    */
-  private candidates(term: TextTerm, within?: Int32Array): Int32Array {
+  private candidates(term: TextTerm, within: Int32Array | undefined, check: SearchCheck): Int32Array {
     if (term.kind === 'word') return this.reportsOf(term.word);
     if (term.kind === 'prefix') {
       const lists: Int32Array[] = [];
-      for (let w = this.lowerBound(term.prefix); w < this.vocabulary.length && this.vocabulary[w].startsWith(term.prefix); w++) {
+      const [first, end] = this.prefixRange(term.prefix);
+      for (let w = first; w < end; w++) {
+        if ((w - first) % 64 === 0) check();
         const list = this.postingsAt(w);
         lists.push(within ? intersect(within, list) : list);
       }
+      check();
       return unite(lists.filter((list) => list.length > 0), this.size);
     }
     const lists = term.words.map((word) => this.reportsOf(word)).sort((a, b) => a.length - b.length);
@@ -217,9 +298,11 @@ export class NarrativeIndex {
   }
 
   /** The reports of `list` that hold the phrase within one of their fields. */
-  private holding(list: Int32Array, phrase: readonly string[]): Int32Array {
+  private holding(list: Int32Array, phrase: readonly string[], check: SearchCheck): Int32Array {
     const holds = phraseTest(phrase);
+    let tested = 0;
     return filter(list, (ordinal) => {
+      if ((tested++ & 255) === 0) check();
       for (let f = 0; f < FIELDS; f++) {
         const text = this.texts.get(ordinal * FIELDS + f);
         if (text !== null && holds(text)) return true;
@@ -236,6 +319,20 @@ export class NarrativeIndex {
 
   private postingsAt(w: number): Int32Array {
     return this.postings.subarray(this.start[w], this.start[w + 1]);
+  }
+
+  /** The vocabulary's words starting with `prefix`: indexes [first, end). */
+  private prefixRange(prefix: string): [number, number] {
+    const first = this.lowerBound(prefix);
+    let lo = first;
+    let hi = this.vocabulary.length;
+    // The words starting with the prefix are contiguous from `first` on (sorted order).
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.vocabulary[mid].startsWith(prefix)) lo = mid + 1;
+      else hi = mid;
+    }
+    return [first, lo];
   }
 
   /** First vocabulary index whose word is >= `word` (UTF-16 order, as the sort). */

@@ -61,13 +61,25 @@ describe('parseTextQuery: terms', () => {
   });
 
   it('treats %, _, regex and SQL syntax as separators', () => {
-    expect(parsed("%fever_rash% (a|b)+ [x] ' OR 1=1; -- .*$")).toEqual({
+    expect(parsed("%fever_rash% a|b+ [x] ' or 1=1; -- .*$")).toEqual({
       required: [
         { kind: 'phrase', words: ['fever', 'rash'] }, { kind: 'phrase', words: ['a', 'b'] }, { kind: 'word', word: 'x' },
         { kind: 'word', word: 'or' }, { kind: 'phrase', words: ['1', '1'] },
       ],
       excluded: [],
     });
+  });
+
+  it('keeps each distinct term once, in the order of first appearance (issue 35: 66 copies of s* cost 66 expansions)', () => {
+    const result = parseTextQuery(`${Array(25).fill('fev*').join(' ')} Fever FEVER "bell's palsy" "Bell s palsy" -x -X -x*`);
+    expect(result).toEqual({
+      ok: true,
+      query: { required: [{ kind: 'prefix', prefix: 'fev' }, { kind: 'word', word: 'fever' }, { kind: 'phrase', words: ['bell', 's', 'palsy'] }],
+        excluded: [{ kind: 'word', word: 'x' }, { kind: 'prefix', prefix: 'x' }] },
+      key: 'fev* fever "bell s palsy" -x -x*',
+    });
+    // The letters are those of the distinct terms: three copies of a one-letter prefix are one letter.
+    expect(parseTextQuery('s* s* s*')).toMatchObject({ ok: false, rule: 'too-short', error: 'text must hold at least 3 letters or digits in the terms to find (got 1)' });
   });
 
   it('splits a term at a quote that follows it', () => {
@@ -110,16 +122,36 @@ describe('parseTextQuery: bad input, one rule each', () => {
     expect(parseTextQuery('flu').ok).toBe(true);
   });
 
-  it('checks the rules in order: length, quotes, exclusions, letters', () => {
+  it('rejects OR, AND, NOT in capitals and parentheses outside quotes, saying what is supported (issue 36)', () => {
+    const message = (what: string): string => `text does not support ${what}: every term is required (an implicit AND), and there is no OR or grouping; ` +
+      'search one alternative at a time, or use a prefix (surg* finds surgery and surgical), and -word for NOT';
+    expect(parseTextQuery('surgery OR surgical')).toEqual({ ok: false, rule: 'operator', error: message('OR'), usage: TEXT_USAGE });
+    expect(parseTextQuery('fever AND rash')).toMatchObject({ rule: 'operator', error: message('AND') });
+    expect(parseTextQuery('fever NOT rash')).toMatchObject({ rule: 'operator', error: message('NOT') });
+    expect(parseTextQuery('fever -OR')).toMatchObject({ rule: 'operator', error: message('OR') });
+    expect(parseTextQuery('(fever rash)')).toMatchObject({ rule: 'operator', error: message('parentheses') });
+    expect(parseTextQuery('fever) OR rash')).toMatchObject({ rule: 'operator', error: message('parentheses') });
+    expect(TEXT_USAGE).toContain('no OR, AND, NOT or parentheses');
+    // Lower case, inside a word, or quoted: words as before.
+    expect(parsed('surgery or surgical and not')).toEqual({ required: ['surgery', 'or', 'surgical', 'and', 'not'].map((word) => ({ kind: 'word', word })), excluded: [] });
+    expect(parsed('ORAL ANDES "rock AND roll" "(left) arm"')).toEqual({
+      required: [{ kind: 'word', word: 'oral' }, { kind: 'word', word: 'andes' }, { kind: 'phrase', words: ['rock', 'and', 'roll'] }, { kind: 'phrase', words: ['left', 'arm'] }],
+      excluded: [],
+    });
+  });
+
+  it('checks the rules in order: length, quotes, operators, exclusions, letters', () => {
     expect(parseTextQuery('"' + 'a'.repeat(200))).toMatchObject({ rule: 'too-long' });
     expect(parseTextQuery('-"a')).toMatchObject({ rule: 'unbalanced-quote' });
+    expect(parseTextQuery('"a OR')).toMatchObject({ rule: 'unbalanced-quote' });
+    expect(parseTextQuery('-a OR')).toMatchObject({ rule: 'operator' });
     expect(parseTextQuery('-a')).toMatchObject({ rule: 'only-exclusions' });
   });
 });
 
 describe('parseTextQuery: any text', () => {
   it('never throws, and an accepted text has a key that parses to the same query', () => {
-    const chars = fc.constantFrom('a', 'B', 'é', '1', ' ', '"', '-', '*', "'", '%', '_', '.', '\u0301', 'ß');
+    const chars = fc.constantFrom('a', 'B', 'é', '1', ' ', '"', '-', '*', "'", '%', '_', '.', '\u0301', 'ß', '(', 'OR', 'NOT');
     fc.assert(fc.property(fc.array(chars, { maxLength: 40 }).map((list) => list.join('')), (text) => {
       const result = parseTextQuery(text);
       if (result.ok) expect(parseTextQuery(result.key)).toEqual(result);

@@ -1,0 +1,101 @@
+/**
+ * A deadline on every request: each request gets an AbortSignal (`request.stop`) and a deadline
+ * `deadlineMs` after it arrived. When the deadline passes before
+ * the answer is sent, the request is answered 503 with the Error object and `Retry-After`
+ * (DEADLINE_RETRY_AFTER_SECONDS), and its signal aborts, which stops the work behind it (a text
+ * search in the worker pool, a case series computed in slices). When the client closes the
+ * connection before its answer, the signal aborts too (Unavailable `cancelled`): an abandoned
+ * request stops costing anything. While the served store is still loading (`/readyz` 503), a
+ * request waiting for it is not cut: its deadline starts over when the load ends.
+ *
+ * The limit: REPORTING_SIGNALS_DEADLINE_MS in the environment, else DEADLINE_MS_DEFAULT (the
+ * serve command and tests can pass another to buildApp).
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { errorBody } from '../domain/error-object.js';
+import { Unavailable } from '../serve/query/unavailable.js';
+import type { LiveStore } from './live-store.js';
+
+/** Default deadline of a request, in milliseconds. */
+export const DEADLINE_MS_DEFAULT = 10_000;
+/** Seconds a client is told to wait (`Retry-After`) after a 503 for a deadline passed or a busy server. */
+export const DEADLINE_RETRY_AFTER_SECONDS = 5;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Aborts when the request's deadline passes or its client leaves (reason: an Unavailable `cancelled`). */
+    stop: AbortSignal;
+  }
+}
+
+/**
+ * The deadline in milliseconds from the environment (`REPORTING_SIGNALS_DEADLINE_MS`, a positive
+ * integer), else DEADLINE_MS_DEFAULT.
+ * @throws Error naming the variable when it is set to something else.
+ */
+export function deadlineFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const text = env.REPORTING_SIGNALS_DEADLINE_MS;
+  if (text === undefined || text === '') return DEADLINE_MS_DEFAULT;
+  if (!/^[1-9]\d{0,8}$/.test(text)) throw new Error(`REPORTING_SIGNALS_DEADLINE_MS must be a positive whole number of milliseconds (got "${text.slice(0, 40)}")`);
+  return Number(text);
+}
+
+/** The Error message of a request answered 503 at its deadline. */
+export function deadlineMessage(deadlineMs: number): string {
+  return `the request was not answered within its deadline of ${deadlineMs} ms and was stopped (the server is busy, or the query is costly: narrow it); retry after a few seconds`;
+}
+
+/** Answers 503 with the Error object and Retry-After (unless an answer was already sent). */
+export function sendUnavailable(reply: FastifyReply, message: string): FastifyReply {
+  if (reply.sent) return reply;
+  return reply.code(503).header('retry-after', String(DEADLINE_RETRY_AFTER_SECONDS)).send(errorBody(message));
+}
+
+/**
+ * What a route does with an error of the work behind it: an Unavailable (`busy`, `deadline`) is a
+ * 503 with Retry-After, `cancelled` needs no answer (the client left, or the deadline already
+ * answered); anything else is rethrown (the app's error handler: 500).
+ */
+export function answerStopped(reply: FastifyReply, error: unknown): FastifyReply {
+  if (!(error instanceof Unavailable)) throw error;
+  if (error.why === 'cancelled' || reply.sent) return reply;
+  return sendUnavailable(reply, error.message);
+}
+
+/** Registers the deadline on every request of `app` (see the module comment). */
+export function registerDeadline(app: FastifyInstance, live: LiveStore, deadlineMs: number): void {
+  app.decorateRequest('stop', null as unknown as AbortSignal);
+  app.addHook('onRequest', (request, reply, done) => {
+    const controller = new AbortController();
+    request.stop = controller.signal;
+    let timer: NodeJS.Timeout;
+    const expire = (): void => {
+      if (reply.sent) return;
+      const loading = live.current && !live.current.loaded && live.current.failure === null;
+      if (loading && !reply.sent) {
+        // Waiting for the store's load is not the request's cost: its deadline starts over.
+        timer = setTimeout(expire, deadlineMs).unref();
+        return;
+      }
+      const message = deadlineMessage(deadlineMs);
+      controller.abort(new Unavailable('cancelled', message));
+      sendUnavailable(reply, message);
+    };
+    timer = setTimeout(expire, deadlineMs).unref();
+    const generation = live.current;
+    if (generation && !generation.loaded) {
+      // A request that arrives while the store loads waits for it: its deadline starts when the load ends.
+      generation.complete.then(() => {
+        if (reply.sent || controller.signal.aborted) return;
+        clearTimeout(timer);
+        timer = setTimeout(expire, deadlineMs).unref();
+      }, () => {});
+    }
+    reply.raw.once('finish', () => clearTimeout(timer));
+    reply.raw.once('close', () => {
+      clearTimeout(timer);
+      if (!reply.raw.writableFinished) controller.abort(new Unavailable('cancelled', 'the client closed the connection before its answer'));
+    });
+    done();
+  });
+}
