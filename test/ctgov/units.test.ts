@@ -89,6 +89,7 @@ describe('negotiation and escaping', () => {
     ['text/html', true],
     ['text/*', true],
     ['application/json, text/html', false],
+    ['text/html, application/json', false], // a tie is JSON: HTML only when strictly preferred
     ['text/html;q=0.9, application/json;q=0.8', true],
     ['text/html;q=0', false],
   ])('Accept %s prefers HTML: %s', (accept, expected) => {

@@ -18,7 +18,11 @@ const NOTE =
   'responses of every operation), /llms.txt and /.well-known/api-catalog (/vaccines and the operations notes); re-recorded for the ' +
   'agencies\' strata (sex x AGE_GROUP_6 x year, the calculated age, GET /analyses/NAME with its fits) where only these changed: /openapi.json ' +
   '(GET /analyses/{analysis}, strata, age_source, the age subsets\' rules), /llms.txt (the same) and the explorer\'s js/api.js; every ' +
-  '/signals body stayed byte-identical (the default analysis is crude); re-recorded for the narratives where only these bodies changed: /openapi.json and /llms.txt (text on /cases, /reports/{vaers_id}), the explorer page, explorer.css and js/app.js (the search box); re-recorded for issue 35 (the cost of a request) where only /openapi.json (a 503 with Retry-After on every operation, the text limits) and /llms.txt changed. Written by `npx tsx test/golden/record.ts` and replayed by ' +
+  '/signals body stayed byte-identical (the default analysis is crude); re-recorded for the narratives where only these bodies changed: /openapi.json and /llms.txt (text on /cases, /reports/{vaers_id}), the explorer page, explorer.css and js/app.js (the search box); re-recorded for issue 35 (the cost of a request) where only /openapi.json (a 503 with Retry-After on every operation, the text limits) and /llms.txt changed. ' +
+  're-recorded after the round of issues 28, 30, 31 and 35 where no /signals, /cases, /pipeline or error body changed and only these did: /triage (issue 31: ' +
+  'cautions, related events, distinct cases, caution_codes; the caveat called hypothesis), /analyses (the VAERS code item kind named vax_type_code), ' +
+  '/openapi.json and /llms.txt, /.well-known/api-catalog (the seven APIs from the routes, relative links), explorer.css, POST /openapi.json (405 for every ' +
+  'GET path), OPTIONS without Access-Control-Request-Method (a 400 Error object); headers: nosniff everywhere, CSP on the explorer. Written by `npx tsx test/golden/record.ts` and replayed by ' +
   'test/golden/golden.test.ts. Headers that vary between runs or code versions are not recorded (harness.ts ' +
   'VOLATILE_HEADERS); bodies of 2048 bytes or more are recorded as sha256, byte length and the first 300 characters.';
 
