@@ -24,6 +24,7 @@ import type { BuildStatus } from '../cache/default-store.js';
 import type { StoreMeta } from '../domain/store-schema.js';
 import { OpenStore, readStoreMeta, verifyTables, withStore } from '../serve/store/serving.js';
 import { readStoreWindows } from '../serve/store/windows.js';
+import { readTriageWindows, type TriageWindows } from '../serve/store/triage-rows.js';
 import type { RenderedAnswer } from './answer.js';
 import { buildId } from './build-id.js';
 import { droppedFeatures, storeBuildId } from './store-identity.js';
@@ -89,7 +90,9 @@ export class Generation {
     /** The store file held open: the request-time reads (`read`) go to this file, never to a newer one at the same path. */
     private readonly store: OpenStore,
   ) {
-    this.complete = Promise.all([...analyses.names.map((name) => analyses.service(name)), cases])
+    // The triage windows of the analysis GET /triage ranks load with the rest (one read), so that no
+    // /triage request queries the store; another analysis's load at its first request.
+    this.complete = Promise.all([...analyses.names.map((name) => analyses.service(name)), cases, this.triageWindows(this.triageAnalysis)])
       // Every block of every table read once (DuckDB checks each block's checksum) before the store counts as loaded.
       .then(() => withStore(path, async (connection) => {
         await verifyTables(connection, path);
@@ -101,6 +104,31 @@ export class Generation {
     this.complete.catch((error: Error) => {
       this.failure = error.message;
     });
+  }
+
+  /** The analysis GET /triage ranks: `stratified` when the store has it, else the default. */
+  get triageAnalysis(): string {
+    return this.analyses.names.includes('stratified') ? 'stratified' : this.analyses.defaultName;
+  }
+
+  /** Every triage window of an analysis, by analysis; filled by triageWindows. */
+  private triage: Map<string, Promise<TriageWindows>> | undefined;
+
+  /**
+   * Every triage window of `analysis` (src/serve/store/triage-rows.ts readTriageWindows), read once
+   * per generation from the file it loaded: the default triage analysis's with the load, another's
+   * at its first request. Rejects (and is read again next time) when the store could not be read.
+   */
+  triageWindows(analysis: string): Promise<TriageWindows> {
+    this.triage ??= new Map();
+    const cache = this.triage;
+    let windows = cache.get(analysis);
+    if (!windows) {
+      windows = this.read(`the ${analysis} triage windows`, (store) => readTriageWindows(store, analysis));
+      windows.catch(() => cache.delete(analysis));
+      cache.set(analysis, windows);
+    }
+    return windows;
   }
 
   /** Whether every analysis and the case series are loaded. */

@@ -2,9 +2,10 @@
  * Route plugin of `GET /triage` and `GET /analyses/:analysis/triage` (src/serve/triage/): the flagged
  * pairs of one window in triage order with their evidence, reasons and cautions. The analysis
  * of `/triage` is `stratified` when the store has it, else the store's default analysis; an
- * unknown analysis is a 404 Error object (as /analyses/NAME/cases). The window's rows are read
- * from the store file on demand (src/serve/store/triage-rows.ts) and kept per generation (the last
- * WINDOW_CACHE windows read), always from the file the generation loaded (Generation.read). A
+ * unknown analysis is a 404 Error object (as /analyses/NAME/cases). Every window's rows are read
+ * in one read with the store generation (Generation.triageWindows, src/serve/store/triage-rows.ts:
+ * the /triage analysis's with the load, another analysis's at its first request), from the file the
+ * generation loaded; a request reads no store. A
  * `quarter` outside the analysis's quarters is a 400 naming them. Validation is parseTriageQuery (Fastify's is off; the schema documents).
  * Headers of a 200: X-Total-Count (pairs before paging), X-Limit, X-Offset, X-REPORTS-Through (the
  * store's reports_through, as /signals), X-REPORTS-Analysis, Cache-Control public, max-age=60; a weak
@@ -13,7 +14,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../domain/error-object.js';
-import { readQuarterRange, readTriageWindow, type TriageWindow } from '../serve/store/triage-rows.js';
+import { triageWindowOf, type TriageWindow } from '../serve/store/triage-rows.js';
 import { parseTriageQuery, triageAnswer } from '../serve/triage/service.js';
 import { TRIAGE_USAGE } from '../serve/triage/params.js';
 import { TRIAGE_QUERY_SCHEMA, TRIAGE_RESPONSES, TRIAGE_SUMMARY } from '../serve/triage/schemas.js';
@@ -30,43 +31,9 @@ export interface TriageRouteOptions {
   analysisNames: string[];
 }
 
-/** Windows kept per generation. */
-const WINDOW_CACHE = 16;
-const windowsOf = new WeakMap<Generation, Map<string, Promise<TriageWindow>>>();
-
-/** The window of `analysis` ending at `quarter` (null: the latest), read once per generation. */
-function triageWindow(generation: Generation, analysis: string, quarter: string | null): Promise<TriageWindow> {
-  let cache = windowsOf.get(generation);
-  if (!cache) windowsOf.set(generation, (cache = new Map()));
-  const key = `${analysis}\0${quarter ?? ''}`;
-  let window = cache.get(key);
-  if (!window) {
-    window = generation.read(`the ${analysis} window ${quarter ?? 'latest'}`, (store) => readTriageWindow(store, analysis, quarter));
-    window.catch(() => cache.delete(key));
-    if (cache.size >= WINDOW_CACHE) cache.delete(cache.keys().next().value!);
-    cache.set(key, window);
-  }
-  return window;
-}
-
-const rangesOf = new WeakMap<Generation, Map<string, Promise<{ first: string; last: string } | null>>>();
-
-/** The first and last quarter of `analysis`'s rows (the windows it can rank), read once per generation. */
-function quarterRange(generation: Generation, analysis: string): Promise<{ first: string; last: string } | null> {
-  let cache = rangesOf.get(generation);
-  if (!cache) rangesOf.set(generation, (cache = new Map()));
-  let range = cache.get(analysis);
-  if (!range) {
-    range = generation.read(`the quarters of ${analysis}`, (store) => readQuarterRange(store, analysis));
-    range.catch(() => cache.delete(analysis));
-    cache.set(analysis, range);
-  }
-  return range;
-}
-
-/** The analysis GET /triage ranks: `stratified` when the store has it, else the default. */
-export function triageAnalysis(generation: Generation): string {
-  return generation.analyses.names.includes('stratified') ? 'stratified' : generation.analyses.defaultName;
+/** The window of `analysis` ending at `quarter` (null: the latest), from the windows loaded with the generation. */
+async function triageWindow(generation: Generation, analysis: string, quarter: string | null): Promise<TriageWindow> {
+  return triageWindowOf(await generation.triageWindows(analysis), quarter);
 }
 
 /** Registers GET /triage and GET /analyses/:analysis/triage. */
@@ -78,7 +45,7 @@ export async function triageRoutes(app: FastifyInstance, options: TriageRouteOpt
     const params = parseTriageQuery(rawQuery(request));
     if ('error' in params) return reply.code(400).send(errorBody(params.error, params));
     if (params.quarter !== null) {
-      const outside = quarterOutside('quarter', params.quarter, await quarterRange(generation, analysis), `the quarters of analysis ${analysis}`, TRIAGE_USAGE);
+      const outside = quarterOutside('quarter', params.quarter, (await generation.triageWindows(analysis)).range, `the quarters of analysis ${analysis}`, TRIAGE_USAGE);
       if (outside) return reply.code(400).send(errorBody(outside.error, outside));
     }
     const service = await generation.analyses.service(analysis)!;
@@ -96,7 +63,7 @@ export async function triageRoutes(app: FastifyInstance, options: TriageRouteOpt
   }
 
   app.get('/triage', { schema: { summary: TRIAGE_SUMMARY, description: triageNotes(), querystring: TRIAGE_QUERY_SCHEMA, response: TRIAGE_RESPONSES }, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
-    withGeneration(live, reply, (generation) => send(generation, triageAnalysis(generation), request, reply)));
+    withGeneration(live, reply, (generation) => send(generation, generation.triageAnalysis, request, reply)));
   app.get('/analyses/:analysis/triage', {
     schema: { summary: `${TRIAGE_SUMMARY} (one analysis)`, description: triageNotes(), params: { type: 'object', properties: { analysis: { type: 'string', enum: options.analysisNames } } }, querystring: TRIAGE_QUERY_SCHEMA, response: TRIAGE_RESPONSES }, ...PLAIN,
   }, async (request: FastifyRequest<{ Params: { analysis: string } }>, reply) =>

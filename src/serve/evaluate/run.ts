@@ -15,7 +15,7 @@ import { UserError } from '../../domain/user-error.js';
 import { exactVaccines, vaccineIndex, vaxTypeIndex } from '../query/names.js';
 import { FLAG_COLUMNS, readFlagRows, readStoreVocabulary, type FlagColumn } from '../store/evaluation.js';
 import { readReportData } from '../store/reports.js';
-import { readTriageWindow } from '../store/triage-rows.js';
+import { readTriageWindows, triageWindowOf } from '../store/triage-rows.js';
 import { evaluatePairs, summarise, type MethodSummary, type PairResult } from './evaluate.js';
 import { compareRankings, type RankingResult } from './ranking.js';
 import { recomputeRows, tallyAnalysis } from './recompute.js';
@@ -114,7 +114,8 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
     if (!rankings.includes(analysis)) continue;
     const quarters = [...priors.keys()].filter((q) => (parseQuarter(q) ?? Infinity) <= throughIndex).sort();
     const windows = [];
-    for (const quarter of quarters) windows.push(await readTriageWindow(request.store, analysis, quarter));
+    const all = await readTriageWindows(request.store, analysis);
+    for (const quarter of quarters) windows.push(triageWindowOf(all, quarter));
     const compared = compareRankings({
       analysis, pairs, items, vaxTypeOf: (item) => vaxTypeOf.get(item) ?? item,
       windows: windows.map((w, i) => ({ quarter: w.quarter ?? quarters[i], rows: w.rows, at_bound: w.at_bound })),

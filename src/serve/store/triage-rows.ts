@@ -1,9 +1,9 @@
 /**
- * The triage read of a store (GET /triage, src/serve/triage/): for one analysis and one window, the
- * quarterly rows the analysis flags (`eb05 >= 2` or `n_methods_flagged >= 2`) with their
- * evidence columns (src/domain/columns.ts kind `evidence`, EVIDENCE_COLUMNS), the first quarter
- * each pair was flagged, and the window's MGPS fit (`windows.at_bound`). Read on demand from the
- * store file (withStore), as the fitted windows are (windows.ts). A store without the evidence
+ * The triage read of a store (GET /triage, src/serve/triage/): for one analysis, every window's
+ * flagged quarterly rows (src/domain/floor.ts isFlagged) with their evidence columns
+ * (src/domain/columns.ts kind `evidence`, EVIDENCE_COLUMNS), the first quarter each pair was
+ * flagged, and each window's MGPS fit (`windows.at_bound`), in one read: the server loads them with
+ * the store generation and answers every window from memory. A store without the evidence
  * columns (an import, or one built before them) reads them as null; a store without an
  * `analysis` column holds one analysis.
  */
@@ -47,52 +47,69 @@ async function columnsOf(connection: DuckDBConnection, table: string): Promise<S
   return new Set((await connection.runAndReadAll(`SELECT * FROM store.${table} LIMIT 0`)).columnNames());
 }
 
-/**
- * The first and last quarter (`YYYYQn`) of the quarterly rows of `analysis` (of every row for a
- * store without analyses), or null when it has none: the windows GET /triage can rank.
- * @throws Error naming the file when it is missing or not a store.
- */
-export async function readQuarterRange(path: StoreSource, analysis: string): Promise<{ first: string; last: string } | null> {
-  return withStore(path, async (connection) => {
-    const hasAnalysis = (await columnsOf(connection, 'quarterly')).has('analysis');
-    const row = (await connection.runAndReadAll(`SELECT min(quarter) AS first, max(quarter) AS last FROM store.quarterly${hasAnalysis ? ' WHERE analysis = $analysis' : ''}`,
-      hasAnalysis ? { analysis } : {})).getRowObjectsJS()[0];
-    return typeof row?.first === 'string' && typeof row.last === 'string' ? { first: row.first, last: row.last } : null;
-  });
+/** Every window of one analysis as the triage reads it: the windows by quarter and the range of quarters. */
+export interface TriageWindows {
+  /** The first and last quarter of the analysis's rows (null: none). */
+  range: { first: string; last: string } | null;
+  /** The flagged rows of each window with a flagged row, by quarter (`YYYYQn`); a window without one is absent. */
+  windows: Map<string, TriageWindow>;
+  /** Each fitted window's parameters on a bound of the box, by quarter ('' none; absent: no fit recorded). */
+  at_bound: Map<string, string>;
+  /** Whether the store holds the build's evidence (as TriageWindow.has_evidence). */
+  has_evidence: boolean;
 }
 
 /**
- * The flagged rows of `analysis` in the window ending at `quarter` (null: the analysis's latest
- * quarter), with the evidence and each pair's first flagged quarter.
+ * The flagged rows of every window of `analysis` in one read (GET /triage loads them with the
+ * store generation, then answers every window from memory; the evaluation ranks every window),
+ * with the evidence, each pair's first flagged quarter and each window's MGPS fit.
  * @throws Error naming the file when it is missing or not a store.
  */
-export async function readTriageWindow(path: StoreSource, analysis: string, quarter: string | null): Promise<TriageWindow> {
+export async function readTriageWindows(path: StoreSource, analysis: string): Promise<TriageWindows> {
   return withStore(path, async (connection) => {
     const columns = await columnsOf(connection, 'quarterly');
     const hasAnalysis = columns.has('analysis');
     const of = hasAnalysis ? 'analysis = $analysis' : 'true';
     const params: Record<string, string> = hasAnalysis ? { analysis } : {};
-    const latest = quarter ?? (await connection.runAndReadAll(`SELECT max(quarter) AS q FROM store.quarterly WHERE ${of}`, params)).getRowObjectsJS()[0]?.q;
-    if (typeof latest !== 'string') return { quarter: null, rows: [], at_bound: null, has_evidence: false };
+    const bounds = (await connection.runAndReadAll(`SELECT min(quarter) AS first, max(quarter) AS last FROM store.quarterly WHERE ${of}`, params)).getRowObjectsJS()[0];
+    const range = typeof bounds?.first === 'string' && typeof bounds.last === 'string' ? { first: bounds.first, last: bounds.last } : null;
     const hasEvidence = EVIDENCE_COLUMNS.every((c) => columns.has(c));
     const evidence = EVIDENCE_COLUMNS.map((c) => (columns.has(c) ? `q.${c}` : `NULL AS ${c}`)).join(', ');
     const ic025 = columns.has('ic025') ? 'q.ic025' : 'NULL AS ic025';
     const sql = `WITH first AS (SELECT drug, event, min(quarter) AS first_flagged FROM store.quarterly WHERE ${of} AND ${FLAGGED} GROUP BY drug, event)
-      SELECT q.drug, q.event, q.n, q.eb05, q.prr, ${ic025}, q.n_methods_flagged, f.first_flagged, ${evidence}
+      SELECT q.quarter, q.drug, q.event, q.n, q.eb05, q.prr, ${ic025}, q.n_methods_flagged, f.first_flagged, ${evidence}
       FROM store.quarterly q JOIN first f ON q.drug = f.drug AND q.event = f.event
-      WHERE ${of.replace('analysis', 'q.analysis')} AND q.quarter = $quarter AND ${FLAGGED.replace(/eb05|n_methods_flagged/g, (c) => `q.${c}`)}`;
-    const raw = (await connection.runAndReadAll(sql, { ...params, quarter: latest })).getRowObjectsJS();
-    const atBound = await connection.runAndReadAll(`SELECT at_bound FROM store.windows WHERE ${of} AND quarter = $quarter`, { ...params, quarter: latest })
-      .then((fit) => fit.getRowObjectsJS().map((w) => String(w.at_bound ?? ''))[0] ?? null)
-      .catch(() => null); // an import has no windows table
-    const rows = raw.map((r): TriageRow => {
+      WHERE ${of.replace('analysis', 'q.analysis')} AND ${FLAGGED.replace(/n_methods_flagged/g, 'q.n_methods_flagged')}
+      ORDER BY q.quarter, q.drug, q.event`;
+    const raw = (await connection.runAndReadAll(sql, params)).getRowObjectsJS();
+    const atBound = new Map<string, string>();
+    await connection.runAndReadAll(`SELECT quarter, at_bound FROM store.windows WHERE ${of}`, params)
+      .then((fits) => { for (const w of fits.getRowObjectsJS()) atBound.set(String(w.quarter), String(w.at_bound ?? '')); })
+      .catch(() => undefined); // an import has no windows table
+    const windows = new Map<string, TriageWindow>();
+    for (const r of raw) {
+      const quarter = String(r.quarter);
+      let window = windows.get(quarter);
+      if (!window) windows.set(quarter, (window = { quarter, rows: [], at_bound: atBound.get(quarter) ?? null, has_evidence: hasEvidence }));
       const values = Object.fromEntries(EVIDENCE_COLUMNS.map((c) => [c, TEXT.has(c) ? (r[c] === null || r[c] === undefined ? null : String(r[c])) : numberOrNull(r[c])])) as unknown as EvidenceValues;
-      return {
+      window.rows.push({
         vaccine: String(r.drug), event: String(r.event), n: Number(r.n), eb05: numberOrNull(r.eb05), prr: numberOrNull(r.prr),
         ic025: numberOrNull(r.ic025), n_methods_flagged: Number(r.n_methods_flagged ?? 0), first_flagged: String(r.first_flagged), ...values,
-      };
-    });
+      });
+    }
     // A store written with the columns but without the build's evidence (an import) has lag_n null throughout.
-    return { quarter: latest, rows, at_bound: atBound, has_evidence: hasEvidence && (rows.length === 0 || rows.some((r) => r.lag_n !== null)) };
+    const filled = hasEvidence && (raw.length === 0 || raw.some((r) => r.lag_n !== null && r.lag_n !== undefined));
+    for (const window of windows.values()) window.has_evidence = filled;
+    return { range, windows, at_bound: atBound, has_evidence: filled };
   });
+}
+
+/**
+ * The window of `quarter` (null: the analysis's last quarter) from every window read at once: its
+ * flagged rows, or none (a quarter of the analysis without a flagged row, or no quarter at all).
+ */
+export function triageWindowOf(all: TriageWindows, quarter: string | null): TriageWindow {
+  const at = quarter ?? all.range?.last ?? null;
+  if (at === null) return { quarter: null, rows: [], at_bound: null, has_evidence: false };
+  return all.windows.get(at) ?? { quarter: at, rows: [], at_bound: all.at_bound.get(at) ?? null, has_evidence: all.has_evidence };
 }

@@ -1,16 +1,17 @@
 /**
  * The ranking comparison (src/serve/evaluate/ranking.ts) on two hand-made windows, every rank and share
- * worked by hand from src/serve/triage/rank.ts's score (log2 EB05 + 0.25 per method, +1 when new;
- * artefact cautions last):
- * - 2000Q1: RotaShield x Intussusception (EB05 1.5, PRR 6, IC025 0.8, 3 methods, first flagged
- *   2000Q1: new; score 0.585 + 0.75 + 1 = 2.335), MMR II x Autism (EB05 2.5, PRR 4, IC025 0.3,
+ * worked by hand from src/serve/triage/rank.ts's score (log2 EB05 + 0.25 per method, +1 when new,
+ * the bonus weighted by min(1, max(0, EB05 - 1)), so in full from EB05 2; artefact cautions last):
+ * - 2000Q1: RotaShield x Intussusception (EB05 2, PRR 6, IC025 0.8, 3 methods, first flagged
+ *   2000Q1: new; score 1 + 0.75 + 1 = 2.75), MMR II x Autism (EB05 2.5, PRR 4, IC025 0.3,
  *   legal share 0.8: cautioned) and 24 fillers (EB05 2.2, PRR 2.1, IC025 0.85, 4 methods, not new:
  *   score 1.137 + 1 = 2.137). Rota is 1st in the queue, 26th by EB05 (after Autism and the fillers),
  *   1st by PRR, 25th by IC025.
- * - 2000Q2: Rota (still new: 2.335), Autism, FLUZONE x Hypertension (EB05 3, 4 methods: 2.585) and
- *   LYMErix x Arthritis (EB05 5, late reports: cautioned). Queue: Hypertension, Rota, then the
- *   cautioned Arthritis (3.32) and Autism (2.32); EB05: Arthritis, Hypertension, Autism, Rota;
- *   PRR: Rota, Autism, Arthritis (3), Hypertension (2.5); IC025: Arthritis (1), Rota, Hypertension, Autism.
+ * - 2000Q2: Rota (still new: 2.75), Autism, FLUZONE x Hypertension (EB05 4, 4 methods: 3) and
+ *   LYMErix x Arthritis (EB05 5, a median of 780 days from onset to receipt: late reports,
+ *   cautioned). Queue: Hypertension, Rota, then the cautioned Arthritis (3.32) and Autism (2.32);
+ *   EB05: Arthritis, Hypertension, Autism, Rota; PRR: Rota, Autism, Arthritis (3), Hypertension
+ *   (2.5); IC025: Arthritis (1), Rota, Hypertension, Autism.
  */
 import { describe, expect, it } from 'vitest';
 import { parseReferenceSet } from '../../../src/serve/evaluate/reference.js';
@@ -27,12 +28,12 @@ function row(vaccine: string, event: string, eb05: number, prr: number, ic025: n
   return { vaccine, event, n: 10, eb05, prr, ic025, n_methods_flagged: nmf, first_flagged: first, ...PLAIN_EVIDENCE, ...evidence };
 }
 
-const rota = row(ROTA, 'Intussusception', 1.5, 6, 0.8, 3, '2000Q1');
+const rota = row(ROTA, 'Intussusception', 2, 6, 0.8, 3, '2000Q1');
 const autism = row(MMR, 'Autism', 2.5, 4, 0.3, 4, '1999Q1', { legal_share: 0.8 });
 const fillers = Array.from({ length: 24 }, (_, k) => row('FILLER', `E${String(k + 1).padStart(2, '0')}`, 2.2, 2.1, 0.85, 4, '1998Q1'));
 const WINDOWS: RankingWindow[] = [
   { quarter: '2000Q1', rows: [...fillers, autism, rota], at_bound: '' },
-  { quarter: '2000Q2', rows: [rota, autism, row(FLU, 'Hypertension', 3, 2.5, 0.5, 4, '1998Q1'), row(LYME, 'Arthritis', 5, 3, 1, 4, '1998Q1', { lag_median_days: 800 })], at_bound: '' },
+  { quarter: '2000Q2', rows: [rota, autism, row(FLU, 'Hypertension', 4, 2.5, 0.5, 4, '1998Q1'), row(LYME, 'Arthritis', 5, 3, 1, 4, '1998Q1', { lag_median_days: 800, onset_lag_n: 10, onset_lag_median_days: 780, onset_lag_q1_days: 700, onset_lag_q3_days: 900 })], at_bound: '' },
 ];
 
 const reference = parseReferenceSet([
