@@ -21,7 +21,9 @@ describe('the column table', () => {
       'lag_n INTEGER, lag_excluded INTEGER, lag_median_days DOUBLE, lag_q1_days DOUBLE, lag_q3_days DOUBLE, lag_share_over_365 DOUBLE, ' +
       'legal_share DOUBLE, onset_n INTEGER, onset_median_days DOUBLE, onset_d_other_vaccines DOUBLE, onset_p_other_vaccines DOUBLE, ' +
       'onset_d_other_events DOUBLE, onset_p_other_events DOUBLE, completeness_mean DOUBLE, well_documented_share DOUBLE, ' +
-      'serious_share DOUBLE, deaths INTEGER',
+      'serious_share DOUBLE, deaths INTEGER, onset_lag_n INTEGER, onset_lag_median_days DOUBLE, onset_lag_q1_days DOUBLE, ' +
+      'onset_lag_q3_days DOUBLE, onset_n_other_vaccines INTEGER, onset_n_other_events INTEGER, n_cases INTEGER, template_share DOUBLE, ' +
+      'co_vaccine VARCHAR, co_share DOUBLE, related_events VARCHAR',
     );
     expect(SCHEMA_SQL).toContain(`CREATE TABLE quarterly (${QUARTERLY_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')});`);
     expect(new Set(COLUMNS.map((c) => c.name)).size).toBe(COLUMNS.length);

@@ -94,7 +94,7 @@ export function breakdowns(index: ReportIndex, reports: Int32Array, vaccines: re
   return runAll(breakdownSteps(index, reports, vaccines, events, others));
 }
 
-/** {@link breakdowns} in steps (a yield every STEP_REPORTS reports; src/cases/slices.ts runs them). */
+/** {@link breakdowns} in steps (a yield every STEP_REPORTS reports; src/serve/cases/slices.ts runs them). */
 export function* breakdownSteps(index: ReportIndex, reports: Int32Array, vaccines: readonly string[] | null, events: readonly string[] | null,
   others: Int32Array | null = null): Steps<Breakdowns> {
   const { data } = index;

@@ -24,7 +24,7 @@ export function collapseClusters(data: Pick<RuleColumns, 'id' | 'cluster'>, repo
   return runAll(collapseSteps(data, reports));
 }
 
-/** {@link collapseClusters} in steps (src/cases/slices.ts). */
+/** {@link collapseClusters} in steps (src/serve/cases/slices.ts). */
 export function* collapseSteps(data: Pick<RuleColumns, 'id' | 'cluster'>, reports: Int32Array): Steps<{ reports: Int32Array; folded: number }> {
   const representativeHere = new Set<number>();
   for (const r of reports) if (data.cluster[r] === data.id[r]) representativeHere.add(data.id[r]);

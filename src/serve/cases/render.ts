@@ -2,7 +2,7 @@
  * Renderers of `/cases` (the case series), in a registry keyed by the format enum: `json` (the
  * case series: query echo, matched names, breakdowns, the page of reports) and `csv` (the line
  * listing of the page, RFC 4180, one row per report). A renderer is a generator that yields every
- * PAGE_STEP rows (a row with its snippet costs up to a millisecond), run in slices by src/cases/slices.ts.
+ * PAGE_STEP rows (a row with its snippet costs up to a millisecond), run in slices by src/serve/cases/slices.ts.
  */
 import { HYPOTHESIS } from '../../domain/caveats.js';
 import { formatQuarter } from '../../domain/quarter.js';
@@ -175,7 +175,7 @@ function* renderCsv(series: CaseSeries, index: ReportIndex): Steps<CasesRendered
   return { contentType: 'text/csv; charset=utf-8', body: `${lines.join('\r\n')}\r\n` };
 }
 
-/** The renderer of each format (steps: src/cases/slices.ts `runSliced` or `runAll`). */
+/** The renderer of each format (steps: src/serve/cases/slices.ts `runSliced` or `runAll`). */
 export const CASES_RENDERERS: Record<CasesFormat, (series: CaseSeries, index: ReportIndex) => Steps<CasesRendered>> = {
   json: renderJson,
   csv: renderCsv,

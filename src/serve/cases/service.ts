@@ -218,8 +218,8 @@ export class CasesService {
 
   /**
    * Answers one request given its raw query string (without `?`); never throws for bad input.
-   * The text is searched in the worker pool (src/narratives/search-pool.ts) and the rest runs in
-   * slices of the event loop (src/cases/slices.ts). The case series of a query (its reports and
+   * The text is searched in the worker pool (src/serve/narratives/search-pool.ts) and the rest runs in
+   * slices of the event loop (src/serve/cases/slices.ts). The case series of a query (its reports and
    * breakdowns, whatever the page and format) is computed once and cached, so another `offset`,
    * `limit` or `format` only renders a page; identical queries computed at the same time share one
    * computation (stopped when every request waiting for it has left).

@@ -1,6 +1,6 @@
 /**
  * Long computations of the event loop's thread in short slices (the case series' selection,
- * breakdowns and page, src/cases/service.ts), so that other requests are answered between them.
+ * breakdowns and page, src/serve/cases/service.ts), so that other requests are answered between them.
  * A computation is a generator that yields between steps (`yield` every thousand reports or so);
  * {@link runSliced} runs it for at most SLICE_MS, then lets the event loop turn, and stops with
  * the AbortSignal's reason when the signal aborts (the request's deadline passed, or its client

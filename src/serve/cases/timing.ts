@@ -14,7 +14,7 @@ import { ks2samp } from '../../stats/ks.js';
 import type { ReportData } from '../store/reports.js';
 import { runAll, type Steps } from './slices.js';
 
-/** Reports read between two yields of the steps below (src/cases/slices.ts). */
+/** Reports read between two yields of the steps below (src/serve/cases/slices.ts). */
 export const STEP_REPORTS = 1024;
 
 /** Lag intervals in days from VAX_DATE to RECVDATE, in order (bounds inclusive); `unknown`: VAX_DATE blank or not a real date, or after RECVDATE. */

@@ -57,7 +57,7 @@ export interface NarrativeIndexStats {
 }
 
 /**
- * An index as plain shared memory, for a worker thread (src/narratives/search-pool.ts): every
+ * An index as plain shared memory, for a worker thread (src/serve/narratives/search-pool.ts): every
  * array lives in a SharedArrayBuffer, so posting it to a worker copies no data; the vocabulary
  * is its words joined by `\n` (a word never holds one), UTF-8.
  */

@@ -28,7 +28,7 @@
  * (OR, AND, NOT, parentheses), `only-exclusions` (`-` terms and nothing to find), `too-short`
  * (fewer than 3 letters or digits in total in the terms to find, e.g. `ab`, `"a b"`, `%_%`, or an
  * empty text). How far prefixes expand depends on the narratives searched: the index checks it
- * against TEXT_PREFIX_MAX_WORDS and TEXT_EXPANSION_MAX_WORDS (src/narratives/index.ts `tooBroad`).
+ * against TEXT_PREFIX_MAX_WORDS and TEXT_EXPANSION_MAX_WORDS (src/serve/narratives/index.ts `tooBroad`).
  */
 import { fold, letterCount, words } from './words.js';
 

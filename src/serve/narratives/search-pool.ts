@@ -1,6 +1,6 @@
 /**
  * Text searches off the event loop: a pool of worker threads (piscina) that run
- * NarrativeIndex.search over the index's shared memory (src/narratives/index.ts `share`: no text
+ * NarrativeIndex.search over the index's shared memory (src/serve/narratives/index.ts `share`: no text
  * or posting is copied to a worker), so that a costly text query never stalls the server's other
  * requests. Each search has a time budget (a deadline) and follows an AbortSignal (the request
  * abandoned by its client, or past its deadline): the worker stops between steps as soon as either

@@ -1,5 +1,5 @@
 /**
- * The worker-thread side of the text search pool (src/narratives/search-pool.ts): runs one
+ * The worker-thread side of the text search pool (src/serve/narratives/search-pool.ts): runs one
  * search (NarrativeIndex.search) over an index held in shared memory, and stops between steps
  * when the task's cancel flag is set (the request was abandoned or ran out of time) or its
  * deadline (epoch ms) has passed. The indexes seen are rebuilt over the shared arrays once and

@@ -1,6 +1,6 @@
 /**
- * The error a request's work throws when the request is not answered now (src/narratives/search-pool.ts,
- * src/cases/slices.ts, src/http/deadline.ts). It lives on the served side (src/query): src/domain is
+ * The error a request's work throws when the request is not answered now (src/serve/narratives/search-pool.ts,
+ * src/serve/cases/slices.ts, src/http/deadline.ts). It lives on the served side (src/serve/query): src/domain is
  * part of the default store's cache key (src/cache/key.ts), and this changes nothing a build writes.
  */
 /**

@@ -1,6 +1,6 @@
 /**
  * The cost model of a request (issue 35, "no request can freeze the server"), on the hand-made
- * fixture of test/cases/fixture.ts with its narratives (built with --narratives by the real build,
+ * fixture of test/serve/cases/fixture.ts with its narratives (built with --narratives by the real build,
  * served by the real app), plus narratives of made-up words (`za0`..`za1000`, `ya0`..`ya699`,
  * `yb0`..`yb699`, `yc0`..`yc699`) for the prefix caps:
  * - a text's repeated terms count once (`query.text`, ETag and reports as the text without repeats);

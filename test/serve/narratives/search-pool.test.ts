@@ -1,5 +1,5 @@
 /**
- * The text search off the event loop (src/narratives/search-pool.ts) and the prefix caps of the
+ * The text search off the event loop (src/serve/narratives/search-pool.ts) and the prefix caps of the
  * index (NarrativeIndex.tooBroad), issue 35: on a synthetic index whose search is costly by
  * construction (5,000 reports of about 2,000 characters, every one holding the words of 24
  * excluded phrases but none of the phrases, so that each phrase is verified against every text),
