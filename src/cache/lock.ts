@@ -7,6 +7,7 @@
  * both may then build; that costs time, never correctness, since every build writes a temporary
  * file and renames it (a rename replaces a store whole, so no partial store is ever served).
  */
+import { readFileSync } from 'node:fs';
 import { link, readFile, rm, writeFile } from 'node:fs/promises';
 
 /** What a lock file says. */
@@ -16,13 +17,28 @@ export interface LockInfo {
   started: string;
 }
 
-/** Whether process `pid` is alive (signal 0: EPERM means alive, owned by another user). */
+/** Whether process `pid` is alive (signal 0: EPERM means alive, owned by another user; a zombie is dead). */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * Whether `pid` is a zombie: dead, waiting for its parent (or init) to collect it, yet still
+ * answering `kill(pid, 0)`. A builder killed with its parent stays one for about a second here,
+ * and its temporary files must count as left behind (Linux: the state letter of
+ * `/proc/PID/stat`; elsewhere false).
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }
 
