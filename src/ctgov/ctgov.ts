@@ -98,7 +98,7 @@ export function fieldsFor(role: Role): string[] {
  * filter. The phrase is the sponsor's words joined by spaces (punctuation and quotes dropped),
  * with `EXPANSION[Term]` so that only case/accent/plural variants are searched — no synonyms and
  * no relaxed adjacency (the API's default `Relaxation`/`Lossy` expansions inflate counts, see
- * SOURCES.md manifest: "Merck Sharp & Dohme LLC" 2170 as a plain phrase vs 1841 full match).
+ * manifest of the recorded responses (../shared/data/ctgov): "Merck Sharp & Dohme LLC" 2170 as a plain phrase vs 1841 full match).
  * Returns `null` when the sponsor has no words (nothing can match).
  */
 export function advancedFilter(sponsor: string, role: Role, phase: readonly StudyPhase[] | null): string | null {

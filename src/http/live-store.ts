@@ -90,9 +90,7 @@ export class Generation {
     /** The store file held open: the request-time reads (`read`) go to this file, never to a newer one at the same path. */
     private readonly store: OpenStore,
   ) {
-    // The triage windows of the analysis GET /triage ranks load with the rest (one read), so that no
-    // /triage request queries the store; another analysis's load at its first request.
-    this.complete = Promise.all([...analyses.names.map((name) => analyses.service(name)), cases, this.triageWindows(this.triageAnalysis)])
+    this.complete = Promise.all([...analyses.names.map((name) => analyses.service(name)), cases])
       // Every block of every table read once (DuckDB checks each block's checksum) before the store counts as loaded.
       .then(() => withStore(path, async (connection) => {
         await verifyTables(connection, path);
@@ -115,9 +113,10 @@ export class Generation {
   private triage: Map<string, Promise<TriageWindows>> | undefined;
 
   /**
-   * Every triage window of `analysis` (src/serve/store/triage-rows.ts readTriageWindows), read once
-   * per generation from the file it loaded: the default triage analysis's with the load, another's
-   * at its first request. Rejects (and is read again next time) when the store could not be read.
+   * Every triage window of `analysis` (src/serve/store/triage-rows.ts readTriageWindows), read in one
+   * read per generation, at the analysis's first /triage request, from the file the generation
+   * loaded; every later request of any window answers from memory. Rejects (and is read again next
+   * time) when the store could not be read.
    */
   triageWindows(analysis: string): Promise<TriageWindows> {
     this.triage ??= new Map();

@@ -2,10 +2,10 @@
  * Route plugin of `GET /triage` and `GET /analyses/:analysis/triage` (src/serve/triage/): the flagged
  * pairs of one window in triage order with their evidence, reasons and cautions. The analysis
  * of `/triage` is `stratified` when the store has it, else the store's default analysis; an
- * unknown analysis is a 404 Error object (as /analyses/NAME/cases). Every window's rows are read
- * in one read with the store generation (Generation.triageWindows, src/serve/store/triage-rows.ts:
- * the /triage analysis's with the load, another analysis's at its first request), from the file the
- * generation loaded; a request reads no store. A
+ * unknown analysis is a 404 Error object (as /analyses/NAME/cases). Every window's rows of an
+ * analysis are read in one read per store generation, at its first request (Generation.triageWindows,
+ * src/serve/store/triage-rows.ts), from the file the generation loaded; later requests of any window
+ * read no store. A
  * `quarter` outside the analysis's quarters is a 400 naming them. Validation is parseTriageQuery (Fastify's is off; the schema documents).
  * Headers of a 200: X-Total-Count (pairs before paging), X-Limit, X-Offset, X-REPORTS-Through (the
  * store's reports_through, as /signals), X-REPORTS-Analysis, Cache-Control public, max-age=60; a weak

@@ -2,7 +2,7 @@
  * Streaming reader of one VAERS CSV: bytes -> Windows-1252 text -> records, with the header
  * mapped by column name and every record numbered by the physical line it starts on.
  *
- * Format (SOURCES.md "Format and encoding"): comma-separated, double-quote quoting, CRLF or LF
+ * Format (the source notes of ../shared/data/vaers, "Format and encoding"; data/vaers/README.md): comma-separated, double-quote quoting, CRLF or LF
  * line endings, quoted fields may hold line breaks, Windows-1252 text (a UTF-8 byte-order mark
  * switches the decoding to UTF-8). Nothing is held beyond one record: files of any size stream.
  * Every failure is a `UserError` naming the file and, where it applies, the line.

@@ -1,6 +1,6 @@
 /**
  * Cell values of the official VAERS files: the report id, dates and decimal numbers.
- * Source: VAERS data use guide (vaers.hhs.gov); `/work/shared/data/vaers/SOURCES.md` ("Format and
+ * Source: VAERS data use guide (vaers.hhs.gov); the source notes of `../shared/data/vaers` ("Format and
  * encoding"): dates are `MM/DD/YYYY`, `VAERS_ID` is zero-padded to a release-dependent width.
  */
 import { quarterOf, type QuarterIndex } from '../../domain/quarter.js';

@@ -1,5 +1,5 @@
 /**
- * JSON schemas of the /signals resource, as data (STYLE.md: one source for validation, the
+ * JSON schemas of the /signals resource, as data (the house style, docs/design.md: one source for validation, the
  * OpenAPI document and types): spec 2.1 Pair, 2.2 Profile, 2.3 Series, 2.4 Class, 2.5 Error,
  * the 4.1 query parameters (from `SIGNALS_PARAMETERS`) and the 4.1 response headers.
  * `@fastify/swagger` turns them into `/openapi.json` (shared schemas become

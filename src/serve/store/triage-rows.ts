@@ -2,8 +2,8 @@
  * The triage read of a store (GET /triage, src/serve/triage/): for one analysis, every window's
  * flagged quarterly rows (src/domain/floor.ts isFlagged) with their evidence columns
  * (src/domain/columns.ts kind `evidence`, EVIDENCE_COLUMNS), the first quarter each pair was
- * flagged, and each window's MGPS fit (`windows.at_bound`), in one read: the server loads them with
- * the store generation and answers every window from memory. A store without the evidence
+ * flagged, and each window's MGPS fit (`windows.at_bound`), in one read: the server reads them once
+ * per store generation and answers every window from memory. A store without the evidence
  * columns (an import, or one built before them) reads them as null; a store without an
  * `analysis` column holds one analysis.
  */
@@ -60,7 +60,7 @@ export interface TriageWindows {
 }
 
 /**
- * The flagged rows of every window of `analysis` in one read (GET /triage loads them with the
+ * The flagged rows of every window of `analysis` in one read (GET /triage reads them once per
  * store generation, then answers every window from memory; the evaluation ranks every window),
  * with the evidence, each pair's first flagged quarter and each window's MGPS fit.
  * @throws Error naming the file when it is missing or not a store.

@@ -10,7 +10,6 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
@@ -19,8 +18,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/http/app.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const repoRoot = REPO_ROOT;
 const VAERS = path.join(repoRoot, 'data/vaers');
 const haveStore = hasDefaultStore('triage real-data test');
 
@@ -187,8 +187,8 @@ describe.skipIf(!haveStore)('triage evidence on the real default store', () => {
     expect(Math.min(...suspect)).toBeGreaterThan(Math.max(...clean));
   }, 120_000);
 
-  it('the README\'s /triage commands answer 200 on this store', async () => {
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  it('the /triage commands of docs/triage.md answer 200 on this store', async () => {
+    const readme = readFileSync(path.join(repoRoot, 'docs', 'triage.md'), 'utf8');
     const urls = [...readme.matchAll(/^curl '(http:\/\/127\.0\.0\.1:8080\/(?:analyses\/[a-z]+\/)?triage[^']*)'$/gm)].map((m) => new URL(m[1]));
     expect(urls.length).toBe(4);
     for (const url of urls) expect([url.search, (await app.inject({ url: url.pathname + url.search })).statusCode]).toEqual([url.search, 200]);
