@@ -6,10 +6,10 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { FlagInput } from '../../stats/flags.js';
-import { HYPER_NAMES, type Hyperparameters } from '../../domain/mgps-prior.js';
+import type { Hyperparameters } from '../../domain/mgps-prior.js';
 import { sqlString } from '../../domain/store-format.js';
 import { readStoreHead, withStore } from './serving.js';
-import { numberOrNull, storeWindowRows } from './windows.js';
+import { hyperparametersOf, numberOrNull, storeWindowRows } from './windows.js';
 import type { StoreMeta, VaccineRow } from '../../domain/store-schema.js';
 
 /** The statistic columns the flags read (FlagInput without `n`). */
@@ -43,7 +43,7 @@ async function readPriors(connection: DuckDBConnection, analysis: string): Promi
   const priors = new Map<string, Hyperparameters>();
   for (const r of rows) {
     if ((r.analysis ?? 'all') !== analysis) continue;
-    const theta = Object.fromEntries(HYPER_NAMES.map((name) => [name, numberOrNull(r[name])])) as { [K in keyof Hyperparameters]: number | null };
+    const theta = hyperparametersOf(r);
     if (Object.values(theta).every((x) => x !== null)) priors.set(String(r.quarter), theta as Hyperparameters);
   }
   return priors;

@@ -22,8 +22,8 @@ export function numberOrNull(value: unknown): number | null {
   return value === null || value === undefined ? null : finiteOrNull(Number(value));
 }
 
-/** A stored window's hyperparameters (HYPER_NAMES; null where not a finite number). */
-function hyperparametersOf(r: Record<string, unknown>): { [K in HyperName]: number | null } {
+/** A stored window's hyperparameters (HYPER_NAMES; null where not a finite number), from a row of the `windows` table. */
+export function hyperparametersOf(r: Record<string, unknown>): { [K in HyperName]: number | null } {
   return Object.fromEntries(HYPER_NAMES.map((name) => [name, numberOrNull(r[name])])) as { [K in HyperName]: number | null };
 }
 
