@@ -11,7 +11,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,7 +19,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const cache = mkdtempSync(path.join(tmpdir(), 'rs-first-start-'));
 
 /** Starts serve on the cache; resolves with the process, its URL and the seconds to listening. */
-function start(): Promise<{ child: ChildProcess; base: string; listen: number; t0: number }> {
+function start(): Promise<{ child: ChildProcess; base: string; listen: number; t0: number; log: () => string }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'serve', '--port', '0'], {
     cwd: repoRoot, env: { ...process.env, REPORTING_SIGNALS_CACHE_DIR: cache }, stdio: ['ignore', 'pipe', 'pipe'],
@@ -30,7 +30,7 @@ function start(): Promise<{ child: ChildProcess; base: string; listen: number; t
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const found = out.match(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/);
-      if (found) resolve({ child, base: found[1], listen: (performance.now() - t0) / 1000, t0 });
+      if (found) resolve({ child, base: found[1], listen: (performance.now() - t0) / 1000, t0, log: () => out });
     });
     child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out.slice(-2000)}`)));
   });
@@ -50,17 +50,25 @@ async function stop(child: ChildProcess): Promise<void> {
   await exit;
 }
 
+/** The load average (1, 5, 15 min) as printed beside every figure. */
+const load = (): string => loadavg().map((l) => l.toFixed(1)).join(' ');
+const loadBefore = load();
 const first = await start();
 const firstReady = await ready(first.base, first.t0);
 for (const url of ['/signals?limit=5', '/cases?vaccine=ROTAVIRUS', '/vaccines', '/analyses/serious/signals?limit=5']) await fetch(`${first.base}${url}`);
+const firstLoad = load();
+const buildLines = first.log().split('\n').filter((line) => /(: done in [\d.]+ s|^build: wrote|cpu )/.test(line));
 const metrics = await (await fetch(`${first.base}/metrics`)).text();
 const rss = Number(/^process_resident_memory_bytes (\d+)/m.exec(metrics)?.[1] ?? NaN) / 2 ** 20;
 await stop(first.child);
 const second = await start();
 const secondReady = await ready(second.base, second.t0);
+const secondLoad = load();
 await stop(second.child);
 if (!process.argv.includes('--keep')) rmSync(cache, { recursive: true, force: true });
 
+console.log(`build phases of the first start (wall time; the builder's last line gives its CPU time):\n  ${buildLines.join('\n  ')}`);
+console.log(`load average (1/5/15 min): before ${loadBefore}, after the first start ${firstLoad}, after the cache hit ${secondLoad} (2 cores)`);
 console.log(`first start (empty cache): port open ${first.listen.toFixed(1)} s, /readyz 200 after ${firstReady.toFixed(1)} s (target <= 90 s)`);
 console.log(`cache hit:                 port open ${second.listen.toFixed(1)} s, /readyz 200 after ${secondReady.toFixed(1)} s (target <= 10 s)`);
 console.log(`serving RSS, everything loaded: ${rss.toFixed(0)} MiB (target <= 600 MB)`);

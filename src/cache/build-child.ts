@@ -2,8 +2,9 @@
  * The default store's builder, run as a child process of `serve` (src/cache/default-store.ts)
  * so that the build never blocks the server's event loop (/healthz and /readyz answer
  * within 100 ms throughout). Arguments: the VAERS folder, the store file to write, the analyses
- * (comma-separated). Progress goes to standard error (as `build` prints it) and to the parent as
- * IPC messages `{type: 'progress', phase, done, total, unit}`; at the end `{type: 'done'}` or
+ * (comma-separated). Progress goes to the parent as IPC messages (`{type: 'plan', phases}` once,
+ * then `{type: 'progress', event, phase, done, total, unit, cpu}`), which shows it
+ * (progress-report.ts); warnings and the closing line go to standard error; at the end `{type: 'done'}` or
  * `{type: 'failed', message}` and the exit code. The store is written by `buildStore` (a
  * temporary file renamed when complete). When the parent dies (even `kill -9`) the builder dies
  * at once, leaving at most its temporary files, which the next start removes: a watchdog thread
@@ -13,47 +14,67 @@
  * then run two builds of about 1.9 GB each.
  */
 import { buildStore } from '../ingest/mining/build.js';
-import { stderrProgress, type Progress } from '../ingest/mining/progress.js';
+import type { Progress } from '../ingest/mining/progress.js';
 import { dieWithParent } from './watchdog.js';
 
-/** A progress message to the parent. */
+/** A progress message to the parent: a phase starts, moves or ends (`cpu`: the builder's CPU seconds so far). */
 export interface ProgressMessage {
   type: 'progress';
+  event: 'start' | 'update' | 'end';
   phase: string;
   done: number;
   total: number;
   unit: string;
+  cpu: number;
+}
+
+/** The build's phases, in order (sent once, before the first ProgressMessage). */
+export interface PlanMessage {
+  type: 'plan';
+  phases: readonly string[];
 }
 
 /** The last message to the parent. */
 export type EndMessage = { type: 'done' } | { type: 'failed'; message: string };
 
-function send(message: ProgressMessage | EndMessage): void {
+function send(message: ProgressMessage | PlanMessage | EndMessage): void {
   process.send?.(message);
 }
 
-/** Progress on standard error and, at most every 200 ms per phase, to the parent. */
+/** The builder's CPU seconds so far (every thread: user and system). */
+function cpuNow(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
+/** Progress to the parent (which shows it: progress-report.ts), at most every 200 ms within a phase. */
 function childProgress(): Progress {
-  const stderr = stderrProgress();
   let current = { phase: '', total: 0, unit: '', sent: 0 };
+  const message = (event: ProgressMessage['event'], done: number): ProgressMessage => ({ type: 'progress', event, phase: current.phase, done, total: current.total, unit: current.unit, cpu: cpuNow() });
   return {
-    start(phase, total, unit) {
-      current = { phase, total, unit, sent: 0 };
-      stderr.start(phase, total, unit);
-      send({ type: 'progress', phase, done: 0, total, unit });
+    plan(phases) {
+      send({ type: 'plan', phases });
     },
-    update(done, detail) {
-      stderr.update(done, detail);
+    start(phase, total, unit) {
+      current = { phase, total, unit, sent: Date.now() };
+      send(message('start', 0));
+    },
+    update(done) {
       const now = Date.now();
       if (now - current.sent < 200) return;
       current.sent = now;
-      send({ type: 'progress', phase: current.phase, done, total: current.total, unit: current.unit });
+      send(message('update', done));
     },
     end() {
-      stderr.end();
-      send({ type: 'progress', phase: current.phase, done: current.total, total: current.total, unit: current.unit });
+      send(message('end', current.total));
     },
   };
+}
+
+/** The builder's CPU time so far, for the log line. */
+function cpuSeconds(): string {
+  const { user } = process.cpuUsage();
+  return `cpu ${cpuNow().toFixed(1)} s (user ${(user / 1e6).toFixed(1)} s)`;
 }
 
 async function main(): Promise<void> {
@@ -68,7 +89,7 @@ async function main(): Promise<void> {
     const summary = await buildStore({ vaers, out, analyses, narratives: true, progress: childProgress() });
     const analysesLine = summary.analyses.map((a) => `${a.name} ${a.pairs} pairs`).join(', ');
     process.stderr.write(`build: wrote ${out}: ${summary.reportsKept} reports through ${summary.reportsThrough}; ${analysesLine}; ` +
-      `${summary.seconds.total} s, peak RSS ${(summary.peakRssBytes / 2 ** 20).toFixed(0)} MiB\n`);
+      `${summary.seconds.total} s, ${cpuSeconds()}, peak RSS ${(summary.peakRssBytes / 2 ** 20).toFixed(0)} MiB\n`);
     send({ type: 'done' });
     process.exitCode = 0;
   } catch (error) {

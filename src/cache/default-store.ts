@@ -21,18 +21,29 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../domain/user-error.js';
 import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
-import type { EndMessage, ProgressMessage } from './build-child.js';
+import type { EndMessage, PlanMessage, ProgressMessage } from './build-child.js';
+import { ProgressReport } from './progress-report.js';
+import { formatDuration, phasePercent, type ProgressSnapshot } from './progress-view.js';
 import { cacheDir, cacheEntry, cacheKey, DEFAULT_VAERS_DIR, exists, type CacheEntry } from './key.js';
 import { isAlive, tryLock, unlock } from './lock.js';
 
 /** Where the default store's preparation stands (for /readyz and the logs). */
 export interface BuildStatus {
-  /** `building`: this process's builder runs; `waiting`: another process (`pid`) builds this entry. */
-  state: 'building' | 'waiting';
-  /** The build's phase (`read`, `count all`, `fit serious`, `rows death`, ...), or `starting`. */
+  /**
+   * `building`: this process's builder runs; `waiting`: another process (`pid`) builds this entry;
+   * `loading`: the store file is complete and this process loads it (a cached start is only this).
+   */
+  state: 'building' | 'waiting' | 'loading';
+  /** The build's phase (`read`, `link`, `count all`, `fit serious`, `rows death`, `write`, ...), `starting` or `loading`. */
   phase: string;
-  /** Percent of the phase done (0-100), or null when not known yet. */
+  /** Percent of the phase done (0-100), or null when not known (the phase gives no count). */
   percent: number | null;
+  /** 1-based number of the phase among `steps` (absent or 0: not known yet). */
+  step?: number;
+  steps?: number;
+  /** Estimated seconds left in the phase and in the whole build (null: not known yet; progress-view.ts). */
+  phaseLeft?: number | null;
+  left?: number | null;
   /** The builder's pid. */
   pid: number;
   /** When the preparation began (ms since the epoch). */
@@ -49,6 +60,15 @@ export interface DefaultStoreOptions {
   analyses?: readonly string[];
   onStatus?: (status: BuildStatus) => void;
   log?: (message: string) => void;
+  /** Where the build's progress is shown (default: a ProgressReport on standard error). */
+  progress?: ProgressReport;
+}
+
+/** A BuildStatus from a progress snapshot. */
+export function statusOf(snapshot: ProgressSnapshot, pid: number, since: number): BuildStatus {
+  const { state, phase, done, total, step, steps, phaseLeft, left } = snapshot;
+  const round = (x: number | null): number | null => (x === null ? null : Math.round(x));
+  return { state, phase, percent: phasePercent(done, total), step, steps, phaseLeft: round(phaseLeft), left: round(left), pid, since };
 }
 
 /** A cache folder that cannot hold the store: the message names it and says what to do. */
@@ -128,13 +148,13 @@ const CHILD = new URL(`./build-child${import.meta.url.endsWith('.ts') ? '.ts' : 
 const BUILDER_V8_FLAGS = ['--max-semi-space-size=32'];
 
 /** Runs the builder child; resolves when it wrote `out`. @throws Error with the builder's message. */
-function runBuilder(vaers: string, out: string, analyses: readonly string[], onProgress: (m: ProgressMessage) => void): Promise<void> {
+function runBuilder(vaers: string, out: string, analyses: readonly string[], onProgress: (m: ProgressMessage | PlanMessage) => void): Promise<void> {
   const base = CHILD.pathname.endsWith('.ts') && !process.execArgv.includes('tsx') ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
   const execArgv = base.some((a) => a.startsWith('--max-semi-space-size')) ? base : [...base, ...BUILDER_V8_FLAGS];
   const child = fork(fileURLToPath(CHILD), [vaers, out, analyses.join(',')], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let failure: string | null = null;
-  child.on('message', (message: ProgressMessage | EndMessage) => {
-    if (message.type === 'progress') onProgress(message);
+  child.on('message', (message: ProgressMessage | PlanMessage | EndMessage) => {
+    if (message.type === 'progress' || message.type === 'plan') onProgress(message);
     else if (message.type === 'failed') failure = message.message;
   });
   return new Promise((resolve, reject) => {
@@ -150,9 +170,10 @@ function runBuilder(vaers: string, out: string, analyses: readonly string[], onP
 async function build(entry: CacheEntry, options: DefaultStoreOptions, analyses: readonly string[]): Promise<void> {
   const log = options.log ?? (() => undefined);
   const since = Date.now();
+  const progress = options.progress ?? new ProgressReport();
   let lastWrite = 0;
-  const report = (phase: string, percent: number | null): void => {
-    const status: BuildStatus = { state: 'building', phase, percent, pid: process.pid, since };
+  const report = (): void => {
+    const status = statusOf(progress.snapshot(), process.pid, since);
     options.onStatus?.(status);
     if (Date.now() - lastWrite < 1000) return;
     lastWrite = Date.now();
@@ -160,18 +181,29 @@ async function build(entry: CacheEntry, options: DefaultStoreOptions, analyses: 
     void writeFile(tmp, JSON.stringify(status)).then(() => rename(tmp, entry.progress)).catch(() => undefined);
   };
   await removeLeftovers(entry.dir, log);
-  report('starting', null);
+  report();
+  // The status (elapsed time, estimates) moves every second, even while a phase reports nothing.
+  const ticker = setInterval(report, 1000).unref();
   log(`building the default store ${entry.store} from ${options.vaers} (analyses ${analyses.join(', ')}); progress follows on standard error`);
   try {
-    await runBuilder(options.vaers, entry.store, analyses, (m) => report(m.phase, m.total > 0 ? Math.min(100, Math.floor((100 * m.done) / m.total)) : null));
+    await runBuilder(options.vaers, entry.store, analyses, (m) => {
+      if (m.type === 'plan') progress.plan([...m.phases, 'load']); // the load follows the build (serve-default.ts)
+      else if (m.event === 'start') progress.start(m.phase, m.total, m.unit, m.cpu);
+      else if (m.event === 'update') progress.update(m.done, undefined, m.cpu);
+      else progress.end(m.cpu);
+      report();
+    });
   } catch (error) {
     const message = (error as Error).message;
     if (/No space left|ENOSPC|Read-only file system|EROFS|Permission denied|EACCES|Disk quota/i.test(message)) throw new CacheDirError(entry.dir, message.split('\n')[0]);
     throw new Error(`building the default store failed: ${message}`, { cause: error });
   } finally {
+    clearInterval(ticker);
+    if (!options.progress) progress.stop();
     await rm(entry.progress, { force: true });
   }
-  log(`default store built in ${((Date.now() - since) / 1000).toFixed(1)} s: ${entry.store}`);
+  const phases = progress.phaseTimes().map((t) => `${t.phase} ${t.seconds.toFixed(1)}${t.cpuSeconds === null ? '' : `/${t.cpuSeconds.toFixed(1)}`}`);
+  log(`default store built in ${formatDuration((Date.now() - since) / 1000)}: ${entry.store}; phases (wall/cpu s): ${phases.join(', ')}`);
   await pruneOthers(entry, log).catch(() => undefined);
 }
 
@@ -179,7 +211,11 @@ async function build(entry: CacheEntry, options: DefaultStoreOptions, analyses: 
 async function waitingStatus(entry: CacheEntry, pid: number, since: number): Promise<BuildStatus> {
   try {
     const written = JSON.parse(await readFile(entry.progress, 'utf8')) as Partial<BuildStatus>;
-    return { state: 'waiting', phase: String(written.phase ?? 'starting'), percent: typeof written.percent === 'number' ? written.percent : null, pid, since };
+    const number = (x: unknown): number | null => (typeof x === 'number' ? x : null);
+    return {
+      state: 'waiting', phase: String(written.phase ?? 'starting'), percent: number(written.percent), step: number(written.step) ?? 0, steps: number(written.steps) ?? 0,
+      phaseLeft: number(written.phaseLeft), left: number(written.left), pid, since,
+    };
   } catch {
     return { state: 'waiting', phase: 'starting', percent: null, pid, since };
   }

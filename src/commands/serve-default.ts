@@ -3,8 +3,9 @@
  * loads it into the running server's live store, telling /readyz how far the build is.
  */
 import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
-import { discardCachedStore, ensureDefaultStore } from '../cache/default-store.js';
+import { discardCachedStore, ensureDefaultStore, statusOf } from '../cache/default-store.js';
 import { cacheDir, DEFAULT_VAERS_DIR } from '../cache/key.js';
+import { ProgressReport } from '../cache/progress-report.js';
 import type { LiveStore } from '../http/live-store.js';
 
 /** Where the serve command logs. */
@@ -24,24 +25,62 @@ export interface ServeLog {
 export async function prepareDefaultStore(live: LiveStore, vaers: string | undefined, log: ServeLog): Promise<void> {
   const dir = cacheDir();
   const folder = vaers ?? DEFAULT_VAERS_DIR;
-  live.preparing = { state: 'building', phase: 'checking the cache', percent: null, pid: process.pid, since: Date.now() };
+  const since = Date.now();
+  // Until a build starts, the cache is only read: a cached start is `loading` throughout.
+  const progress = new ProgressReport({ state: 'loading' });
+  progress.plan(['load']);
+  live.preparing = { state: 'loading', phase: 'checking the cache', percent: null, pid: process.pid, since };
   log.info(`default store: cache folder ${dir}, official files ${folder}`);
-  for (let attempt = 1; ; attempt++) {
-    const path = await ensureDefaultStore({
-      cacheDir: dir, vaers: folder, analyses: DEFAULT_ANALYSES,
-      onStatus: (status) => { live.preparing = status; },
-      log: (message) => log.info(message),
-    });
-    live.preparing = { ...live.preparing, phase: 'loading', percent: null };
-    const result = await live.reload(path);
-    if (result.ok) {
-      live.preparing = null;
-      live.onBroken = (broken) => rebuildBroken(live, broken, vaers, log);
-      return;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const path = await ensureDefaultStore({
+        cacheDir: dir, vaers: folder, analyses: DEFAULT_ANALYSES, progress,
+        onStatus: (status) => { live.preparing = status; },
+        log: (message) => log.info(message),
+      });
+      const result = await loadShowing(live, path, progress, since);
+      if (result.ok) {
+        live.onBroken = (broken) => rebuildBroken(live, broken, vaers, log);
+        return;
+      }
+      if (attempt > 1) throw new Error(`the rebuilt default store ${path} does not load: ${result.error}`);
+      log.warn(`the cached default store ${path} does not load (${result.error}): removing it and building it again`);
+      await discardCachedStore(path);
     }
-    if (attempt > 1) throw new Error(`the rebuilt default store ${path} does not load: ${result.error}`);
-    log.warn(`the cached default store ${path} does not load (${result.error}): removing it and building it again`);
-    await discardCachedStore(path);
+  } finally {
+    progress.stop();
+    live.preparing = null;
+  }
+}
+
+/**
+ * Loads the built store at `path` into `live`, serving each analysis as soon as it is loaded
+ * (LiveStore.reload `early`), with the load as the progress's last phase (`load`: the analyses and
+ * the case series loaded, of all of them) and `live.preparing` in the `loading` state until a
+ * generation is served.
+ */
+async function loadShowing(live: LiveStore, path: string, progress: ProgressReport, since: number): ReturnType<LiveStore['reload']> {
+  const parts = DEFAULT_ANALYSES.length + 1;
+  progress.setState('loading');
+  progress.start('load', parts, 'parts (analyses and the case series)');
+  const show = (): void => {
+    const generation = live.current;
+    if (generation) {
+      progress.update(generation.analyses.loadedNames.length + (generation.casesSettled ? 1 : 0));
+      live.preparing = null;
+    } else live.preparing = statusOf(progress.snapshot(), process.pid, since);
+  };
+  show();
+  const ticker = setInterval(show, 250).unref();
+  try {
+    const result = await live.reload(path, { early: true });
+    if (result.ok) {
+      progress.update(parts);
+      progress.end();
+    }
+    return result;
+  } finally {
+    clearInterval(ticker);
   }
 }
 

@@ -217,7 +217,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   });
 
   registerMetrics(app, served);
-  await app.register(healthRoutes, { live: served });
+  await app.register(healthRoutes, { live: served, analysisNames: options.analysisNames });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   const notes = apiNotes();
   app.get('/llms.txt', {

@@ -42,6 +42,11 @@ export interface ExplorerOptions {
   live: LiveStore;
 }
 
+/** The heading of the preparing page: the store loads from the cache, or is being built. */
+export function preparingTitle(state: 'building' | 'waiting' | 'loading'): string {
+  return state === 'loading' ? 'The data is loading' : 'The data is being prepared: the default store is being built';
+}
+
 /**
  * Fastify plugin serving the explorer page and its assets. Register it once on the app
  * (`await app.register(explorerRoutes, { live })`); it adds no decorators outside its own scope.
@@ -56,7 +61,7 @@ export async function explorerRoutes(app: FastifyInstance, options: ExplorerOpti
     const { live } = options;
     if (live.preparing && !live.current) {
       return reply.code(503).type('text/html; charset=utf-8').headers(EXPLORER_HEADERS).header('Cache-Control', 'no-store').header('Retry-After', String(RETRY_AFTER_SECONDS))
-        .send(preparing.replace('<!--STATUS-->', escapeHtml(live.unavailable())));
+        .send(preparing.replace('<!--TITLE-->', preparingTitle(live.preparing.state)).replace('<!--STATUS-->', escapeHtml(live.unavailable())));
     }
     return reply.type('text/html; charset=utf-8').headers(EXPLORER_HEADERS).header('Cache-Control', 'no-cache').send(html);
   });

@@ -21,6 +21,7 @@ import { analysisRule } from '../domain/analysis-rules.js';
 import { analysisDetail, AnalysesService } from '../serve/signals/analyses.js';
 import { vaccineListing } from '../serve/vaccines/listing.js';
 import type { BuildStatus } from '../cache/default-store.js';
+import { formatDuration } from '../cache/progress-view.js';
 import type { StoreMeta } from '../domain/store-schema.js';
 import { OpenStore, readStoreMeta, verifyTables, withStore } from '../serve/store/serving.js';
 import { readStoreWindows } from '../serve/store/windows.js';
@@ -40,12 +41,19 @@ const UNAVAILABLE =
 /** Seconds a client is told to wait (`Retry-After`) while the default store is being prepared. */
 export const RETRY_AFTER_SECONDS = 10;
 
-/** The Error message while the default store is being prepared: what, the phase and the percent. */
+/**
+ * The Error message while the default store is being prepared: built (by this process or another
+ * one) or loaded from the cache (`loading`: nothing is built), the phase (k of n), its percent, the
+ * time since the start and the estimated time left when known (src/cache/progress-view.ts).
+ */
 export function preparingMessage(status: BuildStatus): string {
-  const who = status.state === 'building' ? 'is being built' : `is being built by process ${status.pid}`;
+  const step = status.step && status.steps ? `${status.step} of ${status.steps}: ` : '';
   const percent = status.percent === null ? '' : `, ${status.percent}%`;
-  return `the data is being prepared: the default store ${who} from the official VAERS files (phase ${status.phase}${percent}; ` +
-    `started ${Math.round((Date.now() - status.since) / 1000)} s ago); retry in a few seconds`;
+  const left = typeof status.left === 'number' ? `, about ${formatDuration(status.left)} left` : '';
+  const where = `(phase ${step}${status.phase}${percent}; started ${formatDuration((Date.now() - status.since) / 1000)} ago${left}); retry in a few seconds`;
+  if (status.state === 'loading') return `the data is being prepared: the default store is loading from the cache, nothing is built ${where}`;
+  const who = status.state === 'building' ? 'is being built' : `is being built by process ${status.pid}`;
+  return `the data is being prepared: the default store ${who} from the official VAERS files ${where}`;
 }
 
 /**
@@ -75,6 +83,8 @@ export class Generation {
   loadSeconds: number | null = null;
   /** Why `complete` rejected (an analysis or the case series failed to load), else null. */
   failure: string | null = null;
+  /** Whether the case series' load has finished (loaded or failed). */
+  casesSettled = false;
 
   constructor(
     readonly path: string,
@@ -90,6 +100,7 @@ export class Generation {
     /** The store file held open: the request-time reads (`read`) go to this file, never to a newer one at the same path. */
     private readonly store: OpenStore,
   ) {
+    cases.then(() => { this.casesSettled = true; }, () => { this.casesSettled = true; });
     this.complete = Promise.all([...analyses.names.map((name) => analyses.service(name)), cases])
       // Every block of every table read once (DuckDB checks each block's checksum) before the store counts as loaded.
       .then(() => withStore(path, async (connection) => {
@@ -246,6 +257,12 @@ export class Generation {
 export interface ReloadOptions {
   /** Swap in a store that drops an analysis or the narratives of the current one (refused otherwise). */
   force?: boolean;
+  /**
+   * When no store is served yet: serve this one as soon as its default analysis is loaded, the
+   * others becoming ready one by one (readiness per analysis, src/http/readiness.ts); the result
+   * still waits for the complete load (ok false, the generation marked failed, when it fails).
+   */
+  early?: boolean;
 }
 
 /** Outcome of one load. */
@@ -371,17 +388,18 @@ export class LiveStore {
       });
       return this.queued;
     }
-    this.reloading = this.load(path, options.force ?? false).finally(() => {
+    this.reloading = this.load(path, options.force ?? false, options.early ?? false).finally(() => {
       this.reloading = null;
     });
     return this.reloading;
   }
 
-  private async load(path: string, force: boolean): Promise<LoadResult> {
+  private async load(path: string, force: boolean, early: boolean): Promise<LoadResult> {
     this.log.info(`loading store ${path} beside the current one`);
     let next: Generation | null = null;
     try {
       next = await loadGeneration(path);
+      if (early && !this.generation) return await this.serveEarly(next, path);
       const dropped = this.generation ? droppedFeatures(this.generation.meta, next.meta) : [];
       if (dropped.length > 0 && !force) {
         throw new Error(`it would drop what the current store serves (${dropped.join('; ')}); build it with ` +
@@ -407,6 +425,26 @@ export class LiveStore {
     this.loads.ok++;
     previous?.retire();
     this.log.info(`store swapped: ${path} (build ${next.storeId}, reports through ${next.meta.reports_through ?? 'none'}) in ${next.loadSeconds?.toFixed(2)} s`);
+    return { ok: true, generation: next };
+  }
+
+  /** Serves `next` (the first store) at once, then waits for its complete load (ReloadOptions.early). */
+  private async serveEarly(next: Generation, path: string): Promise<LoadResult> {
+    this.watchBroken(next);
+    this.generation = next;
+    this.path = path;
+    this.log.info(`store ${path}: the default analysis ${next.analyses.defaultName} is served; the others and the case series follow`);
+    try {
+      await next.complete;
+    } catch (error) {
+      this.loads.failed++;
+      const message = `store ${path} could not be loaded completely: ${(error as Error).message}`;
+      this.log.warn(message);
+      return { ok: false, error: message };
+    }
+    warnUnknownRules(next, this.log);
+    this.loads.ok++;
+    this.log.info(`store loaded: ${path} (build ${next.storeId}, reports through ${next.meta.reports_through ?? 'none'}) in ${next.loadSeconds?.toFixed(2)} s`);
     return { ok: true, generation: next };
   }
 

@@ -27,10 +27,10 @@ import { vaxType } from '../../domain/vaccine-type.js';
 import { readVaers, type VaersData } from '../vaers/read.js';
 import { PROGRAM_VERSION } from '../../domain/version.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
-import { evidenceInputs, type EvidenceInputs } from './evidence-step.js';
+import { evidenceInputs, setCaseKeys, type EvidenceInputs } from './evidence-step.js';
 import { reportItems, type ReportItems } from './items.js';
 import { KsMemo } from './ks-memo.js';
-import { linkDuplicates } from './linkage-step.js';
+import { linkDuplicates, linkInWorker } from './linkage-step.js';
 import { reportTables } from './report-tables.js';
 import { fitPass, planWindows, rowsPass, type FitPassResult, type WindowPlan } from './passes.js';
 import { WorkerPool } from './pool.js';
@@ -140,6 +140,21 @@ function countSubsets(data: VaersData, analyses: AnalysisDefinition[], itemsOf: 
   });
 }
 
+/**
+ * The phases of a build of `analyses`, in the order it runs them (Progress.plan): `read`, one
+ * `count NAME` per distinct count (countSubsets: NAME the first analysis of the count), `fit NAME`
+ * per analysis, `link` (the end of the duplicate linkage, which ran meanwhile in its own thread;
+ * before the counts when an analysis is `@dedup`), `rows NAME` per analysis, `write` (the store
+ * sorted and written).
+ */
+export function buildPhases(analyses: readonly AnalysisDefinition[]): string[] {
+  const counts = analyses.filter((a, i) => analyses.findIndex((b) => b.keeps === a.keeps && b.items === a.items) === i);
+  const fits = analyses.map((a) => `fit ${a.name}`);
+  const dedup = analyses.some((a) => a.deduplicated);
+  // Without @dedup, the linkage runs beside the counts and fits: `link` is the wait for its end.
+  return ['read', ...(dedup ? ['link'] : []), ...counts.map((a) => `count ${a.name}`), ...fits, ...(dedup ? [] : ['link']), ...analyses.map((a) => `rows ${a.name}`), 'write'];
+}
+
 /** The history as the analysis uses it: crude analyses do not see the strata. */
 function historyFor(run: AnalysisRun): HistoryCounts {
   return run.analysis.stratified ? run.history : { ...run.history, strata: 0 };
@@ -185,6 +200,8 @@ async function* allRows(pool: WorkerPool, results: AnalysisResult[], data: Vaers
     progress.end();
     result.seconds.rows_and_write = seconds(started);
   }
+  // Every row is staged: the store is now sorted and written (writeStore), with no count to report.
+  progress.start('write', 0, '');
 }
 
 function vaccineTable(data: VaersData): VaccineRow[] {
@@ -250,9 +267,15 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   const analyses = parseAnalyses(options.analyses);
   const scheme = strataOption(options.strata);
   await checkOutputFolder(options.out);
+  progress.plan?.(buildPhases(analyses));
   let t = performance.now();
   const data = await readReports(options, progress);
-  const linkage = linkDuplicates(data.details, progress, (line) => process.stderr.write(line));
+  const warn = (line: string): void => void process.stderr.write(line);
+  // The linkage runs in its own thread while the reports are counted and the windows fitted (none
+  // of which reads the clusters, unless an analysis counts each cluster once: then it runs first).
+  const dedup = analyses.some((a) => a.deduplicated);
+  const linking = dedup ? null : linkInWorker(data.details, progress, warn);
+  const linkedFirst = dedup ? linkDuplicates(data.details, progress, warn) : null;
   const readSeconds = seconds(t);
   t = performance.now();
   const scale = options.scale ?? 1;
@@ -260,6 +283,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   const itemsOf = new Map(analyses.map((a) => a.items).filter((k, i, all) => all.indexOf(k) === i).map((kind) => [kind, reportItems(data, kind)] as const));
   const runs = countSubsets(data, analyses, itemsOf, scheme, scale, progress);
   const reportsKept = data.reports.length;
+  // Taken before the clusters are known when the linkage runs meanwhile: the case keys are set after it (setCaseKeys).
   const evidence = evidenceInputs(data, itemsOf);
   data.reports.length = 0; // the reports are no longer needed; let them go
   const countSeconds = seconds(t);
@@ -268,6 +292,8 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   try {
     const results: AnalysisResult[] = [];
     for (const run of runs) results.push(await fitAnalysis(pool, run, progress));
+    const linkage = linkedFirst ?? (await linking!.result());
+    setCaseKeys(evidence, data.details);
     const history = runs[0].history;
     let reportSeconds = 0;
     const reports = (): ReportTables => {
@@ -307,6 +333,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
     await writeStore(options.out, {
       quarterly: allRows(pool, results, data, evidence, progress), vaccines: vaccineTable(data), windows, meta, reports,
     });
+    progress.end();
     return summary();
   } finally {
     await pool.close();

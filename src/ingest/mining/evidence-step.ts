@@ -149,6 +149,17 @@ export function evidenceInputs<K>(data: VaersData, items: ReadonlyMap<K, ReportI
   }));
 }
 
+/**
+ * Sets each report's case key (ReportEvidence.caseKey: its cluster's representative, else its own
+ * VAERS_ID) in the evidence tables from `details.cluster`, for tables taken before the linkage
+ * ended (build.ts runs it beside the counts). The tables of every item kind share the one array.
+ */
+export function setCaseKeys(inputs: ReadonlyMap<unknown, EvidenceInputs>, details: ReportDetails): void {
+  for (const { tables } of inputs.values()) {
+    for (let i = 0; i < tables.caseKey.length; i++) tables.caseKey[i] = Number.isNaN(details.cluster[i]) ? details.id[i] : details.cluster[i];
+  }
+}
+
 /** Report i's evidence back from the tables (evidence.ts ReportEvidence). */
 function evidenceAt(t: EvidenceTables, i: number): ReportEvidence {
   return {

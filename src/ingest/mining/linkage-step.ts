@@ -10,6 +10,7 @@
  * Never fails the build: a linkage that throws is reported as a warning and the build goes on
  * without links (every `cluster` null, no `report_links` rows, `summary` null).
  */
+import { Worker } from 'node:worker_threads';
 import { linkReports } from '../linkage/link.js';
 import type { LinkageSummary } from '../../domain/store-schema.js';
 import type { LinkageResult } from '../linkage/types.js';
@@ -49,18 +50,59 @@ export function setClusters(details: ReportDetails, result: Pick<LinkageResult, 
 export function linkDuplicates(details: ReportDetails, progress: Progress, warn: (line: string) => void): LinkageOutcome {
   progress.start('link', details.count, 'reports');
   try {
-    const result = linkReports(details);
+    return applyLinkage(details, linkReports(details), warn);
+  } finally {
+    progress.end();
+  }
+}
+
+/** Sets the clusters from a linkage result (or from its failure: `result` an Error) and gives the outcome (see linkDuplicates). */
+function applyLinkage(details: ReportDetails, result: LinkageResult | Error, warn: (line: string) => void): LinkageOutcome {
+  try {
+    if (result instanceof Error) throw result;
     if (result.representative.length !== details.count) throw new Error(`representative has ${result.representative.length} entries for ${details.count} reports`);
     setClusters(details, result);
     const links = result.links.map((l): ReportLinkRow => ({ vaers_id: details.id[l.a], linked_vaers_id: details.id[l.b], weight: l.weight, agreed: [...l.agreed] }));
-    progress.update(details.count);
     return { summary: result.summary, links, warning: null };
   } catch (error) {
     details.cluster.fill(NaN);
     const warning = `duplicate-report linkage failed, the build goes on without links: ${(error as Error).message ?? String(error)}`;
     warn(`build: warning: ${warning}\n`);
     return { summary: null, links: [], warning };
-  } finally {
-    progress.end();
   }
+}
+
+/** The linkage worker's entry (`.ts` through worker-boot.mjs under tsx and vitest, `.js` compiled; as pool.ts). */
+function startLinkageWorker(): Worker {
+  if (import.meta.url.endsWith('.ts')) {
+    return new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { entry: new URL('./linkage-worker.ts', import.meta.url).href } });
+  }
+  return new Worker(new URL('./linkage-worker.js', import.meta.url));
+}
+
+/**
+ * linkDuplicates in a worker thread (linkage-worker.ts), so that the main thread and the pool
+ * work meanwhile: `details` is copied to the worker at once; the returned `result()` waits for
+ * the linkage, then sets the clusters as linkDuplicates does (same outcome, same warning on a
+ * failure, the worker's own failure included). Progress phase `link` spans the wait in `result()`.
+ */
+export function linkInWorker(details: ReportDetails, progress: Progress, warn: (line: string) => void): { result: () => Promise<LinkageOutcome> } {
+  const worker = startLinkageWorker();
+  const answer = new Promise<LinkageResult | Error>((resolve) => {
+    worker.once('message', (m: { ok: true } & LinkageResult | { ok: false; message: string }) => resolve(m.ok ? m : new Error(m.message)));
+    worker.once('error', (error) => resolve(error));
+    worker.once('exit', (code) => resolve(new Error(`the linkage worker thread exited with code ${code}`)));
+  });
+  worker.postMessage(details);
+  return {
+    result: async () => {
+      progress.start('link', 0, '');
+      try {
+        return applyLinkage(details, await answer, warn);
+      } finally {
+        progress.end();
+        await worker.terminate();
+      }
+    },
+  };
 }

@@ -7,6 +7,8 @@ import cliProgress from 'cli-progress';
 
 /** Receives progress of one phase at a time. */
 export interface Progress {
+  /** The phases the build will run, in order (announced once, before the first; optional). */
+  plan?(phases: readonly string[]): void;
   /** A phase begins; `total` in `unit`s (e.g. bytes, reports, windows). */
   start(phase: string, total: number, unit: string): void;
   /** `done` of `total` are finished; `detail` is a short note (e.g. the file being read). */

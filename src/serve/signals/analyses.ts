@@ -75,6 +75,8 @@ export function signalsPath(name: string): string {
 /** The loaded analyses of one store. */
 export class AnalysesService {
   private readonly services = new Map<string, Promise<SignalsService>>();
+  /** The analyses whose load has finished (loaded or failed), for readiness per analysis. */
+  private readonly settled = new Set<string>();
 
   private constructor(
     readonly analyses: AnalysisMeta[],
@@ -96,6 +98,7 @@ export class AnalysesService {
     for (const analysis of analyses) {
       const loading = previous.then(() => SignalsService.open(storePath, { caches, ...options, analysis: service.selectable ? analysis.name : undefined }));
       loading.catch(() => undefined); // reported to the request that waits for it
+      void loading.then(() => service.settled.add(analysis.name), () => service.settled.add(analysis.name));
       service.services.set(analysis.name, loading);
       previous = loading.catch(() => undefined);
     }
@@ -116,6 +119,11 @@ export class AnalysesService {
   /** The /signals service of analysis `name`, or null for an unknown name. Rejects when its load failed. */
   service(name: string): Promise<SignalsService> | null {
     return this.services.get(name) ?? null;
+  }
+
+  /** Names of the analyses whose load has finished (loaded, or failed: a request then gets the error), the default first. */
+  get loadedNames(): string[] {
+    return this.names.filter((name) => this.settled.has(name));
   }
 
   /** The body of `GET /analyses`. */

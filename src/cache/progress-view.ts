@@ -1,0 +1,113 @@
+/**
+ * What the wait for the default store looks like to a person (and, on request, to a machine): the
+ * pure formatting of the build's progress (docs/operations.md "Progress of the first start").
+ *
+ * The build runs a known list of phases (build.ts announces them: `read`, `link`, `count NAME`,
+ * `fit NAME`, `rows NAME`, `write`); each phase reports `done` of `total` `unit`s, or nothing (the
+ * duplicate-report linkage: total 0, progress unknown). From these and the clock:
+ * - the phase's time left: its elapsed time times (total - done) / done, once 2 s and 1% of it
+ *   have passed (else unknown);
+ * - the whole build's time left: the elapsed time times (1 - F) / F, F being the share of the
+ *   build done, weighing each phase by PHASE_WEIGHTS (shares of the CPU time of the build,
+ *   measured with bench/first-start.ts on the 1990-2006 files), once F >= 5% (else unknown).
+ * A phase without progress counts as half done while it runs, so that the estimate keeps moving.
+ *
+ * `progressLine` is the human line ("phase 3 of 22, count all: 45% ..."), `progressJson` the
+ * machine line (one JSON object: REPORTING_SIGNALS_PROGRESS=json).
+ */
+
+/** The share of the build's time of each kind of phase (the first word of its name); measured, see the file comment. */
+export const PHASE_WEIGHTS: Readonly<Record<string, number>> = {
+  read: 0.16, link: 0.2, count: 0.012, fit: 0.024, rows: 0.04, write: 0.06, load: 0.05,
+};
+
+/** A phase kind this table does not know weighs this much. */
+const OTHER_WEIGHT = 0.02;
+
+/** Where a preparation stands, as the formatters read it. */
+export interface ProgressSnapshot {
+  /** `building`: this process builds; `waiting`: another process builds; `loading`: the store file exists and is being loaded. */
+  state: 'building' | 'waiting' | 'loading';
+  /** The phase (`read`, `link`, `count all`, ..., `loading`). */
+  phase: string;
+  /** 1-based number of the phase in the plan, and the plan's length (0 when unknown). */
+  step: number;
+  steps: number;
+  /** Units done of `total` in this phase; total 0: progress unknown. */
+  done: number;
+  total: number;
+  unit: string;
+  /** Seconds since this phase began, and since the preparation began. */
+  phaseSeconds: number;
+  seconds: number;
+  /** Estimated seconds left in this phase, and in the whole preparation; null when not known yet. */
+  phaseLeft: number | null;
+  left: number | null;
+}
+
+/** `45 s`, `2 min 05 s`, `1 h 02 min` (seconds rounded). */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+}
+
+/** A count with thousands separators (`203,446`); fractions keep one decimal (`2.5`). */
+function count(value: number): string {
+  return Number.isInteger(value) ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { maximumFractionDigits: 1 });
+}
+
+/** Percent of the phase done (0-100, floored), or null when the phase gives no progress. */
+export function phasePercent(done: number, total: number): number | null {
+  return total > 0 ? Math.min(100, Math.floor((100 * done) / total)) : null;
+}
+
+/**
+ * The human line of a snapshot, e.g.
+ * `building the default store: phase 3 of 22, count all: 45% (91,551 of 203,446 reports), about 12 s left in this phase; 1 min 05 s elapsed, about 2 min 10 s left in all`.
+ */
+export function progressLine(s: ProgressSnapshot): string {
+  const who = s.state === 'waiting' ? 'waiting for another process to build the default store' : s.state === 'loading' ? 'loading the default store' : 'building the default store';
+  const step = s.steps > 0 ? `phase ${s.step} of ${s.steps}, ` : '';
+  const percent = phasePercent(s.done, s.total);
+  const amount = percent === null
+    ? `working for ${formatDuration(s.phaseSeconds)} (no progress count in this phase)`
+    : `${percent}% (${count(s.done)} of ${count(s.total)} ${s.unit})${s.phaseLeft === null ? '' : `, about ${formatDuration(s.phaseLeft)} left in this phase`}`;
+  const total = `${formatDuration(s.seconds)} elapsed${s.left === null ? '' : `, about ${formatDuration(s.left)} left in all`}`;
+  return `${who}: ${step}${s.phase}: ${amount}; ${total}`;
+}
+
+/** The machine line of a snapshot: one JSON object (seconds rounded to 0.1). */
+export function progressJson(s: ProgressSnapshot): string {
+  const round = (x: number | null): number | null => (x === null ? null : Math.round(x * 10) / 10);
+  return JSON.stringify({
+    state: s.state, phase: s.phase, step: s.step, steps: s.steps, done: s.done, total: s.total, unit: s.unit, percent: phasePercent(s.done, s.total),
+    phase_seconds: round(s.phaseSeconds), seconds: round(s.seconds), phase_left_seconds: round(s.phaseLeft), left_seconds: round(s.left),
+  });
+}
+
+/** The weight of a phase (PHASE_WEIGHTS by its first word). */
+function weightOf(phase: string): number {
+  return PHASE_WEIGHTS[phase.split(' ')[0]] ?? OTHER_WEIGHT;
+}
+
+/** The phase's estimated seconds left from its own rate, or null (see the file comment). */
+export function phaseLeft(done: number, total: number, phaseSeconds: number): number | null {
+  if (total <= 0 || done <= 0 || phaseSeconds < 2 || done / total < 0.01) return null;
+  return Math.max(0, (phaseSeconds * (total - done)) / done);
+}
+
+/**
+ * The whole preparation's estimated seconds left, or null: `plan` the phases in order, `step` the
+ * 1-based current one, `fraction` of it done (null: unknown, counted as one half).
+ */
+export function totalLeft(plan: readonly string[], step: number, fraction: number | null, seconds: number): number | null {
+  if (plan.length === 0 || step < 1 || seconds < 2) return null;
+  const weights = plan.map(weightOf);
+  const all = weights.reduce((a, b) => a + b, 0);
+  const before = weights.slice(0, step - 1).reduce((a, b) => a + b, 0);
+  const share = (before + (weights[step - 1] ?? 0) * (fraction ?? 0.5)) / all;
+  if (share < 0.05) return null;
+  return Math.max(0, (seconds * (1 - share)) / share);
+}

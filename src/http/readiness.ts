@@ -1,0 +1,32 @@
+/**
+ * Readiness per analysis (docs/operations.md "Readiness per analysis"): which analyses of the
+ * served store answer now (`ready`), which are being loaded (`loading`: the store file is complete,
+ * its analyses load one after the other, the default first) and which are being built (`building`:
+ * no store file yet). A route of an analysis not ready answers 503 with the Error object, naming
+ * its state, and `Retry-After` (resource.ts); a route of a loading analysis of a served store
+ * waits for its load instead (seconds). `/readyz` lists the three (health.ts).
+ */
+import type { LiveStore } from './live-store.js';
+
+/** The analyses of the served (or prepared) store by state; each name in exactly one list. */
+export interface AnalysesReadiness {
+  ready: string[];
+  loading: string[];
+  building: string[];
+}
+
+/**
+ * Readiness of each analysis: with a served store, its loaded analyses are `ready` and the rest
+ * `loading`; without one, while the default store is prepared, every analysis of `names` (the
+ * analyses it will hold) is `building` or, when the store file is complete, `loading`; with no
+ * store and nothing prepared, every list is empty.
+ */
+export function analysesReadiness(live: LiveStore, names: readonly string[]): AnalysesReadiness {
+  const generation = live.current;
+  if (generation) {
+    const ready = generation.analyses.loadedNames;
+    return { ready, loading: generation.analyses.names.filter((n) => !ready.includes(n)), building: [] };
+  }
+  if (!live.preparing) return { ready: [], loading: [], building: [] };
+  return live.preparing.state === 'loading' ? { ready: [], loading: [...names], building: [] } : { ready: [], loading: [], building: [...names] };
+}

@@ -1,0 +1,71 @@
+/**
+ * The wait as written to standard error (src/cache/progress-report.ts): the mode chosen by
+ * REPORTING_SIGNALS_PROGRESS, the `lines` schedule (a line when a phase begins, at most and at
+ * least every 10 s, one when it ends), the JSON lines, and the phases' times; on a fake clock.
+ */
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LINE_EVERY_MS, progressMode, ProgressReport } from '../../src/cache/progress-report.js';
+
+function sink(): { stream: Writable; lines: string[] } {
+  const lines: string[] = [];
+  const stream = new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(...chunk.toString().split('\n').filter((l) => l !== '')); done(); } });
+  return { stream, lines };
+}
+
+afterEach(() => { vi.useRealTimers(); });
+
+describe('the progress on standard error', () => {
+  it('mode: bar on a terminal, lines otherwise; json or lines on request; anything else is an error naming the variable', () => {
+    expect(progressMode(undefined, true)).toBe('bar');
+    expect(progressMode('', false)).toBe('lines');
+    expect(progressMode('json', true)).toBe('json');
+    expect(progressMode('lines', true)).toBe('lines');
+    expect(progressMode('bar', false)).toBe('lines'); // no redraw in place outside a terminal
+    expect(() => progressMode('fancy', true)).toThrow('REPORTING_SIGNALS_PROGRESS must be bar, lines or json (got "fancy")');
+  });
+
+  it('lines: phase k of n at the start, a line at most every 10 s while it reports, one every 10 s while it is silent, its time at the end', () => {
+    vi.useFakeTimers({ now: 0 });
+    const { stream, lines } = sink();
+    const report = new ProgressReport({ stream, mode: 'lines', now: Date.now });
+    report.plan(['read', 'link', 'write']);
+    report.start('read', 4, 'files', 1);
+    vi.advanceTimersByTime(4000);
+    report.update(1, 'a.csv', 4.5); // 4 s after the phase's line: not shown
+    vi.advanceTimersByTime(6000);
+    // 10 s after the phase's line: the timer writes one (1 of 4 files); an update at that moment adds none.
+    report.update(2, 'b.csv', 9);
+    report.end(12);
+    report.start('link', 0, '');
+    vi.advanceTimersByTime(LINE_EVERY_MS); // silent phase: the timer writes a line
+    report.stop();
+    expect(lines).toEqual([
+      'building the default store: phase 1 of 3, read: 0% (0 of 4 files); 0 s elapsed',
+      // 10 s x 3 / 1 left in the phase; the build's share done (0.16 x 0.25) / 0.42: 10 x (1 - share) / share = 95 s left in all.
+      'building the default store: phase 1 of 3, read: 25% (1 of 4 files), about 30 s left in this phase; 10 s elapsed, about 1 min 35 s left in all',
+      'read: done in 10.0 s (cpu 11.0 s)',
+      // link counted as half done: share (0.16 + 0.1) / 0.42, 10 x (1 - share) / share = 6.2 s; at 20 s, 12.3 s.
+      'building the default store: phase 2 of 3, link: working for 0 s (no progress count in this phase); 10 s elapsed, about 6 s left in all',
+      'building the default store: phase 2 of 3, link: working for 10 s (no progress count in this phase); 20 s elapsed, about 12 s left in all',
+    ]);
+    // read: 10 s of wall time, 11 s of CPU (12 - 1).
+    expect(report.phaseTimes()).toEqual([{ phase: 'read', seconds: 10, cpuSeconds: 11 }]);
+  });
+
+  it('json: the same schedule, one JSON object a line; loading is its own state', () => {
+    vi.useFakeTimers({ now: 0 });
+    const { stream, lines } = sink();
+    const report = new ProgressReport({ stream, mode: 'json', now: Date.now, state: 'loading' });
+    report.plan(['load']);
+    report.start('load', 8, 'parts');
+    vi.advanceTimersByTime(3000);
+    report.update(8);
+    report.end();
+    report.stop();
+    expect(lines.map((l) => JSON.parse(l))).toEqual([
+      { state: 'loading', phase: 'load', step: 1, steps: 1, done: 0, total: 8, unit: 'parts', percent: 0, phase_seconds: 0, seconds: 0, phase_left_seconds: null, left_seconds: null },
+      { phase: 'load', phase_done_seconds: 3, cpu_seconds: null },
+    ]);
+  });
+});

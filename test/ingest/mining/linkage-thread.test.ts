@@ -1,0 +1,60 @@
+/**
+ * The build's linkage in its own thread (src/ingest/mining/linkage-step.ts linkInWorker, build.ts):
+ * a build whose analyses do not count clusters once links in a worker thread while it counts and
+ * fits; a build with an `@dedup` analysis links first on the main thread. Both must store the same
+ * links and clusters, and the same triage evidence (its case keys are set after the linkage), on
+ * a folder with planted copies (report 201 is report 101 again; 202 and 203 are 102).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { describe, expect, it } from 'vitest';
+import { buildPhases, buildStore, parseAnalyses } from '../../../src/ingest/mining/build.js';
+import { CASE_REPORTS, writeCaseFolder } from '../../serve/cases/fixture.js';
+
+const PLANTED: Array<[number, number]> = [[201, 101], [202, 102], [203, 102]];
+
+async function query(store: string, sql: string): Promise<unknown[]> {
+  const instance = await DuckDBInstance.create(store, { access_mode: 'READ_ONLY' });
+  const connection = await instance.connect();
+  try {
+    return (await connection.runAndReadAll(sql)).getRowObjectsJS().map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)));
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+describe('the linkage thread of the build', () => {
+  it('the phases: link after the fits when it runs beside them, first when an analysis is @dedup', () => {
+    expect(buildPhases(parseAnalyses('all,stratified,serious'))).toEqual([
+      'read', 'count all', 'count serious', 'fit all', 'fit stratified', 'fit serious', 'link', 'rows all', 'rows stratified', 'rows serious', 'write',
+    ]);
+    expect(buildPhases(parseAnalyses('all,all@dedup'))).toEqual(['read', 'link', 'count all', 'count all@dedup', 'fit all', 'fit all@dedup', 'rows all', 'rows all@dedup', 'write']);
+  });
+
+  it('stores the same links, clusters and evidence as the linkage on the main thread', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'linkage-thread-'));
+    const reports = [...CASE_REPORTS, ...PLANTED.map(([copy, original]) => ({ ...CASE_REPORTS.find((r) => r.id === original)!, id: copy }))];
+    const cells = Object.fromEntries(PLANTED.map(([copy, original]) => [copy, { SYMPTOM_TEXT: `narrative of ${original}` }]));
+    const vaers = await writeCaseFolder(join(dir, 'vaers'), cells, reports);
+    const threaded = join(dir, 'threaded.duckdb');
+    const first = join(dir, 'first.duckdb');
+    const phases: string[] = [];
+    const progress = { start: (phase: string) => void phases.push(phase), update: () => undefined, end: () => undefined };
+    const a = await buildStore({ vaers, out: threaded, analyses: 'all', workers: 1, progress });
+    const b = await buildStore({ vaers, out: first, analyses: 'all,all@dedup', workers: 1 });
+    expect(phases).toEqual(['read', 'count all', 'fit all', 'link', 'rows all', 'write']);
+    expect({ ...a.linkage.summary, seconds: 0 }).toEqual({ ...b.linkage.summary, seconds: 0 }); // all but its time
+    expect(a.linkage.summary).not.toBeNull();
+    const links = 'SELECT vaers_id, linked_vaers_id FROM report_links ORDER BY ALL';
+    expect(await query(threaded, links)).toEqual(await query(first, links));
+    expect((await query(threaded, links)).length).toBeGreaterThan(0);
+    const clusters = 'SELECT vaers_id, cluster FROM reports ORDER BY vaers_id';
+    expect(await query(threaded, clusters)).toEqual(await query(first, clusters));
+    expect(await query(threaded, 'SELECT cluster FROM reports WHERE vaers_id = 201')).toEqual(await query(threaded, 'SELECT cluster FROM reports WHERE vaers_id = 101'));
+    const rows = `SELECT * EXCLUDE (analysis) FROM quarterly WHERE analysis = 'all' ORDER BY drug, event, quarter`;
+    expect(await query(threaded, rows)).toEqual(await query(first, rows));
+  }, 120_000);
+});
