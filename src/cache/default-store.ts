@@ -171,6 +171,7 @@ async function build(entry: CacheEntry, options: DefaultStoreOptions, analyses: 
   const log = options.log ?? (() => undefined);
   const since = Date.now();
   const progress = options.progress ?? new ProgressReport();
+  progress.setState('building');
   let lastWrite = 0;
   const report = (): void => {
     const status = statusOf(progress.snapshot(), process.pid, since);
@@ -235,6 +236,7 @@ export async function ensureDefaultStore(options: DefaultStoreOptions): Promise<
   if (await exists(entry.store)) return entry.store;
   await checkWritable(options.cacheDir);
   const since = Date.now();
+  let waitedPhase = '';
   for (;;) {
     if (await exists(entry.store)) return entry.store;
     let attempt;
@@ -260,7 +262,10 @@ export async function ensureDefaultStore(options: DefaultStoreOptions): Promise<
       }
       return entry.store;
     }
-    options.onStatus?.(await waitingStatus(entry, attempt.holder.pid, since));
+    const status = await waitingStatus(entry, attempt.holder.pid, since);
+    options.onStatus?.(status);
+    // The terminal follows the other builder's phases too (from its progress file).
+    if (options.progress && status.phase !== waitedPhase) options.progress.setState('waiting', (waitedPhase = status.phase));
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
