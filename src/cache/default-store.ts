@@ -31,9 +31,10 @@ import { isAlive, tryLock, unlock } from './lock.js';
 export interface BuildStatus {
   /**
    * `building`: this process's builder runs; `waiting`: another process (`pid`) builds this entry;
-   * `loading`: the store file is complete and this process loads it (a cached start is only this).
+   * `loading`: the store file is complete and this process loads it (a cached start is only this);
+   * `checking`: the cache key is computed (a fraction of a second), whether to build is not known yet.
    */
-  state: 'building' | 'waiting' | 'loading';
+  state: 'checking' | 'building' | 'waiting' | 'loading';
   /** The build's phase (`read`, `link`, `count all`, `fit serious`, `rows death`, `write`, ...), `starting` or `loading`. */
   phase: string;
   /** Percent of the phase done (0-100), or null when not known (the phase gives no count). */

@@ -29,7 +29,7 @@ export async function prepareDefaultStore(live: LiveStore, vaers: string | undef
   // Until a build starts, the cache is only read: a cached start is `loading` throughout.
   const progress = new ProgressReport({ state: 'loading' });
   progress.plan(['load']);
-  live.preparing = { state: 'loading', phase: 'checking the cache', percent: null, pid: process.pid, since };
+  live.preparing = { state: 'checking', phase: 'checking the cache', percent: null, pid: process.pid, since };
   log.info(`default store: cache folder ${dir}, official files ${folder}`);
   try {
     for (let attempt = 1; ; attempt++) {
@@ -63,9 +63,10 @@ async function loadShowing(live: LiveStore, path: string, progress: ProgressRepo
   const parts = DEFAULT_ANALYSES.length + 1;
   progress.setState('loading');
   progress.start('load', parts, 'parts (analyses and the case series)');
+  const before = live.current; // a broken store being replaced (rebuildBroken) is not this load
   const show = (): void => {
     const generation = live.current;
-    if (generation) {
+    if (generation && generation !== before) {
       progress.update(generation.analyses.loadedNames.length + (generation.casesSettled ? 1 : 0));
       live.preparing = null;
     } else live.preparing = statusOf(progress.snapshot(), process.pid, since);

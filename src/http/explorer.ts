@@ -43,7 +43,8 @@ export interface ExplorerOptions {
 }
 
 /** The heading of the preparing page: the store loads from the cache, or is being built. */
-export function preparingTitle(state: 'building' | 'waiting' | 'loading'): string {
+export function preparingTitle(state: 'checking' | 'building' | 'waiting' | 'loading'): string {
+  if (state === 'checking') return 'The data is being prepared';
   return state === 'loading' ? 'The data is loading' : 'The data is being prepared: the default store is being built';
 }
 

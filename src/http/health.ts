@@ -51,7 +51,7 @@ const NOT_READY_SCHEMA = {
   description: 'Spec 2.5 Error object with the analyses by readiness; while the default store is prepared, also `state`, `phase`, `step`, `steps`, `percent`, `left_seconds`, and `building` and `builder` while it is built.',
   properties: {
     ...ERROR_OBJECT_SCHEMA.properties,
-    state: { type: 'string', enum: ['building', 'waiting', 'loading'], description: '`building` (this process builds the default store), `waiting` (another process on the same cache builds it), `loading` (the store file is complete and loads: nothing is built).' },
+    state: { type: 'string', enum: ['checking', 'building', 'waiting', 'loading'], description: '`checking` (the cache is looked up, a fraction of a second), `building` (this process builds the default store), `waiting` (another process on the same cache builds it), `loading` (the store file is complete and loads: nothing is built).' },
     building: { type: 'boolean', enum: [true], description: 'Present while the default store is being built (by this process or another one on the same cache).' },
     phase: { type: 'string', description: 'The current phase: `starting`, `read`, `link`, `count NAME`, `fit NAME`, `rows NAME`, `write` (NAME an analysis), `checking the cache`, `load`.' },
     step: { type: 'integer', minimum: 0, description: 'The phase\'s number among `steps` (0: not known yet).' },
@@ -97,7 +97,7 @@ export async function healthRoutes(app: FastifyInstance, options: HealthOptions)
     if (!current && live.preparing) {
       const { phase, percent, state, pid, step, steps, left } = live.preparing;
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      const built = state === 'loading' ? {} : { building: true, builder: state === 'building' ? 'this process' : `process ${pid}` };
+      const built = state === 'building' || state === 'waiting' ? { building: true, builder: state === 'building' ? 'this process' : `process ${pid}` } : {};
       return reply.code(503).send(JSON.stringify({
         ...errorBody(live.unavailable()), state, ...built, phase, step: step ?? 0, steps: steps ?? 0, percent, left_seconds: left ?? null, analyses,
       }));

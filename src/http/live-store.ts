@@ -52,6 +52,7 @@ export function preparingMessage(status: BuildStatus): string {
   const left = typeof status.left === 'number' ? `, about ${formatDuration(status.left)} left` : '';
   const where = `(phase ${step}${status.phase}${percent}; started ${formatDuration((Date.now() - status.since) / 1000)} ago${left}); retry in a few seconds`;
   if (status.state === 'loading') return `the data is being prepared: the default store is loading from the cache, nothing is built ${where}`;
+  if (status.state === 'checking') return 'the data is being prepared: looking for the default store in the cache (it is built there when absent); retry in a few seconds';
   const who = status.state === 'building' ? 'is being built' : `is being built by process ${status.pid}`;
   return `the data is being prepared: the default store ${who} from the official VAERS files ${where}`;
 }

@@ -19,7 +19,7 @@ export interface AnalysesReadiness {
  * Readiness of each analysis: with a served store, its loaded analyses are `ready` and the rest
  * `loading`; without one, while the default store is prepared, every analysis of `names` (the
  * analyses it will hold) is `building` or, when the store file is complete, `loading`; with no
- * store and nothing prepared, every list is empty.
+ * store and nothing prepared, or while the cache is looked up (`checking`), every list is empty.
  */
 export function analysesReadiness(live: LiveStore, names: readonly string[]): AnalysesReadiness {
   const generation = live.current;
@@ -27,6 +27,8 @@ export function analysesReadiness(live: LiveStore, names: readonly string[]): An
     const ready = generation.analyses.loadedNames;
     return { ready, loading: generation.analyses.names.filter((n) => !ready.includes(n)), building: [] };
   }
-  if (!live.preparing) return { ready: [], loading: [], building: [] };
-  return live.preparing.state === 'loading' ? { ready: [], loading: [...names], building: [] } : { ready: [], loading: [], building: [...names] };
+  const state = live.preparing?.state;
+  if (state === 'loading') return { ready: [], loading: [...names], building: [] };
+  if (state === 'building' || state === 'waiting') return { ready: [], loading: [], building: [...names] };
+  return { ready: [], loading: [], building: [] }; // no store, or the cache not looked up yet
 }

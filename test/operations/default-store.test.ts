@@ -62,9 +62,11 @@ describe.skipIf(!hasData)('serve without --store: the default store built into t
     const cache = join(dir, 'first');
     const t0 = Date.now();
     const { serve, base } = await start(cache);
-    const building = await get(`${base}/readyz`);
+    let building = await get(`${base}/readyz`);
+    // The first fraction of a second the cache is looked up (state checking); then the build.
+    while (building.body?.state === 'checking') building = await get(`${base}/readyz`);
     expect(building.status).toBe(503);
-    expect(building.body).toMatchObject({ building: true, hypothesis: HYPOTHESIS, phase: expect.any(String) });
+    expect(building.body).toMatchObject({ state: 'building', building: true, hypothesis: HYPOTHESIS, phase: expect.any(String) });
     expect(building.body!.error).toMatch(/^the data is being prepared: the default store is being built from the official VAERS files \(phase /);
     expect(building.headers.get('retry-after')).toBe('10');
     for (const path of ['/signals', '/cases', '/vaccines', '/analyses', '/analyses/serious/signals']) {
@@ -82,6 +84,7 @@ describe.skipIf(!hasData)('serve without --store: the default store built into t
     // Throughout the build: /healthz and /readyz answer (the build runs in a child process).
     const times: number[] = [];
     const phases = new Set<string>();
+    const states = new Set<string>();
     const percents: number[] = [];
     for (;;) {
       const health = await get(`${base}/healthz`);
@@ -89,7 +92,11 @@ describe.skipIf(!hasData)('serve without --store: the default store built into t
       const ready = await get(`${base}/readyz`);
       times.push(health.ms, ready.ms);
       if (ready.status === 200) break;
-      expect(ready.body).toMatchObject({ building: true });
+      // Building, then loading the built store (readiness per analysis: docs/operations.md).
+      const state = String(ready.body!.state);
+      states.add(state);
+      expect(['building', 'loading']).toContain(state);
+      if (state === 'building') expect(ready.body).toMatchObject({ building: true });
       phases.add(String(ready.body!.phase));
       if (typeof ready.body!.percent === 'number') percents.push(ready.body!.percent);
       expect(Date.now() - t0).toBeLessThan(600_000);
@@ -100,6 +107,7 @@ describe.skipIf(!hasData)('serve without --store: the default store built into t
     console.info(`default store: ${times.length} probes during the build, median ${times[times.length >> 1].toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms; phases ${[...phases].join(', ')}`);
     expect(p95).toBeLessThan(100);
     expect([...phases].some((p) => p.startsWith('fit '))).toBe(true);
+    expect(states.has('building')).toBe(true);
     expect(percents.every((p) => p >= 0 && p <= 100)).toBe(true);
     const vaccines = await get(`${base}/vaccines`);
     expect(vaccines.status).toBe(200);
@@ -112,6 +120,7 @@ describe.skipIf(!hasData)('serve without --store: the default store built into t
     const again = await start(cache);
     expect((await untilReady(again.base, again.serve, 60_000)).store_build).toBe(first);
     expect(again.serve.output()).not.toContain('building the default store');
+    expect(again.serve.output()).toContain('loading the default store: phase 1 of 1, load'); // a cached start says loading
     again.serve.child.kill('SIGTERM');
     await again.serve.exit;
     built = { cache, store: join(cache, (await stores(cache))[0]) };
