@@ -42,12 +42,12 @@ describe('the progress on standard error', () => {
     report.stop();
     expect(lines).toEqual([
       'building the default store: phase 1 of 3, read: 0% (0 of 4 files); 0 s elapsed',
-      // 10 s x 3 / 1 left in the phase; the build's share done (0.16 x 0.25) / 0.42: 10 x (1 - share) / share = 95 s left in all.
-      'building the default store: phase 1 of 3, read: 25% (1 of 4 files), about 30 s left in this phase; 10 s elapsed, about 1 min 35 s left in all',
+      // 10 s x 3 / 1 left in the phase; the build's share done (0.06 x 0.25) / 0.119: 10 x 0.104 / 0.015 = 69.3 s left in all.
+      'building the default store: phase 1 of 3, read: 25% (1 of 4 files), about 30 s left in this phase; 10 s elapsed, about 1 min 09 s left in all',
       'read: done in 10.0 s (cpu 11.0 s)',
-      // link counted as half done: share (0.16 + 0.1) / 0.42, 10 x (1 - share) / share = 6.2 s; at 20 s, 12.3 s.
-      'building the default store: phase 2 of 3, link: working for 0 s (no progress count in this phase); 10 s elapsed, about 6 s left in all',
-      'building the default store: phase 2 of 3, link: working for 10 s (no progress count in this phase); 20 s elapsed, about 12 s left in all',
+      // link counted as half done: share (0.06 + 0.0025) / 0.119, 10 x 0.0565 / 0.0625 = 9.0 s; at 20 s, 18.1 s.
+      'building the default store: phase 2 of 3, link: working for 0 s (no progress count in this phase); 10 s elapsed, about 9 s left in all',
+      'building the default store: phase 2 of 3, link: working for 10 s (no progress count in this phase); 20 s elapsed, about 18 s left in all',
     ]);
     // read: 10 s of wall time, 11 s of CPU (12 - 1).
     expect(report.phaseTimes()).toEqual([{ phase: 'read', seconds: 10, cpuSeconds: 11 }]);

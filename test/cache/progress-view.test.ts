@@ -53,15 +53,14 @@ describe('progress lines of the first start', () => {
   });
 
   it('the whole estimate weighs each phase by its kind; a phase without a count counts as half done', () => {
-    // plan read, link, write: weights 0.16, 0.2, 0.06 (sum 0.42); in link, unknown: share (0.16 + 0.1) / 0.42.
+    // plan read, link, write: weights 0.06, 0.005, 0.054 (sum 0.119); in link, unknown: share (0.06 + 0.0025) / 0.119 = 0.5252.
     const plan = ['read', 'link', 'write'];
-    expect(PHASE_WEIGHTS.read).toBe(0.16);
-    const share = (0.16 + 0.2 * 0.5) / 0.42;
-    expect(totalLeft(plan, 2, null, 60)).toBeCloseTo((60 * (1 - share)) / share, 10);
-    // in write, 50% done: share (0.36 + 0.03) / 0.42.
-    expect(totalLeft(plan, 3, 0.5, 100)).toBeCloseTo((100 * (0.03 / 0.42)) / (0.39 / 0.42), 10);
-    // before 5% of the build is done, no estimate: read at 10% is 0.016 / 0.42 = 3.8%.
-    expect(totalLeft(plan, 1, 0.1, 30)).toBeNull();
+    expect([PHASE_WEIGHTS.read, PHASE_WEIGHTS.link, PHASE_WEIGHTS.write]).toEqual([0.06, 0.005, 0.054]);
+    expect(totalLeft(plan, 2, null, 60)).toBeCloseTo(54.24, 2); // 60 x 0.0565 / 0.0625
+    // in write, 50% done: share (0.065 + 0.027) / 0.119: 100 x 0.027 / 0.092.
+    expect(totalLeft(plan, 3, 0.5, 100)).toBeCloseTo(29.35, 2);
+    // before 5% of the build is done, no estimate: read at 5% is 0.003 / 0.119 = 2.5%.
+    expect(totalLeft(plan, 1, 0.05, 30)).toBeNull();
     expect(totalLeft([], 1, 0.5, 30)).toBeNull();
   });
 });
