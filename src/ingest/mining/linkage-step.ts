@@ -49,8 +49,14 @@ export function setClusters(details: ReportDetails, result: Pick<LinkageResult, 
  */
 export function linkDuplicates(details: ReportDetails, progress: Progress, warn: (line: string) => void): LinkageOutcome {
   progress.start('link', details.count, 'reports');
+  let result: LinkageResult | Error;
   try {
-    return applyLinkage(details, linkReports(details), warn);
+    result = linkReports(details);
+  } catch (error) {
+    result = error instanceof Error ? error : new Error(String(error));
+  }
+  try {
+    return applyLinkage(details, result, warn);
   } finally {
     progress.end();
   }
