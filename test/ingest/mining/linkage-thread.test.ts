@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { buildPhases, buildStore, parseAnalyses } from '../../../src/ingest/mining/build.js';
+import { linkInWorker } from '../../../src/ingest/mining/linkage-step.js';
+import { SILENT } from '../../../src/ingest/mining/progress.js';
+import type { ReportDetails } from '../../../src/ingest/vaers/report-details.js';
 import { CASE_REPORTS, writeCaseFolder } from '../../serve/cases/fixture.js';
 
 const PLANTED: Array<[number, number]> = [[201, 101], [202, 102], [203, 102]];
@@ -57,4 +60,15 @@ describe('the linkage thread of the build', () => {
     const rows = `SELECT * EXCLUDE (analysis) FROM quarterly WHERE analysis = 'all' ORDER BY drug, event, quarter`;
     expect(await query(threaded, rows)).toEqual(await query(first, rows));
   }, 120_000);
+
+  it('a linkage that throws in its thread: the build is warned once and goes on without links, every cluster null', async () => {
+    // Columns the linkage needs are missing: it throws inside the worker thread.
+    const details = { count: 3, id: Float64Array.of(1, 2, 3), cluster: Float64Array.of(7, 7, 7) } as unknown as ReportDetails;
+    const warnings: string[] = [];
+    const outcome = await linkInWorker(details, SILENT, (line) => void warnings.push(line)).result();
+    expect(outcome).toMatchObject({ summary: null, links: [], warning: expect.stringMatching(/^duplicate-report linkage failed, the build goes on without links: /) });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^build: warning: duplicate-report linkage failed/);
+    expect([...details.cluster]).toEqual([NaN, NaN, NaN]);
+  }, 60_000);
 });
