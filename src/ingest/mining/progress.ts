@@ -1,6 +1,6 @@
 /**
  * Progress of the build on standard error (a long build shows where it is): a cli-progress bar per phase when standard
- * error is a terminal, plain lines otherwise (one at the start of a phase, then about every
+ * error is a terminal (with phase k of n once the build announced its phases, and the phase's time left), plain lines otherwise (one at the start of a phase, then about every
  * 10% and at the end), so logs stay readable.
  */
 import cliProgress from 'cli-progress';
@@ -24,10 +24,16 @@ export const SILENT: Progress = { start() {}, update() {}, end() {} };
 export function stderrProgress(stream: NodeJS.WriteStream = process.stderr): Progress {
   if (stream.isTTY) {
     let bar: cliProgress.SingleBar | null = null;
+    let phases: readonly string[] = [];
     return {
+      plan(list) {
+        phases = list;
+      },
       start(phase, total, unit) {
+        const at = phases.indexOf(phase);
+        const step = at >= 0 ? `phase ${at + 1} of ${phases.length}, ` : '';
         bar = new cliProgress.SingleBar({
-          stream, format: `${phase.padEnd(12)} [{bar}] {percentage}% {value}/{total} ${unit} {detail}`, hideCursor: true,
+          stream, format: `${step}${phase.padEnd(12)} [{bar}] {percentage}% {value}/{total} ${unit}, {eta_formatted} left in this phase {detail}`, hideCursor: true,
           clearOnComplete: false, etaBuffer: 50,
         }, cliProgress.Presets.shades_classic);
         bar.start(Math.max(total, 1), 0, { detail: '' });
