@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { omega } from '../../src/stats/omega.js';
+import { MIN_TRIPLE_REPORTS } from '../../src/domain/interactions.js';
 
 /** Relative difference |x - y| / |y|. */
 const rel = (x: number, y: number): number => Math.abs(x - y) / Math.abs(y);
@@ -33,6 +34,15 @@ describe('omega (Noren et al. 2008)', () => {
     const r = omega({ n111: 1, n11: 2, n1_1: 4, n_11: 1, n1: 5, n_1: 3, n__1: 4, N: 10 });
     expect(r.g11).toBe(1);
     expect(r.e111).toBe(2);
+  });
+
+  it('is never a signal below 3 reports of the triple (the build stores triples from MIN_TRIPLE_REPORTS on)', () => {
+    // E111 = 0 (no report of E outside the joint exposure) gives the largest Omega025 of a given n111.
+    const at = (n111: number) => omega({ n111, n11: n111, n1_1: n111, n_11: n111, n1: n111, n_1: n111, n__1: n111, N: 10 });
+    expect(at(2).e111).toBe(0);
+    expect(at(2).omega025).toBeLessThan(0);
+    expect(at(2).omega025).toBeCloseTo(-0.27, 2);
+    expect(at(MIN_TRIPLE_REPORTS).omega025).toBeGreaterThan(0);
   });
 
   it('refuses negative, fractional and inconsistent counts', () => {

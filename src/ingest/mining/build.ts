@@ -27,6 +27,8 @@ import { vaxType } from '../../domain/vaccine-type.js';
 import { readVaers, type VaersData } from '../vaers/read.js';
 import { PROGRAM_VERSION } from '../../domain/version.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
+import { MIN_CO_REPORTS } from '../../domain/interactions.js';
+import { interactionStep } from './interactions.js';
 import { evidenceInputs, type EvidenceInputs } from './evidence-step.js';
 import { reportItems, type ReportItems } from './items.js';
 import { KsMemo } from './ks-memo.js';
@@ -260,6 +262,10 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   const itemsOf = new Map(analyses.map((a) => a.items).filter((k, i, all) => all.indexOf(k) === i).map((kind) => [kind, reportItems(data, kind)] as const));
   const runs = countSubsets(data, analyses, itemsOf, scheme, scale, progress);
   const reportsKept = data.reports.length;
+  // Omega of co-reported vaccines in the default analysis (docs/interactions.md), before the reports go.
+  progress.start('interactions', 1, 'analysis');
+  const interactions = interactionStep(data, analyses[0], itemsOf.get(analyses[0].items)!, MIN_CO_REPORTS);
+  progress.end();
   const evidence = evidenceInputs(data, itemsOf);
   data.reports.length = 0; // the reports are no longer needed; let them go
   const countSeconds = seconds(t);
@@ -294,7 +300,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
       return {
         reports_through: s.reportsThrough,
         sources: data.sources.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
-        parameters: { ...buildParameters(history, s, options), strata: scheme.name },
+        parameters: { ...buildParameters(history, s, options), strata: scheme.name, interactions: interactions.meta },
         program_version: PROGRAM_VERSION,
         built_at: new Date().toISOString(),
         origin: 'build',
@@ -306,6 +312,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
     };
     await writeStore(options.out, {
       quarterly: allRows(pool, results, data, evidence, progress), vaccines: vaccineTable(data), windows, meta, reports,
+      interactions: interactions.rows,
     });
     return summary();
   } finally {
