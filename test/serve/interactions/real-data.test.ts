@@ -111,10 +111,12 @@ describe.skipIf(!present)('Omega and masking of the real default store', () => {
     for (const m of body.maskers as Array<{ vaccine: string; masking_ratio: number }>) {
       expect(rel(m.masking_ratio, prrOf(window.filter((r) => !r.vaccines.includes(m.vaccine)), VARIVAX, FC).prr / all.prr)).toBeLessThan(1e-12);
     }
-    // The pair's EB05 on every report is the stored one of /signals (same prior, crude E) when the pair is served there.
+    // The pair's EB05 and PRR on every report are the stored ones of /signals (same prior, crude E; the pair is served there).
     const signals = await get(`/signals?vaccine=${encodeURIComponent(VARIVAX)}&event=${encodeURIComponent(FC)}&format=series`);
-    const stored = signals.status === 200 ? signals.body.quarters?.find((q: { quarter: string }) => q.quarter === '2006Q4') : undefined;
-    if (stored) expect(rel(body.eb05, stored.eb05)).toBeLessThan(1e-9);
+    expect(signals.status).toBe(200);
+    const stored = signals.body.quarters.find((q: { quarter: string }) => q.quarter === '2006Q4');
+    expect(rel(body.eb05, stored.eb05)).toBeLessThan(1e-12);
+    expect(rel(body.prr, stored.prr)).toBeLessThan(1e-12);
     const chosen = await get(`/masking?vaccine=${encodeURIComponent(VARIVAX)}&event=${encodeURIComponent(FC)}&quarter=2006Q4&without=${encodeURIComponent(MMR)}`);
     const noMmr = prrOf(window.filter((r) => !r.vaccines.includes(MMR)), VARIVAX, FC);
     expect(chosen.body.unmasked).toMatchObject({ without: MMR, n: noMmr.a, N: noMmr.N });
