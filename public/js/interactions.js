@@ -1,6 +1,7 @@
-// The pair view's "Co-reported vaccines" panel (docs/interactions.md): the pair's Omega
-// interactions in the latest window (GET /interactions, filtered to the pair's vaccine and event)
-// and its maskers (GET /masking), with the caveat the API sends. Built with DOM calls only.
+// The pair view's "Co-reported vaccines" panel (docs/interactions.md), a disclosure loaded when
+// opened: the pair's Omega interactions in the latest window (GET /interactions, filtered to the
+// pair's vaccine and event) and its maskers (GET /masking), with the caveat the API sends. Built
+// with DOM calls only.
 import { apiUrl, getJson } from './api.js';
 
 const $ = (id) => document.getElementById(id);
@@ -26,19 +27,23 @@ function fillTable(table, columns, items) {
   table.hidden = items.length === 0;
 }
 
-/**
- * Renders the panel for a pair.
- * @param {{current: () => boolean, vaccine: string, event: string}} ctx
- */
-export async function renderInteractions(ctx) {
+/** The pair the panel shows or will show when opened, and the pair it last loaded. */
+let wanted = null;
+let loaded = '';
+
+/** Loads the panel for the wanted pair (once per pair). */
+async function load() {
+  const ctx = wanted;
+  const key = ctx ? `${ctx.vaccine}\u0000${ctx.event}` : '';
+  if (!ctx || key === loaded) return;
+  loaded = key;
   const { vaccine, event } = ctx;
-  const panel = $('interactions-panel');
-  if (!panel) return;
+  $('interactions-note').textContent = 'Loading…';
   const [interactions, masking] = await Promise.all([
     getJson(apiUrl('/interactions', { vaccine, event, limit: 20 })),
     getJson(apiUrl('/masking', { vaccine, event, limit: 5 })),
   ]);
-  if (!ctx.current()) return;
+  if (loaded !== key) return; // another pair was asked for meanwhile
   const notes = [];
   if (interactions.ok) {
     const body = interactions.body;
@@ -71,5 +76,25 @@ export async function renderInteractions(ctx) {
     fillTable($('masking-table'), [], []);
   }
   $('interactions-caveat').textContent = notes.filter(Boolean).join(' ');
-  panel.hidden = false;
+}
+
+/**
+ * Prepares the panel for a pair: its two requests are made when the panel is opened (now, when
+ * it is open), once per pair, so a pair's view costs nothing more until asked.
+ * @param {{current: () => boolean, vaccine: string, event: string}} ctx
+ */
+export async function renderInteractions(ctx) {
+  const panel = $('interactions-panel');
+  if (!panel) return;
+  wanted = ctx;
+  if (!panel.dataset.listening) {
+    panel.dataset.listening = '1';
+    panel.addEventListener('toggle', () => { if (panel.open) void load(); });
+  }
+  if (panel.open) await load();
+  else {
+    loaded = '';
+    for (const id of ['interactions-note', 'masking-note', 'interactions-caveat']) $(id).textContent = '';
+    for (const id of ['interactions-table', 'masking-table']) fillTable($(id), [], []);
+  }
 }

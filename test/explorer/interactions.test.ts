@@ -35,7 +35,8 @@ describe.skipIf(!hasStore || !hasChromium)('explorer: a pair\'s co-reported vacc
     const masking = await json(`/masking?vaccine=${q(vaccine)}&event=${q(event)}&limit=5`);
     const page = held.page!;
     await open(page, held.base!, `/?vaccine=${q(vaccine)}&pair_vaccine=${q(vaccine)}&pair_event=${q(event)}`);
-    await page.waitForSelector('#interactions-panel:not([hidden])');
+    await page.click('#interactions-title');
+    await page.waitForSelector('#masking-table:not([hidden])');
     expect(await column(page, '#interactions-table', 0)).toEqual(interactions.interactions.map((r: { vaccine1: string; vaccine2: string }) => (r.vaccine1 === vaccine ? r.vaccine2 : r.vaccine1)));
     expect(await column(page, '#interactions-table', 1)).toEqual(interactions.interactions.map((r: { n111: number }) => String(r.n111)));
     expect(await column(page, '#masking-table', 0)).toEqual(masking.maskers.map((m: { vaccine: string }) => m.vaccine));
