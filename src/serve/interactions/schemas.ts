@@ -38,7 +38,7 @@ const ERRORS = {
   503: { description: 'No store loaded yet, or a store without the interactions table or report tables (Error object).', content: { 'application/json': { schema: ERROR_OBJECT_SCHEMA } } },
 } as const;
 
-const COMMON = { analysis: { type: 'string' }, caveat: { type: 'string', description: 'Reporting patterns, not biological interaction.' } } as const;
+const COMMON = { analysis: { type: 'string' }, hypothesis: { type: 'string', description: 'The voluntary-reporting sentence (spec 1).' }, caveat: { type: 'string', description: 'Reporting patterns, not biological interaction.' } } as const;
 const BOUNDS = { min_co_reports: { type: 'integer', description: 'Pairs are computed when co-reported on at least this many reports of the window.' }, min_triple_reports: { type: 'integer', description: 'Triples are stored from this many reports on.' } } as const;
 
 export const INTERACTIONS_RESPONSES = {

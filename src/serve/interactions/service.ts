@@ -5,6 +5,7 @@
  * and JSON body. Every answer carries the caveat (src/domain/interactions.ts INTERACTION_CAVEAT).
  */
 import { errorBody, type ErrorBody } from '../../domain/error-object.js';
+import { HYPOTHESIS } from '../../domain/caveats.js';
 import { INTERACTION_CAVEAT, MIN_CO_REPORTS, MIN_TRIPLE_REPORTS, type InteractionRow } from '../../domain/interactions.js';
 import type { Hyperparameters } from '../../domain/mgps-prior.js';
 import { parseQuarter, formatQuarter, WINDOW_QUARTERS } from '../../domain/quarter.js';
@@ -52,7 +53,7 @@ export function interactionsAnswer(analysis: string, params: InteractionsParams,
   const page = all.slice(params.offset, params.offset + params.limit);
   return {
     status: 200, total: all.length,
-    body: { analysis, quarter, total: all.length, limit: params.limit, offset: params.offset, ...BOUNDS, caveat: INTERACTION_CAVEAT, interactions: page.map(served) },
+    body: { analysis, quarter, total: all.length, limit: params.limit, offset: params.offset, ...BOUNDS, hypothesis: HYPOTHESIS, caveat: INTERACTION_CAVEAT, interactions: page.map(served) },
   };
 }
 
@@ -72,7 +73,7 @@ export function seriesAnswer(analysis: string, params: SeriesParams, signals: In
   return {
     status: 200,
     body: {
-      analysis, vaccine1: params.vaccine1, vaccine2: params.vaccine2, event: params.event, ...BOUNDS, caveat: INTERACTION_CAVEAT,
+      analysis, vaccine1: params.vaccine1, vaccine2: params.vaccine2, event: params.event, ...BOUNDS, hypothesis: HYPOTHESIS, caveat: INTERACTION_CAVEAT,
       note: `A window is stored when the two vaccines share at least ${MIN_CO_REPORTS} reports and the event is on at least ${MIN_TRIPLE_REPORTS} of them (fewer is never a signal); stored false: below either bound.`,
       windows_stored: rows.length, series,
     },
@@ -104,7 +105,7 @@ export function maskingAnswer(analysis: string, params: MaskingParams, index: Re
     status: 200,
     body: {
       analysis, quarter, vaccine: params.vaccine, event: params.event, ...pairStatistics(counts.pair, prior),
-      caveat: INTERACTION_CAVEAT,
+      hypothesis: HYPOTHESIS, caveat: INTERACTION_CAVEAT,
       note: 'masking_ratio = PRR of the pair on the reports not naming the masker / PRR on every report (Maignen et al. 2014); EB05 uses the window\'s fitted prior (not refitted) and the crude E of the reports counted.',
       maskers_total: maskers.length, maskers: maskers.slice(0, params.limit),
       unmasked: without === null ? null : { without: withoutName, ...without },

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/http/app.js';
+import { HYPOTHESIS } from '../../../src/domain/caveats.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
 import { REPO_ROOT } from '../../helpers/paths.js';
 import { loadRawReports, quarterOf, windowQuarters, type RawReport } from '../../helpers/raw-vaers.js';
@@ -79,6 +80,7 @@ describe.skipIf(!present)('Omega and masking of the real default store', () => {
     expect(rel(served.omega975, Math.log2(gammaQuantile(0.975, c.n111 + 0.5, e111 + 0.5)))).toBeLessThan(1e-12);
     expect(served.signal).toBe(served.omega025 > 0);
     expect(body.caveat).toMatch(/not a biological interaction/);
+    expect(body.hypothesis).toBe(HYPOTHESIS);
   }, 120_000);
 
   it('GET /interactions: 2006Q4 signals ranked by Omega025, each with Omega025 > 0 and its counts', async () => {
