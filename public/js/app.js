@@ -15,6 +15,7 @@ import { rememberNames, setupSuggestions } from './suggest.js';
 import { viewLink } from './links.js';
 import { renderFrontDoor } from './frontdoor.js';
 import { renderSeries, renderClass } from './series.js';
+import { renderInteractions } from './interactions.js';
 import { renderCompare } from './compare.js';
 import { renderReports } from './reports.js';
 
@@ -207,7 +208,7 @@ async function renderDetail(current) {
     current, path: signalsPathOf(state.analysis), vaccine: state.pair.vaccine, event: state.pair.event,
     selected: state.pair, onError, onMeta: showMeta, pairLink,
   };
-  if (view === 'series') await renderSeries(ctx);
+  if (view === 'series') await Promise.all([renderSeries(ctx), renderInteractions(ctx)]);
   else if (view === 'class') await renderClass(ctx);
   else await renderCompare({ current, vaccine: state.pair.vaccine, event: state.pair.event, selected: state.analysis });
 }

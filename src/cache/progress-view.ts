@@ -20,10 +20,10 @@
  * time, per phase of that kind, measured by bench/first-start.ts on the 1990-2006 files (2 cores,
  * 283 s of CPU over the phases: read 17.4 s, the 6 counts 2.2 s, the 7 fits 94.0 s with the
  * linkage thread's time, the 7 row passes 154.2 s, write 15.2 s; `link`, then only the wait for
- * the linkage thread, 0.2 s). `load` (not in that sum): a cached start's load against a build, about 1 to 20.
+ * the linkage thread, 0.2 s; `interactions`, Omega's step, about 3 s by bench/interactions.ts). `load` (not in that sum): a cached start's load against a build, about 1 to 20.
  */
 export const PHASE_WEIGHTS: Readonly<Record<string, number>> = {
-  read: 0.06, link: 0.005, count: 0.0015, fit: 0.047, rows: 0.078, write: 0.054, load: 0.05,
+  read: 0.06, link: 0.005, count: 0.0015, interactions: 0.01, fit: 0.047, rows: 0.078, write: 0.054, load: 0.05,
 };
 
 /** A phase kind this table does not know weighs this much. */

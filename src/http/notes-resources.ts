@@ -18,6 +18,8 @@ import { CAUTIONS } from '../serve/triage/cautions.js';
 import { TRIAGE_PARAMETERS } from '../serve/triage/params.js';
 import { FOLD_OVERLAP, HEAD_OVERLAP } from '../serve/triage/group.js';
 import type { ParameterSpec } from '../serve/query/parameters.js';
+import { INTERACTIONS_PARAMETERS, MASKING_PARAMETERS, SERIES_PARAMETERS } from '../serve/interactions/params.js';
+import { INTERACTION_CAVEAT, MIN_CO_REPORTS, MIN_TRIPLE_REPORTS } from '../domain/interactions.js';
 
 /** A Markdown table cell (its `|` escaped). */
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
@@ -112,6 +114,26 @@ JSON body: {analysis, quarter, total, limit, offset, group, hypothesis (the cave
 ${cautions.join('\n')}`;
 }
 
+/** Section 4.9: co-reported vaccines, Omega interactions and masking (our addition; docs/interactions.md). */
+export function interactionsNotes(): string {
+  const table = (parameters: readonly ParameterSpec[]): string => `| Parameter | Type | Default | Meaning |\n|---|---|---|---|\n${parameterRows(parameters).join('\n')}`;
+  return `${INTERACTION_CAVEAT}
+
+GET /interactions: the vaccine pairs x event of one window (the store's default analysis) whose Omega025 > 0 (Noren et al., Stat Med 2008;27:3057), ranked by Omega025 descending, then n111. For reports of the window: n111 name both vaccines and the event, n11 (n11.) both vaccines, n1_1 (n1.1) vaccine1 and the event, n_11 (n.11) vaccine2 and the event, n1, n_1 each vaccine, n__1 the event, N all; f_ij the rate of the event among the reports with vaccine1 = i and vaccine2 = j, o_ij its odds, g11 = 1 - 1/(max(o00, o10) + max(o00, o01) - o00 + 1), e111 = g11 * n11, omega = log2((n111 + 0.5)/(e111 + 0.5)), omega025 and omega975 the log2 of the 2.5% and 97.5% quantiles of Gamma(n111 + 0.5, rate e111 + 0.5). Computed by the build for the pairs co-reported on at least ${MIN_CO_REPORTS} reports of the window, stored for the triples on at least ${MIN_TRIPLE_REPORTS} (fewer is never a signal). JSON: {analysis, quarter, total, limit, offset, min_co_reports, min_triple_reports, hypothesis, caveat, interactions: [{vaccine1, vaccine2, event, n111, n11, n1_1, n_11, n1, n_1, n__1, N, g11, e111, omega, omega025, omega975}]}.
+
+${table(INTERACTIONS_PARAMETERS)}
+
+GET /interactions/series: one triple in every window from the first to the last stored one: {analysis, vaccine1, vaccine2, event, min_co_reports, min_triple_reports, hypothesis, caveat, note, windows_stored, series: [{quarter, stored, signal, ...the fields above}]} (stored false: below either bound).
+
+${table(SERIES_PARAMETERS)}
+
+GET /masking: for a pair (vaccine, event) in a window of the default analysis, counted from the store's reports: {analysis, quarter, vaccine, event, n, n_vaccine, n_event, N, prr, eb05, hypothesis, caveat, note, maskers_total, maskers: [{vaccine, reports, with_vaccine, with_event, with_pair, prr_without, masking_ratio}], unmasked: {without, n, n_vaccine, n_event, N, prr, eb05} or null}. masking_ratio = the pair's PRR on the reports that do not name the masker / its PRR on every report (Maignen et al., Pharmacoepidemiol Drug Saf 2014;23:195); above 1, the masker's reports hide part of the pair's disproportionality. unmasked: the pair without the reports of the vaccine named by without (default: the top masker); its EB05 uses the window's fitted prior (not refitted) and the crude E of the remaining reports.
+
+${table(MASKING_PARAMETERS)}
+
+Errors: a 400 Error object for an unknown or repeated parameter, a missing required one, a quarter not YYYYQn or outside the stored windows, an unknown vaccine or event name (names are exact), the same vaccine twice, limit outside 1..500, offset below 0. 503: no store yet, a store without the interactions table (built before it) or, for /masking, without report tables. Headers: X-REPORTS-Analysis, X-REPORTS-Through, X-Total-Count (/interactions), Cache-Control public, max-age=60, ETag.`;
+}
+
 /** The resource notes in section order: /llms.txt prints `### section title` and the body; the routes use the body as their OpenAPI description. */
 export const RESOURCE_NOTES: ReadonlyArray<{ section: string; title: string; body: () => string }> = [
   { section: '4.3', title: 'GET /analyses and GET /analyses/{analysis}/signals (our addition)', body: analysesNotes },
@@ -120,4 +142,5 @@ export const RESOURCE_NOTES: ReadonlyArray<{ section: string; title: string; bod
   { section: '4.6', title: 'Health, revalidation, compression, metrics (our addition)', body: operationsNotes },
   { section: '4.7', title: 'GET /reports/{vaers_id} (our addition)', body: reportsNotes },
   { section: '4.8', title: 'GET /triage and GET /analyses/{analysis}/triage (our addition)', body: triageNotes },
+  { section: '4.9', title: 'GET /interactions, GET /interactions/series and GET /masking (our addition)', body: interactionsNotes },
 ];

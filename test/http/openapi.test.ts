@@ -152,7 +152,7 @@ describe('spec 4.1: machine index and plain-text notes on the same host', () => 
     });
     // One entry per API, derived from the routes that declare themselves (route config `catalog`).
     expect(body.linkset.map((e: { anchor: string }) => e.anchor.replace('http://api.example.org', ''))).toEqual(
-      ['/signals', '/analyses', '/vaccines', '/cases', '/reports/{vaers_id}', '/triage', '/pipeline']);
+      ['/signals', '/analyses', '/vaccines', '/cases', '/reports/{vaers_id}', '/triage', '/interactions', '/masking', '/pipeline']);
     const hostile = JSON.parse((await app.inject({ url: '/.well-known/api-catalog', headers: { host: 'evil"/><x' } })).body);
     expect(hostile.linkset[0].anchor).toBe('/signals');
   });

@@ -27,6 +27,8 @@ import { vaxType } from '../../domain/vaccine-type.js';
 import { readVaers, type VaersData } from '../vaers/read.js';
 import { PROGRAM_VERSION } from '../../domain/version.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
+import { MIN_CO_REPORTS } from '../../domain/interactions.js';
+import { interactionStep } from './interactions.js';
 import { evidenceInputs, setCaseKeys, type EvidenceInputs } from './evidence-step.js';
 import { reportItems, type ReportItems } from './items.js';
 import { KsMemo } from './ks-memo.js';
@@ -142,7 +144,8 @@ function countSubsets(data: VaersData, analyses: AnalysisDefinition[], itemsOf: 
 
 /**
  * The phases of a build of `analyses`, in the order it runs them (Progress.plan): `read`, one
- * `count NAME` per distinct count (countSubsets: NAME the first analysis of the count), `fit NAME`
+ * `count NAME` per distinct count (countSubsets: NAME the first analysis of the count), `interactions`
+ * (Omega of co-reported vaccines, docs/interactions.md), `fit NAME`
  * per analysis, `link` (the end of the duplicate linkage, which ran meanwhile in its own thread;
  * before the counts when an analysis is `@dedup`), `rows NAME` per analysis, `write` (the store
  * sorted and written).
@@ -152,7 +155,7 @@ export function buildPhases(analyses: readonly AnalysisDefinition[]): string[] {
   const fits = analyses.map((a) => `fit ${a.name}`);
   const dedup = analyses.some((a) => a.deduplicated);
   // Without @dedup, the linkage runs beside the counts and fits: `link` is the wait for its end.
-  return ['read', ...(dedup ? ['link'] : []), ...counts.map((a) => `count ${a.name}`), ...fits, ...(dedup ? [] : ['link']), ...analyses.map((a) => `rows ${a.name}`), 'write'];
+  return ['read', ...(dedup ? ['link'] : []), ...counts.map((a) => `count ${a.name}`), 'interactions', ...fits, ...(dedup ? [] : ['link']), ...analyses.map((a) => `rows ${a.name}`), 'write'];
 }
 
 /** The history as the analysis uses it: crude analyses do not see the strata. */
@@ -283,6 +286,10 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   const itemsOf = new Map(analyses.map((a) => a.items).filter((k, i, all) => all.indexOf(k) === i).map((kind) => [kind, reportItems(data, kind)] as const));
   const runs = countSubsets(data, analyses, itemsOf, scheme, scale, progress);
   const reportsKept = data.reports.length;
+  // Omega of co-reported vaccines in the default analysis (docs/interactions.md), before the reports go.
+  progress.start('interactions', 1, 'analysis');
+  const interactions = interactionStep(data, analyses[0], itemsOf.get(analyses[0].items)!, MIN_CO_REPORTS);
+  progress.end();
   // Taken before the clusters are known when the linkage runs meanwhile: the case keys are set after it (setCaseKeys).
   const evidence = evidenceInputs(data, itemsOf);
   data.reports.length = 0; // the reports are no longer needed; let them go
@@ -320,7 +327,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
       return {
         reports_through: s.reportsThrough,
         sources: data.sources.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
-        parameters: { ...buildParameters(history, s, options), strata: scheme.name },
+        parameters: { ...buildParameters(history, s, options), strata: scheme.name, interactions: interactions.meta },
         program_version: PROGRAM_VERSION,
         built_at: new Date().toISOString(),
         origin: 'build',
@@ -332,6 +339,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
     };
     await writeStore(options.out, {
       quarterly: allRows(pool, results, data, evidence, progress), vaccines: vaccineTable(data), windows, meta, reports,
+      interactions: interactions.rows,
     });
     progress.end();
     return summary();

@@ -19,6 +19,8 @@ import {
   QUARTERLY_COLUMNS, REPORT_EVENT_COLUMNS, REPORT_LINKS_SQL, REPORT_LINKS_TABLE, REPORT_TABLE_COLUMNS, REPORT_TABLES_SQL, REPORT_VACCINE_COLUMNS, SCHEMA_SQL,
   type QuarterlyRow, type ReportLinkRow, type ReportTableColumns, type ReportTableName, type ReportTables, type StoreMeta, type VaccineRow, type WindowRow,
 } from '../../domain/store-schema.js';
+import type { InteractionRow } from '../../domain/interactions.js';
+import { appendInteractions } from './interactions.js';
 
 /**
  * What a store holds. `quarterly` may be an async iterable so that big builds can stream.
@@ -32,6 +34,8 @@ export interface StoreContent {
   meta: StoreMeta | (() => StoreMeta);
   /** The report tables (absent: none, as in an import); a function is called after the quarterly rows. */
   reports?: ReportTables | (() => ReportTables);
+  /** The Omega rows of co-reported vaccines (docs/interactions.md; absent: no table); a function is called after the quarterly rows. */
+  interactions?: InteractionRow[] | (() => InteractionRow[]);
 }
 
 function later<T extends object>(value: T | (() => T)): T {
@@ -162,6 +166,7 @@ export async function writeStore(outPath: string, content: StoreContent): Promis
     await connection.run(`ATTACH ${sqlString(stagingPath)} AS staging`);
     rows = await stageQuarterly(connection, content.quarterly);
     if (content.reports !== undefined) await appendReportTables(connection, later(content.reports));
+    if (content.interactions !== undefined) await appendInteractions(connection, later(content.interactions));
     await writeDuckDb(connection, content, later(content.meta));
     await connection.run('DETACH staging');
   } catch (error) {

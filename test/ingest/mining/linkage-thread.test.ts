@@ -32,9 +32,9 @@ async function query(store: string, sql: string): Promise<unknown[]> {
 describe('the linkage thread of the build', () => {
   it('the phases: link after the fits when it runs beside them, first when an analysis is @dedup', () => {
     expect(buildPhases(parseAnalyses('all,stratified,serious'))).toEqual([
-      'read', 'count all', 'count serious', 'fit all', 'fit stratified', 'fit serious', 'link', 'rows all', 'rows stratified', 'rows serious', 'write',
+      'read', 'count all', 'count serious', 'interactions', 'fit all', 'fit stratified', 'fit serious', 'link', 'rows all', 'rows stratified', 'rows serious', 'write',
     ]);
-    expect(buildPhases(parseAnalyses('all,all@dedup'))).toEqual(['read', 'link', 'count all', 'count all@dedup', 'fit all', 'fit all@dedup', 'rows all', 'rows all@dedup', 'write']);
+    expect(buildPhases(parseAnalyses('all,all@dedup'))).toEqual(['read', 'link', 'count all', 'count all@dedup', 'interactions', 'fit all', 'fit all@dedup', 'rows all', 'rows all@dedup', 'write']);
   });
 
   it('stores the same links, clusters and evidence as the linkage on the main thread', async () => {

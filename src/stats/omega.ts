@@ -1,0 +1,79 @@
+/**
+ * The Omega shrinkage measure of a drug-drug (here vaccine-vaccine) interaction in spontaneous
+ * reports: G. N. Norén, R. Sundberg, A. Bate, I. R. Edwards, "A statistical methodology for
+ * drug-drug interaction surveillance", Statistics in Medicine 2008;27:3057-3070 (UMC's vigiLyze).
+ *
+ * From the reports of a window split by exposure to V1 (i = 1: the report names V1), to V2
+ * (j = 1) and by the event E (k = 1): f_ij is the rate of E among the reports with V1 = i and
+ * V2 = j, o_ij = f_ij / (1 - f_ij) its odds; the additive-on-odds baseline of the joint
+ * exposure is `g11 = 1 - 1 / (max(o00, o10) + max(o00, o01) - o00 + 1)`, the expected count
+ * `E111 = g11 * n11.`, the measure `Omega = log2((n111 + 0.5) / (E111 + 0.5))` and its 95%
+ * credibility interval the log2 of the 2.5% and 97.5% quantiles of Gamma(shape n111 + 0.5,
+ * rate E111 + 0.5). A signal: `Omega025 > 0`.
+ *
+ * Exact against the test values of the open R implementation (the fixture of
+ * test/stats/omega.test.ts: n111 = 0, n11. = 6, n1.1 = 5, n.11 = 0, n1.. = 51, n.1. = 15,
+ * n..1 = 15, N = 1000 -> g11 = 1/9, E111 = 2/3, Omega = -1.22239242133645).
+ */
+import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
+
+/**
+ * The counts of one triple (V1, V2, E) in one window, in reports: the margins of the 2x2x2
+ * table. `n11` (n11.) names V1 and V2; `n1_1` (n1.1) V1 and E; `n_11` (n.11) V2 and E;
+ * `n1` (n1..) V1; `n_1` (n.1.) V2; `n__1` (n..1) E; `N` every report of the window.
+ */
+export interface OmegaCounts {
+  n111: number;
+  n11: number;
+  n1_1: number;
+  n_11: number;
+  n1: number;
+  n_1: number;
+  n__1: number;
+  N: number;
+}
+
+/** Omega of one triple: the baseline share g11, the expected count E111 and Omega with its 95% credibility interval (log2 units). */
+export interface OmegaResult {
+  g11: number;
+  e111: number;
+  omega: number;
+  omega025: number;
+  omega975: number;
+}
+
+/** The rate of E among `exposed` reports of which `withEvent` name E, as odds f / (1 - f); 0 when no report is exposed. */
+function odds(withEvent: number, exposed: number): number {
+  if (exposed <= 0) return 0;
+  const f = withEvent / exposed;
+  return f / (1 - f);
+}
+
+/**
+ * Omega of a triple from its margins (the 2x2x2 cells follow: V1 without V2 n10. = n1.. - n11.
+ * with n101 = n1.1 - n111 reports of E; V2 without V1 n01. = n.1. - n11. with n011 = n.11 - n111;
+ * neither n00. = N - n1.. - n.1. + n11. with n001 = n..1 - n1.1 - n.11 + n111). A group with no
+ * report has odds 0; a group whose every report names E has infinite odds, and then g11 = 1.
+ * @throws Error when a count is negative or not whole, or the margins are inconsistent (a cell below 0).
+ */
+export function omega(c: OmegaCounts): OmegaResult {
+  for (const [name, value] of Object.entries(c)) {
+    if (!Number.isInteger(value) || value < 0) throw new Error(`omega: ${name} must be a whole number >= 0, got ${value}`);
+  }
+  const n10 = c.n1 - c.n11, n101 = c.n1_1 - c.n111;
+  const n01 = c.n_1 - c.n11, n011 = c.n_11 - c.n111;
+  const n00 = c.N - c.n1 - c.n_1 + c.n11, n001 = c.n__1 - c.n1_1 - c.n_11 + c.n111;
+  if (Math.min(n10, n101, n01, n011, n00, n001, c.n11 - c.n111) < 0 || n101 > n10 || n011 > n01 || n001 > n00) {
+    throw new Error(`omega: inconsistent margins ${JSON.stringify(c)}`);
+  }
+  const o00 = odds(n001, n00), o10 = odds(n101, n10), o01 = odds(n011, n01);
+  const g11 = 1 - 1 / (Math.max(o00, o10) + Math.max(o00, o01) - o00 + 1);
+  const e111 = g11 * c.n11;
+  const shape = c.n111 + 0.5, rate = e111 + 0.5;
+  return {
+    g11, e111,
+    omega: Math.log2(shape / rate),
+    omega025: Math.log2(gammaQuantile(0.025, shape, rate)),
+    omega975: Math.log2(gammaQuantile(0.975, shape, rate)),
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The pair view's "Co-reported vaccines" panel on the embedded default store, in headless Chromium
+ * against the real server: for the vaccine x event of the top Omega signal of the latest window,
+ * the panel lists the pair's interactions (GET /interactions) and its maskers (GET /masking) as the
+ * API answers them, with the caveat. Every expected value is read from the API. Skips when the
+ * store or Chromium is absent.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import type { Page } from 'playwright-core';
+import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
+import { chromiumAvailable, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { collectErrors, column, open, screenshot, startServer } from './page.js';
+
+const hasStore = hasDefaultStore('explorer interactions panel test');
+const hasChromium = chromiumAvailable();
+const q = encodeURIComponent;
+
+describe.skipIf(!hasStore || !hasChromium)('explorer: a pair\'s co-reported vaccines', () => {
+  const held: { app?: FastifyInstance; base?: string; browser?: TestBrowser; page?: Page; errors?: string[] } = {};
+  const json = async (url: string) => (await held.app!.inject({ url })).json();
+
+  beforeAll(async () => {
+    const [server, browser] = await Promise.all([startServer(DEFAULT_STORE!), launchBrowser()]);
+    Object.assign(held, server, { browser, page: await browser.newPage() });
+    held.errors = collectErrors(held.page!);
+  }, 300_000);
+
+  afterAll(async () => Promise.all([held.browser?.close(), held.app?.close()]));
+
+  it('lists the pair\'s interactions and maskers as the API answers them', async () => {
+    const top = (await json('/interactions?limit=1')).interactions[0];
+    const vaccine: string = top.vaccine1, event: string = top.event;
+    const interactions = await json(`/interactions?vaccine=${q(vaccine)}&event=${q(event)}&limit=20`);
+    const masking = await json(`/masking?vaccine=${q(vaccine)}&event=${q(event)}&limit=5`);
+    const page = held.page!;
+    await open(page, held.base!, `/?vaccine=${q(vaccine)}&pair_vaccine=${q(vaccine)}&pair_event=${q(event)}`);
+    await page.click('#interactions-title');
+    await page.waitForSelector('#masking-table:not([hidden])');
+    expect(await column(page, '#interactions-table', 0)).toEqual(interactions.interactions.map((r: { vaccine1: string; vaccine2: string }) => (r.vaccine1 === vaccine ? r.vaccine2 : r.vaccine1)));
+    expect(await column(page, '#interactions-table', 1)).toEqual(interactions.interactions.map((r: { n111: number }) => String(r.n111)));
+    expect(await column(page, '#masking-table', 0)).toEqual(masking.maskers.map((m: { vaccine: string }) => m.vaccine));
+    expect(await page.textContent('#interactions-caveat')).toContain('not a biological interaction');
+    expect(await page.textContent('#masking-note')).toContain(`Without the reports of ${masking.unmasked.without}`);
+    await screenshot(page, 'default-interactions');
+    expect(held.errors).toEqual([]);
+  }, 120_000);
+});
