@@ -3,6 +3,7 @@
  * items, and every kind of bad file refused with its problems by line, all at once.
  */
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_ANALYSES, parseAnalysisName } from '../../src/domain/analysis-rules.js';
 import { eventGroupItems, EventGroupsError, parseEventGroups, termsInNoReport } from '../../src/domain/event-groups.js';
 
 const HEADER = 'group_id,group_label,term,scope,source,version';
@@ -98,5 +99,16 @@ describe('parseEventGroups', () => {
 
   it('refuses text that is not CSV', () => {
     expect(problems(`${HEADER}\ns,"Seiz,Convulsion,narrow,src,1\n`)[0]).toMatch(/^not readable as CSV/);
+  });
+});
+
+describe('the @groups modifier', () => {
+  it('groups is stratified@groups: every report, stratified E, events as event groups; SUBSET@groups keeps the subset; @types with @groups is refused', () => {
+    const groups = parseAnalysisName('groups');
+    expect(groups.ok && [groups.analysis.name, groups.analysis.items, groups.analysis.stratified, groups.analysis.subset]).toEqual(['groups', 'event_group', true, null]);
+    const serious = parseAnalysisName('serious@groups');
+    expect(serious.ok && [serious.analysis.items, serious.analysis.subset]).toEqual(['event_group', expect.stringContaining('DIED')]);
+    expect(parseAnalysisName('stratified@groups@types')).toEqual({ ok: false, error: expect.stringContaining('@types and @groups cannot be combined') });
+    expect(DEFAULT_ANALYSES).toContain('groups');
   });
 });
