@@ -19,18 +19,7 @@ import { buildStore } from '../../src/ingest/mining/build.js';
 import type { BuildSummary } from '../../src/ingest/mining/summary.js';
 import { formatSummary } from '../../src/commands/build.js';
 import { historyFixture, writeVaersFolder, type FixtureReport } from '../ingest/mining/fixtures.js';
-
-const GROUPS = [
-  'group_id,group_label,term,scope,source,version',
-  'faint,Fainting,Syncope,narrow,test source,1',
-  'faint,Fainting,Dizziness,broad,test source,1',
-  'skin,Skin eruptions,Rash,narrow,test source,2',
-  'skin,Skin eruptions,Urticaria,narrow,test source,2',
-  'skin,Skin eruptions,Angioedema,broad,test source,2',
-  'dizzy,Dizziness group,Dizziness,narrow,test source,1',
-].join('\n');
-
-const GARDASIL = 'HPV (GARDASIL)';
+import { GARDASIL, GROUPS_CSV as GROUPS, writeGroupsStore } from '../helpers/groups-fixture.js';
 
 /** Reports of the fixture naming `vaccine` and any of `terms`, received in 2000Q1..2000Q2 (plain filtering of the fixture's own list). */
 function reportsWith(reports: FixtureReport[], vaccine: string, terms: string[]): FixtureReport[] {
@@ -42,13 +31,12 @@ describe('event groups on a fixture store (build --event-groups FILE)', () => {
   let dir: string;
   let app: FastifyInstance;
   let summary: BuildSummary;
-  const reports = historyFixture();
+  let reports: FixtureReport[];
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'rs-groups-http-'));
-    await writeVaersFolder(path.join(dir, 'vaers'), reports);
-    writeFileSync(path.join(dir, 'mine.csv'), GROUPS);
-    summary = await buildStore({ vaers: path.join(dir, 'vaers'), out: path.join(dir, 'store.duckdb'), analyses: 'stratified,groups', eventGroups: path.join(dir, 'mine.csv'), workers: 1 });
-    app = await buildApp({ storePath: path.join(dir, 'store.duckdb') });
+    const built = await writeGroupsStore(dir);
+    ({ reports, summary } = built);
+    app = await buildApp({ storePath: built.store });
   }, 300_000);
   afterAll(async () => {
     await app?.close();
