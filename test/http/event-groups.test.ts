@@ -8,7 +8,7 @@
  * each pair's groups. Bad grouping files stop the build with errors by line and leave no store.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { buildApp } from '../../src/http/app.js';
 import { buildStore } from '../../src/ingest/mining/build.js';
 import type { BuildSummary } from '../../src/ingest/mining/summary.js';
 import { formatSummary } from '../../src/commands/build.js';
+import { likeOptions } from '../../src/commands/build-like.js';
 import { historyFixture, writeVaersFolder, type FixtureReport } from '../ingest/mining/fixtures.js';
 import { GARDASIL, GROUPS_CSV as GROUPS, writeGroupsStore } from '../helpers/groups-fixture.js';
 
@@ -57,6 +58,13 @@ describe('event groups on a fixture store (build --event-groups FILE)', () => {
       terms_in_no_report: [{ line: 6, group_id: 'skin', term: 'Angioedema' }],
     });
     expect(formatSummary(summary, 'x')).toContain('terms in no report 1 (warning: line 6: "Angioedema" (skin))');
+  });
+
+  it('build --like carries the user\'s grouping file over (written from the store\'s record)', async () => {
+    const like = await likeOptions(path.join(dir, 'store.duckdb'));
+    expect(like.analyses).toBe('stratified,groups');
+    expect(path.basename(like.eventGroups!)).toBe('mine.csv');
+    expect(readFileSync(like.eventGroups!, 'utf8')).toBe(GROUPS);
   });
 
   it('/analyses lists the groups analysis with its file, digest, groups, items and terms', async () => {
