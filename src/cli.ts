@@ -44,6 +44,7 @@ program
   .option('--narratives', 'also keep each report\'s narratives (SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL, OTHER_MEDS, PRIOR_VAX, ALLERGIES) in the report table', false)
   .option('--analyses <names>', `analyses to build, comma-separated, the first the default: ${analysisNamesText()}; \`default\` is the embedded default store's list (${DEFAULT_ANALYSES.join(',')})`, 'all')
   .option('--strata <dimensions>', 'strata of the stratified analyses: sex,age6,year (default: Empirica\'s AGE_GROUP_6) or sex,age13,year (13 CDC WONDER age groups); any of sex, age6|age13, year', 'sex,age6,year')
+  .option('--event-groups <file>', 'grouping file (CSV: group_id,group_label,term,scope,source,version) of the @groups analyses instead of the shipped data/event-groups/aesi.csv (docs/event-groups.md)')
   .option('--workers <n>', 'worker threads for the per-window statistics', integerOption)
   .option('--scale <k>', 'benchmarks only: replay the reports K times with fresh ids and shifted dates', integerOption)
   .option('--like <store>', 'build the analyses, strata, narratives and non-domestic choice of STORE (its metadata): the weekly rebuild of a served store')

@@ -18,6 +18,7 @@ import { renderSeries, renderClass } from './series.js';
 import { renderInteractions } from './interactions.js';
 import { renderCompare } from './compare.js';
 import { renderReports } from './reports.js';
+import { renderGroupContext } from './groups.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -74,6 +75,12 @@ function openView(next, focusId) {
 function pairLink(row, text, attrs = {}) {
   const pair = { vaccine: row.vaccine, event: row.event };
   return viewLink(text, pairHref(state, pair), () => openView(pairState(state, pair), 'detail-title'), attrs);
+}
+
+/** A link to a pair's view in another analysis (`analysis`: its name, '' for the default), listed under its vaccine. */
+function pairLinkIn(analysis, pair, text) {
+  const next = pairState({ ...vaccineState(state, pair.vaccine), analysis }, pair);
+  return viewLink(text, hrefOf(next), () => openView(next, 'detail-title'));
 }
 
 /** A link to the pairs of a vaccine name or type. */
@@ -187,6 +194,9 @@ async function renderDetail(current) {
   const view = queryReports ? 'reports' : state.view;
   const subject = state.pair ? `${state.pair.vaccine} and ${state.pair.event}` : describeQuery(state);
   $('detail-title').textContent = state.pair ? `${state.pair.vaccine} — ${state.pair.event}` : `Reports naming ${describeQuery(state)}`;
+  // Event groups: a group pair's terms, a term pair's groups (public/js/groups.js); not awaited before the view.
+  $('detail-groups').hidden = true;
+  if (state.pair) renderGroupContext($('detail-groups'), { current, analysis: state.analysis, vaccine: state.pair.vaccine, event: state.pair.event, pairLinkIn }).catch(() => undefined);
   for (const [name, id] of Object.entries(VIEW_IDS)) {
     const button = $(`view-${name}`);
     button.setAttribute('aria-pressed', String(view === name));

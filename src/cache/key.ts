@@ -11,6 +11,8 @@
  *   wing, the HTTP layer or the commands does not (docs/architecture.md); plus DuckDB's library
  *   version (the file format);
  * - the build's parameters: the analyses (DEFAULT_ANALYSES) and CACHE_FORMAT.
+ * - when an analysis counts event groups (`groups`), the SHA-256 of the shipped grouping file
+ *   data/event-groups/aesi.csv (docs/event-groups.md), so an edited group rebuilds.
  * Cache folder: `$REPORTING_SIGNALS_CACHE_DIR`, else `$XDG_CACHE_HOME/reporting-signals`, else
  * `~/.cache/reporting-signals`.
  */
@@ -21,7 +23,8 @@ import { homedir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
+import { analysisRule, DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
+import { SHIPPED_EVENT_GROUPS_URL } from '../domain/event-groups.js';
 
 /**
  * Version of the cache entry's layout and of the builder's fixed options (src/cache/ is outside the
@@ -96,6 +99,8 @@ export interface CacheKey {
   code: string;
   analyses: readonly string[];
   duckdb: string;
+  /** SHA-256 of the shipped grouping file (data/event-groups/aesi.csv) when an analysis counts event groups. */
+  event_groups?: string;
 }
 
 /**
@@ -112,7 +117,9 @@ export async function cacheKey(vaers: string, analyses: readonly string[] = DEFA
   const inputs = await Promise.all(names.map(async (name) => ({ name, sha256: await fileDigest(join(vaers, name)) })));
   const code = createHash('sha256');
   for (const file of await buildCodeFiles()) code.update(`${file}\0${await fileDigest(join(SOURCE_ROOT, file))}\n`);
-  const parts = { format: CACHE_FORMAT, inputs, code: code.digest('hex'), analyses: [...analyses], duckdb: await duckdbVersion() };
+  // The shipped grouping file of the @groups analyses (docs/event-groups.md): a new group or term rebuilds.
+  const eventGroups = analyses.some((a) => analysisRule(a)?.items === 'event_group') ? await fileDigest(fileURLToPath(SHIPPED_EVENT_GROUPS_URL)) : null;
+  const parts = { format: CACHE_FORMAT, inputs, code: code.digest('hex'), analyses: [...analyses], duckdb: await duckdbVersion(), ...(eventGroups ? { event_groups: eventGroups } : {}) };
   return { key: createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16), ...parts };
 }
 

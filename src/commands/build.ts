@@ -49,6 +49,14 @@ function linkageLine(l: BuildSummary['linkage']): string {
   return `  duplicates        ${s.links} links, ${s.clusters} clusters, ${s.reports_folded} reports folded by @dedup (${s.unlinkable} unlinkable, ${s.candidate_pairs} candidate pairs; ${s.seconds} s)`;
 }
 
+/** The lines of the grouping file of the @groups analyses in the closing summary: its figures, then its terms that no report carries (by line). */
+function eventGroupLines(g: NonNullable<BuildSummary['eventGroups']>): string[] {
+  const lines = [`  event groups      ${g.file}${g.shipped ? ' (shipped)' : ''}: ${g.groups} groups, ${g.terms} terms, ${g.items} items; sha256 ${g.digest.slice(0, 16)}...`];
+  if (g.terms_in_no_report.length === 0) lines.push('    terms in no report none');
+  else lines.push(`    terms in no report ${g.terms_in_no_report.length} (warning: ${few(g.terms_in_no_report.map((t) => `line ${t.line}: "${t.term}" (${t.group_id})`))})`);
+  return lines;
+}
+
 /** The closing summary as text lines: reports read, skipped and why, quarters, windows, pairs, rows, time per phase, and per analysis. */
 export function formatSummary(s: BuildSummary, out: string): string {
   const lines = [
@@ -62,6 +70,7 @@ export function formatSummary(s: BuildSummary, out: string): string {
   lines.push(
     ...reportValueLines(s.reportValues),
     linkageLine(s.linkage),
+    ...(s.eventGroups ? eventGroupLines(s.eventGroups) : []),
     `  vaccines, events  ${s.vaccines}, ${s.events}`,
     `  quarters          ${s.quarters} (${s.firstQuarter} to ${s.reportsThrough})`,
     ...s.analyses.flatMap((a, i) => analysisLines(a, i === 0)),

@@ -18,7 +18,10 @@
  * (`VAX_NAME`). A modifier after `@` changes that ({@link analysisRule}, the table
  * {@link ANALYSIS_MODIFIERS}): `SUBSET@types` counts VAERS `VAX_TYPE` codes (`FLU3`, `HPV4`) instead, a
  * report once per type however many products of that type it names (the items of Oracle
- * Empirica Signal's VAERS runs for FDA and CDC); `types` is `stratified@types`.
+ * Empirica Signal's VAERS runs for FDA and CDC); `types` is `stratified@types`. `SUBSET@groups`
+ * counts event groups instead of preferred terms (src/domain/event-groups.ts: the shipped groups
+ * of data/event-groups, or `build --event-groups FILE`), a report once per group however many of
+ * the group's terms it carries; `groups` is `stratified@groups`.
  *
  * Ground floor: this file imports nothing outside src/domain.
  */
@@ -50,10 +53,13 @@ export interface AnalysisDefinition {
  * (e.g. `FLU3`), a report naming the type once however many of its products it names. (Not the
  * spec's `vax_type`, the product name without its suffix: docs/glossary.md.)
  */
-export type ItemKind = 'vaccine' | 'vax_type_code';
+export type ItemKind = 'vaccine' | 'vax_type_code' | 'event_group';
 
-/** The item kinds, the default (products) first. */
-export const ITEM_KINDS: readonly ItemKind[] = ['vaccine', 'vax_type_code'];
+/**
+ * The item kinds, the default (products) first. `event_group`: the vaccine is the product, and the
+ * event an event group (src/domain/event-groups.ts `eventGroupItems`) instead of a preferred term.
+ */
+export const ITEM_KINDS: readonly ItemKind[] = ['vaccine', 'vax_type_code', 'event_group'];
 
 const STRATIFIED_E = 'E is stratified by sex, age group and year of report (DuMouchel 1999; the strata: stratified_by); n, PRR and ROR use the crude report table.';
 const every = (): boolean => true;
@@ -93,7 +99,7 @@ export const ANALYSES: readonly AnalysisDefinition[] = PRODUCT_ANALYSES.map((a) 
  * builds too. An analysis added here joins the default store (and changes its cache key, so the
  * next start rebuilds).
  */
-export const DEFAULT_ANALYSES: readonly string[] = ['all', 'stratified', 'serious', 'death', 'pediatric', 'elderly', 'types'];
+export const DEFAULT_ANALYSES: readonly string[] = ['all', 'stratified', 'serious', 'death', 'pediatric', 'elderly', 'types', 'groups'];
 
 /** The names of ANALYSES, in order. */
 export const ANALYSIS_NAMES: readonly string[] = ANALYSES.map((a) => a.name);
@@ -137,10 +143,18 @@ export const ANALYSIS_MODIFIERS: readonly AnalysisModifier[] = [
       description: `${base.description} Items: VAERS VAX_TYPE codes (a report counts once per type, however many products of that type it names).`,
     }),
   },
+  {
+    name: 'groups',
+    description: 'the events are event groups (data/event-groups, or build --event-groups FILE) instead of preferred terms: a report counts once per group, however many of the group\'s terms it carries',
+    apply: (base) => ({
+      ...base, name: `${base.name}@groups`, items: 'event_group', title: `${base.title}, by event group`,
+      description: `${base.description} Events: event groups (a report counts once per group, however many of the group's terms it carries; docs/event-groups.md).`,
+    }),
+  },
 ];
 
 /** Names that stand for a modified name: `types` is every report, stratified E, by VAERS VAX_TYPE code (Empirica's "VAERS All reports" run). */
-export const ANALYSIS_ALIASES: ReadonlyMap<string, string> = new Map([['types', 'stratified@types']]);
+export const ANALYSIS_ALIASES: ReadonlyMap<string, string> = new Map([['types', 'stratified@types'], ['groups', 'stratified@groups']]);
 
 /**
  * The analysis names in words, derived from the rules (for the CLI's help and the schemas'
@@ -185,6 +199,7 @@ export function parseAnalysisName(name: string): { ok: true; analysis: AnalysisD
     const modifier = ANALYSIS_MODIFIERS.find((m) => m.name === modifierName);
     if (!modifier) return { ok: false, error: `unknown modifier "@${modifierName}" in "${name}" (choose from ${choices})` };
     if (modifiers.indexOf(modifierName) !== i) return { ok: false, error: `modifier "@${modifierName}" is named twice in "${name}"` };
+    if (modifierName === 'groups' && modifiers.includes('types')) return { ok: false, error: `"${name}": @types and @groups cannot be combined (an analysis counts products by event groups, or VAX_TYPE codes by terms)` };
     analysis = modifier.apply(analysis);
   }
   if (analysis !== base || name !== base.name) {

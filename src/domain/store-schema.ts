@@ -12,6 +12,7 @@
  * - `windows`: per analysis and window, the MGPS hyperparameters and fit diagnostics.
  * - `meta`: build metadata as key -> JSON text.
  */
+import type { EventGroupsMeta } from './event-groups.js';
 import type { AnalysisDefinition } from './analysis-rules.js';
 import { HYPER_NAMES, type Hyperparameters } from './mgps-prior.js';
 import { COLUMNS, type ColumnName, type QuarterlyRow, type StoreType } from './columns.js';
@@ -88,6 +89,8 @@ export interface AnalysisMeta extends Pick<AnalysisDefinition, 'name' | 'title' 
   windows_skipped: SkippedWindowMeta[];
   /** Windows of the first three quarters that cover fewer than 4 quarters. */
   partial_windows: string[];
+  /** The grouping file of an analysis whose events are event groups (items `event_group`; src/domain/event-groups.ts); absent otherwise. */
+  event_groups?: EventGroupsMeta;
 }
 
 /** Build metadata (table `meta`). */

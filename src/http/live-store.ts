@@ -17,6 +17,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { CasesService, unknownRule } from '../serve/cases/service.js';
+import { eventGroupsOfMeta } from '../serve/store/event-groups.js';
 import { analysisRule } from '../domain/analysis-rules.js';
 import { analysisDetail, AnalysesService } from '../serve/signals/analyses.js';
 import { vaccineListing } from '../serve/vaccines/listing.js';
@@ -276,7 +277,7 @@ async function loadGeneration(path: string): Promise<Generation> {
   try {
     const meta = await readStoreMeta(store);
     const analyses = await AnalysesService.open(path, meta);
-    const cases = CasesService.open(path, meta.reports_through);
+    const cases = CasesService.open(path, meta.reports_through, eventGroupsOfMeta(meta));
     cases.catch(() => undefined);
     const storeId = storeBuildId(meta);
     return new Generation(path, meta, storeId, buildId(storeId), analyses, cases, started, store);

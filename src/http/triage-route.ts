@@ -15,6 +15,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../domain/error-object.js';
 import { triageWindowOf, type TriageWindow } from '../serve/store/triage-rows.js';
+import { eventGroupsOfMeta, itemsOfTerms } from '../serve/store/event-groups.js';
 import { parseTriageQuery, triageAnswer } from '../serve/triage/service.js';
 import { TRIAGE_USAGE } from '../serve/triage/params.js';
 import { TRIAGE_QUERY_SCHEMA, TRIAGE_RESPONSES, TRIAGE_SUMMARY } from '../serve/triage/schemas.js';
@@ -36,6 +37,17 @@ async function triageWindow(generation: Generation, analysis: string, quarter: s
   return triageWindowOf(await generation.triageWindows(analysis), quarter);
 }
 
+/** Per store generation: term -> the event-group items counting it (an empty map when the store has no analysis of event groups). */
+const termGroups = new WeakMap<Generation, Map<string, string[]>>();
+
+/** The event-group items of each term, for the pairs of an analysis of terms in a store with an analysis of event groups; else undefined. */
+function groupsOfTerms(generation: Generation, analysis: string): ReadonlyMap<string, readonly string[]> | undefined {
+  if (generation.meta.analyses?.find((a) => a.name === analysis)?.items === 'event_group') return undefined;
+  let byTerm = termGroups.get(generation);
+  if (!byTerm) termGroups.set(generation, (byTerm = itemsOfTerms(eventGroupsOfMeta(generation.meta))));
+  return byTerm.size > 0 ? byTerm : undefined;
+}
+
 /** Registers GET /triage and GET /analyses/:analysis/triage. */
 export async function triageRoutes(app: FastifyInstance, options: TriageRouteOptions): Promise<void> {
   const { live } = options;
@@ -50,7 +62,7 @@ export async function triageRoutes(app: FastifyInstance, options: TriageRouteOpt
     }
     const service = await generation.analyses.service(analysis)!;
     const window = await triageWindow(generation, analysis, params.quarter);
-    const result = triageAnswer(analysis, params, window, service.catalog);
+    const result = triageAnswer(analysis, params, window, service.catalog, groupsOfTerms(generation, analysis));
     if (result.status !== 200) return reply.code(result.status).type(result.type).send(result.body);
     const answer = {
       body: Buffer.from(result.body as string),

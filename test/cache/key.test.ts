@@ -5,6 +5,7 @@
  * the digested modules imports a module left out (else a change there could change the store
  * under an unchanged key).
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,6 +63,14 @@ describe('the key', () => {
         expect(BUILD_FOLDERS.includes(resolved.split('/')[0]), `${file} imports ${target}`).toBe(true);
       }
     }
+  });
+
+  it('with an analysis of event groups, digests the shipped grouping file data/event-groups/aesi.csv', async () => {
+    const shipped = createHash('sha256').update(readFileSync(new URL('../../data/event-groups/aesi.csv', import.meta.url))).digest('hex');
+    expect((await cacheKey(dir, ['all'])).event_groups).toBeUndefined();
+    const grouped = await cacheKey(dir, ['all', 'groups']);
+    expect(grouped.event_groups).toBe(shipped);
+    expect((await cacheKey(dir, ['all', 'serious@groups'])).event_groups).toBe(shipped);
   });
 
   it('is the same whether the program runs from src/ (tsx) or dist/: it digests the sources', async () => {

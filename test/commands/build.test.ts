@@ -43,7 +43,7 @@ describe('reporting-signals build and import on the command line: progress on st
     expect(stderr.match(/^count \S+: done/gm)).toEqual(['count stratified: done', 'count serious: done']);
     const bad = await cli(['build', '--vaers', join(dir, 'vaers'), '--out', join(dir, 'x.duckdb'), '--analyses', 'all,everything']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr.trim()).toBe('reporting-signals: --analyses: unknown analysis "everything" (choose from all, stratified, serious, death, pediatric, adult, elderly, female, male, each optionally with @dedup, @types; or types)');
+    expect(bad.stderr.trim()).toBe('reporting-signals: --analyses: unknown analysis "everything" (choose from all, stratified, serious, death, pediatric, adult, elderly, female, male, each optionally with @dedup, @types, @groups; or types, groups)');
   });
 
   it('--strata: recorded per stratified analysis (sex,age6,year by default); a bad choice is one clear line', async () => {

@@ -104,7 +104,7 @@ describe('analyses', () => {
 
   it('--analyses: order kept (the first is the default), `all` by default, unknown or repeated names refused', () => {
     expect(parseAnalyses(undefined).map((a) => a.name)).toEqual(['all']);
-    expect(parseAnalyses('default').map((a) => a.name)).toEqual(['all', 'stratified', 'serious', 'death', 'pediatric', 'elderly', 'types']);
+    expect(parseAnalyses('default').map((a) => a.name)).toEqual(['all', 'stratified', 'serious', 'death', 'pediatric', 'elderly', 'types', 'groups']);
     expect(parseAnalyses('default').map((a) => a.name)).toEqual(DEFAULT_ANALYSES);
     expect(parseAnalyses('stratified, all,serious').map((a) => a.name)).toEqual(['stratified', 'all', 'serious']);
     expect(() => parseAnalyses('all,bogus')).toThrow(/unknown analysis "bogus".*all, stratified, serious/);

@@ -37,8 +37,8 @@ describe('analysis names with modifiers', () => {
     expect(analysisRule('nope@types')).toBeUndefined();
     expect(parseAnalysisName('serious@nope')).toEqual({ ok: false, error: expect.stringMatching(/unknown modifier "@nope".*@dedup, @types/) });
     expect(parseAnalysisName('serious@types@types')).toEqual({ ok: false, error: 'modifier "@types" is named twice in "serious@types@types"' });
-    expect(parseAnalysisName('nope')).toEqual({ ok: false, error: expect.stringMatching(/unknown analysis "nope" \(choose from all, stratified.*each optionally with @dedup, @types; or types\)/) });
-    expect(ANALYSIS_MODIFIERS.map((m) => m.name)).toEqual(['dedup', 'types']);
+    expect(parseAnalysisName('nope')).toEqual({ ok: false, error: expect.stringMatching(/unknown analysis "nope" \(choose from all, stratified.*each optionally with @dedup, @types, @groups; or types, groups\)/) });
+    expect(ANALYSIS_MODIFIERS.map((m) => m.name)).toEqual(['dedup', 'types', 'groups']);
   });
 
   it('--analyses takes modified names and types, and refuses bad ones', () => {

@@ -220,7 +220,11 @@ export function ageGroup6(age: number | null): string {
  * `ages` the age groups of the strata (`age13`, CDC WONDER's, by default; `age6`, Empirica's
  * AGE_GROUP_6); `items` counts VAX_TYPE codes (`types`) instead of VAX_NAME (`names`, the default).
  */
-export interface PairOptions { keep?: (r: RawReport) => boolean; ages?: 'age13' | 'age6'; items?: 'names' | 'types' }
+export interface PairOptions {
+  keep?: (r: RawReport) => boolean; ages?: 'age13' | 'age6'; items?: 'names' | 'types';
+  /** An event group's terms: a report names the event when it carries any of them (the `event` argument is then only a name). */
+  eventTerms?: readonly string[];
+}
 
 /** The counts and expected values of one vaccine x event pair in one window. */
 export interface PairStats {
@@ -246,7 +250,7 @@ export function pairStatistics(reports: RawReport[], windowEnd: string, vaccine:
     if (r.recvdate === null || !quarters.has(quarterOf(r.recvdate))) continue;
     if (options.keep && !options.keep(r)) continue;
     const hasV = (options.items === 'types' ? r.vaxTypes : r.vaccines).includes(vaccine);
-    const hasE = r.events.includes(event);
+    const hasE = options.eventTerms ? r.events.some((t) => options.eventTerms!.includes(t)) : r.events.includes(event);
     total++;
     if (hasV) nVaccine++;
     if (hasE) nEvent++;

@@ -23,6 +23,7 @@ import { ANALYSIS_NAMES, DEFAULT_ANALYSES, parseAnalysisName, parseStrata, strat
 import { formatQuarter } from '../../domain/quarter.js';
 import type { QuarterlyRow, ReportTables, StoreMeta, VaccineRow, WindowRow } from '../../domain/store-schema.js';
 import { writeStore } from '../store/write.js';
+import { eventGroupsMeta, eventGroupsSummary, readEventGroups, type EventGroupsRead } from './event-groups-step.js';
 import { vaxType } from '../../domain/vaccine-type.js';
 import { readVaers, type VaersData } from '../vaers/read.js';
 import { PROGRAM_VERSION } from '../../domain/version.js';
@@ -52,6 +53,8 @@ export interface BuildOptions {
   analyses?: string;
   /** Strata of the stratified analyses (`sex,age6,year` by default, or e.g. `sex,age13,year`; src/domain/analysis-rules.ts parseStrata). */
   strata?: string;
+  /** The grouping file of the `@groups` analyses (default: the shipped data/event-groups/aesi.csv; docs/event-groups.md). */
+  eventGroups?: string;
   /** Worker threads (default: available parallelism). */
   workers?: number;
   /** Benchmarks only: replay the reports K times (see `countQuarters`). */
@@ -59,12 +62,13 @@ export interface BuildOptions {
   progress?: Progress;
 }
 
-/** One analysis to run: its definition, the counts of its reports and the names of its items (products or VAX_TYPE codes). */
+/** One analysis to run: its definition, the counts of its reports, the names of its items (products or VAX_TYPE codes) and of its events (terms or event groups). */
 interface AnalysisRun {
   analysis: AnalysisDefinition;
   history: HistoryCounts;
   reports: number;
   items: readonly string[];
+  events: readonly string[];
 }
 
 /** The result of one analysis's passes. */
@@ -119,7 +123,7 @@ function countSubsets(data: VaersData, analyses: AnalysisDefinition[], itemsOf: 
     lastYear = Math.max(lastYear, Math.floor(r.quarter / 4));
   }
   const strata = strataCount(scheme, firstYear, lastYear);
-  const shared = new Map<AnalysisDefinition['keeps'], Map<ItemKind, { history: HistoryCounts; reports: number; items: readonly string[] }>>();
+  const shared = new Map<AnalysisDefinition['keeps'], Map<ItemKind, { history: HistoryCounts; reports: number; items: readonly string[]; events: readonly string[] }>>();
   return analyses.map((analysis) => {
     const byItems = shared.get(analysis.keeps) ?? new Map();
     shared.set(analysis.keeps, byItems);
@@ -128,14 +132,16 @@ function countSubsets(data: VaersData, analyses: AnalysisDefinition[], itemsOf: 
       const items = itemsOf.get(analysis.items)!;
       const mask = subsetMask(analysis, columns);
       const { lists } = items;
+      const eventLists = items.events?.lists;
+      const eventNames = items.events?.names ?? data.events;
       const kept = data.reports.flatMap((r, i) => (mask[i] && lists[i].length > 0
-        ? [{ quarter: r.quarter, vaccines: lists[i], events: r.events, stratum: stratumOf(scheme, columns, i, firstYear, lastYear) }] : []));
+        ? [{ quarter: r.quarter, vaccines: lists[i], events: eventLists ? eventLists[i] : r.events, stratum: stratumOf(scheme, columns, i, firstYear, lastYear) }] : []));
       const stratified = analyses.some((a) => a.keeps === analysis.keeps && a.items === analysis.items && a.stratified);
       progress.start(`count ${analysis.name}`, kept.length * scale, 'reports');
       const history = countQuarters(kept,
-        items.names.length, data.events.length, { scale, strata: stratified ? strata : 0, onProgress: (done) => progress.update(done) });
+        items.names.length, eventNames.length, { scale, strata: stratified ? strata : 0, onProgress: (done) => progress.update(done) });
       progress.end();
-      counted = { history, reports: kept.length, items: items.names };
+      counted = { history, reports: kept.length, items: items.names, events: eventNames };
       byItems.set(analysis.items, counted);
     }
     return { analysis, ...counted };
@@ -181,7 +187,7 @@ async function fitAnalysis(pool: WorkerPool, run: AnalysisRun, progress: Progres
  * subset mask, the shared memo of exact KS probabilities and, the first time, its item kind's
  * evidence tables (pool.broadcast).
  */
-async function* allRows(pool: WorkerPool, results: AnalysisResult[], data: VaersData, evidence: ReadonlyMap<ItemKind, EvidenceInputs>, progress: Progress): AsyncGenerator<QuarterlyRow> {
+async function* allRows(pool: WorkerPool, results: AnalysisResult[], evidence: ReadonlyMap<ItemKind, EvidenceInputs>, progress: Progress): AsyncGenerator<QuarterlyRow> {
   const sent = new Set<ItemKind>();
   const ksMemo = new KsMemo(); // one table of exact KS probabilities for every worker and analysis
   for (const result of results) {
@@ -195,7 +201,7 @@ async function* allRows(pool: WorkerPool, results: AnalysisResult[], data: Vaers
     });
     sent.add(analysis.items);
     progress.start(`rows ${analysis.name}`, result.plan.windowQuarters.length, 'windows');
-    const names = { vaccines: result.run.items, events: data.events };
+    const names = { vaccines: result.run.items, events: result.run.events };
     for await (const row of rowsPass(pool, result.plan, result.fit, names, analysis.name, (done) => progress.update(done))) {
       result.rows++;
       yield row;
@@ -270,6 +276,8 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   const analyses = parseAnalyses(options.analyses);
   const scheme = strataOption(options.strata);
   await checkOutputFolder(options.out);
+  // The grouping file is read before the reports, all or nothing (a bad file: no store at all).
+  const groups: EventGroupsRead | null = await readEventGroups(options.eventGroups, analyses);
   progress.plan?.(buildPhases(analyses));
   let t = performance.now();
   const data = await readReports(options, progress);
@@ -283,7 +291,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   t = performance.now();
   const scale = options.scale ?? 1;
   // Each item kind's lists once (src/ingest/mining/items.ts), for the counts and the evidence alike.
-  const itemsOf = new Map(analyses.map((a) => a.items).filter((k, i, all) => all.indexOf(k) === i).map((kind) => [kind, reportItems(data, kind)] as const));
+  const itemsOf = new Map(analyses.map((a) => a.items).filter((k, i, all) => all.indexOf(k) === i).map((kind) => [kind, reportItems(data, kind, groups?.set)] as const));
   const runs = countSubsets(data, analyses, itemsOf, scheme, scale, progress);
   const reportsKept = data.reports.length;
   // Omega of co-reported vaccines in the default analysis (docs/interactions.md), before the reports go.
@@ -317,6 +325,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
       firstQuarter: history.quarters.length ? formatQuarter(history.quarters[0].quarter) : null,
       reportsThrough: history.quarters.length ? formatQuarter(history.quarters[history.quarters.length - 1].quarter) : null,
       linkage: { summary: linkage.summary, warning: linkage.warning },
+      ...(groups ? { eventGroups: eventGroupsSummary(groups, data.events) } : {}),
       analyses: results.map(analysisSummary), workers, scale,
       seconds: { read: readSeconds, count: countSeconds, total: seconds(started) },
       peakRssBytes: process.resourceUsage().maxRSS * 1024,
@@ -332,13 +341,16 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
         built_at: new Date().toISOString(),
         origin: 'build',
         has_ic025: true,
-        analyses: s.analyses.map((a, i) => analysisMeta(analyses[i], a, i === 0, scheme)),
+        analyses: s.analyses.map((a, i) => ({
+          ...analysisMeta(analyses[i], a, i === 0, scheme),
+          ...(analyses[i].items === 'event_group' && groups ? { event_groups: eventGroupsMeta(groups, data.events) } : {}),
+        })),
         linkage: linkage.summary,
         extra: { summary: s },
       };
     };
     await writeStore(options.out, {
-      quarterly: allRows(pool, results, data, evidence, progress), vaccines: vaccineTable(data), windows, meta, reports,
+      quarterly: allRows(pool, results, evidence, progress), vaccines: vaccineTable(data), windows, meta, reports,
       interactions: interactions.rows,
     });
     progress.end();

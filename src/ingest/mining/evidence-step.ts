@@ -139,10 +139,12 @@ export function evidenceInputs<K>(data: VaersData, items: ReadonlyMap<K, ReportI
     serious[i] = e.serious ? 1 : 0;
     died[i] = e.died ? 1 : 0;
   }
-  return new Map([...items].map(([kind, { lists }]) => {
+  return new Map([...items].map(([kind, { lists, events }]) => {
     const vax = runs(lists);
+    // The event items of the kind: the terms, or its own (event groups: items.ts reportEventGroups).
+    const own = events ? runs(events.lists) : ev;
     const tables: EvidenceTables = {
-      quarter, vaccineStart: vax.start, vaccines: vax.values, eventStart: ev.start, events: ev.values, nEvents: data.events.length,
+      quarter, vaccineStart: vax.start, vaccines: vax.values, eventStart: own.start, events: own.values, nEvents: events?.names.length ?? data.events.length,
       lagDays, onsetDays, legal, completeness, serious, died, onsetLagDays: onsetLag, caseKey, signatures, hasSignature, narratives: data.details.narrative !== null,
     };
     return [kind, { tables, details: data.details }];

@@ -12,6 +12,7 @@ import type { SkipReason } from '../vaers/read.js';
 import type { UnparseableValues } from '../vaers/skips.js';
 import { WINDOW_QUARTERS } from '../../domain/quarter.js';
 import type { HistoryCounts } from './counts.js';
+import type { EventGroupsSummary } from './event-groups-step.js';
 import { CHUNK_WINDOWS, MIN_FIT_PAIRS, type SkippedWindow } from './passes.js';
 
 /** What one analysis of the build did. */
@@ -70,6 +71,8 @@ export interface BuildSummary {
   reportsThrough: string | null;
   /** The duplicate-report linkage (src/ingest/mining/linkage-step.ts): its figures (null when it failed) and why it failed (null when it ran). */
   linkage: { summary: LinkageSummary | null; warning: string | null };
+  /** The grouping file of the `@groups` analyses (absent when none was built; docs/event-groups.md). */
+  eventGroups?: EventGroupsSummary;
   /** Per analysis, in the order built (the first is the default). */
   analyses: AnalysisSummary[];
   workers: number;

@@ -11,6 +11,7 @@ import { JSON_REPORT_COLUMNS, VACCINE_COLUMNS, type JsonReportColumn, type JsonR
 import { isSerious, OUTCOME } from '../../domain/report-rules.js';
 import type { ReportData } from '../store/reports.js';
 import type { Breakdowns } from './breakdowns.js';
+import type { GroupTermCount } from './groups.js';
 import type { ReportIndex } from './index.js';
 import { narrativeText } from './narratives.js';
 import type { DuplicatesChoice } from './duplicates.js';
@@ -34,6 +35,8 @@ export interface CaseSeries {
   /** Matched vaccine names and event terms. */
   vaccines: string[];
   events: string[];
+  /** In an analysis of event groups (`events` are group items): per term of the matched groups, the reports carrying it (src/serve/cases/groups.ts). */
+  group_terms?: GroupTermCount[];
   /** Quarters of RECVDATE covered (the query's, else the store's first and last). */
   from: string | null;
   to: string | null;
@@ -140,7 +143,7 @@ function* renderJson(series: CaseSeries, index: ReportIndex): Steps<CasesRendere
   }
   const body = {
     query: series.query, ...(series.analysis === null ? {} : { analysis: series.analysis }),
-    vaccines: series.vaccines, events: series.events, from: series.from, to: series.to,
+    vaccines: series.vaccines, events: series.events, ...(series.group_terms ? { group_terms: series.group_terms } : {}), from: series.from, to: series.to,
     reports_through: series.reports_through, n_reports: series.n_reports, duplicates: series.duplicates, reports_folded: series.reports_folded, hypothesis: HYPOTHESIS, note: CASES_NOTE,
     breakdowns: series.breakdowns, limit: series.limit, offset: series.offset, returned: reports.length, reports: [],
   };

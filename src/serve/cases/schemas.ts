@@ -94,7 +94,18 @@ export const CASE_SERIES_SCHEMA = {
     query: { type: 'object', description: 'The query as given.', properties: { vaccine: STRING_OR_NULL, event: STRING_OR_NULL, q: STRING_OR_NULL, text: { type: 'string', description: 'Only when given: text in its canonical form.' }, from: STRING_OR_NULL, to: STRING_OR_NULL } },
     analysis: { type: 'string', description: 'The analysis (only on /analyses/{analysis}/cases).' },
     vaccines: { type: 'array', items: { type: 'string' }, description: 'Vaccine names matched.' },
-    events: { type: 'array', items: { type: 'string' }, description: 'Event terms matched.' },
+    events: { type: 'array', items: { type: 'string' }, description: 'Event terms matched (in an analysis of event groups: the group items matched, e.g. `Seizures`, `Seizures (broad)`).' },
+    group_terms: {
+      type: 'array', description: 'Only in an analysis of event groups (`groups`, `SUBSET@groups`): per term of the matched groups, the reports of this case series carrying it (a report carrying two terms counts under each); docs/event-groups.md.',
+      items: {
+        type: 'object', required: ['event', 'group_id', 'term', 'scope', 'reports'],
+        properties: {
+          event: { type: 'string', description: 'The group item (a pair\'s event).' }, group_id: { type: 'string' },
+          term: { type: 'string', description: 'A preferred term of the group, as the VAERS files spell it.' },
+          scope: { type: 'string', enum: ['narrow', 'broad'] }, reports: { type: 'integer' },
+        },
+      },
+    },
     from: STRING_OR_NULL, to: STRING_OR_NULL, reports_through: STRING_OR_NULL,
     n_reports: { type: 'integer', description: 'Distinct reports (also X-Total-Count); with duplicates=collapse, each suspected-duplicate cluster once.' },
     duplicates: { type: 'string', enum: [...DUPLICATES_CHOICES], description: 'The duplicates asked: keep (every report) or collapse (each suspected-duplicate cluster once).' },

@@ -17,6 +17,8 @@
  * codes, and the breakdowns read the products of those codes' rows.
  */
 import { subsetMask, type AnalysisDefinition } from '../../domain/analysis-rules.js';
+import type { EventGroupSet } from '../../domain/event-groups.js';
+import { groupTermCounts, groupVocabulary, termsOfItems, type GroupTermCount, type GroupVocabulary } from './groups.js';
 import { ownBytes, SizedLru, type CacheStats } from '../query/lru.js';
 import { matchNames } from '../query/names.js';
 import { quarterOutside } from '../query/quarter-range.js';
@@ -75,6 +77,8 @@ interface Computed {
   /** Reports folded by `duplicates=collapse`. */
   folded: number;
   breakdowns: Breakdowns;
+  /** In an analysis of event groups: per term of the matched groups, the reports carrying it (else null). */
+  groupTerms: GroupTermCount[] | null;
   bytes: number;
 }
 
@@ -108,7 +112,19 @@ export class CasesService {
   /** Report indexes sorted by VAERS_ID (for a store without narratives; built on first use). */
   private byId: Int32Array | null = null;
 
-  private constructor(readonly index: ReportIndex, private readonly reportsThrough: string | null) {}
+  /** The group vocabularies of the analyses of event groups, by analysis name (built on first use). */
+  private readonly groupVocabularies = new Map<string, GroupVocabulary>();
+
+  private constructor(readonly index: ReportIndex, private readonly reportsThrough: string | null, private readonly eventGroups: ReadonlyMap<string, EventGroupSet>) {}
+
+  /** The event groups of an analysis whose events are groups (its grouping file, from the store's metadata), or null. */
+  private groupsOf(analysis: AnalysisDefinition | null): GroupVocabulary | null {
+    if (analysis?.items !== 'event_group') return null;
+    let groups = this.groupVocabularies.get(analysis.name);
+    const set = this.eventGroups.get(analysis.name);
+    if (!groups && set) this.groupVocabularies.set(analysis.name, (groups = groupVocabulary(this.index.vocabulary, set)));
+    return groups ?? null;
+  }
 
   /** The report index of a VAERS_ID, or -1 when the store has no such report. O(log n). */
   ordinalOf(id: number): number {
@@ -131,13 +147,14 @@ export class CasesService {
   }
 
   /**
-   * Reads the report tables of the store once; `reportsThrough` is the store's (its metadata, read by the caller).
+   * Reads the report tables of the store once; `reportsThrough` is the store's (its metadata, read by the caller), and
+   * `eventGroups` the grouping files of its analyses of event groups, by analysis name (src/serve/store/event-groups.ts).
    * @returns the service, or null when the store has no report tables (an import, an older store).
    * @throws Error naming the file when the store cannot be read.
    */
-  static async open(storePath: string, reportsThrough: string | null): Promise<CasesService | null> {
+  static async open(storePath: string, reportsThrough: string | null, eventGroups: ReadonlyMap<string, EventGroupSet> = new Map()): Promise<CasesService | null> {
     const data = await readReportData(storePath);
-    return data ? new CasesService(indexReports(data), reportsThrough) : null;
+    return data ? new CasesService(indexReports(data), reportsThrough, eventGroups) : null;
   }
 
   /** Reports kept by an analysis's subset rule (1) or not (0), computed once per analysis. */
@@ -184,14 +201,16 @@ export class CasesService {
       return { ok: true, within: null, split: (found: Int32Array) => ({ reports: filter(found, keep), vaccines: null, events: null, others: null }) };
     }
     const byType = analysis?.items === 'vax_type_code';
-    const names = matchNames(byType ? this.index.types.vocabulary : this.index.vocabulary, params, CASES_USAGE);
+    // In an analysis of event groups, `event` names a group item and selects the reports carrying any of its terms.
+    const groups = this.groupsOf(analysis);
+    const names = matchNames(byType ? this.index.types.vocabulary : groups ? groups.vocabulary : this.index.vocabulary, params, CASES_USAGE);
     if (!names.ok) return { ok: false, error: errorBody(names.error.error, names.error) };
     const mark = new Uint8Array(data.count);
     const markAll = (lists: Map<string, Int32Array>, keys: readonly string[], bit: number): void => {
       for (const key of keys) for (const r of lists.get(key) ?? []) mark[r] |= bit;
     };
     markAll(byType ? this.index.types.reportsByCode : this.index.reportsByVaccine, names.vaccines ?? [], 1);
-    markAll(this.index.reportsByEvent, names.events ?? [], 2);
+    markAll(this.index.reportsByEvent, groups ? termsOfItems(groups, names.events ?? []) : names.events ?? [], 2);
     yield;
     const want = names.union || names.vaccines === null || names.events === null ? 3 : 0;
     // With a vaccine and an event: the event's reports naming no matched vaccine (the onset
@@ -317,9 +336,12 @@ export class CasesService {
     const reports = collapsed.reports;
     const vaccines = analysis?.items === 'vax_type_code' && selected.vaccines
       ? [...new Set(selected.vaccines.flatMap((code) => this.index.types.productsOf.get(code) ?? []))] : selected.vaccines;
-    const counts = await runSliced(breakdownSteps(this.index, reports, vaccines, selected.events, selected.others), signal);
-    const bytes = 4 * (reports.length + (selected.others?.length ?? 0)) + JSON.stringify(counts).length + 1024;
-    return { ok: true, selected: { ...selected, reports }, folded: collapsed.folded, breakdowns: counts, bytes };
+    const groups = this.groupsOf(analysis);
+    const events = groups && selected.events ? termsOfItems(groups, selected.events) : selected.events;
+    const counts = await runSliced(breakdownSteps(this.index, reports, vaccines, events, selected.others), signal);
+    const groupTerms = groups ? groupTermCounts(groups, selected.events ?? [], reports, this.index.data.count, this.index.reportsByEvent) : null;
+    const bytes = 4 * (reports.length + (selected.others?.length ?? 0)) + JSON.stringify(counts).length + JSON.stringify(groupTerms).length + 1024;
+    return { ok: true, selected: { ...selected, reports }, folded: collapsed.folded, breakdowns: counts, groupTerms, bytes };
   }
 
   private caseSeries(params: CasesParams, analysis: AnalysisDefinition | null, computed: Computed): CaseSeries {
@@ -335,6 +357,7 @@ export class CasesService {
       analysis: analysis?.name ?? null,
       vaccines: selected.vaccines ?? [],
       events: selected.events ?? [],
+      ...(computed.groupTerms ? { group_terms: computed.groupTerms } : {}),
       from: params.from !== undefined ? formatQuarter(params.from) : first === null ? null : formatQuarter(first),
       to: params.to !== undefined ? formatQuarter(params.to) : last === null ? null : formatQuarter(last),
       reports_through: this.reportsThrough,

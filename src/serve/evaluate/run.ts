@@ -62,8 +62,11 @@ export interface Evaluation {
  */
 export async function runEvaluation(request: EvaluationRequest): Promise<Evaluation> {
   const { meta, vaccines } = await readStoreVocabulary(request.store);
-  const storeAnalyses = meta.analyses?.map((a) => a.name) ?? ['all'];
+  // An analysis of event groups is not evaluated: the reference pairs name preferred terms, its events are groups (docs/event-groups.md).
+  const storeAnalyses = meta.analyses?.filter((a) => a.items !== 'event_group').map((a) => a.name) ?? ['all'];
   const analyses = [...(request.analyses ?? storeAnalyses)];
+  const grouped = analyses.filter((a) => meta.analyses?.find((m) => m.name === a)?.items === 'event_group');
+  if (grouped.length > 0) throw new UserError(`--analyses: ${grouped.map((a) => `"${a}"`).join(', ')} counts event groups, and the reference pairs name preferred terms: it cannot be evaluated`);
   const unknown = analyses.filter((a) => !storeAnalyses.includes(a));
   if (unknown.length > 0) throw new UserError(`--analyses: ${unknown.map((a) => `"${a}"`).join(', ')} not in the store ${request.store} (it has ${storeAnalyses.join(', ')})`);
   const rankings = request.rankings ?? analyses.slice(0, 1);

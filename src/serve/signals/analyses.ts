@@ -11,13 +11,16 @@
 import { HYPOTHESIS } from '../../domain/caveats.js';
 import { HYPER_NAMES, type HyperName } from '../../domain/mgps-prior.js';
 import type { StoredWindowRow } from '../store/metadata.js';
+import { eventGroupsListing, eventGroupsOfMeta, type EventGroupsListing } from '../store/event-groups.js';
 import type { AnalysisMeta, StoreMeta } from '../../domain/store-schema.js';
 import { signalsCaches, SignalsService, type SignalsServiceOptions } from './service.js';
 
 /** One entry of `GET /analyses`. */
-export interface AnalysisListing extends AnalysisMeta {
+export interface AnalysisListing extends Omit<AnalysisMeta, 'event_groups'> {
   /** Path of the analysis's /signals resource. */
   signals: string;
+  /** An analysis of event groups: its grouping file's groups, items and terms (src/serve/store/event-groups.ts). */
+  event_groups?: EventGroupsListing;
 }
 
 /** One fitted window of an analysis as `GET /analyses/NAME` serves it. */
@@ -128,9 +131,13 @@ export class AnalysesService {
 
   /** The body of `GET /analyses`. */
   listing(): { default: string; analyses: AnalysisListing[]; hypothesis: string } {
+    // An analysis of event groups lists its groups (not the recorded file's text).
+    const groups = eventGroupsOfMeta({ analyses: this.analyses });
     return {
       default: this.defaultName,
-      analyses: this.analyses.map((a) => ({ ...a, signals: signalsPath(a.name) })),
+      analyses: this.analyses.map(({ event_groups: recorded, ...a }) => ({
+        ...a, ...(recorded && groups.has(a.name) ? { event_groups: eventGroupsListing(recorded, groups.get(a.name)!) } : {}), signals: signalsPath(a.name),
+      })),
       hypothesis: HYPOTHESIS,
     };
   }

@@ -191,11 +191,30 @@ const ANALYSIS_SCHEMA = {
   type: 'object',
   required: ['name', 'title', 'description', 'subset', 'items', 'stratified_by', 'strata', 'default', 'reports', 'pairs', 'windows', 'reports_through', 'fits_at_bound', 'signals'],
   properties: {
-    name: { type: 'string', description: `Analysis name (${analysisNamesText()}): \`all\` (every report, crude E), \`stratified\` (every report, stratified E), or a subset (${SUBSET_ANALYSES.map((a) => `\`${a.name}\``).join(', ')}, stratified E); \`@dedup\` after a name (\`stratified@dedup\`): the same with each suspected-duplicate cluster counted once; \`SUBSET@types\` counts VAERS VAX_TYPE codes instead of products, and \`types\` is \`stratified@types\`.` },
+    name: { type: 'string', description: `Analysis name (${analysisNamesText()}): \`all\` (every report, crude E), \`stratified\` (every report, stratified E), or a subset (${SUBSET_ANALYSES.map((a) => `\`${a.name}\``).join(', ')}, stratified E); \`@dedup\` after a name (\`stratified@dedup\`): the same with each suspected-duplicate cluster counted once; \`SUBSET@types\` counts VAERS VAX_TYPE codes instead of products, and \`types\` is \`stratified@types\`; \`SUBSET@groups\` counts event groups (docs/event-groups.md) instead of preferred terms, and \`groups\` is \`stratified@groups\`.` },
     title: { type: 'string' },
     description: { type: 'string', description: 'One sentence on what the analysis is.' },
     subset: { type: ['string', 'null'], description: 'The subset rule in words; null for every report.' },
-    items: { type: 'string', enum: ['vaccine', 'vax_type_code'], description: 'What a pair\'s vaccine is: `vaccine`, the product (VAERS VAX_NAME); `vax_type_code`, the VAERS VAX_TYPE code (`FLU3`), a report counting once per type however many products of that type it names (`types`, `SUBSET@types`).' },
+    items: { type: 'string', enum: ['vaccine', 'vax_type_code', 'event_group'], description: 'What a pair\'s vaccine is: `vaccine`, the product (VAERS VAX_NAME); `vax_type_code`, the VAERS VAX_TYPE code (`FLU3`), a report counting once per type however many products of that type it names (`types`, `SUBSET@types`); `event_group`, the product, and the pair\'s event an event group instead of a preferred term (`groups`, `SUBSET@groups`; a report counting once per group however many of its terms it carries; docs/event-groups.md).' },
+    event_groups: {
+      type: 'object', description: 'Only for an analysis of event groups: its grouping file (the shipped data/event-groups/aesi.csv or `build --event-groups FILE`), its SHA-256, its groups with their items (a pair\'s `event`: the label counts the narrow terms, `LABEL (broad)` narrow and broad) and terms, and the file\'s terms no report carries.',
+      required: ['file', 'digest', 'groups', 'terms_in_no_report'],
+      properties: {
+        file: { type: 'string' }, digest: { type: 'string', description: 'SHA-256 (hex) of the file.' },
+        groups: {
+          type: 'array',
+          items: {
+            type: 'object', required: ['id', 'label', 'source', 'version', 'items', 'terms'],
+            properties: {
+              id: { type: 'string' }, label: { type: 'string' }, source: { type: 'string', description: 'The public source of the group (a case definition, a list of adverse events of special interest).' }, version: { type: 'string' },
+              items: { type: 'array', items: { type: 'string' }, description: 'The group\'s items: its label (narrow terms) and `LABEL (broad)` when it has broad terms.' },
+              terms: { type: 'array', items: { type: 'object', required: ['term', 'scope'], properties: { term: { type: 'string' }, scope: { type: 'string', enum: ['narrow', 'broad'] } } } },
+            },
+          },
+        },
+        terms_in_no_report: { type: 'array', items: { type: 'object', properties: { line: { type: 'integer' }, group_id: { type: 'string' }, term: { type: 'string' } } }, description: 'The file\'s terms that no report of the build carries (a warning of the build).' },
+      },
+    },
     stratified_by: { type: 'array', items: { type: 'string' }, description: 'What E is stratified by, outermost first; empty for crude E.' },
     strata: { type: ['string', 'null'], description: 'The strata as `build --strata` names them: `sex,age6,year` (the default: sex x Empirica\'s AGE_GROUP_6 x year of RECVDATE) or `sex,age13,year` (the 13 CDC WONDER age groups); null for crude E or a store built before the choice was recorded.' },
     default: { type: 'boolean', description: 'Whether /signals answers this analysis.' },

@@ -84,6 +84,8 @@ export interface TriagePair extends Pick<TriageRow, 'vaccine' | 'event' | 'n' | 
   /** The pairs folded under this one (group=signal), strongest overlap first; [] with group=none. */
   related_events: RelatedEvent[];
   new: boolean;
+  /** The event-group items counting the pair's event (only in an analysis of terms of a store with an analysis of event groups: src/serve/triage/service.ts). */
+  event_groups?: string[];
 }
 
 /** The window's context of the ranking. */

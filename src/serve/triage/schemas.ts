@@ -42,6 +42,7 @@ const PAIR_SCHEMA = {
     completeness: { type: 'object', properties: { mean: NUMBER, well_documented_share: NUMBER } },
     serious_share: NUMBER, template_share: NUMBER,
     co_reported: { type: 'object', nullable: true, properties: { vaccine: { type: 'string' }, share: { type: 'number' } } },
+    event_groups: { type: 'array', items: { type: 'string' }, description: 'Only when the store has an analysis of event groups (`groups`) and this analysis counts preferred terms: the group items whose terms include this pair\'s event (their pairs: /analyses/groups/triage?event=ITEM; docs/event-groups.md).' },
     related_events: { type: 'array', description: 'With group=signal: the pairs folded under this one.', items: { type: 'object', properties: { event: { type: 'string' }, n: { type: 'integer' }, overlap: { type: 'number' }, via: { type: 'string', nullable: true } } } },
     first_flagged: { type: 'string' }, new: { type: 'boolean' },
   },

@@ -64,11 +64,21 @@ const CSV_COLUMNS: ReadonlyArray<[string, (p: TriagePair) => unknown]> = [
   ['serious_share', (p) => p.serious_share], ['first_flagged', (p) => p.first_flagged], ['new', (p) => p.new],
 ];
 
+/** The CSV column of a pair's event groups (joined by `;`), after the others. */
+const GROUPS_CSV_COLUMN: [string, (p: TriagePair) => unknown] = ['event_groups', (p) => p.event_groups?.join(';') ?? ''];
+
+/** The pairs with the event-group items of their event (`event_groups`), when `groupsOfTerm` is given. */
+function withEventGroups(pairs: TriagePair[], groupsOfTerm: ReadonlyMap<string, readonly string[]> | undefined): TriagePair[] {
+  return groupsOfTerm ? pairs.map((p) => ({ ...p, event_groups: [...(groupsOfTerm.get(p.event) ?? [])] })) : pairs;
+}
+
 /**
  * The answer of one triage request over a window read from the store (`window`, the analysis's
- * `vocabulary` for the name filters and vax_type).
+ * `vocabulary` for the name filters and vax_type). `groupsOfTerm` (term -> the event-group items
+ * counting it; src/serve/store/event-groups.ts itemsOfTerms), given for an analysis of terms in a
+ * store with an analysis of event groups, adds each pair's `event_groups` (JSON and CSV).
  */
-export function triageAnswer(analysis: string, params: TriageParams, window: TriageWindow, vocabulary: Vocabulary): TriageResult {
+export function triageAnswer(analysis: string, params: TriageParams, window: TriageWindow, vocabulary: Vocabulary, groupsOfTerm?: ReadonlyMap<string, readonly string[]>): TriageResult {
   let rows = window.rows;
   if (params.vaccine !== undefined || params.event !== undefined || params.q !== undefined) {
     const names = matchNames(vocabulary, params, TRIAGE_USAGE);
@@ -85,10 +95,11 @@ export function triageAnswer(analysis: string, params: TriageParams, window: Tri
   });
   if (params.group === 'signal') pairs = foldSignals(pairs, rows);
   if (params.caution !== 'include') pairs = pairs.filter((p) => hasArtefact(p) === (params.caution === 'only'));
-  const page = pairs.slice(params.offset, params.offset + params.limit);
+  const page = withEventGroups(pairs.slice(params.offset, params.offset + params.limit), groupsOfTerm);
   if (params.format === 'csv') {
-    const lines = [CSV_COLUMNS.map(([name]) => name).join(',')];
-    page.forEach((p, i) => lines.push(CSV_COLUMNS.map(([name, value]) => csvCell(name === 'rank' ? params.offset + i + 1 : value(p))).join(',')));
+    const columns = groupsOfTerm ? [...CSV_COLUMNS, GROUPS_CSV_COLUMN] : CSV_COLUMNS;
+    const lines = [columns.map(([name]) => name).join(',')];
+    page.forEach((p, i) => lines.push(columns.map(([name, value]) => csvCell(name === 'rank' ? params.offset + i + 1 : value(p))).join(',')));
     return { status: 200, type: 'text/csv; charset=utf-8', body: `${lines.join('\r\n')}\r\n`, total: pairs.length };
   }
   const evidenceNote = !window.has_evidence

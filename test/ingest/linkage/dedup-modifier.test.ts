@@ -38,7 +38,7 @@ describe('the @dedup modifier', () => {
     expect(analysisRule('all@nope')).toBeUndefined();
     expect(analysisRule('all@dedup@dedup')).toBeUndefined();
     expect(analysisRule('nope@dedup')).toBeUndefined();
-    expect(() => parseAnalyses('all,all@nope')).toThrow(/--analyses: unknown modifier "@nope" in "all@nope" \(choose from @dedup, @types\)/);
+    expect(() => parseAnalyses('all,all@nope')).toThrow(/--analyses: unknown modifier "@nope" in "all@nope" \(choose from @dedup, @types, @groups\)/);
     expect(parseAnalyses('stratified,stratified@dedup').map((a) => a.name)).toEqual(['stratified', 'stratified@dedup']);
   });
 });
