@@ -28,10 +28,11 @@
 import { Growable } from '../vaers/report-details.js';
 import { candidatePairs, MAX_BLOCK, type BlockingFigures } from './blocking.js';
 import { clusterLinks, REPRESENTATIVE_RULE, type WeightedPair } from './cluster.js';
-import { agreedFields, COMPARED_FIELDS, comparePair, identifiesCase, isExactDuplicate, levelsOf } from './compare.js';
+import { agreedFields, COMPARED_FIELDS, comparePair, identifiesCase, isExactDuplicate, levelsOf, RADIX } from './compare.js';
 import { estimate, type Estimates } from './estimate.js';
 import { linkageFeatures, type LinkageColumns, type LinkageFeatures } from './features.js';
 import { frequencyAdjustment, valueShares } from './frequency.js';
+import { differentPatients, patientEvidence, type PatientEvidence } from './patient-evidence.js';
 import type { LinkageSummary } from '../../domain/store-schema.js';
 import type { LinkageResult, ReportLink } from './types.js';
 
@@ -46,7 +47,7 @@ import type { LinkageResult, ReportLink } from './types.js';
  * model assumes independent fields), hence a threshold
  * far above the posterior-odds break-even. The choice was made on that benchmark's own copies.
  */
-export const DEFAULT_THRESHOLD = 24;
+export const DEFAULT_THRESHOLD = 21;
 
 /**
  * The default margin, in bits: a pair above the threshold is linked only when its weight is
@@ -117,7 +118,7 @@ function fieldsOf(model: Estimates): LinkageSummary['fields'] {
  * Fellegi-Sunter weight of the pattern plus the frequency adjustment of the values agreed on,
  * -Infinity when the pattern does not identify one case (compare.ts identifiesCase).
  */
-function pairWeigher(f: LinkageFeatures, model: Estimates): (a: number, b: number, pattern: number) => number {
+function pairWeigher(f: LinkageFeatures, model: Estimates, evidence: PatientEvidence): (a: number, b: number, pattern: number) => number {
   const patternWeight = weigher(model);
   const shares = valueShares(f);
   const cache = new Map<number, { levels: number[]; weight: number }>();
@@ -127,14 +128,19 @@ function pairWeigher(f: LinkageFeatures, model: Estimates): (a: number, b: numbe
       entry = { levels: levelsOf(pattern), weight: identifiesCase(pattern) ? patternWeight(pattern) : -Infinity };
       cache.set(pattern, entry);
     }
-    if (entry.weight === -Infinity) return entry.weight;
+    if (entry.weight === -Infinity || differentPatients(f, evidence, a, b) !== '') return -Infinity;
     return entry.weight + frequencyAdjustment(f, shares, model.u, a, b, entry.levels);
   };
 }
 
+/** The digit of the narrative in a comparison pattern (compare.ts COMPARED_FIELDS). */
+const NARRATIVE = COMPARED_FIELDS.findIndex((c) => c.name === 'narrative');
+
 /** Every candidate pair scored: the features, the pairs (a < b) with their patterns and weights, the fitted model and the blocking figures. */
 export interface ScoredPairs {
   features: LinkageFeatures;
+  /** What each narrative says of its patient (patient-evidence.ts), with the template shares. */
+  evidence: PatientEvidence;
   a: Int32Array;
   b: Int32Array;
   pattern: Int32Array;
@@ -162,12 +168,21 @@ export function scorePairs(details: LinkageColumns, options: LinkageOptions = {}
     patterns.set(p, (patterns.get(p) ?? 0) + 1);
   }, options.maxBlock ?? MAX_BLOCK);
   const model = estimate(f, patterns);
-  const weightOf = pairWeigher(f, model);
   const aArray = a.done();
   const bArray = b.done();
   const patternArray = pattern.done();
+  const evidence = patientEvidence(details.narrative, f.count);
+  // Template shares: per report, the candidate reports with a near-identical narrative (the top narrative level).
+  const narrativeDigit = RADIX.slice(0, NARRATIVE).reduce((x, r) => x * r, 1);
+  const nearIdentical = RADIX[NARRATIVE] - 1;
+  for (let i = 0; i < patternArray.length; i++) {
+    if (Math.floor(patternArray[i] / narrativeDigit) % RADIX[NARRATIVE] !== nearIdentical) continue;
+    evidence.templateShare[aArray[i]]++;
+    evidence.templateShare[bArray[i]]++;
+  }
+  const weightOf = pairWeigher(f, model, evidence);
   const weight = Float64Array.from(patternArray, (p, i) => weightOf(aArray[i], bArray[i], p));
-  return { features: f, a: aArray, b: bArray, pattern: patternArray, weight, model, weightOf, blocks };
+  return { features: f, evidence, a: aArray, b: bArray, pattern: patternArray, weight, model, weightOf, blocks };
 }
 
 /**
@@ -175,12 +190,12 @@ export function scorePairs(details: LinkageColumns, options: LinkageOptions = {}
  * isExactDuplicate), so that it is linked first and its reports keep no looser link (the margin
  * rule), else its weight (pairWeigher).
  */
-function linkWeight(weightOf: ScoredPairs['weightOf']): ScoredPairs['weightOf'] {
+function linkWeight(scored: Pick<ScoredPairs, 'weightOf' | 'features' | 'evidence'>): ScoredPairs['weightOf'] {
   const exact = new Map<number, boolean>();
   return (a, b, pattern) => {
     let e = exact.get(pattern);
     if (e === undefined) exact.set(pattern, (e = isExactDuplicate(pattern)));
-    return e ? Infinity : weightOf(a, b, pattern);
+    return e && differentPatients(scored.features, scored.evidence, a, b) === '' ? Infinity : scored.weightOf(a, b, pattern);
   };
 }
 
@@ -195,7 +210,7 @@ export function linkReports(details: LinkageColumns, options: LinkageOptions = {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const scored = scorePairs(details, options);
   const f = scored.features;
-  const weightOf = linkWeight(scored.weightOf);
+  const weightOf = linkWeight(scored);
   const weight = Float64Array.from(scored.pattern, (p, i) => weightOf(scored.a[i], scored.b[i], p));
   const candidates: WeightedPair[] = [];
   const candidatePairIndex: number[] = [];
