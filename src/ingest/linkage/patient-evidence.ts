@@ -117,21 +117,15 @@ export const ONSET_DAYS = 7;
 /** Reports sharing a near-identical narrative with at least this many others are a template (a batch's narrative). */
 export const TEMPLATE_SHARE = 2;
 
-/** Two ages (years) that cannot be one patient: 1 year or more apart, or 3 months when either is under 2. */
-function agesConflict(x: number, y: number): boolean {
+/**
+ * Two ages (years) that cannot be one patient: more than a year apart; when both are stated in
+ * the narratives, a year or more apart, or more than 3 months when either is under 2 (a narrative
+ * states the age of its patient, AGE_YRS may be computed a year off).
+ */
+function agesConflict(x: number, y: number, bothStated: boolean): boolean {
   const gap = Math.abs(x - y);
+  if (!bothStated) return gap > 1 + 1e-9;
   return gap >= 1 - 1e-9 || (Math.min(x, y) < 2 && gap > 0.25 + 1e-9);
-}
-
-/** Whether the two reports' sorted distinct arrays hold one value in common. */
-function overlap(x: ArrayLike<number>, y: ArrayLike<number>): boolean {
-  let i = 0;
-  let j = 0;
-  while (i < x.length && j < y.length) {
-    if (x[i] === y[j]) return true;
-    if (x[i] < y[j]) i++; else j++;
-  }
-  return false;
 }
 
 /** Whether two arrays are equal value for value. */
@@ -141,19 +135,41 @@ function equal(x: ArrayLike<number>, y: ArrayLike<number>): boolean {
   return true;
 }
 
+/** Whether two lots are one lot written alike: equal, or one character substituted, inserted or dropped (a typo). */
+export function lotsAlike(s: string, t: string): boolean {
+  if (s === t) return true;
+  if (Math.abs(s.length - t.length) > 1) return false;
+  let i = 0;
+  while (i < s.length && i < t.length && s[i] === t[i]) i++;
+  if (s.length === t.length) return s.slice(i + 1) === t.slice(i + 1);
+  return s.length > t.length ? s.slice(i + 1) === t.slice(i) : s.slice(i) === t.slice(i + 1);
+}
+
+/**
+ * Whether the lots of reports `a` and `b`, known in both, name other vials: with as many lots in
+ * each, some lot of one has no lot alike (lotsAlike) in the other; else no lot of one is alike
+ * any lot of the other.
+ */
+export function lotsDisagree(f: LinkageFeatures, a: number, b: number): boolean {
+  const x = f.lots[a];
+  const y = f.lots[b];
+  if (x.length === 0 || y.length === 0) return false;
+  const alike = (k: number, others: Int32Array): boolean => others.some((l) => lotsAlike(f.lotNames[k], f.lotNames[l]));
+  if (x.length === y.length) return x.some((k) => !alike(k, y)) || y.some((k) => !alike(k, x));
+  return !x.some((k) => alike(k, y));
+}
+
 /**
  * Whether reports `a` and `b` describe two vaccinations (so two patients of one clinic, as the
- * case-identity rule's dates within 3 days let through): vaccination dates known and different
- * with other vaccines or with lots known in both and none in common; or other vaccines and lots
- * known in both with none in common. One vaccination reported twice names its vaccines and lots
- * alike (a lot missing in one report is no evidence).
+ * case-identity rule's dates within 3 days let through): their lots name other vials
+ * (lotsDisagree), or their vaccination dates are known and different and their vaccines are
+ * other vaccines. One vaccination reported twice names its vaccines and lots alike (a lot missing
+ * in one report, or a typo, is no evidence).
  */
 export function otherVaccination(f: LinkageFeatures, a: number, b: number): boolean {
+  if (lotsDisagree(f, a, b)) return true;
   const datesDiffer = f.vaxDay[a] >= 0 && f.vaxDay[b] >= 0 && f.vaxDay[a] !== f.vaxDay[b];
-  const otherVaccines = !equal(f.vaccines[a], f.vaccines[b]);
-  const lotsKnown = f.lots[a].length > 0 && f.lots[b].length > 0;
-  const noLotInCommon = lotsKnown && !overlap(f.lots[a], f.lots[b]);
-  return (datesDiffer && (otherVaccines || noLotInCommon)) || (otherVaccines && noLotInCommon);
+  return datesDiffer && !equal(f.vaccines[a], f.vaccines[b]);
 }
 
 /**
@@ -171,7 +187,8 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   if (e.sibling[a] && e.sibling[b]) return 'sibling';
   const ageA = Number.isNaN(e.statedAge[a]) ? f.age[a] : e.statedAge[a];
   const ageB = Number.isNaN(e.statedAge[b]) ? f.age[b] : e.statedAge[b];
-  if (!Number.isNaN(ageA) && !Number.isNaN(ageB) && agesConflict(ageA, ageB)) return 'age';
+  const bothStated = !Number.isNaN(e.statedAge[a]) && !Number.isNaN(e.statedAge[b]);
+  if (!Number.isNaN(ageA) && !Number.isNaN(ageB) && agesConflict(ageA, ageB, bothStated)) return 'age';
   const outside = (age: number, band: number): boolean => !Number.isNaN(age) && !Number.isNaN(band) && (age < band - 1 || age >= band + 11);
   if (outside(ageA, e.ageBand[b]) || outside(ageB, e.ageBand[a]) || (!Number.isNaN(e.ageBand[a]) && !Number.isNaN(e.ageBand[b]) && e.ageBand[a] !== e.ageBand[b])) return 'age';
   if (otherVaccination(f, a, b)) return 'vaccination';
