@@ -118,7 +118,7 @@ function fieldsOf(model: Estimates): LinkageSummary['fields'] {
  * Fellegi-Sunter weight of the pattern plus the frequency adjustment of the values agreed on,
  * -Infinity when the pattern does not identify one case (compare.ts identifiesCase).
  */
-function pairWeigher(f: LinkageFeatures, model: Estimates, evidence: PatientEvidence): (a: number, b: number, pattern: number) => number {
+function pairWeigher(f: LinkageFeatures, model: Estimates, evidence: PatientEvidence, vetoes?: Map<string, number>): (a: number, b: number, pattern: number) => number {
   const patternWeight = weigher(model);
   const shares = valueShares(f);
   const cache = new Map<number, { levels: number[]; weight: number }>();
@@ -128,7 +128,12 @@ function pairWeigher(f: LinkageFeatures, model: Estimates, evidence: PatientEvid
       entry = { levels: levelsOf(pattern), weight: identifiesCase(pattern) ? patternWeight(pattern) : -Infinity };
       cache.set(pattern, entry);
     }
-    if (entry.weight === -Infinity || differentPatients(f, evidence, a, b) !== '') return -Infinity;
+    if (entry.weight === -Infinity) return -Infinity;
+    const reason = differentPatients(f, evidence, a, b);
+    if (reason !== '') {
+      vetoes?.set(reason, (vetoes.get(reason) ?? 0) + 1);
+      return -Infinity;
+    }
     return entry.weight + frequencyAdjustment(f, shares, model.u, a, b, entry.levels);
   };
 }
@@ -141,6 +146,8 @@ export interface ScoredPairs {
   features: LinkageFeatures;
   /** What each narrative says of its patient (patient-evidence.ts), with the template shares. */
   evidence: PatientEvidence;
+  /** Candidate pairs past the case-identity rule vetoed as different patients, per reason (LinkageSummary.different_patients). */
+  vetoes: Record<string, number>;
   a: Int32Array;
   b: Int32Array;
   pattern: Int32Array;
@@ -180,9 +187,11 @@ export function scorePairs(details: LinkageColumns, options: LinkageOptions = {}
     evidence.templateShare[aArray[i]]++;
     evidence.templateShare[bArray[i]]++;
   }
+  const vetoes = new Map<string, number>();
+  const counting = pairWeigher(f, model, evidence, vetoes);
   const weightOf = pairWeigher(f, model, evidence);
-  const weight = Float64Array.from(patternArray, (p, i) => weightOf(aArray[i], bArray[i], p));
-  return { features: f, evidence, a: aArray, b: bArray, pattern: patternArray, weight, model, weightOf, blocks };
+  const weight = Float64Array.from(patternArray, (p, i) => counting(aArray[i], bArray[i], p));
+  return { features: f, evidence, vetoes: Object.fromEntries([...vetoes].sort()), a: aArray, b: bArray, pattern: patternArray, weight, model, weightOf, blocks };
 }
 
 /**
@@ -234,7 +243,7 @@ export function linkReports(details: LinkageColumns, options: LinkageOptions = {
   const summary: LinkageSummaryDetails = {
     reports: f.count, unlinkable, candidate_pairs: scored.a.length, links: links.length, clusters: clusters.clusters,
     reports_folded: reportsFolded, threshold, fields: fieldsOf(scored.model), representative_rule: REPRESENTATIVE_RULE,
-    seconds: (performance.now() - started) / 1000, blocks: scored.blocks, em: scored.model.sessions,
+    seconds: (performance.now() - started) / 1000, different_patients: scored.vetoes, blocks: scored.blocks, em: scored.model.sessions,
   };
   return { links, representative: clusters.representative, summary };
 }

@@ -36,7 +36,7 @@ const AGE = /\b(\d{1,3}(?:\.\d)?)[- ]?(year|yr|month|mo|week|wk)s?[- ]?(?:old|of
 const BAND = /\b(?:in (?:his|her|their) |mid[- ]|late |early )?(\d)0'?s\b/i;
 const N = String.raw`(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)`;
 const GROUP = new RegExp(String.raw`\(${N} of ${N}\)|\b${N}\s*(?:of|\/)\s*${N}\s*(?:pts?|patients?|children|students|recruits|employees|vaccinees|infants)\b|\b\d+\s+(?:other\s+)?(?:pts|patients|recruits|children|students|employees|vaccinees)\b|\banother (?:pt|patient)\b|\b(?:all|several) (?:\d+ )?(?:pts|patients)\b|\bthis pt & \d+ other\b`, 'i');
-const SIBLING = /\b(?:twins?|sibling|siblings|brother|sister)\b/i;
+const SIBLING = /\b(?:twins?|siblings?|brothers?|sisters?)\b/i;
 const FEMALE = /\b(?:she|her|herself)\b/gi;
 const MALE = /\b(?:he|him|his|himself)\b/gi;
 

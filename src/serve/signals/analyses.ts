@@ -11,7 +11,7 @@
 import { HYPOTHESIS } from '../../domain/caveats.js';
 import { HYPER_NAMES, type HyperName } from '../../domain/mgps-prior.js';
 import type { StoredWindowRow } from '../store/metadata.js';
-import type { AnalysisMeta, StoreMeta } from '../../domain/store-schema.js';
+import type { AnalysisMeta, LinkageSummary, StoreMeta } from '../../domain/store-schema.js';
 import { signalsCaches, SignalsService, type SignalsServiceOptions } from './service.js';
 
 /** One entry of `GET /analyses`. */
@@ -80,6 +80,8 @@ export class AnalysesService {
     readonly analyses: AnalysisMeta[],
     /** Whether the store has an `analysis` column to select by (a store with analysis metadata). */
     private readonly selectable: boolean,
+    /** The build's duplicate-linkage figures (StoreMeta.linkage), null when it failed or the store predates it. */
+    private readonly linkage: LinkageSummary | null = null,
   ) {}
 
   /**
@@ -89,7 +91,7 @@ export class AnalysesService {
    */
   static async open(storePath: string, meta: StoreMeta, options: SignalsServiceOptions = {}): Promise<AnalysesService> {
     const analyses = storeAnalyses(meta);
-    const service = new AnalysesService(analyses, (meta.analyses ?? []).length > 0);
+    const service = new AnalysesService(analyses, (meta.analyses ?? []).length > 0, meta.linkage ?? null);
     // One set of caches for every analysis (bounded once, whatever the number of analyses).
     const caches = signalsCaches(options.answerCacheBytes);
     let previous: Promise<unknown> = Promise.resolve();
@@ -119,10 +121,11 @@ export class AnalysesService {
   }
 
   /** The body of `GET /analyses`. */
-  listing(): { default: string; analyses: AnalysisListing[]; hypothesis: string } {
+  listing(): { default: string; analyses: AnalysisListing[]; linkage: LinkageSummary | null; hypothesis: string } {
     return {
       default: this.defaultName,
       analyses: this.analyses.map((a) => ({ ...a, signals: signalsPath(a.name) })),
+      linkage: this.linkage,
       hypothesis: HYPOTHESIS,
     };
   }
