@@ -174,16 +174,26 @@ export function otherVaccination(f: LinkageFeatures, a: number, b: number): bool
 
 /**
  * The reason reports `a` and `b` are different patients, '' when nothing says so (see the module
- * header): `series` (two case numbers of one sender's series, sameSeries), `group` (both
- * narratives written for a group), `sibling` (both name a sibling or twin), `vaccination` (otherVaccination), `onset` (onset dates more than ONSET_DAYS apart), `age` (the stated age,
- * else AGE, of each: agesConflict; or one's age outside the other's stated decade band), `sex`
- * (pronouns of one against the SEX or pronouns of the other), `template` (both narratives shared
- * near identically by TEMPLATE_SHARE or more other reports, without the same SPLTTYPE and without
- * an age and a sex known and agreeing in both).
+ * header):
+ * - `series`: two case numbers of one sender's series (sameSeries);
+ * - `group`: both narratives written for a group, both or neither report with a SPLTTYPE (one
+ *   with and one without are two senders: the manufacturer's copy of a direct report repeats
+ *   its text);
+ * - `sibling`: both name a sibling or twin;
+ * - `vaccination`: otherVaccination;
+ * - `onset`: onset dates more than ONSET_DAYS apart;
+ * - `age`: the stated age, else AGE, of each conflict (agesConflict), or one's age lies outside
+ *   the other's stated decade band;
+ * - `sex`: the pronouns of one against the SEX or pronouns of the other;
+ * - `template`: both narratives shared near identically by TEMPLATE_SHARE or more other
+ *   reports, both or neither with a SPLTTYPE, not the same SPLTTYPE, and not an age and a sex
+ *   known and agreeing in both.
  */
 export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: number, b: number): string {
   if (sameSeries(f.splttype[a], f.splttype[b])) return 'series';
-  if (e.group[a] && e.group[b]) return 'group';
+  // One SPLTTYPE and none: two senders (a manufacturer's copy of a direct report) may share a group's narrative.
+  const oneSender = (f.splttype[a] === '') === (f.splttype[b] === '');
+  if (oneSender && e.group[a] && e.group[b]) return 'group';
   if (e.sibling[a] && e.sibling[b]) return 'sibling';
   const ageA = Number.isNaN(e.statedAge[a]) ? f.age[a] : e.statedAge[a];
   const ageB = Number.isNaN(e.statedAge[b]) ? f.age[b] : e.statedAge[b];
@@ -196,7 +206,7 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   const sexA = f.sex[a] || e.pronounSex[a];
   const sexB = f.sex[b] || e.pronounSex[b];
   if ((e.pronounSex[a] && sexB && e.pronounSex[a] !== sexB) || (e.pronounSex[b] && sexA && e.pronounSex[b] !== sexA)) return 'sex';
-  if (e.templateShare[a] >= TEMPLATE_SHARE && e.templateShare[b] >= TEMPLATE_SHARE && (f.splttype[a] === '' || f.splttype[a] !== f.splttype[b])
+  if (oneSender && e.templateShare[a] >= TEMPLATE_SHARE && e.templateShare[b] >= TEMPLATE_SHARE && (f.splttype[a] === '' || f.splttype[a] !== f.splttype[b])
     && !(!Number.isNaN(ageA) && ageA === ageB && f.sex[a] > 0 && f.sex[a] === f.sex[b])) return 'template';
   return '';
 }
