@@ -118,13 +118,15 @@ export const ONSET_DAYS = 7;
 export const TEMPLATE_SHARE = 2;
 
 /**
- * Two ages (years) that cannot be one patient: more than a year apart; when both are stated in
- * the narratives, a year or more apart, or more than 3 months when either is under 2 (a narrative
- * states the age of its patient, AGE_YRS may be computed a year off).
+ * Two ages (years) that cannot be one patient, by how many of them a narrative states
+ * (`stated`: 0, 1 or 2): two ages of the AGE fields more than a year apart (AGE_YRS may be
+ * computed a year off); a stated age (whole years) and an AGE 2 years or more apart; two stated
+ * ages a year or more apart, or more than 3 months when either is under 2.
  */
-function agesConflict(x: number, y: number, bothStated: boolean): boolean {
+function agesConflict(x: number, y: number, stated: number): boolean {
   const gap = Math.abs(x - y);
-  if (!bothStated) return gap > 1 + 1e-9;
+  if (stated === 0) return gap > 1 + 1e-9;
+  if (stated === 1) return gap >= 2 - 1e-9;
   return gap >= 1 - 1e-9 || (Math.min(x, y) < 2 && gap > 0.25 + 1e-9);
 }
 
@@ -186,8 +188,8 @@ export function otherVaccination(f: LinkageFeatures, a: number, b: number): bool
  *   the other's stated decade band;
  * - `sex`: the pronouns of one against the SEX or pronouns of the other;
  * - `template`: both narratives shared near identically by TEMPLATE_SHARE or more other
- *   reports, both or neither with a SPLTTYPE, not the same SPLTTYPE, and not an age and a sex
- *   known and agreeing in both.
+ *   reports, both or neither with a SPLTTYPE, not the same SPLTTYPE, and not ages within a year
+ *   and a sex known and agreeing in both.
  */
 export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: number, b: number): string {
   if (sameSeries(f.splttype[a], f.splttype[b])) return 'series';
@@ -197,8 +199,8 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   if (e.sibling[a] && e.sibling[b]) return 'sibling';
   const ageA = Number.isNaN(e.statedAge[a]) ? f.age[a] : e.statedAge[a];
   const ageB = Number.isNaN(e.statedAge[b]) ? f.age[b] : e.statedAge[b];
-  const bothStated = !Number.isNaN(e.statedAge[a]) && !Number.isNaN(e.statedAge[b]);
-  if (!Number.isNaN(ageA) && !Number.isNaN(ageB) && agesConflict(ageA, ageB, bothStated)) return 'age';
+  const stated = (Number.isNaN(e.statedAge[a]) ? 0 : 1) + (Number.isNaN(e.statedAge[b]) ? 0 : 1);
+  if (!Number.isNaN(ageA) && !Number.isNaN(ageB) && agesConflict(ageA, ageB, stated)) return 'age';
   const outside = (age: number, band: number): boolean => !Number.isNaN(age) && !Number.isNaN(band) && (age < band - 1 || age >= band + 11);
   if (outside(ageA, e.ageBand[b]) || outside(ageB, e.ageBand[a]) || (!Number.isNaN(e.ageBand[a]) && !Number.isNaN(e.ageBand[b]) && e.ageBand[a] !== e.ageBand[b])) return 'age';
   if (otherVaccination(f, a, b)) return 'vaccination';
@@ -207,6 +209,6 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   const sexB = f.sex[b] || e.pronounSex[b];
   if ((e.pronounSex[a] && sexB && e.pronounSex[a] !== sexB) || (e.pronounSex[b] && sexA && e.pronounSex[b] !== sexA)) return 'sex';
   if (oneSender && e.templateShare[a] >= TEMPLATE_SHARE && e.templateShare[b] >= TEMPLATE_SHARE && (f.splttype[a] === '' || f.splttype[a] !== f.splttype[b])
-    && !(!Number.isNaN(ageA) && ageA === ageB && f.sex[a] > 0 && f.sex[a] === f.sex[b])) return 'template';
+    && !(Math.abs(ageA - ageB) <= 1 && f.sex[a] > 0 && f.sex[a] === f.sex[b])) return 'template';
   return '';
 }
