@@ -17,12 +17,14 @@
  *    frequency of the values it agrees on (frequency.ts: a common vaccination date, vaccine set,
  *    lot or event weighs less); a pair that does not identify one case (compare.ts
  *    identifiesCase: no agreement on age, events, narrative or SPLTTYPE, or disagreement on both
- *    age and sex) weighs -Infinity;
+ *    age and sex) weighs -Infinity, and so does a pair with evidence of different patients
+ *    (patient-evidence.ts differentPatients: a sender's series of case numbers, group narratives,
+ *    siblings, other vials or vaccines, onsets apart, stated ages, pronouns, template narratives);
  * 5. a pair is linked when its weight reaches `threshold` (default DEFAULT_THRESHOLD) and lies
  *    within `margin` bits of the best pair of each of its reports (DEFAULT_MARGIN); an exact
  *    duplicate (same dates, vaccines and events; age, sex and state equal or missing: compare.ts
- *    isExactDuplicate) is linked whatever its weight, first, and its two reports keep no looser
- *    link;
+ *    isExactDuplicate) without evidence of different patients is linked whatever its weight,
+ *    first, and its two reports keep no looser link;
  * 6. cluster.ts: clusters by complete linkage (every two members match), a representative each.
  */
 import { Growable } from '../vaers/report-details.js';
@@ -38,14 +40,15 @@ import type { LinkageResult, ReportLink } from './types.js';
 
 /**
  * The default match-weight threshold, in bits (log2 of the likelihood ratio of the match and
- * non-match models): 24, i.e. a pair at least 2^24 (about 17 million) times likelier under the
- * match model. Chosen with bench/linkage.ts (2,000 perturbed copies of real reports mixed into the
- * real 1990-2006 reports): with the margin DEFAULT_MARGIN, the frequency adjustments and the
- * case-identity rule, threshold 24 kept the copy-original pair of 91.0% of the copies at a pair
- * precision of 97.7%, threshold 16 93.8% at 93.9%, and 32 84.3% at 99.2%. The weights overstate
- * the evidence of fields that agree together (same day, same vaccines and lots: one campaign; the
- * model assumes independent fields), hence a threshold
- * far above the posterior-odds break-even. The choice was made on that benchmark's own copies.
+ * non-match models): 21, i.e. a pair at least 2^21 (about 2 million) times likelier under the
+ * match model. Chosen on the tuning part of the labelled set of real pairs
+ * (test/fixtures/linkage/labelled-pairs.csv, docs/duplicates.md "The labelled set"): with the
+ * different-patient vetoes (patient-evidence.ts), no different-patient pair of the tuning part
+ * weighs between 19 and 22.9 bits, where its same-case pairs at 21.5 and 22.9 bits lie; 21 sits in
+ * that gap, below the 24 chosen before on perturbed copies alone (bench/linkage.ts, which still
+ * measures the copies). The weights overstate the evidence of fields that agree together (same
+ * day, same vaccines and lots: one campaign; the model assumes independent fields), hence a
+ * threshold far above the posterior-odds break-even.
  */
 export const DEFAULT_THRESHOLD = 21;
 

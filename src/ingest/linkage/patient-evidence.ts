@@ -164,14 +164,18 @@ export function lotsDisagree(f: LinkageFeatures, a: number, b: number): boolean 
 /**
  * Whether reports `a` and `b` describe two vaccinations (so two patients of one clinic, as the
  * case-identity rule's dates within 3 days let through): their lots name other vials
- * (lotsDisagree), or their vaccination dates are known and different and their vaccines are
- * other vaccines. One vaccination reported twice names its vaccines and lots alike (a lot missing
- * in one report, or a typo, is no evidence).
+ * (lotsDisagree); or they name other vaccines, and either their vaccination dates are known and
+ * different, or both name their lots and come from one kind of sender (both or neither with a
+ * SPLTTYPE: a manufacturer's copy of a direct report may name its own vaccine only). One
+ * vaccination reported twice names its vaccines and lots alike (a lot missing in one report, or
+ * a typo, is no evidence).
  */
 export function otherVaccination(f: LinkageFeatures, a: number, b: number): boolean {
   if (lotsDisagree(f, a, b)) return true;
+  if (equal(f.vaccines[a], f.vaccines[b])) return false;
   const datesDiffer = f.vaxDay[a] >= 0 && f.vaxDay[b] >= 0 && f.vaxDay[a] !== f.vaxDay[b];
-  return datesDiffer && !equal(f.vaccines[a], f.vaccines[b]);
+  const oneSender = (f.splttype[a] === '') === (f.splttype[b] === '');
+  return datesDiffer || (oneSender && f.lots[a].length > 0 && f.lots[b].length > 0);
 }
 
 /**

@@ -92,6 +92,7 @@ describe('differentPatients on hand-made pairs', () => {
     expect(reason({ sex: 'M' }, { narrative: 'she developed hives' })).toBe('sex');
     expect(reason({}, { vaccines: [{ name: 'FLU3', lot: 'U1763AA' }] })).toBe('vaccination');
     expect(reason({ vaxDate: 20030529, vaccines: [{ name: 'DTAP', lot: null }] }, { vaxDate: 20030527, vaccines: [{ name: 'DTAP', lot: null }, { name: 'IPV', lot: null }] })).toBe('vaccination');
+    expect(reason({ vaccines: [{ name: 'DTAP', lot: '996A2' }, { name: 'IPV', lot: 'T1390' }] }, { vaccines: [{ name: 'DTAP', lot: '992A2' }] })).toBe('vaccination');
     expect(reason({ onsetDate: 20030922 }, { onsetDate: 20030930 })).toBe('onset');
   });
 
@@ -100,6 +101,8 @@ describe('differentPatients on hand-made pairs', () => {
     expect(reason({ age: 40 }, { age: 41 })).toBe('');
     expect(reason({ vaccines: [{ name: 'FLU3', lot: '3F41027' }] }, { vaccines: [{ name: 'FLU3', lot: '3F41007' }] })).toBe('');
     expect(reason({}, { vaccines: [{ name: 'FLU3', lot: null }] })).toBe('');
+    // the manufacturer's copy names its own vaccine only
+    expect(reason({ vaccines: [{ name: 'DTAP', lot: '996A2' }, { name: 'IPV', lot: 'T1390' }] }, { splttype: 'WAES0001', vaccines: [{ name: 'DTAP', lot: '996A2' }] })).toBe('');
     expect(reason({ onsetDate: 20030922 }, { onsetDate: 20030929 })).toBe('');
   });
 
