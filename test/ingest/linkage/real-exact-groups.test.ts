@@ -5,14 +5,13 @@
  * but for the groups the different-patient evidence splits (src/ingest/linkage/patient-evidence.ts:
  * manufacturers' batches numbered one patient at a time, group narratives, templates; such exact
  * groups are batches of different patients, docs/duplicates.md "What separates real reports"):
- * each group not found whole must hold a pair that differentPatients names (the template rule
- * read here as members' narratives all alike). Skips with a message when data/vaers is absent.
+ * each group not found whole must hold a pair, among its members and their clusters' members,
+ * that differentPatients names (with the linkage's own evidence, scorePairs). Skips with a message when data/vaers is absent.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { linkageFeatures } from '../../../src/ingest/linkage/features.js';
-import { linkReports } from '../../../src/ingest/linkage/link.js';
-import { differentPatients, patientEvidence } from '../../../src/ingest/linkage/patient-evidence.js';
+import { linkReports, scorePairs } from '../../../src/ingest/linkage/link.js';
+import { differentPatients } from '../../../src/ingest/linkage/patient-evidence.js';
 import { readVaers } from '../../../src/ingest/vaers/read.js';
 import { exactGroups, yearsIn } from './raw-exact-groups.js';
 
@@ -29,18 +28,24 @@ describe.skipIf(!present)('linkage on the real 1990-2006 reports', () => {
     const { details } = await readVaers(folder, { narratives: true });
     const result = linkReports(details);
     const rowOf = new Map(Array.from(details.id, (id, i) => [id, i]));
-    const f = linkageFeatures(details);
-    const evidence = patientEvidence(details.narrative, details.count);
-    const words = (id: number): string => (details.narrative?.[rowOf.get(id)!] ?? '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
-    /** Why a group is not one case: a reason of differentPatients for some pair, `template` when its narratives are all alike, else ''. */
+    // the linkage's own features and evidence, with the template shares it counts from its candidate pairs
+    const { features: f, evidence } = scorePairs(details);
+    const membersOf = new Map<number, number[]>();
+    result.representative.forEach((r, i) => { if (r !== i || membersOf.has(r)) membersOf.set(r, [...(membersOf.get(r) ?? [r]), i]); });
+    /**
+     * Why a group is not one case: a reason of differentPatients for some pair of its members and
+     * their clusters' members (complete linkage cuts a member whose cluster-mate the other member
+     * cannot be, docs/duplicates.md step 7), else ''.
+     */
     const reasonIn = (g: number[]): string => {
-      for (let x = 0; x < g.length; x++) {
-        for (let y = x + 1; y < g.length; y++) {
-          const reason = differentPatients(f, evidence, rowOf.get(g[x])!, rowOf.get(g[y])!);
+      const rows = [...new Set(g.flatMap((id) => membersOf.get(result.representative[rowOf.get(id)!]) ?? [rowOf.get(id)!]))];
+      for (let x = 0; x < rows.length; x++) {
+        for (let y = x + 1; y < rows.length; y++) {
+          const reason = differentPatients(f, evidence, Math.min(rows[x], rows[y]), Math.max(rows[x], rows[y]));
           if (reason !== '') return reason;
         }
       }
-      return g.length >= 3 && new Set(g.map(words)).size < g.length ? 'template' : '';
+      return '';
     };
     const split = groups.filter((g) => new Set(g.map((id) => result.representative[rowOf.get(id)!])).size !== 1);
     const reasons = new Map<string, number>();
