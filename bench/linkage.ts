@@ -15,7 +15,8 @@
  *    member's fields and narrative (its first 240 characters), to judge whether they are one case.
  * Goals: recall >= 0.90 at precision >= 0.95; all exact groups found; <= 30 s; <= 2 GB.
  *
- * Run: npx tsx bench/linkage.ts [--vaers DIR] [--cache FILE] [--threshold BITS]
+ * Run: npx tsx bench/linkage.ts [--vaers DIR] [--cache FILE] [--threshold BITS] [--real-only]
+ * (`--real-only`: part 2 alone.)
  * (`--cache`: keeps the read reports' linkage columns in FILE, v8-serialised, to skip reading next time.)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,7 +29,7 @@ import { columnsOf, perturb, reportOf } from '../test/ingest/linkage/fixtures.js
 import { exactGroups, yearsIn } from '../test/ingest/linkage/raw-exact-groups.js';
 import { random } from './prng.js';
 
-const { values } = parseArgs({ options: { vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' }, threshold: { type: 'string' } } });
+const { values } = parseArgs({ options: { vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' }, threshold: { type: 'string' }, 'real-only': { type: 'boolean', default: false } } });
 const threshold = values.threshold === undefined ? DEFAULT_THRESHOLD : Number(values.threshold);
 const COPIES = 2000;
 
@@ -58,30 +59,32 @@ const original = [...originals];
 original.forEach((i, k) => all.push(perturb(all[i], maxId + 1 + k, uniform, terms)));
 const mixed = columnsOf(all);
 
-console.log(`\n1. ${COPIES} perturbed copies mixed into ${real.count} real reports`);
-const scored = scorePairs(mixed);
-const copyOf = (row: number): number => (row >= real.count ? row - real.count : -1);
-const trueWeight = new Float64Array(COPIES).fill(-Infinity);
-for (let i = 0; i < scored.a.length; i++) {
-  const k = copyOf(scored.b[i]);
-  if (k >= 0 && scored.a[i] === original[k]) trueWeight[k] = scored.weight[i];
-}
-console.log(`candidate pairs ${scored.a.length}; copies paired with their original by the blocking: ${trueWeight.filter(Number.isFinite).length} of ${COPIES}`);
-console.log('pairs of a copy above the threshold, and also within the margin of the best pair of both reports:');
-console.log('threshold  margin  recall  precision');
-for (const margin of [Infinity, 12, DEFAULT_MARGIN, 4]) {
-  for (let t = 8; t <= 40; t += 4) {
-    const kept = strongPairs(mixed.count, scored.a, scored.b, scored.weight, t, margin).filter((i) => copyOf(scored.b[i]) >= 0);
-    const right = kept.filter((i) => scored.a[i] === original[copyOf(scored.b[i])]).length;
-    console.log(`${String(t).padStart(9)}  ${String(margin).padStart(6)}  ${(right / COPIES).toFixed(3)}   ${(kept.length === 0 ? 1 : right / kept.length).toFixed(3)}`);
+if (!values['real-only']) {
+  console.log(`\n1. ${COPIES} perturbed copies mixed into ${real.count} real reports`);
+  const scored = scorePairs(mixed);
+  const copyOf = (row: number): number => (row >= real.count ? row - real.count : -1);
+  const trueWeight = new Float64Array(COPIES).fill(-Infinity);
+  for (let i = 0; i < scored.a.length; i++) {
+    const k = copyOf(scored.b[i]);
+    if (k >= 0 && scored.a[i] === original[k]) trueWeight[k] = scored.weight[i];
   }
+  console.log(`candidate pairs ${scored.a.length}; copies paired with their original by the blocking: ${trueWeight.filter(Number.isFinite).length} of ${COPIES}`);
+  console.log('pairs of a copy above the threshold, and also within the margin of the best pair of both reports:');
+  console.log('threshold  margin  recall  precision');
+  for (const margin of [Infinity, 12, DEFAULT_MARGIN, 4]) {
+    for (let t = 8; t <= 40; t += 4) {
+      const kept = strongPairs(mixed.count, scored.a, scored.b, scored.weight, t, margin).filter((i) => copyOf(scored.b[i]) >= 0);
+      const right = kept.filter((i) => scored.a[i] === original[copyOf(scored.b[i])]).length;
+      console.log(`${String(t).padStart(9)}  ${String(margin).padStart(6)}  ${(right / COPIES).toFixed(3)}   ${(kept.length === 0 ? 1 : right / kept.length).toFixed(3)}`);
+    }
+  }
+  const mixedLinks = linkReports(mixed, { threshold });
+  const together = original.filter((i, k) => mixedLinks.representative[i] === mixedLinks.representative[real.count + k]).length;
+  const copyLinks = mixedLinks.links.filter((l) => l.b >= real.count);
+  const rightLinks = copyLinks.filter((l) => l.a === original[l.b - real.count]).length;
+  console.log(`clusters at threshold ${threshold}: copies in their original's cluster ${together} of ${COPIES} (recall ${(together / COPIES).toFixed(3)}); `
+    + `kept links of a copy ${copyLinks.length}, with its original ${rightLinks} (precision ${(rightLinks / Math.max(1, copyLinks.length)).toFixed(3)})`);
 }
-const mixedLinks = linkReports(mixed, { threshold });
-const together = original.filter((i, k) => mixedLinks.representative[i] === mixedLinks.representative[real.count + k]).length;
-const copyLinks = mixedLinks.links.filter((l) => l.b >= real.count);
-const rightLinks = copyLinks.filter((l) => l.a === original[l.b - real.count]).length;
-console.log(`clusters at threshold ${threshold}: copies in their original's cluster ${together} of ${COPIES} (recall ${(together / COPIES).toFixed(3)}); `
-  + `kept links of a copy ${copyLinks.length}, with its original ${rightLinks} (precision ${(rightLinks / Math.max(1, copyLinks.length)).toFixed(3)})`);
 
 console.log(`\n2. the ${real.count} real reports (this 2-core machine is shared with other developers' builds and tests now: times are under load)`);
 const started = performance.now();

@@ -46,7 +46,9 @@ function reportValueLines(r: ReportValuesSummary): string[] {
 function linkageLine(l: BuildSummary['linkage']): string {
   if (!l.summary) return `  duplicates        not linked (${l.warning ?? 'linkage did not run'})`;
   const s = l.summary;
-  return `  duplicates        ${s.links} links, ${s.clusters} clusters, ${s.reports_folded} reports folded by @dedup (${s.unlinkable} unlinkable, ${s.candidate_pairs} candidate pairs; ${s.seconds} s)`;
+  const vetoed = Object.entries(s.different_patients ?? {}).map(([reason, n]) => `${reason} ${n}`).join(', ');
+  return `  duplicates        ${s.links} links, ${s.clusters} clusters, ${s.reports_folded} reports folded by @dedup (${s.unlinkable} unlinkable, ${s.candidate_pairs} candidate pairs; ${s.seconds} s)`
+    + (vetoed === '' ? '' : `; threshold ${s.threshold} bits; pairs vetoed as different patients: ${vetoed}`);
 }
 
 /** The lines of the grouping file of the @groups analyses in the closing summary: its figures, then its terms that no report carries (by line). */

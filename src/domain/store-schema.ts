@@ -231,4 +231,10 @@ export interface LinkageSummary {
   /** How the representative of a cluster is chosen, in words. */
   representative_rule: string;
   seconds: number;
+  /**
+   * Candidate pairs that passed the case-identity rule but that the different-patient evidence
+   * vetoed, per reason (src/ingest/linkage/patient-evidence.ts differentPatients: series, group,
+   * sibling, vaccination, onset, age, sex, template); absent in a store built before it.
+   */
+  different_patients?: Record<string, number>;
 }

@@ -54,7 +54,10 @@ describe('a store with three analyses', () => {
       const { status, body, res } = await getJson(app, '/analyses');
       expect(status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
-      expect(Object.keys(body).sort()).toEqual(['analyses', 'default', 'hypothesis']);
+      expect(Object.keys(body).sort()).toEqual(['analyses', 'default', 'hypothesis', 'linkage']);
+      // the fixture store is written without a linkage (StoreMeta.linkage absent): null, not left out
+      // (test/ingest/linkage/duplicates-served.test.ts serves a built store's figures)
+      expect(body.linkage).toBeNull();
       expect(body.default).toBe('all');
       expect(body.hypothesis).toBe(HYPOTHESIS);
       expect(body.analyses.map((a: { name: string }) => a.name)).toEqual(NAMES);

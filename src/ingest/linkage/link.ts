@@ -17,36 +17,40 @@
  *    frequency of the values it agrees on (frequency.ts: a common vaccination date, vaccine set,
  *    lot or event weighs less); a pair that does not identify one case (compare.ts
  *    identifiesCase: no agreement on age, events, narrative or SPLTTYPE, or disagreement on both
- *    age and sex) weighs -Infinity;
+ *    age and sex) weighs -Infinity, and so does a pair with evidence of different patients
+ *    (patient-evidence.ts differentPatients: a sender's series of case numbers, group narratives,
+ *    siblings, other vials or vaccines, onsets apart, stated ages, pronouns, template narratives);
  * 5. a pair is linked when its weight reaches `threshold` (default DEFAULT_THRESHOLD) and lies
  *    within `margin` bits of the best pair of each of its reports (DEFAULT_MARGIN); an exact
  *    duplicate (same dates, vaccines and events; age, sex and state equal or missing: compare.ts
- *    isExactDuplicate) is linked whatever its weight, first, and its two reports keep no looser
- *    link;
+ *    isExactDuplicate) without evidence of different patients is linked whatever its weight,
+ *    first, and its two reports keep no looser link;
  * 6. cluster.ts: clusters by complete linkage (every two members match), a representative each.
  */
 import { Growable } from '../vaers/report-details.js';
 import { candidatePairs, MAX_BLOCK, type BlockingFigures } from './blocking.js';
 import { clusterLinks, REPRESENTATIVE_RULE, type WeightedPair } from './cluster.js';
-import { agreedFields, COMPARED_FIELDS, comparePair, identifiesCase, isExactDuplicate, levelsOf } from './compare.js';
+import { agreedFields, COMPARED_FIELDS, comparePair, identifiesCase, isExactDuplicate, levelsOf, RADIX } from './compare.js';
 import { estimate, type Estimates } from './estimate.js';
 import { linkageFeatures, type LinkageColumns, type LinkageFeatures } from './features.js';
 import { frequencyAdjustment, valueShares } from './frequency.js';
+import { differentPatients, patientEvidence, type PatientEvidence } from './patient-evidence.js';
 import type { LinkageSummary } from '../../domain/store-schema.js';
 import type { LinkageResult, ReportLink } from './types.js';
 
 /**
  * The default match-weight threshold, in bits (log2 of the likelihood ratio of the match and
- * non-match models): 24, i.e. a pair at least 2^24 (about 17 million) times likelier under the
- * match model. Chosen with bench/linkage.ts (2,000 perturbed copies of real reports mixed into the
- * real 1990-2006 reports): with the margin DEFAULT_MARGIN, the frequency adjustments and the
- * case-identity rule, threshold 24 kept the copy-original pair of 91.0% of the copies at a pair
- * precision of 97.7%, threshold 16 93.8% at 93.9%, and 32 84.3% at 99.2%. The weights overstate
- * the evidence of fields that agree together (same day, same vaccines and lots: one campaign; the
- * model assumes independent fields), hence a threshold
- * far above the posterior-odds break-even. The choice was made on that benchmark's own copies.
+ * non-match models): 21, i.e. a pair at least 2^21 (about 2 million) times likelier under the
+ * match model. Chosen on the tuning part of the labelled set of real pairs
+ * (test/fixtures/linkage/labelled-pairs.csv, docs/duplicates.md "The labelled set"): with the
+ * different-patient vetoes (patient-evidence.ts), no different-patient pair of the tuning part
+ * weighs between 19 and 22.9 bits, where its same-case pairs at 21.5 and 22.9 bits lie; 21 sits in
+ * that gap, below the 24 chosen before on perturbed copies alone (bench/linkage.ts, which still
+ * measures the copies). The weights overstate the evidence of fields that agree together (same
+ * day, same vaccines and lots: one campaign; the model assumes independent fields), hence a
+ * threshold far above the posterior-odds break-even.
  */
-export const DEFAULT_THRESHOLD = 24;
+export const DEFAULT_THRESHOLD = 21;
 
 /**
  * The default margin, in bits: a pair above the threshold is linked only when its weight is
@@ -117,7 +121,7 @@ function fieldsOf(model: Estimates): LinkageSummary['fields'] {
  * Fellegi-Sunter weight of the pattern plus the frequency adjustment of the values agreed on,
  * -Infinity when the pattern does not identify one case (compare.ts identifiesCase).
  */
-function pairWeigher(f: LinkageFeatures, model: Estimates): (a: number, b: number, pattern: number) => number {
+function pairWeigher(f: LinkageFeatures, model: Estimates, evidence: PatientEvidence, vetoes?: Map<string, number>): (a: number, b: number, pattern: number) => number {
   const patternWeight = weigher(model);
   const shares = valueShares(f);
   const cache = new Map<number, { levels: number[]; weight: number }>();
@@ -127,14 +131,26 @@ function pairWeigher(f: LinkageFeatures, model: Estimates): (a: number, b: numbe
       entry = { levels: levelsOf(pattern), weight: identifiesCase(pattern) ? patternWeight(pattern) : -Infinity };
       cache.set(pattern, entry);
     }
-    if (entry.weight === -Infinity) return entry.weight;
+    if (entry.weight === -Infinity) return -Infinity;
+    const reason = differentPatients(f, evidence, a, b);
+    if (reason !== '') {
+      vetoes?.set(reason, (vetoes.get(reason) ?? 0) + 1);
+      return -Infinity;
+    }
     return entry.weight + frequencyAdjustment(f, shares, model.u, a, b, entry.levels);
   };
 }
 
+/** The digit of the narrative in a comparison pattern (compare.ts COMPARED_FIELDS). */
+const NARRATIVE = COMPARED_FIELDS.findIndex((c) => c.name === 'narrative');
+
 /** Every candidate pair scored: the features, the pairs (a < b) with their patterns and weights, the fitted model and the blocking figures. */
 export interface ScoredPairs {
   features: LinkageFeatures;
+  /** What each narrative says of its patient (patient-evidence.ts), with the template shares. */
+  evidence: PatientEvidence;
+  /** Candidate pairs past the case-identity rule vetoed as different patients, per reason (LinkageSummary.different_patients). */
+  vetoes: Record<string, number>;
   a: Int32Array;
   b: Int32Array;
   pattern: Int32Array;
@@ -162,12 +178,23 @@ export function scorePairs(details: LinkageColumns, options: LinkageOptions = {}
     patterns.set(p, (patterns.get(p) ?? 0) + 1);
   }, options.maxBlock ?? MAX_BLOCK);
   const model = estimate(f, patterns);
-  const weightOf = pairWeigher(f, model);
   const aArray = a.done();
   const bArray = b.done();
   const patternArray = pattern.done();
-  const weight = Float64Array.from(patternArray, (p, i) => weightOf(aArray[i], bArray[i], p));
-  return { features: f, a: aArray, b: bArray, pattern: patternArray, weight, model, weightOf, blocks };
+  const evidence = patientEvidence(details.narrative, f.count);
+  // Template shares: per report, the candidate reports with a near-identical narrative (the top narrative level).
+  const narrativeDigit = RADIX.slice(0, NARRATIVE).reduce((x, r) => x * r, 1);
+  const nearIdentical = RADIX[NARRATIVE] - 1;
+  for (let i = 0; i < patternArray.length; i++) {
+    if (Math.floor(patternArray[i] / narrativeDigit) % RADIX[NARRATIVE] !== nearIdentical) continue;
+    evidence.templateShare[aArray[i]]++;
+    evidence.templateShare[bArray[i]]++;
+  }
+  const vetoes = new Map<string, number>();
+  const counting = pairWeigher(f, model, evidence, vetoes);
+  const weightOf = pairWeigher(f, model, evidence);
+  const weight = Float64Array.from(patternArray, (p, i) => counting(aArray[i], bArray[i], p));
+  return { features: f, evidence, vetoes: Object.fromEntries([...vetoes].sort()), a: aArray, b: bArray, pattern: patternArray, weight, model, weightOf, blocks };
 }
 
 /**
@@ -175,12 +202,12 @@ export function scorePairs(details: LinkageColumns, options: LinkageOptions = {}
  * isExactDuplicate), so that it is linked first and its reports keep no looser link (the margin
  * rule), else its weight (pairWeigher).
  */
-function linkWeight(weightOf: ScoredPairs['weightOf']): ScoredPairs['weightOf'] {
+function linkWeight(scored: Pick<ScoredPairs, 'weightOf' | 'features' | 'evidence'>): ScoredPairs['weightOf'] {
   const exact = new Map<number, boolean>();
   return (a, b, pattern) => {
     let e = exact.get(pattern);
     if (e === undefined) exact.set(pattern, (e = isExactDuplicate(pattern)));
-    return e ? Infinity : weightOf(a, b, pattern);
+    return e && differentPatients(scored.features, scored.evidence, a, b) === '' ? Infinity : scored.weightOf(a, b, pattern);
   };
 }
 
@@ -195,7 +222,7 @@ export function linkReports(details: LinkageColumns, options: LinkageOptions = {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const scored = scorePairs(details, options);
   const f = scored.features;
-  const weightOf = linkWeight(scored.weightOf);
+  const weightOf = linkWeight(scored);
   const weight = Float64Array.from(scored.pattern, (p, i) => weightOf(scored.a[i], scored.b[i], p));
   const candidates: WeightedPair[] = [];
   const candidatePairIndex: number[] = [];
@@ -219,7 +246,7 @@ export function linkReports(details: LinkageColumns, options: LinkageOptions = {
   const summary: LinkageSummaryDetails = {
     reports: f.count, unlinkable, candidate_pairs: scored.a.length, links: links.length, clusters: clusters.clusters,
     reports_folded: reportsFolded, threshold, fields: fieldsOf(scored.model), representative_rule: REPRESENTATIVE_RULE,
-    seconds: (performance.now() - started) / 1000, blocks: scored.blocks, em: scored.model.sessions,
+    seconds: (performance.now() - started) / 1000, different_patients: scored.vetoes, blocks: scored.blocks, em: scored.model.sessions,
   };
   return { links, representative: clusters.representative, summary };
 }

@@ -43,6 +43,8 @@ export interface CaseSeries {
   reports_through: string | null;
   /** Distinct reports. */
   n_reports: number;
+  /** Distinct cases: the reports with each suspected-duplicate cluster of the build's linkage once (n_reports less what `collapse` folds). */
+  n_cases: number;
   /** `keep` (every report) or `collapse` (each suspected-duplicate cluster once, src/serve/cases/duplicates.ts). */
   duplicates: DuplicatesChoice;
   /** Reports folded into their cluster's report by `collapse` (0 with `keep`). */
@@ -144,7 +146,7 @@ function* renderJson(series: CaseSeries, index: ReportIndex): Steps<CasesRendere
   const body = {
     query: series.query, ...(series.analysis === null ? {} : { analysis: series.analysis }),
     vaccines: series.vaccines, events: series.events, ...(series.group_terms ? { group_terms: series.group_terms } : {}), from: series.from, to: series.to,
-    reports_through: series.reports_through, n_reports: series.n_reports, duplicates: series.duplicates, reports_folded: series.reports_folded, hypothesis: HYPOTHESIS, note: CASES_NOTE,
+    reports_through: series.reports_through, n_reports: series.n_reports, n_cases: series.n_cases, duplicates: series.duplicates, reports_folded: series.reports_folded, hypothesis: HYPOTHESIS, note: CASES_NOTE,
     breakdowns: series.breakdowns, limit: series.limit, offset: series.offset, returned: reports.length, reports: [],
   };
   // `reports` is the last member: its `[]}` becomes the page.

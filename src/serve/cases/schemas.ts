@@ -89,7 +89,7 @@ const REPORT = {
 export const CASE_SERIES_SCHEMA = {
   type: 'object',
   description: `The reports behind a query. ${CASES_NOTE}`,
-  required: ['query', 'vaccines', 'events', 'from', 'to', 'reports_through', 'n_reports', 'duplicates', 'reports_folded', 'hypothesis', 'note', 'breakdowns', 'limit', 'offset', 'returned', 'reports'],
+  required: ['query', 'vaccines', 'events', 'from', 'to', 'reports_through', 'n_reports', 'n_cases', 'duplicates', 'reports_folded', 'hypothesis', 'note', 'breakdowns', 'limit', 'offset', 'returned', 'reports'],
   properties: {
     query: { type: 'object', description: 'The query as given.', properties: { vaccine: STRING_OR_NULL, event: STRING_OR_NULL, q: STRING_OR_NULL, text: { type: 'string', description: 'Only when given: text in its canonical form.' }, from: STRING_OR_NULL, to: STRING_OR_NULL } },
     analysis: { type: 'string', description: 'The analysis (only on /analyses/{analysis}/cases).' },
@@ -108,6 +108,7 @@ export const CASE_SERIES_SCHEMA = {
     },
     from: STRING_OR_NULL, to: STRING_OR_NULL, reports_through: STRING_OR_NULL,
     n_reports: { type: 'integer', description: 'Distinct reports (also X-Total-Count); with duplicates=collapse, each suspected-duplicate cluster once.' },
+    n_cases: { type: 'integer', description: 'Distinct cases beside n_reports: the matched reports with each suspected-duplicate cluster of the build\'s linkage counted once (equal to n_reports with duplicates=collapse; the breakdowns count reports, or cases with collapse).' },
     duplicates: { type: 'string', enum: [...DUPLICATES_CHOICES], description: 'The duplicates asked: keep (every report) or collapse (each suspected-duplicate cluster once).' },
     reports_folded: { type: 'integer', description: 'Reports folded into their cluster\'s report by duplicates=collapse (0 with keep).' },
     hypothesis: { type: 'string' }, note: { type: 'string' },

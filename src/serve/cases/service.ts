@@ -76,6 +76,8 @@ interface Computed {
   selected: Selection;
   /** Reports folded by `duplicates=collapse`. */
   folded: number;
+  /** Distinct cases of the series: its reports with each suspected-duplicate cluster once. */
+  cases: number;
   breakdowns: Breakdowns;
   /** In an analysis of event groups: per term of the matched groups, the reports carrying it (else null). */
   groupTerms: GroupTermCount[] | null;
@@ -332,7 +334,9 @@ export class CasesService {
     if (!names.ok) return names;
     const found = params.text ? await searchOffThread(this.index.narratives!, params.text, names.within, deadline, signal) : names.within!;
     const selected = names.split(found);
-    const collapsed = params.duplicates === 'collapse' ? await runSliced(collapseSteps(this.index.data, selected.reports), signal) : { reports: selected.reports, folded: 0 };
+    // Collapsed whatever `duplicates` asks: the distinct cases stand beside n_reports.
+    const distinct = await runSliced(collapseSteps(this.index.data, selected.reports), signal);
+    const collapsed = params.duplicates === 'collapse' ? distinct : { reports: selected.reports, folded: 0 };
     const reports = collapsed.reports;
     const vaccines = analysis?.items === 'vax_type_code' && selected.vaccines
       ? [...new Set(selected.vaccines.flatMap((code) => this.index.types.productsOf.get(code) ?? []))] : selected.vaccines;
@@ -341,7 +345,7 @@ export class CasesService {
     const counts = await runSliced(breakdownSteps(this.index, reports, vaccines, events, selected.others), signal);
     const groupTerms = groups ? groupTermCounts(groups, selected.events ?? [], reports, this.index.data.count, this.index.reportsByEvent) : null;
     const bytes = 4 * (reports.length + (selected.others?.length ?? 0)) + JSON.stringify(counts).length + JSON.stringify(groupTerms).length + 1024;
-    return { ok: true, selected: { ...selected, reports }, folded: collapsed.folded, breakdowns: counts, groupTerms, bytes };
+    return { ok: true, selected: { ...selected, reports }, folded: collapsed.folded, cases: distinct.reports.length, breakdowns: counts, groupTerms, bytes };
   }
 
   private caseSeries(params: CasesParams, analysis: AnalysisDefinition | null, computed: Computed): CaseSeries {
@@ -362,6 +366,7 @@ export class CasesService {
       to: params.to !== undefined ? formatQuarter(params.to) : last === null ? null : formatQuarter(last),
       reports_through: this.reportsThrough,
       n_reports: selected.reports.length,
+      n_cases: computed.cases,
       duplicates: params.duplicates,
       reports_folded: folded,
       breakdowns: computed.breakdowns,

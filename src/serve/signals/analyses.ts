@@ -12,7 +12,7 @@ import { HYPOTHESIS } from '../../domain/caveats.js';
 import { HYPER_NAMES, type HyperName } from '../../domain/mgps-prior.js';
 import type { StoredWindowRow } from '../store/metadata.js';
 import { eventGroupsListing, eventGroupsOfMeta, type EventGroupsListing } from '../store/event-groups.js';
-import type { AnalysisMeta, StoreMeta } from '../../domain/store-schema.js';
+import type { AnalysisMeta, LinkageSummary, StoreMeta } from '../../domain/store-schema.js';
 import { signalsCaches, SignalsService, type SignalsServiceOptions } from './service.js';
 
 /** One entry of `GET /analyses`. */
@@ -85,6 +85,8 @@ export class AnalysesService {
     readonly analyses: AnalysisMeta[],
     /** Whether the store has an `analysis` column to select by (a store with analysis metadata). */
     private readonly selectable: boolean,
+    /** The build's duplicate-linkage figures (StoreMeta.linkage), null when it failed or the store predates it. */
+    private readonly linkage: LinkageSummary | null = null,
   ) {}
 
   /**
@@ -94,7 +96,7 @@ export class AnalysesService {
    */
   static async open(storePath: string, meta: StoreMeta, options: SignalsServiceOptions = {}): Promise<AnalysesService> {
     const analyses = storeAnalyses(meta);
-    const service = new AnalysesService(analyses, (meta.analyses ?? []).length > 0);
+    const service = new AnalysesService(analyses, (meta.analyses ?? []).length > 0, meta.linkage ?? null);
     // One set of caches for every analysis (bounded once, whatever the number of analyses).
     const caches = signalsCaches(options.answerCacheBytes);
     let previous: Promise<unknown> = Promise.resolve();
@@ -130,7 +132,7 @@ export class AnalysesService {
   }
 
   /** The body of `GET /analyses`. */
-  listing(): { default: string; analyses: AnalysisListing[]; hypothesis: string } {
+  listing(): { default: string; analyses: AnalysisListing[]; linkage: LinkageSummary | null; hypothesis: string } {
     // An analysis of event groups lists its groups (not the recorded file's text).
     const groups = eventGroupsOfMeta({ analyses: this.analyses });
     return {
@@ -138,6 +140,7 @@ export class AnalysesService {
       analyses: this.analyses.map(({ event_groups: recorded, ...a }) => ({
         ...a, ...(recorded && groups.has(a.name) ? { event_groups: eventGroupsListing(recorded, groups.get(a.name)!) } : {}), signals: signalsPath(a.name),
       })),
+      linkage: this.linkage,
       hypothesis: HYPOTHESIS,
     };
   }

@@ -106,6 +106,9 @@ describe('the build links the planted duplicates', () => {
     const byName = Object.fromEntries(body.analyses.map((a: { name: string }) => [a.name, a]));
     expect(byName['stratified@dedup']).toMatchObject({ deduplicated: true, reports: 8 });
     expect(byName.stratified).toMatchObject({ deduplicated: false, reports: 11 });
+    // the linkage's figures, served beside the analyses
+    expect(body.linkage).toMatchObject({ reports: 11, clusters: 2, reports_folded: 3, threshold: 21 });
+    expect(typeof body.linkage.different_patients).toBe('object');
   });
 });
 
@@ -136,7 +139,8 @@ describe('the server shows the duplicates', () => {
 
   it('/cases keeps every report by default and marks clustered ones; duplicates=collapse counts each cluster once', async () => {
     const keep = await get('/cases?vaccine=ROTAVIRUS&event=Intussusception');
-    expect(keep.body).toMatchObject({ n_reports: 7, duplicates: 'keep', reports_folded: 0 });
+    // 7 reports, 4 distinct cases (101, 102, 103, 106 once each) beside them
+    expect(keep.body).toMatchObject({ n_reports: 7, n_cases: 4, duplicates: 'keep', reports_folded: 0 });
     expect(keep.body.breakdowns.sex).toEqual({ F: 2, M: 4, U: 1 });
     const clusters = Object.fromEntries(keep.body.reports.map((r: { vaers_id: number; cluster: number | null }) => [r.vaers_id, r.cluster]));
     expect(clusters[106]).toBeNull();
@@ -144,7 +148,7 @@ describe('the server shows the duplicates', () => {
     const collapse = await get('/cases?vaccine=ROTAVIRUS&event=Intussusception&duplicates=collapse');
     expect(collapse.status).toBe(200);
     // 101, 102, 103, 106 once each (the fixture's hand counts of test/serve/cases/cases.test.ts).
-    expect(collapse.body).toMatchObject({ n_reports: 4, duplicates: 'collapse', reports_folded: 3 });
+    expect(collapse.body).toMatchObject({ n_reports: 4, n_cases: 4, duplicates: 'collapse', reports_folded: 3 });
     expect(collapse.body.breakdowns.sex).toEqual({ F: 1, M: 2, U: 1 });
     expect(collapse.body.breakdowns.received_year).toEqual({ 2000: 3, 2001: 1 });
     // The representatives stand for their clusters (both are in the series).

@@ -1,0 +1,25 @@
+/**
+ * The real reports' linkage columns (src/ingest/linkage/features.ts LinkageColumns) for the linkage
+ * benchmarks (bench/linkage.ts, bench/linkage-labelled.ts, bench/linkage-sample.ts): read from the
+ * raw VAERS files of `vaers` with narratives, or from `cache` (a v8-serialised copy written on the
+ * first read) when given and present. Prints the read time when it reads the files.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { deserialize, serialize } from 'node:v8';
+import type { LinkageColumns } from '../src/ingest/linkage/features.js';
+import { readVaers } from '../src/ingest/vaers/read.js';
+
+/** The linkage columns of the reports under `vaers` (cached in `cache` when given). */
+export async function realLinkageColumns(vaers: string, cache?: string): Promise<LinkageColumns> {
+  if (cache && existsSync(cache)) return deserialize(readFileSync(cache)) as LinkageColumns;
+  const started = performance.now();
+  const d = (await readVaers(vaers, { narratives: true })).details;
+  console.log(`read ${d.count} reports in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const columns: LinkageColumns = {
+    count: d.count, id: d.id, received: d.received, age: d.age, sex: d.sex, state: d.state, vaxDate: d.vaxDate, onsetDate: d.onsetDate,
+    splttype: d.splttype, narrative: d.narrative, strings: d.strings, vaccines: { start: d.vaccines.start, name: d.vaccines.name, lot: d.vaccines.lot },
+    events: { start: d.events.start, term: d.events.term },
+  };
+  if (cache) writeFileSync(cache, serialize(columns));
+  return columns;
+}

@@ -1,0 +1,218 @@
+/**
+ * Evidence that two reports are **different patients**, read from what separates real VAERS
+ * reports (issue 32; the labelled set test/fixtures/linkage/labelled-pairs.csv, docs/duplicates.md
+ * "What separates real reports"): batches of one sender numbered one patient at a time, narratives
+ * written for a group ("1 of 5 pts", "85 recruits", "MD reported 20 pts"), siblings and twins,
+ * stated ages or age bands that differ, pronouns against SEX, and one template narrative shared
+ * by many reports.
+ *
+ * Per report (`patientEvidence`, from SYMPTOM_TEXT): the age the narrative states (years; "4
+ * month old" is 4/12), an age band ("40's": 40 to 50), the sex its pronouns give (she/her against
+ * he/him/his, only when one side is absent), whether it is written for a group and whether it
+ * names a sibling or twin. Per pair (`differentPatients`): the reason the two are different
+ * patients, or '' when nothing says so. The linkage (link.ts) gives such pairs the weight
+ * -Infinity: like the case-identity rule (compare.ts identifiesCase), a veto on the
+ * Fellegi-Sunter weight, since these facts contradict "one case" outright.
+ */
+import type { LinkageFeatures } from './features.js';
+
+/** What a report's narrative says of its patient (see the module header); NaN / 0 / false when it says nothing. */
+export interface PatientEvidence {
+  /** Stated age in years (months / 12, weeks / 52), NaN when none. */
+  statedAge: Float64Array;
+  /** Stated decade band's lower bound in years ("40's" -> 40), NaN when none. */
+  ageBand: Float64Array;
+  /** 1 female, 2 male (pronouns), 0 none or both. */
+  pronounSex: Uint8Array;
+  /** 1 when the narrative is written for a group of patients. */
+  group: Uint8Array;
+  /** 1 when the narrative names a sibling or twin. */
+  sibling: Uint8Array;
+  /** Number of other candidate reports whose narrative is near identical (word-set Jaccard >= 0.8); set by the linkage (link.ts). */
+  templateShare: Int32Array;
+}
+
+const AGE = /\b(\d{1,3}(?:\.\d)?)[- ]?(year|yr|month|mo|week|wk)s?[- ]?(?:old|of age)\b/i;
+const BAND = /\b(?:in (?:his|her|their) |mid[- ]|late |early )?(\d)0'?s\b/i;
+const N = String.raw`(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)`;
+const GROUP = new RegExp(String.raw`\(${N} of ${N}\)|\b${N}\s*(?:of|\/)\s*${N}\s*(?:pts?|patients?|children|students|recruits|employees|vaccinees|infants)\b|\b\d+\s+(?:other\s+)?(?:pts|patients|recruits|children|students|employees|vaccinees)\b|\banother (?:pt|patient)\b|\b(?:all|several) (?:\d+ )?(?:pts|patients)\b|\bthis pt & \d+ other\b`, 'i');
+const SIBLING = /\b(?:twins?|siblings?|brothers?|sisters?)\b/i;
+const FEMALE = /\b(?:she|her|herself)\b/gi;
+const MALE = /\b(?:he|him|his|himself)\b/gi;
+
+/** The stated age in years of a narrative (see AGE), NaN when it states none. */
+export function statedAgeOf(text: string): number {
+  const m = AGE.exec(text);
+  if (m === null) return NaN;
+  const n = Number(m[1]);
+  const unit = m[2].toLowerCase();
+  return unit.startsWith('y') ? n : unit.startsWith('m') ? n / 12 : n / 52;
+}
+
+/** The decade band of a narrative ("40's", "in her 60s", "mid-20's": the lower bound), NaN when none. */
+export function ageBandOf(text: string): number {
+  const m = BAND.exec(text);
+  return m === null ? NaN : Number(m[1]) * 10;
+}
+
+/** The sex a narrative's pronouns give: 1 female (she/her only), 2 male (he/him/his only), 0 otherwise. */
+export function pronounSexOf(text: string): number {
+  const female = (text.match(FEMALE) ?? []).length;
+  const male = (text.match(MALE) ?? []).length;
+  return female > 0 && male === 0 ? 1 : male > 0 && female === 0 ? 2 : 0;
+}
+
+/** Whether a narrative is written for a group of patients ("1 of 5 pts", "32/89 pt", "85 recruits", "another patient"). */
+export function isGroupNarrative(text: string): boolean {
+  return GROUP.test(text);
+}
+
+/** Whether a narrative names a sibling or twin. */
+export function namesSibling(text: string): boolean {
+  return SIBLING.test(text);
+}
+
+/** The evidence of every report of `narratives` (index i: report row i; null: no narrative). */
+export function patientEvidence(narratives: ReadonlyArray<string | null> | null | undefined, count: number): PatientEvidence {
+  const e: PatientEvidence = {
+    statedAge: new Float64Array(count).fill(NaN), ageBand: new Float64Array(count).fill(NaN), pronounSex: new Uint8Array(count),
+    group: new Uint8Array(count), sibling: new Uint8Array(count), templateShare: new Int32Array(count),
+  };
+  for (let i = 0; i < count; i++) {
+    const text = narratives?.[i];
+    if (!text) continue;
+    e.statedAge[i] = statedAgeOf(text);
+    e.ageBand[i] = ageBandOf(text);
+    e.pronounSex[i] = pronounSexOf(text);
+    e.group[i] = isGroupNarrative(text) ? 1 : 0;
+    e.sibling[i] = namesSibling(text) ? 1 : 0;
+  }
+  return e;
+}
+
+/**
+ * Whether two normalised SPLTTYPEs (features.ts) are two case numbers of one series: both known,
+ * neither a prefix of the other (a truncated copy of one number is the same number), the same
+ * runs of letters and digits but one run of digits, and that run's numbers at most 1,000 apart
+ * (WAES92080647 and WAES92080671; 893291034E and 893291056E; HQ2110212OCT1999 and
+ * HQ2110312OCT1999): a sender numbers each patient of a batch, so these are different patients.
+ */
+export function sameSeries(x: string, y: string): boolean {
+  if (x === '' || y === '' || x === y || x.startsWith(y) || y.startsWith(x)) return false;
+  const rx = x.match(/[A-Z]+|[0-9]+/g) ?? [];
+  const ry = y.match(/[A-Z]+|[0-9]+/g) ?? [];
+  if (rx.length !== ry.length) return false;
+  let differing = 0;
+  for (let k = 0; k < rx.length; k++) {
+    if (rx[k] === ry[k]) continue;
+    if (!/^\d/.test(rx[k]) || !/^\d/.test(ry[k]) || Math.abs(Number(rx[k]) - Number(ry[k])) > 1000) return false;
+    differing++;
+  }
+  return differing === 1;
+}
+
+/** Onset dates further apart than this many days are two events (two episodes, or two patients). */
+export const ONSET_DAYS = 7;
+
+/** Reports sharing a near-identical narrative with at least this many others are a template (a batch's narrative). */
+export const TEMPLATE_SHARE = 2;
+
+/**
+ * Two ages (years) that cannot be one patient, by how many of them a narrative states
+ * (`stated`: 0, 1 or 2): two ages of the AGE fields more than a year apart (AGE_YRS may be
+ * computed a year off); a stated age (whole years) and an AGE 2 years or more apart; two stated
+ * ages a year or more apart, or more than 3 months when either is under 2.
+ */
+function agesConflict(x: number, y: number, stated: number): boolean {
+  const gap = Math.abs(x - y);
+  if (stated === 0) return gap > 1 + 1e-9;
+  if (stated === 1) return gap >= 2 - 1e-9;
+  return gap >= 1 - 1e-9 || (Math.min(x, y) < 2 && gap > 0.25 + 1e-9);
+}
+
+/** Whether two arrays are equal value for value. */
+function equal(x: ArrayLike<number>, y: ArrayLike<number>): boolean {
+  if (x.length !== y.length) return false;
+  for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return false;
+  return true;
+}
+
+/** Whether two lots are one lot written alike: equal, or one character substituted, inserted or dropped (a typo). */
+export function lotsAlike(s: string, t: string): boolean {
+  if (s === t) return true;
+  if (Math.abs(s.length - t.length) > 1) return false;
+  let i = 0;
+  while (i < s.length && i < t.length && s[i] === t[i]) i++;
+  if (s.length === t.length) return s.slice(i + 1) === t.slice(i + 1);
+  return s.length > t.length ? s.slice(i + 1) === t.slice(i) : s.slice(i) === t.slice(i + 1);
+}
+
+/**
+ * Whether the lots of reports `a` and `b`, known in both, name other vials: with as many lots in
+ * each, some lot of one has no lot alike (lotsAlike) in the other; else no lot of one is alike
+ * any lot of the other.
+ */
+export function lotsDisagree(f: LinkageFeatures, a: number, b: number): boolean {
+  const x = f.lots[a];
+  const y = f.lots[b];
+  if (x.length === 0 || y.length === 0) return false;
+  const alike = (k: number, others: Int32Array): boolean => others.some((l) => lotsAlike(f.lotNames[k], f.lotNames[l]));
+  if (x.length === y.length) return x.some((k) => !alike(k, y)) || y.some((k) => !alike(k, x));
+  return !x.some((k) => alike(k, y));
+}
+
+/**
+ * Whether reports `a` and `b` describe two vaccinations (so two patients of one clinic, as the
+ * case-identity rule's dates within 3 days let through): their lots name other vials
+ * (lotsDisagree); or they name other vaccines, and either their vaccination dates are known and
+ * different, or both name their lots and come from one kind of sender (both or neither with a
+ * SPLTTYPE: a manufacturer's copy of a direct report may name its own vaccine only). One
+ * vaccination reported twice names its vaccines and lots alike (a lot missing in one report, or
+ * a typo, is no evidence).
+ */
+export function otherVaccination(f: LinkageFeatures, a: number, b: number): boolean {
+  if (lotsDisagree(f, a, b)) return true;
+  if (equal(f.vaccines[a], f.vaccines[b])) return false;
+  const datesDiffer = f.vaxDay[a] >= 0 && f.vaxDay[b] >= 0 && f.vaxDay[a] !== f.vaxDay[b];
+  const oneSender = (f.splttype[a] === '') === (f.splttype[b] === '');
+  return datesDiffer || (oneSender && f.lots[a].length > 0 && f.lots[b].length > 0);
+}
+
+/**
+ * The reason reports `a` and `b` are different patients, '' when nothing says so (see the module
+ * header):
+ * - `series`: two case numbers of one sender's series (sameSeries);
+ * - `group`: both narratives written for a group, both or neither report with a SPLTTYPE (one
+ *   with and one without are two senders: the manufacturer's copy of a direct report repeats
+ *   its text);
+ * - `sibling`: both name a sibling or twin;
+ * - `vaccination`: otherVaccination;
+ * - `onset`: onset dates more than ONSET_DAYS apart;
+ * - `age`: the stated age, else AGE, of each conflict (agesConflict), or one's age lies outside
+ *   the other's stated decade band;
+ * - `sex`: the pronouns of one against the SEX or pronouns of the other;
+ * - `template`: both narratives shared near identically by TEMPLATE_SHARE or more other
+ *   reports, both or neither with a SPLTTYPE, not the same SPLTTYPE, and not ages within a year
+ *   and a sex known and agreeing in both.
+ */
+export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: number, b: number): string {
+  if (sameSeries(f.splttype[a], f.splttype[b])) return 'series';
+  // One SPLTTYPE and none: two senders (a manufacturer's copy of a direct report) may share a group's narrative.
+  const oneSender = (f.splttype[a] === '') === (f.splttype[b] === '');
+  if (oneSender && e.group[a] && e.group[b]) return 'group';
+  if (e.sibling[a] && e.sibling[b]) return 'sibling';
+  const ageA = Number.isNaN(e.statedAge[a]) ? f.age[a] : e.statedAge[a];
+  const ageB = Number.isNaN(e.statedAge[b]) ? f.age[b] : e.statedAge[b];
+  const stated = (Number.isNaN(e.statedAge[a]) ? 0 : 1) + (Number.isNaN(e.statedAge[b]) ? 0 : 1);
+  if (!Number.isNaN(ageA) && !Number.isNaN(ageB) && agesConflict(ageA, ageB, stated)) return 'age';
+  const outside = (age: number, band: number): boolean => !Number.isNaN(age) && !Number.isNaN(band) && (age < band - 1 || age >= band + 11);
+  if (outside(ageA, e.ageBand[b]) || outside(ageB, e.ageBand[a]) || (!Number.isNaN(e.ageBand[a]) && !Number.isNaN(e.ageBand[b]) && e.ageBand[a] !== e.ageBand[b])) return 'age';
+  if (otherVaccination(f, a, b)) return 'vaccination';
+  if (f.onsetDay[a] >= 0 && f.onsetDay[b] >= 0 && Math.abs(f.onsetDay[a] - f.onsetDay[b]) > ONSET_DAYS) return 'onset';
+  const sexA = f.sex[a] || e.pronounSex[a];
+  const sexB = f.sex[b] || e.pronounSex[b];
+  if ((e.pronounSex[a] && sexB && e.pronounSex[a] !== sexB) || (e.pronounSex[b] && sexA && e.pronounSex[b] !== sexA)) return 'sex';
+  if (oneSender && e.templateShare[a] >= TEMPLATE_SHARE && e.templateShare[b] >= TEMPLATE_SHARE && (f.splttype[a] === '' || f.splttype[a] !== f.splttype[b])
+    && !(Math.abs(ageA - ageB) <= 1 && f.sex[a] > 0 && f.sex[a] === f.sex[b])) return 'template';
+  return '';
+}

@@ -1,0 +1,117 @@
+/**
+ * The different-patient evidence of the linkage (src/ingest/linkage/patient-evidence.ts), feature
+ * by feature on hand-made narratives and reports (the phrases are those of real VAERS narratives
+ * of the labelled set, test/fixtures/linkage/labelled-pairs.csv).
+ */
+import { describe, expect, it } from 'vitest';
+import { linkageFeatures } from '../../../src/ingest/linkage/features.js';
+import {
+  ageBandOf, differentPatients, isGroupNarrative, lotsAlike, namesSibling, patientEvidence, pronounSexOf, sameSeries, statedAgeOf,
+} from '../../../src/ingest/linkage/patient-evidence.js';
+import { columnsOf, type FixtureReport } from './fixtures.js';
+
+describe('what a narrative says of its patient', () => {
+  it('reads a stated age in years, months or weeks', () => {
+    expect(statedAgeOf('concerning a 65 year old white male pt')).toBe(65);
+    expect(statedAgeOf('a 4 month old male received his second dose')).toBeCloseTo(4 / 12, 12);
+    expect(statedAgeOf('a 15-month-old')).toBeCloseTo(1.25, 12);
+    expect(statedAgeOf('an 8 year old male with no known medical history')).toBe(8);
+    expect(statedAgeOf('pt recvd vax & devel a swollen arm')).toBeNaN();
+  });
+
+  it('reads a decade band', () => {
+    expect(ageBandOf("I was in my mid-20's when I received the first shots")).toBe(20);
+    expect(ageBandOf('a woman in her 60s')).toBe(60);
+    expect(ageBandOf('temp of 102')).toBeNaN();
+  });
+
+  it('reads the sex of the pronouns only when one side is absent', () => {
+    expect(pronounSexOf('She was treated with prednisone; her lesions remain')).toBe(1);
+    expect(pronounSexOf('he could not lift his arm')).toBe(2);
+    expect(pronounSexOf('mother states her son had fever; he recovered')).toBe(0);
+    expect(pronounSexOf('pt recvd vax')).toBe(0);
+  });
+
+  it('recognises narratives written for a group', () => {
+    for (const text of ['1 of 5 pts ranging from 4-10 yrs', 'This is one of three pts from this facility', 'a pt (2 of 4) complained',
+      '32/89 pt failed to maintain adequate titers', '85 recruits were vaxed w/Td', 'MD reported 20 pts', 'this pt & 1 other devel influenza']) {
+      expect(isGroupNarrative(text), text).toBe(true);
+    }
+    for (const text of ['Pt recvd 3 doses of Engerix-B', 'received 2 of 3 doses', 'temp of 104 w/sz lasting 10-15min']) {
+      expect(isGroupNarrative(text), text).toBe(false);
+    }
+  });
+
+  it('recognises siblings and twins', () => {
+    expect(namesSibling('brothers of 12 and 13 with chickenpox')).toBe(true);
+    expect(namesSibling('one of twins')).toBe(true);
+    expect(namesSibling('pt had rash')).toBe(false);
+  });
+});
+
+describe('case numbers and lots', () => {
+  it('takes nearby numbers of one sender for one series, a truncated copy for one number', () => {
+    expect(sameSeries('WAES92080647', 'WAES92080671')).toBe(true);
+    expect(sameSeries('893291034E', '893291056E')).toBe(true);
+    expect(sameSeries('HQ2110212OCT1999', 'HQ2110312OCT1999')).toBe(true);
+    expect(sameSeries('MPI2000049220', 'MPI200004922')).toBe(false);
+    expect(sameSeries('WAES0602USA04364', 'WAES0603USA03666')).toBe(false);
+    expect(sameSeries('WAES98060219', 'WAES98760219')).toBe(false);
+    expect(sameSeries('ID97026', 'ID97026')).toBe(false);
+    expect(sameSeries('', 'WAES1')).toBe(false);
+  });
+
+  it('takes a one-character typo for one lot', () => {
+    expect(lotsAlike('3F41027', '3F41007')).toBe(true);
+    expect(lotsAlike('0040M', '004M')).toBe(true);
+    expect(lotsAlike('1411A4', '1141A4')).toBe(false);
+    expect(lotsAlike('U1850AA', 'U1763AA')).toBe(false);
+  });
+});
+
+/** The reason two hand-made reports are different patients ('' when none). */
+function reason(x: Partial<FixtureReport>, y: Partial<FixtureReport>): string {
+  const base: FixtureReport = { id: 0, vaccines: [{ name: 'FLU3', lot: 'U1850AA' }], events: ['Erythema'], vaxDate: 20051024 };
+  const columns = columnsOf([{ ...base, ...x, id: 1 }, { ...base, ...y, id: 2 }]);
+  const f = linkageFeatures(columns);
+  return differentPatients(f, patientEvidence(columns.narrative, 2), 0, 1);
+}
+
+describe('differentPatients on hand-made pairs', () => {
+  it('finds nothing in one case reported twice', () => {
+    expect(reason({ age: 38, sex: 'M', narrative: 'he had chest pain' }, { age: 38, sex: 'M', splttype: '04AV00227SP', narrative: '38 year old male ... tender pectoral muscle' })).toBe('');
+  });
+
+  it('names each kind of evidence', () => {
+    expect(reason({ splttype: 'WAES92080647' }, { splttype: 'WAES92080671' })).toBe('series');
+    expect(reason({ narrative: '1 of 5 pts who had fever' }, { narrative: '1 of 5 pt ranging in age' })).toBe('group');
+    expect(reason({ narrative: 'his brother also had pox' }, { narrative: 'her twin sister' })).toBe('sibling');
+    expect(reason({ narrative: 'a 65 year old white male' }, { narrative: 'a 66 year old male' })).toBe('age');
+    expect(reason({ age: 40 }, { age: 42 })).toBe('age');
+    expect(reason({ age: 25 }, { narrative: "in my 60's" })).toBe('age');
+    expect(reason({ sex: 'M' }, { narrative: 'she developed hives' })).toBe('sex');
+    expect(reason({}, { vaccines: [{ name: 'FLU3', lot: 'U1763AA' }] })).toBe('vaccination');
+    expect(reason({ vaxDate: 20030529, vaccines: [{ name: 'DTAP', lot: null }] }, { vaxDate: 20030527, vaccines: [{ name: 'DTAP', lot: null }, { name: 'IPV', lot: null }] })).toBe('vaccination');
+    expect(reason({ vaccines: [{ name: 'DTAP', lot: '996A2' }, { name: 'IPV', lot: 'T1390' }] }, { vaccines: [{ name: 'DTAP', lot: '992A2' }] })).toBe('vaccination');
+    expect(reason({ onsetDate: 20030922 }, { onsetDate: 20030930 })).toBe('onset');
+  });
+
+  it('lets through what one case reported twice shows', () => {
+    // AGE_YRS a year off; a lot typo; a lot missing in one report; onset a week apart
+    expect(reason({ age: 40 }, { age: 41 })).toBe('');
+    expect(reason({ vaccines: [{ name: 'FLU3', lot: '3F41027' }] }, { vaccines: [{ name: 'FLU3', lot: '3F41007' }] })).toBe('');
+    expect(reason({}, { vaccines: [{ name: 'FLU3', lot: null }] })).toBe('');
+    // the manufacturer's copy names its own vaccine only
+    expect(reason({ vaccines: [{ name: 'DTAP', lot: '996A2' }, { name: 'IPV', lot: 'T1390' }] }, { splttype: 'WAES0001', vaccines: [{ name: 'DTAP', lot: '996A2' }] })).toBe('');
+    expect(reason({ onsetDate: 20030922 }, { onsetDate: 20030929 })).toBe('');
+  });
+
+  it('reads a narrative shared by three or more reports as a template unless age and sex agree', () => {
+    const columns = columnsOf([1, 2].map((id) => ({ id, vaccines: [{ name: 'PNC' }], events: ['Unevaluable event'], narrative: 'Pt was inadvertently administered a vax from an expired lot.' })));
+    const f = linkageFeatures(columns);
+    const e = patientEvidence(columns.narrative, 2);
+    expect(differentPatients(f, e, 0, 1)).toBe('');
+    e.templateShare.fill(2);
+    expect(differentPatients(f, e, 0, 1)).toBe('template');
+  });
+});
