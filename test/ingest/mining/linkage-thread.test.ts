@@ -48,7 +48,7 @@ describe('the linkage thread of the build', () => {
     const progress = { start: (phase: string) => void phases.push(phase), update: () => undefined, end: () => undefined };
     const a = await buildStore({ vaers, out: threaded, analyses: 'all', workers: 1, progress });
     const b = await buildStore({ vaers, out: first, analyses: 'all,all@dedup', workers: 1 });
-    expect(phases).toEqual(['read', 'count all', 'fit all', 'link', 'rows all', 'write']);
+    expect(phases).toEqual(['read', 'count all', 'interactions', 'fit all', 'link', 'rows all', 'write']);
     expect({ ...a.linkage.summary, seconds: 0 }).toEqual({ ...b.linkage.summary, seconds: 0 }); // all but its time
     expect(a.linkage.summary).not.toBeNull();
     const links = 'SELECT vaers_id, linked_vaers_id FROM report_links ORDER BY ALL';
