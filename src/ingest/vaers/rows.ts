@@ -6,7 +6,7 @@
  *
  * Columns are found by header name (both layouts: `VAX_DOSE` or `VAX_DOSE_SERIES`; `ER_VISIT`
  * and/or `ER_ED_VISIT`; `BIRTH_DEFECT` and `OFC_VISIT` only in the current layout; other columns
- * such as the 2025 release's trailing `ORDER` are ignored). Cells are trimmed; a blank cell is
+ * such as the 2025 release's trailing `ORDER` are not read here: the reader reads `ORDER` for the follow-up versions, versions.ts). Cells are trimmed; a blank cell is
  * null. A cell that is not blank but cannot be read (a date that is not a real `MM/DD/YYYY`, an
  * `AGE_YRS` or `NUMDAYS` that is not a number, a `SEX` or `RECOVD` code outside the data use
  * guide's) reads as unknown and is reported in `bad`, never thrown.
