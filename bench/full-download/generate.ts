@@ -131,17 +131,18 @@ export async function generateDownload(options: DownloadOptions): Promise<Downlo
     await copyFile(path.join(options.oldYears, name), path.join(options.out, name));
   }
 
-  const real = readPool(options.realRows, REAL_YEAR, true) ?? [];
+  // The real 2025 reports are read whenever they are written (their ids are never given to a synthetic report).
+  const real = REAL_YEAR >= from && REAL_YEAR <= to ? readPool(options.realRows, REAL_YEAR, true) ?? [] : [];
   const realIds = new Set(real.map((r) => r.id));
+  const years = Object.keys(YEAR_PLAN).map(Number).filter((y) => y >= from && y <= to);
   const pools = new Map<number, PoolReport[]>();
-  for (const y of new Set(Object.values(YEAR_PLAN).flatMap((p) => p.pools))) pools.set(y, readPool(options.realRows, y, false) ?? []);
+  for (const y of new Set(years.flatMap((year) => YEAR_PLAN[year].pools))) pools.set(y, readPool(options.realRows, y, false) ?? []);
 
   let nextId = FIRST_ID;
   const newId = (): number => {
     while (realIds.has(nextId)) nextId++;
     return nextId++;
   };
-  const years = Object.keys(YEAR_PLAN).map(Number).filter((y) => y >= from && y <= to);
   for (const year of years) {
     const uniform = random(seed * 7919 + year);
     const { covid, other } = poolsOf(year, pools);

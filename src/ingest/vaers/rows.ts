@@ -94,7 +94,7 @@ export function dataDetails(fields: readonly string[], at: DataDetailColumns, na
   let bad: BadCell[] | null = null;
   if (age !== '' && parseAge(age) === null) (bad ??= []).push({ field: 'AGE_YRS', cell: age });
   if (sex !== '' && !SEX_CODES.includes(sex.toUpperCase() as Sex)) (bad ??= []).push({ field: 'SEX', cell: sex });
-  const values: Record<string, unknown> = {};
+  const values: Record<string, unknown> = { bad: null };
   CELL_COLUMNS.forEach((c, k) => {
     const cell = cellAt(fields, at.cells[k]);
     const value = cell === '' ? null : cellValue(c, cell);
@@ -105,7 +105,8 @@ export function dataDetails(fields: readonly string[], at: DataDetailColumns, na
     const text = narratives && at.narratives[k] >= 0 ? (fields[at.narratives[k]] ?? '') : '';
     values[c.field] = text.trim() === '' ? null : text;
   });
-  return { ...(values as CellValues & NarrativeValues), bad };
+  values.bad = bad;
+  return values as DataDetails;
 }
 
 /** Where the fields of a VAERSVAX row sit: the id, and per VACCINE_COLUMNS column its column (-1: absent). */
