@@ -36,11 +36,24 @@ function mdy(day: number): string {
 const pick = <T>(u: number, list: readonly T[]): T => list[Math.floor(u * list.length)];
 
 /**
+ * Words of a narrative's free text: drawn at random from `vocabulary` (the words of the pools'
+ * MedDRA terms), 12 to 40 of them, so that narratives differ as real ones do (a templated text
+ * would make every narrative look like every other to the duplicate linkage's narrative blocks).
+ */
+function freeText(vocabulary: readonly string[], uniform: () => number): string {
+  const words: string[] = [];
+  const count = 12 + Math.floor(uniform() * 29);
+  for (let k = 0; k < count; k++) words.push(vocabulary[Math.floor(uniform() * vocabulary.length)]);
+  return `${words.join(' ')}.`;
+}
+
+/**
  * The cells of one synthetic VAERSDATA row for `report` with id `id`, received on day `received`
  * (days since 1970-01-01); `uniform` is the seeded generator. Outcomes at about VAERS's rates
- * (death 1%, hospital 8%, life-threatening 1%, disability 1%); a COVID-19 report is an adult's.
+ * (death 1%, hospital 8%, life-threatening 1%, disability 1%); a COVID-19 report is an adult's;
+ * the narrative names the vaccine and terms, then free text from `vocabulary` (freeText).
  */
-export function dataRow(id: string, received: number, report: PoolReport, uniform: () => number): string[] {
+export function dataRow(id: string, received: number, report: PoolReport, uniform: () => number, vocabulary: readonly string[]): string[] {
   const age = report.covid ? 18 + Math.floor(uniform() * 70) : Math.floor(uniform() ** 1.6 * 85);
   const lag = Math.floor(uniform() ** 3 * 120);
   const onset = Math.min(lag, Math.floor(uniform() ** 4 * 30));
@@ -48,7 +61,7 @@ export function dataRow(id: string, received: number, report: PoolReport, unifor
   const died = uniform() < 0.01;
   const hospital = uniform() < 0.08;
   const terms = report.terms.join(', ').toLowerCase();
-  const text = `Patient received ${report.vaccine || 'a vaccine'} and developed ${terms || 'a reaction'} ${onset} day(s) later. ${pick(uniform(), COURSE)}`;
+  const text = `Patient received ${report.vaccine || 'a vaccine'} and developed ${terms || 'a reaction'} ${onset} day(s) later. ${pick(uniform(), COURSE)} ${freeText(vocabulary, uniform)}`;
   const cells: Record<string, string> = {
     VAERS_ID: id, RECVDATE: mdy(received), STATE: pick(uniform(), STATES), AGE_YRS: `${age}.0`, CAGE_YR: String(age),
     SEX: uniform() < 0.6 ? 'F' : uniform() < 0.95 ? 'M' : 'U', SYMPTOM_TEXT: text,

@@ -138,6 +138,9 @@ export async function generateDownload(options: DownloadOptions): Promise<Downlo
   const pools = new Map<number, PoolReport[]>();
   for (const y of new Set(years.flatMap((year) => YEAR_PLAN[year].pools))) pools.set(y, readPool(options.realRows, y, false) ?? []);
 
+  const vocabulary = [...new Set([...pools.values(), real].flat().flatMap((r) => r.terms.flatMap((t) => t.toLowerCase().split(/[^a-z]+/)))
+    .filter((w) => w.length >= 3))].sort();
+
   let nextId = FIRST_ID;
   const newId = (): number => {
     while (realIds.has(nextId)) nextId++;
@@ -158,7 +161,7 @@ export async function generateDownload(options: DownloadOptions): Promise<Downlo
       const at = fromCovid ? seen.covid++ : seen.other++;
       // Every report of the pool once (in a seeded order), then draws with replacement.
       const report = at < list.length ? list[at] : list[Math.floor(uniform() * list.length)];
-      await writeReport(out, String(newId()).padStart(7, '0'), receiptDay(year, report, uniform), report, uniform);
+      await writeReport(out, String(newId()).padStart(7, '0'), receiptDay(year, report, uniform), report, uniform, vocabulary);
     }
     manifest.years[year] = await closeYear(out, false);
   }
@@ -167,7 +170,7 @@ export async function generateDownload(options: DownloadOptions): Promise<Downlo
     const out = openYear(options.out, REAL_YEAR, true);
     for (const report of real) {
       if (fraction < 1 && uniform() >= fraction) continue;
-      await writeReport(out, String(report.id).padStart(7, '0'), receiptDay(REAL_YEAR, report, uniform), report, uniform);
+      await writeReport(out, String(report.id).padStart(7, '0'), receiptDay(REAL_YEAR, report, uniform), report, uniform, vocabulary);
     }
     manifest.years[REAL_YEAR] = await closeYear(out, true);
   }
@@ -196,8 +199,8 @@ function openYear(dir: string, year: number, withOrder: boolean): YearFiles {
   };
 }
 
-async function writeReport(out: YearFiles, id: string, received: number, report: PoolReport, uniform: () => number): Promise<void> {
-  await out.data.row(dataRow(id, received, report, uniform));
+async function writeReport(out: YearFiles, id: string, received: number, report: PoolReport, uniform: () => number, vocabulary: readonly string[]): Promise<void> {
+  await out.data.row(dataRow(id, received, report, uniform, vocabulary));
   for (const row of report.vax) await out.vax.row([id, ...row]);
   for (const row of report.symptoms) await out.symptoms.row([id, ...row]);
 }

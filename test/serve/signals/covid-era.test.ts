@@ -47,13 +47,17 @@ describe.skipIf(!present)('COVID-era fields on real 2019-2023 rows', () => {
       series.set(key, [...(series.get(key) ?? []), row]);
     });
     store.close();
+    // Every served pair: per vaccine with a flagged pair (/vaccines), every page of its /signals.
     pairs = [];
-    for (let offset = 0; ; offset += 500) {
-      const answer = await app.inject({ url: `/signals?limit=500&offset=${offset}` });
-      expect(answer.statusCode).toBe(200);
-      const page = (answer.json() as { pairs: Pair[] }).pairs;
-      pairs.push(...page);
-      if (page.length < 500) break;
+    const vaccines = (await app.inject({ url: '/vaccines' })).json() as { vaccines: { vaccine: string; flagged_pairs: number }[] };
+    for (const { vaccine } of vaccines.vaccines.filter((v) => v.flagged_pairs > 0)) {
+      for (let offset = 0; ; offset += 500) {
+        const answer = await app.inject({ url: `/signals?vaccine=${encodeURIComponent(vaccine)}&limit=500&offset=${offset}` });
+        expect(answer.statusCode).toBe(200);
+        const page = (answer.json() as { pairs: Pair[] }).pairs.filter((p) => p.vaccine === vaccine);
+        pairs.push(...page);
+        if ((answer.json() as { pairs: Pair[] }).pairs.length < 500) break;
+      }
     }
   }, 300_000);
 
