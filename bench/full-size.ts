@@ -141,7 +141,10 @@ async function serve(store: string): Promise<void> {
 /** Prints the COVID-era fields of a COVID-19 pair, a non-COVID pair peaking in 2021Q1-2022Q4, and a pair with quarters on both sides of 2021. */
 async function covidFields(base: string, vaccines: { vaccine?: string; vax_type?: string; flagged_pairs?: number }[]): Promise<void> {
   type PairFields = { vaccine: string; event: string; eb05_peak_pre2021: number | null; eb05_peak_pre2021_quarter: string | null; eb05_peak_quarter: string; peak_in_covid_era: boolean; background_note: string | null; vax_type: string };
-  const pairsOf = async (query: string): Promise<PairFields[]> => ((await timedGet(`${base}/signals?${query}&limit=500`)).body as { pairs?: PairFields[] }).pairs ?? [];
+  const pairsOf = async (query: string): Promise<PairFields[]> => {
+    const body = (await timedGet(`${base}/signals?${query}&limit=500`)).body;
+    return Array.isArray(body) ? (body as PairFields[]) : [];
+  };
   const show = (label: string, p: PairFields | undefined): void => console.log(`  ${label}: ${p ? JSON.stringify({ vaccine: p.vaccine, event: p.event, eb05_peak_quarter: p.eb05_peak_quarter, eb05_peak_pre2021: p.eb05_peak_pre2021, eb05_peak_pre2021_quarter: p.eb05_peak_pre2021_quarter, peak_in_covid_era: p.peak_in_covid_era, background_note: p.background_note }) : 'none found'}`);
   console.log('COVID-era fields:');
   const covid = await pairsOf('vaccine=COVID19&event=Myocarditis');
