@@ -10,7 +10,8 @@
  * Targets (issue 29): build <= 20 min and <= 8 GB; read phase within 3x of DuckDB read_csv;
  * serving <= 3 GB; /signals p99 <= 20 ms; text p99 <= 500 ms; cold /triage <= 1 s; /cases <= 1 s.
  *
- * Run: npm run build && nice -n 10 npx tsx bench/full-size.ts --vaers DIR [--store FILE] [--skip-build] [--skip-duckdb]
+ * Run: npm run build && nice -n 10 npx tsx bench/full-size.ts --vaers DIR [--store FILE] [--skip-build] [--skip-duckdb] [--read-only]
+ *   --read-only  the read phase alone (readVaers with the narratives, in a child process, RSS sampled) and DuckDB's read_csv; no build
  *   --vaers  the download (e.g. ~/.cache/reporting-signals-bench/full-29-1 from bench/full-download.ts)
  *   --store  the store to write (default DIR/../<name of DIR>.duckdb); --skip-build serves it as it is
  */
@@ -55,6 +56,23 @@ async function build(vaers: string, out: string): Promise<{ summary: BuildSummar
   const line = stderr.split('\n').find((l) => l.startsWith('SUMMARY_JSON '));
   if (code !== 0 || !line) throw new Error(`build failed (exit ${code}):\n${stderr.slice(-3000)}`);
   return { summary: JSON.parse(line.slice('SUMMARY_JSON '.length)) as BuildSummary, phases, wall: (performance.now() - started) / 1000, peakRss, load };
+}
+
+/** The reader alone (readVaers with the narratives, as the build calls it) in a child process: its seconds, reports and the tree's peak RSS. */
+async function readOnly(vaers: string): Promise<{ seconds: number; peakRss: number; load: { mean: number; max: number }; output: string }> {
+  const module = path.join(repoRoot, 'dist', 'ingest', 'vaers', 'read.js');
+  const script = `const { readVaers } = await import(${JSON.stringify(module)}); const t0 = performance.now();
+    const d = await readVaers(${JSON.stringify(vaers)}, { narratives: true });
+    console.log(JSON.stringify({ seconds: (performance.now() - t0) / 1000, reports: d.reports.length, read: d.reportsRead, versions: d.versions, heapMiB: Math.round(process.memoryUsage().heapUsed / 2 ** 20) }));`;
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+  const sampler = new TreeSampler(child.pid as number);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const { peakRss, load } = sampler.stop();
+  if (code !== 0) throw new Error(`the read failed (exit ${code})`);
+  return { seconds: (performance.now() - started) / 1000, peakRss, load, output: output.trim() };
 }
 
 /** DuckDB's read_csv over the download's files of each kind into a table (all columns as text, latin-1): seconds per kind. */
@@ -165,6 +183,15 @@ async function main(): Promise<void> {
   const store = path.resolve(option(argv, '--store') ?? `${vaers}.duckdb`);
   console.log(`bench/full-size on ${vaers}`);
   let readSeconds = NaN;
+  if (argv.includes('--read-only')) {
+    const r = await readOnly(vaers);
+    console.log(`read phase alone (readVaers, narratives): ${r.output}; wall ${r.seconds.toFixed(0)} s; peak RSS of the process ${gib(r.peakRss)}; load average mean ${r.load.mean.toFixed(1)}, max ${r.load.max.toFixed(1)} (2 cores)`);
+    readSeconds = (JSON.parse(r.output) as { seconds: number }).seconds;
+    const d = await duckdbRead(vaers);
+    const total = d.DATA + d.VAX + d.SYMPTOMS;
+    console.log(`duckdb read_csv of the same files: ${total.toFixed(1)} s; the reader ${readSeconds.toFixed(0)} s = ${(readSeconds / total).toFixed(1)}x`);
+    return;
+  }
   if (!argv.includes('--skip-build')) {
     const b = await build(vaers, store);
     const s = b.summary;
