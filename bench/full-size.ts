@@ -10,6 +10,13 @@
  * Targets (issue 29): build <= 20 min and <= 8 GB; read phase within 3x of DuckDB read_csv;
  * serving <= 3 GB; /signals p99 <= 20 ms; text p99 <= 500 ms; cold /triage <= 1 s; /cases <= 1 s.
  *
+ * Figures (shared 2-core machine, 24 GB; one run each, 2026-11-27):
+ *   full download (2,148,998 reports, 953 MiB CSV + 28 MB gz), --read-only, load 7.6: reader 202 s, 4.37 GiB peak RSS;
+ *     DuckDB read_csv 18.5 s (DATA 10.2, VAX 3.7, SYMPTOMS 4.6) -> 10.9x. Load 24: reader 1,049 s, read_csv 230 s (4.6x).
+ *   2% sample (242,382 reports; templated narratives), load 22: build 3,356 s (read 218, link 855), 1.78 GiB, store 0.28 GiB;
+ *     served at load 5: ready 17 s, RSS 0.80 GiB, /signals p99 7.1 ms, text p99 201 ms, /cases COVID19 x Myocarditis 38 ms,
+ *     cold /triage?quarter=2021Q2 113 ms, latest window HTTP 500 (DuckDB memory_limit 64MB of src/serve/store/store-db.ts).
+ *
  * Run: npm run build && nice -n 10 npx tsx bench/full-size.ts --vaers DIR [--store FILE] [--skip-build] [--skip-duckdb] [--read-only]
  *   --read-only  the read phase alone (readVaers with the narratives, in a child process, RSS sampled) and DuckDB's read_csv; no build
  *                (with --duckdb-only: DuckDB's read_csv alone)
