@@ -16,6 +16,9 @@
  *   2% sample (242,382 reports; templated narratives), load 22: build 3,356 s (read 218, link 855), 1.78 GiB, store 0.28 GiB;
  *     served at load 5: ready 17 s, RSS 0.80 GiB, /signals p99 7.1 ms, text p99 201 ms, /cases COVID19 x Myocarditis 38 ms,
  *     cold /triage?quarter=2021Q2 113 ms, latest window HTTP 500 (DuckDB memory_limit 64MB of src/serve/store/store-db.ts).
+ *   10% sample (398,040 reports; varied narratives), load 4.8: build 861 s (read 12.3, link 61.3, count 66, fits 278,
+ *     rows 480), 3.16 GiB, store 0.50 GiB; DuckDB read_csv 9.8 s; served: ready 19 s, RSS 1.21 GiB peak, /signals p99 5.5 ms,
+ *     text p99 187 ms, /cases COVID19 x Myocarditis 37 ms, cold /triage?quarter=2021Q2 73 ms, latest window HTTP 500.
  *
  * Run: npm run build && nice -n 10 npx tsx bench/full-size.ts --vaers DIR [--store FILE] [--skip-build] [--skip-duckdb] [--read-only]
  *   --read-only  the read phase alone (readVaers with the narratives, in a child process, RSS sampled) and DuckDB's read_csv; no build
