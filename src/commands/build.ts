@@ -69,7 +69,10 @@ export function formatSummary(s: BuildSummary, out: string): string {
   for (const skip of s.skipped) {
     lines.push(`  ${skip.reason}: ${skip.count}${skip.examples.length ? ` (e.g. ${skip.examples.join('; ')})` : ''}`);
   }
+  const v = s.versions;
   lines.push(
+    `  follow-ups        ${v.followUpReports} reports at a follow-up version (ORDER >= 2), ${v.reportsWithSeveralVersions} with several versions; ` +
+      `earlier versions dropped: ${v.vaxRowsDropped} VAX rows, ${v.symptomsRowsDropped} SYMPTOMS rows, ${v.dataRowsDropped} DATA rows`,
     ...reportValueLines(s.reportValues),
     linkageLine(s.linkage),
     ...(s.eventGroups ? eventGroupLines(s.eventGroups) : []),

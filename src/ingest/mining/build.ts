@@ -316,7 +316,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
       return { ...reportTables(data.details, () => (reportSeconds = seconds(t0))), links: linkage.links };
     };
     const summary = (): BuildSummary => ({
-      reportsRead: data.reportsRead, reportsKept, reportsCounted: history.reports, skipped: data.skipped,
+      reportsRead: data.reportsRead, reportsKept, reportsCounted: history.reports, skipped: data.skipped, versions: data.versions,
       reportValues: {
         reports: data.details.count, vaccineRows: data.details.vaccines.name.length, eventRows: data.details.events.term.length,
         narratives: data.details.narrative !== null, unparseable: data.details.unparseable, seconds: reportSeconds,

@@ -10,6 +10,7 @@ import type { LinkageSummary } from '../../domain/store-schema.js';
 import type { AnalysisMeta } from '../../domain/store-schema.js';
 import type { SkipReason } from '../vaers/read.js';
 import type { UnparseableValues } from '../vaers/skips.js';
+import type { FollowUpCounts } from '../vaers/versions.js';
 import { WINDOW_QUARTERS } from '../../domain/quarter.js';
 import type { HistoryCounts } from './counts.js';
 import type { EventGroupsSummary } from './event-groups-step.js';
@@ -62,6 +63,8 @@ export interface BuildSummary {
   /** Reports counted by the first analysis (after `--scale` replays). */
   reportsCounted: number;
   skipped: SkipReason[];
+  /** Follow-up versions (src/ingest/vaers/versions.ts): reports whose latest version is a follow-up, with several versions, rows of earlier versions dropped. */
+  versions: FollowUpCounts;
   /** The report tables written and the values that could not be read. */
   reportValues: ReportValuesSummary;
   vaccines: number;

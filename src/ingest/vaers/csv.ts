@@ -7,10 +7,11 @@
  * switches the decoding to UTF-8). Nothing is held beyond one record: files of any size stream.
  * Every failure is a `UserError` naming the file and, where it applies, the line.
  */
-import { Transform, pipeline, type Readable, type TransformCallback } from 'node:stream';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import iconv from 'iconv-lite';
-import { parse } from 'csv-parse';
 import { UserError } from '../../domain/user-error.js';
+import { CsvRecords, CsvSyntaxError } from './csv-records.js';
 
 /** Longest record accepted, in characters; longer means broken quoting (an unclosed quote). */
 const MAX_RECORD_CHARS = 8_000_000;
@@ -39,7 +40,7 @@ class DecodeText extends Transform {
   private probed = 0;
 
   constructor(private readonly label: string) {
-    super();
+    super({ readableObjectMode: true }); // strings out, never re-encoded to bytes
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
@@ -69,33 +70,6 @@ class DecodeText extends Transform {
   }
 }
 
-/** Physical line breaks inside the fields of one record, and how many of them are CRLF. */
-function embeddedBreaks(fields: string[]): { breaks: number; crlf: number } {
-  let breaks = 0;
-  let crlf = 0;
-  for (const f of fields) {
-    if (f.indexOf('\n') === -1 && f.indexOf('\r') === -1) continue;
-    for (let i = 0; i < f.length; i++) {
-      const c = f.charCodeAt(i);
-      if (c === 13) {
-        breaks++;
-        if (f.charCodeAt(i + 1) === 10) {
-          crlf++;
-          i++;
-        }
-      } else if (c === 10) breaks++;
-    }
-  }
-  return { breaks, crlf };
-}
-
-const CSV_PROBLEMS: Record<string, string> = {
-  CSV_INVALID_CLOSING_QUOTE: 'a quote inside an unquoted field, or text after a closing quote',
-  CSV_QUOTE_NOT_CLOSED: 'a quoted field that is never closed',
-  CSV_MAX_RECORD_SIZE: `a record longer than ${MAX_RECORD_CHARS} characters (an unclosed quote?)`,
-  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'text after a closing quote',
-};
-
 /**
  * Streams the CSV whose decompressed bytes come out of `stages` (a readable source followed by
  * byte transforms, e.g. a file stream, a counter and a gunzip) and calls `handlers`.
@@ -104,77 +78,53 @@ const CSV_PROBLEMS: Record<string, string> = {
  *   (with the line); a record whose field count differs from the header's (with the line); any
  *   UserError thrown by a handler.
  */
-export function readCsv(
+export async function readCsv(
   stages: [Readable, ...NodeJS.ReadWriteStream[]],
   label: string,
   handlers: CsvHandlers,
 ): Promise<number> {
-  const parser = parse({ relax_column_count: true, max_record_size: MAX_RECORD_CHARS });
-  let nextLine = 1;
-  let crlfInside = 0;
   let width = -1;
   let records = 0;
-  let failed = false;
-
-  parser.on('data', (fields: string[]) => {
-    if (failed) return;
-    try {
-      const line = nextLine;
-      if (fields.length === 1 && fields[0] === '') {
-        nextLine++;
-        return;
-      }
-      const { breaks, crlf } = embeddedBreaks(fields);
-      nextLine += 1 + breaks;
-      crlfInside += crlf;
-      if (width < 0) {
-        width = fields.length;
-        const columns: ColumnIndex = new Map();
-        fields.forEach((name, i) => {
-          const key = name.trim().toUpperCase();
-          if (!columns.has(key)) columns.set(key, i);
-        });
-        handlers.onHeader(columns, line);
-        return;
-      }
-      if (fields.length !== width) {
-        throw new UserError(
-          `${label} line ${line}: ${fields.length} fields where the header has ${width} (broken quoting, or not a VAERS CSV)`,
-        );
-      }
-      records++;
-      handlers.onRecord(fields, line);
-    } catch (error) {
-      failed = true;
-      parser.destroy(error as Error);
+  const splitter = new CsvRecords((fields, line) => {
+    if (fields.length === 1 && fields[0] === '') return;
+    if (width < 0) {
+      width = fields.length;
+      const columns: ColumnIndex = new Map();
+      fields.forEach((name, i) => {
+        const key = name.trim().toUpperCase();
+        if (!columns.has(key)) columns.set(key, i);
+      });
+      handlers.onHeader(columns, line);
+      return;
     }
-  });
-
-  return new Promise((resolve, reject) => {
-    const all = [...stages, new DecodeText(label), parser] as unknown as [Readable, ...NodeJS.ReadWriteStream[]];
-    pipeline(all, (error) => {
-      if (!error) {
-        if (width < 0) reject(new UserError(`${label}: empty file (no header line)`));
-        else resolve(records);
-        return;
-      }
-      reject(toUserError(error, label, nextLine, crlfInside));
-    });
-  });
+    if (fields.length !== width) {
+      throw new UserError(`${label} line ${line}: ${fields.length} fields where the header has ${width} (broken quoting, or not a VAERS CSV)`);
+    }
+    records++;
+    handlers.onRecord(fields, line);
+  }, MAX_RECORD_CHARS);
+  const decode = new DecodeText(label);
+  const piped = pipeline([...stages, decode] as unknown as ReadonlyArray<NodeJS.ReadWriteStream>);
+  piped.catch(() => undefined);
+  try {
+    for await (const chunk of decode) splitter.push(chunk as string);
+    splitter.end();
+    await piped;
+  } catch (error) {
+    decode.destroy();
+    await piped.catch(() => undefined);
+    throw toUserError(error, label);
+  }
+  if (width < 0) throw new UserError(`${label}: empty file (no header line)`);
+  return records;
 }
 
-function toUserError(error: unknown, label: string, nextLine: number, crlfInside: number): UserError {
+function toUserError(error: unknown, label: string): UserError {
   if (error instanceof UserError) return error;
-  const e = error as { code?: unknown; lines?: unknown; message?: unknown };
+  if (error instanceof CsvSyntaxError) return new UserError(`${label} line ${error.line}: not valid CSV: ${error.problem}`);
+  const e = error as { code?: unknown; message?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
   const message = typeof e.message === 'string' ? e.message : String(error);
-  if (code.startsWith('CSV_')) {
-    // csv-parse counts a CRLF inside a quoted field as two lines; undo that. A never-closed
-    // quote is reported at the end of the file, so name the line where the record started.
-    const reported = typeof e.lines === 'number' ? e.lines - crlfInside : nextLine;
-    const line = code === 'CSV_QUOTE_NOT_CLOSED' || code === 'CSV_MAX_RECORD_SIZE' ? nextLine : reported;
-    return new UserError(`${label} line ${line}: not valid CSV: ${CSV_PROBLEMS[code] ?? message}`);
-  }
   if (code.startsWith('Z_') || /incorrect header check|unexpected end of file|invalid (block|distance|stored)/i.test(message)) {
     return new UserError(`${label}: not a valid gzip file (${message})`);
   }

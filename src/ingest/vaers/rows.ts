@@ -6,7 +6,7 @@
  *
  * Columns are found by header name (both layouts: `VAX_DOSE` or `VAX_DOSE_SERIES`; `ER_VISIT`
  * and/or `ER_ED_VISIT`; `BIRTH_DEFECT` and `OFC_VISIT` only in the current layout; other columns
- * such as the 2025 release's trailing `ORDER` are ignored). Cells are trimmed; a blank cell is
+ * such as the 2025 release's trailing `ORDER` are not read here: the reader reads `ORDER` for the follow-up versions, versions.ts). Cells are trimmed; a blank cell is
  * null. A cell that is not blank but cannot be read (a date that is not a real `MM/DD/YYYY`, an
  * `AGE_YRS` or `NUMDAYS` that is not a number, a `SEX` or `RECOVD` code outside the data use
  * guide's) reads as unknown and is reported in `bad`, never thrown.
@@ -94,7 +94,7 @@ export function dataDetails(fields: readonly string[], at: DataDetailColumns, na
   let bad: BadCell[] | null = null;
   if (age !== '' && parseAge(age) === null) (bad ??= []).push({ field: 'AGE_YRS', cell: age });
   if (sex !== '' && !SEX_CODES.includes(sex.toUpperCase() as Sex)) (bad ??= []).push({ field: 'SEX', cell: sex });
-  const values: Record<string, unknown> = {};
+  const values: Record<string, unknown> = { bad: null };
   CELL_COLUMNS.forEach((c, k) => {
     const cell = cellAt(fields, at.cells[k]);
     const value = cell === '' ? null : cellValue(c, cell);
@@ -105,7 +105,8 @@ export function dataDetails(fields: readonly string[], at: DataDetailColumns, na
     const text = narratives && at.narratives[k] >= 0 ? (fields[at.narratives[k]] ?? '') : '';
     values[c.field] = text.trim() === '' ? null : text;
   });
-  return { ...(values as CellValues & NarrativeValues), bad };
+  values.bad = bad;
+  return values as DataDetails;
 }
 
 /** Where the fields of a VAERSVAX row sit: the id, and per VACCINE_COLUMNS column its column (-1: absent). */

@@ -15,7 +15,8 @@ export const MAX_EXAMPLES = 5;
 
 /**
  * The reasons, worded with their unit. Each DATA record that is read lands in exactly one of:
- * kept, `BAD_ID` (DATA), `DUPLICATE_ID`, `BAD_RECVDATE`, `NO_VACCINE`, `NO_EVENT`.
+ * kept, `BAD_ID` (DATA), `EARLIER_VERSION_DATA`, `DUPLICATE_ID`, `BAD_RECVDATE`, `NO_VACCINE`, `NO_EVENT`
+ * (follow-up versions: versions.ts).
  */
 export const SKIP = {
   BAD_RECVDATE: 'report skipped: RECVDATE missing or not a MM/DD/YYYY date',
@@ -25,6 +26,9 @@ export const SKIP = {
   BAD_ID: 'row skipped: VAERS_ID not an integer',
   VAX_ORPHAN: 'VAX row skipped: VAERS_ID not in DATA',
   SYMPTOMS_ORPHAN: 'SYMPTOMS row skipped: VAERS_ID not in DATA',
+  EARLIER_VERSION_DATA: "DATA row skipped: an earlier version (the report's latest version, with its own DATA row, is in a later year's files)",
+  VAX_EARLIER_VERSION: "VAX row skipped: an earlier version of its report (ORDER below the report's latest)",
+  SYMPTOMS_EARLIER_VERSION: "SYMPTOMS row skipped: an earlier version of its report (ORDER below the report's latest)",
 } as const;
 
 const ORDER: readonly string[] = Object.values(SKIP);

@@ -24,10 +24,10 @@ export function fullVaxCsv(layout: Layout, rows: string[][], order = false): Buf
   return csvBytes([header, ...rows.map((r) => [...r, ...(order ? ['1'] : [])])]);
 }
 
-/** A SYMPTOMS file (plus an ORDER column when `order`): rows [id, [term, version] x up to 5]. */
+/** A SYMPTOMS file (plus an ORDER column, every row version 1 as the VAX file's, when `order`): rows [id, [term, version] x up to 5]. */
 export function fullSymptomsCsv(rows: Array<[string, Array<[string, string]>]>, order = false): Buffer {
   const header = [...SYMPTOMS_HEADER, ...(order ? ['ORDER'] : [])];
-  return csvBytes([header, ...rows.map(([id, terms]) => [id, ...[0, 1, 2, 3, 4].flatMap((i) => terms[i] ?? ['', '']), ...(order ? ['2'] : [])])]);
+  return csvBytes([header, ...rows.map(([id, terms]) => [id, ...[0, 1, 2, 3, 4].flatMap((i) => terms[i] ?? ['', '']), ...(order ? ['1'] : [])])]);
 }
 
 /** The narrative of report 101 (a comma, quotes and a line break). */
