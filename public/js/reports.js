@@ -31,6 +31,7 @@ const byNumber = (a, b) => Number(a) - Number(b) || a.localeCompare(b);
  * @param {(rpage: number) => void} ctx.onPage
  * @param {(result: object) => void} ctx.onError
  * @param {(headers: object, hypothesis?: string) => void} ctx.onMeta
+ * @param {(body: object) => void} [ctx.onAnswer]  called with the answer's body (its `from`, `to`)
  * @returns {Promise<void>}
  */
 export async function renderReports(ctx) {
@@ -45,6 +46,7 @@ export async function renderReports(ctx) {
   }
   const body = result.body ?? {};
   ctx.onMeta({ ...result.headers, through: body.reports_through ?? result.headers.through }, body.hypothesis);
+  if (ctx.onAnswer) ctx.onAnswer(body);
   const n = Number(body.n_reports);
   $('reports-body').hidden = false;
   $('reports-body').dataset.nReports = String(n);
@@ -56,6 +58,7 @@ export async function renderReports(ctx) {
   const text = typeof body.query?.text === 'string' ? ` and whose narratives match “${body.query.text}”` : '';
   const once = body.duplicates === 'collapse' ? ', each suspected duplicate cluster counted once' : '';
   $('reports-summary').textContent = `${n} report${n === 1 ? '' : 's'} name${n === 1 ? 's' : ''} ${ctx.subject}${text}${span}${analysis}${once}.`
+    + ` Each report counts once (distinct reports, unlike the n of a pair, which sums overlapping windows).`
     + ` Matched vaccines: ${listText(body.vaccines)}. Matched events: ${listText(body.events)}.`;
   $('reports-detail').hidden = !(n > 0);
   if (!(n > 0)) return;
