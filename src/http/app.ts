@@ -26,6 +26,7 @@ import { signalsRoutes } from './signals-route.js';
 import { casesRoutes } from './cases-route.js';
 import { reportsRoutes } from './reports-route.js';
 import { triageRoutes } from './triage-route.js';
+import { exportRoutes } from './export-route.js';
 import { healthRoutes } from './health.js';
 import { LiveStore, type LiveStoreLog } from './live-store.js';
 import { registerMetrics } from './metrics.js';
@@ -241,6 +242,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   await app.register(casesRoutes, { live: served, analysisNames });
   await app.register(reportsRoutes, { live: served });
   await app.register(triageRoutes, { live: served, analysisNames });
+  await app.register(exportRoutes, { live: served, analysisNames });
   await app.register(pipelineRoutes, pipelineOptionsFromEnv());
   await app.register(explorerRoutes, { live: served });
 
