@@ -27,6 +27,9 @@ export interface ExportRouteOptions {
   analysisNames: string[];
 }
 
+/** The export is not cut at the request deadline (src/http/deadline.ts): its work is one table's file, seconds to tens of seconds on a loaded machine. */
+const NO_DEADLINE = { deadline: false } as const;
+
 /** Content types of the formats (Parquet: the IANA registration of 2024). */
 const CONTENT_TYPES: Record<ExportFormat, string> = { csv: 'text/csv; charset=utf-8; header=present', parquet: 'application/vnd.apache.parquet' };
 
@@ -73,8 +76,8 @@ export async function exportRoutes(app: FastifyInstance, options: ExportRouteOpt
       if (!(error instanceof StoreReplaced)) throw error;
       return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).header('cache-control', 'no-store').send(errorBody(error.message));
     }
-    if (reply.sent) {
-      // The request's deadline answered 503 meanwhile (src/http/deadline.ts): the file is not sent.
+    if (reply.sent || request.raw.destroyed) {
+      // The client left meanwhile: the file is not sent.
       await out.remove();
       return reply;
     }
@@ -91,10 +94,10 @@ export async function exportRoutes(app: FastifyInstance, options: ExportRouteOpt
       .send(stream);
   }
 
-  app.get('/export', { schema: routeSchema(EXPORT_TABLES, 'Bulk export: a table of the default analysis, or a report table, as CSV or Parquet'), ...PLAIN }, async (request, reply) =>
+  app.get('/export', { schema: routeSchema(EXPORT_TABLES, 'Bulk export: a table of the default analysis, or a report table, as CSV or Parquet'), config: NO_DEADLINE, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, (generation) => send(generation, null, request, reply)));
   app.get('/analyses/:analysis/export', {
-    schema: routeSchema(ANALYSIS_TABLES, 'Bulk export: a table of one analysis as CSV or Parquet', { type: 'object', properties: { analysis: { type: 'string', enum: options.analysisNames } } }), ...PLAIN,
+    schema: routeSchema(ANALYSIS_TABLES, 'Bulk export: a table of one analysis as CSV or Parquet', { type: 'object', properties: { analysis: { type: 'string', enum: options.analysisNames } } }), config: NO_DEADLINE, ...PLAIN,
   }, async (request: FastifyRequest<{ Params: { analysis: string } }>, reply) =>
     withAnalysis(live, request, reply, (generation, name) => send(generation, name, request, reply)));
 }

@@ -6,7 +6,8 @@
  * Each runs where the machine has the interpreter (python3 with pandas; Rscript), else it is
  * skipped with a message saying what is missing. Skips without the default store.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,6 +31,7 @@ function interpreter(candidates: string[], probe: string[]): string | null {
   return candidates.find((c) => spawnSync(c, probe, { stdio: 'ignore' }).status === 0) ?? null;
 }
 
+const execFileAsync = promisify(execFile);
 const python = interpreter(['python3', '/usr/bin/python3'], ['-c', 'import pandas']);
 const rscript = interpreter(['Rscript'], ['-e', 'invisible(read.csv)']);
 if (!python) console.warn('test/http/export-examples: no python3 with pandas on this machine; the pandas example of docs/api.md is not run (apt-get install python3-pandas)');
@@ -56,20 +58,19 @@ describe.skipIf(!hasStore || (!python && !rscript))('the export examples of docs
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Runs the example with `command` (the script written to a file) and returns its last line. */
-  function run(command: string, id: string, file: string): string {
+  /** Runs the example with `command` (the script written to a file; asynchronously: the server answers in this process) and returns its last line. */
+  async function run(command: string, id: string, file: string): Promise<string> {
     const script = path.join(dir, file);
     writeFileSync(script, example(id).replaceAll('http://127.0.0.1:8080', base));
-    const result = spawnSync(command, [script], { encoding: 'utf8', timeout: 240_000 });
-    expect(result.status, result.stderr).toBe(0);
-    return result.stdout.trim().split('\n').at(-1)!.trim();
+    const { stdout } = await execFileAsync(command, [script], { encoding: 'utf8', timeout: 240_000, maxBuffer: 1 << 20 });
+    return stdout.trim().split('\n').at(-1)!.trim();
   }
 
-  it.skipIf(!python)('pandas: prints the stratified pairs, its quarterly rows and the reports of RotaShield x Intussusception', () => {
-    expect(run(python!, 'pandas', 'example.py')).toBe(expected);
+  it.skipIf(!python)('pandas: prints the stratified pairs, its quarterly rows and the reports of RotaShield x Intussusception', async () => {
+    expect(await run(python!, 'pandas', 'example.py')).toBe(expected);
   }, 300_000);
 
-  it.skipIf(!rscript)('R: prints the same three numbers', () => {
-    expect(run(rscript!, 'r', 'example.R')).toBe(expected);
+  it.skipIf(!rscript)('R: prints the same three numbers', async () => {
+    expect(await run(rscript!, 'r', 'example.R')).toBe(expected);
   }, 300_000);
 });
