@@ -48,7 +48,7 @@ async function sideways(page: Page): Promise<{ scrollWidth: number; innerWidth: 
       for (let p = e.parentElement; p; p = p.parentElement) if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return true;
       return false;
     };
-    const past = [...document.querySelectorAll('body *')]
+    const past = Array.from(document.querySelectorAll('body *'))
       .filter((e) => e.getClientRects().length > 0 && e.getBoundingClientRect().right > window.innerWidth + 1 && !scrolls(e))
       .slice(0, 5).map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.className && typeof e.className === 'string' ? `.${e.className.split(' ').join('.')}` : ''}`);
     return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, past };
