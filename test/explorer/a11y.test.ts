@@ -76,6 +76,8 @@ describe.skipIf(!hasStore || !hasChromium)('explorer and report page: no sideway
         const browser = await launchBrowser(viewport);
         browsers.push(browser);
         page = await browser.newPage();
+        // The first front door asks for many answers (the queue, the types, each type's emerging pairs): slow on a loaded machine.
+        page.setDefaultTimeout(120_000);
         errors.push(collectErrors(page));
       });
 
