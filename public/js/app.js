@@ -7,7 +7,7 @@ import { getSignals, signalsUrl } from './api.js';
 import { analysisInfo, casesPathOf, defaultAnalysis, fillSelector, isDefault, loadAnalyses, signalsPathOf } from './analyses.js';
 import {
   stateFromSearch, hasQuery, listParams, describeQuery, casesParams, hrefOf, pairState, pairHref,
-  vaccineState, showsQueryReports,
+  vaccineState, showsQueryReports, windowStart,
 } from './state.js';
 import { renderPairHead, renderPairRows } from './table.js';
 import { clearPlot } from './plot.js';
@@ -19,6 +19,7 @@ import { renderInteractions } from './interactions.js';
 import { renderCompare } from './compare.js';
 import { renderReports } from './reports.js';
 import { renderGroupContext } from './groups.js';
+import { analysisWords, N_SUM, renderRange, setTableContext } from './context.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -71,10 +72,14 @@ function openView(next, focusId) {
   });
 }
 
-/** A link to a pair's view (vaccine or event name of a row). */
-function pairLink(row, text, attrs = {}) {
+/**
+ * A link to a pair's view (vaccine or event name of a row); `from` (the triage queue's analysis
+ * and window) opens it in that analysis and window.
+ */
+function pairLink(row, text, attrs = {}, from = undefined) {
   const pair = { vaccine: row.vaccine, event: row.event };
-  return viewLink(text, pairHref(state, pair), () => openView(pairState(state, pair), 'detail-title'), attrs);
+  const context = from ? { analysis: isDefault(from.analysis) ? '' : from.analysis, window: from.window } : undefined;
+  return viewLink(text, pairHref(state, pair, context), () => openView(pairState(state, pair, context), 'detail-title'), attrs);
 }
 
 /** A link to a pair's view in another analysis (`analysis`: its name, '' for the default), listed under its vaccine. */
@@ -123,7 +128,12 @@ async function render() {
   const front = !hasQuery(state) && !state.pair;
   $('front').hidden = !front;
   const tasks = [renderDetail(current)];
-  if (front) tasks.push(renderFrontDoor({ current, analysis: state.analysis, vaccineLink, pairLink, onMeta: showMeta }));
+  if (front) {
+    tasks.push(renderFrontDoor({
+      current, analysis: state.analysis, vaccineLink, pairLink, onMeta: showMeta,
+      queuePage: state.tpage, onQueuePage: (tpage) => openView({ tpage }, 'triage-title'),
+    }));
+  }
   if (hasQuery(state)) tasks.push(renderList(current));
   else $('results').hidden = true;
   await Promise.all(tasks);
@@ -159,6 +169,7 @@ async function renderList(current) {
   const table = $('pairs');
   renderPairHead(table.tHead, { sort: state.sort, order: state.order, onSort });
   renderPairRows(table.tBodies[0], rows, { selected: state.pair, pairLink, typeLink: (row) => vaccineLink(row.vax_type) });
+  setTableContext(table, `Rows of the ${analysisWords(state.analysis)}. ${N_SUM}`);
   const pages = Math.max(1, Math.ceil(total / state.limit));
   const first = params.offset + 1;
   const last = params.offset + rows.length;
@@ -208,15 +219,17 @@ async function renderDetail(current) {
     $('reports-body').hidden = true;
     $('text-input').value = state.text;
     $('duplicates-collapse').checked = state.duplicates === 'collapse';
+    renderRange(state, null);
     await renderReports({
       current, params: casesParams(state), path: casesPathOf(state.analysis), subject,
       vaccineLink, eventLink, onError, onMeta: showMeta, onPage: (rpage) => openView({ rpage }, 'listing-title'),
+      onAnswer: (body) => { if (current()) renderRange(state, body); },
     });
     return;
   }
   const ctx = {
     current, path: signalsPathOf(state.analysis), vaccine: state.pair.vaccine, event: state.pair.event,
-    selected: state.pair, onError, onMeta: showMeta, pairLink,
+    selected: state.pair, onError, onMeta: showMeta, pairLink, analysis: state.analysis, window: state.window,
   };
   if (view === 'series') await Promise.all([renderSeries(ctx), renderInteractions(ctx)]);
   else if (view === 'class') await renderClass(ctx);
@@ -252,7 +265,13 @@ async function init() {
     e.preventDefault();
     openView({ pair: null, view: 'reports', rpage: 1 }, 'detail-title');
   });
-  const close = () => navigate({ pair: null, view: 'series', rpage: 1, text: '' });
+  $('range-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    openView({ from: $('range-from').value.trim(), to: $('range-to').value.trim(), rpage: 1 }, 'listing-title');
+  });
+  $('range-all').addEventListener('click', () => navigate({ from: '', to: '', rpage: 1 }));
+  $('range-window').addEventListener('click', () => navigate({ from: windowStart(state.window), to: state.window, rpage: 1 }));
+  const close = () => navigate({ pair: null, view: 'series', rpage: 1, text: '', window: '', from: '', to: '' });
   $('close-detail').addEventListener('click', close);
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && !$('detail').hidden && !(e.target instanceof window.HTMLInputElement)) close();

@@ -9,6 +9,7 @@ import { isDefault, signalsPathOf, vaccinesPathOf } from './analyses.js';
 import { parseQuarter } from './plot.js';
 import { el, formatNumber } from './table.js';
 import { renderTriage } from './triage.js';
+import { analysisWords, N_SUM, setTableContext } from './context.js';
 
 /** Emerging pairs listed on the front door (the highest EB05 first). */
 export const EMERGING_SHOWN = 20;
@@ -158,6 +159,7 @@ function renderTypes(types, body, ctx) {
     return tr;
   });
   $('types-table').tBodies[0].replaceChildren(...rows);
+  setTableContext($('types-table'), `Flagged and emerging pairs counted in the ${analysisWords(ctx.analysis)}.`);
 }
 
 function renderEmerging(emerging, body, ctx) {
@@ -183,5 +185,6 @@ function renderEmerging(emerging, body, ctx) {
     return tr;
   });
   $('emerging-table').tBodies[0].replaceChildren(...shown);
+  setTableContext($('emerging-table'), `Rows of the ${analysisWords(ctx.analysis)}. ${N_SUM}`);
   $('emerging-table').hidden = shown.length === 0;
 }

@@ -31,6 +31,7 @@ const byNumber = (a, b) => Number(a) - Number(b) || a.localeCompare(b);
  * @param {(rpage: number) => void} ctx.onPage
  * @param {(result: object) => void} ctx.onError
  * @param {(headers: object, hypothesis?: string) => void} ctx.onMeta
+ * @param {(body: object) => void} [ctx.onAnswer]  called with the answer's body (its `from`, `to`)
  * @returns {Promise<void>}
  */
 export async function renderReports(ctx) {
@@ -45,6 +46,7 @@ export async function renderReports(ctx) {
   }
   const body = result.body ?? {};
   ctx.onMeta({ ...result.headers, through: body.reports_through ?? result.headers.through }, body.hypothesis);
+  if (ctx.onAnswer) ctx.onAnswer(body);
   const n = Number(body.n_reports);
   $('reports-body').hidden = false;
   $('reports-body').dataset.nReports = String(n);
@@ -56,6 +58,7 @@ export async function renderReports(ctx) {
   const text = typeof body.query?.text === 'string' ? ` and whose narratives match “${body.query.text}”` : '';
   const once = body.duplicates === 'collapse' ? ', each suspected duplicate cluster counted once' : '';
   $('reports-summary').textContent = `${n} report${n === 1 ? '' : 's'} name${n === 1 ? 's' : ''} ${ctx.subject}${text}${span}${analysis}${once}.`
+    + ` Each report counts once (distinct reports, unlike the n of a pair, which sums overlapping windows).`
     + ` Matched vaccines: ${listText(body.vaccines)}. Matched events: ${listText(body.events)}.`;
   $('reports-detail').hidden = !(n > 0);
   if (!(n > 0)) return;
@@ -81,11 +84,13 @@ function renderDuplicatesControl(body) {
 
 /**
  * A clustered report's mark (GET /cases `cluster`: the VAERS_ID standing for its
- * suspected-duplicate cluster, itself for that one, null in none): a label in words, linking to
- * the report view of the report standing for the cluster (whose page lists the possible
- * duplicates). Null for a report in no cluster.
+ * suspected-duplicate cluster, itself for that one, null in none): a label in words; with `linked`,
+ * its number (or words) a link to the report view of the report standing for the cluster (whose
+ * page lists the possible duplicates). The `<summary>` carries the label without a link (a link
+ * inside the clickable summary is a nested interactive control, axe-core's nested-interactive);
+ * the expanded report carries it linked. Null for a report in no cluster.
  */
-function duplicateMark(report) {
+function duplicateMark(report, linked) {
   if (report.cluster === null || report.cluster === undefined) return null;
   const cluster = String(report.cluster);
   const stands = cluster === String(report.vaers_id);
@@ -94,8 +99,9 @@ function duplicateMark(report) {
     class: 'cluster-link', href: `/reports/${cluster}`,
     title: stands ? `Report ${cluster} stands for a cluster of suspected duplicates: open it to see them` : `Open report ${cluster}, which stands for this report's cluster of suspected duplicates`,
   });
-  if (stands) mark.append(link);
-  else mark.append('possible duplicate of ', link);
+  const target = linked ? link : (stands ? 'stands for a cluster' : cluster);
+  if (stands) mark.append(target);
+  else mark.append('possible duplicate of ', target);
   return mark;
 }
 
@@ -227,10 +233,15 @@ function reportDetails(report, ctx) {
     report.serious ? `serious${outcomes.length ? `: ${outcomes.join(', ')}` : ''}` : `not serious${outcomes.length ? `: ${outcomes.join(', ')}` : ''}`];
   const summary = el('summary');
   summary.append(el('strong', `VAERS ${report.vaers_id}`), ` — ${parts.join(' · ')}`);
-  const mark = duplicateMark(report);
+  const mark = duplicateMark(report, false);
   if (mark) summary.append(' ', mark);
   if (report.snippet) summary.append(snippetLine(report.snippet));
   details.append(summary);
+  const linkedMark = duplicateMark(report, true);
+  if (linkedMark) {
+    details.append(el('p', null, { class: 'duplicate-of' }));
+    details.lastChild.append(linkedMark);
+  }
 
   const facts = el('dl', null, { class: 'report-facts' });
   const fact = (term, value) => { const div = el('div'); div.append(el('dt', term), el('dd', value ?? '—')); facts.append(div); };

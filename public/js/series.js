@@ -2,7 +2,8 @@
 // selected analysis's signals path).
 import { getBoundQuarters, getSignals, signalsUrl } from './api.js';
 import { drawSeriesPlot, drawClassPlot, clearPlot } from './plot.js';
-import { renderPairHead, renderPairRows, renderSeriesTable } from './table.js';
+import { formatNumber, renderPairHead, renderPairRows, renderSeriesTable } from './table.js';
+import { analysisWords, N_SUM, nWindow, setTableContext } from './context.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,6 +20,8 @@ const MAX_CLASS_PLOTS = 10;
  * @property {(result: object) => void} onError
  * @property {(headers: object, hypothesis?: string) => void} onMeta
  * @property {(row: object, text: string, attrs?: object) => HTMLAnchorElement} pairLink
+ * @property {string} [analysis]  the page's analysis ('' = the default)
+ * @property {string} [window]  the triage window the pair was opened from (its last quarter), or ''
  */
 
 /**
@@ -53,6 +56,12 @@ export async function renderSeries(ctx) {
   }
   if (typeof body.note === 'string' && body.note) notes.push(body.note);
   if (!quarters.length) notes.push('This pair has no quarters in this analysis (see Compare analyses).');
+  if (ctx.window) {
+    const q = quarters.find((x) => x.quarter === ctx.window);
+    notes.push(q
+      ? `Opened from the triage queue: in the window ending ${ctx.window} (${analysisWords(ctx.analysis)}) the pair has n ${formatNumber(q.n)} reports and EB05 ${formatNumber(q.eb05)}; its row is marked in the table below.`
+      : `Opened from the triage queue's window ending ${ctx.window}, which has no row of this pair in the ${analysisWords(ctx.analysis)}.`);
+  }
   $('series-note').textContent = notes.join(' ');
   $('plot').closest('figure').hidden = !quarters.length;
   if (!quarters.length) {
@@ -60,6 +69,7 @@ export async function renderSeries(ctx) {
     delete $('plot').dataset.drawn;
     $('plot-caption').textContent = '';
     renderSeriesTable($('series-table'), []);
+    setTableContext($('series-table'), '');
     return;
   }
   const drawn = drawSeriesPlot($('plot'), { vaccine: body.vaccine ?? vaccine, event: body.event ?? event, quarters, boundQuarters });
@@ -74,7 +84,9 @@ export async function renderSeries(ctx) {
   ];
   if (drawn.log) parts.push('The y axis is on a log scale (values reach 10 or more).');
   $('plot-caption').textContent = parts.join(' ');
-  renderSeriesTable($('series-table'), quarters);
+  renderSeriesTable($('series-table'), quarters, ctx.window);
+  setTableContext($('series-table'), `Rows of the ${analysisWords(ctx.analysis)}. ${nWindow('')}`);
+  if (ctx.window) $('series-table').closest('details').open = true;
 }
 
 /** The Class view: every product of the pair's vaccine type for its event. @param {DetailContext} ctx */
@@ -91,6 +103,7 @@ export async function renderClass(ctx) {
   const table = $('class-table');
   renderPairHead(table.tHead, {});
   renderPairRows(table.tBodies[0], pairs, { selected: ctx.selected, pairLink: ctx.pairLink });
+  setTableContext(table, `Rows of the ${analysisWords(ctx.analysis)}. ${N_SUM}`);
   const shown = pairs.slice(0, MAX_CLASS_PLOTS);
   const series = await Promise.all(shown.map((p) => getSignals({ vaccine: p.vaccine, event: p.event, format: 'series' }, undefined, ctx.path)));
   if (!ctx.current()) return;

@@ -16,6 +16,11 @@ export const DEFAULT_LIMIT = 20;
 /** Reports per page of the line listing. */
 export const REPORTS_LIMIT = 20;
 const MAX_LIMIT = 500;
+/** Pairs per page of the front door's triage queue. */
+export const QUEUE_LIMIT = 20;
+/** Quarters in a window (the statistics' rolling 4-quarter windows). */
+export const WINDOW_QUARTERS = 4;
+const QUARTER = /^(\d{4})Q([1-4])$/;
 
 /**
  * @typedef {object} ViewState
@@ -33,7 +38,29 @@ const MAX_LIMIT = 500;
  * @property {string} text  search of the narratives in the Reports view ('' for none)
  * @property {'keep'|'collapse'} duplicates  the Reports view's GET /cases `duplicates`: every report,
  *   or each suspected-duplicate cluster once (kept across views and pairs, like the analysis)
+ * @property {string} window  the triage window the pair was opened from (its last quarter, '' for none)
+ * @property {string} from  first RECVDATE quarter of the Reports view ('' for the first of the store)
+ * @property {string} to  last RECVDATE quarter of the Reports view ('' for the last of the store)
+ * @property {number} tpage  1-based page of the front door's triage queue
  */
+
+/** A quarter `YYYYQn` as given, or '' when it is not one. */
+function quarterOrEmpty(text) {
+  return typeof text === 'string' && QUARTER.test(text) ? text : '';
+}
+
+/**
+ * The first quarter of the 4-quarter window ending at `quarter` (`2006Q4` -> `2006Q1`,
+ * `2007Q2` -> `2006Q3`), or '' when `quarter` is not `YYYYQn`.
+ * @param {string} quarter
+ * @returns {string}
+ */
+export function windowStart(quarter) {
+  const m = QUARTER.exec(quarter ?? '');
+  if (!m) return '';
+  const index = Number(m[1]) * 4 + Number(m[2]) - 1 - (WINDOW_QUARTERS - 1);
+  return `${Math.floor(index / 4)}Q${(index % 4) + 1}`;
+}
 
 function positiveInt(text, fallback, max) {
   if (text === null || !/^\d+$/.test(text)) return fallback;
@@ -68,6 +95,10 @@ export function stateFromSearch(search) {
     rpage: positiveInt(p.get('rpage'), 1, Number.MAX_SAFE_INTEGER),
     text: p.get('text') ?? '',
     duplicates: DUPLICATES.includes(p.get('duplicates')) ? p.get('duplicates') : DUPLICATES[0],
+    window: pair ? quarterOrEmpty(p.get('window')) : '',
+    from: quarterOrEmpty(p.get('from')),
+    to: quarterOrEmpty(p.get('to')),
+    tpage: positiveInt(p.get('tpage'), 1, Number.MAX_SAFE_INTEGER),
   };
 }
 
@@ -94,6 +125,10 @@ export function searchFromState(state) {
   if (state.view === 'reports' && state.rpage !== 1) p.set('rpage', String(state.rpage));
   if (state.view === 'reports' && state.text) p.set('text', state.text);
   if (state.duplicates && state.duplicates !== DUPLICATES[0]) p.set('duplicates', state.duplicates);
+  if (state.pair && state.window) p.set('window', state.window);
+  if (state.from) p.set('from', state.from);
+  if (state.to) p.set('to', state.to);
+  if (state.tpage && state.tpage !== 1) p.set('tpage', String(state.tpage));
   const text = p.toString();
   return text ? `?${text}` : '';
 }
@@ -105,24 +140,32 @@ export function hrefOf(state) {
 
 /**
  * The state of a pair's view opened from `state`: the same list (or, without a query, the
- * pair's vaccine as the query), the same analysis, the quarterly series.
+ * pair's vaccine as the query), the same analysis, the quarterly series. Opened from the triage
+ * queue (`from`: the queue's analysis and window), it takes the queue's analysis ('' when it is
+ * the default) and window, and its Reports view the window's quarters; otherwise no window and
+ * all time.
  * @param {ViewState} state
  * @param {{vaccine: string, event: string}} pair
+ * @param {{analysis: string, window: string}} [from]
  * @returns {ViewState}
  */
-export function pairState(state, pair) {
+export function pairState(state, pair, from) {
   const base = hasQuery(state) ? state : { ...state, vaccine: pair.vaccine, page: 1 };
-  return { ...base, pair: { vaccine: pair.vaccine, event: pair.event }, view: 'series', rpage: 1, text: '' };
+  const last = from ? quarterOrEmpty(from.window) : '';
+  const context = from
+    ? { analysis: from.analysis, window: last, from: windowStart(last), to: last }
+    : { window: '', from: '', to: '' };
+  return { ...base, ...context, pair: { vaccine: pair.vaccine, event: pair.event }, view: 'series', rpage: 1, text: '' };
 }
 
 /** The URL of a pair's view (what a pair link points to, and what a click on it pushes). */
-export function pairHref(state, pair) {
-  return hrefOf(pairState(state, pair));
+export function pairHref(state, pair, from) {
+  return hrefOf(pairState(state, pair, from));
 }
 
 /** The state listing the pairs of a vaccine (name or type), in the same analysis. */
 export function vaccineState(state, vaccine) {
-  return { ...state, q: '', vaccine, event: '', page: 1, pair: null, view: 'series', rpage: 1, text: '' };
+  return { ...state, q: '', vaccine, event: '', page: 1, pair: null, view: 'series', rpage: 1, text: '', window: '', from: '', to: '' };
 }
 
 /** True when the state holds a query (at least one of q, vaccine, event; spec 4.1). */
@@ -154,7 +197,8 @@ export function listParams(state) {
 export function casesParams(state) {
   const subject = state.pair ? { vaccine: state.pair.vaccine, event: state.pair.event } : { q: state.q, vaccine: state.vaccine, event: state.event };
   const duplicates = state.duplicates && state.duplicates !== DUPLICATES[0] ? { duplicates: state.duplicates } : {};
-  return { ...subject, ...(state.text ? { text: state.text } : {}), ...duplicates, limit: REPORTS_LIMIT, offset: (state.rpage - 1) * REPORTS_LIMIT };
+  const range = { ...(state.from ? { from: state.from } : {}), ...(state.to ? { to: state.to } : {}) };
+  return { ...subject, ...(state.text ? { text: state.text } : {}), ...duplicates, ...range, limit: REPORTS_LIMIT, offset: (state.rpage - 1) * REPORTS_LIMIT };
 }
 
 /** A short human description of the query, e.g. `vaccine "X"`. */

@@ -116,14 +116,15 @@ const QUARTER_COLUMNS = [
  * (`ewma_eb05`, `ic025`) appear only when the quarters carry them.
  * @param {HTMLTableElement} table
  * @param {object[]} quarters spec 2.3 quarter objects
+ * @param {string} [current] a quarter whose row is marked (`aria-current`, the triage window the pair was opened from)
  */
-export function renderSeriesTable(table, quarters) {
+export function renderSeriesTable(table, quarters, current = '') {
   const columns = QUARTER_COLUMNS.filter(([key]) => quarters.some((q) => key in q));
   const head = el('tr');
   for (const [key, label] of columns) head.append(el('th', label, { scope: 'col', class: key === 'quarter' || key === 'is_signal_any' ? null : 'num' }));
   table.tHead.replaceChildren(head);
   const rows = quarters.map((q) => {
-    const tr = el('tr');
+    const tr = el('tr', null, { 'aria-current': current && q.quarter === current ? 'true' : null });
     for (const [key] of columns) {
       let text;
       if (key === 'quarter') text = q.quarter;

@@ -7,10 +7,15 @@
 import { getTriage } from './api.js';
 import { triagePathOf } from './analyses.js';
 import { el, formatNumber } from './table.js';
+import { QUEUE_LIMIT } from './state.js';
+import { nWindow, setTableContext } from './context.js';
 
-/** Pairs asked of /triage for the front door's queue (`caution=exclude`) and for its artefacts section (`caution=only`). */
-export const TRIAGE_ASKED = 100;
-export const ARTEFACTS_ASKED = 50;
+/**
+ * Pairs asked of /triage for one page of the front door's queue (`caution=exclude`; the rest page
+ * by page on request) and for its artefacts section (`caution=only`).
+ */
+export const TRIAGE_ASKED = QUEUE_LIMIT;
+export const ARTEFACTS_ASKED = 20;
 
 /** The caution table of an answer (`caution_codes`: [{code, label, artefact, description}]) as a map by code. */
 export function cautionTable(body) {
@@ -21,7 +26,7 @@ export function cautionTable(body) {
 
 /** The columns of the queue's and the artefacts' tables: [label, title, numeric]. */
 const COLUMNS = [
-  ['Rank', null, true], ['Vaccine', null, false], ['Event', null, false], ['n', 'Reports of the pair in the window', true],
+  ['Rank', null, true], ['Vaccine', null, false], ['Event', null, false], ['n', 'Reports of the pair received in the window (4 quarters)', true],
   ['EB05', 'EB05 of the window', true], ['Score', 'Triage score: the higher, the sooner to review', true], ['Reasons', null, false], ['Cautions', null, false],
 ];
 
@@ -78,9 +83,9 @@ function pairRows(pair, rank, ctx) {
 function pairRow(pair, rank, ctx) {
   const tr = el('tr', null, { 'data-vaccine': pair.vaccine, 'data-event': pair.event });
   const vaccine = el('th', null, { scope: 'row' });
-  vaccine.append(ctx.pairLink(pair, pair.vaccine, { class: 'pair-link vaccine-link' }));
+  vaccine.append(ctx.pairLink(pair, pair.vaccine, { class: 'pair-link vaccine-link' }, ctx.from));
   const event = el('td');
-  event.append(ctx.pairLink(pair, pair.event, { class: 'pair-link event-link' }));
+  event.append(ctx.pairLink(pair, pair.event, { class: 'pair-link event-link' }, ctx.from));
   tr.append(el('td', String(rank), { class: 'num' }), vaccine, event, el('td', formatNumber(pair.n), { class: 'num' }),
     el('td', formatNumber(pair.eb05), { class: 'num' }), el('td', formatNumber(pair.score), { class: 'num' }),
     labels(pair.reasons, 'reasons', ctx.cautions), labels(pair.cautions, 'cautions', ctx.cautions));
@@ -92,7 +97,10 @@ function pairRow(pair, rank, ctx) {
  * @param {object} ctx
  * @param {() => boolean} ctx.current
  * @param {string} ctx.analysis  the page's analysis ('' = default)
- * @param {(row: object, text: string, attrs?: object) => HTMLAnchorElement} ctx.pairLink
+ * @param {(row: object, text: string, attrs?: object, from?: {analysis: string, window: string}) => HTMLAnchorElement} ctx.pairLink
+ *   `from`: the queue's analysis and window, which the pair's view opens in
+ * @param {number} [ctx.queuePage]  1-based page of the queue
+ * @param {(tpage: number) => void} [ctx.onQueuePage]  opens another page of the queue
  * @returns {Promise<boolean>} false when the server has no triage (404): the front door is then as without it
  */
 export async function renderTriage(ctx) {
@@ -100,8 +108,9 @@ export async function renderTriage(ctx) {
   // Two asks: the artefacts rank after every other pair, so in a long queue they are far below
   // its first page; caution=only fetches them for their own section.
   const path = triagePathOf(ctx.analysis);
+  const page = ctx.queuePage ?? 1;
   const [result, artefactResult] = await Promise.all([
-    getTriage({ caution: 'exclude', limit: TRIAGE_ASKED }, path), getTriage({ caution: 'only', limit: ARTEFACTS_ASKED }, path),
+    getTriage({ caution: 'exclude', limit: TRIAGE_ASKED, offset: (page - 1) * TRIAGE_ASKED }, path), getTriage({ caution: 'only', limit: ARTEFACTS_ASKED }, path),
   ]);
   if (!ctx.current()) return true;
   const section = $('triage-section');
@@ -116,12 +125,14 @@ export async function renderTriage(ctx) {
     section.dataset.state = 'error';
     $('triage-summary').textContent = `The triage queue could not be loaded: ${failed.error ?? 'GET /triage answered no pairs.'}`;
     $('triage-table').hidden = true;
+    $('triage-pager').hidden = true;
     $('artefacts-section').hidden = true;
     return true;
   }
   section.dataset.state = 'ready';
   const body = result.body;
-  const rowCtx = { ...ctx, cautions: cautionTable(body) };
+  const from = { analysis: typeof body.analysis === 'string' ? body.analysis : '', window: typeof body.quarter === 'string' ? body.quarter : '' };
+  const rowCtx = { ...ctx, cautions: cautionTable(body), from };
   const clean = Number(body.total ?? body.pairs.length);
   const queue = body.pairs.map((pair, i) => ({ pair, rank: Number(body.offset ?? 0) + i + 1 }));
   // Every artefact ranks after the `clean` pairs without one.
@@ -131,7 +142,12 @@ export async function renderTriage(ctx) {
   const total = clean + artefactTotal;
   const what = body.group === 'signal' ? `signal${total === 1 ? '' : 's'} (flagged pairs, those sharing most of their reports folded into one row)` : `flagged pair${total === 1 ? '' : 's'}`;
   const parts = [`${total} ${what} in the window ending ${body.quarter ?? '—'}${body.analysis ? ` (analysis “${body.analysis}”)` : ''}, in rank order.`];
-  if (clean > body.pairs.length) parts.push(`The first ${body.pairs.length} of the ${clean} without an artefact caution are shown.`);
+  const offset = Number(body.offset ?? 0);
+  if (clean > body.pairs.length) {
+    parts.push(body.pairs.length
+      ? `Ranks ${offset + 1}–${offset + body.pairs.length} of the ${clean} without an artefact caution are shown; the next pages on request.`
+      : `Past the last of the ${clean} pairs without an artefact caution.`);
+  }
   parts.push(`${artefactTotal} with an artefact caution ${artefactTotal === 1 ? 'is' : 'are'} listed under “Possible artefacts” below${artefactTotal > artefacts.length ? ` (the first ${artefacts.length})` : ''}.`);
   if (typeof body.note === 'string' && body.note) parts.push(body.note);
   $('triage-summary').textContent = parts.join(' ');
@@ -139,9 +155,24 @@ export async function renderTriage(ctx) {
   $('triage-caveat').hidden = !body.hypothesis;
   fillHead($('triage-table'));
   fillHead($('artefacts-table'));
+  const context = `Analysis “${from.analysis || '—'}”, window ending ${from.window || '—'}: a pair opens in them. ${nWindow(from.window)}`;
+  setTableContext($('triage-table'), context);
+  setTableContext($('artefacts-table'), context);
+  renderPager(page, Math.max(1, Math.ceil(clean / TRIAGE_ASKED)), ctx.onQueuePage);
   $('triage-table').hidden = queue.length === 0;
   $('triage-table').tBodies[0].replaceChildren(...queue.flatMap(({ pair, rank }) => pairRows(pair, rank, rowCtx)));
   $('artefacts-section').hidden = artefacts.length === 0;
   $('artefacts-table').tBodies[0].replaceChildren(...artefacts.flatMap(({ pair, rank }) => pairRows(pair, rank, rowCtx)));
   return true;
+}
+
+/** The queue's pager: page `page` of `pages`, the buttons calling `onPage` (hidden with one page). */
+function renderPager(page, pages, onPage) {
+  const $ = (id) => document.getElementById(id);
+  $('triage-pager').hidden = pages <= 1 && page <= 1;
+  $('triage-page-info').textContent = `Page ${page} of ${pages} (${TRIAGE_ASKED} pairs a page)`;
+  $('triage-prev').disabled = page <= 1 || !onPage;
+  $('triage-next').disabled = page >= pages || !onPage;
+  $('triage-prev').onclick = () => onPage(page - 1);
+  $('triage-next').onclick = () => onPage(page + 1);
 }

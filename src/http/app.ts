@@ -27,6 +27,7 @@ import { casesRoutes } from './cases-route.js';
 import { reportsRoutes } from './reports-route.js';
 import { triageRoutes } from './triage-route.js';
 import { interactionsRoutes } from './interactions-route.js';
+import { exportRoutes } from './export-route.js';
 import { healthRoutes } from './health.js';
 import { LiveStore, type LiveStoreLog } from './live-store.js';
 import { registerMetrics } from './metrics.js';
@@ -243,6 +244,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   await app.register(reportsRoutes, { live: served });
   await app.register(triageRoutes, { live: served, analysisNames });
   await app.register(interactionsRoutes, { live: served });
+  await app.register(exportRoutes, { live: served, analysisNames });
   await app.register(pipelineRoutes, pipelineOptionsFromEnv());
   await app.register(explorerRoutes, { live: served });
 

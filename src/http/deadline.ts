@@ -9,12 +9,20 @@
  * request waiting for it is not cut: its deadline starts over when the load ends.
  *
  * The limit: REPORTING_SIGNALS_DEADLINE_MS in the environment, else DEADLINE_MS_DEFAULT (the
- * serve command and tests can pass another to buildApp).
+ * serve command and tests can pass another to buildApp). A route with `config: { deadline: false }`
+ * (the bulk export, src/http/export-route.ts) has none.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { errorBody } from '../domain/error-object.js';
 import { Unavailable } from '../serve/query/unavailable.js';
 import type { LiveStore } from './live-store.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** False on a route the request deadline does not cut (the bulk export). */
+    deadline?: boolean;
+  }
+}
 
 /** Default deadline of a request, in milliseconds. */
 export const DEADLINE_MS_DEFAULT = 10_000;
@@ -68,6 +76,12 @@ export function registerDeadline(app: FastifyInstance, live: LiveStore, deadline
   app.addHook('onRequest', (request, reply, done) => {
     const controller = new AbortController();
     request.stop = controller.signal;
+    // A route that opts out (`config: { deadline: false }`: the bulk export, whose work is one table's
+    // file, bounded, and whose answer is that whole file) is not cut.
+    if (request.routeOptions.config?.deadline === false) {
+      done();
+      return;
+    }
     let timer: NodeJS.Timeout;
     const expire = (): void => {
       if (reply.sent) return;

@@ -5,6 +5,8 @@
  * section of /llms.txt (notes.ts assembles RESOURCE_NOTES with the rest).
  */
 import { CASES_PARAMETERS } from '../serve/cases/params.js';
+import { ANALYSIS_TABLES, EXPORT_FORMATS, EXPORT_TABLES } from '../serve/export/params.js';
+import { REPORT_EVENT_COLUMNS, REPORT_VACCINE_COLUMNS } from '../domain/store-schema.js';
 import { CASES_NOTE } from '../serve/cases/render.js';
 import { ANALYSIS_ALIASES, ANALYSIS_MODIFIERS, SUBSET_ANALYSES } from '../domain/analysis-rules.js';
 import { JSON_REPORT_COLUMNS, STORED_REPORT_COLUMNS } from '../domain/report-columns.js';
@@ -133,6 +135,15 @@ GET /masking: for a pair (vaccine, event) in a window of the default analysis, c
 ${table(MASKING_PARAMETERS)}
 
 Errors: a 400 Error object for an unknown or repeated parameter, a missing required one, a quarter not YYYYQn or outside the stored windows, an unknown vaccine or event name (names are exact), the same vaccine twice, limit outside 1..500, offset below 0. 503: no store yet, a store without the interactions table (built before it) or, for /masking, without report tables. Headers: X-REPORTS-Analysis, X-REPORTS-Through, X-Total-Count (/interactions), Cache-Control public, max-age=60, ETag.`;
+
+/** GET /export and GET /analyses/{analysis}/export (issue 36: the whole tables for analysts). */
+export function exportNotes(): string {
+  return `Whole tables as one file each, for pandas, R or DuckDB: table= ${EXPORT_TABLES.join(', ')}; format= ${EXPORT_FORMATS.join(' or ')} (default csv). /analyses/{analysis}/export serves ${ANALYSIS_TABLES.join(' and ')} of that analysis; /export the default analysis's and the report tables. The file is streamed with Content-Length and Content-Disposition: attachment; the caveat is in X-REPORTS-Hypothesis. Bad input is a 400 Error object with allowed; an unknown analysis a 404.
+
+- pairs: every pair the analysis serves, the /signals fields (spec 2.1): n sums the quarterly n over the flagged windows, which overlap (not distinct reports).
+- quarterly: one row per pair and 4-quarter window (quarter = its last quarter), the store's columns: analysis, drug (the vaccine), event, quarter, n (reports in the window), expected, the MGPS, PRR, ROR and IC statistics with their bounds, n_methods_flagged, is_signal_any, ewma_eb05 and the triage evidence.
+- reports (one row per report, with its narratives when the store keeps them), report_vaccines (one row per report and vaccine: ${REPORT_VACCINE_COLUMNS.map(([name]) => name).join(', ')}), report_events (one row per report and event: ${REPORT_EVENT_COLUMNS.map(([name]) => name).join(', ')}): long format, joined on vaers_id.
+- CSV: a header line, comma-separated, quotes where needed, empty cells for null, true/false. Parquet: zstd, typed columns.`;
 }
 
 /** The resource notes in section order: /llms.txt prints `### section title` and the body; the routes use the body as their OpenAPI description. */
@@ -144,4 +155,6 @@ export const RESOURCE_NOTES: ReadonlyArray<{ section: string; title: string; bod
   { section: '4.7', title: 'GET /reports/{vaers_id} (our addition)', body: reportsNotes },
   { section: '4.8', title: 'GET /triage and GET /analyses/{analysis}/triage (our addition)', body: triageNotes },
   { section: '4.9', title: 'GET /interactions, GET /interactions/series and GET /masking (our addition)', body: interactionsNotes },
+
+  { section: '4.10', title: 'GET /export and GET /analyses/{analysis}/export (our addition)', body: exportNotes },
 ];

@@ -11,11 +11,13 @@
  *   file checks that exactly one test file does, and runs the README's first commands and the
  *   `score` example itself;
  * - a recipe marked `<!-- recipe: not run -->` says why on the page, right under the block.
- * The server tests skip with a message without the default store; the `score` example without
- * ../shared/data/oracle.
+ * The server tests skip with a message without the default store. `npm start` (then the README's
+ * curl lines against it), the `import` and the `score` examples run in a fresh clone of the
+ * repository (test/helpers/fresh-clone.ts: `git clone`, node_modules linked for `npm ci`), on the
+ * files it ships (data/samples).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, chmodSync, cpSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +27,7 @@ import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
 import { curlLines, docBlocks, docPages, recipe, recipes, SHELL_LANGS, type DocBlock } from '../helpers/recipes.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { startGoldenHarness, type GoldenHarness } from '../golden/harness.js';
+import { buildInClone, freshClone, removeFreshClone } from '../helpers/fresh-clone.js';
 
 /** Every recipe of every page. */
 const ALL = docPages().flatMap((page) => recipes(page));
@@ -146,24 +149,19 @@ describe('the README\'s first commands', () => {
   });
 
   let child: ChildProcess | null = null;
-  let copy: string | null = null;
   afterAll(() => {
     if (child?.pid) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* ended */ }
-    if (copy) rmSync(copy, { recursive: true, force: true });
   });
 
   /**
-   * `npm start` as written, in a copy of the repository (its own dist/, so the tests that read this
-   * worktree's dist/ are not disturbed; node_modules linked): it builds, then serves the default store
-   * from the cache (the same key: the same sources and data/vaers) on $PORT until /readyz is 200.
+   * `npm start` as written, in a fresh clone of the repository (test/helpers/fresh-clone.ts: its own
+   * dist/, so the tests that read this worktree's dist/ are not disturbed; node_modules linked for
+   * `npm ci`): it builds, then serves the default store from the cache (the same key: the same
+   * sources and data/vaers) on $PORT until /readyz is 200; then every curl line of the README runs
+   * as written against it (the port replaced), each answering 200.
    */
-  it.skipIf(!hasDefaultStore('npm start in a copy of the repository'))('`npm start` builds and serves the default store: /readyz 200, /signals 200', async () => {
-    copy = mkdtempSync(path.join(tmpdir(), 'rs-npm-start-'));
-    for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'src', 'public', 'data', 'VERSION']) {
-      if (existsSync(path.join(REPO_ROOT, entry))) cpSync(path.join(REPO_ROOT, entry), path.join(copy, entry), { recursive: true });
-    }
-    symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(copy, 'node_modules'));
-    mkdirSync(path.join(copy, 'dist'), { recursive: true });
+  it.skipIf(!hasDefaultStore('npm start in a fresh clone of the repository'))('`npm start` in a fresh clone builds and serves the default store: /readyz 200, then every curl line of the README answers 200', async () => {
+    const copy = freshClone();
     const port = await freePort();
     const start = commands[0].replace(/^npm ci && /, '');
     expect(start).toBe('npm start');
@@ -177,25 +175,22 @@ describe('the README\'s first commands', () => {
       await new Promise((r) => setTimeout(r, 1000));
     }
     expect(ready).toBe(200);
-    expect((await fetch(`${url}/signals?vaccine=ROTAVIRUS&limit=1`)).status).toBe(200);
-  }, 300_000);
+    const lines = recipes('README.md').filter((b) => b.marker === null).flatMap((b) => curlLines(b.text));
+    expect(lines.length).toBeGreaterThan(5);
+    for (const line of lines) {
+      const run = await bash(`${line.replaceAll('http://127.0.0.1:8080', url)} -s -o /dev/null -w '%{http_code}'`, { cwd: copy });
+      expect({ line, code: run.code, status: run.stdout }).toEqual({ line, code: 0, status: '200' });
+    }
+  }, 420_000);
 });
 
-const caers = path.resolve(REPO_ROOT, '..', 'shared', 'data', 'oracle', 'caers.csv');
-if (!existsSync(caers)) console.warn(`test/docs/recipes: ${caers} is absent; the score example of docs/operations.md is not run`);
-
-describe.skipIf(!existsSync(caers))('the score example of docs/operations.md', () => {
-  it('runs as written (beside a link to dist/ and ../shared/data) and prints the published hyperparameters', async () => {
+describe('the score example of docs/operations.md', () => {
+  it('runs as written in a fresh clone, on the file the repository ships, and prints the published hyperparameters', async () => {
     const block = recipe('docs/operations.md', 'score-caers');
-    const dir = mkdtempSync(path.join(tmpdir(), 'rs-score-'));
+    const dir = freshClone();
+    if (!existsSync(path.join(dir, 'dist', 'cli.js'))) buildInClone(dir);
     try {
-      // The layout the command expects: the repository (here a folder linking its dist/) beside shared/data.
-      mkdirSync(path.join(dir, 'repo'));
-      mkdirSync(path.join(dir, 'shared'));
-      symlinkSync(path.join(REPO_ROOT, 'dist'), path.join(dir, 'repo', 'dist'));
-      symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'repo', 'node_modules'));
-      symlinkSync(path.dirname(path.dirname(caers)), path.join(dir, 'shared', 'data'));
-      const run = await bash(block, { cwd: path.join(dir, 'repo'), timeoutMs: 120_000 });
+      const run = await bash(block, { cwd: dir, timeoutMs: 120_000 });
       expect(run.code, run.stderr).toBe(0);
       const printed = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, number | boolean>;
       const documented = /^# (\{.*\})$/m.exec(block)![1];
@@ -204,11 +199,11 @@ describe.skipIf(!existsSync(caers))('the score example of docs/operations.md', (
         if (value.endsWith('...')) expect(String(printed[name]).startsWith(value.slice(0, -3)), `${name} ${printed[name]}`).toBe(true);
         else expect(printed[name]).toEqual(JSON.parse(value));
       }
-      expect(readFileSync(path.join(dir, 'repo', 'caers-scores.csv'), 'utf8').split('\n').length).toBeGreaterThan(17_000);
+      expect(readFileSync(path.join(dir, 'caers-scores.csv'), 'utf8').split('\n').length).toBeGreaterThan(17_000);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(path.join(dir, 'caers-scores.csv'), { force: true });
     }
-  }, 150_000);
+  }, 450_000);
 });
 
 describe('the import example of docs/operations.md', () => {
@@ -216,20 +211,19 @@ describe('the import example of docs/operations.md', () => {
   let dir: string | null = null;
   afterAll(() => {
     if (child?.pid) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* ended */ }
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(path.join(dir, 'sample.duckdb'), { force: true });
   });
 
   /**
-   * The three lines as written, in a folder linking the repository's dist/, data/ and node_modules
-   * (so sample.duckdb is written there): import, serve on $PORT (the default 8080 in the page), and
-   * the curl line once /readyz is 200, on the test's port. The pairs served are those of the sample
+   * The three lines as written, in a fresh clone (so sample.duckdb is written there): import, serve
+   * on $PORT (the default 8080 in the page), and the curl line once /readyz is 200, on the test's port. The pairs served are those of the sample
    * with a quarter flagged by two methods, each `n` the sum of those quarters' `observed` (spec 2.1).
    */
   it('imports data/samples/rotavirus-intussusception.csv, serves it, and /signals answers its flagged pairs', async () => {
     const lines = recipe('docs/operations.md', 'import-sample').split('\n').filter((l) => l.trim() !== '');
     expect(lines).toHaveLength(3);
-    dir = mkdtempSync(path.join(tmpdir(), 'rs-import-sample-'));
-    for (const entry of ['dist', 'data', 'node_modules']) symlinkSync(path.join(REPO_ROOT, entry), path.join(dir, entry));
+    dir = freshClone();
+    if (!existsSync(path.join(dir, 'dist', 'cli.js'))) buildInClone(dir);
     const imported = await bash(lines[0], { cwd: dir, timeoutMs: 120_000 });
     expect(imported.code, imported.stderr).toBe(0);
     expect(existsSync(path.join(dir, 'sample.duckdb'))).toBe(true);
@@ -256,5 +250,7 @@ describe('the import example of docs/operations.md', () => {
     }
     expect(expected.size).toBeGreaterThan(0);
     expect(served.sort()).toEqual([...expected].map(([vaccine, n]) => [vaccine, 'Intussusception', n]).sort());
-  }, 240_000);
+  }, 480_000);
 });
+
+afterAll(() => removeFreshClone());

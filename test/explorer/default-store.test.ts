@@ -1,8 +1,8 @@
 /**
  * Issue 6 on the embedded default store (the default store built into the cache, VAERS 1990-2006): the page in
  * headless Chromium against the real server, with real names (`ROTAVIRUS (ROTASHIELD)` x
- * `Intussusception`). Saves the screenshots the README uses (artifacts/screenshots/default-*.png;
- * docs/explorer.png is a copy of default-readme.png). Skips when the store or Chromium is absent.
+ * `Intussusception`). Saves screenshots (artifacts/screenshots/default-*.png;
+ * docs/explorer.png is the top of a11y-front-1400.png, test/explorer/a11y.test.ts). Skips when the store or Chromium is absent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -84,7 +84,7 @@ describe.skipIf(!hasStore || !hasChromium)('explorer page on the embedded defaul
     await restored.close();
   });
 
-  it('combines a vaccine type and an event in the URL (the README view, analyses compared: docs/explorer.png copies it)', async () => {
+  it('combines a vaccine type and an event in the URL (the analyses-compared view the README showed before)', async () => {
     await open(page, base, `/?vaccine=ROTAVIRUS&event=${EVENT}&pair_vaccine=${q(VACCINE)}&pair_event=${EVENT}`);
     expect(await page.textContent('#total')).toContain('vaccine “ROTAVIRUS” and event “Intussusception”');
     expect(await column(page, '#pairs', 0)).toContain(VACCINE);

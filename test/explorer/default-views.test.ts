@@ -176,11 +176,15 @@ describe.skipIf(!hasStore || !hasChromium)('explorer front door, analyses and re
   });
 
   it('Compare analyses: one EB05 line per analysis that serves the pair, the others said absent', async () => {
-    const analyses = (await json('/analyses')).analyses as Array<{ name: string }>;
+    const analyses = (await json('/analyses')).analyses as Array<{ name: string; items: string }>;
+    // A type-level analysis (items: VAX_TYPE codes, e.g. `types`) serves the product as its code (issue 36).
+    const codes = ((await json('/vaccines')).vaccines as Array<{ vaccine: string; vax_type_codes: string[] }>).find((v) => v.vaccine === VACCINE)!.vax_type_codes;
+    expect(codes).toHaveLength(1);
+    const askedIn = (name: string): string => (analyses.find((a) => a.name === name)!.items === 'vax_type_code' ? codes[0] : VACCINE);
     const serving: string[] = [];
     for (const { name } of analyses) {
-      const rows = (await json(`/analyses/${name}/signals?vaccine=${q(VACCINE)}&event=${EVENT}`)) as PairRow[];
-      if (rows.some((r) => r.vaccine === VACCINE && r.event === EVENT)) serving.push(name);
+      const rows = (await json(`/analyses/${name}/signals?vaccine=${q(askedIn(name))}&event=${EVENT}`)) as PairRow[];
+      if (rows.some((r) => r.vaccine === askedIn(name) && r.event === EVENT)) serving.push(name);
     }
     expect(serving.length).toBeGreaterThan(1);
     expect(serving.length).toBeLessThan(analyses.length);
@@ -201,7 +205,7 @@ describe.skipIf(!hasStore || !hasChromium)('explorer front door, analyses and re
     for (const { name } of analyses) {
       const tr = page.locator(`#compare-table tbody tr[data-analysis="${name}"]`);
       if (serving.includes(name)) {
-        const row = ((await json(`/analyses/${name}/signals?vaccine=${q(VACCINE)}&event=${EVENT}`)) as Array<PairRow & { eb05: number }>)[0];
+        const row = ((await json(`/analyses/${name}/signals?vaccine=${q(askedIn(name))}&event=${EVENT}`)) as Array<PairRow & { eb05: number }>)[0];
         expect(Number(await tr.locator('td').first().textContent())).toBeCloseTo(row.eb05, 3);
       } else {
         expect(await tr.locator('td.absent').textContent()).toContain('Not served in this analysis');

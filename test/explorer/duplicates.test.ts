@@ -42,12 +42,13 @@ describe.skipIf(!hasChromium)('explorer Reports view: suspected duplicates marke
   const session = browserSession(() => writeDuplicatesStore(dir), () => rm(dir, { recursive: true, force: true }));
 
   /** Per listed report: its VAERS_ID, its mark's text ('' for none), the cluster and link it names. */
-  const marks = async (): Promise<Array<{ id: number; text: string; cluster: string | null; href: string | null }>> =>
+  const marks = async (): Promise<Array<{ id: number; text: string; cluster: string | null; href: string | null; inSummary: string }>> =>
     session.page.$$eval('#listing details.report', (nodes) => nodes.map((d) => {
       const mark = d.querySelector('summary .label.duplicate');
       return {
         id: Number(d.getAttribute('data-vaers-id')), text: mark?.textContent ?? '',
-        cluster: mark?.getAttribute('data-cluster') ?? null, href: mark?.querySelector('a')?.getAttribute('href') ?? null,
+        cluster: mark?.getAttribute('data-cluster') ?? null, href: d.querySelector('.duplicate-of a.cluster-link')?.getAttribute('href') ?? null,
+        inSummary: mark?.querySelector('a, button, input') ? 'interactive' : 'text',
       };
     }));
   const nReports = async (): Promise<number> => Number(await session.page.getAttribute('#reports-body', 'data-n-reports'));
@@ -82,7 +83,10 @@ describe.skipIf(!hasChromium)('explorer Reports view: suspected duplicates marke
     await open(page, base, PAIR_URL);
     const copy = (await marks()).find((m) => m.text.startsWith('possible duplicate of') && [102, 202, 203].includes(m.id))!;
     const representative = Number(copy.cluster);
-    await Promise.all([page.waitForURL(new RegExp(`/reports/${representative}$`)), page.click(`#listing details[data-vaers-id="${copy.id}"] a.cluster-link`)]);
+    // the link is in the expanded report (no link inside the clickable summary)
+    expect(copy.inSummary).toBe('text');
+    await page.click(`#listing details[data-vaers-id="${copy.id}"] summary`);
+    await Promise.all([page.waitForURL(new RegExp(`/reports/${representative}$`)), page.click(`#listing details[data-vaers-id="${copy.id}"] .duplicate-of a.cluster-link`)]);
     expect(await page.textContent('h1')).toBe(`VAERS report ${representative}`);
     const linked = await page.$$eval('a[href^="/reports/"]', (links) => links.map((a) => Number(a.textContent)));
     for (const other of [102, 202, 203].filter((id) => id !== representative)) expect(linked).toContain(other);

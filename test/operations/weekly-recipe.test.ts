@@ -1,15 +1,15 @@
 /**
  * The weekly recipe of docs/operations.md (section "Operating it"), run as written: the fenced
  * block marked `<!-- recipe: weekly -->` is taken from that page and run by bash with `VAERS`, `STORE`,
- * `SERVE_PID` and `PORT` set and `reporting-signals` on PATH (a wrapper running src/cli.ts
- * through tsx). The store is built to `$STORE.new`, moved onto the served path, and the server
+ * `SERVE_PID` and `PORT` set, in the repository's root, where its `npx reporting-signals` is the
+ * package's own binary (dist/cli.js, built before the tests: `npm test` builds first), as on a
+ * fresh clone after `npm ci && npm run build`; nothing is added to PATH. The store is built to `$STORE.new`, moved onto the served path, and the server
  * reloads it: on SIGHUP (the block's `kill -HUP`), and with `serve --watch` (the block's first
  * command only: the rename is the trigger). Then `/readyz` shows the new store's build id, and the
  * new store serves what the old one served (`build --like`, issue 35): its analyses and narratives.
  */
 import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,6 @@ import { get, killAll, ROOT, startServe, untilReady } from './serve-process.js';
 
 const run = promisify(execFile);
 let stores: TwoStores;
-let bin: string;
 /** A served store as an operator builds it: analyses all and serious (serious not the first), with the narratives; reports of 2000. */
 let servedOlder: string;
 
@@ -32,9 +31,6 @@ async function weeklyRecipe(): Promise<string> {
 
 beforeAll(async () => {
   stores = await buildTwoStores();
-  bin = await mkdtemp(join(tmpdir(), 'rs-bin-'));
-  await writeFile(join(bin, 'reporting-signals'), `#!/bin/sh\nexec "${process.execPath}" --import tsx "${join(ROOT, 'src/cli.ts')}" "$@"\n`);
-  await chmod(join(bin, 'reporting-signals'), 0o755);
   const vaers = await writeCaseFolder(join(stores.dir, 'vaers-2000'), CASE_NARRATIVES);
   for (const kind of ['DATA', 'VAX', 'SYMPTOMS']) await rm(join(vaers, `2001VAERS${kind}.csv`));
   servedOlder = join(stores.dir, 'served-older.duckdb');
@@ -43,13 +39,12 @@ beforeAll(async () => {
 afterAll(async () => {
   killAll();
   await rm(stores.dir, { recursive: true, force: true });
-  await rm(bin, { recursive: true, force: true });
 });
 
 /** Runs `script` with the recipe's variables; its standard output. */
 async function bash(script: string, env: Record<string, string>): Promise<string> {
   const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], {
-    cwd: ROOT, env: { ...process.env, ...env, PATH: `${bin}:${process.env.PATH}` }, maxBuffer: 1 << 24, timeout: 600_000,
+    cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 1 << 24, timeout: 600_000,
   });
   return stdout;
 }

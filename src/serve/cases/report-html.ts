@@ -39,7 +39,7 @@ function duplicatesHtml(view: ReportView): string {
   if (view.possible_duplicates.length === 0) return `${cluster}<p class="none">none linked</p>`;
   const rows = view.possible_duplicates.map((d) =>
     `<tr><td><a href="/reports/${e(String(d.vaers_id))}">${e(String(d.vaers_id))}</a></td><td>${e(bits(d.weight))}</td><td>${e(d.agreed.join(', '))}</td></tr>`).join('\n');
-  return `${cluster}<div class="scroll"><table><thead><tr><th>VAERS_ID</th><th>Match weight</th><th>Fields agreeing</th></tr></thead><tbody>\n${rows}\n</tbody></table></div>`;
+  return `${cluster}<div class="scroll" tabindex="0" role="region" aria-label="Possible duplicates (scrolls sideways)"><table><thead><tr><th>VAERS_ID</th><th>Match weight</th><th>Fields agreeing</th></tr></thead><tbody>\n${rows}\n</tbody></table></div>`;
 }
 
 /** The page of one report. */
@@ -59,7 +59,8 @@ export function renderReportHtml(view: ReportView): string {
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}
 dt{font-weight:600}.narrative{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}.caveat{border-left:4px solid #b60;padding-left:.5rem}
 table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .4rem;text-align:left}.none{color:#666}.scroll{overflow-x:auto;max-width:100%}
-.narrative{overflow-wrap:anywhere}dd{overflow-wrap:anywhere;margin:0}</style></head>
+.narrative{overflow-wrap:anywhere}dd{overflow-wrap:anywhere;margin:0}dt{overflow-wrap:anywhere}
+@media (max-width:40rem){dl{grid-template-columns:minmax(0,1fr)}dd{margin:0 0 .4rem}}</style></head>
 <body><main>
 <nav><a href="/">Signal explorer</a></nav>
 <h1>VAERS report ${e(id)}</h1>
@@ -71,7 +72,7 @@ ${facts}
 ${narratives}
 </section>
 <section aria-labelledby="vaccines"><h2 id="vaccines">Vaccines</h2>
-<div class="scroll"><table><thead><tr><th>Name</th><th>Type</th><th>Manufacturer</th><th>Lot</th><th>Dose</th><th>Route</th><th>Site</th></tr></thead><tbody>
+<div class="scroll" tabindex="0" role="region" aria-label="Vaccines (scrolls sideways)"><table><thead><tr><th>Name</th><th>Type</th><th>Manufacturer</th><th>Lot</th><th>Dose</th><th>Route</th><th>Site</th></tr></thead><tbody>
 ${vaccines}
 </tbody></table></div></section>
 <section aria-labelledby="events"><h2 id="events">Events (MedDRA terms)</h2><ul>

@@ -1,0 +1,121 @@
+/**
+ * The bulk export (issue 36) on the real default store: GET /analyses/NAME/export and GET /export.
+ * Every expected figure is read from another resource of the API (the /analyses listing's pair
+ * and row counts, the /signals row and series of a pair, /reports/{id}), and the Parquet files are
+ * read back with DuckDB itself, not with project code. Skips without the default store.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/http/app.js';
+import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
+
+const hasStore = hasDefaultStore('bulk export tests');
+const ROTASHIELD = 'ROTAVIRUS (ROTASHIELD)';
+
+/** Rows of a CSV body (header as keys). */
+function csvRows(body: string): Array<Record<string, string>> {
+  return parse(body, { columns: true }) as Array<Record<string, string>>;
+}
+
+/** Reads a Parquet body with DuckDB: the rows of `select` over it (`t`). */
+async function parquetRows(body: Buffer, select: string): Promise<Array<Record<string, unknown>>> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'rs-export-test-'));
+  try {
+    const file = path.join(dir, 'x.parquet');
+    await writeFile(file, body);
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    try {
+      await connection.run(`CREATE VIEW t AS SELECT * FROM read_parquet('${file}')`);
+      return (await connection.runAndReadAll(select)).getRowObjectsJS() as Array<Record<string, unknown>>;
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe.skipIf(!hasStore)('GET /analyses/NAME/export and GET /export on the default store', () => {
+  let app: FastifyInstance;
+  let listing: Array<{ name: string; pairs: number; rows: number }>;
+  const get = (url: string) => app.inject({ url });
+  beforeAll(async () => {
+    app = await buildApp({ storePath: DEFAULT_STORE! });
+    const deadline = Date.now() + 240_000;
+    while ((await get('/readyz')).statusCode !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+    listing = (await get('/analyses')).json().analyses;
+  }, 300_000);
+  afterAll(async () => { await app?.close(); });
+
+  it('pairs as CSV: every pair of the analysis (the listing\'s count), the /signals fields and values; headers say the caveat', async () => {
+    const res = await get('/analyses/all/export?table=pairs&format=csv');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8; header=present');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="all-pairs.csv"');
+    expect(res.headers['x-reports-hypothesis']).toBe(HYPOTHESIS);
+    expect(res.headers['x-reports-analysis']).toBe('all');
+    expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+    const rows = csvRows(res.body);
+    expect(rows).toHaveLength(listing.find((a) => a.name === 'all')!.pairs);
+    const api = (await get(`/signals?vaccine=${encodeURIComponent(ROTASHIELD)}&event=Intussusception`)).json()[0];
+    const row = rows.find((r) => r.vaccine === ROTASHIELD && r.event === 'Intussusception')!;
+    expect(Object.keys(row)).toEqual(Object.keys(api));
+    expect([Number(row.n), Number(row.eb05), row.first_quarter, row.emerging]).toEqual([api.n, api.eb05, api.first_quarter, String(api.emerging)]);
+  }, 120_000);
+
+  it('pairs as Parquet: the same pairs, typed', async () => {
+    const res = await get('/analyses/types/export?table=pairs&format=parquet');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.apache.parquet');
+    const [count] = await parquetRows(res.rawPayload, 'SELECT count(*)::INTEGER AS n FROM t');
+    expect(count.n).toBe(listing.find((a) => a.name === 'types')!.pairs);
+    const api = (await get('/analyses/types/signals?vaccine=RV&event=Intussusception')).json()[0];
+    const [rv] = await parquetRows(res.rawPayload, 'SELECT n::INTEGER AS n, eb05, emerging FROM t WHERE vaccine = \'RV\' AND event = \'Intussusception\'');
+    expect(rv).toEqual({ n: api.n, eb05: api.eb05, emerging: api.emerging });
+  }, 120_000);
+
+  it('quarterly as CSV and Parquet: every row of the analysis (the listing\'s rows), a pair\'s rows are its series', async () => {
+    const death = listing.find((a) => a.name === 'death')!;
+    const csv = csvRows((await get('/analyses/death/export?table=quarterly')).body);
+    expect(csv).toHaveLength(death.rows);
+    expect(new Set(csv.map((r) => r.analysis))).toEqual(new Set(['death']));
+    const parquet = await get('/analyses/death/export?table=quarterly&format=parquet');
+    const [count] = await parquetRows(parquet.rawPayload, 'SELECT count(*)::INTEGER AS n FROM t');
+    expect(count.n).toBe(death.rows);
+    const first = csv[0];
+    const series = (await get(`/analyses/death/signals?vaccine=${encodeURIComponent(first.drug)}&event=${encodeURIComponent(first.event)}&format=series`)).json();
+    const mine = csv.filter((r) => r.drug === first.drug && r.event === first.event);
+    expect(mine.map((r) => [r.quarter, Number(r.n)])).toEqual(series.quarters.map((q: { quarter: string; n: number }) => [q.quarter, q.n]));
+  }, 120_000);
+
+  it('report_vaccines and report_events: long format, one row per report and vaccine (event), as /reports/{id} lists them', async () => {
+    const report = (await get('/reports/118916')).json();
+    const vaccines = csvRows((await get('/export?table=report_vaccines')).body).filter((r) => r.vaers_id === '118916');
+    expect(vaccines.map((v) => v.vax_name)).toEqual(report.vaccines.map((v: { name: string }) => v.name));
+    expect(vaccines.length).toBeGreaterThan(1);
+    const events = csvRows((await get('/export?table=report_events')).body).filter((r) => r.vaers_id === '118916');
+    expect(events.map((e) => e.term).sort()).toEqual(report.events.map((e: { term: string }) => e.term).sort());
+  }, 120_000);
+
+  it('bad parameters are 400 Error objects with allowed; an unknown analysis 404', async () => {
+    for (const url of ['/export', '/export?table=everything', '/export?table=pairs&format=xlsx', '/export?table=pairs&limit=5',
+      '/export?table=pairs&table=quarterly', '/analyses/all/export?table=reports']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(400);
+      const body = res.json();
+      expect(body.hypothesis).toBe(HYPOTHESIS);
+      expect(typeof body.error).toBe('string');
+    }
+    expect((await get('/analyses/all/export?table=reports')).json().allowed).toEqual(['pairs', 'quarterly']);
+    expect((await get('/export?table=pairs&format=xlsx')).json().allowed).toEqual(['csv', 'parquet']);
+    expect((await get('/analyses/nope/export?table=pairs')).statusCode).toBe(404);
+  }, 120_000);
+});
