@@ -135,6 +135,8 @@ GET /masking: for a pair (vaccine, event) in a window of the default analysis, c
 ${table(MASKING_PARAMETERS)}
 
 Errors: a 400 Error object for an unknown or repeated parameter, a missing required one, a quarter not YYYYQn or outside the stored windows, an unknown vaccine or event name (names are exact), the same vaccine twice, limit outside 1..500, offset below 0. 503: no store yet, a store without the interactions table (built before it) or, for /masking, without report tables. Headers: X-REPORTS-Analysis, X-REPORTS-Through, X-Total-Count (/interactions), Cache-Control public, max-age=60, ETag.`;
+}
+
 
 /** GET /export and GET /analyses/{analysis}/export (issue 36: the whole tables for analysts). */
 export function exportNotes(): string {
@@ -155,6 +157,5 @@ export const RESOURCE_NOTES: ReadonlyArray<{ section: string; title: string; bod
   { section: '4.7', title: 'GET /reports/{vaers_id} (our addition)', body: reportsNotes },
   { section: '4.8', title: 'GET /triage and GET /analyses/{analysis}/triage (our addition)', body: triageNotes },
   { section: '4.9', title: 'GET /interactions, GET /interactions/series and GET /masking (our addition)', body: interactionsNotes },
-
   { section: '4.10', title: 'GET /export and GET /analyses/{analysis}/export (our addition)', body: exportNotes },
 ];
