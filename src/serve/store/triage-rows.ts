@@ -79,29 +79,43 @@ export async function readTriageWindows(path: StoreSource, analysis: string): Pr
     const sql = `WITH first AS (SELECT drug, event, min(quarter) AS first_flagged FROM store.quarterly WHERE ${of} AND ${FLAGGED} GROUP BY drug, event)
       SELECT q.quarter, q.drug, q.event, q.n, q.eb05, q.prr, ${ic025}, q.n_methods_flagged, f.first_flagged, ${evidence}
       FROM store.quarterly q JOIN first f ON q.drug = f.drug AND q.event = f.event
-      WHERE ${of.replace('analysis', 'q.analysis')} AND ${FLAGGED.replace(/n_methods_flagged/g, 'q.n_methods_flagged')}
-      ORDER BY q.quarter, q.drug, q.event`;
-    const raw = (await connection.runAndReadAll(sql, params)).getRowObjectsJS();
+      WHERE ${of.replace('analysis', 'q.analysis')} AND ${FLAGGED.replace(/n_methods_flagged/g, 'q.n_methods_flagged')}`;
     const atBound = new Map<string, string>();
     await connection.runAndReadAll(`SELECT quarter, at_bound FROM store.windows WHERE ${of}`, params)
       .then((fits) => { for (const w of fits.getRowObjectsJS()) atBound.set(String(w.quarter), String(w.at_bound ?? '')); })
       .catch(() => undefined); // an import has no windows table
-    const windows = new Map<string, TriageWindow>();
-    for (const r of raw) {
-      const quarter = String(r.quarter);
-      let window = windows.get(quarter);
-      if (!window) windows.set(quarter, (window = { quarter, rows: [], at_bound: atBound.get(quarter) ?? null, has_evidence: hasEvidence }));
-      const values = Object.fromEntries(EVIDENCE_COLUMNS.map((c) => [c, TEXT.has(c) ? (r[c] === null || r[c] === undefined ? null : String(r[c])) : numberOrNull(r[c])])) as unknown as EvidenceValues;
-      window.rows.push({
-        vaccine: String(r.drug), event: String(r.event), n: Number(r.n), eb05: numberOrNull(r.eb05), prr: numberOrNull(r.prr),
-        ic025: numberOrNull(r.ic025), n_methods_flagged: Number(r.n_methods_flagged ?? 0), first_flagged: String(r.first_flagged), ...values,
-      });
+    // Streamed and sorted here, not by DuckDB: at full size (millions of flagged rows) an ORDER BY
+    // or a materialised result exceeds the loading database's memory limit (store-db.ts).
+    const byQuarter = new Map<string, TriageWindow>();
+    let rowCount = 0;
+    let anyLag = false;
+    for await (const chunk of (await connection.stream(sql, params)).yieldRowObjectJs()) {
+      for (const r of chunk) {
+        rowCount++;
+        if (r.lag_n !== null && r.lag_n !== undefined) anyLag = true;
+        const quarter = String(r.quarter);
+        let window = byQuarter.get(quarter);
+        if (!window) byQuarter.set(quarter, (window = { quarter, rows: [], at_bound: atBound.get(quarter) ?? null, has_evidence: hasEvidence }));
+        const values = Object.fromEntries(EVIDENCE_COLUMNS.map((c) => [c, TEXT.has(c) ? (r[c] === null || r[c] === undefined ? null : String(r[c])) : numberOrNull(r[c])])) as unknown as EvidenceValues;
+        window.rows.push({
+          vaccine: String(r.drug), event: String(r.event), n: Number(r.n), eb05: numberOrNull(r.eb05), prr: numberOrNull(r.prr),
+          ic025: numberOrNull(r.ic025), n_methods_flagged: Number(r.n_methods_flagged ?? 0), first_flagged: String(r.first_flagged), ...values,
+        });
+      }
     }
+    // The windows in quarter order, each's rows by vaccine then event (as an ORDER BY would give them).
+    const windows = new Map([...byQuarter.entries()].sort(([a], [b]) => compare(a, b)));
+    for (const window of windows.values()) window.rows.sort((x, y) => compare(x.vaccine, y.vaccine) || compare(x.event, y.event));
     // A store written with the columns but without the build's evidence (an import) has lag_n null throughout.
-    const filled = hasEvidence && (raw.length === 0 || raw.some((r) => r.lag_n !== null && r.lag_n !== undefined));
+    const filled = hasEvidence && (rowCount === 0 || anyLag);
     for (const window of windows.values()) window.has_evidence = filled;
     return { range, windows, at_bound: atBound, has_evidence: filled };
   });
+}
+
+/** Code-point order of two strings (DuckDB's ORDER BY of VARCHAR, byte order of UTF-8). */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
