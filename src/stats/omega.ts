@@ -67,7 +67,10 @@ export function omega(c: OmegaCounts): OmegaResult {
     throw new Error(`omega: inconsistent margins ${JSON.stringify(c)}`);
   }
   const o00 = odds(n001, n00), o10 = odds(n101, n10), o01 = odds(n011, n01);
-  const g11 = 1 - 1 / (Math.max(o00, o10) + Math.max(o00, o01) - o00 + 1);
+  // max(o00, o10) + max(o00, o01) - o00 >= max(o00, o10, o01): infinite when any odds is (where
+  // the formula's own arithmetic would give Infinity - Infinity = NaN), and then g11 = 1.
+  const infinite = !Number.isFinite(o00) || !Number.isFinite(o10) || !Number.isFinite(o01);
+  const g11 = infinite ? 1 : 1 - 1 / (Math.max(o00, o10) + Math.max(o00, o01) - o00 + 1);
   const e111 = g11 * c.n11;
   const shape = c.n111 + 0.5, rate = e111 + 0.5;
   return {

@@ -36,6 +36,19 @@ describe('omega (Noren et al. 2008)', () => {
     expect(r.e111).toBe(2);
   });
 
+  it('takes g11 = 1 when every report of neither vaccine names the event (Infinity - Infinity in the formula)', () => {
+    // N = 10: V1 only 3 reports (3 with E: o10 infinite), V2 only 2 (1 with E), both 2 (1 with E), neither 3 (3 with E: o00 infinite).
+    // The real case: a subset analysis's window of the recompute test (DTAP (TRIPEDIA) + ROTASHIELD x Urticaria, 2000Q1) gave NaN.
+    const r = omega({ n111: 1, n11: 2, n1_1: 4, n_11: 2, n1: 5, n_1: 4, n__1: 8, N: 10 });
+    expect(r.g11).toBe(1);
+    expect(r.e111).toBe(2);
+    expect(r.omega).toBe(Math.log2(1.5 / 2.5));
+    // Only o00 infinite: max(o00, o10) + max(o00, o01) - o00 is infinite too.
+    const s = omega({ n111: 0, n11: 1, n1_1: 0, n_11: 0, n1: 3, n_1: 2, n__1: 4, N: 8 });
+    expect(s.g11).toBe(1);
+    expect(Number.isFinite(s.omega025)).toBe(true);
+  });
+
   it('is never a signal below 3 reports of the triple (the build stores triples from MIN_TRIPLE_REPORTS on)', () => {
     // E111 = 0 (no report of E outside the joint exposure) gives the largest Omega025 of a given n111.
     const at = (n111: number) => omega({ n111, n11: n111, n1_1: n111, n_11: n111, n1: n111, n_1: n111, n__1: n111, N: 10 });
