@@ -26,14 +26,12 @@ export const INTERACTION_CAVEAT =
   'Omega and the masking ratio describe how vaccines are reported together in VAERS, not a biological interaction or a masked risk: ' +
   'vaccines given at one visit are reported together, and a high Omega or masking ratio is a hypothesis for review, not a finding.';
 
-/** One stored triple (V1, V2, E) in one window, V1 < V2 (UTF-16 order); counts in reports (src/stats/omega.ts OmegaCounts). */
-export interface InteractionRow {
-  analysis: string;
-  /** The window's last quarter (`YYYYQn`). */
-  quarter: string;
-  vaccine1: string;
-  vaccine2: string;
-  event: string;
+/**
+ * The counts of one triple (V1, V2, E) in one window, in reports: the margins of the 2x2x2
+ * table. `n11` (n11.) names V1 and V2; `n1_1` (n1.1) V1 and E; `n_11` (n.11) V2 and E;
+ * `n1` (n1..) V1; `n_1` (n.1.) V2; `n__1` (n..1) E; `N` every report of the window.
+ */
+export interface OmegaCounts {
   n111: number;
   n11: number;
   n1_1: number;
@@ -42,11 +40,25 @@ export interface InteractionRow {
   n_1: number;
   n__1: number;
   N: number;
+}
+
+/** Omega of one triple (src/stats/omega.ts): the baseline share g11, the expected count E111 and Omega with its 95% credibility interval (log2 units). */
+export interface OmegaResult {
   g11: number;
   e111: number;
   omega: number;
   omega025: number;
   omega975: number;
+}
+
+/** One stored triple (V1, V2, E) in one window, V1 < V2 (UTF-16 order); counts in reports. */
+export interface InteractionRow extends OmegaCounts, OmegaResult {
+  analysis: string;
+  /** The window's last quarter (`YYYYQn`). */
+  quarter: string;
+  vaccine1: string;
+  vaccine2: string;
+  event: string;
 }
 
 /** The columns of the `interactions` table, in order, with their DuckDB types. */

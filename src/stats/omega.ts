@@ -16,31 +16,10 @@
  * n..1 = 15, N = 1000 -> g11 = 1/9, E111 = 2/3, Omega = -1.22239242133645).
  */
 import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
+import type { OmegaCounts, OmegaResult } from '../domain/interactions.js';
 
-/**
- * The counts of one triple (V1, V2, E) in one window, in reports: the margins of the 2x2x2
- * table. `n11` (n11.) names V1 and V2; `n1_1` (n1.1) V1 and E; `n_11` (n.11) V2 and E;
- * `n1` (n1..) V1; `n_1` (n.1.) V2; `n__1` (n..1) E; `N` every report of the window.
- */
-export interface OmegaCounts {
-  n111: number;
-  n11: number;
-  n1_1: number;
-  n_11: number;
-  n1: number;
-  n_1: number;
-  n__1: number;
-  N: number;
-}
-
-/** Omega of one triple: the baseline share g11, the expected count E111 and Omega with its 95% credibility interval (log2 units). */
-export interface OmegaResult {
-  g11: number;
-  e111: number;
-  omega: number;
-  omega025: number;
-  omega975: number;
-}
+/** The counts of one triple and its Omega: the shapes live beside the stored row (src/domain/interactions.ts). */
+export type { OmegaCounts, OmegaResult };
 
 /** The rate of E among `exposed` reports of which `withEvent` name E, as odds f / (1 - f); 0 when no report is exposed. */
 function odds(withEvent: number, exposed: number): number {
