@@ -4,6 +4,7 @@
  * and the series of one triple read at request time. A store built before the table has none:
  * {@link readInteractionSignals} resolves null.
  */
+import { compareText } from '../query/names.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { INTERACTION_COLUMNS, INTERACTIONS_TABLE, type InteractionRow } from '../../domain/interactions.js';
 import { withStore, type StoreSource } from './serving.js';
@@ -33,8 +34,7 @@ async function hasTable(connection: DuckDBConnection): Promise<boolean> {
 
 /** Ranks rows in place: Omega025 descending, then n111 descending, then vaccine1, vaccine2, event. */
 export function rankInteractions(rows: InteractionRow[]): InteractionRow[] {
-  const text = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-  return rows.sort((a, b) => b.omega025 - a.omega025 || b.n111 - a.n111 || text(a.vaccine1, b.vaccine1) || text(a.vaccine2, b.vaccine2) || text(a.event, b.event));
+  return rows.sort((a, b) => b.omega025 - a.omega025 || b.n111 - a.n111 || compareText(a.vaccine1, b.vaccine1) || compareText(a.vaccine2, b.vaccine2) || compareText(a.event, b.event));
 }
 
 /**

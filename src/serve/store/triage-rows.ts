@@ -7,6 +7,7 @@
  * columns (an import, or one built before them) reads them as null; a store without an
  * `analysis` column holds one analysis.
  */
+import { compareText } from '../query/names.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { EVIDENCE_COLUMNS, EVIDENCE_TEXT_COLUMNS, type EvidenceValues } from '../../domain/columns.js';
 import { SERVING_FLOOR } from '../../domain/floor.js';
@@ -104,18 +105,13 @@ export async function readTriageWindows(path: StoreSource, analysis: string): Pr
       }
     }
     // The windows in quarter order, each's rows by vaccine then event (as an ORDER BY would give them).
-    const windows = new Map([...byQuarter.entries()].sort(([a], [b]) => compare(a, b)));
-    for (const window of windows.values()) window.rows.sort((x, y) => compare(x.vaccine, y.vaccine) || compare(x.event, y.event));
+    const windows = new Map([...byQuarter.entries()].sort(([a], [b]) => compareText(a, b)));
+    for (const window of windows.values()) window.rows.sort((x, y) => compareText(x.vaccine, y.vaccine) || compareText(x.event, y.event));
     // A store written with the columns but without the build's evidence (an import) has lag_n null throughout.
     const filled = hasEvidence && (rowCount === 0 || anyLag);
     for (const window of windows.values()) window.has_evidence = filled;
     return { range, windows, at_bound: atBound, has_evidence: filled };
   });
-}
-
-/** Code-point order of two strings (DuckDB's ORDER BY of VARCHAR, byte order of UTF-8). */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
