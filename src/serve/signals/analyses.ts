@@ -86,7 +86,7 @@ export class AnalysesService {
     /** Whether the store has an `analysis` column to select by (a store with analysis metadata). */
     private readonly selectable: boolean,
     /** The build's duplicate-linkage figures (StoreMeta.linkage), null when it failed or the store predates it. */
-    private readonly linkage: LinkageSummary | null = null,
+    private readonly linkage: Omit<LinkageSummary, 'seconds'> | null = null,
   ) {}
 
   /**
@@ -96,7 +96,10 @@ export class AnalysesService {
    */
   static async open(storePath: string, meta: StoreMeta, options: SignalsServiceOptions = {}): Promise<AnalysesService> {
     const analyses = storeAnalyses(meta);
-    const service = new AnalysesService(analyses, (meta.analyses ?? []).length > 0, meta.linkage ?? null);
+    // The linkage's figures without its build time (`seconds`: in the build summary), so the answer
+    // depends on the data and the code only, not on the machine's load during the build.
+    const linkage = meta.linkage ? (({ seconds: _seconds, ...figures }) => figures)(meta.linkage) : null;
+    const service = new AnalysesService(analyses, (meta.analyses ?? []).length > 0, linkage);
     // One set of caches for every analysis (bounded once, whatever the number of analyses).
     const caches = signalsCaches(options.answerCacheBytes);
     let previous: Promise<unknown> = Promise.resolve();
@@ -132,7 +135,7 @@ export class AnalysesService {
   }
 
   /** The body of `GET /analyses`. */
-  listing(): { default: string; analyses: AnalysisListing[]; linkage: LinkageSummary | null; hypothesis: string } {
+  listing(): { default: string; analyses: AnalysisListing[]; linkage: Omit<LinkageSummary, 'seconds'> | null; hypothesis: string } {
     // An analysis of event groups lists its groups (not the recorded file's text).
     const groups = eventGroupsOfMeta({ analyses: this.analyses });
     return {
