@@ -5,7 +5,9 @@
  * VigiBase uses it: `IC = log2((n + 0.5) / (E + 0.5))`; the credibility interval is that of the
  * posterior of the observed-to-expected ratio, `Gamma(shape n + 0.5, rate E + 0.5)`, on log2.
  */
+import gammainc from '@stdlib/math-base-special-gammainc';
 import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
+import { quantileAtLeast } from './quantile-test.js';
 
 /** IC and its 95% credibility interval (log2 scale). */
 export interface IcResult {
@@ -28,4 +30,15 @@ export function ic(n: number, E: number): IcResult {
     ic025: Math.log2(gammaQuantile(0.025, shape, rate)),
     ic975: Math.log2(gammaQuantile(0.975, shape, rate)),
   };
+}
+
+/**
+ * Whether IC025 > log2(level) (level > 0; the IC flag uses level 1, i.e. IC025 > 0) for observed n
+ * >= 0 and expected E > 0, from the CDF of Gamma(n + 0.5, E + 0.5) at `level` (src/stats/quantile-test.ts):
+ * the same answer as `ic(n, E).ic025 > Math.log2(level)` without the quantile search.
+ */
+export function ic025Above(n: number, E: number, level: number): boolean {
+  const shape = n + 0.5;
+  const rate = E + 0.5;
+  return quantileAtLeast(gammainc(rate * level, shape), 0.025, level, () => gammaQuantile(0.025, shape, rate), true);
 }

@@ -27,10 +27,32 @@ export interface Flags {
 
 /** Evaluate the four flags of one pair. */
 export function flags(input: FlagInput): Flags {
-  const gps = input.eb05 !== null && input.eb05 >= GPS_THRESHOLD;
-  const prr = input.prr !== null && input.prr_chisq !== null && input.prr >= 2 && input.prr_chisq >= 4 && input.n >= 3;
-  const ror = input.ror_lci !== null && input.ror_lci > 1 && input.n >= 3;
-  const ic = input.ic025 !== null && input.ic025 > 0;
-  const count = Number(gps) + Number(prr) + Number(ror) + Number(ic);
-  return { gps, prr, ror, ic, n_methods_flagged: count, is_signal_any: count >= 1 };
+  return flagsFrom({
+    gps: input.eb05 !== null && input.eb05 >= GPS_THRESHOLD,
+    prr: prrFlag(input.n, input.prr, input.prr_chisq),
+    ror: rorFlag(input.n, input.ror_lci),
+    ic: input.ic025 !== null && input.ic025 > IC_THRESHOLD,
+  });
+}
+
+/** The IC flag: `ic025 > IC_THRESHOLD` (0: the credibility interval lies above log2(1)). */
+export const IC_THRESHOLD = 0;
+
+/** The PRR flag (Evans 2001): `prr >= 2`, Yates chi-square `>= 4`, `n >= 3`; null never flags. */
+export function prrFlag(n: number, prr: number | null, chisq: number | null): boolean {
+  return prr !== null && chisq !== null && prr >= 2 && chisq >= 4 && n >= 3;
+}
+
+/** The ROR flag: lower 95% limit `> 1` and `n >= 3`; null never flags. */
+export function rorFlag(n: number, rorLci: number | null): boolean {
+  return rorLci !== null && rorLci > 1 && n >= 3;
+}
+
+/**
+ * The flags from the four methods' decisions (the GPS and IC decisions may come from a CDF test
+ * instead of the quantile: src/stats/window.ts `windowFlags`): their count and whether any is set.
+ */
+export function flagsFrom(methods: { gps: boolean; prr: boolean; ror: boolean; ic: boolean }): Flags {
+  const count = Number(methods.gps) + Number(methods.prr) + Number(methods.ror) + Number(methods.ic);
+  return { ...methods, n_methods_flagged: count, is_signal_any: count >= 1 };
 }

@@ -26,6 +26,7 @@ import gammaln from '@stdlib/math-base-special-gammaln';
 import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import { BoxBfgs } from './optimise.js';
+import { quantileAtLeast } from './quantile-test.js';
 import { HYPER_NAMES, type Hyperparameters } from '../domain/mgps-prior.js';
 
 /** A prior fit with its diagnostics, as recorded per window in the build metadata. */
@@ -362,4 +363,12 @@ export function posteriorQuantile(mixture: PosteriorMixture, prob: number): numb
     x = next;
   }
   return x;
+}
+
+/**
+ * Whether the posterior `prob` quantile is at least x (the GPS flag: EB05 >= 2), from the CDF at x
+ * (src/stats/quantile-test.ts): the same answer as `posteriorQuantile(mixture, prob) >= x`.
+ */
+export function posteriorQuantileAtLeast(mixture: PosteriorMixture, prob: number, x: number): boolean {
+  return quantileAtLeast(posteriorCdf(mixture, x), prob, x, () => posteriorQuantile(mixture, prob));
 }

@@ -8,11 +8,12 @@
  * distinct (n, E) with the multiplicity as weight (exact, unlike openEBGM's squashing).
  */
 import { finiteOrNull, type PairStatistics } from '../domain/columns.js';
-import { ic } from './bcpnn.js';
-import { flags } from './flags.js';
+import { ic, ic025Above } from './bcpnn.js';
+import { flags, flagsFrom, IC_THRESHOLD, prrFlag, rorFlag } from './flags.js';
+import { GPS_THRESHOLD } from '../domain/floor.js';
 import {
-  countTable, evaluatePrior, fitPrior, posterior, posteriorQuantile, ebgm as ebgmOf,
-  type PriorFit,
+  countTable, evaluatePrior, fitPrior, posterior, posteriorQuantile, posteriorQuantileAtLeast, ebgm as ebgmOf,
+  type CountTable, type PriorFit,
 } from './mgps.js';
 import type { Hyperparameters } from '../domain/mgps-prior.js';
 import { prr, yatesChiSquare } from './prr.js';
@@ -70,16 +71,19 @@ function checkInput(input: WindowInput): void {
   }
 }
 
-/**
- * Score one table: fit the MGPS prior (or use `options.hyper`) and compute every pair's
- * statistics. Throws an Error for an empty window or inconsistent counts; otherwise never
- * throws and never returns NaN (degenerate fits end on a bound, see `fit.at_bound`).
- */
-export function scoreWindow(input: WindowInput, options: ScoreOptions = {}): { fit: PriorFit; pairs: PairStatistics[] } {
+/** A window's distinct (n, E) combinations: combo index per pair, the combos' n and E, and their count table. */
+interface Combos {
+  comboOf: Int32Array;
+  comboN: number[];
+  comboE: number[];
+  table: CountTable;
+}
+
+/** Checks the input and collapses its pairs to distinct (n, E) (crude E keyed by the exact margin product n_vaccine * n_event). */
+function combosOf(input: WindowInput): Combos {
   checkInput(input);
   const size = input.n.length;
   const total = input.n_reports;
-  // Distinct (n, E) -> combo index; crude E is keyed by the exact margin product n_vaccine * n_event.
   const comboOf = new Int32Array(size);
   const byN = new Map<number, Map<number, number>>();
   const comboN: number[] = [], comboE: number[] = [], comboWeight: number[] = [];
@@ -99,8 +103,58 @@ export function scoreWindow(input: WindowInput, options: ScoreOptions = {}): { f
     comboWeight[combo]++;
     comboOf[i] = combo;
   }
-  const table = countTable(comboN, comboE, comboWeight);
-  const fit = options.hyper ? evaluatePrior(table, options.hyper) : fitPrior(table, { warmStart: options.warmStart });
+  return { comboOf, comboN, comboE, table: countTable(comboN, comboE, comboWeight) };
+}
+
+/** The fit of a window's count table: `options.hyper` evaluated, or the multi-start fit. */
+function fitOf(table: CountTable, options: ScoreOptions): PriorFit {
+  return options.hyper ? evaluatePrior(table, options.hyper) : fitPrior(table, { warmStart: options.warmStart });
+}
+
+/** The crude 2x2 report table of pair i: a (= n), b, c, d. */
+function twoByTwo(input: WindowInput, i: number): [number, number, number, number] {
+  const a = input.n[i];
+  const b = input.n_vaccine[i] - a;
+  const c = input.n_event[i] - a;
+  return [a, b, c, input.n_reports - a - b - c];
+}
+
+/**
+ * The fit and each pair's `n_methods_flagged` (0..4; is_signal_any is `>= 1`), the same as
+ * {@link scoreWindow}'s, without the statistics: the GPS and IC flags are decided from the
+ * posterior CDF at the threshold (mgps.ts posteriorQuantileAtLeast, bcpnn.ts ic025Above) instead
+ * of the quantile search, the way the build's fit pass needs them (src/ingest/mining/passes.ts).
+ * Throws as scoreWindow.
+ */
+export function windowFlags(input: WindowInput, options: ScoreOptions = {}): { fit: PriorFit; n_methods_flagged: Uint8Array } {
+  const { comboOf, comboN, comboE, table } = combosOf(input);
+  const fit = fitOf(table, options);
+  const gps = new Uint8Array(comboN.length), icFlag = new Uint8Array(comboN.length);
+  for (let k = 0; k < comboN.length; k++) {
+    gps[k] = posteriorQuantileAtLeast(posterior(fit, comboN[k], comboE[k]), 0.05, GPS_THRESHOLD) ? 1 : 0;
+    icFlag[k] = ic025Above(comboN[k], comboE[k], 2 ** IC_THRESHOLD) ? 1 : 0;
+  }
+  const counts = new Uint8Array(input.n.length);
+  for (let i = 0; i < counts.length; i++) {
+    const [a, b, c, d] = twoByTwo(input, i);
+    const proportional = prr(a, b, c, d);
+    counts[i] = flagsFrom({
+      gps: gps[comboOf[i]] === 1, prr: prrFlag(a, proportional.prr, yatesChiSquare(a, b, c, d)),
+      ror: rorFlag(a, ror(a, b, c, d).ror_lci), ic: icFlag[comboOf[i]] === 1,
+    }).n_methods_flagged;
+  }
+  return { fit, n_methods_flagged: counts };
+}
+
+/**
+ * Score one table: fit the MGPS prior (or use `options.hyper`) and compute every pair's
+ * statistics. Throws an Error for an empty window or inconsistent counts; otherwise never
+ * throws and never returns NaN (degenerate fits end on a bound, see `fit.at_bound`).
+ */
+export function scoreWindow(input: WindowInput, options: ScoreOptions = {}): { fit: PriorFit; pairs: PairStatistics[] } {
+  const size = input.n.length;
+  const { comboOf, comboN, comboE, table } = combosOf(input);
+  const fit = fitOf(table, options);
 
   const combos = comboN.length;
   const mgps = { qn: new Float64Array(combos), ebgm: new Float64Array(combos), eb05: new Float64Array(combos), eb50: new Float64Array(combos), eb95: new Float64Array(combos) };
@@ -121,10 +175,7 @@ export function scoreWindow(input: WindowInput, options: ScoreOptions = {}): { f
   const pairs: PairStatistics[] = new Array(size);
   for (let i = 0; i < size; i++) {
     const k = comboOf[i];
-    const a = input.n[i];
-    const b = input.n_vaccine[i] - a;
-    const c = input.n_event[i] - a;
-    const d = total - a - b - c;
+    const [a, b, c, d] = twoByTwo(input, i);
     const proportional = prr(a, b, c, d);
     const odds = ror(a, b, c, d);
     // One object literal of fixed shape per pair (no spreads: this loop runs for every pair).

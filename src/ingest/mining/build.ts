@@ -181,6 +181,13 @@ async function fitAnalysis(pool: WorkerPool, run: AnalysisRun, progress: Progres
   return { run, plan, fit, rows: 0, seconds: { fit: seconds(started), rows_and_write: 0 } };
 }
 
+/** The fit passes of every analysis in turn. */
+async function fitAll(pool: WorkerPool, runs: readonly AnalysisRun[], progress: Progress): Promise<AnalysisResult[]> {
+  const results: AnalysisResult[] = [];
+  for (const run of runs) results.push(await fitAnalysis(pool, run, progress));
+  return results;
+}
+
 /**
  * The quarterly rows of every analysis in turn, each tagged with its analysis, with their triage
  * evidence computed in the workers: before an analysis's rows, each worker gets the analysis's
@@ -298,15 +305,18 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   progress.start('interactions', 1, 'analysis');
   const interactions = interactionStep(data, analyses[0], itemsOf.get(analyses[0].items)!, MIN_CO_REPORTS);
   progress.end();
-  // Taken before the clusters are known when the linkage runs meanwhile: the case keys are set after it (setCaseKeys).
-  const evidence = evidenceInputs(data, itemsOf);
-  data.reports.length = 0; // the reports are no longer needed; let them go
   const countSeconds = seconds(t);
   const workers = Math.max(1, options.workers ?? availableParallelism());
   const pool = new WorkerPool(workers);
   try {
-    const results: AnalysisResult[] = [];
-    for (const run of runs) results.push(await fitAnalysis(pool, run, progress));
+    // The fits start in the workers; meanwhile this thread takes the evidence inputs (yielding to
+    // hand the workers their chunks), before the clusters are known when the linkage runs
+    // meanwhile too: the case keys are set after it (setCaseKeys).
+    const fitting = fitAll(pool, runs, progress);
+    fitting.catch(() => undefined); // awaited below; an evidence error must not leave it unhandled
+    const evidence = await evidenceInputs(data, itemsOf);
+    data.reports.length = 0; // the reports are no longer needed; let them go
+    const results = await fitting;
     const linkage = linkedFirst ?? (await linking!.result());
     setCaseKeys(evidence, data.details);
     const history = runs[0].history;

@@ -14,6 +14,7 @@
  * tests (the pair's onsets against the window's reports naming the event but not the vaccine, and
  * against those naming the vaccine but not the event; Van Holle et al. 2012).
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { QuarterIndex } from '../../domain/quarter.js';
 import { isSerious, OUTCOME, SEX_CODES } from '../../domain/report-rules.js';
 import { EVIDENCE_NUMBER_COLUMNS, type EvidenceValues } from '../../domain/columns.js';
@@ -112,13 +113,17 @@ export function reportEvidence(details: ReportDetails, i: number): ReportEvidenc
   };
 }
 
+/** How long evidenceInputs runs before it lets the event loop turn (ms). */
+const YIELD_MS = 20;
+
 /**
  * Takes what the evidence step needs from the read (call before the reports are let go): one
  * input per item kind of the build (`items`: src/ingest/mining/items.ts, products or VAX_TYPE codes,
  * the one place that says which vaccine items a report names), sharing the reports' quarters,
- * events and evidence.
+ * events and evidence. Asynchronous only to yield to the event loop every YIELD_MS (the build's
+ * fits run in the workers meanwhile, and this thread dispatches their chunks).
  */
-export function evidenceInputs<K>(data: VaersData, items: ReadonlyMap<K, ReportItems>): Map<K, EvidenceInputs> {
+export async function evidenceInputs<K>(data: VaersData, items: ReadonlyMap<K, ReportItems>): Promise<Map<K, EvidenceInputs>> {
   const ev = runs(data.reports.map((r) => r.events));
   const quarter = Uint16Array.from(data.reports, (r) => r.quarter);
   const n = data.reports.length;
@@ -126,7 +131,13 @@ export function evidenceInputs<K>(data: VaersData, items: ReadonlyMap<K, ReportI
   const onsetDays = new Int8Array(n), legal = new Int8Array(n), serious = new Uint8Array(n), died = new Uint8Array(n);
   const onsetLag = new Float64Array(n), caseKey = new Float64Array(n);
   const signatures = new Uint32Array(n * SIGNATURE_HASHES), hasSignature = new Uint8Array(n);
+  let lastYield = performance.now();
   for (let i = 0; i < n; i++) {
+    // The build's fits run meanwhile (build.ts): let this thread hand the workers their next chunks every ~20 ms.
+    if ((i & 255) === 0 && performance.now() - lastYield > YIELD_MS) {
+      await yieldToEventLoop();
+      lastYield = performance.now();
+    }
     const e = reportEvidence(data.details, i);
     onsetLag[i] = e.onsetLagDays ?? Number.NaN;
     caseKey[i] = e.caseKey;

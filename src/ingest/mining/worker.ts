@@ -5,7 +5,7 @@
  * last `EvidenceSetup` received); it answers with compact typed arrays; see `protocol.ts`.
  */
 import { parentPort } from 'node:worker_threads';
-import { scoreWindow } from '../../stats/window.js';
+import { scoreWindow, windowFlags } from '../../stats/window.js';
 import type { PriorFit } from '../../stats/mgps.js';
 import { WindowEvidence, type EvidenceTables } from './evidence-step.js';
 import { useKsMemo } from './evidence.js';
@@ -34,6 +34,15 @@ function scoreChunk(request: ChunkRequest): ChunkReply {
   let previous: PriorFit | undefined;
   for (const window of request.windows) {
     const input = { n: window.n, n_vaccine: window.n_vaccine, n_event: window.n_event, n_reports: window.n_reports, expected: window.expected };
+    if (request.mode === 'flags') {
+      // The fit pass needs only the flags: windowFlags decides GPS and IC from the CDF (same answer, no quantile search).
+      const { fit, n_methods_flagged: counts } = windowFlags(input, previous ? { warmStart: previous } : {});
+      previous = fit;
+      const flags = counts.map((c) => c | (c >= 1 ? 0x80 : 0));
+      transfer.push(flags.buffer as ArrayBuffer);
+      windows.push({ fit, flags });
+      continue;
+    }
     const { fit, pairs } = window.hyper
       ? scoreWindow(input, { hyper: window.hyper })
       : scoreWindow(input, previous ? { warmStart: previous } : {});
@@ -42,7 +51,7 @@ function scoreChunk(request: ChunkRequest): ChunkReply {
     for (let i = 0; i < pairs.length; i++) flags[i] = pairs[i].n_methods_flagged | (pairs[i].is_signal_any ? 0x80 : 0);
     transfer.push(flags.buffer as ArrayBuffer);
     let stats: Float64Array | undefined;
-    if (request.mode === 'rows') {
+    {
       stats = new Float64Array(pairs.length * STAT_COLUMNS.length);
       for (let i = 0; i < pairs.length; i++) {
         const pair = pairs[i];
@@ -52,7 +61,7 @@ function scoreChunk(request: ChunkRequest): ChunkReply {
     }
     let evidence: Float64Array | undefined;
     let links: WindowLinks | undefined;
-    if (request.mode === 'rows' && window.evidence) {
+    if (window.evidence) {
       if (!current || current.analysis !== request.analysis) throw new Error(setupError ?? `no evidence setup for analysis ${request.analysis} (have ${current?.analysis ?? 'none'})`);
       const scores: PairScores = { eb05: new Float64Array(pairs.length), flagged: new Uint8Array(pairs.length) };
       pairs.forEach((pair, i) => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { coReported, relatedPairs } from '../../../src/ingest/mining/evidence-links.js';
 import { onsetLagDays } from '../../../src/ingest/mining/evidence.js';
-import { resemblance, SIGNATURE_HASHES, templateShare, writeSignature } from '../../../src/ingest/mining/evidence-template.js';
+import { resemblance, resembles, SIGNATURE_HASHES, TEMPLATE_RESEMBLANCE, templateShare, writeSignature } from '../../../src/ingest/mining/evidence-template.js';
 import { relatedByPair } from '../../../src/ingest/mining/passes.js';
 import { failureKind } from '../../../src/serve/triage/failure.js';
 
@@ -78,6 +78,20 @@ describe('delay from onset and narrative template', () => {
     expect(templateShare(signatures, Uint8Array.from([0, 0, 0, 1, 1]), [0, 1, 2, 3, 4])).toBe(0.5); // 1 of the 2 narratives
     expect(templateShare(signatures, new Uint8Array(5), [0, 1])).toBeNull();
     expect(writeSignature('too short', new Uint32Array(SIGNATURE_HASHES), 0)).toBe(false);
+  });
+  it('resembles (early exit) answers as resemblance >= TEMPLATE_RESEMBLANCE for every number of equal minima, mismatches first or last', () => {
+    for (let equal = 0; equal <= SIGNATURE_HASHES; equal++) {
+      for (const mismatchesFirst of [true, false]) {
+        const signatures = new Uint32Array(2 * SIGNATURE_HASHES);
+        for (let k = 0; k < SIGNATURE_HASHES; k++) {
+          const same = mismatchesFirst ? k >= SIGNATURE_HASHES - equal : k < equal;
+          signatures[k] = k;
+          signatures[SIGNATURE_HASHES + k] = same ? k : k + 1000;
+        }
+        expect(resemblance(signatures, 0, 1)).toBe(equal / SIGNATURE_HASHES);
+        expect(resembles(signatures, 0, 1)).toBe(resemblance(signatures, 0, 1) >= TEMPLATE_RESEMBLANCE);
+      }
+    }
   });
 });
 
