@@ -100,10 +100,24 @@ function lotLevel(f: LinkageFeatures, a: number, b: number): number {
   if (jaccard(x, y) > 0) return 3;
   for (let i = 0; i < x.length; i++) {
     for (let j = 0; j < y.length; j++) {
-      if (jaroWinkler(f.lotChars[x[i]], f.lotChars[y[j]]) >= 0.9) return 2;
+      if (lotsSimilar(f, x[i], y[j])) return 2;
     }
   }
   return 1;
+}
+
+/** Memo of lotsSimilar per feature table (key: lot numbers i * lots + j, in the order asked), emptied at MEMO_LIMIT entries. */
+const similarLots = new WeakMap<LinkageFeatures, Map<number, boolean>>();
+const MEMO_LIMIT = 4_000_000;
+
+/** Whether lots i and j (numbers into `lotNames`) are similar: Jaro-Winkler of i against j >= 0.9 (memoised: the blocks compare the same lots again and again). */
+function lotsSimilar(f: LinkageFeatures, i: number, j: number): boolean {
+  let memo = similarLots.get(f);
+  if (!memo || memo.size >= MEMO_LIMIT) similarLots.set(f, (memo = new Map()));
+  const key = i * f.lotNames.length + j;
+  let similar = memo.get(key);
+  if (similar === undefined) memo.set(key, (similar = jaroWinkler(f.lotChars[i], f.lotChars[j]) >= 0.9));
+  return similar;
 }
 
 /** The comparison pattern of reports `a` and `b` (see the module header). */

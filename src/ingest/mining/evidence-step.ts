@@ -232,16 +232,20 @@ function total(counts: ArrayLike<number>): number {
   return sum;
 }
 
-/** The evidence of pair key `key` (= v * nEvents + e) in a window's grouping. */
-function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number): EvidenceValues {
+/**
+ * The evidence of pair key `key` (= v * nEvents + e) in a window's grouping; the two onset KS
+ * tests only when `testOnsets` (the pairs flagged in the window, the rows GET /triage reads; null
+ * D and p for the others, whose comparator sizes are still given).
+ */
+function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number, testOnsets: boolean): EvidenceValues {
   const v = Math.floor(key / t.nEvents);
   const e = key - v * t.nEvents;
   const reports = groups.pairReports.get(key) ?? [];
   const values = pairEvidence(reports.map((r) => evidenceAt(t, r)));
   const onsets = onsetCounts(reports.flatMap((r) => (t.onsetDays[r] < 0 ? [] : [t.onsetDays[r]])));
-  const vsVaccines = onsetKs(onsets, without(groups.eventOnsets.get(e) ?? NO_ONSETS, onsets, SCRATCH));
+  const vsVaccines = testOnsets ? onsetKs(onsets, without(groups.eventOnsets.get(e) ?? NO_ONSETS, onsets, SCRATCH)) : (without(groups.eventOnsets.get(e) ?? NO_ONSETS, onsets, SCRATCH), null);
   values.onset_n_other_vaccines = total(SCRATCH);
-  const vsEvents = onsetKs(onsets, without(groups.vaccineOnsets.get(v) ?? NO_ONSETS, onsets, SCRATCH));
+  const vsEvents = testOnsets ? onsetKs(onsets, without(groups.vaccineOnsets.get(v) ?? NO_ONSETS, onsets, SCRATCH)) : (without(groups.vaccineOnsets.get(v) ?? NO_ONSETS, onsets, SCRATCH), null);
   values.onset_n_other_events = total(SCRATCH);
   values.onset_d_other_vaccines = vsVaccines?.d ?? null;
   values.onset_p_other_vaccines = vsVaccines?.p ?? null;
@@ -268,7 +272,9 @@ export class WindowEvidence {
    * `keys` order (NaN for null; evidenceFromDoubles reads them back), and `links` the co-reported
    * vaccine and related pairs (evidence-links.ts) from the pairs' EB05 and flags in the window
    * (`scores`; without it, none). A pair without a report in the window has the evidence of no
-   * report (counts 0, the rest null).
+   * report (counts 0, the rest null). With `scores`, the onset KS tests and the template share are
+   * computed for the pairs flagged in the window only (the rows GET /triage reads; about a quarter
+   * of the stored rows): null for the others.
    */
   window(q: QuarterIndex, keys: ArrayLike<number>, scores?: PairScores): { values: Float64Array; links: WindowLinks } {
     const groups = windowGroups(this.tables, this.byQuarter, this.mask, new Set(Array.from(keys)), q);
@@ -277,7 +283,7 @@ export class WindowEvidence {
     const reportsOf = (j: number): readonly number[] => groups.pairReports.get(keys[j]) ?? [];
     const co = scores ? coReported(this.tables, keys, reportsOf, scores.eb05, scores.flagged) : { coVaccine: new Int32Array(keys.length).fill(-1), coShare: new Float64Array(keys.length).fill(Number.NaN) };
     for (let j = 0; j < keys.length; j++) {
-      const values = evidenceOf(this.tables, groups, keys[j]);
+      const values = evidenceOf(this.tables, groups, keys[j], !scores || scores.flagged[j] === 1);
       values.co_share = Number.isNaN(co.coShare[j]) ? null : co.coShare[j];
       // The template share of the pairs GET /triage reads (flagged in the window), when narratives were kept.
       if (scores?.flagged[j] && this.tables.narratives) values.template_share = templateShare(this.tables.signatures, this.tables.hasSignature, reportsOf(j));

@@ -71,23 +71,61 @@ export function resembles(signatures: Uint32Array, a: number, b: number): boolea
 }
 
 /**
+ * Bands of the signature for the candidate search of templateShare: BANDS consecutive runs of
+ * positions. Two signatures with at most SIGNATURE_HASHES - MIN_EQUAL mismatches (9) agree
+ * entirely on at least one of 10 bands (pigeonhole), so looking up the seeds that share a band
+ * finds every seed that can resemble: the search is exact, not an approximation.
+ */
+const BANDS = SIGNATURE_HASHES - MIN_EQUAL + 1;
+const BAND_START = Array.from({ length: BANDS + 1 }, (_, b) => Math.round((b * SIGNATURE_HASHES) / BANDS));
+
+/** A 32-bit hash of band b of signature r (collisions only add candidates, which resembles() then rejects). */
+function bandKey(signatures: Uint32Array, r: number, b: number): number {
+  let h = 0x811c9dc5 ^ b;
+  for (let k = BAND_START[b]; k < BAND_START[b + 1]; k++) h = Math.imul(h ^ signatures[r * SIGNATURE_HASHES + k], 0x01000193);
+  return h >>> 0;
+}
+
+/** Pairs with fewer narratives than this compare each with every seed (no band tables). */
+const BANDED_FROM = 32;
+
+/**
  * The template share of a pair's reports: over those with a signature (`has[r]` 1), the largest
- * group resembling its first member (greedy, in report order) divided by their number; null
- * without any.
+ * group resembling its first member (greedy, in report order: a narrative joins the first group
+ * whose first member it resembles, else starts a group) divided by their number; null without
+ * any. From BANDED_FROM narratives the groups' first members are found through their bands
+ * (exact, see BANDS), so a pair of thousands of reports costs about linear time.
  */
 export function templateShare(signatures: Uint32Array, has: Uint8Array, reports: readonly number[]): number | null {
   const seeds: number[] = [];
   const sizes: number[] = [];
   let narratives = 0;
+  for (const r of reports) if (has[r]) narratives++;
+  if (narratives === 0) return null;
+  const bands = narratives >= BANDED_FROM ? Array.from({ length: BANDS }, () => new Map<number, number[]>()) : null;
+  const candidates: number[] = [];
   for (const r of reports) {
     if (!has[r]) continue;
-    narratives++;
-    const c = seeds.findIndex((s) => resembles(signatures, s, r));
+    let c = -1;
+    if (bands) {
+      candidates.length = 0;
+      for (let b = 0; b < BANDS; b++) for (const seed of bands[b].get(bandKey(signatures, r, b)) ?? []) candidates.push(seed);
+      candidates.sort((x, y) => x - y);
+      for (let k = 0; k < candidates.length && c < 0; k++) if ((k === 0 || candidates[k] !== candidates[k - 1]) && resembles(signatures, seeds[candidates[k]], r)) c = candidates[k];
+    } else c = seeds.findIndex((seed) => resembles(signatures, seed, r));
     if (c >= 0) sizes[c]++;
     else {
+      if (bands) {
+        for (let b = 0; b < BANDS; b++) {
+          const key = bandKey(signatures, r, b);
+          const list = bands[b].get(key);
+          if (list) list.push(seeds.length);
+          else bands[b].set(key, [seeds.length]);
+        }
+      }
       seeds.push(r);
       sizes.push(1);
     }
   }
-  return narratives === 0 ? null : Math.max(...sizes) / narratives;
+  return sizes.reduce((a, b) => Math.max(a, b), 0) / narratives;
 }

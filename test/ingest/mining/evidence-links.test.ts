@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { coReported, relatedPairs } from '../../../src/ingest/mining/evidence-links.js';
 import { onsetLagDays } from '../../../src/ingest/mining/evidence.js';
+import { random as seededRandom } from '../../../bench/prng.js';
 import { resemblance, resembles, SIGNATURE_HASHES, TEMPLATE_RESEMBLANCE, templateShare, writeSignature } from '../../../src/ingest/mining/evidence-template.js';
 import { relatedByPair } from '../../../src/ingest/mining/passes.js';
 import { failureKind } from '../../../src/serve/triage/failure.js';
@@ -78,6 +79,31 @@ describe('delay from onset and narrative template', () => {
     expect(templateShare(signatures, Uint8Array.from([0, 0, 0, 1, 1]), [0, 1, 2, 3, 4])).toBe(0.5); // 1 of the 2 narratives
     expect(templateShare(signatures, new Uint8Array(5), [0, 1])).toBeNull();
     expect(writeSignature('too short', new Uint32Array(SIGNATURE_HASHES), 0)).toBe(false);
+  });
+  it('templateShare with band tables (32+ narratives) equals the plain greedy grouping on perturbed copies of a few forms', () => {
+    const random = seededRandom(7);
+    for (const size of [40, 200, 1000]) {
+      const forms = 1 + Math.floor(size / 50);
+      const signatures = new Uint32Array(size * SIGNATURE_HASHES);
+      const has = new Uint8Array(size);
+      for (let r = 0; r < size; r++) {
+        has[r] = random() < 0.9 ? 1 : 0;
+        const form = Math.floor(random() * forms);
+        const mismatches = Math.floor(random() * 14); // around the 9 a resemblance of 0.7 allows
+        for (let k = 0; k < SIGNATURE_HASHES; k++) signatures[r * SIGNATURE_HASHES + k] = form * 1000 + k;
+        for (let m = 0; m < mismatches; m++) signatures[r * SIGNATURE_HASHES + Math.floor(random() * SIGNATURE_HASHES)] = 1e6 + Math.floor(random() * 1e6);
+      }
+      const reports = Array.from({ length: size }, (_, r) => r);
+      // The definition: greedy in report order, each narrative in the first group whose first member it resembles.
+      const seeds: number[] = [], sizes: number[] = [];
+      for (const r of reports.filter((x) => has[x])) {
+        const c = seeds.findIndex((s) => resemblance(signatures, s, r) >= TEMPLATE_RESEMBLANCE);
+        if (c >= 0) sizes[c]++;
+        else { seeds.push(r); sizes.push(1); }
+      }
+      expect(seeds.length).toBeGreaterThan(forms); // some copies drift too far and start groups
+      expect(templateShare(signatures, has, reports)).toBe(Math.max(...sizes) / reports.filter((x) => has[x]).length);
+    }
   });
   it('resembles (early exit) answers as resemblance >= TEMPLATE_RESEMBLANCE for every number of equal minima, mismatches first or last', () => {
     for (let equal = 0; equal <= SIGNATURE_HASHES; equal++) {
