@@ -36,10 +36,18 @@ function start(): Promise<{ child: ChildProcess; base: string; listen: number; t
   });
 }
 
-async function ready(base: string, t0: number): Promise<number> {
+/**
+ * Seconds from spawn to `/readyz` 200 (every analysis and the case series loaded), and to the
+ * default analysis answering (`/readyz` lists it as ready: on a first start, the build's first
+ * analysis is served while the others are built).
+ */
+async function ready(base: string, t0: number): Promise<{ all: number; first: number }> {
+  let first = Number.NaN;
   for (;;) {
-    const status = await fetch(`${base}/readyz`).then((r) => r.status, () => 0);
-    if (status === 200) return (performance.now() - t0) / 1000;
+    const answer = await fetch(`${base}/readyz`).then(async (r) => ({ status: r.status, body: await r.json().catch(() => ({})) as { analyses?: { ready?: string[] } } }), () => ({ status: 0, body: {} as { analyses?: { ready?: string[] } } }));
+    const seconds = (performance.now() - t0) / 1000;
+    if (Number.isNaN(first) && (answer.status === 200 || (answer.body.analyses?.ready ?? []).includes('all'))) first = seconds;
+    if (answer.status === 200) return { all: seconds, first };
     await new Promise((done) => setTimeout(done, 200));
   }
 }
@@ -69,6 +77,6 @@ if (!process.argv.includes('--keep')) rmSync(cache, { recursive: true, force: tr
 
 console.log(`build phases of the first start (wall time; the builder's last line gives its CPU time):\n  ${buildLines.join('\n  ')}`);
 console.log(`load average (1/5/15 min): before ${loadBefore}, after the first start ${firstLoad}, after the cache hit ${secondLoad} (2 cores)`);
-console.log(`first start (empty cache): port open ${first.listen.toFixed(1)} s, /readyz 200 after ${firstReady.toFixed(1)} s (target <= 90 s)`);
-console.log(`cache hit:                 port open ${second.listen.toFixed(1)} s, /readyz 200 after ${secondReady.toFixed(1)} s (target <= 10 s)`);
+console.log(`first start (empty cache): port open ${first.listen.toFixed(1)} s, default analysis answers after ${firstReady.first.toFixed(1)} s (target <= 90 s), /readyz 200 (every analysis) after ${firstReady.all.toFixed(1)} s`);
+console.log(`cache hit:                 port open ${second.listen.toFixed(1)} s, default analysis answers after ${secondReady.first.toFixed(1)} s, /readyz 200 after ${secondReady.all.toFixed(1)} s (target <= 10 s)`);
 console.log(`serving RSS, everything loaded: ${rss.toFixed(0)} MiB (target <= 600 MB)`);

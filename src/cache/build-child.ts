@@ -2,7 +2,8 @@
  * The default store's builder, run as a child process of `serve` (src/cache/default-store.ts)
  * so that the build never blocks the server's event loop (/healthz and /readyz answer
  * within 100 ms throughout). Arguments: the VAERS folder, the store file to write, the analyses
- * (comma-separated). Progress goes to the parent as IPC messages (`{type: 'plan', phases}` once,
+ * (comma-separated) and, optionally, where to write the first analysis alone first (then
+ * `{type: 'first', path}` tells the parent, which serves it while the rest is built). Progress goes to the parent as IPC messages (`{type: 'plan', phases}` once,
  * then `{type: 'progress', event, phase, done, total, unit, cpu}`), which shows it
  * (progress-report.ts); warnings and the closing line go to standard error; at the end `{type: 'done'}` or
  * `{type: 'failed', message}` and the exit code. The store is written by `buildStore` (a
@@ -37,7 +38,13 @@ export interface PlanMessage {
 /** The last message to the parent. */
 export type EndMessage = { type: 'done' } | { type: 'failed'; message: string };
 
-function send(message: ProgressMessage | PlanMessage | EndMessage): void {
+/** The first analysis is written on its own, a complete store at `path` (build.ts `firstAnalysis`); the build goes on. */
+export interface FirstMessage {
+  type: 'first';
+  path: string;
+}
+
+function send(message: ProgressMessage | PlanMessage | EndMessage | FirstMessage): void {
   process.send?.(message);
 }
 
@@ -78,7 +85,7 @@ function cpuSeconds(): string {
 }
 
 async function main(): Promise<void> {
-  const [vaers, out, analyses] = process.argv.slice(2);
+  const [vaers, out, analyses, firstOut] = process.argv.slice(2);
   // The parent is gone (its IPC channel closed): stop now, whatever the build was doing; the
   // watchdog thread does it even while this thread is busy.
   const orphaned = (): never => process.exit(70);
@@ -86,7 +93,9 @@ async function main(): Promise<void> {
   dieWithParent();
   try {
     // The default store keeps the narratives (text search, the report view).
-    const summary = await buildStore({ vaers, out, analyses, narratives: true, progress: childProgress() });
+    // With a fourth argument, the first analysis is written there first and served meanwhile (FirstMessage).
+    const firstAnalysis = firstOut ? { out: firstOut, written: (path: string) => send({ type: 'first', path }) } : undefined;
+    const summary = await buildStore({ vaers, out, analyses, narratives: true, progress: childProgress(), firstAnalysis });
     const analysesLine = summary.analyses.map((a) => `${a.name} ${a.pairs} pairs`).join(', ');
     process.stderr.write(`build: wrote ${out}: ${summary.reportsKept} reports through ${summary.reportsThrough}; ${analysesLine}; ` +
       `${summary.seconds.total} s, ${cpuSeconds()}, peak RSS ${(summary.peakRssBytes / 2 ** 20).toFixed(0)} MiB\n`);

@@ -21,7 +21,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../domain/user-error.js';
 import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
-import type { EndMessage, PlanMessage, ProgressMessage } from './build-child.js';
+import type { EndMessage, FirstMessage, PlanMessage, ProgressMessage } from './build-child.js';
 import { ProgressReport } from './progress-report.js';
 import { formatDuration, phasePercent, type ProgressSnapshot } from './progress-view.js';
 import { cacheDir, cacheEntry, cacheKey, DEFAULT_VAERS_DIR, exists, type CacheEntry } from './key.js';
@@ -60,6 +60,12 @@ export interface DefaultStoreOptions {
   /** The analyses (default: DEFAULT_ANALYSES). */
   analyses?: readonly string[];
   onStatus?: (status: BuildStatus) => void;
+  /**
+   * When given, a build writes the first analysis alone first, a complete store at the path this
+   * is called with (`default-<key>.first-<pid>.duckdb`), and goes on with the others: the caller
+   * may serve it meanwhile and should remove it once the full store is served.
+   */
+  onFirstAnalysis?: (path: string) => void;
   log?: (message: string) => void;
   /** Where the build's progress is shown (default: a ProgressReport on standard error). */
   progress?: ProgressReport;
@@ -86,7 +92,7 @@ const POLL_MS = 250;
 /** Entries of other keys younger than this are left alone (a process may be loading one). */
 const PRUNE_AFTER_MS = 10 * 60_000;
 
-const TEMP_RE = /^default-[0-9a-f]{16}\.(?:duckdb\.tmp-(\d+)(?:\.staging)?(?:\.wal)?|lock\.draft-(\d+))$/;
+const TEMP_RE = /^default-[0-9a-f]{16}\.(?:duckdb\.tmp-(\d+)(?:\.staging)?(?:\.wal)?|lock\.draft-(\d+)|first-(\d+)\.duckdb(?:\.tmp-\d+(?:\.staging)?)?(?:\.wal)?)$/;
 const ENTRY_RE = /^default-([0-9a-f]{16})\.duckdb$/;
 
 /** A file system error's code and message, short. */
@@ -115,7 +121,7 @@ async function checkWritable(dir: string): Promise<void> {
 async function removeLeftovers(dir: string, log: (message: string) => void): Promise<void> {
   for (const name of await readdir(dir)) {
     const found = TEMP_RE.exec(name);
-    const pid = found ? Number(found[1] ?? found[2]) : 0;
+    const pid = found ? Number(found[1] ?? found[2] ?? found[3]) : 0;
     if (found && pid !== process.pid && !isAlive(pid)) {
       log(`removing ${join(dir, name)} (left by a build that did not finish)`);
       await rm(join(dir, name), { force: true });
@@ -149,13 +155,14 @@ const CHILD = new URL(`./build-child${import.meta.url.endsWith('.ts') ? '.ts' : 
 const BUILDER_V8_FLAGS = ['--max-semi-space-size=32'];
 
 /** Runs the builder child; resolves when it wrote `out`. @throws Error with the builder's message. */
-function runBuilder(vaers: string, out: string, analyses: readonly string[], onProgress: (m: ProgressMessage | PlanMessage) => void): Promise<void> {
+function runBuilder(vaers: string, out: string, analyses: readonly string[], onProgress: (m: ProgressMessage | PlanMessage) => void, first?: { out: string; written: (path: string) => void }): Promise<void> {
   const base = CHILD.pathname.endsWith('.ts') && !process.execArgv.includes('tsx') ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
   const execArgv = base.some((a) => a.startsWith('--max-semi-space-size')) ? base : [...base, ...BUILDER_V8_FLAGS];
-  const child = fork(fileURLToPath(CHILD), [vaers, out, analyses.join(',')], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(CHILD), [vaers, out, analyses.join(','), ...(first ? [first.out] : [])], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let failure: string | null = null;
-  child.on('message', (message: ProgressMessage | PlanMessage | EndMessage) => {
+  child.on('message', (message: ProgressMessage | PlanMessage | EndMessage | FirstMessage) => {
     if (message.type === 'progress' || message.type === 'plan') onProgress(message);
+    else if (message.type === 'first') first?.written(message.path);
     else if (message.type === 'failed') failure = message.message;
   });
   return new Promise((resolve, reject) => {
@@ -188,13 +195,15 @@ async function build(entry: CacheEntry, options: DefaultStoreOptions, analyses: 
   const ticker = setInterval(report, 1000).unref();
   log(`building the default store ${entry.store} from ${options.vaers} (analyses ${analyses.join(', ')}); progress follows on standard error`);
   try {
+    // The first analysis alone (when asked) goes to a file of this process, removed by the next start once this process is gone (TEMP_RE).
+    const first = options.onFirstAnalysis ? { out: entry.store.replace(/\.duckdb$/, `.first-${process.pid}.duckdb`), written: options.onFirstAnalysis } : undefined;
     await runBuilder(options.vaers, entry.store, analyses, (m) => {
       if (m.type === 'plan') progress.plan([...m.phases, 'load']); // the load follows the build (serve-default.ts)
       else if (m.event === 'start') progress.start(m.phase, m.total, m.unit, m.cpu);
       else if (m.event === 'update') progress.update(m.done, undefined, m.cpu);
       else progress.end(m.cpu);
       report();
-    });
+    }, first);
   } catch (error) {
     const message = (error as Error).message;
     if (/No space left|ENOSPC|Read-only file system|EROFS|Permission denied|EACCES|Disk quota/i.test(message)) throw new CacheDirError(entry.dir, message.split('\n')[0]);

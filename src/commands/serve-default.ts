@@ -2,6 +2,7 @@
  * `serve` without `--store`: prepares the default store in the cache (src/cache/) and
  * loads it into the running server's live store, telling /readyz how far the build is.
  */
+import { rm } from 'node:fs/promises';
 import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
 import { discardCachedStore, ensureDefaultStore, statusOf } from '../cache/default-store.js';
 import { cacheDir, DEFAULT_VAERS_DIR } from '../cache/key.js';
@@ -31,14 +32,18 @@ export async function prepareDefaultStore(live: LiveStore, vaers: string | undef
   progress.plan(['load']);
   live.preparing = { state: 'checking', phase: 'checking the cache', percent: null, pid: process.pid, since };
   log.info(`default store: cache folder ${dir}, official files ${folder}`);
+  let first: string | null = null;
   try {
     for (let attempt = 1; ; attempt++) {
       const path = await ensureDefaultStore({
         cacheDir: dir, vaers: folder, analyses: DEFAULT_ANALYSES, progress,
         onStatus: (status) => { live.preparing = status; },
+        onFirstAnalysis: (written) => { first = written; serveFirst(live, written, log); },
         log: (message) => log.info(message),
       });
       const result = await loadShowing(live, path, progress, since);
+      live.building = [];
+      if (first !== null) await rm(first, { force: true }).catch(() => undefined); // served from the full store now
       if (result.ok) {
         live.onBroken = (broken) => rebuildBroken(live, broken, vaers, log);
         return;
@@ -51,6 +56,20 @@ export async function prepareDefaultStore(live: LiveStore, vaers: string | undef
     progress.stop();
     live.preparing = null;
   }
+}
+
+/**
+ * Serves the default store's first analysis, written on its own while the build goes on
+ * (src/cache/default-store.ts `onFirstAnalysis`): the other analyses are `building` meanwhile
+ * (their routes and /readyz answer 503 with Retry-After; src/http/readiness.ts), until the full
+ * store replaces it. A failed load is logged; the full store is loaded all the same.
+ */
+function serveFirst(live: LiveStore, path: string, log: ServeLog): void {
+  live.building = DEFAULT_ANALYSES.slice(1);
+  void live.reload(path, { early: true }).then((result) => {
+    if (result.ok) log.info(`default store: ${DEFAULT_ANALYSES[0]} answers from ${path} while ${DEFAULT_ANALYSES.slice(1).join(', ')} are built`);
+    else log.warn(`default store: its first analysis could not be served from ${path} (${result.error}); waiting for the full store`);
+  });
 }
 
 /**

@@ -94,12 +94,16 @@ export async function healthRoutes(app: FastifyInstance, options: HealthOptions)
     reply.headers(NO_STORE).type('application/json; charset=utf-8');
     const current = live.current;
     const analyses = analysesReadiness(live, options.analysisNames ?? []);
-    if (!current && live.preparing) {
+    // While the default store is prepared, or only its first analysis is served (the others being built): 503 with the build's status.
+    if ((!current || analyses.building.length > 0) && live.preparing) {
       const { phase, percent, state, pid, step, steps, left } = live.preparing;
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       const built = state === 'building' || state === 'waiting' ? { building: true, builder: state === 'building' ? 'this process' : `process ${pid}` } : {};
+      const message = current
+        ? `the default store is being built: its first analysis (${analyses.ready.join(', ') || current.analyses.defaultName}) answers now; ${analyses.building.join(', ')} ${analyses.building.length > 1 ? 'are' : 'is'} being built (phase ${step && steps ? `${step} of ${steps}: ` : ''}${phase}); retry in a few seconds`
+        : live.unavailable();
       return reply.code(503).send(JSON.stringify({
-        ...errorBody(live.unavailable()), state, ...built, phase, step: step ?? 0, steps: steps ?? 0, percent, left_seconds: left ?? null, analyses,
+        ...errorBody(message), state, ...built, phase, step: step ?? 0, steps: steps ?? 0, percent, left_seconds: left ?? null, analyses,
       }));
     }
     if (!current) return reply.code(503).send(JSON.stringify(errorBody(live.unavailable())));

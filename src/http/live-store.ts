@@ -308,8 +308,10 @@ export class LiveStore {
   private queued: Promise<LoadResult> | null = null;
   /** Counts of loads by outcome (metrics). */
   readonly loads = { ok: 0, failed: 0 };
-  /** While the default store is being prepared (no store loaded yet): its status; else null. */
+  /** While the default store is being prepared (no store loaded yet, or only its first analysis): its status; else null. */
   preparing: BuildStatus | null = null;
+  /** The analyses still being built while the default store's first analysis is served (serve-default.ts); else empty. */
+  building: readonly string[] = [];
   /**
    * Called when the served store's storage fails at request time (after the log line): serve sets
    * it for the default store, to remove the cached file and build it again.

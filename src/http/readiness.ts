@@ -17,7 +17,8 @@ export interface AnalysesReadiness {
 
 /**
  * Readiness of each analysis: with a served store, its loaded analyses are `ready` and the rest
- * `loading`; without one, while the default store is prepared, every analysis of `names` (the
+ * `loading`, and while only the default store's first analysis is served, the others `building`
+ * (LiveStore.building); without one, while the default store is prepared, every analysis of `names` (the
  * analyses it will hold) is `building` or, when the store file is complete, `loading`; with no
  * store and nothing prepared, or while the cache is looked up (`checking`), every list is empty.
  */
@@ -25,10 +26,23 @@ export function analysesReadiness(live: LiveStore, names: readonly string[]): An
   const generation = live.current;
   if (generation) {
     const ready = generation.analyses.loadedNames;
-    return { ready, loading: generation.analyses.names.filter((n) => !ready.includes(n)), building: [] };
+    const building = live.building.filter((n) => !generation.analyses.names.includes(n));
+    return { ready, loading: generation.analyses.names.filter((n) => !ready.includes(n)), building };
   }
   const state = live.preparing?.state;
   if (state === 'loading') return { ready: [], loading: [...names], building: [] };
   if (state === 'building' || state === 'waiting') return { ready: [], loading: [], building: [...names] };
   return { ready: [], loading: [], building: [] }; // no store, or the cache not looked up yet
+}
+
+/**
+ * The Error message for analysis `name` when it is being built while the default store's first
+ * analysis is served (LiveStore.building), else null: the route answers 503 with Retry-After
+ * (resource.ts), never a 404 or another analysis's answer.
+ */
+export function buildingMessage(live: LiveStore, name: string): string | null {
+  if (!live.building.includes(name)) return null;
+  const status = live.preparing;
+  const where = status ? ` (phase ${status.step && status.steps ? `${status.step} of ${status.steps}: ` : ''}${status.phase}${status.percent === null ? '' : `, ${status.percent}%`})` : '';
+  return `analysis ${name} is being built${where}: the default store's first analysis (${live.current?.analyses.defaultName ?? 'the default'}) answers meanwhile; retry in a few seconds`;
 }

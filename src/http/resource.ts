@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CasesService } from '../serve/cases/service.js';
 import { errorBody } from '../domain/error-object.js';
 import { RETRY_AFTER_SECONDS, StoreReadError, type Generation, type LiveStore } from './live-store.js';
+import { buildingMessage } from './readiness.js';
 
 /**
  * Runs `handle` on the current generation (held until the answer is produced), or answers 503
@@ -36,7 +37,8 @@ export async function withGeneration(live: LiveStore, reply: FastifyReply, handl
 
 /**
  * Runs `handle` on the current generation and the analysis named by the request's `:analysis`
- * path parameter; an analysis the store does not have is a 404 Error object listing the names.
+ * path parameter; an analysis the store does not have is a 404 Error object listing the names,
+ * or, while it is being built (the default store's first start), a 503 with Retry-After.
  */
 export async function withAnalysis(
   live: LiveStore, request: FastifyRequest<{ Params: { analysis: string } }>, reply: FastifyReply,
@@ -44,6 +46,8 @@ export async function withAnalysis(
 ): Promise<FastifyReply> {
   return withGeneration(live, reply, async (generation) => {
     const name = request.params.analysis;
+    const building = generation.analyses.service(name) ? null : buildingMessage(live, name);
+    if (building !== null) return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(errorBody(building));
     if (!generation.analyses.service(name)) {
       return reply.code(404).send(errorBody(`no analysis named "${name.slice(0, 100)}" in this store`, { allowed: generation.analyses.names }));
     }

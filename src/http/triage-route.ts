@@ -20,7 +20,8 @@ import { parseTriageQuery, triageAnswer } from '../serve/triage/service.js';
 import { TRIAGE_USAGE } from '../serve/triage/params.js';
 import { TRIAGE_QUERY_SCHEMA, TRIAGE_RESPONSES, TRIAGE_SUMMARY } from '../serve/triage/schemas.js';
 import { quarterOutside } from '../serve/query/quarter-range.js';
-import type { Generation, LiveStore } from './live-store.js';
+import { RETRY_AFTER_SECONDS, type Generation, type LiveStore } from './live-store.js';
+import { buildingMessage } from './readiness.js';
 import { sendAnswer } from './answer.js';
 import { triageNotes } from './notes-resources.js';
 import { PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';
@@ -75,7 +76,12 @@ export async function triageRoutes(app: FastifyInstance, options: TriageRouteOpt
   }
 
   app.get('/triage', { schema: { summary: TRIAGE_SUMMARY, description: triageNotes(), querystring: TRIAGE_QUERY_SCHEMA, response: TRIAGE_RESPONSES }, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
-    withGeneration(live, reply, (generation) => send(generation, generation.triageAnalysis, request, reply)));
+    withGeneration(live, reply, async (generation) => {
+      // Stratified ranks the queue when the store has it: while it is still being built, wait for it (503) rather than rank another analysis.
+      const building = generation.triageAnalysis === 'stratified' ? null : buildingMessage(live, 'stratified');
+      if (building !== null) return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(errorBody(building));
+      return send(generation, generation.triageAnalysis, request, reply);
+    }));
   app.get('/analyses/:analysis/triage', {
     schema: { summary: `${TRIAGE_SUMMARY} (one analysis)`, description: triageNotes(), params: { type: 'object', properties: { analysis: { type: 'string', enum: options.analysisNames } } }, querystring: TRIAGE_QUERY_SCHEMA, response: TRIAGE_RESPONSES }, ...PLAIN,
   }, async (request: FastifyRequest<{ Params: { analysis: string } }>, reply) =>

@@ -61,6 +61,39 @@ describe('readiness per analysis', () => {
     }
   });
 
+  it('only the first analysis served while the others are built: it answers 200; the others, /triage (stratified) and /readyz answer 503 with Retry-After; then ready', async () => {
+    const path = await writeFixtureStore(); // one analysis, all: what the build writes first (build.ts firstAnalysis)
+    const { app, live } = await buildServedApp({ storePath: null, analysisNames: NAMES });
+    try {
+      live.preparing = { state: 'building', phase: 'fit serious', percent: 40, step: 14, steps: 29, left: 60, pid: process.pid, since: Date.now() - 70_000 };
+      live.building = ['stratified', 'serious'];
+      expect((await live.reload(path, { early: true })).ok).toBe(true);
+      const signals = await getJson(app, '/signals?vaccine=ROTAVIRUS');
+      expect(signals.status).toBe(200);
+      expect((await getJson(app, '/analyses/all/signals?vaccine=ROTAVIRUS')).status).toBe(200);
+      for (const url of ['/analyses/serious/signals?vaccine=ROTAVIRUS', '/analyses/stratified', '/triage', '/analyses/serious/triage']) {
+        const route = await getJson(app, url);
+        expect(route.status, url).toBe(503);
+        expect(route.res.headers['retry-after'], url).toBe('10');
+        expect(route.body, url).toMatchObject({ hypothesis: HYPOTHESIS });
+        expect(route.body.error, url).toMatch(/^analysis (serious|stratified) is being built \(phase 14 of 29: fit serious, 40%\): the default store's first analysis \(all\) answers meanwhile; retry in a few seconds$/);
+      }
+      expect((await getJson(app, '/analyses/nonsense/signals')).status).toBe(404); // not being built: unknown
+      const ready = await getJson(app, '/readyz');
+      expect(ready.status).toBe(503);
+      expect(ready.res.headers['retry-after']).toBe('10');
+      expect(ready.body).toMatchObject({ state: 'building', building: true, phase: 'fit serious', step: 14, steps: 29, analyses: { ready: ['all'], loading: [], building: ['stratified', 'serious'] } });
+      expect(ready.body.error).toBe('the default store is being built: its first analysis (all) answers now; stratified, serious are being built (phase 14 of 29: fit serious); retry in a few seconds');
+      // The full store is served: nothing is building any more.
+      live.building = [];
+      live.preparing = null;
+      expect((await getJson(app, '/readyz')).status).toBe(200);
+      expect((await getJson(app, '/analyses/serious/signals')).status).toBe(404); // this fixture has no serious analysis
+    } finally {
+      await app.close();
+    }
+  });
+
   it('a first store loaded early: its default analysis is served before /readyz says ready, then every analysis is ready', async () => {
     const path = await writeFixtureStore({ analyses: true });
     const { app, live } = await buildServedApp({ storePath: null, analysisNames: NAMES });

@@ -22,7 +22,7 @@ import { UserError } from '../../domain/user-error.js';
 import { ANALYSIS_NAMES, DEFAULT_ANALYSES, parseAnalysisName, parseStrata, strataCount, stratumOf, subsetMask, type AnalysisDefinition, type ItemKind, type StrataScheme } from '../../domain/analysis-rules.js';
 import { formatQuarter } from '../../domain/quarter.js';
 import type { QuarterlyRow, ReportTables, StoreMeta, VaccineRow, WindowRow } from '../../domain/store-schema.js';
-import { writeStore } from '../store/write.js';
+import { writeStore, type StoreContent } from '../store/write.js';
 import { eventGroupsMeta, eventGroupsSummary, readEventGroups, type EventGroupsRead } from './event-groups-step.js';
 import { vaxType } from '../../domain/vaccine-type.js';
 import { readVaers, type VaersData } from '../vaers/read.js';
@@ -57,6 +57,13 @@ export interface BuildOptions {
   eventGroups?: string;
   /** Worker threads (default: available parallelism). */
   workers?: number;
+  /**
+   * Write the first analysis alone first, as a complete store at `out` (atomic), and call
+   * `written` before the other analyses are fitted: the default store's first start serves it
+   * meanwhile (src/cache/default-store.ts). The full store then copies its rows and report tables.
+   * Ignored with a single analysis.
+   */
+  firstAnalysis?: { out: string; written: (path: string) => void | Promise<void> };
   /** Benchmarks only: replay the reports K times (see `countQuarters`). */
   scale?: number;
   progress?: Progress;
@@ -154,14 +161,22 @@ function countSubsets(data: VaersData, analyses: AnalysisDefinition[], itemsOf: 
  * (Omega of co-reported vaccines, docs/interactions.md), `fit NAME`
  * per analysis, `link` (the end of the duplicate linkage, which ran meanwhile in its own thread;
  * before the counts when an analysis is `@dedup`), `rows NAME` per analysis, `write` (the store
- * sorted and written).
+ * sorted and written). With `firstAnalysis` (BuildOptions.firstAnalysis), the first analysis's
+ * fit, rows and store (`write NAME`) come before the other analyses' fits.
  */
-export function buildPhases(analyses: readonly AnalysisDefinition[]): string[] {
+export function buildPhases(analyses: readonly AnalysisDefinition[], firstAnalysis = false): string[] {
   const counts = analyses.filter((a, i) => analyses.findIndex((b) => b.keeps === a.keeps && b.items === a.items) === i);
-  const fits = analyses.map((a) => `fit ${a.name}`);
   const dedup = analyses.some((a) => a.deduplicated);
+  const fits = (list: readonly AnalysisDefinition[]): string[] => list.map((a) => `fit ${a.name}`);
+  const rows = (list: readonly AnalysisDefinition[]): string[] => list.map((a) => `rows ${a.name}`);
+  const start = ['read', ...(dedup ? ['link'] : []), ...counts.map((a) => `count ${a.name}`), 'interactions'];
   // Without @dedup, the linkage runs beside the counts and fits: `link` is the wait for its end.
-  return ['read', ...(dedup ? ['link'] : []), ...counts.map((a) => `count ${a.name}`), 'interactions', ...fits, ...(dedup ? [] : ['link']), ...analyses.map((a) => `rows ${a.name}`), 'write'];
+  const link = dedup ? [] : ['link'];
+  if (firstAnalysis && analyses.length > 1) {
+    const [head, ...rest] = analyses;
+    return [...start, ...fits([head]), ...link, ...rows([head]), `write ${head.name}`, ...fits(rest), ...rows(rest), 'write'];
+  }
+  return [...start, ...fits(analyses), ...link, ...rows(analyses), 'write'];
 }
 
 /** The history as the analysis uses it: crude analyses do not see the strata. */
@@ -194,7 +209,7 @@ async function fitAll(pool: WorkerPool, runs: readonly AnalysisRun[], progress: 
  * subset mask, the shared memo of exact KS probabilities and, the first time, its item kind's
  * evidence tables (pool.broadcast).
  */
-async function* allRows(pool: WorkerPool, results: AnalysisResult[], evidence: ReadonlyMap<ItemKind, EvidenceInputs>, progress: Progress): AsyncGenerator<QuarterlyRow> {
+async function* allRows(pool: WorkerPool, results: AnalysisResult[], evidence: ReadonlyMap<ItemKind, EvidenceInputs>, progress: Progress, writePhase: string): AsyncGenerator<QuarterlyRow> {
   const sent = new Set<ItemKind>();
   const ksMemo = new KsMemo(); // one table of exact KS probabilities for every worker and analysis
   for (const result of results) {
@@ -217,7 +232,7 @@ async function* allRows(pool: WorkerPool, results: AnalysisResult[], evidence: R
     result.seconds.rows_and_write = seconds(started);
   }
   // Every row is staged: the store is now sorted and written (writeStore), with no count to report.
-  progress.start('write', 0, '');
+  progress.start(writePhase, 0, '');
 }
 
 function vaccineTable(data: VaersData): VaccineRow[] {
@@ -285,7 +300,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   await checkOutputFolder(options.out);
   // The grouping file is read before the reports, all or nothing (a bad file: no store at all).
   const groups: EventGroupsRead | null = await readEventGroups(options.eventGroups, analyses);
-  progress.plan?.(buildPhases(analyses));
+  progress.plan?.(buildPhases(analyses, options.firstAnalysis !== undefined));
   let t = performance.now();
   const data = await readReports(options, progress);
   const warn = (line: string): void => void process.stderr.write(line);
@@ -309,10 +324,12 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   const workers = Math.max(1, options.workers ?? availableParallelism());
   const pool = new WorkerPool(workers);
   try {
-    // The fits start in the workers; meanwhile this thread takes the evidence inputs (yielding to
-    // hand the workers their chunks), before the clusters are known when the linkage runs
-    // meanwhile too: the case keys are set after it (setCaseKeys).
-    const fitting = fitAll(pool, runs, progress);
+    // The fits start in the workers (only the first analysis's when it is written on its own);
+    // meanwhile this thread takes the evidence inputs (yielding to hand the workers their chunks),
+    // before the clusters are known when the linkage runs meanwhile too: the case keys are set
+    // after it (setCaseKeys).
+    const first = options.firstAnalysis && runs.length > 1 ? options.firstAnalysis : null;
+    const fitting = fitAll(pool, first ? runs.slice(0, 1) : runs, progress);
     fitting.catch(() => undefined); // awaited below; an evidence error must not leave it unhandled
     const evidence = await evidenceInputs(data, itemsOf);
     data.reports.length = 0; // the reports are no longer needed; let them go
@@ -325,7 +342,8 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
       const t0 = performance.now();
       return { ...reportTables(data.details, () => (reportSeconds = seconds(t0))), links: linkage.links };
     };
-    const summary = (): BuildSummary => ({
+    // The summary and metadata of the analyses done so far (`done`: results, a prefix of `analyses`).
+    const summary = (done: readonly AnalysisResult[]): BuildSummary => ({
       reportsRead: data.reportsRead, reportsKept, reportsCounted: history.reports, skipped: data.skipped, versions: data.versions,
       reportValues: {
         reports: data.details.count, vaccineRows: data.details.vaccines.name.length, eventRows: data.details.events.term.length,
@@ -336,13 +354,13 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
       reportsThrough: history.quarters.length ? formatQuarter(history.quarters[history.quarters.length - 1].quarter) : null,
       linkage: { summary: linkage.summary, warning: linkage.warning },
       ...(groups ? { eventGroups: eventGroupsSummary(groups, data.events) } : {}),
-      analyses: results.map(analysisSummary), workers, scale,
+      analyses: done.map(analysisSummary), workers, scale,
       seconds: { read: readSeconds, count: countSeconds, total: seconds(started) },
       peakRssBytes: process.resourceUsage().maxRSS * 1024,
     });
-    const windows = (): WindowRow[] => results.flatMap((r) => (r.fit?.windows ?? []).map((w) => ({ ...w, analysis: r.run.analysis.name })));
-    const meta = (): StoreMeta => {
-      const s = summary();
+    const windows = (done: readonly AnalysisResult[]): WindowRow[] => done.flatMap((r) => (r.fit?.windows ?? []).map((w) => ({ ...w, analysis: r.run.analysis.name })));
+    const meta = (done: readonly AnalysisResult[]): StoreMeta => {
+      const s = summary(done);
       return {
         reports_through: s.reportsThrough,
         sources: data.sources.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
@@ -359,12 +377,21 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
         extra: { summary: s },
       };
     };
-    await writeStore(options.out, {
-      quarterly: allRows(pool, results, evidence, progress), vaccines: vaccineTable(data), windows, meta, reports,
-      interactions: interactions.rows,
+    const content = (done: AnalysisResult[], writePhase: string): Omit<StoreContent, 'copyFrom'> => ({
+      quarterly: allRows(pool, done, evidence, progress, writePhase), vaccines: vaccineTable(data),
+      windows: () => windows(results), meta: () => meta(results), reports, interactions: interactions.rows,
     });
+    if (first) {
+      // The first analysis alone, as a complete store of its own (served while the rest is built),
+      // then the others; the full store takes the first's rows and report tables from it.
+      await writeStore(first.out, content(results, `write ${analyses[0].name}`));
+      progress.end();
+      await first.written(first.out);
+      for (const run of runs.slice(1)) results.push(await fitAnalysis(pool, run, progress));
+      await writeStore(options.out, { ...content(results.slice(1), 'write'), copyFrom: first.out });
+    } else await writeStore(options.out, content(results, 'write'));
     progress.end();
-    return summary();
+    return summary(results);
   } finally {
     await pool.close();
   }

@@ -19,7 +19,7 @@ import {
   QUARTERLY_COLUMNS, REPORT_EVENT_COLUMNS, REPORT_LINKS_SQL, REPORT_LINKS_TABLE, REPORT_TABLE_COLUMNS, REPORT_TABLES_SQL, REPORT_VACCINE_COLUMNS, SCHEMA_SQL,
   type QuarterlyRow, type ReportLinkRow, type ReportTableColumns, type ReportTableName, type ReportTables, type StoreMeta, type VaccineRow, type WindowRow,
 } from '../../domain/store-schema.js';
-import type { InteractionRow } from '../../domain/interactions.js';
+import { INTERACTIONS_SQL, INTERACTIONS_TABLE, type InteractionRow } from '../../domain/interactions.js';
 import { appendInteractions } from './interactions.js';
 
 /**
@@ -36,6 +36,33 @@ export interface StoreContent {
   reports?: ReportTables | (() => ReportTables);
   /** The Omega rows of co-reported vaccines (docs/interactions.md; absent: no table); a function is called after the quarterly rows. */
   interactions?: InteractionRow[] | (() => InteractionRow[]);
+  /**
+   * A complete store written earlier by the same build (its first analysis alone: build.ts
+   * `firstAnalysis`) whose quarterly rows join `quarterly`, and whose report tables, links and
+   * interactions are copied as they are (then `reports` and `interactions` are not read).
+   */
+  copyFrom?: string;
+}
+
+/** The tables copied whole from `copyFrom`, each with the statement that creates it. */
+const COPIED_TABLES: ReadonlyArray<[string, string]> = [
+  ['reports', REPORT_TABLES_SQL], ['report_vaccines', ''], ['report_events', ''], [REPORT_LINKS_TABLE, REPORT_LINKS_SQL], [INTERACTIONS_TABLE, INTERACTIONS_SQL],
+];
+
+/** Copies the quarterly rows of store `from` into the staging table, and its report tables, links and interactions into the store being written. */
+async function copyStore(connection: DuckDBConnection, from: string): Promise<void> {
+  await connection.run(`ATTACH ${sqlString(from)} AS earlier (READ_ONLY)`);
+  try {
+    await connection.run('INSERT INTO staging.quarterly SELECT * FROM earlier.quarterly');
+    const present = new Set((await connection.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = 'earlier'")).getRowObjectsJS().map((r) => String(r.table_name)));
+    for (const [table, create] of COPIED_TABLES) {
+      if (!present.has(table)) continue;
+      if (create !== '') await connection.run(create);
+      await connection.run(`INSERT INTO main.${table} SELECT * FROM earlier.${table}`);
+    }
+  } finally {
+    await connection.run('DETACH earlier');
+  }
 }
 
 function later<T extends object>(value: T | (() => T)): T {
@@ -165,8 +192,11 @@ export async function writeStore(outPath: string, content: StoreContent): Promis
     await connection.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
     await connection.run(`ATTACH ${sqlString(stagingPath)} AS staging`);
     rows = await stageQuarterly(connection, content.quarterly);
-    if (content.reports !== undefined) await appendReportTables(connection, later(content.reports));
-    if (content.interactions !== undefined) await appendInteractions(connection, later(content.interactions));
+    if (content.copyFrom !== undefined) await copyStore(connection, content.copyFrom);
+    else {
+      if (content.reports !== undefined) await appendReportTables(connection, later(content.reports));
+      if (content.interactions !== undefined) await appendInteractions(connection, later(content.interactions));
+    }
     await writeDuckDb(connection, content, later(content.meta));
     await connection.run('DETACH staging');
   } catch (error) {

@@ -90,3 +90,23 @@ export async function serveCaseFolder(dir: string, cells: Record<number, Record<
   await buildStore({ vaers, out: store, analyses, workers: 1 });
   return buildApp({ storePath: store });
 }
+
+const MIXED_VACCINES: Array<[string, string]> = [[ROTA, 'RV'], [DTAP, 'DTAP'], [HEPB, 'HEP'], ['MEASLES + MUMPS + RUBELLA (MMR II)', 'MMR']];
+const MIXED_TERMS = ['Fever', 'Rash', 'Vomiting', 'Irritability', 'Urticaria'];
+
+/**
+ * 240 reports of 2000-2001 with deterministic mixes of four vaccines, five common terms, ages and
+ * sexes (so strata differ), and two associations: RotaShield x Intussusception (every other
+ * RotaShield report) and ENGERIX-B x Urticaria (every third one); enough for the build to keep pairs.
+ */
+export function mixedCaseReports(): CaseFixture[] {
+  return Array.from({ length: 240 }, (_, k): CaseFixture => {
+    const v = k % 4;
+    const vaccines = [v, ...(k % 3 === 0 ? [(v + 1) % 4] : [])].map((i): [string, string, string, string, string] => [MIXED_VACCINES[i][0], MIXED_VACCINES[i][1], 'MANU', `L${k}`, '1']);
+    const events = [MIXED_TERMS[(k * 7) % 5], ...(v === 0 && k % 8 === 0 ? ['Intussusception'] : []), ...(v === 2 && k % 12 === 2 ? ['Urticaria'] : [])];
+    return {
+      id: 1000 + k, recvdate: `${String((k % 12) + 1).padStart(2, '0')}/15/${2000 + (k % 2)}`, age: ['0.3', '1', '5', '30', '70'][k % 5],
+      sex: ['F', 'M', ''][k % 3], state: 'CA', outcomes: k % 7 === 0 ? ['HOSPITAL'] : [], numdays: '1', vaccines, events: [...new Set(events)],
+    };
+  });
+}

@@ -16,7 +16,7 @@ import { buildStore } from '../../../src/ingest/mining/build.js';
 import { scoreWindow } from '../../../src/stats/window.js';
 import { readFlagRows } from '../../../src/serve/store/evaluation.js';
 import { readReportData } from '../../../src/serve/store/reports.js';
-import { DTAP, HEPB, ROTA, writeCaseFolder, type CaseFixture } from '../cases/fixture.js';
+import { DTAP, HEPB, mixedCaseReports, ROTA, writeCaseFolder } from '../cases/fixture.js';
 import { ENGERIX, FIXTURE_PRIOR, MMR_NO_BRAND, writeEvaluationStore } from './fixture.js';
 
 const ANAPHYLAXIS = 'Anaphylactic reaction';
@@ -70,26 +70,6 @@ describe('recompute: hand-worked tallies of the fixture store', () => {
   });
 });
 
-const MMR = 'MEASLES + MUMPS + RUBELLA (MMR II)';
-const VACCINES: Array<[string, string]> = [[ROTA, 'RV'], [DTAP, 'DTAP'], [HEPB, 'HEP'], [MMR, 'MMR']];
-const TERMS = ['Fever', 'Rash', 'Vomiting', 'Irritability', 'Urticaria'];
-
-/**
- * 240 reports of 2000-2001 with deterministic mixes of four vaccines, five common terms, ages and
- * sexes (so strata differ), and two associations: RotaShield x Intussusception (every other
- * RotaShield report) and ENGERIX-B x Urticaria (every third one); enough for the build to keep pairs.
- */
-function mixedReports(): CaseFixture[] {
-  return Array.from({ length: 240 }, (_, k): CaseFixture => {
-    const v = k % 4;
-    const vaccines = [v, ...(k % 3 === 0 ? [(v + 1) % 4] : [])].map((i): [string, string, string, string, string] => [VACCINES[i][0], VACCINES[i][1], 'MANU', `L${k}`, '1']);
-    const events = [TERMS[(k * 7) % 5], ...(v === 0 && k % 8 === 0 ? ['Intussusception'] : []), ...(v === 2 && k % 12 === 2 ? ['Urticaria'] : [])];
-    return {
-      id: 1000 + k, recvdate: `${String((k % 12) + 1).padStart(2, '0')}/15/${2000 + (k % 2)}`, age: ['0.3', '1', '5', '30', '70'][k % 5],
-      sex: ['F', 'M', ''][k % 3], state: 'CA', outcomes: k % 7 === 0 ? ['HOSPITAL'] : [], numdays: '1', vaccines, events: [...new Set(events)],
-    };
-  });
-}
 
 describe('recompute: equal to what the build keeps', () => {
   let dir: string;
@@ -97,7 +77,7 @@ describe('recompute: equal to what the build keeps', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'rs-recompute-'));
     store = join(dir, 'built.duckdb');
-    await buildStore({ vaers: await writeCaseFolder(join(dir, 'vaers'), {}, mixedReports()), out: store, analyses: 'all,stratified,types', workers: 1 });
+    await buildStore({ vaers: await writeCaseFolder(join(dir, 'vaers'), {}, mixedCaseReports()), out: store, analyses: 'all,stratified,types', workers: 1 });
   }, 60_000);
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
