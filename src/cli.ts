@@ -49,6 +49,8 @@ program
   .option('--scale <k>', 'benchmarks only: replay the reports K times with fresh ids and shifted dates', integerOption)
   .option('--like <store>', 'build the analyses, strata, narratives and non-domestic choice of STORE (its metadata): the weekly rebuild of a served store')
   .action(async (options, command: Command) => {
+    // The full download needs more than Node's default 4 GB heap: run again with a larger limit (src/cache/heap.ts).
+    (await import('./cache/heap.js')).ensureBuildHeap();
     const { runBuild } = await import('./commands/build.js');
     if (options.like !== undefined) {
       const { LIKE_OPTIONS, likeOptions } = await import('./commands/build-like.js');

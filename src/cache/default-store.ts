@@ -20,6 +20,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../domain/user-error.js';
+import { buildHeapFlag } from './heap.js';
 import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
 import type { EndMessage, FirstMessage, PlanMessage, ProgressMessage } from './build-child.js';
 import { ProgressReport } from './progress-report.js';
@@ -157,7 +158,8 @@ const BUILDER_V8_FLAGS = ['--max-semi-space-size=32'];
 /** Runs the builder child; resolves when it wrote `out`. @throws Error with the builder's message. */
 function runBuilder(vaers: string, out: string, analyses: readonly string[], onProgress: (m: ProgressMessage | PlanMessage) => void, first?: { out: string; written: (path: string) => void }): Promise<void> {
   const base = CHILD.pathname.endsWith('.ts') && !process.execArgv.includes('tsx') ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
-  const execArgv = base.some((a) => a.startsWith('--max-semi-space-size')) ? base : [...base, ...BUILDER_V8_FLAGS];
+  const heap = buildHeapFlag(); // a VAERS folder of the full download needs more than the default 4 GB heap (src/cache/heap.ts)
+  const execArgv = [...(base.some((a) => a.startsWith('--max-semi-space-size')) ? base : [...base, ...BUILDER_V8_FLAGS]), ...(heap ? [heap] : [])];
   const child = fork(fileURLToPath(CHILD), [vaers, out, analyses.join(','), ...(first ? [first.out] : [])], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let failure: string | null = null;
   child.on('message', (message: ProgressMessage | PlanMessage | EndMessage | FirstMessage) => {
