@@ -114,9 +114,10 @@ export function interactionRows(reports: readonly InteractionReport[], options: 
   const first = Math.min(...quarters.keys()), last = Math.max(...quarters.keys());
   const rows: InteractionRow[] = [];
   for (let q = first; q <= last; q++) {
+    // Loops, not push(...spread): a quarter of the 2021 surge holds some 200,000 reports, past the call stack's limit on arguments.
     const window: InteractionReport[] = [];
-    for (let k = WINDOW_QUARTERS - 1; k >= 0; k--) window.push(...(quarters.get(q - k) ?? []));
-    if (window.length > 0) rows.push(...windowRows(window, q, options));
+    for (let k = WINDOW_QUARTERS - 1; k >= 0; k--) for (const r of quarters.get(q - k) ?? []) window.push(r);
+    if (window.length > 0) for (const row of windowRows(window, q, options)) rows.push(row);
   }
   return rows;
 }
