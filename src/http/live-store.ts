@@ -122,25 +122,27 @@ export class Generation {
     return this.analyses.names.includes('stratified') ? 'stratified' : this.analyses.defaultName;
   }
 
-  /** Every triage window of an analysis, by analysis; filled by triageWindows. */
-  private triage: Map<string, Promise<TriageWindows>> | undefined;
+  /** One triage window of an analysis, by `analysis\0quarter`; filled by triageWindow. */
+  private triageOne: Map<string, Promise<TriageWindows>> | undefined;
 
   /**
-   * Every triage window of `analysis` (src/serve/store/triage-rows.ts readTriageWindows), read in one
-   * read per generation, at the analysis's first /triage request, from the file the generation
-   * loaded; every later request of any window answers from memory. Rejects (and is read again next
-   * time) when the store could not be read.
+   * The triage window of `quarter` of `analysis` (null: its last quarter) and the analysis's range
+   * (readTriageWindows with a quarter): read at the window's first GET /triage request of the
+   * generation, from the file it loaded, then answered from memory; a cold window reads one
+   * window, not the whole analysis (millions of rows at full size). Rejects (and is read again
+   * next time) when the store could not be read.
    */
-  triageWindows(analysis: string): Promise<TriageWindows> {
-    this.triage ??= new Map();
-    const cache = this.triage;
-    let windows = cache.get(analysis);
-    if (!windows) {
-      windows = this.read(`the ${analysis} triage windows`, (store) => readTriageWindows(store, analysis));
-      windows.catch(() => cache.delete(analysis));
-      cache.set(analysis, windows);
+  triageWindow(analysis: string, quarter: string | null): Promise<TriageWindows> {
+    this.triageOne ??= new Map();
+    const cache = this.triageOne;
+    const key = `${analysis}\0${quarter ?? ''}`;
+    let window = cache.get(key);
+    if (!window) {
+      window = this.read(`the ${analysis} triage window ${quarter ?? '(last)'}`, (store) => readTriageWindows(store, analysis, quarter ?? 'last'));
+      window.catch(() => cache.delete(key));
+      cache.set(key, window);
     }
-    return windows;
+    return window;
   }
 
   /** Whether every analysis and the case series are loaded. */

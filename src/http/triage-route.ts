@@ -35,7 +35,7 @@ export interface TriageRouteOptions {
 
 /** The window of `analysis` ending at `quarter` (null: the latest), from the windows loaded with the generation. */
 async function triageWindow(generation: Generation, analysis: string, quarter: string | null): Promise<TriageWindow> {
-  return triageWindowOf(await generation.triageWindows(analysis), quarter);
+  return triageWindowOf(await generation.triageWindow(analysis, quarter), quarter);
 }
 
 /** Per store generation: term -> the event-group items counting it (an empty map when the store has no analysis of event groups). */
@@ -58,7 +58,7 @@ export async function triageRoutes(app: FastifyInstance, options: TriageRouteOpt
     const params = parseTriageQuery(rawQuery(request));
     if ('error' in params) return reply.code(400).send(errorBody(params.error, params));
     if (params.quarter !== null) {
-      const outside = quarterOutside('quarter', params.quarter, (await generation.triageWindows(analysis)).range, `the quarters of analysis ${analysis}`, TRIAGE_USAGE);
+      const outside = quarterOutside('quarter', params.quarter, (await generation.triageWindow(analysis, params.quarter)).range, `the quarters of analysis ${analysis}`, TRIAGE_USAGE);
       if (outside) return reply.code(400).send(errorBody(outside.error, outside));
     }
     const service = await generation.analyses.service(analysis)!;

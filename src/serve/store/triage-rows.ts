@@ -61,12 +61,14 @@ export interface TriageWindows {
 }
 
 /**
- * The flagged rows of every window of `analysis` in one read (GET /triage reads them once per
- * store generation, then answers every window from memory; the evaluation ranks every window),
- * with the evidence, each pair's first flagged quarter and each window's MGPS fit.
+ * The flagged rows of every window of `analysis` in one read (the evaluation ranks every window),
+ * or, with `quarter`, of that window alone (`last`: the analysis's last quarter; GET /triage reads
+ * each window once per store generation, at its first request: at full size the whole analysis
+ * is millions of rows), with the evidence, each pair's first flagged quarter and each window's
+ * MGPS fit; `range` is always the analysis's.
  * @throws Error naming the file when it is missing or not a store.
  */
-export async function readTriageWindows(path: StoreSource, analysis: string): Promise<TriageWindows> {
+export async function readTriageWindows(path: StoreSource, analysis: string, quarter?: string): Promise<TriageWindows> {
   return withStore(path, async (connection) => {
     const columns = await columnsOf(connection, 'quarterly');
     const hasAnalysis = columns.has('analysis');
@@ -77,10 +79,15 @@ export async function readTriageWindows(path: StoreSource, analysis: string): Pr
     const hasEvidence = EVIDENCE_COLUMNS.every((c) => columns.has(c));
     const evidence = EVIDENCE_COLUMNS.map((c) => (columns.has(c) ? `q.${c}` : `NULL AS ${c}`)).join(', ');
     const ic025 = columns.has('ic025') ? 'q.ic025' : 'NULL AS ic025';
-    const sql = `WITH first AS (SELECT drug, event, min(quarter) AS first_flagged FROM store.quarterly WHERE ${of} AND ${FLAGGED} GROUP BY drug, event)
+    // One window: its flagged rows, and the first flagged quarter of those pairs only.
+    const window = quarter === undefined ? null : quarter === 'last' ? range?.last ?? '' : quarter;
+    const sqlParams: Record<string, string> = window === null ? params : { ...params, quarter: window };
+    const inWindow = window === null ? '' : ' AND quarter = $quarter';
+    const pairs = window === null ? '' : ` AND (drug, event) IN (SELECT drug, event FROM store.quarterly WHERE ${of}${inWindow} AND ${FLAGGED})`;
+    const sql = `WITH first AS (SELECT drug, event, min(quarter) AS first_flagged FROM store.quarterly WHERE ${of} AND ${FLAGGED}${pairs} GROUP BY drug, event)
       SELECT q.quarter, q.drug, q.event, q.n, q.eb05, q.prr, ${ic025}, q.n_methods_flagged, f.first_flagged, ${evidence}
       FROM store.quarterly q JOIN first f ON q.drug = f.drug AND q.event = f.event
-      WHERE ${of.replace('analysis', 'q.analysis')} AND ${FLAGGED.replace(/n_methods_flagged/g, 'q.n_methods_flagged')}`;
+      WHERE ${of.replace('analysis', 'q.analysis')}${inWindow.replace('quarter', 'q.quarter')} AND ${FLAGGED.replace(/n_methods_flagged/g, 'q.n_methods_flagged')}`;
     const atBound = new Map<string, string>();
     await connection.runAndReadAll(`SELECT quarter, at_bound FROM store.windows WHERE ${of}`, params)
       .then((fits) => { for (const w of fits.getRowObjectsJS()) atBound.set(String(w.quarter), String(w.at_bound ?? '')); })
@@ -90,7 +97,7 @@ export async function readTriageWindows(path: StoreSource, analysis: string): Pr
     const byQuarter = new Map<string, TriageWindow>();
     let rowCount = 0;
     let anyLag = false;
-    for await (const chunk of (await connection.stream(sql, params)).yieldRowObjectJs()) {
+    for await (const chunk of (await connection.stream(sql, sqlParams)).yieldRowObjectJs()) {
       for (const r of chunk) {
         rowCount++;
         if (r.lag_n !== null && r.lag_n !== undefined) anyLag = true;

@@ -160,25 +160,34 @@ describe('GET /triage', () => {
   });
 });
 
-describe('the triage windows: one read per analysis and store generation (issue 28: no store read per request)', () => {
-  it('the first request reads every window of the analysis at once; every later window answers from that read', async () => {
+describe('the triage windows: one read per window and store generation (issue 28: no store read per request; issue 29: a cold window reads one window)', () => {
+  it('each window is read at its first request, alone, with the rows and first flagged quarters of the whole analysis; a later request answers from memory', async () => {
     const { buildServedApp } = await import('../../../src/http/app.js');
-    const served = await buildServedApp({ storePath: await writeTriageStore() });
+    const { readTriageWindows } = await import('../../../src/serve/store/triage-rows.js');
+    const path = await writeTriageStore();
+    const served = await buildServedApp({ storePath: path });
     try {
       const generation = served.live.current!;
       await generation.complete;
-      expect((await getJson(served.app, '/triage?limit=1')).status).toBe(200);
-      const loaded = generation.triageWindows(generation.triageAnalysis);
-      const all = await loaded;
+      const analysis = generation.triageAnalysis;
+      const all = await readTriageWindows(path, analysis);
       expect(all.range).toEqual({ first: expect.stringMatching(/^\d{4}Q[1-4]$/), last: '2006Q4' });
       expect(all.windows.size).toBeGreaterThan(1);
+      expect((await getJson(served.app, '/triage?limit=1')).status).toBe(200);
+      const last = generation.triageWindow(analysis, null);
+      expect((await last).windows.size).toBe(1);
+      expect((await last).windows.get('2006Q4')).toEqual(all.windows.get('2006Q4'));
       for (const quarter of [...all.windows.keys()]) {
         const { status, body } = await getJson(served.app, `/triage?quarter=${quarter}&group=none&limit=500`);
         expect(status, quarter).toBe(200);
         expect(body.total, quarter).toBe(all.windows.get(quarter)!.rows.length);
+        const one = await generation.triageWindow(analysis, quarter);
+        expect([...one.windows.keys()], quarter).toEqual([quarter]);
+        expect(one.windows.get(quarter), quarter).toEqual(all.windows.get(quarter)); // first_flagged as the whole analysis's
+        expect(one.range).toEqual(all.range);
       }
-      // The same read served them all: no new read was started.
-      expect(generation.triageWindows(generation.triageAnalysis)).toBe(loaded);
+      // Read once: the same read answers again.
+      expect(generation.triageWindow(analysis, null)).toBe(last);
     } finally {
       await served.app.close();
     }
