@@ -193,7 +193,10 @@ export function scorePairs(details: LinkageColumns, options: LinkageOptions = {}
   const vetoes = new Map<string, number>();
   const counting = pairWeigher(f, model, evidence, vetoes);
   const weightOf = pairWeigher(f, model, evidence);
-  const weight = Float64Array.from(patternArray, (p, i) => counting(aArray[i], bArray[i], p));
+  const weight = new Float64Array(patternArray.length);
+  // A loop, not Float64Array.from(typed, fn), which gathers the values in a JS array first: past
+  // about 134 million candidate pairs (the full download) that array cannot grow (a fatal error).
+  for (let i = 0; i < patternArray.length; i++) weight[i] = counting(aArray[i], bArray[i], patternArray[i]);
   return { features: f, evidence, vetoes: Object.fromEntries([...vetoes].sort()), a: aArray, b: bArray, pattern: patternArray, weight, model, weightOf, blocks };
 }
 
@@ -223,7 +226,8 @@ export function linkReports(details: LinkageColumns, options: LinkageOptions = {
   const scored = scorePairs(details, options);
   const f = scored.features;
   const weightOf = linkWeight(scored);
-  const weight = Float64Array.from(scored.pattern, (p, i) => weightOf(scored.a[i], scored.b[i], p));
+  const weight = new Float64Array(scored.pattern.length); // a loop, as scorePairs's weights
+  for (let i = 0; i < weight.length; i++) weight[i] = weightOf(scored.a[i], scored.b[i], scored.pattern[i]);
   const candidates: WeightedPair[] = [];
   const candidatePairIndex: number[] = [];
   for (const i of strongPairs(f.count, scored.a, scored.b, weight, threshold, options.margin ?? DEFAULT_MARGIN)) {
