@@ -19,6 +19,11 @@
  *   10% sample (398,040 reports; varied narratives), load 4.8: build 861 s (read 12.3, link 61.3, count 66, fits 278,
  *     rows 480), 3.16 GiB, store 0.50 GiB; DuckDB read_csv 9.8 s; served: ready 19 s, RSS 1.21 GiB peak, /signals p99 5.5 ms,
  *     text p99 187 ms, /cases COVID19 x Myocarditis 37 ms, cold /triage?quarter=2021Q2 73 ms, latest window HTTP 500.
+ *   full download, whole build (`node dist/cli.js build --analyses default --narratives`, load mean 2.4, max 4.4): 29 min 16 s
+ *     (2,921 s CPU), 14.0 GiB peak RSS, store 2.13 GiB; read 103.9 s, counts 11.6, interactions 21.4, fits 351.7, linkage 572 s
+ *     in its thread (0.5 s waited), rows 815, write 118.8; DuckDB read_csv 22.0 s -> 4.7x. Served (--skip-build): ready 94.7 s,
+ *     RSS 3.40 GiB (3.02 after the queries, VmHWM 5.19), /signals p99 6.0 ms, cold /triage 445 ms (latest), 751 ms (2021Q2),
+ *     /cases COVID19 x Myocarditis 118 ms, text p99 1,037 ms (p50 151).
  *
  * Run: npm run build && nice -n 10 npx tsx bench/full-size.ts --vaers DIR [--store FILE] [--skip-build] [--skip-duckdb] [--read-only]
  *   --read-only  the read phase alone (readVaers with the narratives, in a child process, RSS sampled) and DuckDB's read_csv; no build
