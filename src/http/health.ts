@@ -15,7 +15,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ERROR_OBJECT_SCHEMA, errorBody } from '../domain/error-object.js';
-import { RETRY_AFTER_SECONDS, type LiveStore } from './live-store.js';
+import { phaseText, RETRY_AFTER_SECONDS, type LiveStore } from './live-store.js';
 import { analysesReadiness } from './readiness.js';
 
 /** Options of the health plugin. */
@@ -100,7 +100,7 @@ export async function healthRoutes(app: FastifyInstance, options: HealthOptions)
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       const built = state === 'building' || state === 'waiting' ? { building: true, builder: state === 'building' ? 'this process' : `process ${pid}` } : {};
       const message = current
-        ? `the default store is being built: its first analysis (${analyses.ready.join(', ') || current.analyses.defaultName}) answers now; ${analyses.building.join(', ')} ${analyses.building.length > 1 ? 'are' : 'is'} being built (phase ${step && steps ? `${step} of ${steps}: ` : ''}${phase}); retry in a few seconds`
+        ? `the default store is being built: its first analysis (${analyses.ready.join(', ') || current.analyses.defaultName}) answers now; ${analyses.building.join(', ')} ${analyses.building.length > 1 ? 'are' : 'is'} being built (phase ${phaseText(live.preparing, false)}); retry in a few seconds`
         : live.unavailable();
       return reply.code(503).send(JSON.stringify({
         ...errorBody(message), state, ...built, phase, step: step ?? 0, steps: steps ?? 0, percent, left_seconds: left ?? null, analyses,

@@ -42,16 +42,20 @@ const UNAVAILABLE =
 /** Seconds a client is told to wait (`Retry-After`) while the default store is being prepared. */
 export const RETRY_AFTER_SECONDS = 10;
 
+/** The phase of a preparation as the messages give it: `3 of 23: count all, 45%` (k of n and the percent when known; without the percent when `percent` is false). */
+export function phaseText(status: Pick<BuildStatus, 'phase' | 'percent' | 'step' | 'steps'>, percent = true): string {
+  const step = status.step && status.steps ? `${status.step} of ${status.steps}: ` : '';
+  return `${step}${status.phase}${percent && status.percent !== null ? `, ${status.percent}%` : ''}`;
+}
+
 /**
  * The Error message while the default store is being prepared: built (by this process or another
  * one) or loaded from the cache (`loading`: nothing is built), the phase (k of n), its percent, the
  * time since the start and the estimated time left when known (src/cache/progress-view.ts).
  */
 export function preparingMessage(status: BuildStatus): string {
-  const step = status.step && status.steps ? `${status.step} of ${status.steps}: ` : '';
-  const percent = status.percent === null ? '' : `, ${status.percent}%`;
   const left = typeof status.left === 'number' ? `, about ${formatDuration(status.left)} left` : '';
-  const where = `(phase ${step}${status.phase}${percent}; started ${formatDuration((Date.now() - status.since) / 1000)} ago${left}); retry in a few seconds`;
+  const where = `(phase ${phaseText(status)}; started ${formatDuration((Date.now() - status.since) / 1000)} ago${left}); retry in a few seconds`;
   if (status.state === 'loading') return `the data is being prepared: the default store is loading from the cache, nothing is built ${where}`;
   if (status.state === 'checking') return 'the data is being prepared: looking for the default store in the cache (it is built there when absent); retry in a few seconds';
   const who = status.state === 'building' ? 'is being built' : `is being built by process ${status.pid}`;

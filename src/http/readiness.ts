@@ -6,7 +6,7 @@
  * its state, and `Retry-After` (resource.ts); a route of a loading analysis of a served store
  * waits for its load instead (seconds). `/readyz` lists the three (health.ts).
  */
-import type { LiveStore } from './live-store.js';
+import { phaseText, type LiveStore } from './live-store.js';
 
 /** The analyses of the served (or prepared) store by state; each name in exactly one list. */
 export interface AnalysesReadiness {
@@ -42,7 +42,6 @@ export function analysesReadiness(live: LiveStore, names: readonly string[]): An
  */
 export function buildingMessage(live: LiveStore, name: string): string | null {
   if (!live.building.includes(name)) return null;
-  const status = live.preparing;
-  const where = status ? ` (phase ${status.step && status.steps ? `${status.step} of ${status.steps}: ` : ''}${status.phase}${status.percent === null ? '' : `, ${status.percent}%`})` : '';
+  const where = live.preparing ? ` (phase ${phaseText(live.preparing)})` : '';
   return `analysis ${name} is being built${where}: the default store's first analysis (${live.current?.analyses.defaultName ?? 'the default'}) answers meanwhile; retry in a few seconds`;
 }

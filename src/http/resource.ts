@@ -46,13 +46,21 @@ export async function withAnalysis(
 ): Promise<FastifyReply> {
   return withGeneration(live, reply, async (generation) => {
     const name = request.params.analysis;
-    const building = generation.analyses.service(name) ? null : buildingMessage(live, name);
-    if (building !== null) return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(errorBody(building));
     if (!generation.analyses.service(name)) {
-      return reply.code(404).send(errorBody(`no analysis named "${name.slice(0, 100)}" in this store`, { allowed: generation.analyses.names }));
+      return answerBuilding(live, reply, name)
+        ?? reply.code(404).send(errorBody(`no analysis named "${name.slice(0, 100)}" in this store`, { allowed: generation.analyses.names }));
     }
     return handle(generation, name);
   });
+}
+
+/**
+ * Answers 503 with the Error object and Retry-After when analysis `name` is being built while the
+ * default store's first analysis is served (readiness.ts buildingMessage); else null (not answered).
+ */
+export function answerBuilding(live: LiveStore, reply: FastifyReply, name: string): FastifyReply | null {
+  const building = buildingMessage(live, name);
+  return building === null ? null : reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(errorBody(building));
 }
 
 /**

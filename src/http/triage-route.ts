@@ -20,11 +20,10 @@ import { parseTriageQuery, triageAnswer } from '../serve/triage/service.js';
 import { TRIAGE_USAGE } from '../serve/triage/params.js';
 import { TRIAGE_QUERY_SCHEMA, TRIAGE_RESPONSES, TRIAGE_SUMMARY } from '../serve/triage/schemas.js';
 import { quarterOutside } from '../serve/query/quarter-range.js';
-import { RETRY_AFTER_SECONDS, type Generation, type LiveStore } from './live-store.js';
-import { buildingMessage } from './readiness.js';
+import type { Generation, LiveStore } from './live-store.js';
 import { sendAnswer } from './answer.js';
 import { triageNotes } from './notes-resources.js';
-import { PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';
+import { answerBuilding, PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';
 
 /** Options of the /triage route plugin. */
 export interface TriageRouteOptions {
@@ -78,9 +77,7 @@ export async function triageRoutes(app: FastifyInstance, options: TriageRouteOpt
   app.get('/triage', { schema: { summary: TRIAGE_SUMMARY, description: triageNotes(), querystring: TRIAGE_QUERY_SCHEMA, response: TRIAGE_RESPONSES }, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, async (generation) => {
       // Stratified ranks the queue when the store has it: while it is still being built, wait for it (503) rather than rank another analysis.
-      const building = generation.triageAnalysis === 'stratified' ? null : buildingMessage(live, 'stratified');
-      if (building !== null) return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(errorBody(building));
-      return send(generation, generation.triageAnalysis, request, reply);
+      return (generation.triageAnalysis === 'stratified' ? null : answerBuilding(live, reply, 'stratified')) ?? send(generation, generation.triageAnalysis, request, reply);
     }));
   app.get('/analyses/:analysis/triage', {
     schema: { summary: `${TRIAGE_SUMMARY} (one analysis)`, description: triageNotes(), params: { type: 'object', properties: { analysis: { type: 'string', enum: options.analysisNames } } }, querystring: TRIAGE_QUERY_SCHEMA, response: TRIAGE_RESPONSES }, ...PLAIN,

@@ -243,10 +243,13 @@ function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number, testOn
   const reports = groups.pairReports.get(key) ?? [];
   const values = pairEvidence(reports.map((r) => evidenceAt(t, r)));
   const onsets = onsetCounts(reports.flatMap((r) => (t.onsetDays[r] < 0 ? [] : [t.onsetDays[r]])));
-  const vsVaccines = testOnsets ? onsetKs(onsets, without(groups.eventOnsets.get(e) ?? NO_ONSETS, onsets, SCRATCH)) : (without(groups.eventOnsets.get(e) ?? NO_ONSETS, onsets, SCRATCH), null);
-  values.onset_n_other_vaccines = total(SCRATCH);
-  const vsEvents = testOnsets ? onsetKs(onsets, without(groups.vaccineOnsets.get(v) ?? NO_ONSETS, onsets, SCRATCH)) : (without(groups.vaccineOnsets.get(v) ?? NO_ONSETS, onsets, SCRATCH), null);
-  values.onset_n_other_events = total(SCRATCH);
+  // Each comparator goes to SCRATCH in turn: its size always, the KS test only when asked.
+  const otherVaccines = without(groups.eventOnsets.get(e) ?? NO_ONSETS, onsets, SCRATCH);
+  const vsVaccines = testOnsets ? onsetKs(onsets, otherVaccines) : null;
+  values.onset_n_other_vaccines = total(otherVaccines);
+  const otherEvents = without(groups.vaccineOnsets.get(v) ?? NO_ONSETS, onsets, SCRATCH);
+  const vsEvents = testOnsets ? onsetKs(onsets, otherEvents) : null;
+  values.onset_n_other_events = total(otherEvents);
   values.onset_d_other_vaccines = vsVaccines?.d ?? null;
   values.onset_p_other_vaccines = vsVaccines?.p ?? null;
   values.onset_d_other_events = vsEvents?.d ?? null;

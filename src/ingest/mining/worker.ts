@@ -28,6 +28,11 @@ function setUp(setup: EvidenceSetup): void {
   current = { analysis: setup.analysis, evidence: new WindowEvidence(tables, setup.mask) };
 }
 
+/** A pair's flags as one byte (protocol.ts): n_methods_flagged in the low bits, is_signal_any (n_methods_flagged >= 1, flags.ts) as 0x80. */
+function flagByte(nMethodsFlagged: number): number {
+  return nMethodsFlagged | (nMethodsFlagged >= 1 ? 0x80 : 0);
+}
+
 function scoreChunk(request: ChunkRequest): ChunkReply {
   const windows: WindowReply[] = [];
   const transfer: ArrayBuffer[] = [];
@@ -38,7 +43,7 @@ function scoreChunk(request: ChunkRequest): ChunkReply {
       // The fit pass needs only the flags: windowFlags decides GPS and IC from the CDF (same answer, no quantile search).
       const { fit, n_methods_flagged: counts } = windowFlags(input, previous ? { warmStart: previous } : {});
       previous = fit;
-      const flags = counts.map((c) => c | (c >= 1 ? 0x80 : 0));
+      const flags = counts.map(flagByte);
       transfer.push(flags.buffer as ArrayBuffer);
       windows.push({ fit, flags });
       continue;
@@ -48,17 +53,13 @@ function scoreChunk(request: ChunkRequest): ChunkReply {
       : scoreWindow(input, previous ? { warmStart: previous } : {});
     previous = fit;
     const flags = new Uint8Array(pairs.length);
-    for (let i = 0; i < pairs.length; i++) flags[i] = pairs[i].n_methods_flagged | (pairs[i].is_signal_any ? 0x80 : 0);
-    transfer.push(flags.buffer as ArrayBuffer);
-    let stats: Float64Array | undefined;
-    {
-      stats = new Float64Array(pairs.length * STAT_COLUMNS.length);
-      for (let i = 0; i < pairs.length; i++) {
-        const pair = pairs[i];
-        for (let c = 0; c < STAT_COLUMNS.length; c++) stats[i * STAT_COLUMNS.length + c] = pair[STAT_COLUMNS[c]] ?? Number.NaN;
-      }
-      transfer.push(stats.buffer as ArrayBuffer);
+    for (let i = 0; i < pairs.length; i++) flags[i] = flagByte(pairs[i].n_methods_flagged);
+    const stats = new Float64Array(pairs.length * STAT_COLUMNS.length);
+    for (let i = 0; i < pairs.length; i++) {
+      const pair = pairs[i];
+      for (let c = 0; c < STAT_COLUMNS.length; c++) stats[i * STAT_COLUMNS.length + c] = pair[STAT_COLUMNS[c]] ?? Number.NaN;
     }
+    transfer.push(flags.buffer as ArrayBuffer, stats.buffer as ArrayBuffer);
     let evidence: Float64Array | undefined;
     let links: WindowLinks | undefined;
     if (window.evidence) {

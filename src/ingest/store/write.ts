@@ -44,9 +44,9 @@ export interface StoreContent {
   copyFrom?: string;
 }
 
-/** The tables copied whole from `copyFrom`, each with the statement that creates it. */
-const COPIED_TABLES: ReadonlyArray<[string, string]> = [
-  ['reports', REPORT_TABLES_SQL], ['report_vaccines', ''], ['report_events', ''], [REPORT_LINKS_TABLE, REPORT_LINKS_SQL], [INTERACTIONS_TABLE, INTERACTIONS_SQL],
+/** The tables copied whole from `copyFrom`: each statement that creates tables, with the tables it creates. */
+const COPIED_TABLES: ReadonlyArray<[string, readonly string[]]> = [
+  [REPORT_TABLES_SQL, ['reports', 'report_vaccines', 'report_events']], [REPORT_LINKS_SQL, [REPORT_LINKS_TABLE]], [INTERACTIONS_SQL, [INTERACTIONS_TABLE]],
 ];
 
 /** Copies the quarterly rows of store `from` into the staging table, and its report tables, links and interactions into the store being written. */
@@ -55,10 +55,10 @@ async function copyStore(connection: DuckDBConnection, from: string): Promise<vo
   try {
     await connection.run('INSERT INTO staging.quarterly SELECT * FROM earlier.quarterly');
     const present = new Set((await connection.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = 'earlier'")).getRowObjectsJS().map((r) => String(r.table_name)));
-    for (const [table, create] of COPIED_TABLES) {
-      if (!present.has(table)) continue;
-      if (create !== '') await connection.run(create);
-      await connection.run(`INSERT INTO main.${table} SELECT * FROM earlier.${table}`);
+    for (const [create, tables] of COPIED_TABLES) {
+      if (!present.has(tables[0])) continue;
+      await connection.run(create);
+      for (const table of tables) await connection.run(`INSERT INTO main.${table} SELECT * FROM earlier.${table}`);
     }
   } finally {
     await connection.run('DETACH earlier');
