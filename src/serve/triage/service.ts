@@ -93,7 +93,7 @@ export function triageAnswer(analysis: string, params: TriageParams, window: Tri
     quarter: window.quarter ?? '', at_bound: window.at_bound, vaxTypeOf: (v) => vocabulary.vaxTypeOf.get(v) ?? v,
     eb05Of: (vaccine, event) => eb05.get(`${vaccine}\0${event}`),
   });
-  if (params.group === 'signal') pairs = foldSignals(pairs, rows);
+  if (params.group === 'signal') pairs = foldSignals(pairs, rows, groupsOfTerm);
   if (params.caution !== 'include') pairs = pairs.filter((p) => hasArtefact(p) === (params.caution === 'only'));
   const page = withEventGroups(pairs.slice(params.offset, params.offset + params.limit), groupsOfTerm);
   if (params.format === 'csv') {

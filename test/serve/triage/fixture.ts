@@ -33,6 +33,9 @@ export const PLAIN_EVIDENCE: EvidenceValues = {
   onset_d_other_events: 0.2, onset_p_other_events: 0.4, completeness_mean: 0.6, well_documented_share: 0.2,
   serious_share: 0.1, deaths: 0, onset_lag_n: 10, onset_lag_median_days: 15, onset_lag_q1_days: 4, onset_lag_q3_days: 50,
   onset_n_other_vaccines: 200, onset_n_other_events: 300, n_cases: null, template_share: 0.1, co_vaccine: null, co_share: null, related_events: null,
+  co_type_event: null, co_type_reports: null, co_own_event: null, co_own_reports: null, co_products: null,
+  failure_n: null, failure_lack_n: null, failure_disease_n: null, failure_late_n: null,
+  vaccine_last_vax_date: null, vaccine_dated_n: null, received_median_date: null, received_iqr_days: null,
 };
 
 interface PairSpec { drug: string; event: string; n: number; eb05: number; nmf: number; firstFlagged: number; evidence: Partial<EvidenceValues> }
