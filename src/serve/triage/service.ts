@@ -57,6 +57,7 @@ const CSV_COLUMNS: ReadonlyArray<[string, (p: TriagePair) => unknown]> = [
   ['lag_share_over_365', (p) => p.lag.share_over_365], ['onset_lag_median_days', (p) => p.lag.from_onset.median_days],
   ['legal_share', (p) => p.legal_share], ['term_category', (p) => p.term_category],
   ['co_vaccine', (p) => p.co_reported?.vaccine ?? null], ['co_share', (p) => p.co_reported?.share ?? null], ['template_share', (p) => p.template_share],
+  ['failure_share', (p) => p.failure?.share ?? null],
   ['onset_n', (p) => p.onset.n], ['onset_median_days', (p) => p.onset.median_days],
   ['onset_d_other_vaccines', (p) => p.onset.vs_other_vaccines.d], ['onset_p_other_vaccines', (p) => p.onset.vs_other_vaccines.p], ['onset_n_other_vaccines', (p) => p.onset.vs_other_vaccines.n],
   ['onset_d_other_events', (p) => p.onset.vs_other_events.d], ['onset_p_other_events', (p) => p.onset.vs_other_events.p], ['onset_n_other_events', (p) => p.onset.vs_other_events.n],
