@@ -4,7 +4,7 @@
  * - the co-reported type (`co_vaccine`, `co_share`, `co_type_event`, `co_type_reports`,
  *   `co_own_event`, `co_own_reports`, `co_products`): another vaccine type (VAX_TYPE: every DTaP
  *   brand together) named on at least CO_REPORTED_SHARE of the pair's reports, with which the
- *   event is more frequent without the pair's vaccine than the vaccine's is without the type:
+ *   event is more frequent without the vaccine's own type than with the own type without it:
  *   the "innocent bystander" pattern of co-administered vaccines (POLIOVAX x Intussusception in
  *   1999Q3: 54 of its 56 reports also name ROTASHIELD; POLIOVAX x Screaming: DTaP, split over
  *   TRIPEDIA and ACEL-IMUNE);
@@ -49,27 +49,39 @@ export interface WindowLinks {
 /** Whether pair j is flagged in the window as GET /triage takes it (flags.ts: eb05 >= 2 or two methods). */
 export type Flagged = ArrayLike<number>;
 
-/** A window's report counts by vaccine type (windowTypeCounts): reports per type, per type and event, per item, per item and type. */
+/**
+ * A window's report counts by vaccine type (countTypes): reports per type, per type and event,
+ * per two types, and per two types and an event of `events` (the flagged pairs' events; keys
+ * `(t * nTypes + u) * nEvents + e`).
+ */
 export interface TypeCounts {
   type: Map<number, number>;
   typeEvent: Map<number, number>;
-  item: Map<number, number>;
-  itemType: Map<number, number>;
+  typeType: Map<number, number>;
+  typeTypeEvent: Map<number, number>;
+  /** The events whose two-type counts are kept. */
+  events: ReadonlySet<number>;
+}
+
+/** Empty type counts keeping the two-type counts of `events`. */
+export function typeCounts(events: ReadonlySet<number>): TypeCounts {
+  return { type: new Map(), typeEvent: new Map(), typeType: new Map(), typeTypeEvent: new Map(), events };
 }
 
 const bump = (map: Map<number, number>, key: number): void => void map.set(key, (map.get(key) ?? 0) + 1);
 
-/** Adds report r (its items, types and events) to a window's type counts; `nTypes` numbers the types. */
+/** Adds report r (its types and events) to a window's type counts; `nTypes` numbers the types. */
 export function countTypes(t: VaccineLists & { eventStart: Int32Array; events: Int32Array }, counts: TypeCounts, r: number, nTypes: number): void {
   for (let a = t.typeStart[r]; a < t.typeStart[r + 1]; a++) {
     const type = t.types[a];
     bump(counts.type, type);
     for (let b = t.eventStart[r]; b < t.eventStart[r + 1]; b++) bump(counts.typeEvent, type * t.nEvents + t.events[b]);
-  }
-  for (let a = t.vaccineStart[r]; a < t.vaccineStart[r + 1]; a++) {
-    const v = t.vaccines[a];
-    bump(counts.item, v);
-    for (let b = t.typeStart[r]; b < t.typeStart[r + 1]; b++) bump(counts.itemType, v * nTypes + t.types[b]);
+    for (let c = t.typeStart[r]; c < t.typeStart[r + 1]; c++) {
+      if (c === a) continue;
+      const two = type * nTypes + t.types[c];
+      bump(counts.typeType, two);
+      for (let b = t.eventStart[r]; b < t.eventStart[r + 1]; b++) if (counts.events.has(t.events[b])) bump(counts.typeTypeEvent, two * t.nEvents + t.events[b]);
+    }
   }
 }
 
@@ -77,10 +89,10 @@ export function countTypes(t: VaccineLists & { eventStart: Int32Array; events: I
 export interface CoReported {
   coVaccine: Int32Array;
   coShare: Float64Array;
-  /** Reports naming the type and the event but not the pair's vaccine, and naming the type but not the vaccine. */
+  /** Reports naming the co-reported type and the event but not the vaccine's own type, and naming the co-reported type but not the own type. */
   typeEvent: Float64Array;
   typeReports: Float64Array;
-  /** The pair's reports without the type, and the vaccine's reports without the type. */
+  /** Reports naming the vaccine's own type and the event but not the co-reported type, and naming the own type but not the co-reported one. */
   ownEvent: Float64Array;
   ownReports: Float64Array;
   /** Triples (j, item, reports): the products of the type on pair j's reports. */
@@ -89,15 +101,15 @@ export interface CoReported {
 
 /**
  * The co-reported type of each flagged pair (`flagged[j]` 1; docs/triage.md `co_reported`): among
- * the VAX_TYPE codes other than the pair's vaccine's own named on at least CO_REPORTED_SHARE of
- * its reports, those whose rate of the event on the window's reports naming the type but not the
- * vaccine is above the vaccine's rate of the event on its reports not naming the type (the
- * vaccine's reports all naming the type: its rate counts as 0, it has no reports of its own); the
- * one with the highest such rate, with its share and the four counts. In words: the event is
- * more frequent with the type alone than with the vaccine alone, so the pair's count rests on
- * the type's reports. `counts` are the window's (windowTypeCounts), `nTypes` the number of types.
- * Example: POLIOVAX x Screaming with DTAP on 59 of its 60 reports, Screaming on 300 of 20,000
- * DTAP reports without POLIOVAX and 1 of 500 POLIOVAX reports without DTAP: DTAP, 59/60.
+ * the VAX_TYPE codes T other than the vaccine's own type U named on at least CO_REPORTED_SHARE
+ * of its reports, those with which the event is more frequent: its rate on the window's reports
+ * naming T but not U is above its rate on the reports naming U but not T (types on both sides,
+ * so that a type split over brands is counted whole and only one direction of two co-reported
+ * types can hold); the one with the highest such rate, with its share and the four counts. A
+ * vaccine without a known type has none. `counts` are the window's (countTypes), `nTypes` the
+ * number of types.
+ * Example: POLIOVAX (IPV) x Screaming with DTAP on 59 of its 85 reports: Screaming on the DTAP
+ * reports without IPV at a higher rate than on the IPV reports without DTAP: DTAP, 59/85.
  */
 export function coReportedType(
   t: VaccineLists, keys: ArrayLike<number>, reportsOf: (j: number) => readonly number[], counts: TypeCounts, nTypes: number, flagged?: Flagged,
@@ -105,21 +117,21 @@ export function coReportedType(
   const none = (): Float64Array => new Float64Array(keys.length).fill(Number.NaN);
   const out: CoReported = { coVaccine: new Int32Array(keys.length).fill(-1), coShare: none(), typeEvent: none(), typeReports: none(), ownEvent: none(), ownReports: none(), products: new Float64Array(0) };
   const products: number[] = [];
+  const get = (map: Map<number, number>, key: number): number => map.get(key) ?? 0;
   for (let j = 0; j < keys.length; j++) {
     if (flagged && !flagged[j]) continue;
     const reports = reportsOf(j);
-    if (reports.length === 0) continue;
     const v = Math.floor(keys[j] / t.nEvents), e = keys[j] - v * t.nEvents;
+    const own = t.itemType[v];
+    if (reports.length === 0 || own < 0) continue;
     const shared = new Map<number, number>();
-    for (const r of reports) for (let a = t.typeStart[r]; a < t.typeStart[r + 1]; a++) if (t.types[a] !== t.itemType[v]) bump(shared, t.types[a]);
+    for (const r of reports) for (let a = t.typeStart[r]; a < t.typeStart[r + 1]; a++) if (t.types[a] !== own) bump(shared, t.types[a]);
     let best = -1, bestRate = -1;
     for (const [type, count] of shared) {
       if (count / reports.length < CO_REPORTED_SHARE) continue;
-      const withVaccine = counts.itemType.get(v * nTypes + type) ?? 0;
-      const typeReports = (counts.type.get(type) ?? 0) - withVaccine;
-      const typeEvent = (counts.typeEvent.get(type * t.nEvents + e) ?? 0) - count;
-      const ownReports = (counts.item.get(v) ?? 0) - withVaccine;
-      const ownEvent = reports.length - count;
+      const both = get(counts.typeType, type * nTypes + own), bothEvent = get(counts.typeTypeEvent, (type * nTypes + own) * t.nEvents + e);
+      const typeReports = get(counts.type, type) - both, typeEvent = get(counts.typeEvent, type * t.nEvents + e) - bothEvent;
+      const ownReports = get(counts.type, own) - both, ownEvent = get(counts.typeEvent, own * t.nEvents + e) - bothEvent;
       if (typeReports <= 0) continue;
       const typeRate = typeEvent / typeReports, ownRate = ownReports > 0 ? ownEvent / ownReports : 0;
       if (typeRate <= ownRate || typeRate <= bestRate) continue;

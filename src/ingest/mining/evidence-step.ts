@@ -29,7 +29,7 @@ import { vaxTypeName } from '../../domain/vax-type-names.js';
 import {
   completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, onsetLagDays, pairEvidence, without, type ReportEvidence,
 } from './evidence.js';
-import { coReportedType, countTypes, relatedPairs, type PairScores, type TypeCounts, type WindowLinks } from './evidence-links.js';
+import { coReportedType, countTypes, relatedPairs, typeCounts, type PairScores, type TypeCounts, type WindowLinks } from './evidence-links.js';
 import { failureCounts, failureTables, type FailureTables } from './evidence-failure.js';
 import { SIGNATURE_HASHES, templateShare, writeSignature } from './evidence-template.js';
 
@@ -247,11 +247,13 @@ function push<K>(map: Map<K, number[]>, key: K, value: number): void {
   else map.set(key, [value]);
 }
 
-/** Groups the reports of window `q` kept by `mask` (report indexes by quarter in `byQuarter`); pairs restricted to `wanted` keys. */
-function windowGroups(t: EvidenceTables, byQuarter: ReadonlyMap<QuarterIndex, number[]>, mask: Uint8Array, wanted: ReadonlySet<number>, q: QuarterIndex): WindowGroups {
+/**
+ * Groups the reports of window `q` kept by `mask` (report indexes by quarter in `byQuarter`);
+ * pairs restricted to `wanted` keys; the two-type counts to the events of `typeEvents`.
+ */
+function windowGroups(t: EvidenceTables, byQuarter: ReadonlyMap<QuarterIndex, number[]>, mask: Uint8Array, wanted: ReadonlySet<number>, q: QuarterIndex, typeEvents: ReadonlySet<number>): WindowGroups {
   const groups: WindowGroups = {
-    pairReports: new Map(), vaccineOnsets: new Map(), eventOnsets: new Map(),
-    types: { type: new Map(), typeEvent: new Map(), item: new Map(), itemType: new Map() }, lastVaxDate: new Map(), datedReports: new Map(),
+    pairReports: new Map(), vaccineOnsets: new Map(), eventOnsets: new Map(), types: typeCounts(typeEvents), lastVaxDate: new Map(), datedReports: new Map(),
   };
   for (let quarter = q - WINDOW_QUARTERS + 1; quarter <= q; quarter++) {
     for (const r of byQuarter.get(quarter) ?? []) {
@@ -351,7 +353,10 @@ export class WindowEvidence {
    * of the stored rows): null for the others.
    */
   window(q: QuarterIndex, keys: ArrayLike<number>, scores?: PairScores): { values: Float64Array; links: WindowLinks } {
-    const groups = windowGroups(this.tables, this.byQuarter, this.mask, new Set(Array.from(keys)), q);
+    // The flagged pairs' events: the co-reported type's two-type counts are kept for them only.
+    const flaggedEvents = new Set<number>();
+    for (let j = 0; j < keys.length; j++) if (scores?.flagged[j]) flaggedEvents.add(keys[j] % this.tables.nEvents);
+    const groups = windowGroups(this.tables, this.byQuarter, this.mask, new Set(Array.from(keys)), q, flaggedEvents);
     const width = EVIDENCE_NUMBER_COLUMNS.length;
     const out = new Float64Array(keys.length * width);
     const reportsOf = (j: number): readonly number[] => groups.pairReports.get(keys[j]) ?? [];

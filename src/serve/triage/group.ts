@@ -41,7 +41,7 @@ export function relatedOf(text: string | null): Array<[string, number]> {
 export const INHERIT_COVERAGE = 0.5;
 
 /** The narrow event-group items of a term (`groupsOfTerm`: term -> items; a `(broad)` item is left out: broad terms often stand for other concepts). */
-function narrowGroups(groupsOfTerm: ReadonlyMap<string, readonly string[]> | undefined, event: string): string[] {
+export function narrowGroups(groupsOfTerm: ReadonlyMap<string, readonly string[]> | undefined, event: string): string[] {
   return (groupsOfTerm?.get(event) ?? []).filter((item) => !item.endsWith(BROAD_SUFFIX));
 }
 

@@ -25,7 +25,7 @@ import { isRecent, parseQuarter } from '../../domain/quarter.js';
 import { GPS_THRESHOLD } from '../../domain/floor.js';
 import { ONSET_COMPARATOR_MIN } from '../../domain/triage-evidence.js';
 import type { TriageRow } from '../store/triage-rows.js';
-import { ARTEFACT_CAUTIONS } from './cautions.js';
+import { ARTEFACT_CAUTIONS, FEW_REPORTS } from './cautions.js';
 import { cautionsOf, failureOf, type FailureEvidence, type Note } from './pair-cautions.js';
 
 export { ARTEFACT_CAUTIONS, FEW_REPORTS, LEGAL_SHARE_CAUTION } from './cautions.js';
@@ -100,8 +100,10 @@ export interface WindowContext {
   /** Parameters of the window's MGPS fit on a bound ('' or null: none). */
   at_bound: string | null;
   vaxTypeOf: (vaccine: string) => string;
-  /** The window's EB05 of another pair of the queue (for the co_reported text), if there. */
+  /** The window's EB05 of another pair of the queue, if there. */
   eb05Of?: (vaccine: string, event: string) => number | null | undefined;
+  /** The narrow event groups (adverse events of special interest: the store's event groups) whose terms include an event; absent: none. */
+  specialGroups?: (event: string) => readonly string[];
 }
 
 const fmt = (x: number, digits = 2): string => String(Math.round(x * 10 ** digits) / 10 ** digits);
@@ -132,11 +134,30 @@ export function evidenceWeight(eb05: number | null): number {
   return eb05 === null ? 0 : Math.min(1, Math.max(0, eb05 - 1));
 }
 
-function reasonsOf(r: TriageRow, fresh: boolean): { reasons: Note[]; score: number } {
+/**
+ * An early signal of special interest: a pair that is `new`, serious (serious share >= 0.5), with
+ * at least FEW_REPORTS distinct cases, IC025 > 0 (the observed count above the expected beyond
+ * chance under BCPNN's weak shrinkage) and whose event is a narrow term of an event group (the
+ * store's adverse events of special interest: Brighton Collaboration definitions, the SPEAC list).
+ * Its reasons count in full (weight 1) whatever its EB05: MGPS shrinks a new pair's few reports
+ * toward the prior (SMALLPOX (DRYVAX) x Myocarditis in 2003Q1: 10 reports, EB05 0.95, IC025 0.12;
+ * MENACTRA x Guillain-Barre syndrome in 2005Q4: 8 reports, EB05 0.91), and such events deserve
+ * review "irrespective of statistical criteria" (EMA's designated medical events, 2016). The
+ * group's name, or null.
+ */
+export function specialInterest(r: TriageRow, fresh: boolean, groups: readonly string[]): string | null {
+  const cases = r.n_cases ?? r.n;
+  return fresh && groups.length > 0 && (r.serious_share ?? 0) >= 0.5 && cases >= FEW_REPORTS && r.ic025 !== null && r.ic025 > 0 ? groups[0] : null;
+}
+
+function reasonsOf(r: TriageRow, fresh: boolean, special: string | null): { reasons: Note[]; score: number } {
   const reasons: Note[] = [];
-  const weight = evidenceWeight(r.eb05);
+  const weight = special !== null ? 1 : evidenceWeight(r.eb05);
   let score = (r.eb05 !== null && r.eb05 > 1 ? Math.log2(r.eb05) : 0) + 0.25 * r.n_methods_flagged;
   if (r.eb05 !== null && r.eb05 >= GPS_THRESHOLD) reasons.push({ code: 'strong_disproportionality', text: `EB05 ${fmt(r.eb05)}, PRR ${r.prr === null ? 'not computed' : fmt(r.prr)}, ${r.n_methods_flagged} of 4 methods flag the window, over ${r.n} reports.` });
+  if (special !== null && evidenceWeight(r.eb05) < 1) {
+    reasons.push({ code: 'special_interest', text: `${r.event} is a term of the event group ${special} (an adverse event of special interest) and the pair is new, serious (${pct(r.serious_share ?? 0)}) and counts ${r.n_cases ?? r.n} distinct cases with IC025 ${fmt(r.ic025 ?? 0)} > 0: its reasons count in full although EB05 is ${r.eb05 === null ? 'not computed' : fmt(r.eb05)} (MGPS shrinks a new pair's few reports toward the prior).` });
+  }
   if (fresh) {
     score += weight;
     reasons.push({ code: 'new', text: `First flagged in ${r.first_flagged}, within the four quarters of this window.` });
@@ -181,7 +202,8 @@ export function triagePair(r: TriageRow, context: WindowContext): TriagePair {
   const fresh = isRecent(parseQuarter(r.first_flagged), parseQuarter(context.quarter));
   const category = termCategory(r.event);
   const vaxType = context.vaxTypeOf(r.vaccine);
-  const { reasons, score } = reasonsOf(r, fresh);
+  const special = specialInterest(r, fresh, context.specialGroups?.(r.event) ?? []);
+  const { reasons, score } = reasonsOf(r, fresh, special);
   const failure = failureOf(r, vaxType);
   const { cautions, penalty } = cautionsOf(r, category, context.quarter, vaxType, context.at_bound, failure);
   const small = smallComparators(r);

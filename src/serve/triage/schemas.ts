@@ -27,7 +27,7 @@ const PAIR_SCHEMA = {
     vaccine: { type: 'string' }, vax_type: { type: 'string' }, event: { type: 'string' }, n: { type: 'integer' },
     n_cases: { type: 'integer', nullable: true, description: 'Distinct cases: each suspected-duplicate cluster once.' },
     eb05: NUMBER, prr: NUMBER, ic025: NUMBER, n_methods_flagged: { type: 'integer' }, score: { type: 'number' },
-    reasons: { type: 'array', items: { ...NOTE, properties: { ...NOTE.properties, code: { type: 'string', enum: ['strong_disproportionality', 'new', 'serious', 'onset_clustered', 'well_documented'] } } } },
+    reasons: { type: 'array', items: { ...NOTE, properties: { ...NOTE.properties, code: { type: 'string', enum: ['strong_disproportionality', 'special_interest', 'new', 'serious', 'onset_clustered', 'well_documented'] } } } },
     cautions: { type: 'array', items: { ...NOTE, properties: { ...NOTE.properties, code: { type: 'string', enum: CAUTION_CODES } } } },
     lag: { type: 'object', description: 'Days from vaccination to receipt, and from onset to receipt (`from_onset`, the reporting delay late_reports reads).', properties: {
       median_days: NUMBER, q1_days: NUMBER, q3_days: NUMBER, share_over_365: NUMBER,

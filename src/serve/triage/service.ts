@@ -12,7 +12,7 @@ import { matchNames, type Vocabulary } from '../query/names.js';
 import { csvCell } from '../../domain/csv-cell.js';
 import type { TriageWindow } from '../store/triage-rows.js';
 import { CAUTIONS, type CautionSpec } from './cautions.js';
-import { foldSignals } from './group.js';
+import { foldSignals, narrowGroups } from './group.js';
 import { TRIAGE_USAGE, type TriageParams } from './params.js';
 import { hasArtefact, rankPairs, type TriagePair } from './rank.js';
 
@@ -93,6 +93,7 @@ export function triageAnswer(analysis: string, params: TriageParams, window: Tri
   let pairs = rankPairs(rows, {
     quarter: window.quarter ?? '', at_bound: window.at_bound, vaxTypeOf: (v) => vocabulary.vaxTypeOf.get(v) ?? v,
     eb05Of: (vaccine, event) => eb05.get(`${vaccine}\0${event}`),
+    specialGroups: (event) => narrowGroups(groupsOfTerm, event),
   });
   if (params.group === 'signal') pairs = foldSignals(pairs, rows, groupsOfTerm);
   if (params.caution !== 'include') pairs = pairs.filter((p) => hasArtefact(p) === (params.caution === 'only'));

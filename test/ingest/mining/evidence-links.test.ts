@@ -4,7 +4,7 @@
  * the vaccine failure rule (src/domain/vaccine-failure.ts, src/ingest/mining/evidence-failure.ts), on hand-worked examples.
  */
 import { describe, expect, it } from 'vitest';
-import { countTypes, coReportedType, relatedPairs, type TypeCounts } from '../../../src/ingest/mining/evidence-links.js';
+import { countTypes, coReportedType, relatedPairs, typeCounts, type TypeCounts } from '../../../src/ingest/mining/evidence-links.js';
 import { onsetLagDays } from '../../../src/ingest/mining/evidence.js';
 import { random as seededRandom } from '../../../bench/prng.js';
 import { resemblance, resembles, SIGNATURE_HASHES, TEMPLATE_RESEMBLANCE, templateShare, writeSignature } from '../../../src/ingest/mining/evidence-template.js';
@@ -39,20 +39,20 @@ describe('co-reported vaccine type', () => {
   const ty = runs(reports.map((r) => [...new Set(r[0].map((v) => itemType[v]))].sort()));
   const t = { vaccineStart: vax.start, vaccines: vax.values, eventStart: ev.start, events: ev.values, nEvents: 2, typeStart: ty.start, types: ty.values, itemType, itemsAreTypes: false };
   const counts = (): TypeCounts => {
-    const c: TypeCounts = { type: new Map(), typeEvent: new Map(), item: new Map(), itemType: new Map() };
+    const c = typeCounts(new Set([0, 1]));
     reports.forEach((_, r) => countTypes(t, c, r, 2));
     return c;
   };
   const keysOf = [0 * 2 + 0, 1 * 2 + 0]; // P x X, R x X
   const reportsOf = (j: number) => (j === 0 ? [0, 1, 2, 3, 4, 5, 6] : [0, 1, 2, 7, 8]);
-  it('P x X: DTAP (R and D together) on 6 of 7 reports, X on 4 of 8 DTaP reports without P against 1 of 5 P reports without DTaP', () => {
+  it('P x X: DTAP (R and D together) on 6 of 7 reports, X on 4 of 8 DTAP reports without IPV against 1 of 5 IPV reports without DTAP', () => {
     const co = coReportedType(t, keysOf, reportsOf, counts(), 2, Uint8Array.from([1, 1]));
     expect([co.coVaccine[0], co.coShare[0]]).toEqual([1, 6 / 7]);
     expect([co.typeEvent[0], co.typeReports[0], co.ownEvent[0], co.ownReports[0]]).toEqual([4, 8, 1, 5]);
     // the products of the type on P x X's reports: R 3, D 3 (triples j, item, reports)
     expect(Array.from(co.products)).toEqual([0, 1, 3, 0, 2, 3]);
-    // R x X, the other direction: P (type IPV) on 3 of its 5 reports, but X is on 1 of 5 P reports without
-    // DTaP against 6 of 10 DTaP reports without P... R's own rate: its 2 reports without IPV, both X, of R's 4 without IPV
+    // R x X, the other direction: IPV on 3 of its 5 reports, but X is on 1 of the 5 IPV reports without
+    // DTAP against 4 of the 8 DTAP reports without IPV: R is not a bystander of IPV (only one direction holds)
     expect(co.coVaccine[1]).toBe(-1);
   });
   it('none when the pair is not flagged or no other type reaches half of its reports', () => {
