@@ -64,7 +64,7 @@ function coReported(r: TriageRow): Note | null {
   } catch { /* a malformed list names no product */ }
   const name = `${r.co_vaccine}${long ? ` (${long})` : ''}`;
   const rates = r.co_type_reports !== null && r.co_type_event !== null && r.co_own_reports !== null && r.co_own_event !== null
-    ? `: ${r.event} is on ${pct(r.co_type_event / r.co_type_reports)} (${count(r.co_type_event)} of ${count(r.co_type_reports)}) of the window's ${r.co_vaccine} reports without ${r.vaccine}, against ${r.co_own_reports > 0 ? `${pct(r.co_own_event / r.co_own_reports)} (${count(r.co_own_event)} of ${count(r.co_own_reports)})` : 'none (it has no report without the type)'} of ${r.vaccine}'s reports without ${r.co_vaccine}`
+    ? `: ${r.event} is on ${pct(r.co_type_event / r.co_type_reports)} (${count(r.co_type_event)} of ${count(r.co_type_reports)}) of the window's reports naming ${r.co_vaccine} but not the type of ${r.vaccine}, against ${r.co_own_reports > 0 ? `${pct(r.co_own_event / r.co_own_reports)} (${count(r.co_own_event)} of ${count(r.co_own_reports)})` : 'none (no report names it)'} of the reports naming its type but not ${r.co_vaccine}`
     : '';
   return caution('co_reported', `${pct(r.co_share)} of the ${r.n} reports also name vaccine type ${name}${products}${rates}: a bystander of that type's reports.`);
 }
