@@ -25,7 +25,7 @@ import { isRecent, parseQuarter } from '../../domain/quarter.js';
 import { GPS_THRESHOLD } from '../../domain/floor.js';
 import { ONSET_COMPARATOR_MIN } from '../../domain/triage-evidence.js';
 import type { TriageRow } from '../store/triage-rows.js';
-import { ARTEFACT_CAUTIONS, FEW_REPORTS } from './cautions.js';
+import { ARTEFACT_CAUTIONS } from './cautions.js';
 import { cautionsOf, failureOf, type FailureEvidence, type Note } from './pair-cautions.js';
 
 export { ARTEFACT_CAUTIONS, FEW_REPORTS, LEGAL_SHARE_CAUTION } from './cautions.js';
@@ -136,7 +136,7 @@ export function evidenceWeight(eb05: number | null): number {
 
 /**
  * An early signal of special interest: a pair that is `new`, serious (serious share >= 0.5), with
- * at least FEW_REPORTS distinct cases, IC025 > 0 (the observed count above the expected beyond
+ * at least SPECIAL_MIN_CASES distinct cases, IC025 > 0 (the observed count above the expected beyond
  * chance under BCPNN's weak shrinkage) and whose event is a narrow term of an event group (the
  * store's adverse events of special interest: Brighton Collaboration definitions, the SPEAC list).
  * Its reasons count in full (weight 1) whatever its EB05: MGPS shrinks a new pair's few reports
@@ -147,8 +147,16 @@ export function evidenceWeight(eb05: number | null): number {
  */
 export function specialInterest(r: TriageRow, fresh: boolean, groups: readonly string[]): string | null {
   const cases = r.n_cases ?? r.n;
-  return fresh && groups.length > 0 && (r.serious_share ?? 0) >= 0.5 && cases >= FEW_REPORTS && r.ic025 !== null && r.ic025 > 0 ? groups[0] : null;
+  return fresh && groups.length > 0 && (r.serious_share ?? 0) >= 0.5 && cases >= SPECIAL_MIN_CASES && r.ic025 !== null && r.ic025 > 0 ? groups[0] : null;
 }
+
+/**
+ * The fewest distinct cases of a pair of special interest. With 3 (FEW_REPORTS) the rule brought
+ * one pair of 3 or 4 reports into the top 20 of three of the four windows read (DTAP (CERTIVA) x
+ * Sudden infant death syndrome in 2001Q1, HEP A + HEP B (TWINRIX) x Guillain-Barre syndrome in
+ * 2004Q4, FLUMIST x Facial paresis in 2006Q4); the early signals it is for have 8 and 10.
+ */
+export const SPECIAL_MIN_CASES = 5;
 
 function reasonsOf(r: TriageRow, fresh: boolean, special: string | null): { reasons: Note[]; score: number } {
   const reasons: Note[] = [];
