@@ -12,13 +12,6 @@ import { relatedByPair } from '../../../src/ingest/mining/passes.js';
 import { failureKind, failureReasons, failureRule, termFailureTest } from '../../../src/domain/vaccine-failure.js';
 import { failureCounts, failureTables } from '../../../src/ingest/mining/evidence-failure.js';
 
-/** Reports as vaccine lists (vaccines P=0, R=1, D=2); events X=0, Y=1 (key v * 2 + e). */
-function tables(vaccines: number[][]) {
-  const start = [0];
-  for (const v of vaccines) start.push(start[start.length - 1] + v.length);
-  return { vaccineStart: Int32Array.from(start), vaccines: Int32Array.from(vaccines.flat()), nEvents: 2 };
-}
-
 describe('co-reported vaccine type', () => {
   // Products P=0 (type 0, IPV), R=1 and D=2 (both type 1, DTAP: two brands of one type); events X=0, Y=1.
   // Reports (vaccines, events): 6 of P x X name a DTaP brand (3 R, 3 D), 1 does not; 8 more DTaP
