@@ -87,7 +87,7 @@ export async function interactionsRoutes(app: FastifyInstance, options: Interact
       if (signals === null) return reply.code(503).send(errorBody(NO_TABLE));
       const cases = await generation.cases.catch(() => null);
       const analysis = analysisOf(generation);
-      return send(generation, analysis, request, reply, interactionsAnswer(analysis, params, signals, namesOf(cases?.index ?? null)), `interactions\0${JSON.stringify(params)}`);
+      return send(generation, analysis, request, reply, interactionsAnswer(analysis, params, signals, namesOf(cases?.index ?? null), cases?.index ?? null), `interactions\0${JSON.stringify(params)}`);
     }));
 
   app.get('/interactions/series', { schema: { summary: 'Omega of one vaccine pair x event over every window', description: notes, querystring: SERIES_QUERY_SCHEMA, response: SERIES_RESPONSES }, ...PLAIN },
