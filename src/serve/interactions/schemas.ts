@@ -43,7 +43,7 @@ const BOUNDS = { min_co_reports: { type: 'integer', description: 'Pairs are comp
 
 export const INTERACTIONS_RESPONSES = {
   200: {
-    description: 'The window\'s vaccine pairs x event with Omega025 > 0, ranked by Omega025, with the counts behind them.',
+    description: 'The window\'s vaccine pairs x event with Omega025 > 0, ranked by Omega025 (the triples with a caution after every other), with the counts behind them, their cautions and Omega within age groups.',
     content: { 'application/json': { schema: { type: 'object', properties: {
       ...COMMON, ...BOUNDS, quarter: { type: 'string', nullable: true }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' },
       interactions: { type: 'array', items: { ...TRIPLE_SCHEMA, properties: {
