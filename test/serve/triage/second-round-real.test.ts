@@ -7,10 +7,9 @@
  * LYMErix litigation pairs still `legal_reports`; ROTATEQ x Intussusception's onset test against
  * other vaccines on too few onsets. Skips with a message without data/vaers (no default store).
  */
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/http/app.js';
-import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
+import { describe, expect, it } from 'vitest';
+import { hasDefaultStore } from '../../helpers/default-store.js';
+import { realTriageQueue } from './real-queue.js';
 
 const haveStore = hasDefaultStore('triage second-round real-data test');
 
@@ -24,16 +23,7 @@ interface Pair {
 const codes = (notes: Array<{ code: string }>): string[] => notes.map((n) => n.code);
 
 describe.skipIf(!haveStore)('triage second round on the real default store', () => {
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    app = await buildApp({ storePath: DEFAULT_STORE! });
-  }, 300_000);
-  afterAll(async () => app?.close());
-  const queue = async (query: string): Promise<Pair[]> => {
-    const res = await app.inject({ url: `/triage?${query}` });
-    expect(res.statusCode, query).toBe(200);
-    return res.json().pairs;
-  };
+  const queue = realTriageQueue<Pair>();
 
   it('the top 20 of 2001Q1 and 2004Q4 hold at most 2 pairs with EB05 < 1 each', async () => {
     for (const quarter of ['2001Q1', '2004Q4']) {

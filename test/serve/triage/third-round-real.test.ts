@@ -9,10 +9,9 @@
  * most 2 pairs with EB05 < 1, and RotaShield and RotaTeq intussusception still first. Skips with a
  * message without data/vaers (no default store).
  */
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/http/app.js';
-import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
+import { describe, expect, it } from 'vitest';
+import { hasDefaultStore } from '../../helpers/default-store.js';
+import { realTriageQueue } from './real-queue.js';
 
 const haveStore = hasDefaultStore('triage third-round real-data test');
 
@@ -26,16 +25,7 @@ interface Pair {
 const codes = (notes: Note[]): string[] => notes.map((n) => n.code);
 
 describe.skipIf(!haveStore)('triage third round on the real default store', () => {
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    app = await buildApp({ storePath: DEFAULT_STORE! });
-  }, 300_000);
-  afterAll(async () => app?.close());
-  const queue = async (query: string): Promise<Pair[]> => {
-    const res = await app.inject({ url: `/triage?${query}` });
-    expect(res.statusCode, query).toBe(200);
-    return res.json().pairs;
-  };
+  const queue = realTriageQueue<Pair>();
   const one = async (quarter: string, vaccine: string, event: string): Promise<Pair> =>
     (await queue(`quarter=${quarter}&group=none&vaccine=${encodeURIComponent(vaccine)}&event=${encodeURIComponent(event)}`))[0];
 
