@@ -58,7 +58,7 @@ export async function runEvaluate(options: EvaluateOptions): Promise<void> {
   process.stdout.write(renderMarkdown(evaluation));
   if (options.out === undefined) return;
   await mkdir(options.out, { recursive: true });
-  const title = `${evaluation.reference}: ${evaluation.positives} positives, ${evaluation.negatives} negatives, ${evaluation.artefacts} artefacts, through ${evaluation.through}`;
+  const title = `${evaluation.reference}: ${evaluation.positives} positives, ${evaluation.negatives} negatives, ${evaluation.refuted} refuted, ${evaluation.administration} administration, ${evaluation.artefacts} artefacts, through ${evaluation.through}`;
   const { ranking } = evaluation;
   const contents = [pairsJson(evaluation.pairs), methodsJson(evaluation), pairsCsv(evaluation.pairs), methodsCsv(evaluation.methods),
     renderChart(evaluation.methods, evaluation.pairs, title), rankingJson(ranking), rankingCsv(ranking), ranksCsv(ranking), topCsv(ranking),
