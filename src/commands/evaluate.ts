@@ -1,7 +1,7 @@
 /**
  * `reporting-signals evaluate [--store S] --reference FILE [--analyses a,b] [--through Q]
- * [--rankings a,b] [--out DIR]`: a reference set of known positive, negative and artefact pairs
- * against every method of the store's analyses, every window judged, and the triage queue against
+ * [--rankings a,b] [--out DIR]`: a reference set of vaccine x event concepts of known status
+ * (src/serve/evaluate/reference.ts) against every method of the store's analyses, every window judged, and the triage queue against
  * plain orderings. The Markdown tables go to standard output; with `--out`, the folder receives
  * EVALUATION_FILES. The work is src/serve/evaluate; this file reads the options and writes the files.
  */
