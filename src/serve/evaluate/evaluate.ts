@@ -107,15 +107,21 @@ function mergeWindows(rowsOfItems: ReadonlyArray<readonly FlagRow[]>, through: Q
   return windows;
 }
 
-/** Evaluates every reference pair under every method in one analysis. */
-export function evaluatePairs(input: AnalysisInput): PairResult[] {
+/** Rows grouped by pair: `drug \u0000 event` -> its rows, in input order. */
+export function rowsByPair(rows: readonly FlagRow[]): Map<string, FlagRow[]> {
   const rowsOf = new Map<string, FlagRow[]>();
-  for (const row of input.rows) {
+  for (const row of rows) {
     const key = `${row.drug}\u0000${row.event}`;
     const list = rowsOf.get(key);
     if (list) list.push(row);
     else rowsOf.set(key, [row]);
   }
+  return rowsOf;
+}
+
+/** Evaluates every reference pair under every method in one analysis. */
+export function evaluatePairs(input: AnalysisInput): PairResult[] {
+  const rowsOf = rowsByPair(input.rows);
   const out: PairResult[] = [];
   for (const pair of input.pairs) {
     const products = [...(input.products.get(pair.id) ?? [])];

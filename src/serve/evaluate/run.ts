@@ -19,7 +19,7 @@ import { exactVaccines, vaccineIndex, vaxTypeIndex } from '../query/names.js';
 import { FLAG_COLUMNS, readFlagRows, readStoreVocabulary, type FlagColumn, type FlagRow } from '../store/evaluation.js';
 import { readReportData } from '../store/reports.js';
 import { readTriageWindows, triageWindowOf } from '../store/triage-rows.js';
-import { evaluatePairs, summarise, type MethodSummary, type PairResult } from './evaluate.js';
+import { evaluatePairs, rowsByPair, summarise, type MethodSummary, type PairResult } from './evaluate.js';
 import { compareRankings, type RankingResult } from './ranking.js';
 import { recomputeRows, tallyAnalysis } from './recompute.js';
 import type { ReferenceSet } from './reference.js';
@@ -60,6 +60,14 @@ export interface Evaluation {
   ranking: RankingResult;
   /** Sentences a reader needs: skipped rows, columns the store lacks, what could not be recomputed. */
   notes: string[];
+}
+
+/** The fitted priors keyed by quarter index instead of `YYYYQn` (a key that is not a quarter dropped). */
+function byQuarterIndex<T>(priors: ReadonlyMap<string, T>): Map<number, T> {
+  return new Map([...priors].flatMap(([quarter, theta]) => {
+    const index = parseQuarter(quarter);
+    return index === null ? [] : [[index, theta] as const];
+  }));
 }
 
 /** The canonical name of an analysis (an alias such as `groups` resolved). */
@@ -125,10 +133,7 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
     if (missing.size > 0) notes.push(`${analysis}: the store keeps no ${[...missing].join(', ')}; the flags reading them are recovered from n_methods_flagged where it decides them, else undetermined.`);
     const definition = analysisRule(analysis);
     if (data && !definition) notes.push(`${analysis}: this program does not know the analysis's rule, so the pairs the store did not keep cannot be recomputed (not reported).`);
-    const priorByQuarter = new Map([...priors].flatMap(([quarter, theta]) => {
-      const index = parseQuarter(quarter);
-      return index === null ? [] : [[index, theta] as const];
-    }));
+    const priorByQuarter = byQuarterIndex(priors);
     const strata = metaOf(analysis)?.strata;
     const tallies = data && definition ? tallyAnalysis(data, definition, definition.stratified ? parseStrata(strata ?? undefined) : null, itemList, allEvents, throughIndex) : null;
     const recompute = (item: string, event: string): ReturnType<typeof recomputeRows> | null => (tallies ? recomputeRows(tallies, item, event, priorByQuarter) : null);
@@ -177,20 +182,11 @@ async function twinRows(store: string, analyses: ReadonlyArray<{ name: string; i
   }
   if (known.length === 0) return undefined;
   const { rows, priors } = await readFlagRows(store, twin, itemList, known);
-  const stored = new Map<string, FlagRow[]>();
-  for (const row of rows) {
-    const key = `${row.drug}\u0000${row.event}`;
-    const list = stored.get(key);
-    if (list) list.push(row);
-    else stored.set(key, [row]);
-  }
+  const stored = rowsByPair(rows);
   const base = analysisRule(analysis);
   const tallies = data && base ? tallyAnalysis(data, base, base.stratified ? parseStrata(twinMeta.strata ?? undefined) : null, itemList, known, through,
     new Map(known.map((g) => [g, items.get(g)!]))) : null;
-  const priorByQuarter = new Map([...priors].flatMap(([quarter, theta]) => {
-    const index = parseQuarter(quarter);
-    return index === null ? [] : [[index, theta] as const];
-  }));
+  const priorByQuarter = byQuarterIndex(priors);
   return (item, group) => {
     if (!items.has(group)) return null;
     const kept = stored.get(`${item}\u0000${group}`);
