@@ -52,9 +52,9 @@ describe.skipIf(!hasStore)('evaluate on the default store with data/reference/va
     expect(runs.map((r) => [r.code, r.stderr.split('\n').filter((l) => !l.startsWith('evaluate: wrote')).join('')])).toEqual([[0, ''], [0, '']]);
     const rows = (s: string): string[] => s.split('\n').filter((l) => l.startsWith('|'));
     expect(rows(text)).toEqual(rows(runs[0].stdout));
-    // The methods (7 analyses x 5), the orderings of `all` (4) and its 3 dated positives, each table with its 2 header lines.
-    expect(rows(runs[0].stdout)).toHaveLength(2 + 7 * 5 + 2 + 4 + 2 + 3);
-    expect(runs[0].stdout).toContain('reference concepts: 13 positive (3 dated), 23 negative, 3 refuted, 3 administration and 3 artefact (111 vaccine x term pairs)');
+    // The methods (7 analyses x 5), the orderings of `all` (4) and its 5 dated positives, each table with its 2 header lines.
+    expect(rows(runs[0].stdout)).toHaveLength(2 + 7 * 5 + 2 + 4 + 2 + 5);
+    expect(runs[0].stdout).toContain('reference concepts: 15 positive (5 dated), 23 negative, 3 refuted, 3 administration and 3 artefact (114 vaccine x term pairs)');
     expect(runs[0].stdout).not.toContain('names no vaccine of the store');
     expect(runs[0].stdout).not.toMatch(/future work|not in the store yet/);
     // Every pair is judged in `all` through 2006Q4: not reported 0/0 in each method's row.
@@ -68,11 +68,11 @@ describe.skipIf(!hasStore)('evaluate on the default store with data/reference/va
     const out = '/tmp/reporting-signals-evaluation';
     for (const name of EVALUATION_FILES) expect(existsSync(join(out, name))).toBe(true);
     const pairs = JSON.parse(await readFile(join(out, 'pairs.json'), 'utf8')) as Array<Record<string, unknown>>;
-    expect(pairs).toHaveLength(45 * 2 * 5);
-    // Through 2000Q4, not yet reported in `all`: Dryvax (used from 2003), HPV4 (licensed 2006), Menactra (2005) and Tdap
-    // (2005), the YF-VAX multi-organ failure reports of later years, and PPV x leukaemia (4 reports, after 2000).
+    expect(pairs).toHaveLength(47 * 2 * 5);
+    // Through 2000Q4, not yet reported in `all`: Dryvax (used from 2003), HPV4, RotaTeq (licensed 2006), Menactra, Tdap and
+    // ProQuad (2005), the YF-VAX multi-organ failure reports of later years, and PPV x leukaemia (4 reports, after 2000).
     const late = [...new Set(pairs.filter((p) => p.analysis === 'all' && p.not_reported).map((p) => p.id))];
-    expect(late.sort()).toEqual(['dryvax-myopericarditis', 'hpv4-syncope', 'menactra-gbs', 'menactra-syncope', 'ppv-leukaemia', 'tdap-syncope', 'yf-viscerotropic']);
+    expect(late.sort()).toEqual(['dryvax-myopericarditis', 'hpv4-syncope', 'menactra-gbs', 'menactra-syncope', 'ppv-leukaemia', 'proquad-febrile-seizures', 'rotateq-intussusception', 'tdap-syncope', 'yf-viscerotropic']);
     // RotaShield x Intussusception: the 1999Q1 window (1998Q2-1999Q1) already reaches the floor, two quarters before MMWR (1999Q3).
     expect(pairs.find((p) => p.id === 'rotashield-intussusception' && p.analysis === 'all' && p.method === 'floor'))
       .toMatchObject({ flagged: true, first_flagged: '1999Q1', time_to_signal: -2, products: ['ROTAVIRUS (ROTASHIELD)'], recomputed: false });
