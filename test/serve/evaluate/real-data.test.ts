@@ -16,6 +16,7 @@ import { analysisRule, parseStrata } from '../../../src/domain/analysis-rules.js
 import { eventGroupItems, parseEventGroups } from '../../../src/domain/event-groups.js';
 import { parseQuarter } from '../../../src/domain/quarter.js';
 import { recomputeRows, tallyAnalysis } from '../../../src/serve/evaluate/recompute.js';
+import { parseReferenceSet } from '../../../src/serve/evaluate/reference.js';
 import { readFlagRows, readStoreVocabulary } from '../../../src/serve/store/evaluation.js';
 import { readReportData } from '../../../src/serve/store/reports.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
@@ -101,6 +102,10 @@ describe.skipIf(!hasStore)('evaluate on the default store with data/reference/va
       if (rows.length > 0) expect(recomputed).toEqual(rows);
       else expect(recomputed.length > 0 && recomputed.every((r) => r.n_methods_flagged! < 2)).toBe(true);
     }
+    // Every term of every reference concept is a term of the store's reports (the vaccines: no "names no vaccine" note above).
+    const storeTerms = new Set(data.events.term);
+    const reference = parseReferenceSet(await readFile(join(repoRoot, 'data', 'reference', 'vaers-1990-2006.csv'), 'utf8'), 'vaers-1990-2006.csv');
+    expect(reference.pairs.flatMap((p) => p.terms.filter((t) => !storeTerms.has(t)).map((t) => `${p.id}: ${t}`))).toEqual([]);
     // A concept's group item, recomputed for the `groups` twin of `stratified` (the term analysis's rule, the twin's
     // priors and strata, a report counted once across the item's terms), equals the twin's stored rows.
     const twin = meta.analyses!.find((a) => a.name === 'groups')!;
