@@ -38,7 +38,7 @@ export const CAUTIONS = [
   { code: 'non_clinical_term', label: 'non-clinical term', artefact: true,
     description: 'The event is not a clinical adverse event: a medication error, product issue, exposure, ... (data/terms/non-clinical.csv).' },
   { code: 'co_reported', label: 'co-reported vaccine', artefact: true,
-    description: `At least ${CO_REPORTED_SHARE * 100}% of the pair's reports also name another vaccine type (VAERS VAX_TYPE: every DTaP brand together) with which the event is more frequent on the window's reports without the pair's vaccine than it is on the vaccine's reports without that type (an innocent bystander); the text names the type, its products and both rates.` },
+    description: `At least ${CO_REPORTED_SHARE * 100}% of the pair's reports also name another vaccine type (VAERS VAX_TYPE: every DTaP brand together) with which the event is more frequent: on the window's reports naming that type but not the vaccine's own type than on those naming the own type but not that one (an innocent bystander); the text names the type, its products and both rates.` },
   { code: 'vaccine_failure', label: 'vaccine failure', artefact: true,
     description: `At least ${FAILURE_SHARE * 100}% of the pair's reports are failure reports: they name a lack-of-effect term (drug ineffective, vaccination failure), or a disease the vaccine prevents (data/terms/vaccine-prevented.csv), or, for a live vaccine with a known reaction window (varicella, zoster, MMR: 42 days, data/terms/live-vaccine-windows.csv), their onset is past it; about effectiveness, not an adverse reaction. The text gives the share and why.` },
   { code: 'template_reports', label: 'template reports', artefact: true,
