@@ -20,6 +20,8 @@ export interface FixtureReport {
   events: string[];
   splttype?: string | null;
   narrative?: string | null;
+  /** OTHER_MEDS as written. */
+  otherMeds?: string | null;
 }
 
 /** The linkage's columns of `reports` (index i: reports[i]). */
@@ -60,6 +62,7 @@ export function columnsOf(reports: readonly FixtureReport[]): LinkageColumns {
     onsetDate: Int32Array.from(reports, (r) => r.onsetDate ?? 0),
     splttype: Int32Array.from(reports, (r) => of(r.splttype ?? null)),
     narrative: reports.map((r) => r.narrative ?? null),
+    otherMeds: reports.map((r) => r.otherMeds ?? null),
     vaccines: { start: Int32Array.from(vaxStart), name: Int32Array.from(name), lot: Int32Array.from(lot) },
     events: { start: Int32Array.from(eventStart), term: Int32Array.from(term) },
     strings,
