@@ -148,6 +148,8 @@ export interface ClusterFigures {
   clusters: number;
   decidedClusters: number;
   precision: Proportion;
+  /** The clusters labelled same_case that the linkage still keeps whole (k of n). */
+  sameWhole: Proportion;
   /** The groups judged wrong: `item ids`. */
   wrong: string[];
 }
@@ -162,11 +164,17 @@ export function clusterFigures(items: readonly Item[], labels: ReadonlyMap<strin
   let right = 0;
   const wrong: string[] = [];
   let clusters = 0;
+  let same = 0;
+  let whole = 0;
   for (const it of items) {
     if (it.kind !== 'cluster') continue;
     clusters++;
     const label = labels.get(it.item);
     if (!label || label.label === 'undecidable') continue;
+    if (label.label === 'same_case') {
+      same++;
+      if (it.ids.every((id) => groupOf(id) === groupOf(it.ids[0]))) whole++;
+    }
     const sameGroups = label.label === 'same_case' ? [it.ids] : label.groups;
     if (label.label === 'different_patients' && sameGroups.length === 0 && label.unplaced.length === 0) {
       // Different patients with no groups given: each member its own case.
@@ -183,11 +191,11 @@ export function clusterFigures(items: readonly Item[], labels: ReadonlyMap<strin
       if (one) right++; else wrong.push(`${it.item} ${members.join(' ')}`);
     }
   }
-  return { clusters, decidedClusters, precision: wilson(right, decided), wrong };
+  return { clusters, decidedClusters, precision: wilson(right, decided), sameWhole: wilson(whole, same), wrong };
 }
 
-/** Kappa of the doubly read items and their disagreements (`item ids first/second`). */
-export function secondReading(items: readonly Item[], readings: readonly Reading[]): { pairs: number; kappa: number; agreement: number; disagreements: string[] } {
+/** Kappa of the doubly read items (of `part`, or all) and their disagreements (`item ids first/second`). */
+export function secondReading(items: readonly Item[], readings: readonly Reading[], part?: Item['part']): { pairs: number; kappa: number; agreement: number; disagreements: string[] } {
   const first = new Map(readings.filter((r) => r.reading === 'first').map((r) => [r.item, r]));
   const second = new Map(readings.filter((r) => r.reading === 'second').map((r) => [r.item, r]));
   const x: string[] = [];
@@ -196,7 +204,7 @@ export function secondReading(items: readonly Item[], readings: readonly Reading
   for (const it of items) {
     const a = first.get(it.item);
     const b = second.get(it.item);
-    if (!a || !b) continue;
+    if (!a || !b || (part !== undefined && it.part !== part)) continue;
     x.push(a.label);
     y.push(b.label);
     if (a.label !== b.label) disagreements.push(`${it.item} ${it.ids.join('-')} ${a.label}/${b.label}`);

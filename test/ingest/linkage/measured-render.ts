@@ -6,7 +6,7 @@
  */
 import { clusterFigures, labelledSet, labelsOfRecord, pairFigures, secondReading, type ClusterFigures, type PairFigures, type Proportion } from './measure.js';
 
-/** Per labelled VAERS_ID, the VAERS_ID of its cluster's representative under the linkage measured. */
+/** Per labelled VAERS_ID, the VAERS_ID of its cluster's representative under the linkage measured; `clusters`: the clusters of two or more reports of the default store. */
 export type Verdicts = Record<string, number>;
 
 /** Everything the page and the served constant show. */
@@ -16,6 +16,8 @@ export interface MeasuredFigures {
   pairs: { before: PairFigures; now: PairFigures; tuning: PairFigures };
   clusters: { before: ClusterFigures; now: ClusterFigures };
   second: ReturnType<typeof secondReading>;
+  /** The same over the measured part's pairs alone (first reading by the blind reader). */
+  secondMeasured: ReturnType<typeof secondReading>;
   /** Clusters of two or more reports the linkage makes of the default store. */
   default_store_clusters: number;
 }
@@ -40,6 +42,7 @@ export function measuredFigures(root: string, verdicts: Verdicts, clusters: numb
     pairs: { before: pairFigures(items, labels, 'measured', before), now: pairFigures(items, labels, 'measured', now), tuning: pairFigures(items, labels, 'tuning', now) },
     clusters: { before: clusterFigures(items, labels, () => 0), now: clusterFigures(items, labels, (id) => verdicts[id] ?? -id) },
     second: secondReading(items, readings),
+    secondMeasured: secondReading(items, readings, 'measured'),
     default_store_clusters: clusters,
   };
 }
@@ -59,11 +62,12 @@ export function renderPage(m: MeasuredFigures): string {
     `| pairwise precision, measured part | ${show(m.pairs.before.precision)} | ${show(m.pairs.now.precision)} |`,
     `| pairwise recall, measured part | ${show(m.pairs.before.recall)} | ${show(m.pairs.now.recall)} |`,
     `| precision of the random clusters | ${show(m.clusters.before.precision)} | ${show(m.clusters.now.precision)} |`,
+    `| same-case random clusters still whole | ${show(m.clusters.before.sameWhole)} | ${show(m.clusters.now.sameWhole)} |`,
     `| pairwise precision, tuning part | | ${show(m.pairs.tuning.precision)} |`,
     `| pairwise recall, tuning part | | ${show(m.pairs.tuning.recall)} |`,
     '',
     `Random clusters: ${m.clusters.now.clusters} drawn, ${m.clusters.now.decidedClusters} decided. Clusters of two or more reports in the default store now: ${m.default_store_clusters}.`,
-    `Second reading: ${m.second.pairs} pairs read twice, agreement ${f3(m.second.agreement)}, Cohen's kappa ${f3(m.second.kappa)}; disagreements (first/second): ${m.second.disagreements.join('; ') || 'none'}.`,
+    `Second reading: ${m.second.pairs} pairs read twice (${m.secondMeasured.pairs} of the measured part), agreement ${f3(m.second.agreement)}, Cohen's kappa ${f3(m.second.kappa)} (measured part: agreement ${f3(m.secondMeasured.agreement)}, kappa ${f3(m.secondMeasured.kappa)}); disagreements (first/second): ${m.second.disagreements.join('; ') || 'none'}.`,
     `Measured pairs the linkage gets wrong now: ${m.pairs.now.wrong.join('; ') || 'none'}. Cluster groups wrong now: ${m.clusters.now.wrong.join('; ') || 'none'}.`,
   ];
   return lines.join('\n');
@@ -93,9 +97,9 @@ export function servedFigures(m: MeasuredFigures): Record<string, unknown> {
   const p = (x: Proportion): Record<string, number> => ({ k: x.k, n: x.n, value: round(x.value), wilson_low: round(x.low), wilson_high: round(x.high) });
   return {
     labelled_set: 'test/fixtures/linkage/labelled-43.csv (docs/duplicates.md, "The labelled set")',
-    pair_precision: p(m.pairs.now.precision), pair_recall: p(m.pairs.now.recall), cluster_precision: p(m.clusters.now.precision),
+    pair_precision: p(m.pairs.now.precision), pair_recall: p(m.pairs.now.recall), cluster_precision: p(m.clusters.now.precision), same_case_clusters_whole: p(m.clusters.now.sameWhole),
     pair_precision_before: p(m.pairs.before.precision), pair_recall_before: p(m.pairs.before.recall), cluster_precision_before: p(m.clusters.before.precision),
-    second_reading_pairs: m.second.pairs, kappa: round(m.second.kappa),
+    second_reading_pairs: m.second.pairs, kappa: round(m.second.kappa), kappa_measured_part: round(m.secondMeasured.kappa),
   };
 }
 const round = (x: number): number => (Number.isFinite(x) ? Math.round(x * 10000) / 10000 : -1);
