@@ -30,11 +30,11 @@ describe('the labelled set figures', () => {
     expect(wilson(0, 0)).toEqual({ k: 0, n: 0, value: 1, low: 0, high: 1 });
   });
 
-  it('Cohen\'s kappa: 8 of 10 agreeing with marginals 6/4 and 5/5 is 0.6', () => {
-    // first: s s s s s s d d d d; second: s s s s s d d d d s -> agree 8 of 10; p_e = .6*.5 + .4*.5 = .5; kappa = (.8 - .5) / .5
+  it('Cohen\'s kappa: 8 of 10 agreeing with marginals 6/4 in both readings is 7/12', () => {
+    // first: s s s s s s d d d d; second: s s s s s d d d d s -> agree 8 of 10; p_e = .6*.6 + .4*.4 = .52; kappa = (.8 - .52) / .48 = 7/12
     const first = ['s', 's', 's', 's', 's', 's', 'd', 'd', 'd', 'd'];
     const second = ['s', 's', 's', 's', 's', 'd', 'd', 'd', 'd', 's'];
-    expect(cohenKappa(first, second)).toBeCloseTo(0.6, 10);
+    expect(cohenKappa(first, second)).toBeCloseTo(7 / 12, 12);
   });
 
   it('a cluster cut by the linkage is judged by the label\'s same-case groups', () => {
