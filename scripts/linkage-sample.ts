@@ -25,6 +25,10 @@
  * VAERSSYMPTOMS, Windows-1252, read by the build's CSV reader src/ingest/vaers/csv.ts) and nothing of the linkage (no weight, stratum or reason), each with a
  * label template `<packet>.csv`. Items are shuffled (seeded) before they are cut into packets.
  *
+ * The strata depend on the linkage the script runs: the draw of test/fixtures/linkage/sample-43.csv
+ * is reproduced by running this script at its first commit (4726d68, `git worktree add` it), not at
+ * a later one whose rules differ.
+ *
  * Run: npx tsx scripts/linkage-sample.ts [--vaers DIR] [--cache FILE] [--out FILE] [--packets DIR]
  */
 import { createReadStream, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
