@@ -28,6 +28,7 @@ import { reportsRoutes } from './reports-route.js';
 import { triageRoutes } from './triage-route.js';
 import { interactionsRoutes } from './interactions-route.js';
 import { exportRoutes } from './export-route.js';
+import type { ExportLimits } from '../serve/export/files.js';
 import { healthRoutes } from './health.js';
 import { LiveStore, type LiveStoreLog } from './live-store.js';
 import { registerMetrics } from './metrics.js';
@@ -56,6 +57,8 @@ export interface AppOptions {
   publicBaseUrl?: string;
   /** Deadline of every request in milliseconds (deadline.ts); default: REPORTING_SIGNALS_DEADLINE_MS, else 10,000. */
   deadlineMs?: number;
+  /** The export's limits (default EXPORT_LIMITS, src/serve/export/files.ts) and the parent of its folders (default: the system's temp folder's reporting-signals-exports). */
+  exports?: { limits?: ExportLimits; root?: string };
 }
 
 /** A built app and its served store (the serve command reloads it on SIGHUP; tests swap it). */
@@ -244,7 +247,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   await app.register(reportsRoutes, { live: served });
   await app.register(triageRoutes, { live: served, analysisNames });
   await app.register(interactionsRoutes, { live: served });
-  await app.register(exportRoutes, { live: served, analysisNames });
+  await app.register(exportRoutes, { live: served, analysisNames, ...options.exports });
   await app.register(pipelineRoutes, pipelineOptionsFromEnv());
   await app.register(explorerRoutes, { live: served });
 
