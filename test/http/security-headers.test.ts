@@ -5,30 +5,13 @@
  * OPTIONS request that is not a preflight, and an HTTP/1.1 request without Host (a real socket:
  * inject() always sends a Host).
  */
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { buildApp } from '../../src/http/app.js';
 import { EXPLORER_CSP, publicBase } from '../../src/http/guards.js';
-import { fixtureApp } from './helpers.js';
-
-/** Sends `text` on a fresh connection and resolves with the whole answer (status line, headers, body). */
-function rawExchange(port: number, text: string): Promise<{ head: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(text));
-    let out = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (d: string) => {
-      out += d;
-      const end = out.indexOf('\r\n\r\n');
-      const length = /\r\ncontent-length: (\d+)/i.exec(out);
-      if (end >= 0 && length && out.length >= end + 4 + Number(length[1])) socket.end();
-    });
-    socket.on('close', () => resolve({ head: out.slice(0, out.indexOf('\r\n\r\n')), body: out.slice(out.indexOf('\r\n\r\n') + 4) }));
-    socket.on('error', reject);
-  });
-}
+import { fixtureApp, rawExchange } from './helpers.js';
 
 describe('headers and refusals (issue 35)', () => {
   let app: FastifyInstance;
