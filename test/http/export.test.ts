@@ -105,6 +105,23 @@ describe.skipIf(!hasStore)('GET /analyses/NAME/export and GET /export on the def
     expect(events.map((e) => e.term).sort()).toEqual(report.events.map((e: { term: string }) => e.term).sort());
   }, 120_000);
 
+  it('the reports CSV goes through the CSV cell rule: report 77395\'s narrative starts \'+swelling; no cell a spreadsheet would run but numbers', async () => {
+    const res = await get('/export?table=reports&format=csv');
+    expect(res.statusCode).toBe(200);
+    const rows = csvRows(res.body);
+    const report = rows.find((r) => r.vaers_id === '77395')!;
+    expect(Object.values(report).filter((cell) => cell.toLowerCase().startsWith("'+swelling in rt thigh"))).toHaveLength(1);
+    let neutralised = 0;
+    for (const row of rows) {
+      for (const cell of Object.values(row)) {
+        if (/^[=+\-@\t\r]/.test(cell)) expect([cell, Number.isFinite(Number(cell))]).toEqual([cell, true]);
+        if (/^'[=+\-@\t\r]/.test(cell)) neutralised++;
+      }
+    }
+    // The issue counted 314 such cells in the reports export before the rule applied.
+    expect(neutralised).toBe(314);
+  }, 300_000);
+
   it('bad parameters are 400 Error objects with allowed; an unknown analysis 404', async () => {
     for (const url of ['/export', '/export?table=everything', '/export?table=pairs&format=xlsx', '/export?table=pairs&limit=5',
       '/export?table=pairs&table=quarterly', '/analyses/all/export?table=reports']) {
