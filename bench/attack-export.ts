@@ -9,8 +9,9 @@
  *   `/triage` window (a new quarter each time): their p50/p99/max and statuses over the 30 s from
  *   the first export, with the temporary bytes of the exports sampled every 250 ms (peak) and
  *   once the server is idle again (after);
- * - `concurrent`: 16 clients downloading `/export?table=quarterly&format=csv` at once: the time
- *   to first byte (p50, max) and to the end, and the same probes' figures meanwhile.
+ * - `concurrent`: 16 clients downloading `/analyses/stratified/export?table=quarterly&format=csv`
+ *   at once (a file not asked before: the 32 leaving exports stopped theirs): the time to first
+ *   byte (p50, max) and to the end, and the same probes' figures meanwhile.
  * Temporary bytes: every file under the system's temporary folder whose top folder starts with
  * `reporting-signals-export` (the old per-export folders and the process's own exports folder).
  */
@@ -187,10 +188,11 @@ export async function exportAttacks(base: string): Promise<void> {
     },
   }, null, 2));
 
-  // 16 clients reading the largest CSV at once.
+  // 16 clients reading a large CSV not asked before, at once.
+  const cold16 = '/analyses/stratified/export?table=quarterly&format=csv';
   const temp16 = sampleTemp();
   const start16 = performance.now();
-  const downloads = Promise.all(Array.from({ length: 16 }, () => timed(big)));
+  const downloads = Promise.all(Array.from({ length: 16 }, () => timed(`${base}${cold16}`)));
   const probing = probes(base, urls, start16 + 20_000);
   const done = await downloads;
   const during16 = await probing;
@@ -199,7 +201,7 @@ export async function exportAttacks(base: string): Promise<void> {
   const firsts = done.filter((d) => d.status === 200).map((d) => d.firstMs);
   console.log(JSON.stringify({
     exports_concurrent: {
-      exports: 16, url: '/export?table=quarterly&format=csv', statuses: done.reduce<Record<number, number>>((m, d) => ({ ...m, [d.status]: (m[d.status] ?? 0) + 1 }), {}),
+      exports: 16, url: cold16, mb: mb(Math.max(...done.map((d) => d.bytes))), statuses: done.reduce<Record<number, number>>((m, d) => ({ ...m, [d.status]: (m[d.status] ?? 0) + 1 }), {}),
       first_byte: figures(firsts), last_byte_max_ms: Math.round(Math.max(...done.map((d) => d.totalMs))),
       probes_over_20_s: during16, temp_mb_peak: mb(peak16), temp_mb_after_idle: mb(exportTempBytes()),
     },
