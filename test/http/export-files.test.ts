@@ -18,7 +18,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp, buildServedApp } from '../../src/http/app.js';
 import { HYPOTHESIS } from '../../src/domain/caveats.js';
 import { RETRY_AFTER_SECONDS } from '../../src/http/live-store.js';
 import { csvCell } from '../../src/domain/csv-cell.js';
@@ -127,6 +127,23 @@ describe('export files on a crafted store', () => {
     const again = await get(url, 'HEAD');
     expect(again.headers['content-length']).toBe(String(first.rawPayload.length));
     expect(again.body).toBe('');
+  }, 120_000);
+
+  it('a store swap removes the old store\'s files once its last request is done; the new store writes its own', async () => {
+    const served = await buildServedApp({ storePath: store, exports: { root: path.join(dir, 'swap') } });
+    try {
+      while ((await served.app.inject({ url: '/readyz' })).statusCode !== 200) await new Promise((r) => setTimeout(r, 100));
+      expect((await served.app.inject({ url: '/export?table=report_events' })).statusCode).toBe(200);
+      const before = entryFolders(path.join(dir, 'swap'));
+      expect(before).toHaveLength(1);
+      const reloaded = await served.live.reload(store, { force: true });
+      expect(reloaded.ok).toBe(true);
+      await until(() => entryFolders(path.join(dir, 'swap')).length === 0, 'the old store\'s files to be removed');
+      expect((await served.app.inject({ url: '/export?table=report_events' })).statusCode).toBe(200);
+      expect(entryFolders(path.join(dir, 'swap'))).toHaveLength(1);
+    } finally {
+      await served.app.close();
+    }
   }, 120_000);
 
   it('a dead process\'s export folder is removed at the next start; the files go with the app', async () => {
