@@ -14,6 +14,13 @@
  *   byte (p50, max) and to the end, and the same probes' figures meanwhile.
  * Temporary bytes: every file under the system's temporary folder whose top folder starts with
  * `reporting-signals-export` (the old per-export folders and the process's own exports folder).
+ *
+ * Figures (default store 1990-2006, 2 cores shared, load 10-16; before = main at 3009519, after =
+ * issue 45; two runs each, details in /work/wt/notes/issue-45.md):
+ *   32 exports leaving: static file, /interactions/series, cold /triage: before 503 at the 10 s
+ *   deadline (3 answers each in 30 s, or 2 of 20-50), after all 200, p99 0.3-2.5 s; temp peak 521-694 MB -> 122 MB.
+ *   16 concurrent cold downloads of a 121 MB CSV: first byte p50 73-75 s -> 9.9 s; probes all 503 -> all 200;
+ *   temp peak 1.9 GB -> 243 MB (cached files, removed with their store).
  */
 import { readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
