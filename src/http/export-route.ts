@@ -127,7 +127,14 @@ export async function exportRoutes(app: FastifyInstance, options: ExportRouteOpt
     }
     if (left.signal.aborted) return reply;
     // The file is held open: the generation's files may be removed (a swap) while it is sent.
-    const handle = await open(file.path);
+    let handle;
+    try {
+      handle = await open(file.path);
+    } catch (error) {
+      release();
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      return unavailable(reply, 'the export stopped (the store is being replaced); retry in a few seconds');
+    }
     const stream = handle.createReadStream();
     // A client that stops reading is disconnected after idleSeconds without progress (the socket idle).
     const socket = request.raw.socket as Partial<Socket> | undefined;
