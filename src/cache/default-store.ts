@@ -140,6 +140,7 @@ async function pruneOthers(entry: CacheEntry, log: (message: string) => void): P
     if (age < PRUNE_AFTER_MS || (await exists(cacheEntry(entry.dir, found[1]).lock))) continue;
     log(`removing ${path} (a default store of other inputs or code)`);
     await rm(path, { force: true });
+    await rm(`${path}.narratives`, { force: true }); // its narrative index (src/serve/narratives/index-file.ts)
   }
 }
 
@@ -291,6 +292,7 @@ export async function discardCachedStore(path: string): Promise<void> {
   try {
     await rm(path, { force: true });
     await rm(`${path}.wal`, { force: true });
+    await rm(`${path}.narratives`, { force: true });
   } catch (error) {
     throw new CacheDirError(dirname(path), `the cached store ${path} does not load and cannot be removed: ${errno(error)}`);
   }
