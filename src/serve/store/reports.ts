@@ -75,11 +75,12 @@ const CODE_INDEX = new Map(SCALAR_COLUMNS.flatMap((c) => ('codes' in c && c.enco
  * The select list of `reports`, given the columns the store has: a nullable column that a store
  * written before it lacks reads as NULL (so such a store stays readable, without those fields).
  */
-function reportsSelect(present: ReadonlySet<string>, skipped: ReadonlySet<string>): string {
+function reportsSelect(present: ReadonlySet<string>, skipped: ReadonlySet<string>, dictionaries: ReadonlyMap<string, Dictionary>): string {
   const absent = (c: StoredReportColumn): boolean => (!present.has(c.store) || skipped.has(c.store)) && !('notNull' in c);
   return [
     ...SCALAR_COLUMNS.map((c) => (c.encoding === 'id' ? ID_SQL
-      : c.encoding === 'number' ? `coalesce(${absent(c) ? 'NULL::DOUBLE' : c.store}, 'NaN'::DOUBLE)` : absent(c) ? 'NULL::VARCHAR' : c.store)),
+      : c.encoding === 'number' ? `coalesce(${absent(c) ? 'NULL::DOUBLE' : c.store}, 'NaN'::DOUBLE)`
+        : absent(c) ? 'NULL::VARCHAR' : dictionaries.get(c.store)?.sql ?? c.store)),
     `(${OUTCOMES_SQL})::INTEGER`, `(${KNOWN_SQL})::INTEGER`,
   ].join(', ');
 }
@@ -135,6 +136,45 @@ function strings(chunk: DuckDBDataChunk, k: number, pool?: Map<string, string>):
   return out;
 }
 
+/**
+ * A string column read as codes into its distinct values: a DuckDB ENUM of the column's distinct
+ * values (as VARCHAR) is made in the reading database, and the column is selected as its code
+ * (`sql`, -1 for NULL), so no string is decoded per row (decoding every row's strings through the
+ * node API was about half of a cached start's CPU: profiled on the default store). `values[k]` is
+ * the string of code k (interned through `pool`, as `strings` does).
+ */
+interface Dictionary {
+  sql: string;
+  values: string[];
+}
+
+let dictionaryTypes = 0;
+
+/** The Dictionary of `column` of `from` (an Error naming the file when it cannot be read). */
+async function dictionary(connection: DuckDBConnection, from: string, column: string, file: string, table: string, pool: Map<string, string>): Promise<Dictionary> {
+  const type = `rs_dictionary_${dictionaryTypes++}`;
+  try {
+    await connection.run(`CREATE TYPE ${type} AS ENUM (SELECT DISTINCT ${column}::VARCHAR FROM ${from} WHERE ${column} IS NOT NULL)`);
+    const [list] = (await connection.runAndReadAll(`SELECT unnest(enum_range(NULL::${type}))::VARCHAR AS v`)).getColumnsJS();
+    const values = (list ?? []).map((v) => {
+      const text = String(v);
+      let shared = pool.get(text);
+      if (shared === undefined) pool.set(text, (shared = text));
+      return shared;
+    });
+    return { sql: `coalesce(enum_code(${column}::VARCHAR::${type})::INTEGER, -1)`, values };
+  } catch (error) {
+    throw bad(file, table, (error as Error).message.split('\n')[0]);
+  }
+}
+
+/** The strings of a Dictionary column of a chunk (its codes at `k`; null for -1). */
+function decoded(chunk: DuckDBDataChunk, k: number, rows: number, values: readonly string[]): Array<string | null> {
+  const codes = vectorNumbers(chunk.getColumnVector(k), rows);
+  const out = new Array<string | null>(rows);
+  for (let i = 0; i < rows; i++) out[i] = codes[i] < 0 ? null : values[codes[i]];
+  return out;
+}
 
 async function rowCount(connection: DuckDBConnection, from: string, file: string, table: string): Promise<number> {
   try {
@@ -164,12 +204,21 @@ async function readReports(connection: DuckDBConnection, { from, file }: Sources
   const outcomesKnown = new Uint16Array(count);
   const r = { ...columns, count, outcomes, outcomesKnown } as unknown as ReportColumnData;
   const kept = new Set<string>();
-  const select = reportsSelect(await columnNames(connection, from, file, 'reports'), skipped);
+  const present = await columnNames(connection, from, file, 'reports');
+  const dictionaries = new Map<string, Dictionary>();
+  for (const c of SCALAR_COLUMNS) {
+    if (NUMERIC.has(c.encoding) || c.encoding === 'narrative' || !present.has(c.store) || skipped.has(c.store)) continue;
+    dictionaries.set(c.store, await dictionary(connection, from, c.store, file, 'reports', pool));
+  }
+  const select = reportsSelect(present, skipped, dictionaries);
   const read = await stream(connection, `SELECT ${select} FROM ${from}`, file, 'reports', (chunk, at) => {
     const rows = chunk.rowCount;
     if (at + rows > count) throw bad(file, 'reports', 'more rows than counted');
-    const values = SCALAR_COLUMNS.map((c, k) => (NUMERIC.has(c.encoding) ? vectorNumbers(chunk.getColumnVector(k), rows)
-      : strings(chunk, k, c.encoding === 'narrative' ? undefined : pool)));
+    const values = SCALAR_COLUMNS.map((c, k) => {
+      if (NUMERIC.has(c.encoding)) return vectorNumbers(chunk.getColumnVector(k), rows);
+      const d = dictionaries.get(c.store);
+      return d ? decoded(chunk, k, rows, d.values) : strings(chunk, k, c.encoding === 'narrative' ? undefined : pool);
+    });
     const [bits, known] = [0, 1].map((k) => vectorNumbers(chunk.getColumnVector(SCALAR_COLUMNS.length + k), rows));
     for (let i = 0; i < rows; i++) {
       const row = at + i;
@@ -220,10 +269,12 @@ async function readRuns(
   const start = new Int32Array(count + 1);
   const values = columns.map((): Array<string | null> => []);
   let report = 0;
-  const rows = await stream(connection, `SELECT ${ID_SQL}, ${columns.join(', ')} FROM ${from}`, file, table, (chunk, at) => {
+  const dictionaries: Dictionary[] = [];
+  for (const column of columns) dictionaries.push(await dictionary(connection, from, column, file, table, pool));
+  const rows = await stream(connection, `SELECT ${ID_SQL}, ${dictionaries.map((d) => d.sql).join(', ')} FROM ${from}`, file, table, (chunk, at) => {
     const rows = chunk.rowCount;
     const ids = vectorNumbers(chunk.getColumnVector(0), rows);
-    const text = columns.map((_, k) => strings(chunk, 1 + k, pool));
+    const text = dictionaries.map((d, k) => decoded(chunk, 1 + k, rows, d.values));
     for (let i = 0; i < rows; i++) {
       while (report < count && id[report] !== ids[i]) start[++report] = at + i;
       if (report === count) throw bad(file, table, `row ${at + i + 1}: vaers_id ${ids[i]} is not a report, or the rows are not in the reports' order`);
