@@ -211,21 +211,46 @@ async function readReports(connection: DuckDBConnection, { from, file }: Sources
     dictionaries.set(c.store, await dictionary(connection, from, c.store, file, 'reports', pool));
   }
   const select = reportsSelect(present, skipped, dictionaries);
+  // Each distinct value of a Dictionary column is converted and checked once (its quarter, code index, ISO form), not once per row.
+  const prepared = SCALAR_COLUMNS.map((c) => {
+    const d = dictionaries.get(c.store);
+    if (!d) return null;
+    const byCode = Int32Array.from(d.values, (v) => (c.encoding === 'quarter' ? parseQuarter(v) ?? -1
+      : c.encoding === 'code' ? CODE_INDEX.get(c.store)!.get(v) ?? -1
+        : c.encoding === 'date' ? (ISO_DATE.test(v) ? 1 : -1) : 0));
+    const ofNull = c.encoding === 'code' ? CODE_INDEX.get(c.store)!.get('') ?? -1 : c.encoding === 'date' && !('notNull' in c) ? 1 : -1;
+    return { values: d.values, byCode, ofNull };
+  });
   const read = await stream(connection, `SELECT ${select} FROM ${from}`, file, 'reports', (chunk, at) => {
     const rows = chunk.rowCount;
     if (at + rows > count) throw bad(file, 'reports', 'more rows than counted');
-    const values = SCALAR_COLUMNS.map((c, k) => {
-      if (NUMERIC.has(c.encoding)) return vectorNumbers(chunk.getColumnVector(k), rows);
-      const d = dictionaries.get(c.store);
-      return d ? decoded(chunk, k, rows, d.values) : strings(chunk, k, c.encoding === 'narrative' ? undefined : pool);
-    });
+    const values = SCALAR_COLUMNS.map((c, k) => (NUMERIC.has(c.encoding) || prepared[k] ? vectorNumbers(chunk.getColumnVector(k), rows)
+      : strings(chunk, k, c.encoding === 'narrative' ? undefined : pool)));
     const [bits, known] = [0, 1].map((k) => vectorNumbers(chunk.getColumnVector(SCALAR_COLUMNS.length + k), rows));
     for (let i = 0; i < rows; i++) {
       const row = at + i;
       const where = (what: string): Error => bad(file, 'reports', `row ${row + 1}: ${what}`);
-      SCALAR_COLUMNS.forEach((c, k) => {
-        const value = values[k][i];
+      for (let k = 0; k < SCALAR_COLUMNS.length; k++) {
+        const c = SCALAR_COLUMNS[k];
         const into = columns[c.field];
+        const dictionary = prepared[k];
+        if (dictionary) {
+          const code = values[k][i] as number;
+          const text = code < 0 ? null : dictionary.values[code];
+          const checked = code < 0 ? dictionary.ofNull : dictionary.byCode[code];
+          if (c.encoding === 'quarter') {
+            if (checked < 0) throw where(`${c.store} '${text}' is not a quarter YYYYQn`);
+            into[row] = checked;
+          } else if (c.encoding === 'code') {
+            if (checked < 0) throw where(`${c.store} '${text}' is not one of ${c.codes.join(', ')}`);
+            into[row] = checked;
+          } else {
+            if (c.encoding === 'date' && checked < 0) throw where(`${c.store} '${text}' is not YYYY-MM-DD`);
+            into[row] = text;
+          }
+          continue;
+        }
+        const value = values[k][i];
         if (c.encoding === 'id' || c.encoding === 'number') {
           if (c.encoding === 'id' && !Number.isInteger(value)) throw where(`${c.store} is not an integer`);
           into[row] = value as number;
@@ -242,7 +267,7 @@ async function readReports(connection: DuckDBConnection, { from, file }: Sources
           if (c.encoding === 'narrative' && value !== null) kept.add(c.field);
           into[row] = value as string | null;
         }
-      });
+      }
       const day = r.received[row];
       if (row > 0 && (day > r.received[row - 1] || (day === r.received[row - 1] && r.id[row] >= r.id[row - 1]))) {
         throw where('not in store order (newest RECVDATE first, then VAERS_ID descending)');
