@@ -51,15 +51,16 @@ function indexes(index: NarrativeIndex, data: ReportData): boolean {
   return true;
 }
 
-/** What {@link readIndexedReports} did, for logs and the bench: the index `loaded` from its file, `built` (and `saved` to it, a promise), or `none` (no narratives). */
-export type IndexSource = { kind: 'loaded' } | { kind: 'built'; saved: Promise<boolean> } | { kind: 'none' };
+/** What {@link readIndexedReports} did, for tests and the bench: the index `loaded` from its file, `built` (and `saved` to it or not), or `none` (no narratives). */
+export type IndexSource = { kind: 'loaded' } | { kind: 'built'; saved: boolean } | { kind: 'none' };
 
 /**
  * The report tables of the store at `storePath` (readReportData) with their narrative index:
  * the index from its file beside the store when that file is this store's (index-file.ts key) and
  * numbers its reports, and then the six indexed columns are not read from the store; else read,
- * built (indexNarratives) and written to that file (not awaited: `source.saved`; a folder that
- * cannot be written leaves no file). Null when the store has no report tables.
+ * built (indexNarratives) and written to that file before it resolves (so a load never leaves a
+ * temporary file behind it; a folder that cannot be written leaves no file: `source.saved` false).
+ * Null when the store has no report tables.
  * @throws Error naming the file as readReportData does.
  */
 export async function readIndexedReports(storePath: string): Promise<{ data: ReportData; narratives: NarrativeIndex | null; source: IndexSource } | null> {
@@ -80,7 +81,7 @@ export async function readIndexedReports(storePath: string): Promise<{ data: Rep
   if (!data) return null;
   const narratives = indexNarratives(data);
   if (!narratives || key === null) return { data, narratives, source: { kind: 'none' } };
-  return { data, narratives, source: { kind: 'built', saved: saveIndexFile(file, key, narratives) } };
+  return { data, narratives, source: { kind: 'built', saved: await saveIndexFile(file, key, narratives) } };
 }
 
 /** The text of narrative column `c` of report `r` (null: blank, or not kept): from the index for the six indexed fields, else from `data`. */

@@ -114,7 +114,7 @@ describe('report tables in the store (the case series\' data)', () => {
     const store = join(dir, 'text.duckdb');
     const first = await readIndexedReports(store);
     expect(first!.source.kind).toBe('built');
-    if (first!.source.kind === 'built') expect(await first!.source.saved).toBe(true);
+    expect(first!.source).toEqual({ kind: 'built', saved: true });
     expect((await readdir(dir)).filter((n) => n.startsWith('text.duckdb'))).toEqual(['text.duckdb', 'text.duckdb.narratives']);
     const second = await readIndexedReports(store);
     expect(second!.source.kind).toBe('loaded');
