@@ -93,7 +93,7 @@ const POLL_MS = 250;
 /** Entries of other keys younger than this are left alone (a process may be loading one). */
 const PRUNE_AFTER_MS = 10 * 60_000;
 
-const TEMP_RE = /^default-[0-9a-f]{16}\.(?:duckdb\.tmp-(\d+)(?:\.staging)?(?:\.wal)?|lock\.draft-(\d+)|first-(\d+)\.duckdb(?:\.tmp-\d+(?:\.staging)?)?(?:\.wal)?)$/;
+const TEMP_RE = /^default-[0-9a-f]{16}\.(?:duckdb\.tmp-(\d+)(?:\.staging)?(?:\.wal)?|lock\.draft-(\d+)|first-(\d+)\.duckdb(?:\.tmp-\d+(?:\.staging)?|\.narratives(?:\.tmp-\d+-\d+)?)?(?:\.wal)?|duckdb\.narratives\.tmp-(\d+)-\d+)$/;
 const ENTRY_RE = /^default-([0-9a-f]{16})\.duckdb$/;
 
 /** A file system error's code and message, short. */
@@ -122,7 +122,7 @@ async function checkWritable(dir: string): Promise<void> {
 async function removeLeftovers(dir: string, log: (message: string) => void): Promise<void> {
   for (const name of await readdir(dir)) {
     const found = TEMP_RE.exec(name);
-    const pid = found ? Number(found[1] ?? found[2] ?? found[3]) : 0;
+    const pid = found ? Number(found[1] ?? found[2] ?? found[3] ?? found[4]) : 0;
     if (found && pid !== process.pid && !isAlive(pid)) {
       log(`removing ${join(dir, name)} (left by a build that did not finish)`);
       await rm(join(dir, name), { force: true });
@@ -140,6 +140,7 @@ async function pruneOthers(entry: CacheEntry, log: (message: string) => void): P
     if (age < PRUNE_AFTER_MS || (await exists(cacheEntry(entry.dir, found[1]).lock))) continue;
     log(`removing ${path} (a default store of other inputs or code)`);
     await rm(path, { force: true });
+    await rm(`${path}.narratives`, { force: true }); // its narrative index (src/serve/narratives/index-file.ts)
   }
 }
 
@@ -291,6 +292,7 @@ export async function discardCachedStore(path: string): Promise<void> {
   try {
     await rm(path, { force: true });
     await rm(`${path}.wal`, { force: true });
+    await rm(`${path}.narratives`, { force: true });
   } catch (error) {
     throw new CacheDirError(dirname(path), `the cached store ${path} does not load and cannot be removed: ${errno(error)}`);
   }

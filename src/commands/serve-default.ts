@@ -43,7 +43,10 @@ export async function prepareDefaultStore(live: LiveStore, vaers: string | undef
       });
       const result = await loadShowing(live, path, progress, since);
       live.building = [];
-      if (first !== null) await rm(first, { force: true }).catch(() => undefined); // served from the full store now
+      if (first !== null) {
+        // Served from the full store now; with it goes its narrative index (src/serve/narratives/index-file.ts).
+        for (const path of [first, `${first}.narratives`]) await rm(path, { force: true }).catch(() => undefined);
+      }
       if (result.ok) {
         live.onBroken = (broken) => rebuildBroken(live, broken, vaers, log);
         return;

@@ -28,10 +28,10 @@ import { formatQuarter } from '../../domain/quarter.js';
 import { filter } from '../narratives/postings.js';
 import { TEXT_USAGE } from '../narratives/query.js';
 import { searchOffThread } from '../narratives/search-pool.js';
-import { readReportData } from '../store/reports.js';
 import { breakdownSteps, type Breakdowns } from './breakdowns.js';
 import { collapseSteps } from './duplicates.js';
 import { indexReports, type ReportIndex } from './index.js';
+import { readIndexedReports } from './narratives.js';
 import { CASES_USAGE, parseCasesQuery, type CasesParams } from './params.js';
 import { CASES_RENDERERS, type CaseSeries } from './render.js';
 import { reportAnswer, type ReportAnswer } from './report-view.js';
@@ -149,14 +149,15 @@ export class CasesService {
   }
 
   /**
-   * Reads the report tables of the store once; `reportsThrough` is the store's (its metadata, read by the caller), and
+   * Reads the report tables of the store once (the narrative index from its file beside the store
+   * when it is this store's: src/serve/cases/narratives.ts readIndexedReports); `reportsThrough` is the store's (its metadata, read by the caller), and
    * `eventGroups` the grouping files of its analyses of event groups, by analysis name (src/serve/store/event-groups.ts).
    * @returns the service, or null when the store has no report tables (an import, an older store).
    * @throws Error naming the file when the store cannot be read.
    */
   static async open(storePath: string, reportsThrough: string | null, eventGroups: ReadonlyMap<string, EventGroupSet> = new Map()): Promise<CasesService | null> {
-    const data = await readReportData(storePath);
-    return data ? new CasesService(indexReports(data), reportsThrough, eventGroups) : null;
+    const read = await readIndexedReports(storePath);
+    return read ? new CasesService(indexReports(read.data, read.narratives), reportsThrough, eventGroups) : null;
   }
 
   /** Reports kept by an analysis's subset rule (1) or not (0), computed once per analysis. */

@@ -169,6 +169,22 @@ export class NarrativeIndex {
     return new NarrativeIndex(shared.ids, shared.byId, NarrativeTexts.fromShared(shared.texts), vocabulary, shared.start, shared.postings);
   }
 
+  /**
+   * The index over arrays read back from a file (index-file.ts), checked for the shape `build`
+   * gives them (lengths of the ids, the texts' slots, the postings' runs); null when they do not fit.
+   */
+  static fromStored(shared: SharedNarrativeIndex): NarrativeIndex | null {
+    const { ids, byId, texts, start, postings } = shared;
+    const reports = ids.length;
+    if (byId.length !== reports || texts.ends.length !== reports * FIELDS || start.length < 1) return null;
+    if ((texts.ends.length > 0 ? texts.ends[texts.ends.length - 1] : 0) !== texts.bytes.length) return null;
+    if (start[0] !== 0 || start[start.length - 1] !== postings.length) return null;
+    const index = NarrativeIndex.fromShared(shared);
+    if (index.vocabulary.length !== start.length - 1) return null;
+    index.shared = shared;
+    return index;
+  }
+
   /** Number of reports (ordinals are 0..size-1). */
   get size(): number {
     return this.ids.length;
