@@ -12,7 +12,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody, ERROR_OBJECT_SCHEMA } from '../domain/error-object.js';
+import { errorBody, ERROR_OBJECT_SCHEMA } from '../serve/query/error-object.js';
 import { ANALYSIS_TABLES, EXPORT_TABLES, exportParameters, parseExportQuery, type ExportFormat, type ExportTable } from '../serve/export/params.js';
 import { StoreReplaced, writePairs, writeQuarterly, writeReportTable, type ExportFile } from '../serve/export/tables.js';
 import { RETRY_AFTER_SECONDS } from './live-store.js';

@@ -10,7 +10,7 @@
  * X-REPORTS-Analysis, Cache-Control public, max-age=60, a weak ETag with 304.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody } from '../domain/error-object.js';
+import { errorBody } from '../serve/query/error-object.js';
 import { parseAnalysisName, subsetMask } from '../domain/analysis-rules.js';
 import { HYPER_NAMES, type Hyperparameters } from '../domain/mgps-prior.js';
 import { readInteractionSignals, readTripleSeries, type InteractionSignals } from '../serve/store/interactions.js';

@@ -1,19 +1,19 @@
 /**
  * Route plugin of `GET /pipeline` (spec 4.2, 7 "Pipeline", 8). It only translates HTTP to and
- * from PipelineService (src/ctgov/service.ts): the request URL's query and `Accept` header
+ * from PipelineService (src/serve/pipeline/service.ts): the request URL's query and `Accept` header
  * in, the answer's status, headers and body out; a registry failure (502/503) is logged as a
  * warning. Register it on the app that serves /signals:
  * `await app.register(pipelineRoutes, pipelineOptionsFromEnv())`.
  *
- * The route parses its parameters itself (src/ctgov/params.ts) so that every 400 is the
+ * The route parses its parameters itself (src/serve/pipeline/params.ts) so that every 400 is the
  * spec 2.5 Error object with `allowed` / `usage`: Fastify's querystring validation result is
  * attached and ignored; the schema documents the parameters in /openapi.json.
  */
 import type { FastifyInstance } from 'fastify';
-import { ctgovOptionsFromEnv, ctgovOptionsWith, type CtgovOptions } from '../ctgov/ctgov.js';
-import { rawQueryFromUrl } from '../ctgov/params.js';
-import { pipelineRouteSchema } from '../ctgov/schema.js';
-import { PipelineService } from '../ctgov/service.js';
+import { ctgovOptionsFromEnv, ctgovOptionsWith, type CtgovOptions } from '../serve/pipeline/ctgov.js';
+import { rawQueryFromUrl } from '../serve/pipeline/params.js';
+import { pipelineRouteSchema } from '../serve/pipeline/schema.js';
+import { PipelineService } from '../serve/pipeline/service.js';
 
 /** Plugin options; anything left out comes from CTGOV_BASE_URL / CTGOV_TIMEOUT_MS (ctgovOptionsFromEnv). */
 export type PipelineRouteOptions = Partial<CtgovOptions>;

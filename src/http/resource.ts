@@ -7,7 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CasesService } from '../serve/cases/service.js';
-import { errorBody } from '../domain/error-object.js';
+import { errorBody } from '../serve/query/error-object.js';
 import { RETRY_AFTER_SECONDS, StoreReadError, type Generation, type LiveStore } from './live-store.js';
 import { buildingMessage } from './readiness.js';
 

@@ -18,7 +18,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { analysesRouteSchema, analysisRouteSchema, analysisSignalsRouteSchema, SIGNALS_ROUTE_SCHEMA } from '../serve/signals/schemas.js';
 import type { SignalsService } from '../serve/signals/service.js';
 import { analysisVaccinesRouteSchema, VACCINES_ROUTE_SCHEMA } from '../serve/vaccines/schemas.js';
-import { errorBody } from '../domain/error-object.js';
+import { errorBody } from '../serve/query/error-object.js';
 import { sendAnswer, type RenderedAnswer } from './answer.js';
 import type { Generation, LiveStore } from './live-store.js';
 import { PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';

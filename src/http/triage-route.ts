@@ -13,7 +13,7 @@
  * coding negotiated (answer.ts, as /signals).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody } from '../domain/error-object.js';
+import { errorBody } from '../serve/query/error-object.js';
 import { triageWindowOf, type TriageWindow } from '../serve/store/triage-rows.js';
 import { eventGroupsOfMeta, itemsOfTerms } from '../serve/store/event-groups.js';
 import { parseTriageQuery, triageAnswer } from '../serve/triage/service.js';

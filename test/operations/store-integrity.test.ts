@@ -10,7 +10,7 @@ import { copyFile, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { buildServedApp } from '../../src/http/app.js';
 import { storeBuildId } from '../../src/http/live-store.js';
 import { buildStore } from '../../src/ingest/mining/build.js';

@@ -22,7 +22,7 @@ import { groupTermCounts, groupVocabulary, termsOfItems, type GroupTermCount, ty
 import { ownBytes, SizedLru, type CacheStats } from '../query/lru.js';
 import { matchNames } from '../query/names.js';
 import { quarterOutside } from '../query/quarter-range.js';
-import { errorBody, type ErrorBody, type ParamError } from '../../domain/error-object.js';
+import { errorBody, type ErrorBody, type ParamError } from '../query/error-object.js';
 import { Unavailable } from '../query/unavailable.js';
 import { formatQuarter } from '../../domain/quarter.js';
 import { filter } from '../narratives/postings.js';

@@ -8,7 +8,7 @@
  * one of them waits for its load. A store without analysis metadata (an import, or a store
  * written before analyses existed) has one analysis, `all`.
  */
-import { HYPOTHESIS } from '../../domain/caveats.js';
+import { HYPOTHESIS } from '../query/caveats.js';
 import { HYPER_NAMES, type HyperName } from '../../domain/mgps-prior.js';
 import type { StoredWindowRow } from '../store/metadata.js';
 import { eventGroupsListing, eventGroupsOfMeta, type EventGroupsListing } from '../store/event-groups.js';

@@ -10,9 +10,9 @@
  * with an alert and the same status; an unknown `format` is always answered in JSON. No error
  * body contains a trial identifier (redactTrialIds).
  */
-import type { ParamError } from '../domain/error-object.js';
+import type { ParamError } from '../query/error-object.js';
 import { UpstreamError, type CtgovOptions } from './ctgov.js';
-import { chooseFormat } from './negotiate.js';
+import { chooseFormat } from './params.js';
 import {
   formValues,
   isParamError,
