@@ -2,7 +2,7 @@
  * The build's code as the cache key digests it (src/cache/key.ts): exactly the source modules a
  * build runs, found by following the imports from the builder's entry (BUILD_ENTRY, the module
  * src/cache/build-child.ts runs) through the source tree: every static `import`/`export ... from`,
- * every literal dynamic `import('...')` and every worker entry named by
+ * every dynamic import of a literal path and every worker entry named by
  * `new URL('./file.ts|.js|.mjs', import.meta.url)` (the build's worker threads). A `.js`
  * specifier names the `.ts` source beside it. So a file only the server imports (the serve wing,
  * the HTTP layer) never changes the key, and a file the build runs always does

@@ -15,7 +15,7 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import { SHARED_SCHEMAS } from '../serve/signals/schemas.js';
-import { buildId } from './build-id.js';
+import { buildId } from '../serve/generation/build-id.js';
 import { HYPOTHESIS } from '../serve/query/caveats.js';
 import { errorBody } from '../serve/query/error-object.js';
 import { explorerRoutes } from './explorer.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { buildServedApp } from '../../src/http/app.js';
-import { storeBuildId } from '../../src/http/live-store.js';
+import { storeBuildId } from '../../src/serve/generation/identity.js';
 import { buildStore } from '../../src/ingest/mining/build.js';
 import { readStoreMeta } from '../../src/serve/store/serving.js';
 import { writeCaseFolder } from '../serve/cases/fixture.js';
