@@ -22,6 +22,7 @@ import { explorerRoutes } from './explorer.js';
 import { documentRoutes, LICENSE, SECURITY, SERVERS } from './openapi.js';
 import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
 import { indexRoutes } from './route-index.js';
+import { routeTableDrift } from './route-table.js';
 import { signalsRoutes } from './signals-route.js';
 import { casesRoutes } from './cases-route.js';
 import { reportsRoutes } from './reports-route.js';
@@ -259,6 +260,11 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
         reply.code(405).header('allow', ALLOWED_METHODS.join(', ')).send(errorBody(`method ${request.method} is not allowed on ${url}: the service is read-only (allowed: ${ALLOWED_METHODS.join(', ')})`, { allowed: ALLOWED_METHODS })),
     });
   }
+  // The route table the CLI's help lists (route-table.ts) is the one registered: a drift stops the start.
+  app.addHook('onReady', async () => {
+    const drift = routeTableDrift(routes.catalog);
+    if (drift !== null) throw new Error(drift);
+  });
   app.addHook('onClose', async () => served.close());
   return { app, live: served };
 }
