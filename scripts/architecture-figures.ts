@@ -158,7 +158,7 @@ export function measures(files: readonly SourceFile[]): string[] {
   const functions = functionSizes(src).sort((a, b) => b.lines - a.lines);
   const long = src.reduce((n, f) => n + f.text.split('\n').filter((l) => l.length > 120).length, 0);
   return [
-    `src: ${src.length} files, ${sizes.reduce((n, s) => n + s.lines, 0).toLocaleString('en-US')} lines; ${sizes.filter((s) => s.lines > 400).length} files over 400 lines; ` +
+    `src: ${src.length} files, ${sizes.reduce((n, s) => n + s.lines, 0).toLocaleString('en-US')} lines; ${sizes.filter((s) => s.lines > 400).length} file(s) over 400 lines; ` +
       `${functions.filter((f) => f.lines > 60).length} of ${functions.length.toLocaleString('en-US')} functions over 60 lines; ${long.toLocaleString('en-US')} lines over 120 characters`,
     'largest files:', ...sizes.slice(0, 10).map((s) => `  ${String(s.lines).padStart(5)}  ${s.path}`),
     'largest functions:', ...functions.slice(0, 10).map((f) => `  ${String(f.lines).padStart(5)}  ${f.file} ${f.name}`),

@@ -21,7 +21,7 @@ import { errorBody } from '../serve/query/error-object.js';
 import { explorerRoutes } from './explorer.js';
 import { documentRoutes, LICENSE, SECURITY, SERVERS } from './openapi.js';
 import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
-import { indexRoutes } from './route-index.js';
+import { indexRoutes, type RouteIndex } from './route-index.js';
 import { routeTableDrift } from './route-table.js';
 import { signalsRoutes } from './signals-route.js';
 import { casesRoutes } from './cases-route.js';
@@ -238,8 +238,18 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   }, async (request, reply) => sendAnswer(request, reply, (catalog ??= renderCatalog()), buildId(), `api-catalog\0${catalogBase}`));
 
 
-  // Resource plugins.
-  const analysisNames = served.current?.analyses.names ?? [...(options.analysisNames ?? ['all'])];
+  await registerResources(app, served, routes, options.analysisNames);
+  app.addHook('onClose', async () => served.close());
+  return { app, live: served };
+}
+
+/**
+ * Registers the resource plugins (in the order of the route table, route-table.ts), the 405 of
+ * every other method on each GET path, and the start-time check that the catalogued routes are
+ * the route table. `startNames`: the analysis names of the OpenAPI enums when no store is loaded.
+ */
+async function registerResources(app: FastifyInstance, served: LiveStore, routes: RouteIndex, startNames: readonly string[] | undefined): Promise<void> {
+  const analysisNames = served.current?.analyses.names ?? [...(startNames ?? ['all'])];
   await app.register(signalsRoutes, { live: served, analysisNames });
   await app.register(casesRoutes, { live: served, analysisNames });
   await app.register(reportsRoutes, { live: served });
@@ -265,6 +275,4 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
     const drift = routeTableDrift(routes.catalog);
     if (drift !== null) throw new Error(drift);
   });
-  app.addHook('onClose', async () => served.close());
-  return { app, live: served };
 }
