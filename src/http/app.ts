@@ -238,7 +238,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   }, async (request, reply) => sendAnswer(request, reply, (catalog ??= renderCatalog()), buildId(), `api-catalog\0${catalogBase}`));
 
 
-  await registerResources(app, served, routes, options.analysisNames);
+  await registerResources(app, served, routes, options);
   app.addHook('onClose', async () => served.close());
   return { app, live: served };
 }
@@ -246,10 +246,10 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
 /**
  * Registers the resource plugins (in the order of the route table, route-table.ts), the 405 of
  * every other method on each GET path, and the start-time check that the catalogued routes are
- * the route table. `startNames`: the analysis names of the OpenAPI enums when no store is loaded.
+ * the route table (`options.analysisNames`: the analysis names of the OpenAPI enums when no store is loaded).
  */
-async function registerResources(app: FastifyInstance, served: LiveStore, routes: RouteIndex, startNames: readonly string[] | undefined): Promise<void> {
-  const analysisNames = served.current?.analyses.names ?? [...(startNames ?? ['all'])];
+async function registerResources(app: FastifyInstance, served: LiveStore, routes: RouteIndex, options: AppOptions): Promise<void> {
+  const analysisNames = served.current?.analyses.names ?? [...(options.analysisNames ?? ['all'])];
   await app.register(signalsRoutes, { live: served, analysisNames });
   await app.register(casesRoutes, { live: served, analysisNames });
   await app.register(reportsRoutes, { live: served });

@@ -4,7 +4,7 @@
  * value, build-id.ts), the analyses (/signals), the case series (/cases), the store file held
  * open for the request-time reads (`read`), and every cache that lives as long as the store is
  * served (`hold`: the /analyses and /vaccines listings, the triage windows and term groups, the
- * interaction signals and priors). The resources reach the store only through it
+ * interaction signals and priors; `whenClosed` for what a resource must release with it). The resources reach the store only through it
  * (src/serve/triage/resource.ts, src/serve/interactions/resource.ts, src/serve/listings); src/http
  * keeps no state of a store (test/architecture.test.ts).
  *
@@ -42,8 +42,8 @@ export class Generation {
   private retired = false;
   /** What the resources keep while this store is served, by key (`hold`). */
   private readonly held = new Map<string, unknown>();
-  /** Called when the generation closes (after its last request), in order (`onClose`). */
-  private readonly disposers: Array<() => void | Promise<void>> = [];
+  /** Run when the generation closes (`whenClosed`). */
+  private readonly closeHooks: Array<() => Promise<void>> = [];
   /** Resolves once every analysis and the case series are loaded (rejects when one failed). */
   readonly complete: Promise<void>;
   /** Seconds from the start of the load to `complete` (null until then). */
@@ -105,9 +105,13 @@ export class Generation {
     return value;
   }
 
-  /** Runs `dispose` when this generation closes (a resource's own per-store resources: temporary files, handles). */
-  onClose(dispose: () => void | Promise<void>): void {
-    this.disposers.push(dispose);
+  /**
+   * Runs `dispose` when this generation closes (a resource's own per-store resources: temporary
+   * files, handles; the export's files), at once when it has closed already.
+   */
+  whenClosed(dispose: () => Promise<void>): void {
+    if (this.closing) void this.closing.then(dispose);
+    else this.closeHooks.push(dispose);
   }
 
   /** The analysis GET /triage ranks: `stratified` when the store has it, else the default. */
@@ -175,13 +179,13 @@ export class Generation {
 
   private closing: Promise<void> | null = null;
 
-  /** Releases the loaded data, the held values and what `onClose` registered (idempotent). */
+  /** Runs the close hooks (whenClosed), releases the loaded data and the held values (idempotent). */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      await Promise.allSettled(this.closeHooks.map((dispose) => dispose()));
       await this.complete.catch(() => undefined);
       await this.analyses.close();
       this.held.clear();
-      for (const dispose of this.disposers) await dispose();
       this.store.close();
     })();
     return this.closing;
