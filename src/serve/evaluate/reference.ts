@@ -20,9 +20,10 @@
  * row (a missing field, an unknown class, a bad quarter, `emerged` not on a positive, a repeated id)
  * is reported with its line number and skipped; a file with no valid row is a UserError.
  */
+import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { parseQuarterInput, type QuarterIndex } from '../../domain/quarter.js';
-import { readUserFile, UserError } from '../../domain/user-error.js';
+import { UserError } from '../../domain/user-error.js';
 
 /** The columns of a reference set, in order. */
 export const REFERENCE_COLUMNS = ['id', 'vaccine', 'event', 'class', 'emerged', 'source'] as const;
@@ -126,5 +127,11 @@ export function parseReferenceSet(text: string, file: string): ReferenceSet {
  * @throws UserError naming the file when it cannot be read or holds no valid pair.
  */
 export async function readReferenceSet(file: string): Promise<ReferenceSet> {
-  return parseReferenceSet(await readUserFile(file, (reason) => `cannot read the reference set ${file}: ${reason}`), file);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UserError(`cannot read the reference set ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  return parseReferenceSet(text, file);
 }
