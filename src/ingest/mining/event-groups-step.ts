@@ -4,13 +4,14 @@
  * written: never a partial analysis), and after the read the file's terms that no report carries
  * are listed (a warning of the closing summary, by line; the analysis is still built).
  */
+import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnalysisDefinition } from '../../domain/analysis-rules.js';
 import {
   eventGroupItems, EventGroupsError, parseEventGroups, SHIPPED_EVENT_GROUPS_URL, termsInNoReport, type EventGroupSet, type EventGroupsMeta, type TermInNoReport,
 } from '../../domain/event-groups.js';
-import { readUserFile, UserError } from '../../domain/user-error.js';
+import { UserError } from '../../domain/user-error.js';
 
 /** A grouping file read for the build: its name, text and groups. */
 export interface EventGroupsRead {
@@ -49,7 +50,12 @@ export async function readEventGroups(path: string | undefined, analyses: readon
     return null;
   }
   const file = path ?? fileURLToPath(SHIPPED_EVENT_GROUPS_URL);
-  const text = await readUserFile(file, (reason) => `--event-groups: cannot read ${file}: ${reason}`);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UserError(`--event-groups: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
   try {
     return { file: basename(file), shipped: path === undefined, text, set: parseEventGroups(text, file) };
   } catch (error) {
