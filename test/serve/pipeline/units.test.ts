@@ -3,7 +3,7 @@ import { advancedFilter, ctgovOptionsFromEnv, readPage, studiesParams } from '..
 import { containsWords, roleInStudy, words } from '../../../src/serve/pipeline/match.js';
 import { prefersHtml } from '../../../src/serve/query/negotiate.js';
 import { parseLimit, parsePipelineQuery, parseStatus, type PipelineQuery } from '../../../src/serve/pipeline/params.js';
-import { escapeMarkdown } from '../../../src/serve/pipeline/brief.js';
+import { escapeMarkdown } from '../../../src/serve/query/markdown.js';
 import { redactTrialIds } from '../../../src/serve/pipeline/service.js';
 
 describe('sponsor words (spec 4.2: a family name that contains it counts)', () => {
