@@ -15,7 +15,7 @@ import { copyFile, mkdir, mkdtemp, readdir, rm, truncate } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { isAlive } from '../../src/cache/lock.js';
 import { get, killAll, realYears, startServe, untilReady, type ServeProcess } from './serve-process.js';
 

@@ -22,7 +22,7 @@ import { groupTermCounts, groupVocabulary, termsOfItems, type GroupTermCount, ty
 import { ownBytes, SizedLru, type CacheStats } from '../query/lru.js';
 import { matchNames } from '../query/names.js';
 import { quarterOutside } from '../query/quarter-range.js';
-import { errorBody, type ErrorBody, type ParamError } from '../../domain/error-object.js';
+import { errorBody, type ErrorBody, type ParamError } from '../query/error-object.js';
 import { Unavailable } from '../query/unavailable.js';
 import { formatQuarter } from '../../domain/quarter.js';
 import { filter } from '../narratives/postings.js';
@@ -36,6 +36,7 @@ import { CASES_USAGE, parseCasesQuery, type CasesParams } from './params.js';
 import { CASES_RENDERERS, type CaseSeries } from './render.js';
 import { reportAnswer, type ReportAnswer } from './report-view.js';
 import { runAll, runSliced, type Steps } from './slices.js';
+import { ordinalById } from '../query/search.js';
 
 /** Why `text` cannot be served: the store keeps no narratives. */
 export const NO_NARRATIVES = 'this store keeps no narratives, so text cannot be searched: rebuild it with "reporting-signals build --vaers DIR --narratives --out FILE"';
@@ -133,14 +134,7 @@ export class CasesService {
     if (this.index.narratives) return this.index.narratives.ordinalOf(id);
     const ids = this.index.data.id;
     this.byId ??= Int32Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b]);
-    let lo = 0;
-    let hi = this.byId.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (ids[this.byId[mid]] < id) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.byId.length && ids[this.byId[lo]] === id ? this.byId[lo] : -1;
+    return ordinalById(ids, this.byId, id);
   }
 
   /** Answers GET /reports/{idText} (src/serve/cases/report-view.ts); `analyses` are the store's analysis names. */

@@ -1,12 +1,12 @@
 /**
  * Vaccine failure (the triage caution `vaccine_failure`): a pair whose event says the vaccine did
- * not work, either a lack-of-effect term (src/domain/term-category.ts category `lack_of_effect`:
+ * not work, either a lack-of-effect term (src/serve/triage/term-category.ts category `lack_of_effect`:
  * "Drug ineffective", "Vaccination failure", ...) or the disease the pair's vaccine prevents,
  * reported after it (`data/terms/vaccine-prevented.csv`, read once on first use; its README says
  * what it lists and leaves out). Such a pair is about effectiveness, not an adverse reaction.
  */
-import { tableOnce, tableRows } from '../../domain/csv-table.js';
-import { termCategory } from '../../domain/term-category.js';
+import { tableOnce, tableRows } from '../query/csv-table.js';
+import { termCategory } from './term-category.js';
 
 /** One row of the list: a word that begins a word of the vax_type, and the disease term. */
 export interface PreventedDisease {

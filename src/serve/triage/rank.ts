@@ -20,7 +20,7 @@
  * score descending; ties by the evidence, EB05 descending (null last), then n descending; the
  * names only order pairs equal in all of these, for a stable answer.
  */
-import { termCategory, TERM_CATEGORY_TEXT, type TermCategory } from '../../domain/term-category.js';
+import { termCategory, TERM_CATEGORY_TEXT, type TermCategory } from './term-category.js';
 import { isRecent, parseQuarter } from '../../domain/quarter.js';
 import { GPS_THRESHOLD } from '../../domain/floor.js';
 import { LATE_DAYS } from '../../domain/report-days.js';

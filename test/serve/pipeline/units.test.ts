@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { advancedFilter, ctgovOptionsFromEnv, readPage, studiesParams } from '../../src/ctgov/ctgov.js';
-import { containsWords, roleInStudy, words } from '../../src/ctgov/match.js';
-import { prefersHtml } from '../../src/ctgov/negotiate.js';
-import { parseLimit, parsePipelineQuery, parseStatus, type PipelineQuery } from '../../src/ctgov/params.js';
-import { escapeMarkdown } from '../../src/domain/markdown.js';
-import { redactTrialIds } from '../../src/ctgov/service.js';
+import { advancedFilter, ctgovOptionsFromEnv, readPage, studiesParams } from '../../../src/serve/pipeline/ctgov.js';
+import { containsWords, roleInStudy, words } from '../../../src/serve/pipeline/match.js';
+import { prefersHtml } from '../../../src/serve/query/negotiate.js';
+import { parseLimit, parsePipelineQuery, parseStatus, type PipelineQuery } from '../../../src/serve/pipeline/params.js';
+import { escapeMarkdown } from '../../../src/serve/query/markdown.js';
+import { redactTrialIds } from '../../../src/serve/pipeline/service.js';
 
 describe('sponsor words (spec 4.2: a family name that contains it counts)', () => {
   it('words are case-, accent- and punctuation-insensitive', () => {

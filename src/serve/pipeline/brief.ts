@@ -3,8 +3,8 @@
  * the filters, the counts, the notes and a table of studies. Registry strings are
  * backslash-escaped (escapeMarkdown); links are built only from validated NCT ids.
  */
-import { REGISTRY_CAVEAT } from '../domain/caveats.js';
-import { escapeMarkdown } from '../domain/markdown.js';
+import { REGISTRY_CAVEAT } from '../query/caveats.js';
+import { escapeMarkdown } from '../query/markdown.js';
 import type { PipelineResult } from './result.js';
 import { describePhase, describeRole, describeStatus, resultNotes, SOURCE_NAME } from './wording.js';
 

@@ -1,11 +1,9 @@
 /**
- * Format negotiation for `/pipeline` (spec 4.2): the `format` parameter when given, else "a
- * browser receives HTML and other clients receive JSON": HTML only when the `Accept` header
+ * The one content negotiation of the HTML answers (/pipeline, spec 4.2, and /reports/{vaers_id}):
+ * "a browser receives HTML and other clients receive JSON": HTML only when the `Accept` header
  * prefers `text/html` to `application/json` (RFC 9110 12.5.1 quality values, most specific
- * range wins).
+ * range wins). The `format` parameter, when given, wins over it (each resource's parameters).
  */
-import type { ParamError } from '../domain/error-object.js';
-import { parseFormat, type PipelineFormat } from './params.js';
 
 interface MediaRange {
   type: string;
@@ -47,13 +45,4 @@ export function prefersHtml(accept: string | undefined): boolean {
   const ranges = parseAccept(accept);
   const html = qualityOf(ranges, 'text', 'html');
   return html > 0 && html > qualityOf(ranges, 'application', 'json');
-}
-
-/**
- * The format of a request: `format` (parseFormat: case-insensitive; an unknown value is a
- * ParamError with `allowed`), else `html` when `accept` prefers it (prefersHtml), else `json`.
- */
-export function chooseFormat(rawFormat: unknown, accept: string | undefined): PipelineFormat | ParamError {
-  const format = parseFormat(rawFormat);
-  return format ?? (prefersHtml(accept) ? 'html' : 'json');
 }

@@ -1,10 +1,10 @@
 /**
  * What identifies a served store and what a swap keeps: the store's build id (`store_build`,
  * deterministic: what a build made, not how it ran) and the features a replacement store must keep
- * (its analyses and narratives) for a live swap to go ahead unforced (live-store.ts).
+ * (its analyses and narratives) for a live swap to go ahead unforced (src/http/live-store.ts).
  */
 import { createHash } from 'node:crypto';
-import type { StoreMeta } from '../domain/store-schema.js';
+import type { StoreMeta } from '../../domain/store-schema.js';
 
 /**
  * Metadata keys that say how a build ran rather than what it built: the build time, durations

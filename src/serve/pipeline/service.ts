@@ -10,13 +10,14 @@
  * with an alert and the same status; an unknown `format` is always answered in JSON. No error
  * body contains a trial identifier (redactTrialIds).
  */
-import type { ParamError } from '../domain/error-object.js';
-import { UpstreamError, type CtgovOptions } from './ctgov.js';
-import { chooseFormat } from './negotiate.js';
+import type { ParamError } from '../query/error-object.js';
+import { ctgovOptionsFromEnv, ctgovOptionsWith, UpstreamError, type CtgovOptions } from './ctgov.js';
 import {
+  chooseFormat,
   formValues,
   isParamError,
   parsePipelineQuery,
+  rawQueryFromUrl,
   sponsorRequired,
   SPONSOR_REQUIRED,
   type FormValues,
@@ -74,6 +75,16 @@ export class PipelineService {
   /** @param registry where and how to reach ClinicalTrials.gov (ctgovOptionsFromEnv / ctgovOptionsWith). */
   constructor(readonly registry: CtgovOptions) {}
 
+  /** The service over the registry named by `options`; anything left out comes from CTGOV_BASE_URL / CTGOV_TIMEOUT_MS (ctgovOptionsWith). */
+  static over(options: Partial<CtgovOptions>): PipelineService {
+    return new PipelineService(ctgovOptionsWith(options));
+  }
+
+  /** Answers a request URL (its query string: rawQueryFromUrl) with its `Accept` header (answer). */
+  answerUrl(url: string, accept: string | undefined): Promise<PipelineAnswer> {
+    return this.answer(rawQueryFromUrl(url), accept);
+  }
+
   /**
    * Answers one request given its raw query (rawQueryFromUrl) and `Accept` header. Bad input
    * and registry failures are answers (400, 502, 503), never thrown; it throws only for an
@@ -105,4 +116,9 @@ export class PipelineService {
       throw error;
     }
   }
+}
+
+/** The registry options from the environment (CTGOV_BASE_URL, CTGOV_TIMEOUT_MS). @throws Error naming a malformed variable. */
+export function pipelineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<CtgovOptions> {
+  return ctgovOptionsFromEnv(env);
 }

@@ -8,8 +8,8 @@
  * Errors: json and brief answer the spec 2.5 Error object (JSON); html answers the page with
  * an alert (html.ts).
  */
-import { REGISTRY_CAVEAT } from '../domain/caveats.js';
-import { errorBody } from '../domain/error-object.js';
+import { REGISTRY_CAVEAT } from '../query/caveats.js';
+import { errorBody } from '../query/error-object.js';
 import { renderBrief } from './brief.js';
 import { HTML_CSP, renderHtml } from './html.js';
 import { SPONSOR_REQUIRED, STATUS_ALL, type PipelineFormat, type PipelineQuery } from './params.js';

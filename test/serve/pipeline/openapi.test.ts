@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/http/app.js';
-import { DEFAULT_STORE } from '../helpers/default-store.js';
+import { buildApp } from '../../../src/http/app.js';
+import { DEFAULT_STORE } from '../../helpers/default-store.js';
 import { FakeCtgov } from './fake-ctgov.js';
 import { writeFixture } from './helpers.js';
 

@@ -11,7 +11,7 @@
  *
  * Ground floor: this file imports nothing outside src/domain.
  */
-import { QUARTER_PATTERN } from './quarter.js';
+import { QUARTER_PATTERN } from '../../domain/quarter.js';
 
 /** JSON schema type of a Pair field (without null). */
 export type PairFieldType = 'string' | 'integer' | 'number' | 'boolean';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { REGISTRY_CAVEAT } from '../../src/domain/caveats.js';
-import { STATUS_VALUES } from '../../src/ctgov/params.js';
+import { REGISTRY_CAVEAT } from '../../../src/serve/query/caveats.js';
+import { STATUS_VALUES } from '../../../src/serve/pipeline/params.js';
 import { FakeCtgov, refusedBaseUrl, apiStudy } from './fake-ctgov.js';
 import { BROWSER_ACCEPT, FIXTURE_STUDIES, HOSTILE_TITLE, ids, pipelineApp, writeFixture } from './helpers.js';
 

@@ -4,10 +4,10 @@
  * documents the parameters; the service parses them itself (params.ts) so that every 400 is
  * the spec 2.5 Error object with `allowed` / `usage`.
  */
-import { ERROR_OBJECT_SCHEMA } from '../domain/error-object.js';
+import { ERROR_OBJECT_SCHEMA } from '../query/error-object.js';
 import { FORMAT_VALUES, LIMIT_DEFAULT, LIMIT_MAX, PHASE_VALUES, PIPELINE_USAGE, ROLE_VALUES, STATUS_VALUES } from './params.js';
 
-/** Spec 2.5 Error object (the shared schema of src/domain/error-object.ts, inlined). */
+/** Spec 2.5 Error object (the shared schema of src/serve/query/error-object.ts, inlined). */
 export const errorSchema = ERROR_OBJECT_SCHEMA;
 
 const countsSchema = { type: 'object', additionalProperties: { type: 'integer' } } as const;

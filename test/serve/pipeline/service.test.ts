@@ -1,12 +1,12 @@
 /**
- * PipelineService without a transport (src/ctgov/service.ts): the answer is a value with
+ * PipelineService without a transport (src/serve/pipeline/service.ts): the answer is a value with
  * status, headers, content type and body; the renderer registry's keys are the format enum and
  * the unknown-format answer's `allowed` list. The HTTP behaviour is covered by route.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORMAT_VALUES, rawQueryFromUrl } from '../../src/ctgov/params.js';
-import { RENDERERS } from '../../src/ctgov/render.js';
-import { PipelineService } from '../../src/ctgov/service.js';
+import { FORMAT_VALUES, rawQueryFromUrl } from '../../../src/serve/pipeline/params.js';
+import { RENDERERS } from '../../../src/serve/pipeline/render.js';
+import { PipelineService } from '../../../src/serve/pipeline/service.js';
 import { FakeCtgov, refusedBaseUrl } from './fake-ctgov.js';
 import { BROWSER_ACCEPT, writeFixture } from './helpers.js';
 

@@ -2,7 +2,7 @@
  * What every /pipeline renderer gets and returns (shared by render.ts, the registry, and the
  * renderers of html.ts and brief.ts, so that no renderer imports the registry).
  */
-import type { ParamError } from '../domain/error-object.js';
+import type { ParamError } from '../query/error-object.js';
 import type { FormValues } from './params.js';
 import type { PipelineResult } from './result.js';
 

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { pipelineRoutes } from '../../src/http/pipeline-route.js';
+import { pipelineRoutes } from '../../../src/http/pipeline-route.js';
 import { apiStudy, type StudySpec } from './fake-ctgov.js';
 
 /** A browser's Accept header (Chromium's). */

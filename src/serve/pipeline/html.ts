@@ -6,7 +6,7 @@
  * Content-Security-Policy that forbids scripts (the html renderer in render.ts adds it).
  */
 import escapeHtml from 'escape-html';
-import { REGISTRY_CAVEAT } from '../domain/caveats.js';
+import { REGISTRY_CAVEAT } from '../query/caveats.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, PHASE_VALUES, ROLE_VALUES, STATUS_VALUES, type FormValues } from './params.js';
 import type { RenderInput } from './render-context.js';
 import type { PipelineResult } from './result.js';

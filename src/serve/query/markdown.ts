@@ -1,6 +1,6 @@
 /**
  * Markdown of text from outside the program, for the two briefs (`/pipeline` format=brief,
- * src/ctgov/brief.ts; `/signals` format=brief, src/serve/signals/render.ts): one escaping rule,
+ * src/serve/pipeline/brief.ts; `/signals` format=brief, src/serve/signals/render.ts): one escaping rule,
  * so that raw HTML or a `javascript:` link in a registry title or a request's query stays text.
  */
 

@@ -5,7 +5,8 @@
  * missing or malformed one). Registry enums come from the ClinicalTrials.gov API v2 contract
  * (`ctg-oas-v2.yaml`, components `Status` and `Phase`).
  */
-import type { ParamError } from '../domain/error-object.js';
+import type { ParamError } from '../query/error-object.js';
+import { prefersHtml } from '../query/negotiate.js';
 
 /** ClinicalTrials.gov API v2 `Status` enum (overallStatus), in the contract's order. */
 export const STATUS_VALUES = [
@@ -242,4 +243,13 @@ export function parsePipelineQuery(query: RawQuery): PipelineQuery | ParamError 
   const limit = parseLimit(query.limit);
   if (isParamError(limit)) return limit;
   return { sponsor, role, status, phase, ...limit };
+}
+
+/**
+ * The format of a request: `format` (parseFormat: case-insensitive; an unknown value is a
+ * ParamError with `allowed`), else `html` when `accept` prefers it (prefersHtml), else `json`.
+ */
+export function chooseFormat(rawFormat: unknown, accept: string | undefined): PipelineFormat | ParamError {
+  const format = parseFormat(rawFormat);
+  return format ?? (prefersHtml(accept) ? 'html' : 'json');
 }

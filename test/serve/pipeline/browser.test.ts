@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { REGISTRY_CAVEAT } from '../../src/domain/caveats.js';
-import { chromiumAvailable, CHROMIUM_PATH, launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { REGISTRY_CAVEAT } from '../../../src/serve/query/caveats.js';
+import { chromiumAvailable, CHROMIUM_PATH, launchBrowser, type TestBrowser } from '../../helpers/browser.js';
 import { FakeCtgov } from './fake-ctgov.js';
 import { HOSTILE_TITLE, pipelineApp, writeFixture } from './helpers.js';
 

@@ -13,8 +13,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Folder of the running program (dist or src). */
-const PROGRAM_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+/** Folder of the running program (dist or src; this file is its serve/generation/build-id). */
+const PROGRAM_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 /** Repository root (the parent of dist or src). */
 const REPO_ROOT = dirname(PROGRAM_DIR);
 
@@ -57,7 +57,7 @@ let revision: string | undefined;
 
 /**
  * The `X-REPORTS-Build` value (the program digest and revision are computed once per process).
- * With `storeId` (the served store's build id, live-store.ts) the 12 hex digits are those of a
+ * With `storeId` (the served store's build id, identity.ts storeBuildId) the 12 hex digits are those of a
  * SHA-256 over the program digest and the store id, so that the header identifies the program
  * and the store it serves (a store swap changes it) in the spec's form; without, those of the program digest.
  */

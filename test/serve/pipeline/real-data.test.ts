@@ -9,10 +9,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { REGISTRY_CAVEAT } from '../../src/domain/caveats.js';
+import { REGISTRY_CAVEAT } from '../../../src/serve/query/caveats.js';
 import { FakeCtgov } from './fake-ctgov.js';
 import { ids, pipelineApp } from './helpers.js';
-import { REPO_ROOT } from '../helpers/paths.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
 
 const repoRoot = REPO_ROOT;
 const CTGOV = path.resolve(repoRoot, '..', 'shared', 'data', 'ctgov');
