@@ -19,6 +19,7 @@
  * The digest is computed before tsc runs, so a source edited during the build leaves the stamp of
  * the sources tsc started from: the next start rebuilds.
  */
+/* global process, performance */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
