@@ -99,17 +99,39 @@ function cautionList(list, codes) {
   return ul;
 }
 
+/** Products of a vaccine type whose interactions are asked. */
+export const INTERACTION_NAMES = 3;
+
+/**
+ * The Omega interactions naming any of `names` (exact products), merged into one answer shaped as
+ * /interactions answers (the first answer's window and caveat; `total` summed, rows by Omega025).
+ */
+async function interactionsOf(names) {
+  const answers = await Promise.all(names.map((vaccine) => getJson(apiUrl('/interactions', { vaccine, limit: PRODUCT_ROWS }))));
+  const failed = answers.find((a) => !a.ok || !a.body || !Array.isArray(a.body.interactions));
+  if (failed) return failed;
+  const seen = new Set();
+  const rows = answers.flatMap((a) => a.body.interactions).filter((r) => {
+    const key = `${r.vaccine1}\u0000${r.vaccine2}\u0000${r.event}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  }).sort((a, b) => Number(b.omega025) - Number(a.omega025)).slice(0, PRODUCT_ROWS);
+  const total = answers.reduce((sum, a) => sum + Number(a.body.total ?? a.body.interactions.length), 0);
+  return { ...answers[0], body: { ...answers[0].body, total, interactions: rows } };
+}
+
 /** One product's sections; pushes its CSV rows onto `csv`. */
 async function renderProduct(product, ctx, csv) {
   const section = el('section', null, { class: 'product', 'data-product': product, 'aria-label': product });
   section.append(el('h3', product));
   const signalsPath = signalsPathOf(ctx.analysis);
   const triagePath = triagePathOf(ctx.analysis);
-  const [signals, queue, interactions] = await Promise.all([
+  const [signals, queue] = await Promise.all([
     getSignals({ vaccine: product, sort: 'eb05', order: 'desc', limit: PRODUCT_ROWS }, undefined, signalsPath),
     getJson(apiUrl(triagePath, { vaccine: product, caution: 'include', limit: 500 })),
-    getJson(apiUrl('/interactions', { vaccine: product, limit: PRODUCT_ROWS })),
   ]);
+  // /interactions names exact products: a vaccine type is asked by the products of its flagged pairs (at most INTERACTION_NAMES).
+  const names = [...new Set((signals.ok && Array.isArray(signals.body) ? signals.body : []).map((r) => r.vaccine))];
+  const interactions = await interactionsOf(names.includes(product) || names.length === 0 ? [product] : names.slice(0, INTERACTION_NAMES));
   // Flagged pairs (peak EB05 over the flagged quarters).
   const pairs = signals.ok && Array.isArray(signals.body) ? signals.body : [];
   section.append(el('h4', `Flagged pairs (${signals.ok ? (signals.headers.total ?? pairs.length) : '—'})`));
