@@ -17,7 +17,7 @@ export async function realLinkageColumns(vaers: string, cache?: string): Promise
   console.log(`read ${d.count} reports in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const columns: LinkageColumns = {
     count: d.count, id: d.id, received: d.received, age: d.age, sex: d.sex, state: d.state, vaxDate: d.vaxDate, onsetDate: d.onsetDate,
-    splttype: d.splttype, narrative: d.narrative, strings: d.strings, vaccines: { start: d.vaccines.start, name: d.vaccines.name, lot: d.vaccines.lot },
+    splttype: d.splttype, narrative: d.narrative, otherMeds: d.otherMeds, strings: d.strings, vaccines: { start: d.vaccines.start, name: d.vaccines.name, lot: d.vaccines.lot },
     events: { start: d.events.start, term: d.events.term },
   };
   if (cache) writeFileSync(cache, serialize(columns));

@@ -2,9 +2,10 @@
  * Benchmark of the duplicate-report linkage (src/ingest/linkage/link.ts) on the real 1990-2006 reports.
  * Asserts nothing; prints:
  * 1. perturbed copies: 2,000 real reports drawn with a seeded generator (bench/prng.ts) are
- *    copied with every perturbation at once (both dates moved by 0-3 days, age changed by one
- *    year or removed, one event dropped or added, a lot typo, about a tenth of the narrative's
- *    words replaced, no SPLTTYPE, received 0-60 days later) and mixed into the real reports;
+ *    copied with every perturbation at once (test/ingest/linkage/fixtures.ts perturb: vaccination
+ *    date kept or dropped, onset moved by 0-3 days, age kept or removed, one event dropped or
+ *    added, lots rewritten or dropped, about a tenth of the narrative's words replaced, no
+ *    SPLTTYPE, received 0-60 days later) and mixed into the real reports;
  *    per threshold and margin (link.ts strongPairs), the recall (copies whose pair with their
  *    original is kept) and precision (of the kept pairs of a copy, those with its original; a copy
  *    linked to a real duplicate of its original counts as wrong, so this errs low), then the

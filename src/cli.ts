@@ -99,7 +99,7 @@ program
 
 program
   .command('evaluate')
-  .description('a reference set of known positive, negative and artefact pairs against every method and analysis of a store, every window judged (sensitivity, specificity, PPV, time to signal), and the triage queue against plain EB05, PRR and IC025 orderings')
+  .description('a reference set of vaccine x event concepts of known status (positive, negative; refuted, administration and artefact scored apart) against every method and analysis of a store, every window judged (sensitivity, specificity, PPV, time to signal), and the triage queue against plain EB05, PRR and IC025 orderings')
   .requiredOption('--reference <file>', 'reference set CSV: id,vaccine,event,class,emerged,source (data/reference/README.md)')
   .option('--store <file>', 'store file (default: the embedded default store, as serve)')
   .option('--analyses <names>', 'analyses to evaluate, comma-separated (default: every analysis of the store)')

@@ -1,7 +1,7 @@
 /**
  * `reporting-signals evaluate [--store S] --reference FILE [--analyses a,b] [--through Q]
- * [--rankings a,b] [--out DIR]`: a reference set of known positive, negative and artefact pairs
- * against every method of the store's analyses, every window judged, and the triage queue against
+ * [--rankings a,b] [--out DIR]`: a reference set of vaccine x event concepts of known status
+ * (src/serve/evaluate/reference.ts) against every method of the store's analyses, every window judged, and the triage queue against
  * plain orderings. The Markdown tables go to standard output; with `--out`, the folder receives
  * EVALUATION_FILES. The work is src/serve/evaluate; this file reads the options and writes the files.
  */
@@ -58,7 +58,7 @@ export async function runEvaluate(options: EvaluateOptions): Promise<void> {
   process.stdout.write(renderMarkdown(evaluation));
   if (options.out === undefined) return;
   await mkdir(options.out, { recursive: true });
-  const title = `${evaluation.reference}: ${evaluation.positives} positives, ${evaluation.negatives} negatives, ${evaluation.artefacts} artefacts, through ${evaluation.through}`;
+  const title = `${evaluation.reference}: ${evaluation.positives} positives, ${evaluation.negatives} negatives, ${evaluation.refuted} refuted, ${evaluation.administration} administration, ${evaluation.artefacts} artefacts, through ${evaluation.through}`;
   const { ranking } = evaluation;
   const contents = [pairsJson(evaluation.pairs), methodsJson(evaluation), pairsCsv(evaluation.pairs), methodsCsv(evaluation.methods),
     renderChart(evaluation.methods, evaluation.pairs, title), rankingJson(ranking), rankingCsv(ranking), ranksCsv(ranking), topCsv(ranking),

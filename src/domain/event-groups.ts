@@ -12,8 +12,8 @@
  *   pair's `event`), the same on every row of the group and unique (ignoring case) among groups.
  * - `term`: a MedDRA preferred term exactly as the VAERS files spell it (SYMPTOM1..5); a term may
  *   sit in several groups, at most once in each.
- * - `scope`: `narrow` (the concept itself) or `broad` (terms that often stand for it), after
- *   MedDRA's standardised queries (which are licensed and not shipped).
+ * - `scope`: `narrow` (the case definition's own diagnosis) or `broad` (its signs and symptoms, and
+ *   alternative codings of the concept); the shipped file's basis: data/event-groups/README.md.
  * - `source`, `version`: where the group comes from (a case definition, a list of adverse events
  *   of special interest) and the group's version; the same on every row of the group.
  *

@@ -24,7 +24,7 @@ const NOTE =
   '/openapi.json and /llms.txt, /.well-known/api-catalog (the seven APIs from the routes, relative links), explorer.css, POST /openapi.json (405 for every ' +
   'GET path), OPTIONS without Access-Control-Request-Method (a 400 Error object); headers: nosniff everywhere, CSP on the explorer. Re-recorded after the round of issues 29, 32, 33, 34 and 36 where no /signals, /cases, /pipeline or error body changed and only these did: /triage (event_groups of each term pair, a last CSV column; n_cases of the new linkage), /analyses (the groups analysis, the linkage figures), the 404 allowed list (groups), /openapi.json and /llms.txt (interactions, masking, export, n_cases, event groups, readiness), /.well-known/api-catalog (/interactions, /masking, /export), the explorer page, explorer.css and js/app.js. Written by `npx tsx test/golden/record.ts` and replayed by ' +
   'test/golden/golden.test.ts. Headers that vary between runs or code versions are not recorded (harness.ts ' +
-  'VOLATILE_HEADERS); bodies of 2048 bytes or more are recorded as sha256, byte length and the first 300 characters.';
+  'VOLATILE_HEADERS); bodies of 2048 bytes or more are recorded as sha256, byte length and the first 300 characters. Re-recorded for issue 47 (event groups version 2, re-read against their sources) where only /analyses (the event_groups of the groups analysis: terms, scopes, sources) and /triage?quarter=1999Q3 (the event_groups each pair lists) changed.';
 
 /** Records every golden request; returns the document written. */
 export async function record(out: string = GOLDEN_FILE): Promise<GoldenFile> {

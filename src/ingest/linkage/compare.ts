@@ -11,18 +11,22 @@
  * | `age` | within 1 year, exact (within 0.01 year) |
  * | `sex` | agree (U is missing) |
  * | `state` | agree |
- * | `vax_date`, `onset_date` | within 3 days, exact |
+ * | `vax_date` | partial, exact |
+ * | `onset_date` | partial or within 3 days, exact |
  * | `vaccines` | overlap (Jaccard of the VAX_NAME sets >= 0.5), same set (never missing: every kept report names one) |
- * | `lots` | similar (Jaro-Winkler >= 0.9 for some pair of lots, e.g. a typo), a lot in common |
+ * | `lots` | a lot in common (normalised lots compared exactly: lots one character apart are other vials) |
  * | `events` | some term in common, Jaccard >= 0.5, same set |
  * | `splttype` | same SPLTTYPE (manufacturer or project report number) |
  * | `narrative` | Jaccard of the word sets >= 0.2, >= 0.5, >= 0.8 |
+ * | `medicines` | OTHER_MEDS words: some in common, Jaccard >= 0.5 (concomitant medicines: evidence both ways) |
  *
- * Jaro-Winkler: the `@skyra/jaro-winkler` package (Winkler 1990). Jaccard: |A n B| / |A u B|
- * over sorted distinct values.
+ * Dates (issue 43): two vaccination dates that differ, even by a day, disagree (two visits);
+ * **partial** agreement is a date that may be imputed (features.ts vaxImputed: the 1st of a month,
+ * 1 January) lying in the other's month (year), the same such date in both, or a date that the
+ * other report's narrative names (features.ts namedDays: a follow-up correcting the date). Onset
+ * dates within 3 days agree partially too. Jaccard: |A n B| / |A u B| over sorted distinct values.
  */
-import { jaroWinkler } from '@skyra/jaro-winkler';
-import type { LinkageFeatures } from './features.js';
+import { NO_MEDICINE, type LinkageFeatures } from './features.js';
 
 /** One compared field: its name (as in ReportLink.agreed) and the names of its levels from 1 (`disagree`) on. */
 export interface ComparedField {
@@ -35,13 +39,14 @@ export const COMPARED_FIELDS: readonly ComparedField[] = [
   { name: 'age', levels: ['disagree', 'within 1 year', 'exact'] },
   { name: 'sex', levels: ['disagree', 'agree'] },
   { name: 'state', levels: ['disagree', 'agree'] },
-  { name: 'vax_date', levels: ['disagree', 'within 3 days', 'exact'] },
-  { name: 'onset_date', levels: ['disagree', 'within 3 days', 'exact'] },
+  { name: 'vax_date', levels: ['disagree', 'partial', 'exact'] },
+  { name: 'onset_date', levels: ['disagree', 'within 3 days or partial', 'exact'] },
   { name: 'vaccines', levels: ['disagree', 'overlap', 'same'] },
-  { name: 'lots', levels: ['disagree', 'similar', 'same'] },
+  { name: 'lots', levels: ['disagree', 'same'] },
   { name: 'events', levels: ['disagree', 'some', 'half', 'same'] },
   { name: 'splttype', levels: ['disagree', 'agree'] },
   { name: 'narrative', levels: ['disagree', 'some', 'similar', 'near identical'] },
+  { name: 'medicines', levels: ['disagree', 'some', 'half'] },
 ];
 
 /** Per field, the radix of its digit in a pattern (levels + 1 for missing). */
@@ -85,39 +90,58 @@ export function jaccard(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return union === 0 ? 0 : common / union;
 }
 
-/** Level of two days (-1 missing): 3 exact, 2 within 3 days, 1 disagree, 0 missing. */
-function dayLevel(x: number, y: number): number {
-  if (x < 0 || y < 0) return 0;
-  const d = Math.abs(x - y);
-  return d === 0 ? 3 : d <= 3 ? 2 : 1;
+/** Year and month (year * 12 + month) of a day number. */
+function monthOf(day: number): number {
+  const d = new Date(day * 86_400_000);
+  return d.getUTCFullYear() * 12 + d.getUTCMonth();
 }
 
-/** Level of two reports' lots: 3 a lot in common, 2 similar (Jaro-Winkler >= 0.9), 1 disagree, 0 missing. */
+/** Whether a day that may be imputed (`imputed`: 2 from a year, 1 from a month) lies in the year or month of `other`. */
+function withinImputed(day: number, imputed: number, other: number): boolean {
+  if (imputed === 0) return false;
+  const [x, y] = [monthOf(day), monthOf(other)];
+  return imputed === 2 ? Math.floor(x / 12) === Math.floor(y / 12) : x === y;
+}
+
+/** Whether sorted distinct `days` holds `day`. */
+function names(days: Int32Array, day: number): boolean {
+  let lo = 0;
+  let hi = days.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (days[mid] === day) return true;
+    if (days[mid] < day) lo = mid + 1; else hi = mid - 1;
+  }
+  return false;
+}
+
+/**
+ * Level of two reports' dates (-1 missing; see the module header): 3 exact (the same day, not
+ * possibly imputed), 2 partial (the same possibly imputed day, one possibly imputed day in the
+ * other's month or year, a day the other's narrative names, or days at most `within` apart), 1
+ * disagree, 0 missing.
+ */
+function dateLevel(f: LinkageFeatures, a: number, b: number, x: number, y: number, ix: number, iy: number, within: number): number {
+  if (x < 0 || y < 0) return 0;
+  if (x === y) return ix === 0 && iy === 0 ? 3 : 2;
+  if (Math.abs(x - y) <= within || withinImputed(x, ix, y) || withinImputed(y, iy, x) || names(f.namedDays[a], y) || names(f.namedDays[b], x)) return 2;
+  return 1;
+}
+
+/** Level of two reports' lots: 2 a lot in common, 1 disagree, 0 missing. */
 function lotLevel(f: LinkageFeatures, a: number, b: number): number {
   const x = f.lots[a];
   const y = f.lots[b];
   if (x.length === 0 || y.length === 0) return 0;
-  if (jaccard(x, y) > 0) return 3;
-  for (let i = 0; i < x.length; i++) {
-    for (let j = 0; j < y.length; j++) {
-      if (lotsSimilar(f, x[i], y[j])) return 2;
-    }
-  }
-  return 1;
+  return jaccard(x, y) > 0 ? 2 : 1;
 }
 
-/** Memo of lotsSimilar per feature table (key: lot numbers i * lots + j, in the order asked), emptied at MEMO_LIMIT entries. */
-const similarLots = new WeakMap<LinkageFeatures, Map<number, boolean>>();
-const MEMO_LIMIT = 4_000_000;
-
-/** Whether lots i and j (numbers into `lotNames`) are similar: Jaro-Winkler of i against j >= 0.9 (memoised: the blocks compare the same lots again and again). */
-function lotsSimilar(f: LinkageFeatures, i: number, j: number): boolean {
-  let memo = similarLots.get(f);
-  if (!memo || memo.size >= MEMO_LIMIT) similarLots.set(f, (memo = new Map()));
-  const key = i * f.lotNames.length + j;
-  let similar = memo.get(key);
-  if (similar === undefined) memo.set(key, (similar = jaroWinkler(f.lotChars[i], f.lotChars[j]) >= 0.9));
-  return similar;
+/** Level of two reports' concomitant medicines: 3 Jaccard >= 0.5, 2 some word in common, 1 disagree (none against a list too), 0 missing (none twice too). */
+function medicineLevel(f: LinkageFeatures, a: number, b: number): number {
+  const [x, y] = [f.medicines[a], f.medicines[b]];
+  if (x.length === 0 || y.length === 0 || (x.length === 1 && y.length === 1 && x[0] === NO_MEDICINE && y[0] === NO_MEDICINE)) return 0;
+  const j = jaccard(f.medicines[a], f.medicines[b]);
+  return j >= 0.5 ? 3 : j > 0 ? 2 : 1;
 }
 
 /** The comparison pattern of reports `a` and `b` (see the module header). */
@@ -138,14 +162,15 @@ export function comparePair(f: LinkageFeatures, a: number, b: number): number {
     const j = jaccard(f.narrative[a], f.narrative[b]);
     narrative = j >= 0.8 ? 4 : j >= 0.5 ? 3 : j >= 0.2 ? 2 : 1;
   }
-  // patternOf([age, sex, state, vax_date, onset_date, vaccines, lots, events, splttype, narrative]), unrolled.
-  let pattern = narrative;
+  // patternOf([age, sex, state, vax_date, onset_date, vaccines, lots, events, splttype, narrative, medicines]), unrolled.
+  let pattern = medicineLevel(f, a, b);
+  pattern = pattern * RADIX[9] + narrative;
   pattern = pattern * RADIX[8] + splttype;
   pattern = pattern * RADIX[7] + events;
   pattern = pattern * RADIX[6] + lotLevel(f, a, b);
   pattern = pattern * RADIX[5] + vaccines;
-  pattern = pattern * RADIX[4] + dayLevel(f.onsetDay[a], f.onsetDay[b]);
-  pattern = pattern * RADIX[3] + dayLevel(f.vaxDay[a], f.vaxDay[b]);
+  pattern = pattern * RADIX[4] + dateLevel(f, a, b, f.onsetDay[a], f.onsetDay[b], f.onsetImputed[a], f.onsetImputed[b], 3);
+  pattern = pattern * RADIX[3] + dateLevel(f, a, b, f.vaxDay[a], f.vaxDay[b], f.vaxImputed[a], f.vaxImputed[b], 0);
   pattern = pattern * RADIX[2] + state;
   pattern = pattern * RADIX[1] + sex;
   return pattern * RADIX[0] + age;
@@ -173,7 +198,8 @@ const IDENTITY_FIELDS = Object.fromEntries(['age', 'sex', 'state', 'vax_date', '
  * different patients, which the independence of the fields cannot see):
  *
  * - the pair must not disagree on age (more than 1 year apart), sex, state or vaccination date
- *   (more than 3 days apart: the same child's next visit, or another patient), unless it has the
+ *   (different days, unless possibly imputed or named by the other report: the same child's
+ *   next visit, or another patient of one clinic; issue 43), unless it has the
  *   same SPLTTYPE (the manufacturer's number of one report); the EM's m of those disagreements,
  *   fitted on cohorts, is far too high to veto them by weight. Near identical narratives are no
  *   exemption: manufacturers' templated narratives (e.g. Fluvirin medication-error reports of

@@ -6,6 +6,19 @@
  * - `sex`: 1 F, 2 M, 0 unknown (U is missing, not a value);
  * - `state`: the STATE string number, -1 when blank;
  * - `vaxDay`, `onsetDay`: days since 1970-01-01 (UTC) of VAX_DATE and ONSET_DATE, -1 when blank;
+ * - `vaxImputed`, `onsetImputed`: whether that date may be imputed from a month or a year (issue
+ *   43: an onset "in 2004" is written 2004-01-01): 2 on the 1st of January (the year alone is
+ *   sure), 1 on the 1st of another month (the month is sure), 0 otherwise;
+ * - `namedDays`: the sorted distinct days a narrative writes as a date (`06/25/2003`, `6/25/03`,
+ *   `25-Jun-2003`, `25JUN03`, `June 25, 2003`, `2003-06-25`): a report may name the other
+ *   report's vaccination date (a follow-up correcting it);
+ * - `vaccineKinds`: the sorted distinct hashes of the vaccines' kinds (VAX_NAME without its
+ *   bracketed brand: `INFLUENZA (SEASONAL) (FLUZONE)` is `INFLUENZA (SEASONAL)`), empty when a
+ *   vaccine is not specified: two reports of one vaccination name some kind in common;
+ * - `medicines`: the sorted distinct word hashes of OTHER_MEDS (as `narrative`), empty when blank,
+ *   the one value NO_MEDICINE when it says none (`none`, `no`, `unknown`, `n/a`, ...):
+ *   concomitant medicines, evidence both ways (compare.ts: none against a list disagrees, none
+ *   twice says nothing);
  * - `vaccines`: the sorted distinct VAX_NAME string numbers of the report;
  * - `lots`: the sorted distinct numbers (into `lotNames`) of the normalised lots (upper case,
  *   letters and digits only; blank, `UNK`, `UNKNOWN`, `NA`, `NONE` and lots of one character
@@ -29,6 +42,7 @@ import { dayNumber } from '../../domain/report-days.js';
  * that hand-made fixtures and the benchmark's mixed reports need only these.
  */
 export type LinkageColumns = Pick<ReportDetails, 'count' | 'id' | 'received' | 'age' | 'sex' | 'state' | 'vaxDate' | 'onsetDate' | 'splttype' | 'narrative' | 'strings'>
+  & Partial<Pick<ReportDetails, 'otherMeds'>>
   & { vaccines: Pick<ReportDetails['vaccines'], 'start' | 'name' | 'lot'>; events: Pick<ReportDetails['events'], 'start' | 'term'> };
 
 /** The per-report values of the comparisons, column by column (index i: report row i). */
@@ -39,12 +53,20 @@ export interface LinkageFeatures {
   state: Int32Array;
   vaxDay: Int32Array;
   onsetDay: Int32Array;
+  /** 2: VAX_DATE on the 1st of January, 1: on the 1st of another month, 0: otherwise or unknown (possibly imputed). */
+  vaxImputed: Uint8Array;
+  /** As vaxImputed, for ONSET_DATE. */
+  onsetImputed: Uint8Array;
+  /** The days the narrative writes as dates, sorted distinct. */
+  namedDays: Int32Array[];
+  /** The hashes of the vaccines' kinds (VAX_NAME without its brand), sorted distinct; empty when a vaccine is not specified. */
+  vaccineKinds: Int32Array[];
+  /** The word hashes of OTHER_MEDS, sorted distinct; empty when none is stated. */
+  medicines: Int32Array[];
   vaccines: Int32Array[];
   lots: Int32Array[];
   /** The normalised lots, each once. */
   lotNames: string[];
-  /** Each lot of `lotNames` as its characters (what the Jaro-Winkler of compare.ts reads). */
-  lotChars: string[][];
   events: Int32Array[];
   splttype: string[];
   narrative: Int32Array[];
@@ -66,6 +88,66 @@ export function dayOf(date: number): number {
 export function normaliseLot(lot: string | null): string {
   const s = (lot ?? '').toUpperCase().replace(/[^A-Z0-9]/g, '');
   return s.length < 2 || MISSING_LOTS.has(s) ? '' : s;
+}
+
+/** Whether a `yyyymmdd` date may be imputed: 2 on 1 January, 1 on the 1st of another month, 0 otherwise (see the module header). */
+export function imputedLevel(date: number): number {
+  if (!(date > 0) || date % 100 !== 1) return 0;
+  return Math.floor(date / 100) % 100 === 1 ? 2 : 1;
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH = String.raw`(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?`;
+const DATE_FORMS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => [number, number, number]]> = [
+  [/\b(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})\b/g, (m) => [Number(m[3]), Number(m[1]), Number(m[2])]],
+  [/\b(\d{4})-(\d{2})-(\d{2})\b/g, (m) => [Number(m[1]), Number(m[2]), Number(m[3])]],
+  [new RegExp(String.raw`\b(\d{1,2})[- ]?${MONTH}[- ,]*(\d{4}|\d{2})\b`, 'gi'), (m) => [Number(m[3]), MONTHS.indexOf(m[2].toLowerCase()) + 1, Number(m[1])]],
+  [new RegExp(String.raw`\b${MONTH} (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})\b`, 'gi'), (m) => [Number(m[3]), MONTHS.indexOf(m[1].toLowerCase()) + 1, Number(m[2])]],
+];
+
+/** The days a narrative writes as dates (see the module header), sorted distinct; a two-digit year is 19yy above 50, else 20yy. */
+export function namedDaysOf(text: string | null): Int32Array {
+  if (!text) return EMPTY;
+  const days: number[] = [];
+  for (const [form, parts] of DATE_FORMS) {
+    for (const m of text.matchAll(form)) {
+      const [written, month, day] = parts(m);
+      const year = written < 100 ? written + (written > 50 ? 1900 : 2000) : written;
+      if (month < 1 || month > 12 || day < 1 || day > 31) continue;
+      const d = dayNumber(year * 10000 + month * 100 + day);
+      if (d !== null && d !== undefined) days.push(d);
+    }
+  }
+  return days.length === 0 ? EMPTY : sortedDistinct(days);
+}
+
+/** The kind of a VAX_NAME: without its last bracketed part (the brand), '' when not specified. */
+export function vaccineKindOf(name: string): string {
+  const upper = name.toUpperCase().trim();
+  if (upper === '' || upper.includes('NOT SPECIFIED') || upper.startsWith('UNKNOWN')) return '';
+  const cut = upper.lastIndexOf(' (');
+  return cut > 0 ? upper.slice(0, cut) : upper;
+}
+
+/** The sorted distinct hashes of the kinds of `names` (see vaccineKindOf); empty when one is not specified. */
+function vaccineKindsOf(names: string[]): Int32Array {
+  const kinds = names.map(vaccineKindOf);
+  return kinds.length === 0 || kinds.includes('') ? EMPTY : sortedDistinct(kinds.map(fnv1a));
+}
+
+/** OTHER_MEDS saying there is none (the whole cell, lower case, letters only). */
+const NO_MEDICINES = /^(?:none|no|non|nonw|na|n a|nka|nkda|unk|unknown|nil|see above)$|\b(?:none|unknown|unk|not reported|not provided|unspecified|not known|no other|no meds)\b/;
+
+/** The hash standing for an OTHER_MEDS cell saying there is none (a value: none against a list disagrees). */
+export const NO_MEDICINE = fnv1a('(none)');
+
+/** The word hashes of an OTHER_MEDS cell (see the module header); [NO_MEDICINE] when it says none. */
+export function medicineTokens(text: string | null | undefined): Int32Array {
+  if (!text) return EMPTY;
+  const plain = text.toLowerCase().replace(/[^a-z]+/g, ' ').trim();
+  if (plain === '') return EMPTY;
+  if (NO_MEDICINES.test(plain) && plain.split(' ').length <= 5) return Int32Array.of(NO_MEDICINE);
+  return narrativeTokens(text);
 }
 
 /** 32-bit FNV-1a hash of a string (its UTF-16 code units). */
@@ -108,7 +190,9 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
   const strings = details.strings;
   const f: LinkageFeatures = {
     count: n, age: new Float64Array(n), sex: new Uint8Array(n), state: new Int32Array(n), vaxDay: new Int32Array(n),
-    onsetDay: new Int32Array(n), vaccines: new Array<Int32Array>(n), lots: new Array<Int32Array>(n), lotNames: [], lotChars: [], events: new Array<Int32Array>(n),
+    onsetDay: new Int32Array(n), vaxImputed: new Uint8Array(n), onsetImputed: new Uint8Array(n), namedDays: new Array<Int32Array>(n), medicines: new Array<Int32Array>(n),
+    vaccineKinds: new Array<Int32Array>(n),
+    vaccines: new Array<Int32Array>(n), lots: new Array<Int32Array>(n), lotNames: [], events: new Array<Int32Array>(n),
     splttype: new Array<string>(n), narrative: new Array<Int32Array>(n), identifiable: new Uint8Array(n), completeness: new Uint8Array(n),
   };
   const sexCode = (code: number): number => (SEX_CODES[code] === 'F' ? 1 : SEX_CODES[code] === 'M' ? 2 : 0);
@@ -118,7 +202,6 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
     let k = lotNumbers.get(l);
     if (k === undefined) {
       lotNumbers.set(l, (k = f.lotNames.push(l) - 1));
-      f.lotChars.push([...l]);
     }
     return k;
   };
@@ -128,7 +211,12 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
     f.state[i] = details.state[i];
     f.vaxDay[i] = dayOf(details.vaxDate[i]);
     f.onsetDay[i] = dayOf(details.onsetDate[i]);
+    f.vaxImputed[i] = imputedLevel(details.vaxDate[i]);
+    f.onsetImputed[i] = imputedLevel(details.onsetDate[i]);
+    f.namedDays[i] = namedDaysOf(details.narrative?.[i] ?? null);
+    f.medicines[i] = medicineTokens(details.otherMeds?.[i]);
     f.vaccines[i] = runOf(vaxStart, name, i);
+    f.vaccineKinds[i] = vaccineKindsOf(Array.from(f.vaccines[i], (k) => (k >= 0 ? strings[k] : '')));
     const lots: number[] = [];
     for (let k = vaxStart[i]; k < vaxStart[i + 1]; k++) {
       const l = normaliseLot(lot[k] >= 0 ? strings[lot[k]] : null);

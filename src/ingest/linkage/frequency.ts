@@ -107,7 +107,7 @@ export function frequencyAdjustment(f: LinkageFeatures, shares: ValueShares, u: 
   if (levels[FIELD.age] === 3) adjustment += bits(FIELD.age, shares.age[a]);
   if (levels[FIELD.vax_date] === 3) adjustment += bits(FIELD.vax_date, shares.vaxDay[a]);
   if (levels[FIELD.vaccines] === 3) adjustment += bits(FIELD.vaccines, shares.vaccineSet[a]);
-  if (levels[FIELD.lots] === 3) adjustment += bits(FIELD.lots, rarestShared(f.lots[a], f.lots[b], (l) => shares.lot[l]));
+  if (levels[FIELD.lots] === 2) adjustment += bits(FIELD.lots, rarestShared(f.lots[a], f.lots[b], (l) => shares.lot[l]));
   const events = levels[FIELD.events];
   if (events === 4) adjustment += bits(FIELD.events, shares.eventSet[a]);
   else if (events >= 2) adjustment += Math.min(0, bits(FIELD.events, rarestShared(f.events[a], f.events[b], (t) => shares.term.get(t) ?? NaN)));

@@ -14,7 +14,8 @@
  * -Infinity: like the case-identity rule (compare.ts identifiesCase), a veto on the
  * Fellegi-Sunter weight, since these facts contradict "one case" outright.
  */
-import type { LinkageFeatures } from './features.js';
+import { jaccard } from './compare.js';
+import { NO_MEDICINE, type LinkageFeatures } from './features.js';
 
 /** What a report's narrative says of its patient (see the module header); NaN / 0 / false when it says nothing. */
 export interface PatientEvidence {
@@ -28,6 +29,8 @@ export interface PatientEvidence {
   group: Uint8Array;
   /** 1 when the narrative names a sibling or twin. */
   sibling: Uint8Array;
+  /** The numbers of the narrative's measurements (measuresOf), empty when none. */
+  measures: number[][];
   /** Number of other candidate reports whose narrative is near identical (word-set Jaccard >= 0.8); set by the linkage (link.ts). */
   templateShare: Int32Array;
 }
@@ -35,8 +38,20 @@ export interface PatientEvidence {
 const AGE = /\b(\d{1,3}(?:\.\d)?)[- ]?(year|yr|month|mo|week|wk)s?[- ]?(?:old|of age)\b/i;
 const BAND = /\b(?:in (?:his|her|their) |mid[- ]|late |early )?(\d)0'?s\b/i;
 const N = String.raw`(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)`;
-const GROUP = new RegExp(String.raw`\(${N} of ${N}\)|\b${N}\s*(?:of|\/)\s*${N}\s*(?:pts?|patients?|children|students|recruits|employees|vaccinees|infants)\b|\b\d+\s+(?:other\s+)?(?:pts|patients|recruits|children|students|employees|vaccinees)\b|\banother (?:pt|patient)\b|\b(?:all|several) (?:\d+ )?(?:pts|patients)\b|\bthis pt & \d+ other\b`, 'i');
-const SIBLING = /\b(?:twins?|siblings?|brothers?|sisters?)\b/i;
+const MANY = String.raw`(?:[2-9]|\d{2,}|two|three|four|five|six|seven|eight|nine|ten|several|many|multiple|numerous|few)`;
+const PEOPLE = String.raw`(?:pts|patients|kids|children|students|recruits|employees|vaccinees|infants|people|persons|individuals|soldiers|women|men|girls|boys|residents|workers|staff)`;
+const KIND = String.raw`(?:female|male|adult|young|elderly|older|teenage|office|staff|school|clinic)`;
+const GROUP = new RegExp([
+  String.raw`\(${N} of ${N}\)`,
+  String.raw`\b${N}\s*(?:of|\/)\s*${N}\s*(?:pts?|patients?|children|students|recruits|employees|vaccinees|infants)\b`,
+  // "85 recruits", "three other female patients", "several pt devel", "2 other kids"
+  String.raw`\b${MANY}\s+(?:other\s+)?(?:${KIND}\s+)?(?:${PEOPLE}|pts?)\b`,
+  String.raw`\b(?:several|multiple|many|numerous)\s+(?:other\s+)?pts?\b`,
+  String.raw`\b(?:another|other)\s+(?:${KIND}\s+)?(?:pts?|patients?|kids?|children|child|students?|vaccinees?)\b`,
+  String.raw`\b(?:all|several) (?:\d+ )?(?:pts|patients)\b`,
+  String.raw`\bthis pt & \d+ other\b`,
+].join('|'), 'i');
+const SIBLING = /\b(?:twins?|triplets?|siblings?|brothers?|sisters?)\b/i;
 const FEMALE = /\b(?:she|her|herself)\b/gi;
 const MALE = /\b(?:he|him|his|himself)\b/gi;
 
@@ -76,7 +91,7 @@ export function namesSibling(text: string): boolean {
 export function patientEvidence(narratives: ReadonlyArray<string | null> | null | undefined, count: number): PatientEvidence {
   const e: PatientEvidence = {
     statedAge: new Float64Array(count).fill(NaN), ageBand: new Float64Array(count).fill(NaN), pronounSex: new Uint8Array(count),
-    group: new Uint8Array(count), sibling: new Uint8Array(count), templateShare: new Int32Array(count),
+    group: new Uint8Array(count), sibling: new Uint8Array(count), measures: new Array<number[]>(count).fill([]), templateShare: new Int32Array(count),
   };
   for (let i = 0; i < count; i++) {
     const text = narratives?.[i];
@@ -86,26 +101,41 @@ export function patientEvidence(narratives: ReadonlyArray<string | null> | null 
     e.pronounSex[i] = pronounSexOf(text);
     e.group[i] = isGroupNarrative(text) ? 1 : 0;
     e.sibling[i] = namesSibling(text) ? 1 : 0;
+    e.measures[i] = measuresOf(text);
   }
   return e;
 }
 
 /**
- * Whether two normalised SPLTTYPEs (features.ts) are two case numbers of one series: both known,
- * neither a prefix of the other (a truncated copy of one number is the same number), the same
- * runs of letters and digits but one run of digits, and that run's numbers at most 1,000 apart
- * (WAES92080647 and WAES92080671; 893291034E and 893291056E; HQ2110212OCT1999 and
- * HQ2110312OCT1999): a sender numbers each patient of a batch, so these are different patients.
+ * Whether two normalised SPLTTYPEs (features.ts) are two case numbers of one sender: both known,
+ * different, neither a prefix of the other (a truncated copy of one number is the same number:
+ * MPI2000049220 and MPI200004922), and written alike: the same runs of letters and digits in the
+ * same order, the letter runs equal (WAES92080647 and WAES92080671; WAES0310USA03020 and
+ * WAES0311USA00634; 893291034E and 893291056E; HQ2110212OCT1999 and HQ2110312OCT1999).
  */
-export function sameSeries(x: string, y: string): boolean {
+export function oneSenderNumbers(x: string, y: string): boolean {
   if (x === '' || y === '' || x === y || x.startsWith(y) || y.startsWith(x)) return false;
+  const shape = (s: string): string => (s.match(/[A-Z]+|[0-9]+/g) ?? []).map((run) => (/^\d/.test(run) ? '#' : run)).join('|');
+  return shape(x) === shape(y);
+}
+
+/**
+ * Whether two case numbers are of one sender's **series** (a batch numbered one patient at a
+ * time): two numbers of one sender (oneSenderNumbers) differing in one run of digits by at most
+ * 1,000, or, compared as a whole (issue 43), differing anywhere while the two narratives share
+ * half their words (`similarNarratives`: one template; WAES0310USA03020 and WAES0311USA00634, the
+ * four women of one flu clinic). Two numbers of one sender with narratives written apart may be a
+ * follow-up filed under a new number (WAES93090204 and WAES95129350, one woman's arteritis).
+ */
+export function sameSeries(x: string, y: string, similarNarratives = false): boolean {
+  if (!oneSenderNumbers(x, y)) return false;
+  if (similarNarratives) return true;
   const rx = x.match(/[A-Z]+|[0-9]+/g) ?? [];
   const ry = y.match(/[A-Z]+|[0-9]+/g) ?? [];
-  if (rx.length !== ry.length) return false;
   let differing = 0;
   for (let k = 0; k < rx.length; k++) {
     if (rx[k] === ry[k]) continue;
-    if (!/^\d/.test(rx[k]) || !/^\d/.test(ry[k]) || Math.abs(Number(rx[k]) - Number(ry[k])) > 1000) return false;
+    if (Math.abs(Number(rx[k]) - Number(ry[k])) > 1000) return false;
     differing++;
   }
   return differing === 1;
@@ -120,12 +150,18 @@ export const TEMPLATE_SHARE = 2;
 /**
  * Two ages (years) that cannot be one patient, by how many of them a narrative states
  * (`stated`: 0, 1 or 2): two ages of the AGE fields more than a year apart (AGE_YRS may be
- * computed a year off); a stated age (whole years) and an AGE 2 years or more apart; two stated
+ * computed a year off), more than 0.3 year when either is under 2 (infants of one clinic aged 0.6
+ * and 1.3; issue 43), or more than 0.15 year when both carry a fraction (computed from birth
+ * dates: 11.4 and 12.2, 52.1 and 51.1, boys and women of one clinic day); a stated age (whole years) and an AGE 2 years or more apart; two stated
  * ages a year or more apart, or more than 3 months when either is under 2.
  */
 function agesConflict(x: number, y: number, stated: number): boolean {
   const gap = Math.abs(x - y);
-  if (stated === 0) return gap > 1 + 1e-9;
+  if (stated === 0) {
+    // Ages with a fraction are computed from a birth date: one patient's differ by days, not months.
+    const computed = x % 1 !== 0 && y % 1 !== 0;
+    return gap > 1 + 1e-9 || (Math.min(x, y) < 2 && gap > 0.3 + 1e-9) || (computed && gap > 0.15 + 1e-9);
+  }
   if (stated === 1) return gap >= 2 - 1e-9;
   return gap >= 1 - 1e-9 || (Math.min(x, y) < 2 && gap > 0.25 + 1e-9);
 }
@@ -137,20 +173,21 @@ function equal(x: ArrayLike<number>, y: ArrayLike<number>): boolean {
   return true;
 }
 
-/** Whether two lots are one lot written alike: equal, or one character substituted, inserted or dropped (a typo). */
+/**
+ * Whether two normalised lots are one lot (issue 43: compared exactly, so lots one character
+ * apart are two vials, as the DTaP lots of two infants of one clinic): equal once leading zeros
+ * are dropped (0925880 and 925880), or one a prefix of the other of four characters or more
+ * (X0481 and X04812: a fill number appended).
+ */
 export function lotsAlike(s: string, t: string): boolean {
-  if (s === t) return true;
-  if (Math.abs(s.length - t.length) > 1) return false;
-  let i = 0;
-  while (i < s.length && i < t.length && s[i] === t[i]) i++;
-  if (s.length === t.length) return s.slice(i + 1) === t.slice(i + 1);
-  return s.length > t.length ? s.slice(i + 1) === t.slice(i) : s.slice(i) === t.slice(i + 1);
+  const [x, y] = [s.replace(/^0+/, ''), t.replace(/^0+/, '')];
+  return x === y || (Math.min(x.length, y.length) >= 4 && (x.startsWith(y) || y.startsWith(x)));
 }
 
 /**
- * Whether the lots of reports `a` and `b`, known in both, name other vials: with as many lots in
- * each, some lot of one has no lot alike (lotsAlike) in the other; else no lot of one is alike
- * any lot of the other.
+ * Whether the lots of reports `a` and `b`, known in both, name other vials: some lot of the
+ * report with fewer lots (either, when as many) has no lot alike (lotsAlike) in the other (a
+ * manufacturer's copy may name its own vaccine's lot alone, never another lot).
  */
 export function lotsDisagree(f: LinkageFeatures, a: number, b: number): boolean {
   const x = f.lots[a];
@@ -158,13 +195,37 @@ export function lotsDisagree(f: LinkageFeatures, a: number, b: number): boolean 
   if (x.length === 0 || y.length === 0) return false;
   const alike = (k: number, others: Int32Array): boolean => others.some((l) => lotsAlike(f.lotNames[k], f.lotNames[l]));
   if (x.length === y.length) return x.some((k) => !alike(k, y)) || y.some((k) => !alike(k, x));
-  return !x.some((k) => alike(k, y));
+  const [fewer, more] = x.length < y.length ? [x, y] : [y, x];
+  return fewer.some((k) => !alike(k, more));
+}
+
+/** Whether both reports list concomitant medicines sharing half their words (Jaccard >= 0.5; a stated "none" is no list). */
+export function sameMedicines(f: LinkageFeatures, a: number, b: number): boolean {
+  const listed = (i: number): boolean => f.medicines[i].length > 0 && f.medicines[i][0] !== NO_MEDICINE;
+  return listed(a) && listed(b) && jaccard(f.medicines[a], f.medicines[b]) >= 0.5;
+}
+
+/** Whether both reports list concomitant medicines, two words or more each, with no word in common (features.ts medicines). */
+export function otherMedicines(f: LinkageFeatures, a: number, b: number): boolean {
+  const [x, y] = [f.medicines[a], f.medicines[b]];
+  return x.length >= 2 && y.length >= 2 && jaccard(x, y) === 0;
+}
+
+/** The numbers of a narrative's measurements ("13x15cm", "3.0 x 5.7cm", "16cm by 10cm"), sorted distinct; empty when none. */
+export function measuresOf(text: string): number[] {
+  const numbers = new Set<number>();
+  for (const m of text.matchAll(/\b(\d+(?:\.\d+)?)\s*(?:cm|mm|in|inch(?:es)?|")?\s*(?:x|by)\s*(\d+(?:\.\d+)?)\s*(?:cm|mm|in\b|inch|")/gi)) {
+    numbers.add(Number(m[1]));
+    numbers.add(Number(m[2]));
+  }
+  return [...numbers].sort((p, q) => p - q);
 }
 
 /**
  * Whether reports `a` and `b` describe two vaccinations (so two patients of one clinic, as the
  * case-identity rule's dates within 3 days let through): their lots name other vials
- * (lotsDisagree); or they name other vaccines, and either their vaccination dates are known and
+ * (lotsDisagree); or no kind of vaccine in common (features.ts vaccineKinds: PNEUMOVAX against
+ * DTaP, IPV and MMR); or they name other vaccines, and either their vaccination dates are known and
  * different, or both name their lots and come from one kind of sender (both or neither with a
  * SPLTTYPE: a manufacturer's copy of a direct report may name its own vaccine only). One
  * vaccination reported twice names its vaccines and lots alike (a lot missing in one report, or
@@ -172,8 +233,9 @@ export function lotsDisagree(f: LinkageFeatures, a: number, b: number): boolean 
  */
 export function otherVaccination(f: LinkageFeatures, a: number, b: number): boolean {
   if (lotsDisagree(f, a, b)) return true;
+  if (f.vaccineKinds[a].length > 0 && f.vaccineKinds[b].length > 0 && jaccard(f.vaccineKinds[a], f.vaccineKinds[b]) === 0) return true;
   if (equal(f.vaccines[a], f.vaccines[b])) return false;
-  const datesDiffer = f.vaxDay[a] >= 0 && f.vaxDay[b] >= 0 && f.vaxDay[a] !== f.vaxDay[b];
+  const datesDiffer = f.vaxDay[a] >= 0 && f.vaxDay[b] >= 0 && f.vaxDay[a] !== f.vaxDay[b] && f.vaxImputed[a] === 0 && f.vaxImputed[b] === 0;
   const oneSender = (f.splttype[a] === '') === (f.splttype[b] === '');
   return datesDiffer || (oneSender && f.lots[a].length > 0 && f.lots[b].length > 0);
 }
@@ -181,34 +243,53 @@ export function otherVaccination(f: LinkageFeatures, a: number, b: number): bool
 /**
  * The reason reports `a` and `b` are different patients, '' when nothing says so (see the module
  * header):
- * - `series`: two case numbers of one sender's series (sameSeries);
- * - `group`: both narratives written for a group, both or neither report with a SPLTTYPE (one
- *   with and one without are two senders: the manufacturer's copy of a direct report repeats
- *   its text);
- * - `sibling`: both name a sibling or twin;
+ * - `series`: two case numbers of one sender's series (sameSeries, given whether the narratives
+ *   share half their words);
+ * - `group`: either narrative written for a group (one-sided, issue 43: "three other female
+ *   patients" in one report is enough), unless the two are a direct report and a sender's copy
+ *   of it (one with a SPLTTYPE and one without, narratives sharing half their words: the copy
+ *   repeats the text), carry one SPLTTYPE with ages within a year and one sex (a sender's case
+ *   and its follow-up; a group report entered once per patient states no age) or name the same
+ *   concomitant medicines (OTHER_MEDS words, Jaccard >= 0.5: one patient);
+ * - `sibling`: either names a sibling or twin ("His brother had an adverse reaction"), with the
+ *   same exception;
  * - `vaccination`: otherVaccination;
- * - `onset`: onset dates more than ONSET_DAYS apart;
+ * - `onset`: onset dates more than ONSET_DAYS apart, neither possibly imputed (features.ts onsetImputed);
+ * - `medicines`: two lists of concomitant medicines with no word in common (otherMedicines);
+ * - `measures`: both narratives measure the reaction ("13x15cm") with no number in common;
  * - `age`: the stated age, else AGE, of each conflict (agesConflict), or one's age lies outside
- *   the other's stated decade band;
+ *   the other's stated decade band, or two direct reports (no SPLTTYPE) state AGEs more than half
+ *   a year apart without the same medicines (sameMedicines; a clinic's forms of one patient
+ *   agree);
  * - `sex`: the pronouns of one against the SEX or pronouns of the other;
  * - `template`: both narratives shared near identically by TEMPLATE_SHARE or more other
  *   reports, both or neither with a SPLTTYPE, not the same SPLTTYPE, and not ages within a year
  *   and a sex known and agreeing in both.
  */
 export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: number, b: number): string {
-  if (sameSeries(f.splttype[a], f.splttype[b])) return 'series';
-  // One SPLTTYPE and none: two senders (a manufacturer's copy of a direct report) may share a group's narrative.
+  const similar = jaccard(f.narrative[a], f.narrative[b]) >= 0.5;
+  if (sameSeries(f.splttype[a], f.splttype[b], similar)) return 'series';
+  // One SPLTTYPE and none: two senders (a manufacturer's copy of a direct report) may share a group's narrative;
+  // one SPLTTYPE twice is one sender's case (its follow-up repeats the group's wording).
   const oneSender = (f.splttype[a] === '') === (f.splttype[b] === '');
-  if (oneSender && e.group[a] && e.group[b]) return 'group';
-  if (e.sibling[a] && e.sibling[b]) return 'sibling';
+  // One SPLTTYPE twice with the same age and sex: a sender's case and its follow-up (a group report entered once per patient keeps no age).
+  const followUp = f.splttype[a] !== '' && f.splttype[a] === f.splttype[b] && Math.abs(f.age[a] - f.age[b]) <= 1 && f.sex[a] > 0 && f.sex[a] === f.sex[b];
+  const copy = (!oneSender && similar) || followUp || sameMedicines(f, a, b);
+  if ((e.group[a] || e.group[b]) && !copy) return 'group';
+  if ((e.sibling[a] || e.sibling[b]) && !copy) return 'sibling';
   const ageA = Number.isNaN(e.statedAge[a]) ? f.age[a] : e.statedAge[a];
   const ageB = Number.isNaN(e.statedAge[b]) ? f.age[b] : e.statedAge[b];
   const stated = (Number.isNaN(e.statedAge[a]) ? 0 : 1) + (Number.isNaN(e.statedAge[b]) ? 0 : 1);
   if (!Number.isNaN(ageA) && !Number.isNaN(ageB) && agesConflict(ageA, ageB, stated)) return 'age';
+  // Two direct reports (no SPLTTYPE) are a clinic's own forms: one patient's ages agree there (or the medicines name the patient).
+  if (f.splttype[a] === '' && f.splttype[b] === '' && Math.abs(f.age[a] - f.age[b]) > 0.5 + 1e-9 && !sameMedicines(f, a, b)) return 'age';
   const outside = (age: number, band: number): boolean => !Number.isNaN(age) && !Number.isNaN(band) && (age < band - 1 || age >= band + 11);
   if (outside(ageA, e.ageBand[b]) || outside(ageB, e.ageBand[a]) || (!Number.isNaN(e.ageBand[a]) && !Number.isNaN(e.ageBand[b]) && e.ageBand[a] !== e.ageBand[b])) return 'age';
   if (otherVaccination(f, a, b)) return 'vaccination';
-  if (f.onsetDay[a] >= 0 && f.onsetDay[b] >= 0 && Math.abs(f.onsetDay[a] - f.onsetDay[b]) > ONSET_DAYS) return 'onset';
+  if (f.onsetDay[a] >= 0 && f.onsetDay[b] >= 0 && f.onsetImputed[a] === 0 && f.onsetImputed[b] === 0 && Math.abs(f.onsetDay[a] - f.onsetDay[b]) > ONSET_DAYS) return 'onset';
+  if (otherMedicines(f, a, b)) return 'medicines';
+  const [ma, mb] = [e.measures[a], e.measures[b]];
+  if (ma.length > 0 && mb.length > 0 && !ma.some((x) => mb.includes(x))) return 'measures';
   const sexA = f.sex[a] || e.pronounSex[a];
   const sexB = f.sex[b] || e.pronounSex[b];
   if ((e.pronounSex[a] && sexB && e.pronounSex[a] !== sexB) || (e.pronounSex[b] && sexA && e.pronounSex[b] !== sexA)) return 'sex';

@@ -7,15 +7,18 @@
  * artefact pairs flagged (scored apart). Pure: the store reads are done by the caller
  * (src/serve/store/evaluation.ts, src/serve/evaluate/run.ts).
  *
- * A reference pair covers the items its `vaccine` expands to (products; VAX_TYPE codes in an
- * `@types` analysis). Each item's windows through quarter `through` come from:
+ * A reference pair is a concept (src/serve/evaluate/reference.ts): it covers the items its `vaccine`
+ * expands to (products; VAX_TYPE codes in an `@types` analysis) and the concept's terms, and its
+ * event-group item when it names one and the store has the analysis's `@groups` twin (`groups`
+ * for `stratified`). Each (item, term) pair's windows through quarter `through` come from:
  * - the store's quarterly rows when it kept the pair (the methods' verdicts: src/serve/evaluate/methods.ts);
  * - else the report tables: `recompute` gives the rows the store would hold had it kept the pair
  *   (src/serve/evaluate/recompute.ts), so no method is undetermined for an unkept pair;
  * - else (a store without report tables, e.g. an import) nothing: the item counts as not reported.
- * In a window the pair is flagged by a method when an item is; undetermined when none is and an
- * item's verdict is undetermined (only a store without `prr_chisq` or `ror_lci`); else not. A pair
- * none of whose items has a window through `through` is `not_reported`, counted apart.
+ * and each (item, group item) pair's from the twin the same way (`groupRows`). In a window the
+ * concept is flagged by a method when one of these pairs is (so synonyms count once); undetermined
+ * when none is and a verdict is undetermined (only a store without `prr_chisq` or `ror_lci`); else
+ * not. A concept none of whose pairs has a window through `through` is `not_reported`, counted apart.
  */
 import { METHODS, windowFlags, type MethodKey, type WindowFlags } from './methods.js';
 import type { ReferencePair } from './reference.js';
@@ -32,7 +35,10 @@ export interface PairResult {
   analysis: string;
   method: MethodKey;
   vaccine: string;
+  /** The concept's name, its terms and its event-group item (or null). */
   event: string;
+  terms: string[];
+  group: string | null;
   class: ReferencePair['class'];
   /** Flagged in any window through `through`; null when undetermined or not reported. */
   flagged: boolean | null;
@@ -71,6 +77,11 @@ export interface AnalysisInput {
    * window with a report, through `through`; empty: never reported), or null when the store has no report tables.
    */
   recompute(item: string, event: string): readonly FlagRow[] | null;
+  /**
+   * The rows of (item, event-group item) in the analysis's `@groups` twin (stored, else recomputed,
+   * `recomputed` saying which), or null when the store has no twin or no such group item.
+   */
+  groupRows?(item: string, group: string): { rows: readonly FlagRow[]; recomputed: boolean } | null;
 }
 
 /** Per window (quarter index) the methods' verdicts merged over a pair's items. */
@@ -96,25 +107,38 @@ function mergeWindows(rowsOfItems: ReadonlyArray<readonly FlagRow[]>, through: Q
   return windows;
 }
 
-/** Evaluates every reference pair under every method in one analysis. */
-export function evaluatePairs(input: AnalysisInput): PairResult[] {
+/** Rows grouped by pair: `drug \u0000 event` -> its rows, in input order. */
+export function rowsByPair(rows: readonly FlagRow[]): Map<string, FlagRow[]> {
   const rowsOf = new Map<string, FlagRow[]>();
-  for (const row of input.rows) {
+  for (const row of rows) {
     const key = `${row.drug}\u0000${row.event}`;
     const list = rowsOf.get(key);
     if (list) list.push(row);
     else rowsOf.set(key, [row]);
   }
+  return rowsOf;
+}
+
+/** Evaluates every reference pair under every method in one analysis. */
+export function evaluatePairs(input: AnalysisInput): PairResult[] {
+  const rowsOf = rowsByPair(input.rows);
   const out: PairResult[] = [];
   for (const pair of input.pairs) {
     const products = [...(input.products.get(pair.id) ?? [])];
     const rowsOfItems: Array<readonly FlagRow[]> = [];
     const recomputed: boolean[] = [];
     for (const product of products) {
-      const stored = rowsOf.get(`${product}\u0000${pair.event}`);
-      const rows = stored ?? input.recompute(product, pair.event) ?? [];
-      rowsOfItems.push(rows);
-      recomputed.push(stored === undefined && rows.length > 0);
+      for (const term of pair.terms) {
+        const stored = rowsOf.get(`${product}\u0000${term}`);
+        const rows = stored ?? input.recompute(product, term) ?? [];
+        rowsOfItems.push(rows);
+        recomputed.push(stored === undefined && rows.length > 0);
+      }
+      const grouped = pair.group === null ? null : input.groupRows?.(product, pair.group) ?? null;
+      if (grouped) {
+        rowsOfItems.push(grouped.rows);
+        recomputed.push(grouped.recomputed && grouped.rows.length > 0);
+      }
     }
     const windows = mergeWindows(rowsOfItems, input.through, input.missing, recomputed);
     const notReported = windows.size === 0;
@@ -125,7 +149,7 @@ export function evaluatePairs(input: AnalysisInput): PairResult[] {
       const first = flaggedWindows.length > 0 ? Math.min(...flaggedWindows) : null;
       const status: PairStatus = notReported ? 'not_reported' : first !== null ? 'flagged' : undetermined > 0 ? 'undetermined' : 'not_flagged';
       out.push({
-        id: pair.id, analysis: input.analysis, method: method.key, vaccine: pair.vaccine, event: pair.event, class: pair.class,
+        id: pair.id, analysis: input.analysis, method: method.key, vaccine: pair.vaccine, event: pair.event, terms: pair.terms, group: pair.group, class: pair.class,
         flagged: status === 'flagged' ? true : status === 'not_flagged' ? false : null,
         first_flagged: first === null ? null : formatQuarter(first),
         time_to_signal: first !== null && pair.class === 'positive' && pair.emergedIndex !== null ? first - pair.emergedIndex : null,
@@ -174,6 +198,10 @@ export interface MethodSummary {
   window_specificity: Proportion;
   /** Artefact pairs (litigation, stimulated reporting): flagged in some window / reported artefact pairs. */
   artefacts_flagged: Proportion;
+  /** Refuted signals (raised, then rejected): flagged in some window / reported refuted pairs. */
+  refuted_flagged: Proportion;
+  /** Administration effects (of any injection): flagged in some window / reported administration pairs. */
+  administration_flagged: Proportion;
   /** Median time to signal (quarters) over the flagged positives with `emerged`, and how many there are. */
   median_time_to_signal: number | null;
   n_time_to_signal: number;
@@ -197,7 +225,7 @@ export function summarise(results: readonly PairResult[]): MethodSummary[] {
     const tn = count('negative', 'not_flagged');
     const decided = (r: PairResult): number => r.windows - r.windows_undetermined;
     const times = list.filter((r) => r.time_to_signal !== null).map((r) => r.time_to_signal!);
-    const artefacts = count('artefact', 'flagged');
+    const apart = (cls: PairResult['class']): Proportion => wilson(count(cls, 'flagged'), count(cls, 'flagged') + count(cls, 'not_flagged'));
     return {
       analysis: list[0].analysis, method: list[0].method, tp, fp, fn, tn,
       undetermined_positive: count('positive', 'undetermined'), undetermined_negative: count('negative', 'undetermined'),
@@ -205,7 +233,7 @@ export function summarise(results: readonly PairResult[]): MethodSummary[] {
       sensitivity: wilson(tp, tp + fn), specificity: wilson(tn, tn + fp), ppv: wilson(tp, tp + fp),
       window_sensitivity: wilson(sum('positive', (r) => r.windows_flagged), sum('positive', decided)),
       window_specificity: wilson(sum('negative', (r) => decided(r) - r.windows_flagged), sum('negative', decided)),
-      artefacts_flagged: wilson(artefacts, artefacts + count('artefact', 'not_flagged')),
+      artefacts_flagged: apart('artefact'), refuted_flagged: apart('refuted'), administration_flagged: apart('administration'),
       median_time_to_signal: median(times), n_time_to_signal: times.length,
     };
   });

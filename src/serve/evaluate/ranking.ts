@@ -8,7 +8,7 @@
  * among the window's candidates has none. Pure: the caller reads the windows.
  *
  * Per dated positive (a positive with `emerged`) and ordering: its rank in every window (the best
- * of its items) and the first window where it enters the top 10, 20 and 50, with the quarters
+ * of its items and terms: the queue ranks preferred terms) and the first window where it enters the top 10, 20 and 50, with the quarters
  * from `emerged` to the first top-20 window. Per window and ordering: of the top 20, how many are
  * reference positives, negatives, artefacts, and how many carry an artefact caution of triage
  * (`late_reports`, `legal_reports`, `non_clinical_term`: `hasArtefact`).
@@ -127,7 +127,7 @@ const key = (vaccine: string, event: string): string => `${vaccine}\u0000${event
 /** Compares the triage queue with the plain orderings over the windows of one analysis. */
 export function compareRankings(input: RankingInput): RankingResult {
   const classOf = new Map<string, ReferencePair['class']>();
-  for (const pair of input.pairs) for (const item of input.items.get(pair.id) ?? []) classOf.set(key(item, pair.event), pair.class);
+  for (const pair of input.pairs) for (const item of input.items.get(pair.id) ?? []) for (const term of pair.terms) classOf.set(key(item, term), pair.class);
   const dated = input.pairs.filter((p) => p.class === 'positive' && p.emergedIndex !== null);
   const ranks = new Map<string, Array<{ quarter: string; rank: number | null }>>(); // id \u0000 ordering
   const windows: WindowTop[] = [];
@@ -137,7 +137,7 @@ export function compareRankings(input: RankingInput): RankingResult {
       const list = ordered[ordering];
       const rankOf = new Map(list.map((p, i) => [key(p.vaccine, p.event), i + 1]));
       for (const pair of dated) {
-        const found = (input.items.get(pair.id) ?? []).map((item) => rankOf.get(key(item, pair.event))).filter((r): r is number => r !== undefined);
+        const found = (input.items.get(pair.id) ?? []).flatMap((item) => pair.terms.map((term) => rankOf.get(key(item, term)))).filter((r): r is number => r !== undefined);
         const entry = { quarter: window.quarter, rank: found.length > 0 ? Math.min(...found) : null };
         const k = `${pair.id}\u0000${ordering}`;
         const series = ranks.get(k);

@@ -55,9 +55,19 @@ function itemsOf(data: ReportData, kind: AnalysisDefinition['items'], i: number)
 /**
  * Tallies the reports of `analysis` through quarter `through` for the asked items and events.
  * `scheme`: the strata the store's build used (its analysis metadata `strata`), null for a crude analysis.
+ * `termsOf`: the terms of an asked event that stands for several (an event-group item); by default each event is its own term.
  */
 export function tallyAnalysis(data: ReportData, analysis: AnalysisDefinition, scheme: StrataScheme | null,
-  items: readonly string[], events: readonly string[], through: QuarterIndex): AnalysisTallies {
+  items: readonly string[], events: readonly string[], through: QuarterIndex, termsOf?: ReadonlyMap<string, readonly string[]>): AnalysisTallies {
+  // term -> the asked events it counts in (itself, or the group items listing it)
+  const eventsOfTerm = new Map<string, string[]>();
+  for (const event of events) {
+    for (const term of termsOf?.get(event) ?? [event]) {
+      const list = eventsOfTerm.get(term);
+      if (list) list.push(event);
+      else eventsOfTerm.set(term, [event]);
+    }
+  }
   let firstQ = Infinity;
   let firstYear = Infinity;
   let lastYear = -Infinity;
@@ -90,10 +100,10 @@ export function tallyAnalysis(data: ReportData, analysis: AnalysisDefinition, sc
     tallies.reports[cell]++;
     const named = [...itemSets[k]].filter((v) => tallies.items.has(v));
     for (const v of named) tallies.items.get(v)![cell]++;
-    for (let row = data.events.start[i]; row < data.events.start[i + 1]; row++) {
-      const event = data.events.term[row];
-      const counts = tallies.events.get(event);
-      if (!counts) continue;
+    const hit = new Set<string>();
+    for (let row = data.events.start[i]; row < data.events.start[i + 1]; row++) for (const event of eventsOfTerm.get(data.events.term[row]) ?? []) hit.add(event);
+    for (const event of hit) {
+      const counts = tallies.events.get(event)!;
       counts[cell]++;
       for (const v of named) {
         const key = `${v}\u0000${event}`;

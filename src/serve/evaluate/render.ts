@@ -11,14 +11,14 @@ import { METHODS } from './methods.js';
 import { csvDocument as csv, rankingMarkdown } from './render-ranking.js';
 import type { Evaluation } from './run.js';
 
-/** The columns of pairs.csv, in order (the fields of pairs.json; `products` joined by `; `). */
+/** The columns of pairs.csv, in order (the fields of pairs.json; `products` joined by `; `, `terms` by `|`). */
 export const PAIR_COLUMNS = [
-  'id', 'analysis', 'method', 'vaccine', 'event', 'class', 'flagged', 'first_flagged', 'time_to_signal', 'not_reported', 'status', 'emerged',
+  'id', 'analysis', 'method', 'vaccine', 'event', 'terms', 'group', 'class', 'flagged', 'first_flagged', 'time_to_signal', 'not_reported', 'status', 'emerged',
   'windows', 'windows_flagged', 'windows_undetermined', 'recomputed', 'products',
 ] as const satisfies ReadonlyArray<keyof PairResult>;
 
 /** The proportions of a method summary. */
-const RATES = ['sensitivity', 'specificity', 'ppv', 'window_sensitivity', 'window_specificity', 'artefacts_flagged'] as const;
+const RATES = ['sensitivity', 'specificity', 'ppv', 'window_sensitivity', 'window_specificity', 'artefacts_flagged', 'refuted_flagged', 'administration_flagged'] as const;
 
 /** The columns of methods.csv, in order: counts, each rate with its interval, the time to signal. */
 export const METHOD_COLUMNS = [
@@ -46,14 +46,14 @@ export function renderMarkdown(evaluation: Evaluation): string {
   const lines = [
     `# Evaluation of ${evaluation.reference}`,
     '',
-    `Store \`${evaluation.store}\`, windows through ${evaluation.through}; ${evaluation.positives} positive (${evaluation.dated} dated), ${evaluation.negatives} negative and ${evaluation.artefacts} artefact reference pairs.`,
-    'Every method judged in every window of every pair (a pair the store did not keep recomputed from the report tables). Per pair: flagged in some window;',
+    `Store \`${evaluation.store}\`, windows through ${evaluation.through}; reference concepts: ${evaluation.positives} positive (${evaluation.dated} dated), ${evaluation.negatives} negative, ${evaluation.refuted} refuted, ${evaluation.administration} administration and ${evaluation.artefacts} artefact (${evaluation.terms} vaccine x term pairs).`,
+    'Every method judged in every window of every concept (a pair the store did not keep recomputed from the report tables); a concept is flagged in a window when any of its terms, or its event-group item, is. Per concept: flagged in some window;',
     'sensitivity = TP/(TP+FN), specificity = TN/(TN+FP), PPV = TP/(TP+FP). Per window: the share of the positives\' reported windows flagged, of the',
-    'negatives\' not flagged. Artefacts flagged: artefact pairs flagged in some window, scored apart. Each with its Wilson 95% interval. Time to signal:',
+    'negatives\' not flagged. Artefacts, refuted and administration flagged: those concepts flagged in some window, scored apart. Each with its Wilson 95% interval. Time to signal:',
     'quarters from `emerged` to the first flagged window (negative: before it was known).',
     '',
-    '| analysis | method | TP | FP | FN | TN | not reported +/- | sensitivity [95% CI] | specificity [95% CI] | PPV [95% CI] | window sensitivity [95% CI] | window specificity [95% CI] | artefacts flagged [95% CI] | median time to signal (n) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| analysis | method | TP | FP | FN | TN | not reported +/- | sensitivity [95% CI] | specificity [95% CI] | PPV [95% CI] | window sensitivity [95% CI] | window specificity [95% CI] | artefacts flagged [95% CI] | refuted flagged [95% CI] | administration flagged [95% CI] | median time to signal (n) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...evaluation.methods.map((m) => `| ${[
       m.analysis, methodName(m.method), m.tp, m.fp, m.fn, m.tn, `${m.not_reported_positive}/${m.not_reported_negative}`,
       ...RATES.map((r) => formatProportion(m[r])), m.median_time_to_signal === null ? '-' : `${m.median_time_to_signal} (${m.n_time_to_signal})`,
@@ -73,7 +73,7 @@ export function renderMarkdown(evaluation: Evaluation): string {
 
 /** pairs.csv. */
 export function pairsCsv(pairs: readonly PairResult[]): string {
-  return csv(PAIR_COLUMNS, pairs.map((p) => PAIR_COLUMNS.map((c) => (c === 'products' ? p.products.join('; ') : p[c]))));
+  return csv(PAIR_COLUMNS, pairs.map((p) => PAIR_COLUMNS.map((c) => (c === 'products' ? p.products.join('; ') : c === 'terms' ? p.terms.join('|') : p[c]))));
 }
 
 /** One methods.csv row of a summary, in METHOD_COLUMNS order. */
@@ -96,6 +96,6 @@ export function pairsJson(pairs: readonly PairResult[]): string {
 
 /** methods.json: what was evaluated, the notes and the per-method summaries. */
 export function methodsJson(evaluation: Evaluation): string {
-  const { store, reference, through, analyses, positives, negatives, artefacts, dated, notes, methods } = evaluation;
-  return `${JSON.stringify({ store, reference, through, analyses, positives, negatives, artefacts, dated, methods: METHODS, notes, hypothesis: HYPOTHESIS, summaries: methods }, null, 2)}\n`;
+  const { store, reference, through, analyses, positives, negatives, artefacts, refuted, administration, terms, dated, notes, methods } = evaluation;
+  return `${JSON.stringify({ store, reference, through, analyses, positives, negatives, artefacts, refuted, administration, terms, dated, methods: METHODS, notes, hypothesis: HYPOTHESIS, summaries: methods }, null, 2)}\n`;
 }

@@ -5,18 +5,21 @@
  * quarterly rows of the reference pairs per analysis (src/serve/store/evaluation.ts), recomputes from
  * the report tables the windows of the pairs the store did not keep (recompute.ts), evaluates
  * every method per window (evaluate.ts), and compares the triage queue with plain orderings of
- * every window (ranking.ts, over the windows `/triage` reads: src/serve/store/triage-rows.ts). In an
+ * every window (ranking.ts, over the windows `/triage` reads: src/serve/store/triage-rows.ts). A
+ * concept's terms are read in the term analysis, its event-group item in the analysis's `@groups`
+ * twin (`groups` for `stratified`: {@link groupsTwin}), recomputed there as well when not kept. In an
  * analysis whose items are VAX_TYPE codes (`types`, `SUBSET@types`) a reference vaccine stands for
  * a code when it is one (or its long name), else for the codes of the products it expands to.
  */
-import { analysisRule, parseStrata } from '../../domain/analysis-rules.js';
+import { ANALYSIS_ALIASES, analysisRule, parseStrata } from '../../domain/analysis-rules.js';
+import { eventGroupItems, parseEventGroups } from '../../domain/event-groups.js';
 import { parseQuarter, parseQuarterInput } from '../../domain/quarter.js';
 import { UserError } from '../../domain/user-error.js';
 import { exactVaccines, vaccineIndex, vaxTypeIndex } from '../query/names.js';
-import { FLAG_COLUMNS, readFlagRows, readStoreVocabulary, type FlagColumn } from '../store/evaluation.js';
+import { FLAG_COLUMNS, readFlagRows, readStoreVocabulary, type FlagColumn, type FlagRow } from '../store/evaluation.js';
 import { readReportData } from '../store/reports.js';
 import { readTriageWindows, triageWindowOf } from '../store/triage-rows.js';
-import { evaluatePairs, summarise, type MethodSummary, type PairResult } from './evaluate.js';
+import { evaluatePairs, rowsByPair, summarise, type MethodSummary, type PairResult } from './evaluate.js';
 import { compareRankings, type RankingResult } from './ranking.js';
 import { recomputeRows, tallyAnalysis } from './recompute.js';
 import type { ReferenceSet } from './reference.js';
@@ -42,10 +45,14 @@ export interface Evaluation {
   analyses: string[];
   /** The analyses whose triage queue was compared with plain orderings. */
   rankings: string[];
-  /** Reference pairs by class (valid rows). */
+  /** Reference concepts by class (valid rows). */
   positives: number;
   negatives: number;
   artefacts: number;
+  refuted: number;
+  administration: number;
+  /** Vaccine x term pairs the concepts name (a concept of k terms counts k). */
+  terms: number;
   /** Positives with an `emerged` quarter. */
   dated: number;
   pairs: PairResult[];
@@ -53,6 +60,25 @@ export interface Evaluation {
   ranking: RankingResult;
   /** Sentences a reader needs: skipped rows, columns the store lacks, what could not be recomputed. */
   notes: string[];
+}
+
+/** The fitted priors keyed by quarter index instead of `YYYYQn` (a key that is not a quarter dropped). */
+function byQuarterIndex<T>(priors: ReadonlyMap<string, T>): Map<number, T> {
+  return new Map([...priors].flatMap(([quarter, theta]) => {
+    const index = parseQuarter(quarter);
+    return index === null ? [] : [[index, theta] as const];
+  }));
+}
+
+/** The canonical name of an analysis (an alias such as `groups` resolved). */
+const canonical = (name: string): string => ANALYSIS_ALIASES.get(name) ?? name;
+
+/**
+ * The store's analysis of event groups that mirrors term analysis `analysis` (`X@groups` for `X`;
+ * `groups` = `stratified@groups` for `stratified`), or undefined.
+ */
+export function groupsTwin(analysis: string, analyses: ReadonlyArray<{ name: string; items?: string | null }>): string | undefined {
+  return analyses.find((a) => a.items === 'event_group' && canonical(a.name) === `${canonical(analysis)}@groups`)?.name;
 }
 
 /**
@@ -89,7 +115,8 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
   }));
   const metaOf = (analysis: string): NonNullable<typeof meta.analyses>[number] | undefined => meta.analyses?.find((a) => a.name === analysis);
   const itemsOf = (analysis: string): ReadonlyMap<string, readonly string[]> => (metaOf(analysis)?.items === 'vax_type_code' ? codes : products);
-  const allEvents = [...new Set(pairs.map((p) => p.event))];
+  const allEvents = [...new Set(pairs.flatMap((p) => p.terms))];
+  const askedGroups = [...new Set(pairs.flatMap((p) => (p.group === null ? [] : [p.group])))];
   const data = await readReportData(request.store);
   const notes = request.reference.problems.map((p) => `${request.reference.file}:${p.line}: skipped: ${p.message}`);
   for (const p of pairs) if (products.get(p.id)!.length === 0) notes.push(`${p.id}: vaccine "${p.vaccine}" names no vaccine of the store (not reported)`);
@@ -106,14 +133,12 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
     if (missing.size > 0) notes.push(`${analysis}: the store keeps no ${[...missing].join(', ')}; the flags reading them are recovered from n_methods_flagged where it decides them, else undetermined.`);
     const definition = analysisRule(analysis);
     if (data && !definition) notes.push(`${analysis}: this program does not know the analysis's rule, so the pairs the store did not keep cannot be recomputed (not reported).`);
-    const priorByQuarter = new Map([...priors].flatMap(([quarter, theta]) => {
-      const index = parseQuarter(quarter);
-      return index === null ? [] : [[index, theta] as const];
-    }));
+    const priorByQuarter = byQuarterIndex(priors);
     const strata = metaOf(analysis)?.strata;
     const tallies = data && definition ? tallyAnalysis(data, definition, definition.stratified ? parseStrata(strata ?? undefined) : null, itemList, allEvents, throughIndex) : null;
     const recompute = (item: string, event: string): ReturnType<typeof recomputeRows> | null => (tallies ? recomputeRows(tallies, item, event, priorByQuarter) : null);
-    results.push(...evaluatePairs({ analysis, through: throughIndex, pairs, products: items, rows, missing, recompute }));
+    const groupRows = await twinRows(request.store, meta.analyses ?? [], analysis, askedGroups, itemList, throughIndex, data && definition ? data : null, notes);
+    results.push(...evaluatePairs({ analysis, through: throughIndex, pairs, products: items, rows, missing, recompute, groupRows }));
     if (!rankings.includes(analysis)) continue;
     const quarters = [...priors.keys()].filter((q) => (parseQuarter(q) ?? Infinity) <= throughIndex).sort();
     const windows = [];
@@ -130,8 +155,42 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
   const count = (cls: string): number => pairs.filter((p) => p.class === cls).length;
   return {
     store: request.store, reference: request.reference.file, through: through.toUpperCase(), analyses, rankings: [...rankings],
-    positives: count('positive'), negatives: count('negative'), artefacts: count('artefact'),
+    positives: count('positive'), negatives: count('negative'), artefacts: count('artefact'), refuted: count('refuted'), administration: count('administration'),
+    terms: pairs.reduce((k, p) => k + p.terms.length, 0),
     dated: pairs.filter((p) => p.class === 'positive' && p.emergedIndex !== null).length,
     pairs: results, methods: summarise(results), ranking, notes,
+  };
+}
+
+/**
+ * The rows of (item, event-group item) in the `@groups` twin of `analysis` for the asked group
+ * items: the stored rows, else recomputed from the report tables with the twin's priors and strata
+ * (the term analysis's rule, the group item's terms counted once per report), or undefined when the
+ * store has no twin. A group item the twin does not have is noted once.
+ */
+async function twinRows(store: string, analyses: ReadonlyArray<{ name: string; items?: string | null; strata?: string | null; event_groups?: { file: string; csv: string } }>,
+  analysis: string, groups: readonly string[], itemList: readonly string[], through: number, data: Awaited<ReturnType<typeof readReportData>> | null,
+  notes: string[]): Promise<((item: string, group: string) => { rows: readonly FlagRow[]; recomputed: boolean } | null) | undefined> {
+  const twin = groupsTwin(analysis, analyses);
+  const twinMeta = analyses.find((a) => a.name === twin);
+  if (twin === undefined || groups.length === 0 || !twinMeta?.event_groups) return undefined;
+  const items = new Map(eventGroupItems(parseEventGroups(twinMeta.event_groups.csv, twinMeta.event_groups.file)).map((i) => [i.name, i.terms.map((t) => t.term)]));
+  const known = groups.filter((g) => items.has(g));
+  for (const g of groups.filter((x) => !items.has(x))) {
+    const note = `group "${g}": no such item in the event groups of ${twin} (the concepts naming it are scored on their terms alone)`;
+    if (!notes.includes(note)) notes.push(note);
+  }
+  if (known.length === 0) return undefined;
+  const { rows, priors } = await readFlagRows(store, twin, itemList, known);
+  const stored = rowsByPair(rows);
+  const base = analysisRule(analysis);
+  const tallies = data && base ? tallyAnalysis(data, base, base.stratified ? parseStrata(twinMeta.strata ?? undefined) : null, itemList, known, through,
+    new Map(known.map((g) => [g, items.get(g)!]))) : null;
+  const priorByQuarter = byQuarterIndex(priors);
+  return (item, group) => {
+    if (!items.has(group)) return null;
+    const kept = stored.get(`${item}\u0000${group}`);
+    if (kept) return { rows: kept, recomputed: false };
+    return tallies ? { rows: recomputeRows(tallies, item, group, priorByQuarter), recomputed: true } : null;
   };
 }

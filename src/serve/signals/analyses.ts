@@ -14,6 +14,7 @@ import type { StoredWindowRow } from '../store/metadata.js';
 import { eventGroupsListing, eventGroupsOfMeta, type EventGroupsListing } from '../store/event-groups.js';
 import type { AnalysisMeta, LinkageSummary, StoreMeta } from '../../domain/store-schema.js';
 import { signalsCaches, SignalsService, type SignalsServiceOptions } from './service.js';
+import { LINKAGE_MEASURED } from '../../domain/linkage-measured.js';
 
 /** One entry of `GET /analyses`. */
 export interface AnalysisListing extends Omit<AnalysisMeta, 'event_groups'> {
@@ -86,7 +87,7 @@ export class AnalysesService {
     /** Whether the store has an `analysis` column to select by (a store with analysis metadata). */
     private readonly selectable: boolean,
     /** The build's duplicate-linkage figures (StoreMeta.linkage), null when it failed or the store predates it. */
-    private readonly linkage: Omit<LinkageSummary, 'seconds'> | null = null,
+    private readonly linkage: (Omit<LinkageSummary, 'seconds'> & { measured?: Readonly<Record<string, unknown>> }) | null = null,
   ) {}
 
   /**
@@ -98,7 +99,8 @@ export class AnalysesService {
     const analyses = storeAnalyses(meta);
     // The linkage's figures without its build time (`seconds`: in the build summary), so the answer
     // depends on the data and the code only, not on the machine's load during the build.
-    const linkage = meta.linkage ? (({ seconds: _seconds, ...figures }) => figures)(meta.linkage) : null;
+    // With the linkage's precision and recall measured on the labelled set (docs/duplicates.md, src/domain/linkage-measured.ts).
+    const linkage = meta.linkage ? (({ seconds: _seconds, ...figures }) => ({ ...figures, measured: LINKAGE_MEASURED }))(meta.linkage) : null;
     const service = new AnalysesService(analyses, (meta.analyses ?? []).length > 0, linkage);
     // One set of caches for every analysis (bounded once, whatever the number of analyses).
     const caches = signalsCaches(options.answerCacheBytes);
@@ -135,7 +137,7 @@ export class AnalysesService {
   }
 
   /** The body of `GET /analyses`. */
-  listing(): { default: string; analyses: AnalysisListing[]; linkage: Omit<LinkageSummary, 'seconds'> | null; hypothesis: string } {
+  listing(): { default: string; analyses: AnalysisListing[]; linkage: (Omit<LinkageSummary, 'seconds'> & { measured?: Readonly<Record<string, unknown>> }) | null; hypothesis: string } {
     // An analysis of event groups lists its groups (not the recorded file's text).
     const groups = eventGroupsOfMeta({ analyses: this.analyses });
     return {

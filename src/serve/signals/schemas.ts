@@ -235,12 +235,16 @@ const ANALYSIS_SCHEMA = {
 /** The build's duplicate-linkage figures as `GET /analyses` serves them (StoreMeta.linkage, src/domain/store-schema.ts LinkageSummary). */
 const LINKAGE_SCHEMA = {
   type: ['object', 'null'],
-  description: 'What the build\'s duplicate-report linkage found (docs/duplicates.md): reports, unlinkable, candidate_pairs, links, clusters (of two or more reports), reports_folded (what counting each cluster once removes), threshold (bits), fields (m and u per agreement level), representative_rule, different_patients (candidate pairs vetoed per reason); null when the linkage failed or the store predates it.',
+  description: 'What the build\'s duplicate-report linkage found (docs/duplicates.md): reports, unlinkable, candidate_pairs, links, clusters (of two or more reports), reports_folded (what counting each cluster once removes), threshold (bits), fields (m and u per agreement level), representative_rule, different_patients (candidate pairs vetoed per reason), measured (precision and recall on the labelled set); null when the linkage failed or the store predates it.',
   properties: {
     reports: { type: 'integer' }, unlinkable: { type: 'integer' }, candidate_pairs: { type: 'integer' }, links: { type: 'integer' }, clusters: { type: 'integer' },
     reports_folded: { type: 'integer' }, threshold: { type: 'number' }, representative_rule: { type: 'string' },
     fields: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, m: { type: 'number' }, u: { type: 'number' } } } },
     different_patients: { type: 'object', additionalProperties: { type: 'integer' } },
+    measured: {
+      type: 'object', additionalProperties: true,
+      description: 'The linkage measured on the labelled set of real pairs (docs/duplicates.md, "The labelled set"): pair_precision and pair_recall on its measured part, cluster_precision of the random clusters, each {k, n, value, wilson_low, wilson_high} (Wilson 95%), the same before the rules of issue 43 (_before), and kappa, Cohen\'s kappa of the blind second reading over second_reading_pairs pairs (-1: not available).',
+    },
   },
 } as const;
 

@@ -27,8 +27,8 @@ const patients: FixtureReport[] = [
   { ...campaign, id: 95005, age: null, sex: 'F', events: ['Syncope', 'Pyrexia', 'Nausea'] },
   { ...campaign, id: 95006, age: 88, sex: 'M', events: ['Injection site erythema', 'Injection site swelling'] },
 ];
-/** Patient 95004 reported again by another reporter: age a year off, one event more. */
-const again: FixtureReport = { ...patients[3], id: 95007, age: 24, events: ['Urticaria', 'Pruritus', 'Rash'], received: 20000301 };
+/** Patient 95004 reported again by the manufacturer: age a year off, one event more (two direct reports' ages agree: issue 43). */
+const again: FixtureReport = { ...patients[3], id: 95007, age: 24, events: ['Urticaria', 'Pruritus', 'Rash'], received: 20000301, splttype: 'WAES0002' };
 const reports = [...background, ...copies, ...patients, again];
 const rowOf = (id: number): number => reports.findIndex((r) => r.id === id);
 const result = linkReports(columnsOf(reports));
@@ -42,7 +42,7 @@ describe('linkReports on one clinic day', () => {
     for (const r of rows.filter((r) => r !== rowOf(95004))) expect(rep[r]).toBe(r);
   });
 
-  it('still links the one patient reported twice (age a year off, an event more)', () => {
+  it('still links the one patient reported twice by the manufacturer (age a year off, an event more)', () => {
     expect(rep[rowOf(95007)]).toBe(rep[rowOf(95004)]);
   });
 });

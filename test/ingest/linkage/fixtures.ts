@@ -20,6 +20,8 @@ export interface FixtureReport {
   events: string[];
   splttype?: string | null;
   narrative?: string | null;
+  /** OTHER_MEDS as written. */
+  otherMeds?: string | null;
 }
 
 /** The linkage's columns of `reports` (index i: reports[i]). */
@@ -60,6 +62,7 @@ export function columnsOf(reports: readonly FixtureReport[]): LinkageColumns {
     onsetDate: Int32Array.from(reports, (r) => r.onsetDate ?? 0),
     splttype: Int32Array.from(reports, (r) => of(r.splttype ?? null)),
     narrative: reports.map((r) => r.narrative ?? null),
+    otherMeds: reports.map((r) => r.otherMeds ?? null),
     vaccines: { start: Int32Array.from(vaxStart), name: Int32Array.from(name), lot: Int32Array.from(lot) },
     events: { start: Int32Array.from(eventStart), term: Int32Array.from(term) },
     strings,
@@ -125,25 +128,26 @@ export function shift(date: number, days: number): number {
 }
 
 /**
- * A perturbed copy of `r` under id `id`, with every perturbation at once: both dates moved by the
- * same 0-3 days, age changed by one year or removed, one event dropped or one of `terms` added,
- * a typo in every lot, about a tenth of the narrative's words replaced, no SPLTTYPE, received
- * 0-60 days later (the duplicate of another reporter). `uniform`: bench/prng.ts.
+ * A perturbed copy of `r` under id `id`, with every perturbation at once: the vaccination date
+ * kept or (a quarter) not given, the onset moved by 0-3 days, age kept or removed, one event
+ * dropped or one of `terms` added, every lot written otherwise (lower case and a dash: the same
+ * lot once normalised) or (3 in 10) not given, about a tenth of the narrative's words replaced,
+ * no SPLTTYPE, received 0-60 days later (the duplicate of another reporter). Since issue 43 a
+ * vaccination date moved, an age a year off between two direct reports, or a lot one character
+ * apart are evidence of two patients, so the copies no longer carry them. `uniform`: bench/prng.ts.
  */
 export function perturb(r: FixtureReport, id: number, uniform: () => number, terms: readonly string[]): FixtureReport {
   const days = Math.floor(uniform() * 4) * (uniform() < 0.5 ? -1 : 1);
-  const age = r.age === null || r.age === undefined || uniform() < 0.5 ? null : Math.max(0, r.age + (uniform() < 0.5 ? -1 : 1));
+  const age = r.age === null || r.age === undefined || uniform() < 0.5 ? null : r.age;
   const events = r.events.length > 1 && uniform() < 0.5 ? r.events.filter((_, k) => k !== Math.floor(uniform() * r.events.length))
     : [...r.events, terms[Math.floor(uniform() * terms.length)]];
-  const typo = (lot: string): string => {
-    const k = Math.floor(uniform() * lot.length);
-    return `${lot.slice(0, k)}${String.fromCharCode(65 + Math.floor(uniform() * 26))}${lot.slice(k + 1)}`;
-  };
+  // A lot written otherwise (lower case, a dash: the same lot once normalised) or not given.
+  const rewrite = (lot: string): string | null => (uniform() < 0.3 ? null : `${lot.slice(0, 2).toLowerCase()}-${lot.slice(2)}`);
   const words = r.narrative?.split(/\s+/) ?? null;
   const narrative = words?.map((w) => (uniform() < 0.1 ? 'edited' : w)).join(' ') ?? null;
   return {
-    ...r, id, received: shift(r.received ?? 0, Math.floor(uniform() * 61)), vaxDate: shift(r.vaxDate ?? 0, days), onsetDate: shift(r.onsetDate ?? 0, days),
-    age, events: [...new Set(events)], vaccines: r.vaccines.map((v) => ({ ...v, lot: v.lot ? typo(v.lot) : v.lot })), narrative, splttype: null,
+    ...r, id, received: shift(r.received ?? 0, Math.floor(uniform() * 61)), vaxDate: uniform() < 0.25 ? undefined : r.vaxDate, onsetDate: shift(r.onsetDate ?? 0, days),
+    age, events: [...new Set(events)], vaccines: r.vaccines.map((v) => ({ ...v, lot: v.lot ? rewrite(v.lot) : v.lot })), narrative, splttype: null,
   };
 }
 

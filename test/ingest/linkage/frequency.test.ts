@@ -22,14 +22,14 @@ const shares = valueShares(f);
 const field = (name: string): number => COMPARED_FIELDS.findIndex((c) => c.name === name);
 const u = RADIX.map((r) => new Array<number>(r).fill(0.5));
 u[field('vax_date')][3] = 0.25;
-u[field('lots')][3] = 0.1;
+u[field('lots')][2] = 0.1;
 u[field('events')][2] = 0.2;
 const levels = (set: Record<string, number>): number[] => COMPARED_FIELDS.map((c) => set[c.name] ?? 0);
 
 describe('frequencyAdjustment', () => {
   it('lowers the weight of a common date, lot and event: 2004-10-15 is 3 of 5 dates, lot AB12 2 of 4 reports with lots, Pyrexia 4 of 5', () => {
     // log2(0.25 / 0.6) + log2(0.1 / 0.5) + log2(0.2 / 0.8) = -1.263 - 2.322 - 2
-    const bits = frequencyAdjustment(f, shares, u, 0, 1, levels({ vax_date: 3, lots: 3, events: 2 }));
+    const bits = frequencyAdjustment(f, shares, u, 0, 1, levels({ vax_date: 3, lots: 2, events: 2 }));
     expect(bits).toBeCloseTo(Math.log2(0.25 / 0.6) + Math.log2(0.1 / 0.5) - 2, 10);
     expect(bits).toBeCloseTo(-5.585, 3);
   });
@@ -44,6 +44,6 @@ describe('frequencyAdjustment', () => {
   });
 
   it('is 0 when no adjusted field agrees at its adjusted level', () => {
-    expect(frequencyAdjustment(f, shares, u, 0, 2, levels({ vax_date: 2, lots: 2, events: 1 }))).toBe(0);
+    expect(frequencyAdjustment(f, shares, u, 0, 2, levels({ vax_date: 2, lots: 1, events: 1 }))).toBe(0);
   });
 });

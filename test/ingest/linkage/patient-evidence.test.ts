@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { linkageFeatures } from '../../../src/ingest/linkage/features.js';
 import {
-  ageBandOf, differentPatients, isGroupNarrative, lotsAlike, namesSibling, patientEvidence, pronounSexOf, sameSeries, statedAgeOf,
+  ageBandOf, differentPatients, isGroupNarrative, lotsAlike, measuresOf, namesSibling, patientEvidence, pronounSexOf, sameSeries, statedAgeOf,
 } from '../../../src/ingest/linkage/patient-evidence.js';
 import { columnsOf, type FixtureReport } from './fixtures.js';
 
@@ -34,10 +34,14 @@ describe('what a narrative says of its patient', () => {
 
   it('recognises narratives written for a group', () => {
     for (const text of ['1 of 5 pts ranging from 4-10 yrs', 'This is one of three pts from this facility', 'a pt (2 of 4) complained',
-      '32/89 pt failed to maintain adequate titers', '85 recruits were vaxed w/Td', 'MD reported 20 pts', 'this pt & 1 other devel influenza']) {
+      '32/89 pt failed to maintain adequate titers', '85 recruits were vaxed w/Td', 'MD reported 20 pts', 'this pt & 1 other devel influenza',
+      // issue 43: one-sided wording the rules missed
+      'three other female patients at the clinic', 'several pt have devel inj site rxn', 'the pt and 2 other kids', '9 pt recv vax & 7 had no detectable humoral response',
+      'a 33 year old female and 3 other office staff']) {
       expect(isGroupNarrative(text), text).toBe(true);
     }
-    for (const text of ['Pt recvd 3 doses of Engerix-B', 'received 2 of 3 doses', 'temp of 104 w/sz lasting 10-15min']) {
+    for (const text of ['Pt recvd 3 doses of Engerix-B', 'received 2 of 3 doses', 'temp of 104 w/sz lasting 10-15min', 'hospitalized for 3 days pt recovered',
+      'for 2 days pt was fine']) {
       expect(isGroupNarrative(text), text).toBe(false);
     }
   });
@@ -45,6 +49,8 @@ describe('what a narrative says of its patient', () => {
   it('recognises siblings and twins', () => {
     expect(namesSibling('brothers of 12 and 13 with chickenpox')).toBe(true);
     expect(namesSibling('one of twins')).toBe(true);
+    expect(namesSibling('His brother had an adverse reaction to vaccine at the same time')).toBe(true);
+    expect(namesSibling('This child is 1 of a set of triplets')).toBe(true);
     expect(namesSibling('pt had rash')).toBe(false);
   });
 });
@@ -56,16 +62,28 @@ describe('case numbers and lots', () => {
     expect(sameSeries('HQ2110212OCT1999', 'HQ2110312OCT1999')).toBe(true);
     expect(sameSeries('MPI2000049220', 'MPI200004922')).toBe(false);
     expect(sameSeries('WAES0602USA04364', 'WAES0603USA03666')).toBe(false);
+    // Compared as a whole (issue 43): two numbers of one sender with one template narrative.
+    expect(sameSeries('WAES0310USA03020', 'WAES0311USA00634', true)).toBe(true);
+    expect(sameSeries('WAES93090204', 'WAES95129350', false)).toBe(false);
+    expect(sameSeries('WAES93090204', 'HQ95129350', true)).toBe(false);
     expect(sameSeries('WAES98060219', 'WAES98760219')).toBe(false);
     expect(sameSeries('ID97026', 'ID97026')).toBe(false);
     expect(sameSeries('', 'WAES1')).toBe(false);
   });
 
-  it('takes a one-character typo for one lot', () => {
-    expect(lotsAlike('3F41027', '3F41007')).toBe(true);
-    expect(lotsAlike('0040M', '004M')).toBe(true);
-    expect(lotsAlike('1411A4', '1141A4')).toBe(false);
-    expect(lotsAlike('U1850AA', 'U1763AA')).toBe(false);
+  it('takes lots for one lot only exactly, but for leading zeros and an appended fill number', () => {
+    expect(lotsAlike('0925880', '925880')).toBe(true);
+    expect(lotsAlike('X0481', 'X04812')).toBe(true);
+    expect(lotsAlike('3F41027', '3F41007')).toBe(false);
+    expect(lotsAlike('U0602BA', 'U0602AA')).toBe(false);
+    expect(lotsAlike('U1307CA', 'U13071CA')).toBe(false);
+  });
+
+  it('reads the measures of a reaction', () => {
+    expect(measuresOf('Red area 13x15cm. Area erythema')).toEqual([13, 15]);
+    expect(measuresOf('L arm swollen-11cm x 6cm-erythema')).toEqual([6, 11]);
+    expect(measuresOf('3.0 x 5.7cm area of erythema')).toEqual([3, 5.7]);
+    expect(measuresOf('fever of 102, 2 doses')).toEqual([]);
   });
 });
 
@@ -94,12 +112,24 @@ describe('differentPatients on hand-made pairs', () => {
     expect(reason({ vaxDate: 20030529, vaccines: [{ name: 'DTAP', lot: null }] }, { vaxDate: 20030527, vaccines: [{ name: 'DTAP', lot: null }, { name: 'IPV', lot: null }] })).toBe('vaccination');
     expect(reason({ vaccines: [{ name: 'DTAP', lot: '996A2' }, { name: 'IPV', lot: 'T1390' }] }, { vaccines: [{ name: 'DTAP', lot: '992A2' }] })).toBe('vaccination');
     expect(reason({ onsetDate: 20030922 }, { onsetDate: 20030930 })).toBe('onset');
+    // issue 43: lots one character apart; one-sided group and sibling wording; two direct reports'
+    // ages a year apart; two lists of medicines apart; two measures of the reaction apart
+    expect(reason({ vaccines: [{ name: 'FLU3', lot: '3F41027' }] }, { vaccines: [{ name: 'FLU3', lot: '3F41007' }] })).toBe('vaccination');
+    expect(reason({ narrative: 'pt devel redness' }, { narrative: 'three other female patients had redness' })).toBe('group');
+    expect(reason({ narrative: 'pale and dizzy' }, { narrative: 'His brother had an adverse reaction to vaccine at the same time' })).toBe('sibling');
+    expect(reason({ age: 40 }, { age: 41 })).toBe('age');
+    expect(reason({ otherMeds: 'Prenatal Vit, Resperidone, Periactin' }, { otherMeds: 'Synthroid, Dyazide, Catapres' })).toBe('medicines');
+    expect(reason({ narrative: 'Red area 13x15cm' }, { narrative: 'L arm swollen-11cm x 6cm' })).toBe('measures');
   });
 
   it('lets through what one case reported twice shows', () => {
-    // AGE_YRS a year off; a lot typo; a lot missing in one report; onset a week apart
-    expect(reason({ age: 40 }, { age: 41 })).toBe('');
-    expect(reason({ vaccines: [{ name: 'FLU3', lot: '3F41027' }] }, { vaccines: [{ name: 'FLU3', lot: '3F41007' }] })).toBe('');
+    // AGE_YRS a year off (a manufacturer's copy; or the same medicines); a lot with a fill number; a lot missing in one report; onset a week apart
+    expect(reason({ age: 40 }, { age: 41, splttype: 'WAES0001' })).toBe('');
+    expect(reason({ age: 50, otherMeds: 'Prilosec, Synthroid, Prozac' }, { age: 49, otherMeds: 'Prilosec, synthroid and Prozac' })).toBe('');
+    expect(reason({ vaccines: [{ name: 'FLU3', lot: 'X0481' }] }, { vaccines: [{ name: 'FLU3', lot: 'X0481-2' }] })).toBe('');
+    // a follow-up under one SPLTTYPE repeats the group's wording; a medicine list against none is no veto
+    expect(reason({ age: 33, sex: 'F', splttype: 'MEDI0003805', narrative: 'a 33 year old female and 3 other office staff' }, { age: 33, sex: 'F', splttype: 'MEDI0003805', narrative: 'patient and 3 other office staff' })).toBe('');
+    expect(reason({ otherMeds: 'NONE' }, { otherMeds: 'Depo Provera' })).toBe('');
     expect(reason({}, { vaccines: [{ name: 'FLU3', lot: null }] })).toBe('');
     // the manufacturer's copy names its own vaccine only
     expect(reason({ vaccines: [{ name: 'DTAP', lot: '996A2' }, { name: 'IPV', lot: 'T1390' }] }, { splttype: 'WAES0001', vaccines: [{ name: 'DTAP', lot: '996A2' }] })).toBe('');

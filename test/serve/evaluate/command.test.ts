@@ -50,14 +50,14 @@ describe('reporting-signals evaluate', () => {
     const out = join(dir, 'out');
     const { code, stdout, stderr } = await evaluateCli(['--store', store, '--reference', reference, '--analyses', 'all', '--through', '2000Q4', '--out', out]);
     expect(code).toBe(0);
-    expect(stdout).toContain('4 positive (1 dated), 2 negative and 1 artefact reference pairs');
+    expect(stdout).toContain('reference concepts: 4 positive (1 dated), 2 negative, 0 refuted, 0 administration and 1 artefact (7 vaccine x term pairs)');
     // Floor per window: of the positives' 3 + 5 + 8 windows, RotaShield's 1999Q1 and 1999Q3 and MMR II's 2000Q2 (3/16).
-    expect(stdout).toContain('| all | n_methods>=2 | 2 | 0 | 1 | 1 | 1/1 | 0.667 [0.208, 0.939] | 1.000 [0.207, 1.000] | 1.000 [0.342, 1.000] | 0.188 [0.066, 0.430] | 1.000 [0.207, 1.000] | 1.000 [0.207, 1.000] | -2 (1) |');
+    expect(stdout).toContain('| all | n_methods>=2 | 2 | 0 | 1 | 1 | 1/1 | 0.667 [0.208, 0.939] | 1.000 [0.207, 1.000] | 1.000 [0.342, 1.000] | 0.188 [0.066, 0.430] | 1.000 [0.207, 1.000] | 1.000 [0.207, 1.000] | - | - | -2 (1) |');
     // PRR: MMR II's 1999Q4 window is undetermined in this form (no chi-square), so 2 of 15 decided windows.
-    expect(stdout).toContain('| all | PRR | 2 | 0 | 1 | 1 | 1/1 | 0.667 [0.208, 0.939] | 1.000 [0.207, 1.000] | 1.000 [0.342, 1.000] | 0.133 [0.037, 0.379] | 1.000 [0.207, 1.000] | 1.000 [0.207, 1.000] | 0 (1) |');
+    expect(stdout).toContain('| all | PRR | 2 | 0 | 1 | 1 | 1/1 | 0.667 [0.208, 0.939] | 1.000 [0.207, 1.000] | 1.000 [0.342, 1.000] | 0.133 [0.037, 0.379] | 1.000 [0.207, 1.000] | 1.000 [0.207, 1.000] | - | - | 0 (1) |');
     expect(stdout).toContain('| all | rota-intussusception | 1999Q3 | 1999Q1 / 1999Q1 / 1999Q1 (-2) | 1999Q1 / 1999Q1 / 1999Q1 (-2) | 1999Q1 / 1999Q1 / 1999Q1 (-2) | 1999Q1 / 1999Q1 / 1999Q1 (-2) |');
     expect(stdout).not.toMatch(/future work|not in the store yet/);
-    expect(stderr).toContain(`evaluate: ${reference}:10: skipped: unknown class "probable" (expected positive, negative, artefact)`);
+    expect(stderr).toContain(`evaluate: ${reference}:10: skipped: unknown class "probable" (expected positive, negative, refuted, administration, artefact)`);
     expect(stderr).toContain(`evaluate: ${reference}:12: skipped: missing source`);
 
     const pairs = JSON.parse(await readFile(join(out, 'pairs.json'), 'utf8')) as Array<Record<string, unknown>>;
@@ -68,16 +68,17 @@ describe('reporting-signals evaluate', () => {
     expect(methods.summaries.map((m) => m.method)).toEqual(METHODS.map((m) => m.key));
     const methodsCsv = await readFile(join(out, 'methods.csv'), 'utf8');
     expect(methodsCsv.split('\r\n')[0]).toBe(METHOD_COLUMNS.join(','));
-    // The hand-worked floor row (Wilson bounds from Python, the same formula): 2/3, 1/1 (lower 1 / (1 + z^2)), 2/2, 3/16, 1/1, 1/1.
+    // The hand-worked floor row (Wilson bounds from Python, the same formula): 2/3, 1/1 (lower 1 / (1 + z^2)), 2/2, 3/16, 1/1, 1/1, none, none.
     const floorRow = methodsCsv.split('\r\n')[5].split(',');
     expect(floorRow.slice(0, 10)).toEqual(['all', 'floor', '2', '0', '1', '1', '0', '0', '1', '1']);
     const one = 0.20654931437723745;
-    const expected = [2 / 3, 0.20765960080204765, 0.9385080552796037, 1, one, 1, 1, 0.3423802275066532, 1, 3 / 16, 0.06591599071428139, 0.43008880961974144, 1, one, 1, 1, one, 1, -2, 1];
+    const expected = [2 / 3, 0.20765960080204765, 0.9385080552796037, 1, one, 1, 1, 0.3423802275066532, 1, 3 / 16, 0.06591599071428139, 0.43008880961974144, 1, one, 1, 1, one, 1, 0, 0, 0, 0, 0, 0, -2, 1];
+    // (refuted and administration flagged: no such concept, empty cells)
     floorRow.slice(10).forEach((value, i) => expect(Number(value)).toBeCloseTo(expected[i], 12));
     const pairsCsv = (await readFile(join(out, 'pairs.csv'), 'utf8')).split('\r\n');
     expect(pairsCsv[0]).toBe(PAIR_COLUMNS.join(','));
     // MMR (NO BRAND NAME) recomputed: 5 windows in all, none flagged by IC.
-    expect(pairsCsv).toContain('mmr-febrile,all,ic,MMR,Febrile convulsion,positive,false,,,false,not_flagged,,5,0,0,true,MEASLES + MUMPS + RUBELLA (MMR II); MEASLES + MUMPS + RUBELLA (NO BRAND NAME)');
+    expect(pairsCsv).toContain('mmr-febrile,all,ic,MMR,Febrile convulsion,Febrile convulsion,,positive,false,,,false,not_flagged,,5,0,0,true,MEASLES + MUMPS + RUBELLA (MMR II); MEASLES + MUMPS + RUBELLA (NO BRAND NAME)');
     expect((await readFile(join(out, 'ranking.csv'), 'utf8')).split('\r\n')[0]).toBe(RANKING_COLUMNS.join(','));
     expect((await readFile(join(out, 'top20.csv'), 'utf8')).split('\r\n')[0]).toBe(TOP_COLUMNS.join(','));
     expect((await readFile(join(out, 'ranks.csv'), 'utf8')).split('\r\n')).toContain('all,rota-intussusception,triage,1999Q1,1');
@@ -107,7 +108,7 @@ describe('reporting-signals evaluate', () => {
     expect(runs.map((r) => r.code)).toEqual([1, 1, 1, 1, 1, 1, 1]);
     expect(runs.map((r) => r.stderr.trim())).toEqual([
       `reporting-signals: cannot read the reference set ${join(dir, 'absent.csv')}: ENOENT`,
-      `reporting-signals: ${bad}: no valid reference pair (line 2: unknown class "maybe" (expected positive, negative, artefact))`,
+      `reporting-signals: ${bad}: no valid reference pair (line 2: unknown class "maybe" (expected positive, negative, refuted, administration, artefact))`,
       `reporting-signals: --analyses: "death" not in the store ${store} (it has all, serious)`,
       'reporting-signals: --through must be a quarter YYYYQn such as 2006Q4 (got "Q4")',
       `reporting-signals: store not found: ${join(dir, 'absent.parquet')}`,

@@ -1,0 +1,185 @@
+/**
+ * Draws the second labelled set of duplicate linkage (issue 43; protocol in docs/duplicates.md, "The
+ * labelled set") from the default store's reports (data/vaers, 1990-2006) with the linkage as it
+ * stood before issue 43's rules (commit of this script: its blocking, weights, threshold, vetoes and
+ * clusters), and writes blind reading packets for the readers.
+ *
+ * Items (seeded generator bench/prng.ts, seed SEED; without replacement):
+ * - **pairs**: the pairs issue 43 names (`named`, always in the tuning part), then candidate pairs (blocking.ts) in strata by the linkage's verdict and the pair's
+ *   Fellegi-Sunter weight before the case-identity rule and the vetoes (the pattern's weight plus
+ *   the frequency adjustment; `raw` below): `linked` (both reports in one cluster today), then the
+ *   others by raw weight: `w40` (>= 40 bits), `w30` (30-40), `w21` (21-30), `w13` (13-21), `w0`
+ *   (0-13), `wneg` (below 0). The high strata are oversampled (ALLOCATION) so that same-case pairs
+ *   are plentiful.
+ * - **split**: each drawn pair (but the named) goes to the `tuning` part with probability
+ *   TUNING_SHARE (a seeded draw), else to the `measured` part.
+ * - **second reading**: a fifth of all drawn pairs (a seeded draw without replacement), read again
+ *   blind by another reader (Cohen's kappa between the readings).
+ * - **clusters**: CLUSTERS clusters of two or more reports drawn uniformly among today's clusters,
+ *   all measured: each is read whole.
+ *
+ * Writes: `--out` (the item list: item id, kind, VAERS_IDs, stratum, part, second reading,
+ * weights; for the scoring scripts, never shown to a reader), and under `--packets` one Markdown
+ * packet per PACKET_SIZE items (item ids P001..., C01... given in a seeded random order) (`measured-01.md`, `clusters-01.md`, `second-01.md`, `tuning-01.md`,
+ * ...) with every field of every report as the raw files hold them (VAERSDATA, VAERSVAX,
+ * VAERSSYMPTOMS, Windows-1252, read by the build's CSV reader src/ingest/vaers/csv.ts) and nothing of the linkage (no weight, stratum or reason), each with a
+ * label template `<packet>.csv`. Items are shuffled (seeded) before they are cut into packets.
+ *
+ * The strata depend on the linkage the script runs: the draw of test/fixtures/linkage/sample-43.csv
+ * is reproduced by running this script at its first commit (4726d68, `git worktree add` it), not at
+ * a later one whose rules differ.
+ *
+ * Run: npx tsx scripts/linkage-sample.ts [--vaers DIR] [--cache FILE] [--out FILE] [--packets DIR]
+ */
+import { createReadStream, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createGunzip } from 'node:zlib';
+import { readCsv } from '../src/ingest/vaers/csv.js';
+import { levelsOf } from '../src/ingest/linkage/compare.js';
+import { frequencyAdjustment, valueShares } from '../src/ingest/linkage/frequency.js';
+import { linkReports, scorePairs } from '../src/ingest/linkage/link.js';
+import { realLinkageColumns } from '../bench/linkage-columns.js';
+import { random } from '../bench/prng.js';
+
+/** The seed of every draw of this script. */
+const SEED = 20261128;
+/** Pairs drawn per stratum (610 in all, before the named pairs). */
+const ALLOCATION: ReadonlyArray<readonly [string, number]> = [
+  ['linked', 230], ['w40', 100], ['w30', 80], ['w21', 80], ['w13', 60], ['w0', 35], ['wneg', 25],
+];
+/** Share of the drawn pairs in the tuning part. */
+const TUNING_SHARE = 0.4;
+/** Clusters of two or more drawn whole. */
+const CLUSTERS = 60;
+/** Items per reading packet. */
+const PACKET_SIZE = 40;
+/** The pairs issue 43 names (read from the clusters the issue describes): they go to the tuning part. */
+const NAMED: ReadonlyArray<readonly [number, number]> = [
+  [261055, 261056], [224854, 224886], [205964, 205965], [205964, 206168], [205965, 206168], [238571, 256191],
+];
+
+const { values } = parseArgs({ options: {
+  vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' },
+  out: { type: 'string', default: 'test/fixtures/linkage/sample-43.csv' }, packets: { type: 'string', default: '/work/wt/notes/dup-packets' },
+} });
+const real = await realLinkageColumns(values.vaers!, values.cache);
+const uniform = random(SEED);
+const result = linkReports(real);
+const scored = scorePairs(real);
+const shares = valueShares(scored.features);
+const rawWeight = (i: number): number => {
+  const levels = levelsOf(scored.pattern[i]);
+  return levels.reduce((s, l, k) => s + scored.model.weights[k][l], 0)
+    + frequencyAdjustment(scored.features, shares, scored.model.u, scored.a[i], scored.b[i], levels);
+};
+const rep = result.representative;
+const stratumOf = (i: number, w: number): string => rep[scored.a[i]] === rep[scored.b[i]] ? 'linked'
+  : w >= 40 ? 'w40' : w >= 30 ? 'w30' : w >= 21 ? 'w21' : w >= 13 ? 'w13' : w >= 0 ? 'w0' : 'wneg';
+const pools = new Map<string, number[]>(ALLOCATION.map(([s]) => [s, []]));
+const raw = new Float64Array(scored.a.length);
+for (let i = 0; i < scored.a.length; i++) {
+  raw[i] = rawWeight(i);
+  pools.get(stratumOf(i, raw[i]))!.push(i);
+}
+/** `n` distinct draws from 0..size-1, in draw order. */
+function draw(size: number, n: number): number[] {
+  const chosen = new Set<number>();
+  while (chosen.size < Math.min(n, size)) chosen.add(Math.floor(uniform() * size));
+  return [...chosen];
+}
+/** Seeded Fisher-Yates shuffle. */
+function shuffled<T>(xs: readonly T[]): T[] {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(uniform() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+interface Item { item: string; kind: 'pair' | 'cluster'; ids: number[]; stratum: string; part: string; second: boolean; weight: number; raw: number }
+const items: Item[] = [];
+const seen = new Set<string>();
+const addPair = (x: number, y: number, stratum: string, weight: number, rawW: number): void => {
+  const ids = [real.id[x], real.id[y]].sort((p, q) => p - q);
+  if (seen.has(ids.join('-'))) return;
+  seen.add(ids.join('-'));
+  const part = stratum === 'named' ? 'tuning' : uniform() < TUNING_SHARE ? 'tuning' : 'measured';
+  items.push({ item: '', kind: 'pair', ids, stratum, part, second: false, weight, raw: rawW });
+};
+const rowOf = new Map(Array.from(real.id, (id, i) => [id, i]));
+for (const [x, y] of NAMED) addPair(rowOf.get(x)!, rowOf.get(y)!, 'named', NaN, NaN);
+for (const [stratum, n] of ALLOCATION) {
+  const pool = pools.get(stratum)!;
+  for (const k of draw(pool.length, n)) addPair(scored.a[pool[k]], scored.b[pool[k]], stratum, scored.weight[pool[k]], raw[pool[k]]);
+}
+for (const k of draw(items.length, Math.round(items.length / 5))) items[k].second = true;
+// Clusters of two or more, ordered by their smallest VAERS_ID, drawn uniformly.
+const members = new Map<number, number[]>();
+for (let i = 0; i < rep.length; i++) members.set(rep[i], [...(members.get(rep[i]) ?? []), real.id[i]]);
+const clusters = [...members.values()].filter((c) => c.length > 1).map((c) => c.sort((p, q) => p - q)).sort((p, q) => p[0] - q[0]);
+for (const k of draw(clusters.length, CLUSTERS)) items.push({ item: '', kind: 'cluster', ids: clusters[k], stratum: 'cluster', part: 'measured', second: false, weight: NaN, raw: NaN });
+// Item ids in a seeded random order, so that an id says nothing of the item's stratum.
+let pairNo = 0;
+let clusterNo = 0;
+for (const it of shuffled(items)) it.item = it.kind === 'pair' ? `P${String(++pairNo).padStart(3, '0')}` : `C${String(++clusterNo).padStart(2, '0')}`;
+items.sort((p, q) => (p.item < q.item ? -1 : 1));
+console.log(`candidate pairs ${scored.a.length}; clusters of two or more ${clusters.length}; strata ${[...pools].map(([s, p]) => `${s} ${p.length}`).join(', ')}`);
+console.log(`drawn ${pairNo} pairs (tuning ${items.filter((i) => i.kind === 'pair' && i.part === 'tuning').length}, measured ${items.filter((i) => i.kind === 'pair' && i.part === 'measured').length}, second reading ${items.filter((i) => i.second).length}), ${clusterNo} clusters`);
+const fixed = (w: number): string => (Number.isFinite(w) ? w.toFixed(1) : String(w));
+writeFileSync(values.out!, `item_id,kind,vaers_ids,stratum,part,second_reading,weight,raw_weight\n${items.map((it) =>
+  `${it.item},${it.kind},${it.ids.join(' ')},${it.stratum},${it.part},${it.second},${fixed(it.weight)},${fixed(it.raw)}`).join('\n')}\n`);
+
+// Every field of every report read, as the raw files hold them (Windows-1252, read by the build's own CSV reader).
+const wanted = new Set(items.flatMap((it) => it.ids));
+const ids = [...wanted];
+type Row = Record<string, string>;
+async function rowsOf(kind: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const name of readdirSync(values.vaers!).filter((n) => n.endsWith(`VAERS${kind}.csv.gz`)).sort()) {
+    let header: string[] = [];
+    await readCsv([createReadStream(join(values.vaers!, name)), createGunzip()], name, {
+      onHeader: (columns) => { header = [...columns].sort((p, q) => p[1] - q[1]).map(([k]) => k); },
+      onRecord: (fields) => { if (wanted.has(Number(fields[0]))) rows.push(Object.fromEntries(header.map((k, i) => [k, fields[i]]))); },
+    });
+  }
+  return rows;
+}
+const [data, vax, symptoms] = [await rowsOf('DATA'), await rowsOf('VAX'), await rowsOf('SYMPTOMS')];
+const by = (rows: Row[]): Map<number, Row[]> => {
+  const m = new Map<number, Row[]>();
+  for (const r of rows) m.set(Number(r.VAERS_ID), [...(m.get(Number(r.VAERS_ID)) ?? []), r]);
+  return m;
+};
+const [dataOf, vaxOf, symptomsOf] = [by(data), by(vax), by(symptoms)];
+const value = (v: string | null | undefined): string => (v === null || v === undefined || v.trim() === '' ? '-' : v.replace(/\s+/g, ' ').trim());
+const FIELDS = ['RECVDATE', 'RPT_DATE', 'VAX_DATE', 'ONSET_DATE', 'NUMDAYS', 'AGE_YRS', 'CAGE_YR', 'CAGE_MO', 'SEX', 'STATE', 'SPLTTYPE', 'V_ADMINBY', 'V_FUNDBY',
+  'DIED', 'DATEDIED', 'L_THREAT', 'ER_VISIT', 'HOSPITAL', 'HOSPDAYS', 'X_STAY', 'DISABLE', 'RECOVD', 'OTHER_MEDS', 'CUR_ILL', 'HISTORY', 'PRIOR_VAX', 'LAB_DATA'];
+function reportText(id: number): string {
+  const d = dataOf.get(id)?.[0] ?? {};
+  const lines = [`#### VAERS_ID ${id}`, '', ...FIELDS.map((f) => `- ${f}: ${value(d[f])}`)];
+  lines.push('- vaccines (VAX_TYPE / VAX_NAME / VAX_MANU / VAX_LOT / VAX_DOSE / VAX_ROUTE / VAX_SITE):');
+  for (const v of vaxOf.get(id) ?? []) lines.push(`  - ${['VAX_TYPE', 'VAX_NAME', 'VAX_MANU', 'VAX_LOT', 'VAX_DOSE', 'VAX_ROUTE', 'VAX_SITE'].map((f) => value(v[f])).join(' / ')}`);
+  const terms = (symptomsOf.get(id) ?? []).flatMap((s) => [1, 2, 3, 4, 5].map((k) => s[`SYMPTOM${k}`]).filter((t): t is string => !!t && t.trim() !== ''));
+  lines.push(`- symptom terms: ${terms.join('; ') || '-'}`, '- SYMPTOM_TEXT (the full narrative):', '', `> ${value(d.SYMPTOM_TEXT)}`, '');
+  return lines.join('\n');
+}
+mkdirSync(values.packets!, { recursive: true });
+const packetsOf = (name: string, list: Item[], what: string): void => {
+  const order = shuffled(list);
+  for (let p = 0; p * PACKET_SIZE < order.length; p++) {
+    const chunk = order.slice(p * PACKET_SIZE, (p + 1) * PACKET_SIZE);
+    const file = `${name}-${String(p + 1).padStart(2, '0')}`;
+    const body = [`# Packet ${file}: ${chunk.length} ${what}`, '', 'Read docs: README.md in this folder. Label each item in `' + file + '.csv`.', ''];
+    for (const it of chunk) body.push(`---`, '', `## Item ${it.item}: VAERS_IDs ${it.ids.join(', ')}`, '', ...it.ids.map(reportText));
+    writeFileSync(join(values.packets!, `${file}.md`), `${body.join('\n')}\n`);
+    writeFileSync(join(values.packets!, `${file}.csv`), `item_id,vaers_ids,label,deciding_phrases${it0(chunk) ? ',same_case_groups' : ''}\n${chunk.map((it) => `${it.item},${it.ids.join(' ')},,${it.kind === 'cluster' ? ',' : ''}`).join('\n')}\n`);
+  }
+};
+const it0 = (chunk: Item[]): boolean => chunk[0]?.kind === 'cluster';
+const pairs = items.filter((it) => it.kind === 'pair');
+packetsOf('measured', pairs.filter((it) => it.part === 'measured'), 'pairs of reports');
+packetsOf('tuning', pairs.filter((it) => it.part === 'tuning'), 'pairs of reports');
+packetsOf('second', pairs.filter((it) => it.second), 'pairs of reports');
+packetsOf('clusters', items.filter((it) => it.kind === 'cluster'), 'clusters of reports (judge each cluster whole)');
+console.log(`reports ${ids.length}: data rows ${data.length}, vaccine rows ${vax.length}, symptom rows ${symptoms.length}; packets in ${values.packets}`);

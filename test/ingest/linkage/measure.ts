@@ -1,0 +1,213 @@
+/**
+ * The figures of issue 43's labelled set (test/fixtures/linkage/sample-43.csv, the items drawn by
+ * scripts/linkage-sample.ts; test/fixtures/linkage/labelled-43.csv, their labels; protocol in
+ * docs/duplicates.md, "The labelled set") for a linkage given by its cluster representatives.
+ * Pure functions: scripts/linkage-measure.ts links the reports and writes the figures.
+ *
+ * - **Label of record** of an item: its `resolved` reading when there is one (a disagreement
+ *   between the two readings resolved by a third reader), else its `first` reading.
+ * - **Pairs** (measured part, decided labels only): predicted one case when the linkage puts both
+ *   reports in one cluster; precision = predicted-and-same / predicted, recall =
+ *   predicted-and-same / same.
+ * - **Clusters** (the random clusters, all measured): each labelled cluster is cut by the
+ *   linkage into the groups of its members it keeps together (two or more members); a group is
+ *   right when its members lie in one same-case group of the label (`same_case`: every member;
+ *   `different_patients`: `same_case_groups`), wrong when they do not; a cluster labelled
+ *   undecidable, or a group whose members the label leaves unplaced (`?`), is left out.
+ *   Precision = right groups / decided groups. "Before" is the clusters as drawn (each cluster
+ *   one group).
+ * - **Wilson** 95% intervals (Wilson 1927, "Probable inference, the law of succession, and
+ *   statistical inference", JASA 22:209-212): (p + z^2/2n -/+ z sqrt(p(1-p)/n + z^2/4n^2)) /
+ *   (1 + z^2/n), z = 1.959964.
+ * - **Cohen's kappa** (Cohen 1960, "A coefficient of agreement for nominal scales", Educational
+ *   and Psychological Measurement 20:37-46) between the `first` and `second` readings of the
+ *   doubly read pairs over the three labels: (p_o - p_e) / (1 - p_e).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+
+/** The three labels a reader gives. */
+export type Label = 'same_case' | 'different_patients' | 'undecidable';
+
+/** One drawn item (sample-43.csv). */
+export interface Item {
+  item: string;
+  kind: 'pair' | 'cluster';
+  ids: number[];
+  stratum: string;
+  part: 'tuning' | 'measured';
+  second: boolean;
+}
+
+/** One reading of one item (labelled-43.csv). */
+export interface Reading {
+  item: string;
+  reading: 'first' | 'second' | 'resolved';
+  label: Label;
+  phrases: string;
+  /** Same-case groups of a cluster's members (`?` groups: unplaced), empty when not given. */
+  groups: number[][];
+  unplaced: number[];
+  by: string;
+}
+
+/** The items and readings of the fixtures under `root` (the repository). */
+export function labelledSet(root: string): { items: Item[]; readings: Reading[] } {
+  const csv = (name: string): Array<Record<string, string>> => parse(readFileSync(join(root, 'test/fixtures/linkage', name)), { columns: true }) as Array<Record<string, string>>;
+  const items = csv('sample-43.csv').map((r): Item => ({
+    item: r.item_id, kind: r.kind as Item['kind'], ids: r.vaers_ids.split(' ').map(Number), stratum: r.stratum, part: r.part as Item['part'], second: r.second_reading === 'true',
+  }));
+  const readings = csv('labelled-43.csv').map((r): Reading => {
+    const groups: number[][] = [];
+    const unplaced: number[] = [];
+    for (const g of (r.same_case_groups ?? '').split('|').map((x) => x.trim()).filter((x) => x !== '')) {
+      const ids = g.split(/\s+/).filter((x) => x !== '?').map(Number);
+      if (g.includes('?')) unplaced.push(...ids); else groups.push(ids);
+    }
+    return { item: r.item_id, reading: r.reading as Reading['reading'], label: r.label as Label, phrases: r.deciding_phrases, groups, unplaced, by: r.labelled_by };
+  });
+  return { items, readings };
+}
+
+/** A proportion with its Wilson 95% interval. */
+export interface Proportion {
+  k: number;
+  n: number;
+  value: number;
+  low: number;
+  high: number;
+}
+
+/** `k` of `n` with its Wilson 95% interval (value 1, interval [0, 1] when n is 0). */
+export function wilson(k: number, n: number): Proportion {
+  if (n === 0) return { k, n, value: 1, low: 0, high: 1 };
+  const z = 1.959964;
+  const p = k / n;
+  const centre = p + (z * z) / (2 * n);
+  const spread = z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
+  const scale = 1 + (z * z) / n;
+  return { k, n, value: p, low: (centre - spread) / scale, high: (centre + spread) / scale };
+}
+
+/** Cohen's kappa of two readings of the same items (labels per item, in order). */
+export function cohenKappa(x: readonly string[], y: readonly string[]): number {
+  const n = x.length;
+  if (n === 0) return NaN;
+  const labels = [...new Set([...x, ...y])];
+  let agree = 0;
+  for (let i = 0; i < n; i++) if (x[i] === y[i]) agree++;
+  const po = agree / n;
+  const pe = labels.reduce((s, l) => s + (x.filter((v) => v === l).length / n) * (y.filter((v) => v === l).length / n), 0);
+  return pe === 1 ? 1 : (po - pe) / (1 - pe);
+}
+
+/** The label of record of each item (see the module header). */
+export function labelsOfRecord(readings: readonly Reading[]): Map<string, Reading> {
+  const out = new Map<string, Reading>();
+  for (const r of readings) {
+    if (r.reading === 'second') continue;
+    const had = out.get(r.item);
+    if (!had || r.reading === 'resolved') out.set(r.item, r);
+  }
+  return out;
+}
+
+/** Pairwise figures of one part. */
+export interface PairFigures {
+  decided: number;
+  same: number;
+  precision: Proportion;
+  recall: Proportion;
+  /** Decided pairs the linkage gets wrong: `item a-b label`. */
+  wrong: string[];
+}
+
+/** Pairwise precision and recall over the pairs of `part` (see the module header). `together(a, b)`: whether the linkage puts the two VAERS_IDs in one cluster. */
+export function pairFigures(items: readonly Item[], labels: ReadonlyMap<string, Reading>, part: Item['part'], together: (a: number, b: number) => boolean): PairFigures {
+  let decided = 0;
+  let same = 0;
+  let predicted = 0;
+  let correct = 0;
+  const wrong: string[] = [];
+  for (const it of items) {
+    const label = labels.get(it.item)?.label;
+    if (it.kind !== 'pair' || it.part !== part || label === undefined || label === 'undecidable') continue;
+    decided++;
+    const linked = together(it.ids[0], it.ids[1]);
+    if (label === 'same_case') same++;
+    if (linked) predicted++;
+    if (linked && label === 'same_case') correct++;
+    if (linked !== (label === 'same_case')) wrong.push(`${it.item} ${it.ids.join('-')} ${label}`);
+  }
+  return { decided, same, precision: wilson(correct, predicted), recall: wilson(correct, same), wrong };
+}
+
+/** Cluster figures: the decided groups and the right ones, over the labelled clusters. */
+export interface ClusterFigures {
+  clusters: number;
+  decidedClusters: number;
+  precision: Proportion;
+  /** The clusters labelled same_case that the linkage still keeps whole (k of n). */
+  sameWhole: Proportion;
+  /** The groups judged wrong: `item ids`. */
+  wrong: string[];
+}
+
+/**
+ * Precision of the random clusters for a linkage (see the module header): `groupOf(id)` is the
+ * cluster key of a VAERS_ID under that linkage.
+ */
+export function clusterFigures(items: readonly Item[], labels: ReadonlyMap<string, Reading>, groupOf: (id: number) => number): ClusterFigures {
+  let decidedClusters = 0;
+  let decided = 0;
+  let right = 0;
+  const wrong: string[] = [];
+  let clusters = 0;
+  let same = 0;
+  let whole = 0;
+  for (const it of items) {
+    if (it.kind !== 'cluster') continue;
+    clusters++;
+    const label = labels.get(it.item);
+    if (!label || label.label === 'undecidable') continue;
+    if (label.label === 'same_case') {
+      same++;
+      if (it.ids.every((id) => groupOf(id) === groupOf(it.ids[0]))) whole++;
+    }
+    const sameGroups = label.label === 'same_case' ? [it.ids] : label.groups;
+    if (label.label === 'different_patients' && sameGroups.length === 0 && label.unplaced.length === 0) {
+      // Different patients with no groups given: each member its own case.
+      sameGroups.push(...it.ids.map((id) => [id]));
+    }
+    decidedClusters++;
+    const byKey = new Map<number, number[]>();
+    for (const id of it.ids) byKey.set(groupOf(id), [...(byKey.get(groupOf(id)) ?? []), id]);
+    for (const members of byKey.values()) {
+      if (members.length < 2) continue;
+      if (members.some((id) => label.unplaced.includes(id))) continue;
+      decided++;
+      const one = sameGroups.some((g) => members.every((id) => g.includes(id)));
+      if (one) right++; else wrong.push(`${it.item} ${members.join(' ')}`);
+    }
+  }
+  return { clusters, decidedClusters, precision: wilson(right, decided), sameWhole: wilson(whole, same), wrong };
+}
+
+/** Kappa of the doubly read items (of `part`, or all) and their disagreements (`item ids first/second`). */
+export function secondReading(items: readonly Item[], readings: readonly Reading[], part?: Item['part']): { pairs: number; kappa: number; agreement: number; disagreements: string[] } {
+  const first = new Map(readings.filter((r) => r.reading === 'first').map((r) => [r.item, r]));
+  const second = new Map(readings.filter((r) => r.reading === 'second').map((r) => [r.item, r]));
+  const x: string[] = [];
+  const y: string[] = [];
+  const disagreements: string[] = [];
+  for (const it of items) {
+    const a = first.get(it.item);
+    const b = second.get(it.item);
+    if (!a || !b || (part !== undefined && it.part !== part)) continue;
+    x.push(a.label);
+    y.push(b.label);
+    if (a.label !== b.label) disagreements.push(`${it.item} ${it.ids.join('-')} ${a.label}/${b.label}`);
+  }
+  return { pairs: x.length, kappa: cohenKappa(x, y), agreement: x.length === 0 ? NaN : (x.length - disagreements.length) / x.length, disagreements };
+}

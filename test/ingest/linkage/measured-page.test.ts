@@ -1,0 +1,50 @@
+/**
+ * docs/duplicates.md's figures of the labelled set and the constant `GET /analyses` serves
+ * (src/domain/linkage-measured.ts) are what scripts/linkage-measure.ts computes from the fixtures
+ * (test/fixtures/linkage/sample-43.csv, labelled-43.csv) and the linkage's recorded verdicts
+ * (verdicts-43.json); and the measures themselves on hand-worked examples.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { LINKAGE_MEASURED } from '../../../src/domain/linkage-measured.js';
+import { clusterFigures, cohenKappa, wilson, type Item, type Reading } from './measure.js';
+import { docsBlock, measuredFigures, renderDomainModule, renderPage, servedFigures } from './measured-render.js';
+
+const root = process.cwd();
+const verdicts = JSON.parse(readFileSync('test/fixtures/linkage/verdicts-43.json', 'utf8')) as Record<string, number>;
+
+describe('the labelled set figures', () => {
+  it('docs/duplicates.md and src/domain/linkage-measured.ts equal the script\'s output', () => {
+    const doc = readFileSync('docs/duplicates.md', 'utf8');
+    const figures = measuredFigures(root, verdicts, verdicts.clusters);
+    expect(docsBlock(doc)).toBe(renderPage(figures));
+    expect(readFileSync('src/domain/linkage-measured.ts', 'utf8')).toBe(renderDomainModule(figures));
+    expect(LINKAGE_MEASURED).toEqual(servedFigures(figures));
+  });
+
+  it('Wilson interval: 3 of 4 gives 0.301-0.954; 0 of 0 is no information', () => {
+    const w = wilson(3, 4);
+    expect(w.value).toBe(0.75);
+    expect(w.low).toBeCloseTo(0.3006, 3);
+    expect(w.high).toBeCloseTo(0.9544, 3);
+    expect(wilson(0, 0)).toEqual({ k: 0, n: 0, value: 1, low: 0, high: 1 });
+  });
+
+  it('Cohen\'s kappa: 8 of 10 agreeing with marginals 6/4 in both readings is 7/12', () => {
+    // first: s s s s s s d d d d; second: s s s s s d d d d s -> agree 8 of 10; p_e = .6*.6 + .4*.4 = .52; kappa = (.8 - .52) / .48 = 7/12
+    const first = ['s', 's', 's', 's', 's', 's', 'd', 'd', 'd', 'd'];
+    const second = ['s', 's', 's', 's', 's', 'd', 'd', 'd', 'd', 's'];
+    expect(cohenKappa(first, second)).toBeCloseTo(7 / 12, 12);
+  });
+
+  it('a cluster cut by the linkage is judged by the label\'s same-case groups', () => {
+    const items: Item[] = [{ item: 'C1', kind: 'cluster', ids: [1, 2, 3], stratum: 'cluster', part: 'measured', second: false }];
+    const label = (groups: number[][]): Map<string, Reading> => new Map([['C1', { item: 'C1', reading: 'first', label: 'different_patients', phrases: '', groups, unplaced: [], by: '' }]]);
+    // Linkage keeps 1 and 2 together, 3 apart; label: 1 and 2 one case, 3 another -> 1 right of 1.
+    const cut = (id: number): number => (id === 3 ? 3 : 1);
+    expect(clusterFigures(items, label([[1, 2], [3]]), cut).precision).toMatchObject({ k: 1, n: 1 });
+    // The same cut, but 1 and 2 are different patients -> 0 right of 1; the whole cluster as drawn -> 0 of 1.
+    expect(clusterFigures(items, label([[1], [2, 3]]), cut).precision).toMatchObject({ k: 0, n: 1 });
+    expect(clusterFigures(items, label([[1], [2, 3]]), () => 0).precision).toMatchObject({ k: 0, n: 1 });
+  });
+});
