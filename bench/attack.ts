@@ -22,13 +22,19 @@
  * 304 -> 400 in 2; common_words 213 -> 174-344; common_phrase 171 (13,416 while the attack's leftovers
  * ran) -> 104-192; capped_prefixes 172 -> 52-99; big_selection_text 256 -> 99-213; big_selection_collapse 431 -> 99-218.
  *
- * Run: npm run build && npx tsx bench/attack.ts [--store FILE] [--cli dist/cli.js] [--duration 30] [--attackers 16] [--base URL]
+ * Then the export attacks (bench/attack-export.ts): one export alone, 32 exports whose clients
+ * leave after 100 ms and 16 concurrent downloads, with the other routes' latencies meanwhile
+ * (/healthz, a static file, /interactions/series, a cold /triage window) and the exports'
+ * temporary bytes at peak and after.
+ *
+ * Run: npm run build && npx tsx bench/attack.ts [--store FILE] [--cli dist/cli.js] [--duration 30] [--attackers 16] [--base URL] [--only search|exports]
  *   --cli: the server program (e.g. a build of older code, to measure before a change)
  *   --base: attack a server already running there instead (e.g. one started with --trace-gc)
  */
 import { createRequire } from 'node:module';
 import { arg, benchTarget, startServer, workload, type AutocannonResult } from './serve.js';
 import { random } from './prng.js';
+import { exportAttacks } from './attack-export.js';
 
 type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult & { timeouts: number; statusCodeStats: Record<string, { count: number }> }>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
@@ -102,6 +108,8 @@ async function main(): Promise<void> {
   const server = given ? { base: given, stop: () => {} } : await startServer(cli, storePath, popular[0]);
   try {
     const { base } = server;
+    const only = arg('only');
+    if (only === 'exports') return await exportAttacks(base);
     // Warm the popular /signals pages (the other client is a regular one, with its cache).
     for (const url of popular) await (await fetch(`${base}${url}`)).arrayBuffer();
     // The same two clients for 10 s without the attack: what the machine gives when nothing else runs here.
@@ -141,6 +149,7 @@ async function main(): Promise<void> {
       alone[kind] = { status: res.status, ms: Number((performance.now() - t).toFixed(1)), ...(res.status === 200 ? {} : { error: (JSON.parse(body) as { error: string }).error }) };
     }
     console.log(JSON.stringify({ each_worst_request_alone: alone }, null, 2));
+    if (only !== 'search') await exportAttacks(base);
   } finally {
     server.stop();
   }

@@ -4,21 +4,10 @@
  * backslash-escaped (escapeMarkdown); links are built only from validated NCT ids.
  */
 import { REGISTRY_CAVEAT } from '../domain/caveats.js';
+import { escapeMarkdown } from '../domain/markdown.js';
 import type { PipelineResult } from './result.js';
 import { describePhase, describeRole, describeStatus, resultNotes, SOURCE_NAME } from './wording.js';
 
-/**
- * Escapes an upstream string for a Markdown table cell: newlines become spaces and the
- * characters that Markdown or inline HTML would interpret are backslash-escaped (not `_`:
- * CommonMark ignores intraword underscores, and registry enums are full of them), so a title
- * such as `<script>` or `[x](javascript:...)` stays literal text.
- */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/[\r\n]+/g, ' ')
-    // `&` only when it starts an entity reference, which Markdown would decode.
-    .replace(/[\\`*{}[\]()<>#|!~]|&(?=#?[A-Za-z0-9]+;)/g, (c) => `\\${c}`);
-}
 
 function countsLine(counts: Record<string, number>): string {
   const entries = Object.entries(counts);

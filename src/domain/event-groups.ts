@@ -65,12 +65,35 @@ export interface EventGroupSet {
   digest: string;
 }
 
-/** A grouping file that cannot be read: every problem found, each naming its line. */
+/**
+ * Limits of a grouping file (issue 45: a file with a 50 MB cell or a million rows built a store
+ * the server then refused), checked before anything is built: its size in bytes (UTF-8), its data
+ * rows, the characters of one cell, the terms of one group. The shipped file has 110 rows, 14
+ * groups, at most 13 terms in a group and 178 characters in a cell.
+ */
+export const EVENT_GROUP_LIMITS = { bytes: 1_048_576, rows: 10_000, cellCharacters: 1_000, termsPerGroup: 500 } as const;
+
+/** The problems an error message lists (the rest are counted). */
+export const PROBLEMS_SHOWN = 10;
+
+/** A grouping file that cannot be read: its problems, each naming its line (the message lists the first PROBLEMS_SHOWN and counts the rest). */
 export class EventGroupsError extends Error {
   constructor(readonly file: string, readonly problems: readonly string[]) {
-    super(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the grouping file:\n  ${problems.join('\n  ')}`);
+    const shown = problems.slice(0, PROBLEMS_SHOWN);
+    const more = problems.length - shown.length;
+    super(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the grouping file:\n  ${shown.join('\n  ')}${more > 0 ? `\n  ... and ${more} more` : ''}`);
     this.name = 'EventGroupsError';
   }
+}
+
+/** The problem of a grouping file of `bytes` bytes, or null within EVENT_GROUP_LIMITS.bytes (the build checks it before reading the file). */
+export function fileSizeProblem(bytes: number): string | null {
+  return bytes > EVENT_GROUP_LIMITS.bytes ? `the file has ${bytes} bytes, more than the ${EVENT_GROUP_LIMITS.bytes} a grouping file may have (docs/event-groups.md, limits)` : null;
+}
+
+/** A cell as a message quotes it: at most 60 characters. */
+function quoted(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}...` : text);
 }
 
 const ID_PATTERN = /^[A-Za-z0-9_.-]+$/;
@@ -78,24 +101,33 @@ const ID_PATTERN = /^[A-Za-z0-9_.-]+$/;
 /**
  * Reads a grouping file's text (`file` names it in the messages). All or nothing: every problem
  * is collected, then thrown together.
- * @throws EventGroupsError naming each line: a missing, unknown or repeated column; a row with a
+ * @throws EventGroupsError naming each line: a file, a row count, a cell or a group's terms past
+ *   EVENT_GROUP_LIMITS (the size before the file is parsed); a missing, unknown or repeated column; a row with a
  *   wrong number of cells; an empty cell; a bad group id; a scope other than narrow/broad; a group
  *   whose rows disagree on label, source or version; a label used by two groups (ignoring case)
  *   or ending in " (broad)"; a term listed twice in one group (a duplicate row); no group at all.
  */
 export function parseEventGroups(text: string, file: string): EventGroupSet {
   const problems: string[] = [];
+  const tooLarge = fileSizeProblem(Buffer.byteLength(text, 'utf8'));
+  if (tooLarge !== null) throw new EventGroupsError(file, [tooLarge]);
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
     records = parse(text, { info: true, relax_column_count: true, skip_empty_lines: true, bom: true, trim: true }) as unknown as typeof records;
   } catch (error) {
-    throw new EventGroupsError(file, [`not readable as CSV: ${(error as Error).message}`]);
+    throw new EventGroupsError(file, [`not readable as CSV: ${(error as Error).message.slice(0, 300)}`]);
   }
+  if (records.length - 1 > EVENT_GROUP_LIMITS.rows) throw new EventGroupsError(file, [`the file has ${records.length - 1} rows, more than the ${EVENT_GROUP_LIMITS.rows} a grouping file may have (docs/event-groups.md, limits)`]);
+  for (const { record, info } of records) {
+    const long = record.findIndex((cell) => cell.length > EVENT_GROUP_LIMITS.cellCharacters);
+    if (long >= 0) problems.push(`line ${info.lines}: cell ${long + 1} has ${record[long].length} characters, more than the ${EVENT_GROUP_LIMITS.cellCharacters} a cell may have`);
+  }
+  if (problems.length > 0) throw new EventGroupsError(file, problems);
   if (records.length === 0) throw new EventGroupsError(file, ['empty file: expected the header ' + EVENT_GROUP_COLUMNS.join(',')]);
   const header = records[0].record;
   const headerLine = records[0].info.lines;
   for (const [i, name] of header.entries()) {
-    if (!(EVENT_GROUP_COLUMNS as readonly string[]).includes(name)) problems.push(`line ${headerLine}: unknown column "${name}" (the columns: ${EVENT_GROUP_COLUMNS.join(', ')})`);
+    if (!(EVENT_GROUP_COLUMNS as readonly string[]).includes(name)) problems.push(`line ${headerLine}: unknown column ${quoted(name)} (the columns: ${EVENT_GROUP_COLUMNS.join(', ')})`);
     else if (header.indexOf(name) !== i) problems.push(`line ${headerLine}: column "${name}" is named twice`);
   }
   const missing = EVENT_GROUP_COLUMNS.filter((c) => !header.includes(c));
@@ -142,6 +174,9 @@ export function parseEventGroups(text: string, file: string): EventGroupSet {
     const other = byLabel.get(group.label.toLowerCase());
     if (other) problems.push(`line ${group.line}: group_label "${group.label}" is also the label of group "${other.id}" (line ${other.line}); labels name the groups in answers and must differ`);
     else byLabel.set(group.label.toLowerCase(), group);
+  }
+  for (const group of groups.values()) {
+    if (group.terms.length > EVENT_GROUP_LIMITS.termsPerGroup) problems.push(`line ${group.line}: group "${group.id}" has ${group.terms.length} terms, more than the ${EVENT_GROUP_LIMITS.termsPerGroup} a group may have`);
   }
   if (problems.length === 0 && groups.size === 0) problems.push('no group: the file has a header but no row');
   if (problems.length > 0) throw new EventGroupsError(file, problems);

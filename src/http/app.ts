@@ -7,8 +7,9 @@
  * resource plugin) with a schema appears in `/openapi.json`. Shared schemas (spec 2.1-2.5)
  * are added once and become `components/schemas`.
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { FastifyError, FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
@@ -28,6 +29,7 @@ import { reportsRoutes } from './reports-route.js';
 import { triageRoutes } from './triage-route.js';
 import { interactionsRoutes } from './interactions-route.js';
 import { exportRoutes } from './export-route.js';
+import type { ExportLimits } from '../serve/export/files.js';
 import { healthRoutes } from './health.js';
 import { LiveStore, type LiveStoreLog } from './live-store.js';
 import { registerMetrics } from './metrics.js';
@@ -56,6 +58,8 @@ export interface AppOptions {
   publicBaseUrl?: string;
   /** Deadline of every request in milliseconds (deadline.ts); default: REPORTING_SIGNALS_DEADLINE_MS, else 10,000. */
   deadlineMs?: number;
+  /** The export's limits (default EXPORT_LIMITS, src/serve/export/files.ts) and the parent of its folders (default: the system's temp folder's reporting-signals-exports). */
+  exports?: { limits?: ExportLimits; root?: string };
 }
 
 /** A built app and its served store (the serve command reloads it on SIGHUP; tests swap it). */
@@ -88,6 +92,30 @@ export const CATALOG_CACHE_CONTROL = 'public, max-age=3600';
 /** Methods of the read-only resources (spec 4.1, 4.2: GET; HEAD with it). Others get 405. */
 export const ALLOWED_METHODS = ['GET', 'HEAD'] as const;
 
+/** Methods a route answers: GET, HEAD, OPTIONS (CORS preflight), and POST, PUT, PATCH, DELETE (405 per path, 404 for an unknown one). Any other is 405 on every path. */
+const ROUTED_METHODS = [...ALLOWED_METHODS, 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Headers of the answers written outside Fastify (raw answers below): CORS *, nosniff, the caveat (spec 1, 5). */
+function rawHeaders(build: string): Record<string, string> {
+  return {
+    'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS.join(', '),
+    'X-Content-Type-Options': 'nosniff', 'X-REPORTS-Build': build, 'X-REPORTS-Hypothesis': HYPOTHESIS,
+  };
+}
+
+/**
+ * Writes a raw HTTP answer on `socket` (a request that never reaches Fastify) with the Error object
+ * (spec 2.5) and the headers of every answer (rawHeaders), then closes the connection.
+ */
+function rawAnswer(socket: Socket | Duplex, status: number, message: string, build: string, extra: Record<string, string> = {}): void {
+  const body = JSON.stringify(errorBody(message));
+  if (socket.writable) {
+    const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), ...rawHeaders(build), ...extra, Connection: 'close' };
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`);
+  }
+  socket.destroy();
+}
+
 /**
  * Answers a connection-level client error (the request never reached a route: head larger
  * than MAX_HEADER_SIZE -> 431, timeout -> 408, malformed HTTP -> 400) with a raw HTTP response
@@ -105,16 +133,23 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     status = 408;
     message = 'the request was not received in time';
   }
-  const body = JSON.stringify(errorBody(message));
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: ${EXPOSED_HEADERS.join(', ')}\r\n` +
-        `X-Content-Type-Options: nosniff\r\nX-REPORTS-Build: ${build}\r\nX-REPORTS-Hypothesis: ${HYPOTHESIS}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy();
+  rawAnswer(socket, status, message, build);
+}
+
+/**
+ * The answers Node gives itself, outside Fastify, made like every other (issue 45): a request
+ * with an `Expect` other than `100-continue` (Node answered a bare 417) is 417 with the Error
+ * object; `CONNECT` (Node dropped the connection without a word) is 405 with `Allow`.
+ */
+export function answerNodeRequests(server: Server, build: () => string): void {
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const body = JSON.stringify(errorBody(`the expectation ${JSON.stringify(String(request.headers.expect).slice(0, 100))} cannot be met: the service knows only Expect: 100-continue (RFC 9110 10.1.1)`));
+    response.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), ...rawHeaders(build()), Connection: 'close' });
+    response.end(body);
+  });
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    rawAnswer(socket, 405, `method CONNECT is not allowed: the service is read-only (allowed: ${ALLOWED_METHODS.join(', ')})`, build(), { Allow: ALLOWED_METHODS.join(', ') });
+  });
 }
 
 /**
@@ -165,6 +200,12 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(NOSNIFF);
     if (!isPipelinePath(request.url)) reply.header('x-reports-build', live?.build ?? buildId()).header('x-reports-hypothesis', HYPOTHESIS);
+    if (!(ROUTED_METHODS as readonly string[]).includes(request.method)) {
+      // TRACE, PROPFIND and the other methods no route has: 405 with Allow on every path (was 404).
+      reply.code(405).header('allow', ALLOWED_METHODS.join(', ')).header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED_HEADERS.join(', '))
+        .send(errorBody(`method ${request.method.slice(0, 20)} is not allowed: the service is read-only (allowed: ${ALLOWED_METHODS.join(', ')})`, { allowed: ALLOWED_METHODS }));
+      return;
+    }
     const refused = refusal(request, ALLOWED_METHODS);
     if (refused === null) return done();
     reply.code(400).header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED_HEADERS.join(', '))
@@ -194,6 +235,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD, encodings: [...ENCODINGS] });
   live = await opening;
   const served = live;
+  answerNodeRequests(app.server, () => served.build);
 
   registerDeadline(app, served, deadlineMs);
   // Graceful shutdown: once close() starts, answers in flight ask their client to close the
@@ -244,7 +286,7 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   await app.register(reportsRoutes, { live: served });
   await app.register(triageRoutes, { live: served, analysisNames });
   await app.register(interactionsRoutes, { live: served });
-  await app.register(exportRoutes, { live: served, analysisNames });
+  await app.register(exportRoutes, { live: served, analysisNames, ...options.exports });
   await app.register(pipelineRoutes, pipelineOptionsFromEnv());
   await app.register(explorerRoutes, { live: served });
 

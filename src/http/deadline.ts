@@ -8,6 +8,13 @@
  * request stops costing anything. While the served store is still loading (`/readyz` 503), a
  * request waiting for it is not cut: its deadline starts over when the load ends.
  *
+ * A deadline answer is always the Error object (issue 45): whatever the route had set before (a
+ * static file's Content-Type, ETag, Last-Modified and Cache-Control, an export's
+ * Content-Disposition) is removed, and it says `Cache-Control: no-store`, with the caveat and CORS
+ * headers every answer has. The route's own answer, when it comes after that, is dropped
+ * silently (a stream is destroyed) and counted (`lateAnswers`, in /metrics as
+ * `reporting_signals_late_answers_total`).
+ *
  * The limit: REPORTING_SIGNALS_DEADLINE_MS in the environment, else DEADLINE_MS_DEFAULT (the
  * serve command and tests can pass another to buildApp). A route with `config: { deadline: false }`
  * (the bulk export, src/http/export-route.ts) has none.
@@ -53,6 +60,32 @@ export function deadlineMessage(deadlineMs: number): string {
   return `the request was not answered within its deadline of ${deadlineMs} ms and was stopped (the server is busy, or the query is costly: narrow it); retry after a few seconds`;
 }
 
+/** Answers of routes that came after their request's deadline answer, dropped (over every app of the process; /metrics). */
+export const lateAnswers = { count: 0 };
+
+/** Headers a deadline answer keeps of those set before it (the ones every answer carries: src/http/app.ts). */
+const KEPT_HEADERS = new Set(['x-content-type-options', 'x-reports-build', 'x-reports-hypothesis', 'access-control-allow-origin', 'access-control-expose-headers', 'vary', 'connection']);
+
+/**
+ * The request's deadline answer: the 503 Error object with Retry-After and `Cache-Control:
+ * no-store`, whatever the route had set (its other headers removed), and every later answer of the
+ * route dropped and counted in `lateAnswers`.
+ */
+export function sendDeadline(reply: FastifyReply, message: string): FastifyReply {
+  if (reply.sent) return reply;
+  for (const name of Object.keys(reply.getHeaders())) if (!KEPT_HEADERS.has(name)) reply.removeHeader(name);
+  for (const name of reply.raw.getHeaderNames()) if (!KEPT_HEADERS.has(name)) reply.raw.removeHeader(name);
+  reply.code(503).header('retry-after', String(DEADLINE_RETRY_AFTER_SECONDS)).header('cache-control', 'no-store')
+    .header('content-type', 'application/json; charset=utf-8').send(errorBody(message));
+  // The route's answer, when it comes: dropped (a stream closed), counted.
+  reply.send = (payload?: unknown): FastifyReply => {
+    lateAnswers.count++;
+    if (payload && typeof (payload as { destroy?: unknown }).destroy === 'function') (payload as { destroy: () => void }).destroy();
+    return reply;
+  };
+  return reply;
+}
+
 /** Answers 503 with the Error object and Retry-After (unless an answer was already sent). */
 export function sendUnavailable(reply: FastifyReply, message: string): FastifyReply {
   if (reply.sent) return reply;
@@ -93,7 +126,7 @@ export function registerDeadline(app: FastifyInstance, live: LiveStore, deadline
       }
       const message = deadlineMessage(deadlineMs);
       controller.abort(new Unavailable('cancelled', message));
-      sendUnavailable(reply, message);
+      sendDeadline(reply, message);
     };
     timer = setTimeout(expire, deadlineMs).unref();
     const generation = live.current;

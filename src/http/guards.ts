@@ -6,7 +6,8 @@
  *   fetches from this origin only, no inline script, no framing (`frame-ancestors 'none'`, and
  *   `X-Frame-Options: DENY` for browsers without CSP level 2);
  * - a 400 Error object (spec 2.5) instead of a bare answer for an HTTP/1.1 request without
- *   `Host` (RFC 9112 3.2; Node's own check answers a bodiless 400, so the app does it) and for
+ *   `Host` (RFC 9112 3.2; Node's own check answers a bodiless 400, so the app does it), for a
+ *   request with more than one `Host` line (RFC 9112 3.2; Node kept the first) and for
  *   an `OPTIONS` request that is not a CORS preflight (no `Origin` or no
  *   `Access-Control-Request-Method`; @fastify/cors answered those with text/plain);
  * - the base of the API catalog's links (`PUBLIC_BASE_URL`, else relative links: the catalog never
@@ -32,7 +33,7 @@ export const EXPLORER_HEADERS = { 'content-security-policy': EXPLORER_CSP, 'x-fr
 
 /**
  * Why a request is refused before any route (the 400 Error message), or null to go on:
- * an HTTP/1.1 request without `Host`; an `OPTIONS` request without `Origin` or
+ * an HTTP/1.1 request without `Host`; a request with several `Host` lines; an `OPTIONS` request without `Origin` or
  * `Access-Control-Request-Method` (the service answers OPTIONS only as a CORS preflight; `allowed`: the
  * resources' methods, named in the message).
  */
@@ -41,6 +42,9 @@ export function refusal(request: FastifyRequest, allowed: readonly string[]): st
   if (request.raw.httpVersion === '1.1' && (headers.host === undefined || headers.host === '')) {
     return 'the request has no Host header, which HTTP/1.1 requires (RFC 9112 3.2)';
   }
+  // Node keeps the first of several Host lines: a proxy that read another one would route the request elsewhere.
+  const hosts = request.raw.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'host').length;
+  if (hosts > 1) return `the request has ${hosts} Host headers; a request has one (RFC 9112 3.2)`;
   if (request.method === 'OPTIONS' && (!headers.origin || !headers['access-control-request-method'])) {
     return `OPTIONS is answered only as a CORS preflight, with the Origin and Access-Control-Request-Method headers; the resources allow ${allowed.join(', ')}`;
   }

@@ -249,10 +249,18 @@ export class Generation {
   }
 
   private closing: Promise<void> | null = null;
+  private readonly closeHooks: Array<() => Promise<void>> = [];
 
-  /** Releases the loaded data (idempotent). */
+  /** Runs `dispose` when the generation closes (its per-store files: the export's, src/serve/export/files.ts); at once when it has closed. */
+  whenClosed(dispose: () => Promise<void>): void {
+    if (this.closing) void this.closing.then(dispose);
+    else this.closeHooks.push(dispose);
+  }
+
+  /** Releases the loaded data and runs the close hooks (idempotent). */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      await Promise.allSettled(this.closeHooks.map((dispose) => dispose()));
       await this.complete.catch(() => undefined);
       await this.analyses.close();
       this.store.close();

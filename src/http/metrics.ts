@@ -6,6 +6,8 @@
  *   the raw path; `unmatched` for a path with no route) and status code;
  * - `reporting_signals_answer_cache_hits_total{resource}` / `..._misses_total{resource}`: the
  *   answer caches of /signals and /cases (hits are answers served without rendering);
+ * - `reporting_signals_late_answers_total`: answers that came after their request's deadline
+ *   answer (503), dropped (src/http/deadline.ts);
  * - `reporting_signals_answer_compressions_total{encoding}`: bodies compressed (once per cached answer and coding);
  * - `reporting_signals_store_info{store_build,build,reports_through,analyses,path} 1`, and
  *   `reporting_signals_store_load_seconds`, `reporting_signals_store_loaded` (0 while loading),
@@ -19,6 +21,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { CasesService } from '../serve/cases/service.js';
 import { SignalsService } from '../serve/signals/service.js';
 import { compressions } from './answer.js';
+import { lateAnswers } from './deadline.js';
 import type { LiveStore } from './live-store.js';
 
 /** Latency buckets, in seconds (most answers are served from memory in under 5 ms). */
@@ -51,6 +54,15 @@ export function registerMetrics(app: FastifyInstance, live: LiveStore): Registry
     collect() {
       this.reset();
       for (const [encoding, count] of Object.entries(compressions)) this.inc({ encoding }, count);
+    },
+  });
+  new Counter({
+    name: 'reporting_signals_late_answers_total',
+    help: 'Answers of routes that came after their request had been answered 503 at its deadline, dropped (over every app of the process).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(lateAnswers.count);
     },
   });
   new Gauge({

@@ -4,6 +4,7 @@
  * OpenAPI description of its routes (the route files set `description` from here) and its
  * section of /llms.txt (notes.ts assembles RESOURCE_NOTES with the rest).
  */
+import { EXPORT_LIMITS } from '../serve/export/files.js';
 import { CASES_PARAMETERS } from '../serve/cases/params.js';
 import { ANALYSIS_TABLES, EXPORT_FORMATS, EXPORT_TABLES } from '../serve/export/params.js';
 import { REPORT_EVENT_COLUMNS, REPORT_VACCINE_COLUMNS } from '../domain/store-schema.js';
@@ -145,7 +146,8 @@ export function exportNotes(): string {
 - pairs: every pair the analysis serves, the /signals fields (spec 2.1): n sums the quarterly n over the flagged windows, which overlap (not distinct reports).
 - quarterly: one row per pair and 4-quarter window (quarter = its last quarter), the store's columns: analysis, drug (the vaccine), event, quarter, n (reports in the window), expected, the MGPS, PRR, ROR and IC statistics with their bounds, n_methods_flagged, is_signal_any, ewma_eb05 and the triage evidence.
 - reports (one row per report, with its narratives when the store keeps them), report_vaccines (one row per report and vaccine: ${REPORT_VACCINE_COLUMNS.map(([name]) => name).join(', ')}), report_events (one row per report and event: ${REPORT_EVENT_COLUMNS.map(([name]) => name).join(', ')}): long format, joined on vaers_id.
-- CSV: a header line, comma-separated, quotes where needed, empty cells for null, true/false. Parquet: zstd, typed columns.`;
+- CSV: a header line, comma-separated, quotes where needed, empty cells for null, true/false; a text cell starting with =, +, -, @, a tab or CR gets a leading ' (as every CSV of the service). Parquet: zstd, typed columns.
+- Each file is written once per served store and then served again; HEAD answers the headers without writing it (Content-Length once written). At most ${EXPORT_LIMITS.exports} exports at once: past it 503 with Retry-After. A client that leaves before its file is written stops the writing; one that stops reading for ${EXPORT_LIMITS.idleSeconds} s is disconnected.`;
 }
 
 /** The resource notes in section order: /llms.txt prints `### section title` and the body; the routes use the body as their OpenAPI description. */

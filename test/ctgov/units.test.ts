@@ -3,7 +3,7 @@ import { advancedFilter, ctgovOptionsFromEnv, readPage, studiesParams } from '..
 import { containsWords, roleInStudy, words } from '../../src/ctgov/match.js';
 import { prefersHtml } from '../../src/ctgov/negotiate.js';
 import { parseLimit, parsePipelineQuery, parseStatus, type PipelineQuery } from '../../src/ctgov/params.js';
-import { escapeMarkdown } from '../../src/ctgov/brief.js';
+import { escapeMarkdown } from '../../src/domain/markdown.js';
 import { redactTrialIds } from '../../src/ctgov/service.js';
 
 describe('sponsor words (spec 4.2: a family name that contains it counts)', () => {

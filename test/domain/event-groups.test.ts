@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ANALYSES, parseAnalysisName } from '../../src/domain/analysis-rules.js';
-import { eventGroupItems, EventGroupsError, parseEventGroups, termsInNoReport } from '../../src/domain/event-groups.js';
+import { EVENT_GROUP_LIMITS, eventGroupItems, EventGroupsError, parseEventGroups, PROBLEMS_SHOWN, termsInNoReport } from '../../src/domain/event-groups.js';
 
 const HEADER = 'group_id,group_label,term,scope,source,version';
 const GOOD = [
@@ -95,6 +95,36 @@ describe('parseEventGroups', () => {
       'line 3: group_label "SEIZURES" is also the label of group "s" (line 2); labels name the groups in answers and must differ',
       'line 4: group_label "Rash (broad)" may not end with " (broad)" (the name of a group\'s broad item)',
     ]);
+  });
+
+  it('refuses a file past its limits before building anything: size, rows, a cell, terms per group (issue 45)', () => {
+    const row = (i: number, group = 'g') => `${group},Label ${group},Term ${i},narrow,src,1`;
+    // A 50 MB cell was read whole and went into the store's metadata: now the file's size alone refuses it.
+    const big = `${HEADER}\ng,G,${'x'.repeat(EVENT_GROUP_LIMITS.bytes)},narrow,src,1\n`;
+    expect(problems(big)).toEqual([`the file has ${Buffer.byteLength(big)} bytes, more than the 1048576 a grouping file may have (docs/event-groups.md, limits)`]);
+    const rows = [HEADER, ...Array.from({ length: EVENT_GROUP_LIMITS.rows + 1 }, (_, i) => row(i, `g${i % 100}`))].join('\n');
+    expect(problems(rows)).toEqual(['the file has 10001 rows, more than the 10000 a grouping file may have (docs/event-groups.md, limits)']);
+    expect(problems(`${HEADER}\ng,G,${'y'.repeat(1001)},narrow,src,1\n`)).toEqual(['line 2: cell 3 has 1001 characters, more than the 1000 a cell may have']);
+    const wide = [HEADER, ...Array.from({ length: EVENT_GROUP_LIMITS.termsPerGroup + 1 }, (_, i) => row(i))].join('\n');
+    expect(problems(wide)).toEqual(['line 2: group "g" has 501 terms, more than the 500 a group may have']);
+    // At the limits exactly: read.
+    const full = [HEADER, ...Array.from({ length: EVENT_GROUP_LIMITS.termsPerGroup }, (_, i) => row(i))].join('\n');
+    expect(parseEventGroups(full, 'full.csv').groups[0].terms).toHaveLength(500);
+  });
+
+  it('names the first problems and counts the rest, never the whole file', () => {
+    const bad = [HEADER, ...Array.from({ length: 5000 }, (_, i) => `bad id ${i},X${i},Rash,narrow,src,1`)].join('\n');
+    let message = '';
+    try {
+      parseEventGroups(bad, 'bad.csv');
+    } catch (error) {
+      message = (error as Error).message;
+      expect((error as EventGroupsError).problems).toHaveLength(5000);
+    }
+    const lines = message.split('\n');
+    expect(lines[0]).toBe('bad.csv: 5000 problems in the grouping file:');
+    expect(lines.slice(1, 1 + PROBLEMS_SHOWN)).toEqual(Array.from({ length: PROBLEMS_SHOWN }, (_, i) => `  line ${i + 2}: group_id "bad id ${i}" may hold only letters, digits, _, - and .`));
+    expect(lines.slice(1 + PROBLEMS_SHOWN)).toEqual(['  ... and 4990 more']);
   });
 
   it('refuses text that is not CSV', () => {

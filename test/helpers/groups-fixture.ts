@@ -24,11 +24,13 @@ export const GROUPS_CSV = [
 /** The vaccine of the fixture's Syncope cluster. */
 export const GARDASIL = 'HPV (GARDASIL)';
 
-/** Writes the fixture into `dir` and builds `dir/store.duckdb`: the reports, the store's path and the build summary. */
-export async function writeGroupsStore(dir: string): Promise<{ reports: FixtureReport[]; store: string; summary: BuildSummary }> {
-  const reports = historyFixture();
+/**
+ * Writes the fixture into `dir` and builds `dir/store.duckdb`: the reports, the store's path and
+ * the build summary. `groups` (default GROUPS_CSV) and `reports` (default historyFixture()) craft another.
+ */
+export async function writeGroupsStore(dir: string, groups = GROUPS_CSV, reports: FixtureReport[] = historyFixture()): Promise<{ reports: FixtureReport[]; store: string; summary: BuildSummary }> {
   await writeVaersFolder(path.join(dir, 'vaers'), reports);
-  writeFileSync(path.join(dir, 'mine.csv'), GROUPS_CSV);
+  writeFileSync(path.join(dir, 'mine.csv'), groups);
   const store = path.join(dir, 'store.duckdb');
   const summary = await buildStore({ vaers: path.join(dir, 'vaers'), out: store, analyses: 'stratified,groups', eventGroups: path.join(dir, 'mine.csv'), workers: 1 });
   return { reports, store, summary };

@@ -8,7 +8,7 @@
  * each pair's groups. Bad grouping files stop the build with errors by line and leave no store.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -156,6 +156,34 @@ describe('bad grouping files stop the build: errors by line, no store', () => {
     expect((error as Error).message).toContain('line 4: duplicate row: term "Rash" is already in group "a" (line 2)');
     expect(existsSync(path.join(dir, 'store.duckdb'))).toBe(false);
   });
+
+  it('a file past the size limit stops the build before anything is written, refused from its size before it is read (issue 45: 50 MB cells and a million rows built a store the server refused)', async () => {
+    const file = path.join(dir, 'huge.csv');
+    writeFileSync(file, `group_id,group_label,term,scope,source,version\na,A,${'x'.repeat(2_000_000)},narrow,s,1\n`);
+    const error = await build(file).catch((e: Error) => e);
+    expect((error as Error).name).toBe('UserError');
+    expect((error as Error).message).toBe(`--event-groups: ${file}: 1 problem in the grouping file:\n  the file has ${statSync(file).size} bytes, more than the 1048576 a grouping file may have (docs/event-groups.md, limits)`);
+    expect(existsSync(path.join(dir, 'store.duckdb'))).toBe(false);
+  });
+
+  it('a file at the limits (10,000 rows, 500 terms a group, 9,999 terms no report carries) builds a store the server serves', async () => {
+    const file = path.join(dir, 'full.csv');
+    const rows = Array.from({ length: 9_999 }, (_, i) => `g${Math.floor(i / 500)},Group ${Math.floor(i / 500)},Term ${i} ${'y'.repeat(60)},narrow,s,1`);
+    writeFileSync(file, ['group_id,group_label,term,scope,source,version', ...rows, 'g0,Group 0,Rash,broad,s,1'].join('\n').replace('g0,Group 0,Term 0', 'g20,Group 20,Term 0'));
+    const summary = await build(file);
+    expect(summary.eventGroups?.terms).toBe(10_000);
+    expect(summary.eventGroups?.terms_in_no_report).toHaveLength(9_999);
+    const app = await buildApp({ storePath: path.join(dir, 'store.duckdb') });
+    try {
+      while ((await app.inject({ url: '/readyz' })).statusCode === 503) await new Promise((r) => setTimeout(r, 100));
+      expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200);
+      const groups = (await app.inject({ url: '/analyses' })).json().analyses.find((a: { name: string }) => a.name === 'groups');
+      expect(groups.event_groups.groups).toHaveLength(21);
+    } finally {
+      await app.close();
+      await rm(path.join(dir, 'store.duckdb'), { force: true });
+    }
+  }, 300_000);
 
   it('a missing file, and a file without an analysis of groups, are refused', async () => {
     await expect(build(path.join(dir, 'absent.csv'))).rejects.toThrow(/--event-groups: cannot read .*absent\.csv: ENOENT/);

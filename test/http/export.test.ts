@@ -5,6 +5,7 @@
  * read back with DuckDB itself, not with project code. Skips without the default store.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -105,6 +106,23 @@ describe.skipIf(!hasStore)('GET /analyses/NAME/export and GET /export on the def
     expect(events.map((e) => e.term).sort()).toEqual(report.events.map((e: { term: string }) => e.term).sort());
   }, 120_000);
 
+  it('the reports CSV goes through the CSV cell rule: report 77395\'s narrative starts \'+swelling; no cell a spreadsheet would run but numbers', async () => {
+    const res = await get('/export?table=reports&format=csv');
+    expect(res.statusCode).toBe(200);
+    const rows = csvRows(res.body);
+    const report = rows.find((r) => r.vaers_id === '77395')!;
+    expect(Object.values(report).filter((cell) => cell.toLowerCase().startsWith("'+swelling in rt thigh"))).toHaveLength(1);
+    let neutralised = 0;
+    for (const row of rows) {
+      for (const cell of Object.values(row)) {
+        if (/^[=+\-@\t\r]/.test(cell)) expect([cell, Number.isFinite(Number(cell))]).toEqual([cell, true]);
+        if (/^'[=+\-@\t\r]/.test(cell)) neutralised++;
+      }
+    }
+    // The issue counted 314 such cells in the reports export before the rule applied.
+    expect(neutralised).toBe(314);
+  }, 300_000);
+
   it('bad parameters are 400 Error objects with allowed; an unknown analysis 404', async () => {
     for (const url of ['/export', '/export?table=everything', '/export?table=pairs&format=xlsx', '/export?table=pairs&limit=5',
       '/export?table=pairs&table=quarterly', '/analyses/all/export?table=reports']) {
@@ -118,4 +136,38 @@ describe.skipIf(!hasStore)('GET /analyses/NAME/export and GET /export on the def
     expect((await get('/export?table=pairs&format=xlsx')).json().allowed).toEqual(['csv', 'parquet']);
     expect((await get('/analyses/nope/export?table=pairs')).statusCode).toBe(404);
   }, 120_000);
+});
+
+describe.skipIf(!hasStore)('a client that stops reading an export (default store)', () => {
+  let app: FastifyInstance;
+  let port: number;
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'rs-export-idle-'));
+    app = await buildApp({ storePath: DEFAULT_STORE!, exports: { root, limits: { exports: 16, writers: 2, idleSeconds: 1 } } });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as AddressInfo).port;
+    while ((await app.inject({ url: '/readyz' })).statusCode !== 200) await new Promise((r) => setTimeout(r, 500));
+  }, 300_000);
+  afterAll(async () => {
+    await app?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('is disconnected once it has read nothing for idleSeconds (it held the connection and its file before)', async () => {
+    const socket = connect(port, '127.0.0.1');
+    socket.write('GET /export?table=quarterly&format=csv HTTP/1.1\r\nHost: a\r\n\r\n');
+    let head = '';
+    let received = 0;
+    // Reads the head and the first chunk, then stops reading: the 122 MB body fills the buffers.
+    await new Promise<void>((done) => socket.once('data', (chunk: Buffer) => { head = chunk.toString('latin1', 0, 200); received = chunk.length; socket.pause(); done(); }));
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    // The server closes its side (a paused client sees no FIN until it reads): its connections drop to none.
+    const connections = (): Promise<number> => new Promise((done) => app.server.getConnections((_error, n) => done(n)));
+    while ((await connections()) > 0) await new Promise((r) => setTimeout(r, 200));
+    socket.destroy();
+    expect(received).toBeGreaterThan(0);
+    // The server still answers, and the export is still served to a client that reads.
+    expect((await app.inject({ method: 'HEAD', url: '/export?table=quarterly&format=csv' })).headers['content-length']).toMatch(/^\d+$/);
+  }, 300_000);
 });

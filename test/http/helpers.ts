@@ -3,6 +3,7 @@
  * and small readers of inject() answers.
  */
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
 import { writeFixtureStore } from '../serve/signals/fixture.js';
@@ -45,5 +46,22 @@ export function rawGet(port: number, target: string, headers: Record<string, str
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+/** Sends `text` on a fresh connection and resolves with the whole answer (status line, headers, body). */
+export function rawExchange(port: number, text: string): Promise<{ head: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let out = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => {
+      out += d;
+      const end = out.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: (\d+)/i.exec(out);
+      if (end >= 0 && length && out.length >= end + 4 + Number(length[1])) socket.end();
+    });
+    socket.on('close', () => resolve({ head: out.slice(0, out.indexOf('\r\n\r\n')), body: out.slice(out.indexOf('\r\n\r\n') + 4) }));
+    socket.on('error', reject);
   });
 }

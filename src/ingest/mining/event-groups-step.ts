@@ -4,12 +4,12 @@
  * written: never a partial analysis), and after the read the file's terms that no report carries
  * are listed (a warning of the closing summary, by line; the analysis is still built).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnalysisDefinition } from '../../domain/analysis-rules.js';
 import {
-  eventGroupItems, EventGroupsError, parseEventGroups, SHIPPED_EVENT_GROUPS_URL, termsInNoReport, type EventGroupSet, type EventGroupsMeta, type TermInNoReport,
+  eventGroupItems, EventGroupsError, fileSizeProblem, parseEventGroups, SHIPPED_EVENT_GROUPS_URL, termsInNoReport, type EventGroupSet, type EventGroupsMeta, type TermInNoReport,
 } from '../../domain/event-groups.js';
 import { UserError } from '../../domain/user-error.js';
 
@@ -52,8 +52,12 @@ export async function readEventGroups(path: string | undefined, analyses: readon
   const file = path ?? fileURLToPath(SHIPPED_EVENT_GROUPS_URL);
   let text: string;
   try {
+    // Its size first: a file past the limit is never read into memory (src/domain/event-groups.ts EVENT_GROUP_LIMITS).
+    const tooLarge = fileSizeProblem((await stat(file)).size);
+    if (tooLarge !== null) throw new UserError(`--event-groups: ${new EventGroupsError(file, [tooLarge]).message}`);
     text = await readFile(file, 'utf8');
   } catch (error) {
+    if (error instanceof UserError) throw error;
     throw new UserError(`--event-groups: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   try {

@@ -7,6 +7,7 @@
 import { HYPOTHESIS } from '../../domain/caveats.js';
 import { PAIR_FIELDS, type Pair } from '../../domain/pair.js';
 import { csvCell } from '../../domain/csv-cell.js';
+import { escapeMarkdown } from '../../domain/markdown.js';
 import type { Catalog } from './catalog.js';
 import type { Format, SignalsParams } from './parameters.js';
 import type { RenderContext, Rendered, Renderer } from './render-context.js';
@@ -90,7 +91,8 @@ const BRIEF_COLUMNS: ReadonlyArray<keyof Pair> = ['vaccine', 'event', 'n', 'eb05
 function renderBrief(ctx: RenderContext): Rendered {
   const { params, match, page } = ctx;
   const total = match.ids.length;
-  const query = (['vaccine', 'event', 'q'] as const).filter((k) => params[k] !== undefined).map((k) => `${k}=${mdCell(params[k])}`);
+  // The query is the client's text: escaped as the /pipeline brief escapes a registry's (no raw HTML, no link).
+  const query = (['vaccine', 'event', 'q'] as const).filter((k) => params[k] !== undefined).map((k) => `${k}=${escapeMarkdown(String(params[k]))}`);
   const filters: string[] = [];
   if (params.min_eb05 !== undefined) filters.push(`min_eb05 >= ${params.min_eb05}`);
   if (params.min_n !== undefined) filters.push(`min_n >= ${params.min_n}`);
