@@ -88,6 +88,17 @@ program
   });
 
 program
+  .command('reload')
+  .description('refresh the server running here (npm start or serve) on port N: its default store rebuilt when its VAERS folder changed, or its --store file reloaded; waits and prints the outcome')
+  .option('--port <n>', 'the server\'s port (default: $PORT or 8080)', integerOption)
+  .option('--no-wait', 'send the signal and return at once')
+  .option('--force', 'swap even a store that drops an analysis or the narratives (SIGUSR2)', false)
+  .action(async (options) => {
+    const { runReload } = await import('./commands/reload.js');
+    await runReload(options);
+  });
+
+program
   .command('evaluate')
   .description('a reference set of vaccine x event concepts of known status (positive, negative; refuted, administration and artefact scored apart) against every method and analysis of a store, every window judged (sensitivity, specificity, PPV, time to signal), and the triage queue against plain EB05, PRR and IC025 orderings')
   .requiredOption('--reference <file>', 'reference set CSV: id,vaccine,event,class,emerged,source (data/reference/README.md)')
