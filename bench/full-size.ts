@@ -32,7 +32,7 @@
  *   --store  the store to write (default DIR/../<name of DIR>.duckdb); --skip-build serves it as it is
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,21 +48,29 @@ function option(argv: string[], name: string): string | undefined {
   return at >= 0 ? argv[at + 1] : undefined;
 }
 
+/** A phase of the build: its wall and CPU seconds (the build's `done in` line) and the process tree's peak RSS sampled since the previous phase ended (bytes). */
+interface Phase {
+  name: string;
+  wall: number;
+  cpu: number;
+  peakRss: number;
+}
+
 /** Runs the build; returns its summary, the phases' "done in" lines with their seconds, wall time, and the sampled tree RSS and load. */
-async function build(vaers: string, out: string): Promise<{ summary: BuildSummary; phases: [string, number][]; wall: number; peakRss: number; load: { mean: number; max: number } }> {
+async function build(vaers: string, out: string): Promise<{ summary: BuildSummary; phases: Phase[]; wall: number; peakRss: number; load: { mean: number; max: number } }> {
   const started = performance.now();
   const child = spawn(process.execPath, [cli, 'build', '--vaers', vaers, '--analyses', 'default', '--narratives', '--out', out], {
     cwd: repoRoot, env: { ...process.env, REPORTING_SIGNALS_SUMMARY_JSON: '1' }, stdio: ['ignore', 'ignore', 'pipe'],
   });
   const sampler = new TreeSampler(child.pid as number);
   let stderr = '';
-  const phases: [string, number][] = [];
+  const phases: Phase[] = [];
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
     for (const line of chunk.toString().split('\n')) {
-      const m = /^(.+?): done in ([\d.]+) s/.exec(line);
+      const m = /^(.+?): done in ([\d.]+) s(?: \(cpu ([\d.]+) s\))?/.exec(line);
       if (m) {
-        phases.push([m[1], Number(m[2])]);
+        phases.push({ name: m[1], wall: Number(m[2]), cpu: m[3] === undefined ? NaN : Number(m[3]), peakRss: sampler.takePeak() });
         console.log(`  [${((performance.now() - started) / 1000).toFixed(0)} s] ${line}`);
       }
     }
@@ -124,21 +132,31 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Serves the store and measures memory and latencies; prints as it goes. */
-async function serve(store: string): Promise<void> {
+/** Starts `serve --store` and waits for /readyz 200 (polled every 100 ms): the process, its URL and the seconds to ready. */
+async function startServe(store: string): Promise<{ child: ReturnType<typeof spawn>; base: string; seconds: number }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = spawn(process.execPath, [cli, 'serve', '--store', store, '--port', String(port)], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 100));
+    const ready = await timedGet(`${base}/readyz`).catch(() => null);
+    if (ready?.status === 200) break;
+    if (child.exitCode !== null) throw new Error('serve exited');
+  }
+  return { child, base, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Serves the store and measures memory and latencies; prints as it goes. The first start builds
+ * the narrative index (unless `<store>.narratives` is already this store's); a second start then
+ * loads it from that file (src/serve/narratives/index-file.ts): both times are printed.
+ */
+async function serve(store: string): Promise<void> {
+  const { child, base, seconds } = await startServe(store);
   try {
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 500));
-      const ready = await timedGet(`${base}/readyz`).catch(() => null);
-      if (ready?.status === 200) break;
-      if (child.exitCode !== null) throw new Error('serve exited');
-    }
     const pid = child.pid as number;
-    console.log(`serve: ready in ${((performance.now() - started) / 1000).toFixed(1)} s, RSS ${gib(processMemory(pid).rss)}`);
+    console.log(`serve: ready in ${seconds.toFixed(1)} s, RSS ${gib(processMemory(pid).rss)}, CPU ${cpuSecondsOf(pid).toFixed(1)} s`);
 
     const triage = await timedGet(`${base}/triage?limit=50`);
     const triage2021 = await timedGet(`${base}/triage?quarter=2021Q2&limit=50`);
@@ -169,7 +187,18 @@ async function serve(store: string): Promise<void> {
     console.log(`serve: RSS after the queries ${gib(mem.rss)}, peak (VmHWM) ${gib(mem.hwm)}`);
   } finally {
     child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('close', resolve));
   }
+  const again = await startServe(store);
+  const pid = again.child.pid as number;
+  console.log(`serve again (the narrative index from ${store}.narratives): ready in ${again.seconds.toFixed(1)} s, RSS ${gib(processMemory(pid).rss)}, CPU ${cpuSecondsOf(pid).toFixed(1)} s`);
+  again.child.kill('SIGTERM');
+}
+
+/** CPU seconds (user + system, every thread) of a process so far, from /proc/PID/stat. */
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
 /** Prints the COVID-era fields of a COVID-19 pair, a non-COVID pair peaking in 2021Q1-2022Q4, and a pair with quarters on both sides of 2021. */
@@ -217,6 +246,8 @@ async function main(): Promise<void> {
     console.log(`build: ${s.reportsRead} reports read, ${s.reportsKept} kept; wall ${b.wall.toFixed(0)} s; read ${s.seconds.read} s, count ${s.seconds.count} s, total ${s.seconds.total} s`);
     console.log(`  follow-ups: ${JSON.stringify(s.versions)}`);
     console.log(`  peak RSS: process tree sampled ${gib(b.peakRss)}, build's maxRSS ${gib(s.peakRssBytes)}; load average during the build: mean ${b.load.mean.toFixed(1)}, max ${b.load.max.toFixed(1)} (2 cores)`);
+    console.log('  phase                      wall s   cpu s   peak RSS of the tree (since the previous phase)');
+    for (const p of b.phases) console.log(`  ${p.name.padEnd(24)} ${p.wall.toFixed(1).padStart(8)} ${p.cpu.toFixed(1).padStart(7)}   ${gib(p.peakRss)}`);
     console.log(`  analyses: ${s.analyses.map((a) => `${a.name} ${a.reports} reports ${a.pairs} pairs ${a.rows} rows`).join('; ')}`);
   }
   console.log(`store: ${store} ${gib(statSync(store).size)}`);

@@ -8,7 +8,7 @@
  *   and recall of the measured part and precision of the random clusters, each with its Wilson
  *   95% interval, before (the clusters as drawn, the linkage of the draw) and now, Cohen's kappa
  *   of the doubly read pairs and the disagreements;
- * - src/domain/linkage-measured.ts, the same figures as the constant LINKAGE_MEASURED that
+ * - src/serve/signals/linkage-measured.ts, the same figures as the constant LINKAGE_MEASURED that
  *   `GET /analyses` serves in `linkage.measured`.
  *
  * test/ingest/linkage/measured-page.test.ts checks that both equal what this script writes from
@@ -50,5 +50,5 @@ if (values.reuse) {
 }
 const figures = measuredFigures(process.cwd(), verdicts, verdicts.clusters);
 writeAtomically('docs/duplicates.md', spliceDocs(readFileSync('docs/duplicates.md', 'utf8'), renderPage(figures)));
-writeAtomically('src/domain/linkage-measured.ts', renderDomainModule(figures));
+writeAtomically('src/serve/signals/linkage-measured.ts', renderDomainModule(figures));
 console.log(renderPage(figures));

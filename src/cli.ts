@@ -9,6 +9,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { analysisNamesText, DEFAULT_ANALYSES } from './domain/analysis-rules.js';
 import { UserError } from './domain/user-error.js';
 import { PROGRAM_VERSION } from './domain/version.js';
+import { servedResourcesText } from './http/route-table.js';
 
 function integerOption(value: string): number {
   const n = Number(value);
@@ -75,7 +76,7 @@ program
 
 program
   .command('serve')
-  .description('serve /signals, /cases, /vaccines and /pipeline over a store (default: the 1990-2006 store built from data/vaers into the cache on first start); SIGHUP reloads the store, SIGTERM/SIGINT stop gracefully')
+  .description(`serve ${servedResourcesText()} over a store (default: the 1990-2006 store built from data/vaers into the cache on first start); SIGHUP reloads the store, SIGTERM/SIGINT stop gracefully`)
   .option('--store <file>', 'store file (default: the default store in the cache, built first when absent)')
   .option('--vaers <dir>', 'without --store: build the default store from this VAERS folder instead of data/vaers')
   .option('--port <n>', 'port (default: $PORT or 8080)', integerOption)
@@ -84,6 +85,17 @@ program
   .action(async (options) => {
     const { runServe } = await import('./commands/serve.js');
     await runServe(options);
+  });
+
+program
+  .command('reload')
+  .description('refresh the server running here (npm start or serve) on port N: its default store rebuilt when its VAERS folder changed, or its --store file reloaded; waits and prints the outcome')
+  .option('--port <n>', 'the server\'s port (default: $PORT or 8080)', integerOption)
+  .option('--no-wait', 'send the signal and return at once')
+  .option('--force', 'swap even a store that drops an analysis or the narratives (SIGUSR2)', false)
+  .action(async (options) => {
+    const { runReload } = await import('./commands/reload.js');
+    await runReload(options);
   });
 
 program

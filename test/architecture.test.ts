@@ -10,11 +10,18 @@
  * (b) nothing imports from src/http but src/http itself, src/commands and src/cli.ts (the server
  *     assembly sits on top; the `serve` command starts it);
  * (c) each floor imports only what it may (MAY_IMPORT): src/domain nothing else, src/stats only
- *     src/domain, src/ingest and src/serve the ground floor and never each other, src/ctgov only
- *     src/domain, src/cache the ground floor and src/ingest; the only file directly in src/ is cli.ts;
+ *     src/domain, src/ingest and src/serve the ground floor and never each other, src/cache the
+ *     ground floor and src/ingest; the only file directly in src/ is cli.ts; the /pipeline room
+ *     (src/serve/pipeline, no store) only itself, src/serve/query and src/domain;
  * (e) the /signals query validator (src/serve/signals/parameters.ts) does not load DuckDB;
  * (f) src/serve/query (what /signals and /cases share) sits below both resources: it imports only
- *     src/domain and packages.
+ *     src/domain and packages;
+ * (g) the serve wing has one front door, and src/http holds no state of a store: no file of
+ *     src/http reads the store (src/serve/store) or keeps a module-level Map or WeakMap (but the
+ *     transport's ETag and compressed bytes of an answer, answer.ts), and a route file imports from
+ *     the serve wing only the generation (src/serve/generation), a room's entry (`resource.ts`,
+ *     `service.ts`), its route schemas (`schemas.ts`, `schema.ts`, `report-schema.ts`) and
+ *     src/serve/query.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -195,7 +202,6 @@ describe('architecture: the import graph of src/', () => {
     stats: ['stats', 'domain'],
     ingest: ['ingest', 'domain', 'stats'],
     serve: ['serve', 'domain', 'stats'],
-    ctgov: ['ctgov', 'domain'],
     cache: ['cache', 'domain', 'ingest'],
   };
 
@@ -213,6 +219,14 @@ describe('architecture: the import graph of src/', () => {
     expect(edges.filter(({ file, target }) => !MAY_IMPORT[folderOf(file)].includes(folderOf(target)))).toEqual([edges[0]]);
   });
 
+  it('(c) the /pipeline room (no store) imports only itself, src/serve/query and src/domain', () => {
+    expect(FILES).toContain('src/serve/pipeline/service.ts');
+    const outside = srcEdges()
+      .filter(({ file, target }) => unitOf(file) === 'serve/pipeline' && !['serve/pipeline', 'serve/query', 'domain'].includes(unitOf(target)))
+      .map(({ file, target }) => `${file} -> ${target}`);
+    expect(outside).toEqual([]);
+  });
+
   it('(e) the /signals query validator does not load DuckDB', () => {
     expect([...packagesReachedFrom('src/serve/signals/parameters.ts')].filter((p) => p.startsWith('@duckdb/'))).toEqual([]);
   });
@@ -223,6 +237,33 @@ describe('architecture: the import graph of src/', () => {
       .filter(({ file, target }) => unitOf(file) === 'serve/query' && !['serve/query', 'domain'].includes(unitOf(target)))
       .map(({ file, target }) => `${file} -> ${target}`);
     expect(outside).toEqual([]);
+  });
+
+  /** What a route file may import from the serve wing: the front door, a room's entry or route schemas, and src/serve/query. */
+  const ROUTE_MAY_IMPORT = (target: string): boolean => unitOf(target) === 'serve/generation' || unitOf(target) === 'serve/query'
+    || /\/(resource|service|schemas|schema|report-schema)\.ts$/.test(target);
+  /** Route files left as they are this round: the export route is rewritten by issue 45 (its per-generation cache moves into src/serve/export). */
+  const ROUTES_AS_THEY_ARE = new Set(['src/http/export-route.ts']);
+
+  it('(g) src/http reads no store and keeps no per-store state; a route file reaches the serve wing through its front door', () => {
+    const http = FILES.filter((f) => folderOf(f) === 'http');
+    expect(http).toContain('src/http/triage-route.ts');
+    expect(srcEdges().filter(({ file, target }) => folderOf(file) === 'http' && unitOf(target) === 'serve/store').map(({ file, target }) => `${file} -> ${target}`)).toEqual([]);
+    const stateful = http.filter((f) => /^(?:export\s+)?(?:const|let)\s+\w+\s*(?::[^=]+)?=\s*new\s+(?:Weak)?Map\b/m.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(stateful).toEqual(['src/http/answer.ts']);
+    const routes = http.filter((f) => f.endsWith('-route.ts') && !ROUTES_AS_THEY_ARE.has(f));
+    expect(routes.length).toBeGreaterThanOrEqual(6);
+    const through = srcEdges()
+      .filter(({ file, target }) => routes.includes(file) && folderOf(target) === 'serve' && !ROUTE_MAY_IMPORT(target))
+      .map(({ file, target }) => `${file} -> ${target}`);
+    expect(through).toEqual([]);
+  });
+
+  it('(g) the rule catches a route that reads the store or a room\'s insides', () => {
+    expect(ROUTE_MAY_IMPORT('src/serve/store/triage-rows.ts')).toBe(false);
+    expect(ROUTE_MAY_IMPORT('src/serve/triage/rank.ts')).toBe(false);
+    expect(ROUTE_MAY_IMPORT('src/serve/triage/resource.ts')).toBe(true);
+    expect(ROUTE_MAY_IMPORT('src/serve/generation/generation.ts')).toBe(true);
   });
 
   it('the parse sees every form of import; the cycle search reports the path', () => {

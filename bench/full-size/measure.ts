@@ -42,6 +42,8 @@ function descendants(pid: number): number[] {
 /** Samples the RSS of the tree under `pid` and the 1-minute load average every `everyMs` until stopped. */
 export class TreeSampler {
   peakRss = 0;
+  /** The peak since the last takePeak (bytes). */
+  private peakSince = 0;
   private loads: number[] = [];
   private readonly timer: NodeJS.Timeout;
   constructor(private readonly pid: number, everyMs = 500) {
@@ -50,7 +52,15 @@ export class TreeSampler {
   private sample(): void {
     const rss = [this.pid, ...descendants(this.pid)].reduce((sum, p) => sum + rssOf(p), 0);
     this.peakRss = Math.max(this.peakRss, rss);
+    this.peakSince = Math.max(this.peakSince, rss);
     this.loads.push(loadavg()[0]);
+  }
+  /** The peak tree RSS (bytes) since the previous call (or the start), sampling once more first; then starts a new span. */
+  takePeak(): number {
+    this.sample();
+    const peak = this.peakSince;
+    this.peakSince = 0;
+    return peak;
   }
   /** Stops sampling; returns the peak tree RSS (bytes) and the load average's mean and max over the run. */
   stop(): { peakRss: number; load: { mean: number; max: number } } {

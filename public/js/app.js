@@ -3,13 +3,15 @@
 // pair's views: quarterly series, analyses compared, the reports behind it (also for a vaccine
 // or an event alone) and the class view. The URL holds the state; every datum comes from the
 // public API (/signals, /analyses, /cases, /vaccines) and is written with textContent.
-import { getSignals, signalsUrl } from './api.js';
+import { getSignals, getVaccines, signalsUrl } from './api.js';
+import { renderProductForm, renderProductsPage } from './products.js';
 import { analysisInfo, casesPathOf, defaultAnalysis, fillSelector, isDefault, loadAnalyses, signalsPathOf } from './analyses.js';
 import {
   stateFromSearch, hasQuery, listParams, describeQuery, casesParams, hrefOf, pairState, pairHref,
   vaccineState, showsQueryReports, windowStart,
 } from './state.js';
-import { renderPairHead, renderPairRows } from './table.js';
+import { fillPairCautions, renderPairHead, renderPairRows } from './table.js';
+import { cautionCell, queueCautions } from './triage.js';
 import { clearPlot } from './plot.js';
 import { rememberNames, setupSuggestions } from './suggest.js';
 import { viewLink } from './links.js';
@@ -125,20 +127,34 @@ async function render() {
   syncForm();
   $('error').hidden = true;
   $('empty').hidden = true;
-  const front = !hasQuery(state) && !state.pair;
+  const productsPage = state.productsPage && !hasQuery(state) && !state.pair;
+  const front = !hasQuery(state) && !state.pair && !productsPage;
   $('front').hidden = !front;
+  $('products-page').hidden = !productsPage;
   const tasks = [renderDetail(current)];
   if (front) {
+    renderProductForm(state.products, await productNames(), (products) => navigate({ products, tpage: 1 }), hrefOf({ ...state, productsPage: true, tpage: 1 }));
     tasks.push(renderFrontDoor({
-      current, analysis: state.analysis, vaccineLink, pairLink, onMeta: showMeta,
+      current, analysis: state.analysis, vaccineLink, pairLink, onMeta: showMeta, products: state.products,
       queuePage: state.tpage, onQueuePage: (tpage) => openView({ tpage }, 'triage-title'),
     }));
   }
+  if (productsPage) tasks.push(renderProductsPage({ current, analysis: state.analysis, products: state.products, backHref: hrefOf({ ...state, productsPage: false }) }));
   if (hasQuery(state)) tasks.push(renderList(current));
   else $('results').hidden = true;
   await Promise.all(tasks);
   if (!probed && $('reports-through').textContent === '—') await probeMeta();
   if (current()) setStatus('ready');
+}
+
+/** Product names and vaccine types of GET /vaccines for the filter's suggestions (once per page; none when it fails). */
+let namesOnce = null;
+function productNames() {
+  namesOnce ??= getVaccines().then((answer) => {
+    const rows = answer.ok && answer.body && Array.isArray(answer.body.vaccines) ? answer.body.vaccines : [];
+    return [...new Set([...rows.map((v) => v.vax_type).filter(Boolean), ...rows.map((v) => v.vaccine)])].sort();
+  }, () => []);
+  return namesOnce;
 }
 
 async function renderList(current) {
@@ -169,6 +185,11 @@ async function renderList(current) {
   const table = $('pairs');
   renderPairHead(table.tHead, { sort: state.sort, order: state.order, onSort });
   renderPairRows(table.tBodies[0], rows, { selected: state.pair, pairLink, typeLink: (row) => vaccineLink(row.vax_type) });
+  // The cautions of the same pairs in the same analysis's queue (latest window), filled when /triage answers.
+  queueCautions(state, state.analysis).then((queue) => {
+    if (!current()) return;
+    fillPairCautions(table.tBodies[0], rows, queue && queue.map, (list) => cautionCell(list, queue.table));
+  }, () => undefined);
   setTableContext(table, `Rows of the ${analysisWords(state.analysis)}. ${N_SUM}`);
   const pages = Math.max(1, Math.ceil(total / state.limit));
   const first = params.offset + 1;
@@ -268,6 +289,16 @@ async function init() {
   $('range-form').addEventListener('submit', (e) => {
     e.preventDefault();
     openView({ from: $('range-from').value.trim(), to: $('range-to').value.trim(), rpage: 1 }, 'listing-title');
+  });
+  $('products-page-link').addEventListener('click', (e) => {
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    openView({ productsPage: true, tpage: 1 }, 'products-page-title');
+  });
+  $('products-back').addEventListener('click', (e) => {
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    openView({ productsPage: false }, 'triage-title');
   });
   $('range-all').addEventListener('click', () => navigate({ from: '', to: '', rpage: 1 }));
   $('range-window').addEventListener('click', () => navigate({ from: windowStart(state.window), to: state.window, rpage: 1 }));

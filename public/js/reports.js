@@ -10,7 +10,7 @@ import { el } from './table.js';
 const SEX_LABELS = { F: 'Female', M: 'Male', U: 'Unknown' };
 const OUTCOME_LABELS = {
   died: 'Died', l_threat: 'Life-threatening', hospital: 'Hospitalised', x_stay: 'Prolonged hospital stay',
-  disable: 'Disability', birth_defect: 'Birth defect', er_visit: 'Emergency room visit', ofc_visit: 'Office visit',
+  disable: 'Disability', birth_defect: 'Birth defect', er_visit: 'Emergency room (VAERS 1 form: or doctor) visit', ofc_visit: 'Office visit',
 };
 const SERIOUS_LABELS = { serious: 'Serious', not_serious: 'Not serious' };
 const OUTCOME_KEYS = ['died', 'l_threat', 'hospital', 'x_stay', 'disable', 'birth_defect', 'er_visit', 'ofc_visit'];
@@ -223,10 +223,20 @@ function snippetLine(snippet) {
   return line;
 }
 
+/**
+ * What a report's `er_visit` means by its form (`form_vers`): on the VAERS 1 form (the older layout,
+ * 1990-2006, and FORM_VERS 1) ER_VISIT is an "emergency room or doctor visit" (VAERS Data Use
+ * Guide); on the VAERS 2 form (FORM_VERS 2) ER_ED_VISIT is the emergency room or department alone
+ * (src/serve/cases/report-html.ts erVisitLabel, the report page).
+ */
+export function erVisitWords(formVers) {
+  return String(formVers ?? '').trim() === '2' ? 'emergency room or department visit' : 'emergency room or doctor visit';
+}
+
 /** One report of the listing, as a `<details>` with its vaccines, events and narrative. */
 function reportDetails(report, ctx) {
   const details = el('details', null, { class: 'report', 'data-vaers-id': String(report.vaers_id) });
-  const outcomes = OUTCOME_KEYS.filter((k) => report[k] === true).map((k) => OUTCOME_LABELS[k].toLowerCase());
+  const outcomes = OUTCOME_KEYS.filter((k) => report[k] === true).map((k) => (k === 'er_visit' ? erVisitWords(report.form_vers) : OUTCOME_LABELS[k].toLowerCase()));
   const age = report.age_yrs === null || report.age_yrs === undefined ? report.age_group : `${report.age_group} (${report.age_yrs} y)`;
   const onset = report.onset_days === null || report.onset_days === undefined ? 'onset interval unknown' : `onset day ${report.onset_days}`;
   const parts = [`received ${report.received}`, SEX_LABELS[report.sex] ?? report.sex, age, report.state ?? 'state unknown', onset,

@@ -6,10 +6,14 @@
 // selected pair), view (series | compare | reports | class; `reports` also without a pair:
 // the reports behind the query), rpage (1-based page of the reports listing), text (the
 // Reports view's search of the narratives, GET /cases `text`), duplicates (`collapse`: the Reports
-// view counts each suspected-duplicate cluster once, GET /cases `duplicates`; left out for `keep`).
+// view counts each suspected-duplicate cluster once, GET /cases `duplicates`; left out for `keep`),
+// product (repeated: the sponsor's products or vaccine types; the front door's queue filtered to
+// them, and their "My products" page, `view=products`).
 
 export const SORT_KEYS = ['eb05', 'n', 'latest'];
 export const VIEWS = ['series', 'compare', 'reports', 'class'];
+/** The most products a page filters to. */
+export const MAX_PRODUCTS = 20;
 /** The choices of GET /cases `duplicates`; the first is the default. */
 export const DUPLICATES = ['keep', 'collapse'];
 export const DEFAULT_LIMIT = 20;
@@ -42,6 +46,8 @@ const QUARTER = /^(\d{4})Q([1-4])$/;
  * @property {string} from  first RECVDATE quarter of the Reports view ('' for the first of the store)
  * @property {string} to  last RECVDATE quarter of the Reports view ('' for the last of the store)
  * @property {number} tpage  1-based page of the front door's triage queue
+ * @property {string[]} products  the products or vaccine types the queue is filtered to (URL `product`, repeated)
+ * @property {boolean} productsPage  the "My products" page (URL `view=products`, with at least one product, no pair)
  */
 
 /** A quarter `YYYYQn` as given, or '' when it is not one. */
@@ -99,7 +105,14 @@ export function stateFromSearch(search) {
     from: quarterOrEmpty(p.get('from')),
     to: quarterOrEmpty(p.get('to')),
     tpage: positiveInt(p.get('tpage'), 1, Number.MAX_SAFE_INTEGER),
+    products: productsOf(p.getAll('product')),
+    productsPage: !pair && view === 'products' && p.getAll('product').some((x) => x.trim() !== ''),
   };
+}
+
+/** The products of the URL: trimmed, without blanks or repeats, at most MAX_PRODUCTS. */
+export function productsOf(values) {
+  return [...new Set(values.map((v) => String(v).trim()).filter((v) => v !== ''))].slice(0, MAX_PRODUCTS);
 }
 
 /**
@@ -122,6 +135,7 @@ export function searchFromState(state) {
     p.set('pair_event', state.pair.event);
   }
   if ((state.pair || state.view === 'reports') && state.view !== 'series') p.set('view', state.view);
+  else if (state.productsPage && !state.pair && state.products && state.products.length) p.set('view', 'products');
   if (state.view === 'reports' && state.rpage !== 1) p.set('rpage', String(state.rpage));
   if (state.view === 'reports' && state.text) p.set('text', state.text);
   if (state.duplicates && state.duplicates !== DUPLICATES[0]) p.set('duplicates', state.duplicates);
@@ -129,6 +143,7 @@ export function searchFromState(state) {
   if (state.from) p.set('from', state.from);
   if (state.to) p.set('to', state.to);
   if (state.tpage && state.tpage !== 1) p.set('tpage', String(state.tpage));
+  for (const product of state.products ?? []) p.append('product', product);
   const text = p.toString();
   return text ? `?${text}` : '';
 }

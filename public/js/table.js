@@ -24,15 +24,16 @@ export function el(tag, text, attrs = {}) {
  * eb05, n, latest); the others are not sortable by the API.
  */
 export const PAIR_COLUMNS = [
-  { key: 'vaccine', label: 'Vaccine' },
-  { key: 'vax_type', label: 'Vaccine type' },
-  { key: 'event', label: 'Event' },
-  { key: 'n', label: 'n', num: true, sort: 'n', title: 'Sum of quarterly observed counts (overlapping windows, not unique reports)' },
-  { key: 'eb05', label: 'EB05', num: true, sort: 'eb05', title: 'Peak quarterly EB05 among quarters flagged by at least 2 methods' },
-  { key: 'quarters_flagged', label: 'Quarters flagged', num: true },
-  { key: 'first_quarter', label: 'First quarter' },
-  { key: 'latest_quarter', label: 'Latest quarter', sort: 'latest' },
-  { key: 'emerging', label: 'Emerging' },
+  { key: 'vaccine', label: 'Vaccine', title: 'The product (VAERS VAX_NAME)' },
+  { key: 'vax_type', label: 'Vaccine type', title: 'VAERS VAX_TYPE of the product' },
+  { key: 'event', label: 'Event', title: 'The MedDRA term' },
+  { key: 'n', label: 'n (sum)', num: true, sort: 'n', title: 'Sum of the quarterly observed counts over the flagged windows (they overlap: not a count of reports)' },
+  { key: 'eb05', label: 'Peak EB05', num: true, sort: 'eb05', title: 'Peak quarterly EB05 among the quarters flagged by at least 2 methods (not the EB05 of one window, which the queue shows)' },
+  { key: 'quarters_flagged', label: 'Quarters flagged', num: true, title: 'Quarters whose window at least 2 methods flag' },
+  { key: 'first_quarter', label: 'First quarter', title: 'First quarter flagged' },
+  { key: 'latest_quarter', label: 'Latest quarter', sort: 'latest', title: 'Latest quarter flagged' },
+  { key: 'emerging', label: 'Emerging', title: 'First flagged within the last four quarters of the data' },
+  { key: 'cautions', label: 'Cautions (window)', title: 'The cautions GET /triage gives the pair in the latest window (those of events folded under it marked “folded”); a dash: not in that window\'s queue' },
 ];
 
 function cellText(row, column) {
@@ -93,6 +94,10 @@ export function renderPairRows(tbody, rows, options = {}) {
         cell.append(options.pairLink(row, row[column.key], { class: `pair-link ${column.key}-link`, title: `Open the pair ${row.vaccine} × ${row.event}` }));
       } else if (column.key === 'vax_type' && options.typeLink && typeof row.vax_type === 'string') {
         cell.append(options.typeLink(row));
+      } else if (column.key === 'cautions') {
+        cell.className = 'labels cautions';
+        cell.dataset.pending = 'true';
+        cell.textContent = '…';
       } else if (column.key === 'emerging' && row.emerging) {
         cell.append(el('span', 'yes', { class: 'badge' }));
       } else {
@@ -103,6 +108,28 @@ export function renderPairRows(tbody, rows, options = {}) {
     return tr;
   });
   tbody.replaceChildren(...trs);
+}
+
+/**
+ * Fills the Cautions column of rendered pair rows from the queue's rows of the same analysis
+ * (`queue`: Map "vaccine\u0000event" -> {cautions: [{code, text, folded}], window}), with
+ * `renderCautions(list)` making the cell's labels; a pair not in the queue gets a dash.
+ * @param {HTMLTableSectionElement} tbody
+ * @param {object[]} rows
+ * @param {Map<string, object>|null} queue  null: the queue could not be read (the cells say so)
+ * @param {(list: object[]) => HTMLElement} renderCautions
+ */
+export function fillPairCautions(tbody, rows, queue, renderCautions) {
+  const index = PAIR_COLUMNS.findIndex((c) => c.key === 'cautions');
+  rows.forEach((row, i) => {
+    const cell = tbody.rows[i] && tbody.rows[i].cells[index];
+    if (!cell) return;
+    delete cell.dataset.pending;
+    const found = queue ? queue.get(`${row.vaccine}\u0000${row.event}`) : undefined;
+    if (!queue) cell.textContent = 'not available';
+    else if (!found) cell.textContent = '—';
+    else cell.replaceChildren(...renderCautions(found.cautions).childNodes);
+  });
 }
 
 const QUARTER_COLUMNS = [

@@ -24,17 +24,36 @@ export function cautionTable(body) {
   return table;
 }
 
-/** The columns of the queue's and the artefacts' tables: [label, title, numeric]. */
+/** The columns of the queue's and the artefacts' tables: [label, title, numeric]; every header says what it is. */
 const COLUMNS = [
-  ['Rank', null, true], ['Vaccine', null, false], ['Event', null, false], ['n', 'Reports of the pair received in the window (4 quarters)', true],
-  ['EB05', 'EB05 of the window', true], ['Score', 'Triage score: the higher, the sooner to review', true], ['Reasons', null, false], ['Cautions', null, false],
+  ['Rank', 'Rank in the queue (in the filtered queue when filtered to products)', true], ['Vaccine', 'The product (VAERS VAX_NAME)', false], ['Event', 'The MedDRA term', false],
+  ['n (window)', 'Reports of the pair received in the window (its 4 quarters)', true],
+  ['EB05 (window)', 'EB05 of the window ending at the queue\'s quarter (not the peak over quarters of the pairs table)', true],
+  ['Score', 'Triage score: the higher, the sooner to review', true], ['Reasons', 'Why the pair ranks where it does (hover a label for the API\'s sentence)', false],
+  ['Cautions', 'The pair\'s cautions, and those of the events folded under it (marked “folded”); hover a label for the API\'s sentence', false],
 ];
 
 /** Writes the column headers of a triage table. */
 function fillHead(table) {
   const tr = el('tr');
-  for (const [label, title, num] of COLUMNS) tr.append(el('th', label, { scope: 'col', class: num ? 'num' : null, title }));
+  for (const [label, title, num] of COLUMNS) {
+    const th = el('th', null, { scope: 'col', class: num ? 'num' : null, title });
+    th.append(el('abbr', label, { title }));
+    tr.append(th);
+  }
   table.tHead.replaceChildren(tr);
+}
+
+/**
+ * A pair's cautions and those of the rows folded under it (`related_events[].cautions`, when the
+ * API gives them), each `{code, text, folded}` (`folded`: the folded event's term, or null).
+ * Whatever codes the API sends are shown: none is known here.
+ */
+export function cautionsOf(pair) {
+  const own = (Array.isArray(pair.cautions) ? pair.cautions : []).filter((c) => c && c.code).map((c) => ({ code: c.code, text: c.text, folded: null }));
+  const folded = (Array.isArray(pair.related_events) ? pair.related_events : []).flatMap((r) => (r && Array.isArray(r.cautions) ? r.cautions : [])
+    .filter((c) => c && c.code).map((c) => ({ code: c.code, text: c.text, folded: r.event })));
+  return [...own, ...folded];
 }
 
 /** A code as words: `late_reports` -> `late reports`. */
@@ -54,13 +73,37 @@ function labels(items, kind, cautions) {
   for (const item of list) {
     const spec = kind === 'cautions' ? cautions.get(item.code) : undefined;
     const artefact = Boolean(spec && spec.artefact);
-    ul.append(el('li', spec && typeof spec.label === 'string' ? spec.label : words(item.code), {
-      class: `label ${kind === 'reasons' ? 'reason' : 'caution'}${artefact ? ' artefact' : ''}`,
-      'data-code': item.code, title: typeof item.text === 'string' ? item.text : null,
+    const name = spec && typeof spec.label === 'string' ? spec.label : words(item.code);
+    const sentence = typeof item.text === 'string' ? item.text : (spec && typeof spec.description === 'string' ? spec.description : null);
+    ul.append(el('li', item.folded ? `${name} (folded: ${item.folded})` : name, {
+      class: `label ${kind === 'reasons' ? 'reason' : 'caution'}${artefact ? ' artefact' : ''}${item.folded ? ' folded' : ''}`,
+      'data-code': item.code, 'data-folded': item.folded || null, title: item.folded && sentence ? `${item.folded}, folded under this row: ${sentence}` : sentence,
     }));
   }
   cell.append(ul);
   return cell;
+}
+
+/** The labels of a list of cautions (`{code, text, folded}`) with the answer's caution table: a cell. */
+export function cautionCell(list, cautions) {
+  return labels(list, 'cautions', cautions);
+}
+
+/**
+ * The queue's rows of the pairs a /signals list shows, to show their cautions in the pairs table:
+ * one /triage answer (`caution=include`, `group=none`: every flagged pair its own row, with its own
+ * cautions) for the list's vaccine, event or q, of the same analysis; a Map "vaccine\u0000event" ->
+ * {cautions}, and the caution table; null when the queue cannot be read (404, an error).
+ */
+export async function queueCautions(query, analysis) {
+  const params = { caution: 'include', group: 'none', limit: 500 };
+  if (query.vaccine) params.vaccine = query.vaccine;
+  if (query.event) params.event = query.event;
+  if (!query.vaccine && !query.event && query.q) params.q = query.q;
+  const result = await getTriage(params, triagePathOf(analysis));
+  if (!result.ok || !result.body || !Array.isArray(result.body.pairs)) return null;
+  const map = new Map(result.body.pairs.map((pair) => [`${pair.vaccine}\u0000${pair.event}`, { cautions: cautionsOf(pair), window: result.body.quarter }]));
+  return { map, table: cautionTable(result.body), window: result.body.quarter };
 }
 
 /** The row under a pair that lists its related events (folded into it), or null when none. */
@@ -89,7 +132,7 @@ function pairRow(pair, rank, ctx) {
   event.append(ctx.pairLink(pair, pair.event, { class: 'pair-link event-link' }, ctx.from));
   tr.append(el('td', String(rank), { class: 'num' }), vaccine, event, el('td', formatNumber(pair.n), { class: 'num' }),
     el('td', formatNumber(pair.eb05), { class: 'num' }), el('td', formatNumber(pair.score), { class: 'num' }),
-    labels(pair.reasons, 'reasons', ctx.cautions), labels(pair.cautions, 'cautions', ctx.cautions));
+    labels(pair.reasons, 'reasons', ctx.cautions), labels(cautionsOf(pair), 'cautions', ctx.cautions));
   return tr;
 }
 
@@ -110,9 +153,12 @@ export async function renderTriage(ctx) {
   // its first page; caution=only fetches them for their own section.
   const path = triagePathOf(ctx.analysis);
   const page = ctx.queuePage ?? 1;
-  const [result, artefactResult] = await Promise.all([
-    getTriage({ caution: 'exclude', limit: TRIAGE_ASKED, offset: (page - 1) * TRIAGE_ASKED }, path), getTriage({ caution: 'only', limit: ARTEFACTS_ASKED }, path),
-  ]);
+  const products = Array.isArray(ctx.products) ? ctx.products : [];
+  const [result, artefactResult] = products.length
+    ? await Promise.all([filteredQueue(products, 'exclude', page, path), filteredQueue(products, 'only', 1, path)])
+    : await Promise.all([
+      getTriage({ caution: 'exclude', limit: TRIAGE_ASKED, offset: (page - 1) * TRIAGE_ASKED }, path), getTriage({ caution: 'only', limit: ARTEFACTS_ASKED }, path),
+    ]);
   if (!ctx.current()) return true;
   const section = $('triage-section');
   if (!result.ok && result.status === 404) {
@@ -142,7 +188,8 @@ export async function renderTriage(ctx) {
   const artefactTotal = Number(artefactBody.total ?? artefactBody.pairs.length);
   const total = clean + artefactTotal;
   const what = body.group === 'signal' ? `signal${total === 1 ? '' : 's'} (flagged pairs, those sharing most of their reports folded into one row)` : `flagged pair${total === 1 ? '' : 's'}`;
-  const parts = [`${total} ${what} in the window ending ${body.quarter ?? '—'}${body.analysis ? ` (analysis “${body.analysis}”)` : ''}, in rank order.`];
+  const filter = products.length ? ` of ${products.map((p) => `“${p}”`).join(', ')}` : '';
+  const parts = [`${total} ${what}${filter} in the window ending ${body.quarter ?? '—'}${body.analysis ? ` (analysis “${body.analysis}”)` : ''}, in rank order.`];
   const offset = Number(body.offset ?? 0);
   if (clean > body.pairs.length) {
     parts.push(body.pairs.length
@@ -165,6 +212,34 @@ export async function renderTriage(ctx) {
   $('artefacts-section').hidden = artefacts.length === 0;
   $('artefacts-table').tBodies[0].replaceChildren(...artefacts.flatMap(({ pair, rank }) => pairRows(pair, rank, rowCtx)));
   return true;
+}
+
+/** Pairs asked of /triage per product when the queue is filtered (the most a request gives). */
+const PER_PRODUCT = 500;
+
+/**
+ * The queue filtered to `products` (vaccine names, types or VAX_TYPE codes, each as /triage's
+ * `vaccine` matches it): one /triage answer per product (`caution` as given), merged without
+ * repeats in the API's order (score, then rank), and one page of it cut out, shaped as one
+ * /triage answer (`total`, `offset`, `pairs`, the first answer's window, analysis and table).
+ */
+export async function filteredQueue(products, caution, page, path) {
+  const limit = caution === 'only' ? ARTEFACTS_ASKED : TRIAGE_ASKED;
+  const answers = await Promise.all(products.map((vaccine) => getTriage({ vaccine, caution, limit: PER_PRODUCT }, path)));
+  const failed = answers.find((a) => !a.ok || !a.body || !Array.isArray(a.body.pairs));
+  if (failed) return failed;
+  const seen = new Set();
+  const merged = [];
+  for (const answer of answers) {
+    for (const pair of answer.body.pairs) {
+      const key = `${pair.vaccine}\u0000${pair.event}`;
+      if (!seen.has(key)) { seen.add(key); merged.push(pair); }
+    }
+  }
+  merged.sort((a, b) => Number(b.score) - Number(a.score));
+  const offset = (page - 1) * limit;
+  const first = answers[0].body;
+  return { ...answers[0], body: { ...first, total: merged.length, offset, limit, pairs: merged.slice(offset, offset + limit) } };
 }
 
 /** The queue's pager: page `page` of `pages`, the buttons calling `onPage` (hidden with one page). */

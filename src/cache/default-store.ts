@@ -23,8 +23,8 @@ import { UserError } from '../domain/user-error.js';
 import { buildHeapFlag } from './heap.js';
 import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
 import type { EndMessage, FirstMessage, PlanMessage, ProgressMessage } from './build-child.js';
-import { ProgressReport } from './progress-report.js';
-import { formatDuration, phasePercent, type ProgressSnapshot } from './progress-view.js';
+import { ProgressReport, type PhaseTime } from './progress-report.js';
+import { formatDuration, phasePercent, type ExpectedTimes, type ProgressSnapshot } from './progress-view.js';
 import { cacheDir, cacheEntry, cacheKey, DEFAULT_VAERS_DIR, exists, type CacheEntry } from './key.js';
 import { isAlive, tryLock, unlock } from './lock.js';
 
@@ -93,7 +93,7 @@ const POLL_MS = 250;
 /** Entries of other keys younger than this are left alone (a process may be loading one). */
 const PRUNE_AFTER_MS = 10 * 60_000;
 
-const TEMP_RE = /^default-[0-9a-f]{16}\.(?:duckdb\.tmp-(\d+)(?:\.staging)?(?:\.wal)?|lock\.draft-(\d+)|first-(\d+)\.duckdb(?:\.tmp-\d+(?:\.staging)?)?(?:\.wal)?)$/;
+const TEMP_RE = /^default-[0-9a-f]{16}\.(?:duckdb\.tmp-(\d+)(?:\.staging)?(?:\.wal)?|lock\.draft-(\d+)|first-(\d+)\.duckdb(?:\.tmp-\d+(?:\.staging)?|\.narratives(?:\.tmp-\d+-\d+)?)?(?:\.wal)?|duckdb\.narratives\.tmp-(\d+)-\d+)$/;
 const ENTRY_RE = /^default-([0-9a-f]{16})\.duckdb$/;
 
 /** A file system error's code and message, short. */
@@ -122,7 +122,7 @@ async function checkWritable(dir: string): Promise<void> {
 async function removeLeftovers(dir: string, log: (message: string) => void): Promise<void> {
   for (const name of await readdir(dir)) {
     const found = TEMP_RE.exec(name);
-    const pid = found ? Number(found[1] ?? found[2] ?? found[3]) : 0;
+    const pid = found ? Number(found[1] ?? found[2] ?? found[3] ?? found[4]) : 0;
     if (found && pid !== process.pid && !isAlive(pid)) {
       log(`removing ${join(dir, name)} (left by a build that did not finish)`);
       await rm(join(dir, name), { force: true });
@@ -140,6 +140,7 @@ async function pruneOthers(entry: CacheEntry, log: (message: string) => void): P
     if (age < PRUNE_AFTER_MS || (await exists(cacheEntry(entry.dir, found[1]).lock))) continue;
     log(`removing ${path} (a default store of other inputs or code)`);
     await rm(path, { force: true });
+    await rm(`${path}.narratives`, { force: true }); // its narrative index (src/serve/narratives/index-file.ts)
   }
 }
 
@@ -176,12 +177,40 @@ function runBuilder(vaers: string, out: string, analyses: readonly string[], onP
   });
 }
 
+/** The file in the cache folder that keeps the last build's phase times (the next build's estimate). */
+export const BUILD_TIMES_FILE = 'build-times.json';
+
+/**
+ * The phase times of the last build of `vaers` measured in `dir` (BUILD_TIMES_FILE: written after
+ * each build, whatever its key), or null when none was measured there or it is unreadable.
+ */
+export async function readBuildTimes(dir: string, vaers: string): Promise<ExpectedTimes | null> {
+  try {
+    const kept = JSON.parse(await readFile(join(dir, BUILD_TIMES_FILE), 'utf8')) as { vaers?: string; phases?: Record<string, unknown> };
+    if (kept.vaers !== vaers || typeof kept.phases !== 'object' || kept.phases === null) return null;
+    const phases = Object.entries(kept.phases).filter((e): e is [string, number] => typeof e[1] === 'number' && e[1] >= 0);
+    return phases.length > 0 ? Object.fromEntries(phases) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps a finished build's phase times (temporary file renamed); a failure to write only loses the next estimate's weights. */
+async function writeBuildTimes(dir: string, vaers: string, times: readonly PhaseTime[]): Promise<void> {
+  const file = join(dir, BUILD_TIMES_FILE);
+  const draft = `${file}.tmp-${process.pid}`;
+  const phases = Object.fromEntries(times.map((t) => [t.phase, Math.round(t.seconds * 10) / 10]));
+  await writeFile(draft, `${JSON.stringify({ vaers, measured_at: new Date().toISOString(), phases })}\n`);
+  await rename(draft, file);
+}
+
 /** Builds the entry's store (this process holds its lock). */
 async function build(entry: CacheEntry, options: DefaultStoreOptions, analyses: readonly string[]): Promise<void> {
   const log = options.log ?? (() => undefined);
   const since = Date.now();
   const progress = options.progress ?? new ProgressReport();
   progress.setState('building');
+  progress.expect(await readBuildTimes(entry.dir, options.vaers));
   let lastWrite = 0;
   const report = (): void => {
     const status = statusOf(progress.snapshot(), process.pid, since);
@@ -217,6 +246,7 @@ async function build(entry: CacheEntry, options: DefaultStoreOptions, analyses: 
   }
   const phases = progress.phaseTimes().map((t) => `${t.phase} ${t.seconds.toFixed(1)}${t.cpuSeconds === null ? '' : `/${t.cpuSeconds.toFixed(1)}`}`);
   log(`default store built in ${formatDuration((Date.now() - since) / 1000)}: ${entry.store}; phases (wall/cpu s): ${phases.join(', ')}`);
+  await writeBuildTimes(entry.dir, options.vaers, progress.phaseTimes()).catch(() => undefined);
   await pruneOthers(entry, log).catch(() => undefined);
 }
 
@@ -291,6 +321,7 @@ export async function discardCachedStore(path: string): Promise<void> {
   try {
     await rm(path, { force: true });
     await rm(`${path}.wal`, { force: true });
+    await rm(`${path}.narratives`, { force: true });
   } catch (error) {
     throw new CacheDirError(dirname(path), `the cached store ${path} does not load and cannot be removed: ${errno(error)}`);
   }

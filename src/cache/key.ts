@@ -4,11 +4,11 @@
  * official files in `data/vaers` into a cache folder, in a file whose name carries a digest of
  * everything its content depends on, so that a stale store is never served:
  * - the input files: name and SHA-256 of every file of the VAERS folder (the build reads them all);
- * - the build's own code: every source module (`src/`, whether the program runs from `dist/` or
- *   under tsx, so both find the same store) of exactly the folders a build runs (BUILD_FOLDERS:
- *   the ground floor `domain` and `stats` and the ingest wing), so a change to the reading,
- *   linkage, counting, statistics, analyses or store writing rebuilds, and a change to the serving
- *   wing, the HTTP layer or the commands does not (docs/architecture.md); plus DuckDB's library
+ * - the build's own code: exactly the source modules a build runs, the transitive imports of the
+ *   builder's entry (src/cache/build-code.ts; read from `src/`, whether the program runs from
+ *   `dist/` or under tsx, so both find the same store), so a change to the reading, linkage,
+ *   counting, statistics, analyses or store writing rebuilds, and a change to the serving wing,
+ *   the HTTP layer or the commands does not (docs/architecture.md); plus DuckDB's library
  *   version (the file format);
  * - the build's parameters: the analyses (DEFAULT_ANALYSES) and CACHE_FORMAT.
  * - when an analysis counts event groups (`groups`), the SHA-256 of the shipped grouping file
@@ -20,11 +20,12 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { analysisRule, DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
 import { SHIPPED_EVENT_GROUPS_URL } from '../domain/event-groups.js';
+import { buildCodeDigest } from './build-code.js';
 
 /**
  * Version of the cache entry's layout and of the builder's fixed options (src/cache/ is outside the
@@ -32,14 +33,8 @@ import { SHIPPED_EVENT_GROUPS_URL } from '../domain/event-groups.js';
  */
 export const CACHE_FORMAT = 3;
 
-/**
- * The folders of `src/` the code digest covers: the ground floor and the ingest wing, which is all
- * a build runs (test/architecture.test.ts checks that they import nothing outside themselves).
- */
-export const BUILD_FOLDERS: readonly string[] = ['domain', 'stats', 'ingest'];
-
 /** The source tree (`src/` beside `dist/`): the digest reads the sources whichever tree runs. */
-const SOURCE_ROOT = fileURLToPath(new URL('../../src/', import.meta.url));
+export const SOURCE_ROOT = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** The official 1990-2006 files shipped with the program (data/vaers beside dist/ and src/). */
 export const DEFAULT_VAERS_DIR = fileURLToPath(new URL('../../data/vaers/', import.meta.url));
@@ -72,11 +67,6 @@ async function filesBelow(dir: string, prefix = ''): Promise<string[]> {
   return out;
 }
 
-/** The source files the build runs, relative to `root` (modules of BUILD_FOLDERS only: `.ts`/`.mjs`/`.js`, not declarations). */
-export async function buildCodeFiles(root: string = SOURCE_ROOT): Promise<string[]> {
-  return (await filesBelow(root)).filter((f) => BUILD_FOLDERS.includes(f.split('/')[0]) && ['.js', '.mjs', '.ts'].includes(extname(f)) && !f.endsWith('.d.ts'));
-}
-
 /** DuckDB's library version (the store's file format). */
 async function duckdbVersion(): Promise<string> {
   const instance = await DuckDBInstance.create(':memory:');
@@ -95,7 +85,7 @@ export interface CacheKey {
   key: string;
   /** Name and SHA-256 of every input file. */
   inputs: Array<{ name: string; sha256: string }>;
-  /** SHA-256 over the build's code files (path and content). */
+  /** SHA-256 over the build's code files (path and content: build-code.ts). */
   code: string;
   analyses: readonly string[];
   duckdb: string;
@@ -115,11 +105,9 @@ export async function cacheKey(vaers: string, analyses: readonly string[] = DEFA
     throw new Error(`cannot read the VAERS folder ${vaers}: ${(error as Error).message}`, { cause: error });
   }
   const inputs = await Promise.all(names.map(async (name) => ({ name, sha256: await fileDigest(join(vaers, name)) })));
-  const code = createHash('sha256');
-  for (const file of await buildCodeFiles()) code.update(`${file}\0${await fileDigest(join(SOURCE_ROOT, file))}\n`);
   // The shipped grouping file of the @groups analyses (docs/event-groups.md): a new group or term rebuilds.
   const eventGroups = analyses.some((a) => analysisRule(a)?.items === 'event_group') ? await fileDigest(fileURLToPath(SHIPPED_EVENT_GROUPS_URL)) : null;
-  const parts = { format: CACHE_FORMAT, inputs, code: code.digest('hex'), analyses: [...analyses], duckdb: await duckdbVersion(), ...(eventGroups ? { event_groups: eventGroups } : {}) };
+  const parts = { format: CACHE_FORMAT, inputs, code: await buildCodeDigest(SOURCE_ROOT), analyses: [...analyses], duckdb: await duckdbVersion(), ...(eventGroups ? { event_groups: eventGroups } : {}) };
   return { key: createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16), ...parts };
 }
 

@@ -8,10 +8,13 @@
  *   it is silent (no silent minute), and one when it ends with its time;
  * - `json`: the same schedule as `lines`, each line one JSON object (progress-view.ts progressJson).
  * The reporter also keeps every phase's wall and CPU seconds (`phaseTimes`) for the closing line.
+ * The time left in all never rises by more than the time elapsed since it was last computed (it
+ * may fall faster: a phase that ends early); issue 46 saw it rise from 3 min to 15 min 37 s in a
+ * phase without a count. `expect` gives it the last measured build's phase times.
  */
 import cliProgress from 'cli-progress';
 import type { Progress } from '../ingest/mining/progress.js';
-import { phaseLeft, progressJson, progressLine, totalLeft, type ProgressSnapshot } from './progress-view.js';
+import { phaseLeft, planWeights, progressJson, progressLine, totalLeft, uncountedFraction, type ExpectedTimes, type ProgressSnapshot } from './progress-view.js';
 
 /** The output modes (see the file comment). */
 export type ProgressMode = 'bar' | 'lines' | 'json';
@@ -69,6 +72,9 @@ export class ProgressReport implements Progress {
   private bar: cliProgress.SingleBar | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly times: PhaseTime[] = [];
+  private expected: ExpectedTimes | null = null;
+  /** The last time left in all and when it was computed (ms), for the bound on its rise. */
+  private lastLeft: { left: number; at: number } | null = null;
 
   constructor(options: ProgressReportOptions = {}) {
     this.stream = options.stream ?? process.stderr;
@@ -84,16 +90,48 @@ export class ProgressReport implements Progress {
     this.phases = phases;
   }
 
+  /** The last measured build's wall seconds per phase (weights of the estimate; the share of a phase without a count). */
+  expect(times: ExpectedTimes | null): void {
+    this.expected = times;
+  }
+
   /** Where the preparation stands now. */
   snapshot(): ProgressSnapshot {
     const now = this.now();
     const phaseSeconds = (now - this.phaseSince) / 1000;
     const seconds = (now - this.since) / 1000;
-    const fraction = this.total > 0 ? Math.min(1, this.done / this.total) : null;
+    const uncounted = this.total <= 0;
+    const fraction = uncounted ? (this.expected ? uncountedFraction(this.phase, phaseSeconds, this.expected) : null) : Math.min(1, this.done / this.total);
+    let expectedSeconds: number | null = null;
+    let expectedShare: number | null = null;
+    if (uncounted && this.expected && (this.expected[this.phase] ?? 0) > 0 && this.phases.includes(this.phase)) {
+      const weights = planWeights(this.phases, this.expected);
+      expectedSeconds = this.expected[this.phase];
+      expectedShare = expectedSeconds / weights.reduce((a, b) => a + b, 0);
+    }
     return {
       state: this.state, phase: this.phase, step: this.step, steps: this.phases.length, done: this.done, total: this.total, unit: this.unit,
-      phaseSeconds, seconds, phaseLeft: phaseLeft(this.done, this.total, phaseSeconds), left: totalLeft(this.phases, this.step, fraction, seconds),
+      phaseSeconds, seconds, phaseLeft: phaseLeft(this.done, this.total, phaseSeconds), left: this.bounded(totalLeft(this.phases, this.step, fraction, seconds, this.expected), now),
+      expectedSeconds, expectedShare,
     };
+  }
+
+  /** The time left in all, risen by at most the seconds elapsed since the last one (null: not known yet, or the last one counted down). */
+  private bounded(raw: number | null, now: number): number | null {
+    const last = this.lastLeft;
+    const elapsed = last ? Math.max(0, (now - last.at) / 1000) : 0;
+    const left = raw === null ? (last ? Math.max(0, last.left - elapsed) : null) : last ? Math.min(raw, last.left + elapsed) : raw;
+    if (left !== null) this.lastLeft = { left, at: now };
+    return left;
+  }
+
+  /**
+   * A line for the person at the terminal between the progress lines (in `bar` mode the bar's line
+   * is cleared first and redrawn after it): e.g. "the default analysis answers now at ...".
+   */
+  say(message: string): void {
+    if (this.mode === 'json') this.stream.write(`${JSON.stringify({ message })}\n`);
+    else this.stream.write(`${this.mode === 'bar' && this.bar ? '\r\x1b[K' : ''}${message}\n`);
   }
 
   /** Switches the state (`loading` once the store file is there); starts a phase of that name when `phase` is given. */

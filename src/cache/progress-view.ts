@@ -9,7 +9,11 @@
  *   have passed (else unknown);
  * - the whole build's time left: the elapsed time times (1 - F) / F, F being the share of the
  *   build done, weighing each phase by PHASE_WEIGHTS, once F >= 5% (else unknown).
- * A phase without progress counts as half done while it runs, so that the estimate keeps moving.
+ * A phase without progress counts as half done while it runs, so that the estimate keeps moving;
+ * when the last measured build's phase times are known (`ExpectedTimes`, kept in the cache folder
+ * by src/cache/default-store.ts), each phase weighs its measured seconds instead, and a phase
+ * without progress counts as done in the share of its measured time that has passed (at most 95%),
+ * and its line says how long that build spent in it.
  *
  * `progressLine` is the human line ("phase 3 of 22, count all: 45% ..."), `progressJson` the
  * machine line (one JSON object: REPORTING_SIGNALS_PROGRESS=json).
@@ -48,7 +52,13 @@ export interface ProgressSnapshot {
   /** Estimated seconds left in this phase, and in the whole preparation; null when not known yet. */
   phaseLeft: number | null;
   left: number | null;
+  /** A phase without a count: the seconds the last measured build spent in it, and its share of that build (0-1); absent when not known. */
+  expectedSeconds?: number | null;
+  expectedShare?: number | null;
 }
+
+/** The last measured build's wall seconds per phase name (`read`, `count all`, `link`, ...). */
+export type ExpectedTimes = Readonly<Record<string, number>>;
 
 /** `45 s`, `2 min 05 s`, `1 h 02 min` (seconds rounded). */
 export function formatDuration(seconds: number): string {
@@ -76,8 +86,10 @@ export function progressLine(s: ProgressSnapshot): string {
   const who = s.state === 'waiting' ? 'waiting for another process to build the default store' : s.state === 'loading' ? 'loading the default store' : 'building the default store';
   const step = s.steps > 0 ? `phase ${s.step} of ${s.steps}, ` : '';
   const percent = phasePercent(s.done, s.total);
+  const expected = s.expectedSeconds != null && s.expectedShare != null
+    ? `; the last measured build spent ${formatDuration(s.expectedSeconds)} here, ${Math.round(100 * s.expectedShare)}% of its time` : '';
   const amount = percent === null
-    ? `working for ${formatDuration(s.phaseSeconds)} (no progress count in this phase)`
+    ? `working for ${formatDuration(s.phaseSeconds)} (no progress count in this phase${expected})`
     : `${percent}% (${count(s.done)} of ${count(s.total)} ${s.unit})${s.phaseLeft === null ? '' : `, about ${formatDuration(s.phaseLeft)} left in this phase`}`;
   const total = `${formatDuration(s.seconds)} elapsed${s.left === null ? '' : `, about ${formatDuration(s.left)} left in all`}`;
   return `${who}: ${step}${s.phase}: ${amount}; ${total}`;
@@ -97,6 +109,27 @@ function weightOf(phase: string): number {
   return PHASE_WEIGHTS[phase.split(' ')[0]] ?? OTHER_WEIGHT;
 }
 
+/**
+ * The weights of the plan's phases: the last measured build's seconds where known, the others
+ * PHASE_WEIGHTS scaled to seconds by the phases known in both (so a `load` after the build, which
+ * no build measures, still counts); PHASE_WEIGHTS alone without a measured build.
+ */
+export function planWeights(plan: readonly string[], expected: ExpectedTimes | null = null): number[] {
+  const known = expected ? plan.filter((p) => (expected[p] ?? 0) > 0) : [];
+  if (!expected || known.length === 0) return plan.map(weightOf);
+  const scale = known.reduce((a, p) => a + expected[p], 0) / known.reduce((a, p) => a + weightOf(p), 0);
+  return plan.map((p) => ((expected[p] ?? 0) > 0 ? expected[p] : weightOf(p) * scale));
+}
+
+/**
+ * The share done of a phase without a count: the share of its measured time that has passed (at
+ * most 0.95), or one half when no build measured it.
+ */
+export function uncountedFraction(phase: string, phaseSeconds: number, expected: ExpectedTimes | null): number {
+  const measured = expected?.[phase] ?? 0;
+  return measured > 0 ? Math.min(0.95, phaseSeconds / measured) : 0.5;
+}
+
 /** The phase's estimated seconds left from its own rate, or null (see the file comment). */
 export function phaseLeft(done: number, total: number, phaseSeconds: number): number | null {
   if (total <= 0 || done <= 0 || phaseSeconds < 2 || done / total < 0.01) return null;
@@ -105,11 +138,12 @@ export function phaseLeft(done: number, total: number, phaseSeconds: number): nu
 
 /**
  * The whole preparation's estimated seconds left, or null: `plan` the phases in order, `step` the
- * 1-based current one, `fraction` of it done (null: unknown, counted as one half).
+ * 1-based current one, `fraction` of it done (null: unknown, counted as one half), `expected` the
+ * last measured build's phase times (planWeights).
  */
-export function totalLeft(plan: readonly string[], step: number, fraction: number | null, seconds: number): number | null {
+export function totalLeft(plan: readonly string[], step: number, fraction: number | null, seconds: number, expected: ExpectedTimes | null = null): number | null {
   if (plan.length === 0 || step < 1 || seconds < 2) return null;
-  const weights = plan.map(weightOf);
+  const weights = planWeights(plan, expected);
   const all = weights.reduce((a, b) => a + b, 0);
   const before = weights.slice(0, step - 1).reduce((a, b) => a + b, 0);
   const share = (before + (weights[step - 1] ?? 0) * (fraction ?? 0.5)) / all;

@@ -8,7 +8,7 @@
  * standard output.
  */
 import { writeFile } from 'node:fs/promises';
-import { UserError } from '../domain/user-error.js';
+import { fileErrorReason, UserError } from '../domain/user-error.js';
 import { readReportTable } from '../ingest/mining/report-table.js';
 import { scoreCsv } from '../ingest/mining/score-csv.js';
 import { HYPER_NAMES, type Hyperparameters } from '../domain/mgps-prior.js';
@@ -60,7 +60,7 @@ export async function runScore(options: ScoreCommandOptions): Promise<void> {
   try {
     await writeFile(options.out, scoreCsv(table, pairs));
   } catch (error) {
-    throw new UserError(`${options.out}: cannot write the output (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new UserError(`${options.out}: cannot write the output (${fileErrorReason(error)})`);
   }
   const summary = { alpha1: fit.alpha1, beta1: fit.beta1, alpha2: fit.alpha2, beta2: fit.beta2, p: fit.p, neg_log_lik: fit.neg_log_lik, fitted: fit.fitted };
   process.stdout.write(`${JSON.stringify(summary)}\n`);

@@ -7,6 +7,7 @@ import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
 import { discardCachedStore, ensureDefaultStore, statusOf } from '../cache/default-store.js';
 import { cacheDir, DEFAULT_VAERS_DIR } from '../cache/key.js';
 import { ProgressReport } from '../cache/progress-report.js';
+import { formatDuration } from '../cache/progress-view.js';
 import type { LiveStore } from '../http/live-store.js';
 
 /** Where the serve command logs. */
@@ -23,13 +24,15 @@ export interface ServeLog {
  * @throws CacheDirError (a UserError) when the cache folder cannot be written; an Error when the
  *   build fails or the rebuilt store does not load either.
  */
-export async function prepareDefaultStore(live: LiveStore, vaers: string | undefined, log: ServeLog): Promise<void> {
+export async function prepareDefaultStore(live: LiveStore, vaers: string | undefined, log: ServeLog, url = ''): Promise<void> {
   const dir = cacheDir();
   const folder = vaers ?? DEFAULT_VAERS_DIR;
   const since = Date.now();
   // Until a build starts, the cache is only read: a cached start is `loading` throughout.
   const progress = new ProgressReport({ state: 'loading' });
   progress.plan(['load']);
+  // The terminal says the moment the default analysis answers (the first analysis's own store on a first start, the cached store's first analysis on a later one).
+  const announcer = announceServed(live, progress, url);
   live.preparing = { state: 'checking', phase: 'checking the cache', percent: null, pid: process.pid, since };
   log.info(`default store: cache folder ${dir}, official files ${folder}`);
   let first: string | null = null;
@@ -43,9 +46,14 @@ export async function prepareDefaultStore(live: LiveStore, vaers: string | undef
       });
       const result = await loadShowing(live, path, progress, since);
       live.building = [];
-      if (first !== null) await rm(first, { force: true }).catch(() => undefined); // served from the full store now
+      if (first !== null) {
+        // Served from the full store now; with it goes its narrative index (src/serve/narratives/index-file.ts).
+        for (const path of [first, `${first}.narratives`]) await rm(path, { force: true }).catch(() => undefined);
+      }
       if (result.ok) {
         live.onBroken = (broken) => rebuildBroken(live, broken, vaers, log);
+        announcer.flush();
+        progress.say(`reporting-signals: every analysis and the case series are loaded (/readyz 200) after ${formatDuration(process.uptime())}`);
         return;
       }
       if (attempt > 1) throw new Error(`the rebuilt default store ${path} does not load: ${result.error}`);
@@ -53,9 +61,35 @@ export async function prepareDefaultStore(live: LiveStore, vaers: string | undef
       await discardCachedStore(path);
     }
   } finally {
+    announcer.flush();
     progress.stop();
     live.preparing = null;
   }
+}
+
+/** How often the terminal's announcement looks whether the default analysis is served, in ms. */
+const ANNOUNCE_EVERY_MS = 100;
+
+/**
+ * Writes "the default analysis answers now at URL" on the terminal (progress.say) within
+ * ANNOUNCE_EVERY_MS of the first generation being served (LiveStore.current set: its default
+ * analysis is loaded), with the seconds since the process started; once.
+ */
+function announceServed(live: LiveStore, progress: ProgressReport, url: string): { flush(): void } {
+  const before = live.current; // a broken store being replaced (rebuildBroken) is not the one announced
+  let done = false;
+  const look = (): void => {
+    const generation = live.current;
+    if (done || !generation || generation === before) return;
+    done = true;
+    clearInterval(timer);
+    const rest = live.building.length > 0 ? 'the other analyses are being built' : 'the other analyses and the case series are loading';
+    progress.say(`reporting-signals: the default analysis (${generation.analyses.defaultName}) answers now at ${url || 'the port above'} after ${formatDuration(process.uptime())}; ${rest}`);
+  };
+  const timer = setInterval(look, ANNOUNCE_EVERY_MS);
+  timer.unref();
+  /** Announces now if the moment came since the last look, and stops looking. */
+  return { flush: () => { look(); done = true; clearInterval(timer); } };
 }
 
 /**
@@ -122,4 +156,40 @@ function rebuildBroken(live: LiveStore, path: string, vaers: string | undefined,
   })().catch((error: Error) => log.warn(`rebuilding the default store failed: ${error.message}`)).finally(() => {
     rebuilding = null;
   });
+}
+
+/** The outcome of a refresh (serve's SIGHUP without --store). */
+export interface RefreshResult {
+  ok: boolean;
+  /** One line: rebuilt and swapped in, already current, or why not. */
+  message: string;
+}
+
+/** The refresh under way, if any: a second SIGHUP meanwhile runs after it. */
+let refreshing: Promise<RefreshResult> = Promise.resolve({ ok: true, message: '' });
+
+/**
+ * The weekly refresh of a server started without `--store` (`npm start`, `serve --vaers DIR`):
+ * the default store's key is computed again from the VAERS folder as it is now (key.ts: its
+ * files' SHA-256); when the week's files changed it, the new store is built into the cache beside
+ * the served one (a child process, its progress on standard error; the served store keeps
+ * answering and /readyz stays 200), then loaded and swapped in as `reload` does (refused when it
+ * would drop an analysis or the narratives, unless `force`); when nothing changed, nothing is
+ * built or swapped. Refreshes run one at a time. Never throws: the outcome says what happened.
+ */
+export function refreshDefaultStore(live: LiveStore, vaers: string | undefined, log: ServeLog, force = false): Promise<RefreshResult> {
+  const folder = vaers ?? DEFAULT_VAERS_DIR;
+  refreshing = refreshing.then(async (): Promise<RefreshResult> => {
+    try {
+      const path = await ensureDefaultStore({ cacheDir: cacheDir(), vaers: folder, analyses: DEFAULT_ANALYSES, log: (message) => log.info(message) });
+      if (path === live.path && live.current) return { ok: true, message: `the files of ${folder} have not changed: the served store is current (${path}), nothing rebuilt` };
+      const result = await live.reload(path, { force });
+      if (!result.ok) return { ok: false, message: result.error };
+      const { meta, storeId } = result.generation;
+      return { ok: true, message: `the default store of ${folder} was rebuilt and swapped in: reports through ${meta.reports_through ?? 'none'}, store_build ${storeId} (${path})` };
+    } catch (error) {
+      return { ok: false, message: `the refresh failed, the served store stays: ${(error as Error).message}` };
+    }
+  });
+  return refreshing;
 }

@@ -19,11 +19,14 @@
  *   finish (at most SHUTDOWN_GRACE_MS), close the store, exit 0.
  * - `REQUEST_LOG=1` logs every request (off by default: it costs throughput).
  */
+import type { AddressInfo } from 'node:net';
 import { watch } from 'chokidar';
 import { UserError } from '../domain/user-error.js';
 import { buildServedApp } from '../http/app.js';
 import type { LiveStore } from '../http/live-store.js';
-import { prepareDefaultStore } from './serve-default.js';
+import { prepareDefaultStore, refreshDefaultStore } from './serve-default.js';
+import { cacheDir, DEFAULT_VAERS_DIR } from '../cache/key.js';
+import { writePidFile, writeReloadOutcome } from '../cache/serve-pid.js';
 import { DEFAULT_ANALYSES } from '../domain/analysis-rules.js';
 
 /** Options of `serve` as parsed by the CLI. */
@@ -67,6 +70,12 @@ function watchStore(live: LiveStore, warn: (message: string) => void): () => Pro
   };
 }
 
+/** The explorer's address as a person types it: `http://HOST:PORT/` (the port bound, when 0 was asked). */
+export function listeningUrl(address: AddressInfo | string | null, host: string, port: number): string {
+  const bound = address !== null && typeof address === 'object' ? address.port : port;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${bound}/`;
+}
+
 /** Starts the server and resolves once it listens. */
 export async function runServe(options: ServeOptions): Promise<void> {
   const port = resolvePort(options.port, process.env.PORT);
@@ -77,15 +86,43 @@ export async function runServe(options: ServeOptions): Promise<void> {
   });
   let stopWatching: (() => Promise<void>) | null = options.watch && options.store !== undefined ? watchStore(live, (message) => app.log.warn(message)) : null;
 
-  // SIGHUP reloads; SIGUSR2 reloads even a store that drops an analysis or the narratives of the current one.
+  // SIGHUP reloads (without --store: refreshes the default store from its VAERS folder); SIGUSR2 also swaps a store that drops an analysis or the narratives of the current one.
+  // Each outcome goes to the cache folder's serve-<port>.reload.json, which `reporting-signals reload` waits for (src/cache/serve-pid.ts).
+  let reloadDir: string | null = null;
+  let boundPort = port;
+  let outcomes: Promise<void> = Promise.resolve(); // written one after the other (one temporary file name)
   for (const [signal, force] of [['SIGHUP', false], ['SIGUSR2', true]] as const) {
     process.on(signal, () => {
-      if (!live.current && live.preparing) {
+      const requestedAt = Date.now();
+      const record = (ok: boolean | null, message: string): void => {
+        if (reloadDir === null) return;
+        const current = live.current;
+        const outcome = {
+          requested_at: requestedAt, finished_at: ok === null ? null : Date.now(), ok, message,
+          store_build: current?.storeId ?? null, reports_through: current?.meta.reports_through ?? null,
+        };
+        const dir = reloadDir;
+        outcomes = outcomes.then(() => writeReloadOutcome(dir, boundPort, outcome))
+          .catch((error: Error) => app.log.warn(`cannot write the reload outcome: ${error.message}`));
+      };
+      if (live.preparing || live.building.length > 0) {
         app.log.info(`${signal}: ignored, the default store is still being prepared`);
+        record(false, `${signal} ignored: the default store is still being prepared (first start); reload once /readyz answers 200`);
         return;
       }
-      app.log.info(`${signal}: reloading the store${force ? ' (forced: it may drop analyses or the narratives)' : ''}`);
-      void live.reload(undefined, { force });
+      const what = options.store === undefined ? 'refreshing the default store from its VAERS folder' : 'reloading the store';
+      app.log.info(`${signal}: ${what}${force ? ' (forced: it may drop analyses or the narratives)' : ''}`);
+      record(null, `${what}: the server's terminal shows the progress`);
+      if (options.store === undefined) {
+        void refreshDefaultStore(live, options.vaers, app.log, force).then(({ ok, message }) => {
+          (ok ? app.log.info : app.log.warn).call(app.log, `${signal}: ${message}`);
+          record(ok, message);
+        });
+      } else {
+        void live.reload(undefined, { force }).then((result) => record(result.ok, result.ok
+          ? `the store ${live.path} was reloaded: reports through ${result.generation.meta.reports_through ?? 'none'}, store_build ${result.generation.storeId}`
+          : result.error));
+      }
     });
   }
   let stopping = false;
@@ -111,9 +148,17 @@ export async function runServe(options: ServeOptions): Promise<void> {
   } catch (error) {
     throw new UserError(`cannot listen on ${host}:${port}: ${(error as Error).message}`);
   }
+  const url = listeningUrl(app.server.address(), host, port);
+  const address = app.server.address();
+  boundPort = address !== null && typeof address === 'object' ? address.port : port;
+  // The pid file (cache folder) lets `reporting-signals reload` find this process (npm start runs it as npm's child).
+  await writePidFile(cacheDir(), { port: boundPort, host, store: options.store ?? null, vaers: options.store === undefined ? (options.vaers ?? DEFAULT_VAERS_DIR) : null })
+    .then((path) => { reloadDir = cacheDir(); app.log.info(`pid file ${path}: \`reporting-signals reload\` refreshes this server`); })
+    .catch((error: Error) => app.log.warn(`no pid file in ${cacheDir()} (${error.message}): send SIGHUP to process ${process.pid} to reload`));
+  if (options.store !== undefined && live.current) process.stderr.write(`reporting-signals: the store ${options.store} answers now at ${url}\n`);
   if (options.store === undefined) {
     try {
-      await prepareDefaultStore(live, options.vaers, app.log);
+      await prepareDefaultStore(live, options.vaers, app.log, url);
     } catch (error) {
       const message = error instanceof UserError ? error.message : `the default store could not be prepared: ${(error as Error).message}`;
       process.stderr.write(`reporting-signals: ${message}\n`);

@@ -16,13 +16,14 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import { SHARED_SCHEMAS } from '../serve/signals/schemas.js';
-import { buildId } from './build-id.js';
-import { HYPOTHESIS } from '../domain/caveats.js';
-import { errorBody } from '../domain/error-object.js';
+import { buildId } from '../serve/generation/build-id.js';
+import { HYPOTHESIS } from '../serve/query/caveats.js';
+import { errorBody } from '../serve/query/error-object.js';
 import { explorerRoutes } from './explorer.js';
 import { documentRoutes, LICENSE, SECURITY, SERVERS } from './openapi.js';
 import { API_CATALOG_TYPE, apiCatalog, apiNotes } from './notes.js';
-import { indexRoutes } from './route-index.js';
+import { indexRoutes, type RouteIndex } from './route-index.js';
+import { routeTableDrift } from './route-table.js';
 import { signalsRoutes } from './signals-route.js';
 import { casesRoutes } from './cases-route.js';
 import { reportsRoutes } from './reports-route.js';
@@ -279,7 +280,17 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
   }, async (request, reply) => sendAnswer(request, reply, (catalog ??= renderCatalog()), buildId(), `api-catalog\0${catalogBase}`));
 
 
-  // Resource plugins.
+  await registerResources(app, served, routes, options);
+  app.addHook('onClose', async () => served.close());
+  return { app, live: served };
+}
+
+/**
+ * Registers the resource plugins (in the order of the route table, route-table.ts), the 405 of
+ * every other method on each GET path, and the start-time check that the catalogued routes are
+ * the route table (`options.analysisNames`: the analysis names of the OpenAPI enums when no store is loaded).
+ */
+async function registerResources(app: FastifyInstance, served: LiveStore, routes: RouteIndex, options: AppOptions): Promise<void> {
   const analysisNames = served.current?.analyses.names ?? [...(options.analysisNames ?? ['all'])];
   await app.register(signalsRoutes, { live: served, analysisNames });
   await app.register(casesRoutes, { live: served, analysisNames });
@@ -301,6 +312,9 @@ export async function buildServedApp(options: AppOptions): Promise<ServedApp> {
         reply.code(405).header('allow', ALLOWED_METHODS.join(', ')).send(errorBody(`method ${request.method} is not allowed on ${url}: the service is read-only (allowed: ${ALLOWED_METHODS.join(', ')})`, { allowed: ALLOWED_METHODS })),
     });
   }
-  app.addHook('onClose', async () => served.close());
-  return { app, live: served };
+  // The route table the CLI's help lists (route-table.ts) is the one registered: a drift stops the start.
+  app.addHook('onReady', async () => {
+    const drift = routeTableDrift(routes.catalog);
+    if (drift !== null) throw new Error(drift);
+  });
 }

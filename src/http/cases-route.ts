@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { analysisCasesRouteSchema, CASES_ROUTE_SCHEMA } from '../serve/cases/schemas.js';
 import { unknownRule } from '../serve/cases/service.js';
 import { analysisRule, type AnalysisDefinition } from '../domain/analysis-rules.js';
-import { errorBody } from '../domain/error-object.js';
+import { errorBody } from '../serve/query/error-object.js';
 import { sendAnswer } from './answer.js';
 import { answerStopped } from './deadline.js';
 import type { Generation, LiveStore } from './live-store.js';

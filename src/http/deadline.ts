@@ -20,7 +20,7 @@
  * (the bulk export, src/http/export-route.ts) has none.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { errorBody } from '../domain/error-object.js';
+import { errorBody } from '../serve/query/error-object.js';
 import { Unavailable } from '../serve/query/unavailable.js';
 import type { LiveStore } from './live-store.js';
 

@@ -22,7 +22,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import escapeHtml from 'escape-html';
 import type {} from '@fastify/swagger'; // brings `schema.hide` into FastifySchema
-import { HYPOTHESIS } from '../domain/caveats.js';
+import { HYPOTHESIS } from '../serve/query/caveats.js';
 import { RETRY_AFTER_SECONDS, type LiveStore } from './live-store.js';
 import { EXPLORER_HEADERS } from './guards.js';
 

@@ -18,7 +18,7 @@ import { open } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody, ERROR_OBJECT_SCHEMA } from '../domain/error-object.js';
+import { errorBody, ERROR_OBJECT_SCHEMA } from '../serve/query/error-object.js';
 import { ANALYSIS_TABLES, EXPORT_TABLES, exportParameters, parseExportQuery, type ExportFormat, type ExportTable } from '../serve/export/params.js';
 import { StoreReplaced, writePairs, writeQuarterly, writeReportTable } from '../serve/export/tables.js';
 import { ExportCancelled } from '../serve/export/copy.js';

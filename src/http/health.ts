@@ -14,7 +14,7 @@
  *   During a live swap the old store keeps serving, so readiness stays 200.
  */
 import type { FastifyInstance } from 'fastify';
-import { ERROR_OBJECT_SCHEMA, errorBody } from '../domain/error-object.js';
+import { ERROR_OBJECT_SCHEMA, errorBody } from '../serve/query/error-object.js';
 import { phaseText, RETRY_AFTER_SECONDS, type LiveStore } from './live-store.js';
 import { analysesReadiness } from './readiness.js';
 

@@ -1,40 +1,27 @@
 /**
  * The served store, replaceable while the server runs (a live store swap: load beside, then swap).
  *
- * A `Generation` is one store file loaded: its metadata, its build id, the analyses (/signals),
- * the case series (/cases) and the vaccine listing (/vaccines). `LiveStore` holds the current
- * generation. `reload()` loads a new generation beside the current one, waits until every
- * analysis and the case series are loaded (a store that fails any of it is logged and the old
- * one stays; so does one that would drop an analysis or the narratives of the current store,
- * unless the reload is forced), then swaps it in one assignment. Requests hold the generation they started on
- * (`acquire`/`release`): they finish on it, and a retired generation is closed when its last
- * request is done. Its answer caches go with it. A generation holds its store file open and reads
- * it at request time (Generation.read) from that file, never from a newer one renamed onto the path.
- *
- * The store's build id is the first 12 hex digits of a SHA-256 over its metadata (sources with
- * their digests, parameters, build time, analyses): equal on every replica serving the same file.
- * The `X-REPORTS-Build` digest (spec 4.1) then covers the program and the store (build-id.ts).
+ * `LiveStore` holds the current generation (src/serve/generation: one store file loaded, with its
+ * identity, build id and every per-store cache). `reload()` loads a new generation beside the
+ * current one, waits until every analysis and the case series are loaded (a store that fails any
+ * of it is logged and the old one stays; so does one that would drop an analysis or the
+ * narratives of the current store, unless the reload is forced), then swaps it in one
+ * assignment. Requests hold the generation they started on (`acquire`/`release`): they finish on
+ * it, and a retired generation is closed when its last request is done; its caches go with it.
+ * Here too: the messages of a store being prepared (preparingMessage, phaseText).
  */
-import { performance } from 'node:perf_hooks';
-import { CasesService, unknownRule } from '../serve/cases/service.js';
-import { eventGroupsOfMeta } from '../serve/store/event-groups.js';
-import { analysisRule } from '../domain/analysis-rules.js';
-import { analysisDetail, AnalysesService } from '../serve/signals/analyses.js';
-import { vaccineListing } from '../serve/vaccines/listing.js';
 import type { BuildStatus } from '../cache/default-store.js';
 import { formatDuration } from '../cache/progress-view.js';
-import type { StoreMeta } from '../domain/store-schema.js';
-import { OpenStore, readStoreMeta, verifyTables, withStore } from '../serve/store/serving.js';
-import { readStoreWindows } from '../serve/store/windows.js';
-import { readTriageWindows, type TriageWindows } from '../serve/store/triage-rows.js';
-import type { RenderedAnswer } from './answer.js';
-import { buildId } from './build-id.js';
-import { droppedFeatures, storeBuildId } from './store-identity.js';
+import { analysisRule } from '../domain/analysis-rules.js';
+import { unknownRule } from '../serve/cases/service.js';
+import { buildId } from '../serve/generation/build-id.js';
+import type { Generation } from '../serve/generation/generation.js';
+import { droppedFeatures } from '../serve/generation/identity.js';
+import { loadGeneration } from '../serve/generation/load.js';
 
-export { storeBuildId } from './store-identity.js';
+/** The served generation's type, for the route files that still name it from here (src/http/export-route.ts). */
+export type { Generation } from '../serve/generation/generation.js';
 
-/** Cache lifetime of the /analyses and /vaccines listings. */
-const LISTING_CACHE_CONTROL = 'public, max-age=60';
 
 const UNAVAILABLE =
   'the signal store is missing or unreadable (%s); build one with "reporting-signals build --vaers DIR --out FILE" and serve it with "reporting-signals serve --store FILE"';
@@ -62,213 +49,6 @@ export function preparingMessage(status: BuildStatus): string {
   return `the data is being prepared: the default store ${who} from the official VAERS files ${where}`;
 }
 
-/**
- * A store read at request time failed in the storage (a corrupt or unreadable block): the
- * resources answer 503 with its message, the generation is marked broken (`/readyz` 503).
- */
-export class StoreReadError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'StoreReadError';
-  }
-}
-
-/** DuckDB's messages of a storage failure (as opposed to a bad query). */
-const STORAGE_FAILURE = /IO Error|Corrupt|checksum|Serialization Error|INTERNAL Error|FATAL Error|invalidated|Could not read/i;
-
-/** One loaded store. */
-export class Generation {
-  /** In-flight requests holding this generation. */
-  private refs = 0;
-  private retired = false;
-  /** The rendered /analyses and /vaccines answers (their ETag and compressed bytes hang on them, answer.ts). */
-  private readonly listings = new Map<string, RenderedAnswer>();
-  /** Resolves once every analysis and the case series are loaded (rejects when one failed). */
-  readonly complete: Promise<void>;
-  /** Seconds from the start of the load to `complete` (null until then). */
-  loadSeconds: number | null = null;
-  /** Why `complete` rejected (an analysis or the case series failed to load), else null. */
-  failure: string | null = null;
-  /** Whether the case series' load has finished (loaded or failed). */
-  casesSettled = false;
-
-  constructor(
-    readonly path: string,
-    readonly meta: StoreMeta,
-    /** 12 hex digits identifying the store (storeBuildId). */
-    readonly storeId: string,
-    /** The `X-REPORTS-Build` value of answers from this store. */
-    readonly build: string,
-    readonly analyses: AnalysesService,
-    /** The case series (null: the store has no report tables); rejects when they could not be read. */
-    readonly cases: Promise<CasesService | null>,
-    started: number,
-    /** The store file held open: the request-time reads (`read`) go to this file, never to a newer one at the same path. */
-    private readonly store: OpenStore,
-  ) {
-    cases.then(() => { this.casesSettled = true; }, () => { this.casesSettled = true; });
-    this.complete = Promise.all([...analyses.names.map((name) => analyses.service(name)), cases])
-      // Every block of every table read once (DuckDB checks each block's checksum) before the store counts as loaded.
-      .then(() => withStore(path, async (connection) => {
-        await verifyTables(connection, path);
-      }))
-      .then(async () => {
-        if (!(await store.sameFile())) throw new Error(`the store file ${path} was replaced while it loaded`);
-        this.loadSeconds = (performance.now() - started) / 1000;
-      });
-    this.complete.catch((error: Error) => {
-      this.failure = error.message;
-    });
-  }
-
-  /** The analysis GET /triage ranks: `stratified` when the store has it, else the default. */
-  get triageAnalysis(): string {
-    return this.analyses.names.includes('stratified') ? 'stratified' : this.analyses.defaultName;
-  }
-
-  /** One triage window of an analysis, by `analysis\0quarter`; filled by triageWindow. */
-  private triageOne: Map<string, Promise<TriageWindows>> | undefined;
-
-  /**
-   * The triage window of `quarter` of `analysis` (null: its last quarter) and the analysis's range
-   * (readTriageWindows with a quarter): read at the window's first GET /triage request of the
-   * generation, from the file it loaded, then answered from memory; a cold window reads one
-   * window, not the whole analysis (millions of rows at full size). Rejects (and is read again
-   * next time) when the store could not be read.
-   */
-  triageWindow(analysis: string, quarter: string | null): Promise<TriageWindows> {
-    this.triageOne ??= new Map();
-    const cache = this.triageOne;
-    const key = `${analysis}\0${quarter ?? ''}`;
-    let window = cache.get(key);
-    if (!window) {
-      window = this.read(`the ${analysis} triage window ${quarter ?? '(last)'}`, (store) => readTriageWindows(store, analysis, quarter ?? 'last'));
-      window.catch(() => cache.delete(key));
-      cache.set(key, window);
-    }
-    return window;
-  }
-
-  /** Whether every analysis and the case series are loaded. */
-  get loaded(): boolean {
-    return this.loadSeconds !== null;
-  }
-
-  /** The body of `GET /analyses` as a cached answer (computed once). */
-  analysesListing(): RenderedAnswer {
-    let answer = this.listings.get('analyses');
-    if (!answer) {
-      answer = this.listingAnswer(Buffer.from(JSON.stringify(this.analyses.listing())));
-      this.listings.set('analyses', answer);
-    }
-    return answer;
-  }
-
-  /**
-   * The body of `GET /vaccines` (the default analysis) or `GET /analyses/NAME/vaccines` as a
-   * cached answer: computed once per analysis; waits for the analysis and the case series.
-   * Rejects when the analysis could not be loaded.
-   */
-  async vaccines(name: string): Promise<RenderedAnswer> {
-    const key = `vaccines\0${name}`;
-    let answer = this.listings.get(key);
-    if (!answer) {
-      const catalog = (await this.analyses.service(name)!).catalog;
-      const cases = await this.cases.catch(() => null);
-      answer = this.listingAnswer(Buffer.from(JSON.stringify(vaccineListing(name, catalog, cases?.index ?? null))));
-      this.listings.set(key, answer);
-    }
-    return answer;
-  }
-
-  /**
-   * The body of `GET /analyses/NAME` as a cached answer: the analysis's `/analyses` entry with
-   * its fitted windows (src/serve/signals/analyses.ts analysisDetail), read from the store once.
-   * Resolves null for an analysis the store does not hold.
-   */
-  async analysisDetail(name: string): Promise<RenderedAnswer | null> {
-    const key = `analysis\0${name}`;
-    let answer = this.listings.get(key);
-    if (!answer) {
-      this.windows ??= this.read('the fitted windows', (store) => readStoreWindows(store));
-      this.windows.catch(() => { this.windows = null; });
-      const detail = analysisDetail(this.analyses.listing(), name, (await this.windows).get(name) ?? []);
-      if (detail === null) return null;
-      answer = this.listingAnswer(Buffer.from(JSON.stringify(detail)));
-      this.listings.set(key, answer);
-    }
-    return answer;
-  }
-
-  /** The store's fitted windows by analysis, read on the first `GET /analyses/NAME`. */
-  private windows: ReturnType<typeof readStoreWindows> | null = null;
-
-  private listingAnswer(body: Buffer): RenderedAnswer {
-    return { body, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': LISTING_CACHE_CONTROL, 'x-reports-through': this.meta.reports_through ?? 'none' } };
-  }
-
-  /** Called once when a request-time read finds the storage broken (LiveStore: log, and rebuild a default store). */
-  onBroken: ((generation: Generation, message: string) => void) | null = null;
-
-  /**
-   * Runs a request-time read of the store (a /triage window, the fitted windows) on the file this
-   * generation loaded. A storage failure (STORAGE_FAILURE) marks the generation broken
-   * (`failure`: /readyz answers 503) and rejects with a StoreReadError (the resources answer 503).
-   */
-  async read<T>(what: string, read: (store: OpenStore) => Promise<T>): Promise<T> {
-    try {
-      return await read(this.store);
-    } catch (error) {
-      const message = (error as Error).message.split('\n')[0];
-      if (!STORAGE_FAILURE.test(message)) throw error;
-      const failure = `the store ${this.path} could not be read (${what}): ${message}`;
-      if (this.failure === null) {
-        this.failure = failure;
-        this.onBroken?.(this, failure);
-      }
-      throw new StoreReadError(`${failure}; the server is not ready until the store is replaced or reloaded`, { cause: error });
-    }
-  }
-
-  /** Marks a request as using this generation. */
-  acquire(): this {
-    this.refs++;
-    return this;
-  }
-
-  /** Ends a request's use; a retired generation closes after its last request. */
-  release(): void {
-    this.refs--;
-    if (this.retired && this.refs === 0) void this.close();
-  }
-
-  /** Retires the generation (a newer one is current): it closes once no request holds it. */
-  retire(): void {
-    this.retired = true;
-    if (this.refs === 0) void this.close();
-  }
-
-  private closing: Promise<void> | null = null;
-  private readonly closeHooks: Array<() => Promise<void>> = [];
-
-  /** Runs `dispose` when the generation closes (its per-store files: the export's, src/serve/export/files.ts); at once when it has closed. */
-  whenClosed(dispose: () => Promise<void>): void {
-    if (this.closing) void this.closing.then(dispose);
-    else this.closeHooks.push(dispose);
-  }
-
-  /** Releases the loaded data and runs the close hooks (idempotent). */
-  close(): Promise<void> {
-    this.closing ??= (async () => {
-      await Promise.allSettled(this.closeHooks.map((dispose) => dispose()));
-      await this.complete.catch(() => undefined);
-      await this.analyses.close();
-      this.store.close();
-    })();
-    return this.closing;
-  }
-}
-
 /** Options of LiveStore.reload. */
 export interface ReloadOptions {
   /** Swap in a store that drops an analysis or the narratives of the current one (refused otherwise). */
@@ -283,23 +63,6 @@ export interface ReloadOptions {
 
 /** Outcome of one load. */
 export type LoadResult = { ok: true; generation: Generation } | { ok: false; error: string };
-
-/** Loads the store at `path`; resolves once its default analysis is loaded (the rest continue in `complete`). */
-async function loadGeneration(path: string): Promise<Generation> {
-  const started = performance.now();
-  const store = await OpenStore.open(path);
-  try {
-    const meta = await readStoreMeta(store);
-    const analyses = await AnalysesService.open(path, meta);
-    const cases = CasesService.open(path, meta.reports_through, eventGroupsOfMeta(meta));
-    cases.catch(() => undefined);
-    const storeId = storeBuildId(meta);
-    return new Generation(path, meta, storeId, buildId(storeId), analyses, cases, started, store);
-  } catch (error) {
-    store.close();
-    throw error;
-  }
-}
 
 /** Something to tell the operator (the serve command logs it). */
 export interface LiveStoreLog {

@@ -4,16 +4,16 @@
  *   section (1 to 9), in our own words, with our documented choice for each point the spec
  *   leaves "not shown". The field, parameter and header tables are generated from the same
  *   schemas and parameter table as the validator and /openapi.json (src/serve/signals/schemas.ts,
- *   src/serve/signals/parameters.ts, src/ctgov/schema.ts), so the notes cannot drift from them;
+ *   src/serve/signals/parameters.ts, src/serve/pipeline/schema.ts), so the notes cannot drift from them;
  * - `/.well-known/api-catalog`: the machine index, an RFC 9727 API catalog in the RFC 9264
  *   linkset JSON form (`application/linkset+json`).
  */
 import { LIMIT_MAX, MIN_QUERY_LENGTH } from '../serve/query/parameters.js';
 import { FORMATS, LIMIT_DEFAULT, SIGNALS_PARAMETERS } from '../serve/signals/parameters.js';
 import { CLASS_SCHEMA, ERROR_SCHEMA, PAIR_SCHEMA, PROFILE_SCHEMA, QUARTER_SCHEMA, SERIES_SCHEMA, SIGNALS_HEADERS } from '../serve/signals/schemas.js';
-import { LIMIT_DEFAULT as PIPELINE_LIMIT_DEFAULT, LIMIT_MAX as PIPELINE_LIMIT_MAX } from '../ctgov/params.js';
-import { pipelineJsonSchema, pipelineQuerySchema, studySchema } from '../ctgov/schema.js';
-import { HYPOTHESIS, REGISTRY_CAVEAT } from '../domain/caveats.js';
+import { LIMIT_DEFAULT as PIPELINE_LIMIT_DEFAULT, LIMIT_MAX as PIPELINE_LIMIT_MAX } from '../serve/pipeline/params.js';
+import { pipelineJsonSchema, pipelineQuerySchema, studySchema } from '../serve/pipeline/schema.js';
+import { HYPOTHESIS, REGISTRY_CAVEAT } from '../serve/query/caveats.js';
 import { RESOURCE_NOTES } from './notes-resources.js';
 
 /** RFC 9727 media type of the catalog (linkset JSON with the api-catalog profile). */

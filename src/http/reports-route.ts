@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { REPORT_ROUTE_SCHEMA } from '../serve/cases/report-schema.js';
-import { prefersHtml } from '../ctgov/negotiate.js';
+import { prefersHtml } from '../serve/query/negotiate.js';
 import { sendAnswer } from './answer.js';
 import type { LiveStore } from './live-store.js';
 import { PLAIN, rawQuery, withCases, withGeneration } from './resource.js';

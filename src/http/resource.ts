@@ -1,14 +1,17 @@
 /**
- * What every store-backed route shares (/signals, /analyses, /vaccines, /cases): taking the
- * current store generation for the whole request (live-store.ts: a request finishes on the
- * store it started on), the analysis of an `/analyses/:analysis/...` path (404 when unknown),
- * the raw query string (the resources parse it themselves, to see repeated parameters), the
- * case series of a generation (/cases, /reports), and the route compilers they use.
+ * What every store-backed route shares: taking the current store generation for the whole
+ * request (live-store.ts: a request finishes on the store it started on), the analysis of an
+ * `/analyses/:analysis/...` path (404 when unknown), the raw query string (the resources parse
+ * it themselves, to see repeated parameters), the case series of a generation (/cases,
+ * /reports), sending a service's answer (sendResource), and the route compilers they use.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CasesService } from '../serve/cases/service.js';
-import { errorBody } from '../domain/error-object.js';
-import { RETRY_AFTER_SECONDS, StoreReadError, type Generation, type LiveStore } from './live-store.js';
+import { casesOf, type ResourceAnswer } from '../serve/generation/answer.js';
+import { StoreReadError, type Generation } from '../serve/generation/generation.js';
+import { errorBody } from '../serve/query/error-object.js';
+import { sendAnswer } from './answer.js';
+import { RETRY_AFTER_SECONDS, type LiveStore } from './live-store.js';
 import { buildingMessage } from './readiness.js';
 
 /**
@@ -81,15 +84,19 @@ export function rawQuery(request: FastifyRequest): string {
 /**
  * Runs `handle` on the generation's case series (the report tables; loaded after the default
  * analysis, so a request waits for it), or answers 503: with the load's error when the tables
- * could not be read, with `noReports` when the store has none.
+ * could not be read, with `noReports` when the store has none (src/serve/generation casesOf).
  */
 export async function withCases(generation: Generation, reply: FastifyReply, noReports: string, handle: (cases: CasesService) => Promise<FastifyReply> | FastifyReply): Promise<FastifyReply> {
-  let cases: CasesService | null;
-  try {
-    cases = await generation.cases;
-  } catch (error) {
-    return reply.code(503).send(errorBody(`the report tables of the store could not be read (${(error as Error).message})`));
-  }
-  if (!cases) return reply.code(503).send(errorBody(noReports));
-  return handle(cases);
+  const found = await casesOf(generation, noReports);
+  if ('answer' in found) return reply.code(found.answer.status).send(found.answer.body);
+  return handle(found.cases);
+}
+
+/**
+ * Sends a service's answer (src/serve/generation/answer.ts): its headers, then a 200 with its
+ * ETag, 304 and content coding (answer.ts sendAnswer), or the error status with its Error object.
+ */
+export function sendResource(request: FastifyRequest, reply: FastifyReply, generation: Generation, answer: ResourceAnswer): FastifyReply {
+  if (answer.status !== 200) return reply.code(answer.status).headers(answer.headers ?? {}).send(answer.body);
+  return sendAnswer(request, reply, answer, generation.build, answer.key, answer.vary);
 }

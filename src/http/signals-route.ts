@@ -18,10 +18,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { analysesRouteSchema, analysisRouteSchema, analysisSignalsRouteSchema, SIGNALS_ROUTE_SCHEMA } from '../serve/signals/schemas.js';
 import type { SignalsService } from '../serve/signals/service.js';
 import { analysisVaccinesRouteSchema, VACCINES_ROUTE_SCHEMA } from '../serve/vaccines/schemas.js';
-import { errorBody } from '../domain/error-object.js';
-import { sendAnswer, type RenderedAnswer } from './answer.js';
-import type { Generation, LiveStore } from './live-store.js';
-import { PLAIN, rawQuery, withAnalysis, withGeneration } from './resource.js';
+import { errorBody } from '../serve/query/error-object.js';
+import { sendAnswer } from './answer.js';
+import type { LiveStore } from './live-store.js';
+import type { Generation } from '../serve/generation/generation.js';
+import { analysesResource, analysisResource, vaccinesResource } from '../serve/listings/service.js';
+import { PLAIN, rawQuery, sendResource, withAnalysis, withGeneration } from './resource.js';
 import { analysesNotes, vaccinesNotes } from './notes-resources.js';
 
 /** Options of the /signals route plugin. */
@@ -50,35 +52,17 @@ export async function signalsRoutes(app: FastifyInstance, options: SignalsRouteO
     return sendAnswer(request, reply, result, generation.build, `signals\0${name}\0${result.key}`);
   }
 
-  /** Sends the vaccine listing of analysis `name` (null: the default one, at /vaccines). */
-  async function vaccines(generation: Generation, name: string | null, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    if (rawQuery(request) !== '') return reply.code(400).send(errorBody('GET /vaccines takes no parameters', { allowed: [] }));
-    const analysis = name ?? generation.analyses.defaultName;
-    if (name !== null) reply.header('x-reports-analysis', name);
-    let answer: RenderedAnswer;
-    try {
-      answer = await generation.vaccines(analysis);
-    } catch (error) {
-      return reply.code(503).send(errorBody(`analysis ${analysis} could not be loaded: ${(error as Error).message}`));
-    }
-    return sendAnswer(request, reply, answer, generation.build, `vaccines\0${analysis}`);
-  }
-
   type AnalysisRequest = FastifyRequest<{ Params: { analysis: string } }>;
   app.get('/signals', { schema: SIGNALS_ROUTE_SCHEMA, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
     withGeneration(live, reply, (generation) => answer(generation, generation.analyses.defaultName, request, reply)));
   app.get('/analyses/:analysis/signals', { schema: analysisSignalsRouteSchema(options.analysisNames), ...PLAIN }, async (request: AnalysisRequest, reply) =>
     withAnalysis(live, request, reply, (generation, name) => answer(generation, name, request, reply)));
   app.get('/analyses', { schema: { ...analysesRouteSchema(), description: analysesNotes() }, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
-    withGeneration(live, reply, async (generation) => sendAnswer(request, reply, generation.analysesListing(), generation.build, 'analyses')));
+    withGeneration(live, reply, async (generation) => sendResource(request, reply, generation, analysesResource(generation))));
   app.get('/analyses/:analysis', { schema: analysisRouteSchema(options.analysisNames), ...PLAIN }, async (request: AnalysisRequest, reply) =>
-    withAnalysis(live, request, reply, async (generation, name) => {
-      reply.header('x-reports-analysis', name);
-      const detail = await generation.analysisDetail(name);
-      return detail === null ? reply.code(404).send(errorBody(`unknown analysis ${name}`)) : sendAnswer(request, reply, detail, generation.build, `analysis\0${name}`);
-    }));
+    withAnalysis(live, request, reply, async (generation, name) => sendResource(request, reply, generation, await analysisResource(generation, name))));
   app.get('/vaccines', { schema: { ...VACCINES_ROUTE_SCHEMA, description: vaccinesNotes() }, config: { catalog: true }, ...PLAIN }, async (request, reply) =>
-    withGeneration(live, reply, (generation) => vaccines(generation, null, request, reply)));
+    withGeneration(live, reply, async (generation) => sendResource(request, reply, generation, await vaccinesResource(generation, null, rawQuery(request)))));
   app.get('/analyses/:analysis/vaccines', { schema: { ...analysisVaccinesRouteSchema(options.analysisNames), description: vaccinesNotes() }, ...PLAIN }, async (request: AnalysisRequest, reply) =>
-    withAnalysis(live, request, reply, (generation, name) => vaccines(generation, name, request, reply)));
+    withAnalysis(live, request, reply, async (generation, name) => sendResource(request, reply, generation, await vaccinesResource(generation, name, rawQuery(request)))));
 }

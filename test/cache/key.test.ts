@@ -1,18 +1,19 @@
 /**
  * The default store's cache key (src/cache/key.ts): the folder from the environment;
  * the key changes with an input file's bytes and with the analyses, not with a README; the code
- * digested is the sources of the ground floor and the ingest wing (from src/ or dist/ alike), and none of
- * the digested modules imports a module left out (else a change there could change the store
- * under an unchanged key).
+ * digested is the transitive imports of the builder's entry (from src/ or dist/ alike): every file
+ * of the ground floor but the shared CSV cell writer, and every file of the ingest wing the build
+ * runs; editing a serve-only file leaves the key unchanged, editing a file the build runs changes it.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILD_FOLDERS, buildCodeFiles, cacheDir, cacheEntry, cacheKey, DEFAULT_VAERS_DIR } from '../../src/cache/key.js';
+import { BUILD_ENTRY, buildCodeDigest, buildCodeFiles } from '../../src/cache/build-code.js';
+import { cacheDir, cacheEntry, cacheKey, DEFAULT_VAERS_DIR } from '../../src/cache/key.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 let dir: string;
@@ -49,19 +50,37 @@ describe('the key', () => {
     await expect(cacheKey(join(dir, 'absent'))).rejects.toThrow(`cannot read the VAERS folder ${join(dir, 'absent')}`);
   });
 
-  it('the code digested is exactly the sources of domain, stats and ingest; no digested module imports one left out', async () => {
-    const files = await buildCodeFiles();
-    expect(BUILD_FOLDERS).toEqual(['domain', 'stats', 'ingest']);
+  it('the code digested is the build\'s import graph: the ground floor the build uses and the ingest wing, nothing served', async () => {
+    const files = await buildCodeFiles(SRC);
+    expect(BUILD_ENTRY).toBe('ingest/mining/build.ts');
+    expect(readFileSync(join(SRC, 'cache/build-child.ts'), 'utf8')).toContain("import { buildStore } from '../ingest/mining/build.js';");
     expect([...new Set(files.map((f) => f.split('/')[0]))].sort()).toEqual(['domain', 'ingest', 'stats']);
     expect(files).toContain('domain/analysis-rules.ts');
-    expect(files).toContain('ingest/mining/worker-boot.mjs');
-    expect(files.some((f) => f.startsWith('serve/') || f.startsWith('http/') || f.startsWith('cache/'))).toBe(false);
-    for (const file of files) {
-      const text = readFileSync(join(SRC, file), 'utf8');
-      for (const [, target] of text.matchAll(/from '(\.[^']+)'/g)) {
-        const resolved = new URL(target, `file://${join(SRC, file)}`).pathname.slice(SRC.length);
-        expect(BUILD_FOLDERS.includes(resolved.split('/')[0]), `${file} imports ${target}`).toBe(true);
+    // The worker threads' entries, started by URL (pool.ts, linkage-step.ts), are followed too.
+    expect(files).toEqual(expect.arrayContaining(['ingest/mining/worker-boot.mjs', 'ingest/mining/worker.ts', 'ingest/mining/linkage-worker.ts']));
+    // The ground floor is what the build uses: every domain file but the CSV cell writer, which the
+    // build's `score` command and the serve wing share (docs/architecture.md).
+    const domain = (await readdir(join(SRC, 'domain'))).filter((f) => f.endsWith('.ts')).map((f) => `domain/${f}`);
+    expect(domain.filter((f) => !files.includes(f))).toEqual(['domain/csv-cell.ts']);
+  });
+
+  it('editing a serve-only file leaves the key unchanged; editing a file the build runs changes it', async () => {
+    const copy = await mkdtemp(join(tmpdir(), 'rs-key-src-'));
+    try {
+      await cp(SRC, copy, { recursive: true });
+      const base = await buildCodeDigest(copy);
+      expect(base).toBe(await buildCodeDigest(SRC));
+      for (const served of ['serve/query/error-object.ts', 'serve/signals/pair.ts', 'http/app.ts', 'domain/csv-cell.ts']) {
+        await appendFile(join(copy, served), '\n// edited\n');
+        expect(await buildCodeDigest(copy), served).toBe(base);
       }
+      await appendFile(join(copy, 'domain/quarter.ts'), '\n// edited\n');
+      const edited = await buildCodeDigest(copy);
+      expect(edited).not.toBe(base);
+      await appendFile(join(copy, 'ingest/mining/worker.ts'), '\n// edited\n');
+      expect(await buildCodeDigest(copy)).not.toBe(edited);
+    } finally {
+      await rm(copy, { recursive: true, force: true });
     }
   });
 

@@ -68,4 +68,41 @@ describe('the progress on standard error', () => {
       { phase: 'load', phase_done_seconds: 3, cpu_seconds: null },
     ]);
   });
+
+  it('the time left in all never rises by more than the time elapsed since it was last computed (issue 46: 3 min to 15 min 37 s)', () => {
+    vi.useFakeTimers({ now: 0 });
+    const { stream } = sink();
+    const report = new ProgressReport({ stream, mode: 'lines', now: Date.now });
+    report.expect({ read: 10, link: 10, write: 10 });
+    report.plan(['read', 'link', 'write']);
+    report.start('read', 100, 'files');
+    vi.advanceTimersByTime(2000);
+    report.update(50);
+    // share done 0.5 x 10 / 30: 2 s x (1 - 1/6) / (1/6) = 10 s left.
+    expect(report.snapshot().left).toBeCloseTo(10, 6);
+    vi.advanceTimersByTime(28_000);
+    report.update(51);
+    // The rate alone says 30 x 0.83 / 0.17 = 146.5 s; shown: 10 s + the 28 s elapsed.
+    expect(report.snapshot().left).toBeCloseTo(38, 6);
+    vi.advanceTimersByTime(1000);
+    expect(report.snapshot().left).toBeCloseTo(39, 6);
+    report.stop();
+  });
+
+  it('a phase without a count: its share of the last measured build, the time it spent there, and the estimate from those times', () => {
+    vi.useFakeTimers({ now: 0 });
+    const { stream, lines } = sink();
+    const report = new ProgressReport({ stream, mode: 'lines', now: Date.now });
+    report.expect({ read: 10, link: 90, write: 10 });
+    report.plan(['read', 'link', 'write']);
+    report.start('read', 10, 'files');
+    vi.advanceTimersByTime(10_000);
+    report.update(10);
+    report.end();
+    report.start('link', 0, '');
+    // link counted done in 10 / 90 of its measured time: share (10 + 10) / 110, 20 s x 90 / 20 = 90 s left.
+    vi.advanceTimersByTime(LINE_EVERY_MS);
+    report.stop();
+    expect(lines.at(-1)).toBe('building the default store: phase 2 of 3, link: working for 10 s (no progress count in this phase; the last measured build spent 1 min 30 s here, 82% of its time); 20 s elapsed, about 1 min 30 s left in all');
+  });
 });

@@ -23,7 +23,7 @@ describe('reporting-signals build and import on the command line: progress on st
     expect(code).toBe(0);
     expect(existsSync(out)).toBe(true);
     expect(stderr).toMatch(/^fit all: 12 windows$/m);
-    expect(stderr).toMatch(/^fit all: done in [\d.]+ s$/m);
+    expect(stderr).toMatch(/^fit all: done in [\d.]+ s \(cpu [\d.]+ s\)$/m);
     for (const label of ['reports read', 'reports kept', 'quarters', 'windows', 'pairs stored', 'rows', 'time', 'peak RSS']) {
       expect(stderr).toMatch(new RegExp(`^ +${label}\\s`, 'm'));
     }

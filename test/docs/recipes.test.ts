@@ -17,7 +17,7 @@
  * files it ships (data/samples).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -145,7 +145,10 @@ describe('the README\'s first commands', () => {
     const scripts = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     expect(scripts.test).toBe('npm run typecheck && npm run lint && npm run build && vitest run');
     expect(scripts.start).toBe('node dist/cli.js serve');
-    expect(scripts.prestart).toBe('npm run build');
+    // `npm start` compiles only when dist/ is older than the sources (issue 46); `npm ci` builds it once (prepare).
+    expect(scripts.prestart).toBe('node scripts/build.mjs --if-stale');
+    expect(scripts.prepare).toBe('node scripts/build.mjs --if-stale --prepare');
+    expect(scripts.build).toBe('node scripts/build.mjs');
   });
 
   let child: ChildProcess | null = null;
@@ -175,6 +178,12 @@ describe('the README\'s first commands', () => {
       await new Promise((r) => setTimeout(r, 1000));
     }
     expect(ready).toBe(200);
+    // A second start does not recompile: the stamp matches the sources, dist/ is left as it is.
+    const stamp = statSync(path.join(copy, 'dist', 'cli.js')).mtimeMs;
+    const again = await bash('npm run prestart', { cwd: copy });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/build: dist\/ is current \(\d+ source files checked in \d+ ms\), not recompiled/);
+    expect(statSync(path.join(copy, 'dist', 'cli.js')).mtimeMs).toBe(stamp);
     const lines = recipes('README.md').filter((b) => b.marker === null).flatMap((b) => curlLines(b.text));
     expect(lines.length).toBeGreaterThan(5);
     for (const line of lines) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Pair } from '../../src/domain/pair.js';
+import type { Pair } from '../../src/serve/signals/pair.js';
 import { indexPairs } from '../../src/serve/signals/catalog.js';
 import { vaxType } from '../../src/domain/vaccine-type.js';
 

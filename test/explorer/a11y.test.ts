@@ -1,7 +1,8 @@
 /**
  * Issue 36, mobile and accessibility, on the embedded default store in headless Chromium against
  * the real server: at 1400 x 900 and at 390 x 844 (a phone), the front door, a pair's series, its
- * Reports tab (a report expanded) and a report page (/reports/{id}, HTML) do not scroll sideways
+ * Reports tab (a report expanded), a report page (/reports/{id}, HTML), the queue filtered to two
+ * products and their "My products" page do not scroll sideways
  * (the document is no wider than the viewport: wide tables scroll inside their own box), and
  * axe-core (the npm package's axe.min.js, evaluated in the page) finds no violation. Screenshots
  * of each go to artifacts/screenshots/a11y-<page>-<width>.png (docs/screenshots/ holds copies).
@@ -28,6 +29,9 @@ const PAGES: Array<{ name: string; path: string; explorer: boolean; before?: (pa
   { name: 'series', path: PAIR, explorer: true, before: (page) => page.click('#series-view details summary') },
   { name: 'reports', path: `${PAIR}&view=reports`, explorer: true, before: (page) => page.click('#listing details.report summary') },
   { name: 'report', path: '/reports/118916?format=html', explorer: false },
+  // The sponsor's view (issue 46): the queue filtered to two products, and their "My products" page.
+  { name: 'sponsor', path: '/?product=VARICELLA+(VARIVAX)&product=MMR', explorer: true },
+  { name: 'products', path: '/?product=VARICELLA+(VARIVAX)&product=MMR&view=products', explorer: true },
 ];
 const VIEWPORTS = [{ width: 1400, height: 900 }, { width: 390, height: 844 }];
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
 import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { chromiumAvailable, launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { barValues, canvasPixels, collectErrors, column, open, screenshot, settled, startServer } from './page.js';
 

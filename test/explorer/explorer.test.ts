@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { chromiumAvailable, CHROMIUM_PATH, launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { CLASS_EVENT, HTML_EVENT, PAGED_VACCINE, SECOND_PRODUCT, writeExplorerStore } from './fixture.js';
 import { canvasPixels, column, open, screenshot, settled, startServer } from './page.js';

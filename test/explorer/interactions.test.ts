@@ -45,4 +45,33 @@ describe.skipIf(!hasStore || !hasChromium)('explorer: a pair\'s co-reported vacc
     await screenshot(page, 'default-interactions');
     expect(held.errors).toEqual([]);
   }, 120_000);
+
+  it('MMR II x Febrile convulsion: no signal with VARIVAX in 2006Q4, but its Omega series signals in 31 of 46 windows; picking the peak window 2004Q4 shows it with its counts', async () => {
+    const mmr = 'MEASLES + MUMPS + RUBELLA (MMR II)';
+    const varivax = 'VARICELLA (VARIVAX)';
+    const event = 'Febrile convulsion';
+    const series = await json(`/interactions/series?vaccine1=${q(mmr)}&vaccine2=${q(varivax)}&event=${q(event)}`) as { series: Array<{ quarter: string; stored: boolean; signal?: boolean; omega?: number; n111?: number; n11?: number; e111?: number; omega025?: number; omega975?: number }> };
+    const signal = series.series.filter((w) => w.stored && w.signal);
+    const peak = signal.reduce((a, b) => (b.omega! > a.omega! ? b : a));
+    // The issue's figures (issue 46, read from the same answer): 31 of 46 stored windows, the peak 2004Q4 with 27 of 895 co-reports.
+    expect([signal.length, series.series.filter((w) => w.stored).length, peak.quarter, peak.n111, peak.n11]).toEqual([31, 46, '2004Q4', 27, 895]);
+    const p3 = (x: number): string => Number(x.toPrecision(3)).toString();
+    const text = `signals in 31 of 46 stored windows; peak 2004Q4: 27 of 895 co-reports, ${p3(peak.e111!)} expected, Omega ${p3(peak.omega!)} [${p3(peak.omega025!)}, ${p3(peak.omega975!)}]`;
+    expect(text).toBe('signals in 31 of 46 stored windows; peak 2004Q4: 27 of 895 co-reports, 6.94 expected, Omega 1.89 [1.29, 2.38]');
+    const page = held.page!;
+    await open(page, held.base!, `/?vaccine=${q(mmr)}&pair_vaccine=${q(mmr)}&pair_event=${q(event)}`);
+    await page.click('#interactions-title');
+    await page.waitForSelector('#masking-table:not([hidden])');
+    const latest = await json(`/interactions?vaccine=${q(mmr)}&event=${q(event)}&limit=20`) as { quarter: string; interactions: Array<{ vaccine1: string; vaccine2: string }> };
+    expect(latest.interactions.some((r) => r.vaccine2 === varivax || r.vaccine1 === varivax)).toBe(false);
+    await page.selectOption('#interactions-window', '2004Q4');
+    await page.click('#interactions-window-form button');
+    await page.waitForFunction(() => (document.getElementById('interactions-note')?.textContent ?? '').includes('2004Q4'));
+    const given = await column(page, '#interactions-table', 0);
+    const row = given.indexOf(varivax);
+    expect(row).toBeGreaterThanOrEqual(0);
+    expect((await column(page, '#interactions-table', 1))[row]).toBe('27');
+    expect((await column(page, '#interactions-table', 6))[row]).toBe(text);
+    expect(held.errors).toEqual([]);
+  }, 120_000);
 });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
 import { buildStore } from '../../src/ingest/mining/build.js';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { chromiumAvailable, launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { CASE_NARRATIVES, writeCaseFolder } from '../serve/cases/fixture.js';
 import { collectErrors, open, screenshot, settled, startServer } from './page.js';

@@ -43,7 +43,8 @@ const TRIAGE = {
   note: 'Score: disproportionality, then evidence.',
   pairs: [
     { ...pair(PAGED_VACCINE, CLASS_EVENT, 9.5, [label('strong_disproportionality', 'EB05 3.25 is at least 2'), label('onset_clustered', 'Onsets cluster in days 0-7 against other vaccines (KS p 0.01)')], []),
-      related_events: [{ event: 'Test event 07', n: 9, overlap: 0.75 }] },
+      // A folded row's cautions (issue 46): one the caution table knows, one it does not (shown by its code as words).
+      related_events: [{ event: 'Test event 07', n: 9, overlap: 0.75, cautions: [label('vaccine_failure', 'The term says the vaccine did not work'), label('some_new_caution', 'A caution this page has never seen')] }] },
     pair('HEP B (ENGERIX-B)', HTML_EVENT, 7.25, [label('serious', 'Half of the reports are serious')], [label('few_reports', 'Only 12 reports')]),
     pair(PAGED_VACCINE, 'Test event 05', 3.5, [label('new', 'First flagged in 2023Q4')], [label('late_reports', '60% of the reports arrived more than a year after vaccination')]),
     pair(SECOND_PRODUCT, CLASS_EVENT, 1.25, [], [label('legal_reports', 'Legal wording in 40% of the narratives'), label('fit_at_bound', 'The prior fit is at a bound')]),
@@ -93,7 +94,13 @@ describe.skipIf(!hasChromium)('explorer triage front door (GET /triage answered 
     const first = page.locator('#triage-table tbody tr').first();
     expect(await first.locator('li.reason').allTextContents()).toEqual(['strong disproportionality', 'onset clustered']);
     expect(await first.locator('li.reason').first().getAttribute('title')).toBe('EB05 3.25 is at least 2');
-    expect(await first.locator('td.cautions').textContent()).toBe('—');
+    // the cautions of the event folded under it, marked so, each with its sentence as title
+    expect(await first.locator('td.cautions li').allTextContents()).toEqual(['vaccine failure (folded: Test event 07)', 'some new caution (folded: Test event 07)']);
+    expect(await first.locator('td.cautions li').evaluateAll((lis) => lis.map((li) => [li.getAttribute('data-code'), li.getAttribute('data-folded'), li.getAttribute('title')]))).toEqual([
+      ['vaccine_failure', 'Test event 07', 'Test event 07, folded under this row: The term says the vaccine did not work'],
+      ['some_new_caution', 'Test event 07', 'Test event 07, folded under this row: A caution this page has never seen'],
+    ]);
+    expect(await first.locator('td.cautions li.artefact').count()).toBe(1);
     // the related events folded into the first pair, in a row under it (the API's related_events)
     expect(await page.textContent('#triage-table tbody tr.related-events')).toBe('Related events, mostly the same reports: Test event 07 (9 reports, 75% shared)');
     const second = page.locator('#triage-table tbody tr:not(.related-events)').nth(1);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
-import { FakeCtgov, apiStudy, type StudySpec } from '../ctgov/fake-ctgov.js';
+import { FakeCtgov, apiStudy, type StudySpec } from '../serve/pipeline/fake-ctgov.js';
 import { requestName, type GoldenRequest } from './requests.js';
 
 /** The recording written by record.ts and read by golden.test.ts. */

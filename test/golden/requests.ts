@@ -7,7 +7,7 @@
  * Names are derived from method, URL, headers and registry fault (see requestName); give
  * `name` only to tell apart two identical requests.
  */
-import type { FaultMode } from '../ctgov/fake-ctgov.js';
+import type { FaultMode } from '../serve/pipeline/fake-ctgov.js';
 
 /** One golden request. */
 export interface GoldenRequest {

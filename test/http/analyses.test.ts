@@ -9,7 +9,7 @@ import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNALS_PARAMETERS } from '../../src/serve/signals/parameters.js';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { fixtureAnalyses, MODERNA, PFIZER } from '../serve/signals/fixture.js';
 import { fixtureApp, getJson, keys } from './helpers.js';
 

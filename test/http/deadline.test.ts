@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { DEADLINE_RETRY_AFTER_SECONDS, deadlineMessage } from '../../src/http/deadline.js';
 
 const DEADLINE_MS = 100;

@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
-import { PAIR_FIELDS } from '../../src/domain/pair.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
+import { PAIR_FIELDS } from '../../src/serve/signals/pair.js';
 import { getJson } from './helpers.js';
 
 const present = hasDefaultStore('default-store /signals tests');

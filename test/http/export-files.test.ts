@@ -19,7 +19,7 @@ import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, buildServedApp } from '../../src/http/app.js';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { RETRY_AFTER_SECONDS } from '../../src/http/live-store.js';
 import { csvCell } from '../../src/domain/csv-cell.js';
 import { historyFixture, type FixtureReport } from '../ingest/mining/fixtures.js';

@@ -13,7 +13,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
 
 const hasStore = hasDefaultStore('bulk export tests');

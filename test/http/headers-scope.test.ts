@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPipelinePath } from '../../src/http/app.js';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { fixtureApp, SIGNALS_PATHS } from './helpers.js';
 
 describe.each(SIGNALS_PATHS)('GET $path: the X-REPORTS-* headers', ({ path, analyses, analysis }) => {

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HEADER_SIZE } from '../../src/http/app.js';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { FORMATS, SIGNALS_PARAMETERS } from '../../src/serve/signals/parameters.js';
 import { RESOURCE_NOTES } from '../../src/http/notes-resources.js';
 import { fixtureApp, getJson } from './helpers.js';

@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, MAX_HEADER_SIZE } from '../../src/http/app.js';
 import { DEFAULT_STORE } from '../helpers/default-store.js';
 import { operationIdOf } from '../../src/http/openapi.js';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { rawGet } from './helpers.js';
 
 const REDOCLY = fileURLToPath(new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url));

@@ -7,8 +7,8 @@
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
-import { PAIR_FIELDS } from '../../src/domain/pair.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
+import { PAIR_FIELDS } from '../../src/serve/signals/pair.js';
 import { FORMATS, SIGNALS_PARAMETERS } from '../../src/serve/signals/parameters.js';
 import { buildServedApp } from '../../src/http/app.js';
 import { fixtureApp, getJson } from './helpers.js';

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { SIGNALS_PARAMETERS } from '../../src/serve/signals/parameters.js';
 import { fixtureApp } from './helpers.js';
 

@@ -6,7 +6,7 @@
  * built"; a first store loaded `early` serves its default analysis before the others.
  */
 import { describe, expect, it } from 'vitest';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { buildServedApp } from '../../src/http/app.js';
 import { analysesReadiness } from '../../src/http/readiness.js';
 import { writeFixtureStore } from '../serve/signals/fixture.js';

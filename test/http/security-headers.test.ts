@@ -12,7 +12,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { buildApp } from '../../src/http/app.js';
 import { EXPLORER_CSP, publicBase } from '../../src/http/guards.js';
 import { fixtureApp, rawExchange } from './helpers.js';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPOSED_HEADERS, MAX_HEADER_SIZE } from '../../src/http/app.js';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { fixtureApp, getJson, rawGet, SIGNALS_PATHS } from './helpers.js';
 
 describe.each(SIGNALS_PATHS)('GET $path', ({ path, analyses }) => {

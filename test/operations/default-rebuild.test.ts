@@ -10,7 +10,7 @@ import { open, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { writeCaseFolder } from '../serve/cases/fixture.js';
 import { get, killAll, startServe, untilReady } from './serve-process.js';
 

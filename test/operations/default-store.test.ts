@@ -15,7 +15,7 @@ import { copyFile, mkdir, mkdtemp, readdir, rm, truncate } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HYPOTHESIS } from '../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { isAlive } from '../../src/cache/lock.js';
 import { get, killAll, realYears, startServe, untilReady, type ServeProcess } from './serve-process.js';
 
@@ -56,6 +56,8 @@ function running(pid: number): boolean {
 
 const entries = async (cache: string): Promise<string[]> => (await readdir(cache)).sort();
 const stores = async (cache: string): Promise<string[]> => (await entries(cache)).filter((n) => /^default-[0-9a-f]{16}\.duckdb$/.test(n));
+/** The stores and the narrative index kept beside each (src/serve/narratives/index-file.ts): what a cache holds with nothing left over. */
+const kept = async (cache: string): Promise<string[]> => (await entries(cache)).filter((n) => /^default-[0-9a-f]{16}\.duckdb(?:\.narratives)?$/.test(n));
 
 describe.skipIf(!hasData)('serve without --store: the default store built into the cache (real processes)', () => {
   it('is up at once: /healthz and /readyz answer fast during the build, the resources 503 with the caveat and Retry-After; then ready; a second start loads from the cache', async () => {
@@ -113,7 +115,7 @@ describe.skipIf(!hasData)('serve without --store: the default store built into t
     expect(vaccines.status).toBe(200);
     expect((await get(`${base}/`)).text).not.toContain('The data is being prepared');
     expect(serve.output()).toMatch(/fit serious: /); // the build's progress on standard error
-    expect(await entries(cache)).toEqual(await stores(cache)); // no lock, temporary or progress file left
+    expect(await entries(cache)).toEqual(await kept(cache)); // no lock, temporary or progress file left
     const first = (await untilReady(base, serve)).store_build;
     serve.child.kill('SIGTERM');
     expect(await serve.exit).toBe(0);
@@ -151,7 +153,7 @@ describe.skipIf(!hasData)('serve without --store: the default store built into t
     const again = await start(cache);
     await untilReady(again.base, again.serve);
     expect(again.serve.output()).toContain('left by a build that did not finish');
-    expect(await entries(cache)).toEqual(await stores(cache));
+    expect(await entries(cache)).toEqual(await kept(cache));
     again.serve.child.kill('SIGTERM');
     await again.serve.exit;
   }, 900_000);
@@ -178,7 +180,7 @@ describe.skipIf(!hasData)('serve without --store: the default store built into t
     expect(ra.store_build).toBe(rb.store_build);
     const builds = [a, b].filter((s) => s.serve.output().includes('building the default store')).length;
     expect(builds).toBe(1);
-    expect(await entries(cache)).toEqual(await stores(cache));
+    expect(await entries(cache)).toEqual(await kept(cache));
     for (const s of [a, b]) s.serve.child.kill('SIGTERM');
     await Promise.all([a.serve.exit, b.serve.exit]);
   }, 900_000);

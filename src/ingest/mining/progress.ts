@@ -1,7 +1,8 @@
 /**
  * Progress of the build on standard error (a long build shows where it is): a cli-progress bar per phase when standard
  * error is a terminal (with phase k of n once the build announced its phases, and the phase's time left), plain lines otherwise (one at the start of a phase, then about every
- * 10% and at the end), so logs stay readable.
+ * 10% and at the end, `PHASE: done in W s (cpu C s)` with the phase's wall and CPU seconds, the CPU of every thread of the
+ * process, read by bench/full-size.ts), so logs stay readable.
  */
 import cliProgress from 'cli-progress';
 
@@ -47,10 +48,14 @@ export function stderrProgress(stream: NodeJS.WriteStream = process.stderr): Pro
       },
     };
   }
-  let current = { phase: '', total: 0, unit: '', nextShown: 0, started: 0 };
+  let current = { phase: '', total: 0, unit: '', nextShown: 0, started: 0, cpu: 0 };
+  const cpuSeconds = (): number => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1e6;
+  };
   return {
     start(phase, total, unit) {
-      current = { phase, total, unit, nextShown: total / 10, started: Date.now() };
+      current = { phase, total, unit, nextShown: total / 10, started: Date.now(), cpu: cpuSeconds() };
       stream.write(`${phase}: ${total} ${unit}\n`);
     },
     update(done, detail) {
@@ -59,7 +64,7 @@ export function stderrProgress(stream: NodeJS.WriteStream = process.stderr): Pro
       stream.write(`${current.phase}: ${Math.floor((100 * done) / current.total)}% (${done}/${current.total} ${current.unit})${detail ? ` ${detail}` : ''}\n`);
     },
     end() {
-      stream.write(`${current.phase}: done in ${((Date.now() - current.started) / 1000).toFixed(1)} s\n`);
+      stream.write(`${current.phase}: done in ${((Date.now() - current.started) / 1000).toFixed(1)} s (cpu ${(cpuSeconds() - current.cpu).toFixed(1)} s)\n`);
     },
   };
 }

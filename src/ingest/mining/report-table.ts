@@ -12,7 +12,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { parse } from 'csv-parse';
-import { UserError } from '../../domain/user-error.js';
+import { fileErrorReason, UserError } from '../../domain/user-error.js';
 import { countQuarters, windowCounts, type CountableReport } from './counts.js';
 
 /** A report table: pairs (parallel arrays, sorted by vaccine then event, code-unit order) and N. */
@@ -103,7 +103,7 @@ async function readRows(file: string, columns: ReportColumns): Promise<{ reports
     if (!(await stat(file)).isFile()) throw new UserError(`${file}: not a file`);
   } catch (error) {
     if (error instanceof UserError) throw error;
-    throw new UserError(`${file}: cannot read the reports file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new UserError(`${file}: cannot read the reports file (${fileErrorReason(error)})`);
   }
   const wanted = [columns.id, columns.vaccine, columns.event, ...(columns.strata ?? [])];
   const reports = new Map<string, RawReport>();

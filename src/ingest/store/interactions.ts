@@ -3,6 +3,7 @@
  * filled by the build's writer (write.ts), and by bench/interactions.ts to measure its size alone.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { appendRows } from './appender.js';
 import { INTERACTION_COLUMNS, INTERACTIONS_SQL, INTERACTIONS_TABLE, type InteractionRow } from '../../domain/interactions.js';
 
 /**
@@ -11,22 +12,12 @@ import { INTERACTION_COLUMNS, INTERACTIONS_SQL, INTERACTIONS_TABLE, type Interac
  */
 export async function appendInteractions(connection: DuckDBConnection, rows: Iterable<InteractionRow>): Promise<number> {
   await connection.run(INTERACTIONS_SQL);
-  const appender = await connection.createAppender(INTERACTIONS_TABLE, 'main');
-  let count = 0;
-  try {
-    for (const row of rows) {
+  return appendRows(connection, INTERACTIONS_TABLE, INTERACTION_COLUMNS, rows, {
+    check: (row) => {
       for (const [name, type] of INTERACTION_COLUMNS) {
         const value = row[name];
-        if (type === 'VARCHAR') appender.appendVarchar(String(value));
-        else if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`interactions: ${name} of ${row.vaccine1} + ${row.vaccine2} x ${row.event} (${row.quarter}) is not a finite number: ${String(value)}`);
-        else if (type === 'INTEGER') appender.appendInteger(value);
-        else appender.appendDouble(value);
+        if (type !== 'VARCHAR' && (typeof value !== 'number' || !Number.isFinite(value))) throw new Error(`interactions: ${name} of ${row.vaccine1} + ${row.vaccine2} x ${row.event} (${row.quarter}) is not a finite number: ${String(value)}`);
       }
-      appender.endRow();
-      count++;
-    }
-  } finally {
-    appender.closeSync();
-  }
-  return count;
+    },
+  });
 }

@@ -13,7 +13,8 @@
  * `REPORT_TABLES`), when given, are appended into it, so one rename replaces a whole store.
  */
 import { rename, rm } from 'node:fs/promises';
-import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { appendRows, type AppendColumns } from './appender.js';
 import { sqlString } from '../../domain/store-format.js';
 import {
   QUARTERLY_COLUMNS, REPORT_EVENT_COLUMNS, REPORT_LINKS_SQL, REPORT_LINKS_TABLE, REPORT_TABLE_COLUMNS, REPORT_TABLES_SQL, REPORT_VACCINE_COLUMNS, SCHEMA_SQL,
@@ -69,16 +70,6 @@ function later<T extends object>(value: T | (() => T)): T {
   return typeof value === 'function' ? (value as () => T)() : value;
 }
 
-function appendNullable(appender: DuckDBAppender, type: string, value: unknown): void {
-  if (value === null || value === undefined || (typeof value === 'number' && !Number.isFinite(value))) {
-    appender.appendNull();
-  } else if (type === 'VARCHAR') appender.appendVarchar(String(value));
-  else if (type === 'INTEGER') appender.appendInteger(Number(value));
-  else if (type === 'BIGINT') appender.appendBigInt(BigInt(value as number));
-  else if (type === 'DOUBLE') appender.appendDouble(Number(value));
-  else appender.appendBoolean(Boolean(value));
-}
-
 /** DuckDB's memory cap while writing (the sort spills to disk beyond it). */
 const MEMORY_LIMIT = '1GB';
 const QUARTERLY_TABLE_SQL = SCHEMA_SQL.split(';')[0];
@@ -86,27 +77,15 @@ const ORDER = 'ORDER BY analysis, drug, event, quarter';
 const ORDERED = `SELECT * FROM staging.quarterly ${ORDER}`;
 async function stageQuarterly(connection: DuckDBConnection, rows: StoreContent['quarterly']): Promise<number> {
   await connection.run(QUARTERLY_TABLE_SQL.replace('CREATE TABLE quarterly', 'CREATE TABLE staging.quarterly'));
-  const appender = await connection.createAppender('quarterly', 'main', 'staging');
-  let count = 0;
-  try {
-    for await (const row of rows) {
-      for (const [name, type] of QUARTERLY_COLUMNS) appendNullable(appender, type, row[name]);
-      appender.endRow();
-      count++;
-    }
-  } finally {
-    appender.closeSync();
-  }
-  return count;
+  return appendRows(connection, 'quarterly', QUARTERLY_COLUMNS, rows, { catalog: 'staging' });
 }
 
-function windowValues(w: WindowRow): Array<[string, unknown]> {
-  return [
-    ['VARCHAR', w.analysis ?? 'all'], ['VARCHAR', w.quarter], ['DOUBLE', w.alpha1], ['DOUBLE', w.beta1], ['DOUBLE', w.alpha2], ['DOUBLE', w.beta2],
-    ['DOUBLE', w.p], ['DOUBLE', w.neg_log_lik], ['BOOLEAN', w.converged], ['VARCHAR', w.at_bound],
-    ['INTEGER', w.n_pairs], ['INTEGER', w.n_reports],
-  ];
-}
+/** The `windows` table's columns as appendRows fills them (store-schema.ts, in table order). */
+const WINDOW_COLUMNS: AppendColumns = [
+  ['analysis', 'VARCHAR'], ['quarter', 'VARCHAR'], ['alpha1', 'DOUBLE'], ['beta1', 'DOUBLE'], ['alpha2', 'DOUBLE'], ['beta2', 'DOUBLE'],
+  ['p', 'DOUBLE'], ['neg_log_lik', 'DOUBLE'], ['converged', 'BOOLEAN'], ['at_bound', 'VARCHAR'],
+  ['n_pairs', 'INTEGER'], ['n_reports', 'INTEGER'],
+];
 
 /** Creates the report tables in the store and appends their rows. */
 async function appendReportTables(connection: DuckDBConnection, tables: ReportTables): Promise<void> {
@@ -116,15 +95,7 @@ async function appendReportTables(connection: DuckDBConnection, tables: ReportTa
     ['report_events', REPORT_EVENT_COLUMNS, tables.events],
   ];
   for (const [table, columns, rows] of parts) {
-    const appender = await connection.createAppender(table, 'main');
-    try {
-      for (const row of rows) {
-        for (const [name, type] of columns) appendNullable(appender, type, (row as Record<string, unknown>)[name]);
-        appender.endRow();
-      }
-    } finally {
-      appender.closeSync();
-    }
+    await appendRows(connection, table, columns, rows);
   }
   if (tables.links !== undefined) await insertLinks(connection, tables.links);
 }
@@ -155,12 +126,7 @@ async function writeDuckDb(connection: DuckDBConnection, content: StoreContent, 
   for (const v of later(content.vaccines)) {
     await connection.run('INSERT INTO vaccines VALUES ($1, $2, $3::VARCHAR[])', [v.vax_name, v.vax_type, JSON.stringify(v.vax_type_codes)]);
   }
-  const windows = await connection.createAppender('windows');
-  for (const w of later(content.windows)) {
-    for (const [type, value] of windowValues(w)) appendNullable(windows, type, value);
-    windows.endRow();
-  }
-  windows.closeSync();
+  await appendRows(connection, 'windows', WINDOW_COLUMNS, [...later(content.windows)].map((w) => ({ ...w, analysis: w.analysis ?? 'all' })));
   for (const [key, value] of Object.entries(meta)) {
     await connection.run('INSERT INTO meta VALUES ($1, $2)', [key, JSON.stringify(value ?? null)]);
   }

@@ -66,9 +66,11 @@ function reportsByName(start: Int32Array, names: readonly (string | null)[]): { 
   return { byName, ids, list: [...idOf.keys()], idOf };
 }
 
-/** Indexes the reports of a store (the six indexed narrative columns of `data` move into `narratives`: src/serve/cases/narratives.ts). */
-export function indexReports(data: ReportData): ReportIndex {
-  const narratives = indexNarratives(data);
+/**
+ * Indexes the reports of a store; `narratives` is their narrative index (ordinal = report index),
+ * by default built from `data` (its six indexed narrative columns move into it: src/serve/cases/narratives.ts).
+ */
+export function indexReports(data: ReportData, narratives: NarrativeIndex | null = indexNarratives(data)): ReportIndex {
   const vaccines = reportsByName(data.vaccines.start, data.vaccines.name);
   const events = reportsByName(data.events.start, data.events.term);
   const terms = eventIndex(events.byName.keys());

@@ -4,12 +4,15 @@
  * OTHER_MEDS, PRIOR_VAX) go into one full-text index (src/serve/narratives/index.ts) built at load, in
  * the store's order, so an index ordinal is the case series' report index; their columns are
  * then dropped from ReportData, so each text is held once (by the index). Other narrative
- * columns (ALLERGIES) stay in ReportData.
+ * columns (ALLERGIES) stay in ReportData. The index built is kept in a file beside the store
+ * (src/serve/narratives/index-file.ts): a later load of the same store reads that file and does
+ * not read the six columns at all (`readIndexedReports`).
  */
 import { NARRATIVE_FIELDS, NARRATIVE_REPORT_COLUMNS, sourceFieldsOf, type NarrativeReportColumn } from '../../domain/report-columns.js';
 import { NarrativeIndex } from '../narratives/index.js';
+import { indexFileOf, indexKey, loadIndexFile, saveIndexFile } from '../narratives/index-file.js';
 import type { NarrativeRecord } from '../narratives/records.js';
-import type { ReportData } from '../store/reports.js';
+import { readReportData, type ReportData } from '../store/reports.js';
 
 /** Per narrative column field (ReportData property), its position in NARRATIVE_FIELDS, for the six indexed ones. */
 const INDEXED = new Map(NARRATIVE_REPORT_COLUMNS.flatMap((c) => {
@@ -36,6 +39,49 @@ export function indexNarratives(data: ReportData): NarrativeIndex | null {
   const held = data as unknown as Record<string, unknown>;
   for (const c of INDEXED_COLUMNS) held[c.field] = null;
   return index;
+}
+
+/** The store names of the six indexed columns (read as null when a stored index holds them). */
+const INDEXED_STORE_COLUMNS: ReadonlySet<string> = new Set(INDEXED_COLUMNS.map((c) => c.store));
+
+/** Whether `index` numbers exactly the reports of `data`, in order (ordinal r = report r). */
+function indexes(index: NarrativeIndex, data: ReportData): boolean {
+  if (index.size !== data.count) return false;
+  for (let r = 0; r < data.count; r++) if (index.idAt(r) !== data.id[r]) return false;
+  return true;
+}
+
+/** What {@link readIndexedReports} did, for tests and the bench: the index `loaded` from its file, `built` (and `saved` to it or not), or `none` (no narratives). */
+export type IndexSource = { kind: 'loaded' } | { kind: 'built'; saved: boolean } | { kind: 'none' };
+
+/**
+ * The report tables of the store at `storePath` (readReportData) with their narrative index:
+ * the index from its file beside the store when that file is this store's (index-file.ts key) and
+ * numbers its reports, and then the six indexed columns are not read from the store; else read,
+ * built (indexNarratives) and written to that file before it resolves (so a load never leaves a
+ * temporary file behind it; a folder that cannot be written leaves no file: `source.saved` false).
+ * Null when the store has no report tables.
+ * @throws Error naming the file as readReportData does.
+ */
+export async function readIndexedReports(storePath: string): Promise<{ data: ReportData; narratives: NarrativeIndex | null; source: IndexSource } | null> {
+  let key: string | null = null;
+  try {
+    key = indexKey(storePath);
+  } catch {
+    // No store file: readReportData says so.
+  }
+  const file = indexFileOf(storePath);
+  const stored = key === null ? null : loadIndexFile(file, key);
+  if (stored) {
+    const data = await readReportData(storePath, { skip: INDEXED_STORE_COLUMNS });
+    if (!data) return null;
+    if (indexes(stored, data)) return { data, narratives: stored, source: { kind: 'loaded' } };
+  }
+  const data = await readReportData(storePath);
+  if (!data) return null;
+  const narratives = indexNarratives(data);
+  if (!narratives || key === null) return { data, narratives, source: { kind: 'none' } };
+  return { data, narratives, source: { kind: 'built', saved: await saveIndexFile(file, key, narratives) } };
 }
 
 /** The text of narrative column `c` of report `r` (null: blank, or not kept): from the index for the six indexed fields, else from `data`. */

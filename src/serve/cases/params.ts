@@ -5,7 +5,7 @@
  * value counts as absent, a repeated or unknown parameter is a 400 naming the allowed ones, and
  * numbers follow the one number rule.
  */
-import type { ParamError } from '../../domain/error-object.js';
+import type { ParamError } from '../query/error-object.js';
 import { DUPLICATES_CHOICES, type DuplicatesChoice } from './duplicates.js';
 import { parseQuarterInput, type QuarterIndex } from '../../domain/quarter.js';
 import { parseTextQuery, TEXT_EXPANSION_MAX_WORDS, TEXT_MAX_CHARS, TEXT_MIN_LETTERS, TEXT_PREFIX_MAX_WORDS, type TextQuery } from '../narratives/query.js';

@@ -4,7 +4,7 @@
  * listing of the page, RFC 4180, one row per report). A renderer is a generator that yields every
  * PAGE_STEP rows (a row with its snippet costs up to a millisecond), run in slices by src/serve/cases/slices.ts.
  */
-import { HYPOTHESIS } from '../../domain/caveats.js';
+import { HYPOTHESIS } from '../query/caveats.js';
 import { formatQuarter } from '../../domain/quarter.js';
 import { csvCell } from '../../domain/csv-cell.js';
 import { JSON_REPORT_COLUMNS, VACCINE_COLUMNS, type JsonReportColumn, type JsonReportField, type StoredReportColumn, type VaccineColumn } from '../../domain/report-columns.js';

@@ -21,6 +21,18 @@ const FACTS: ReadonlyArray<[string, string]> = [
   ['recovd', 'Recovered'], ['v_adminby', 'Administered by (V_ADMINBY)'], ['v_fundby', 'Funded by (V_FUNDBY)'],
 ];
 
+/**
+ * What the report's `er_visit` means, by the form it came on (`form_vers`): the VAERS 1 form's
+ * ER_VISIT is an "Emergency room or doctor visit" (VAERS Data Use Guide, VAERSDATA.CSV: "ER_VISIT |
+ * Char (1) | Discontinued | Box 8 | Emergency room or doctor visit"), which is every report of the
+ * older layout (1990-2006: no FORM_VERS column, null here) and FORM_VERS 1; the VAERS 2 form (FORM_VERS
+ * 2, 2017) has ER_ED_VISIT, the emergency room or department, and the doctor's office apart (OFC_VISIT).
+ * public/js/reports.js says the same in the explorer's listing.
+ */
+export function erVisitLabel(formVers: unknown): string {
+  return String(formVers ?? '').trim() === '2' ? 'Emergency room or department visit (ER_ED_VISIT, VAERS 2 form)' : 'Emergency room or doctor visit (ER_VISIT, VAERS 1 form)';
+}
+
 /** The narrative fields, in order: [JSON field, heading]. */
 const NARRATIVES: ReadonlyArray<[string, string]> = [
   ['narrative', 'Symptoms (SYMPTOM_TEXT)'], ['lab_data', 'Laboratory data (LAB_DATA)'], ['history', 'Medical history (HISTORY)'],
@@ -45,7 +57,7 @@ function duplicatesHtml(view: ReportView): string {
 /** The page of one report. */
 export function renderReportHtml(view: ReportView): string {
   const id = String(view.vaers_id);
-  const facts = FACTS.filter(([k]) => k in view).map(([k, label]) => `<dt>${e(label)}</dt><dd>${e(shown(view[k]))}</dd>`).join('\n');
+  const facts = FACTS.filter(([k]) => k in view).map(([k, label]) => `<dt>${e(k === 'er_visit' ? erVisitLabel(view.form_vers) : label)}</dt><dd>${e(shown(view[k]))}</dd>`).join('\n');
   const narratives = NARRATIVES.map(([k, heading]) => {
     const text = view[k];
     return `<h3>${e(heading)}</h3>\n${typeof text === 'string' ? `<p class="narrative">${e(text)}</p>` : '<p class="none">(blank)</p>'}`;

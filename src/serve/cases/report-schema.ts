@@ -2,7 +2,7 @@
  * The route schema of `GET /reports/{vaers_id}` (the report view), as data: it gives
  * /openapi.json (through @fastify/swagger); the validator is src/serve/cases/report-view.ts.
  */
-import { HYPOTHESIS } from '../../domain/caveats.js';
+import { HYPOTHESIS } from '../query/caveats.js';
 import { JSON_REPORT_COLUMNS, STORED_REPORT_COLUMNS } from '../../domain/report-columns.js';
 import { answerHeaders, errorResponse, NOT_MODIFIED } from '../query/responses.js';
 import { REPORT_FORMATS } from './report-view.js';

@@ -9,7 +9,7 @@
  * by the store), the analyses of the store whose subset rule keeps it (src/domain/analysis-rules.ts),
  * `reports_through` and the caveat (`hypothesis`) (report.ts). HTML: the same in readable sections (report-html.ts).
  */
-import { errorBody, type ErrorBody } from '../../domain/error-object.js';
+import { errorBody, type ErrorBody } from '../query/error-object.js';
 import { queryValues, presentValue, quoteValue } from '../query/parameters.js';
 import type { ReportIndex } from './index.js';
 import { reportView } from './report.js';

@@ -6,7 +6,7 @@
  * the store whose subset rule keeps it (src/domain/analysis-rules.ts), `reports_through` and the caveat.
  */
 import { analysisRule } from '../../domain/analysis-rules.js';
-import { HYPOTHESIS } from '../../domain/caveats.js';
+import { HYPOTHESIS } from '../query/caveats.js';
 import { STORED_REPORT_COLUMNS, type StoredReportColumn } from '../../domain/report-columns.js';
 import { formatQuarter } from '../../domain/quarter.js';
 import type { ReportDuplicate } from '../store/reports.js';

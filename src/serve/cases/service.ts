@@ -22,20 +22,21 @@ import { groupTermCounts, groupVocabulary, termsOfItems, type GroupTermCount, ty
 import { ownBytes, SizedLru, type CacheStats } from '../query/lru.js';
 import { matchNames } from '../query/names.js';
 import { quarterOutside } from '../query/quarter-range.js';
-import { errorBody, type ErrorBody, type ParamError } from '../../domain/error-object.js';
+import { errorBody, type ErrorBody, type ParamError } from '../query/error-object.js';
 import { Unavailable } from '../query/unavailable.js';
 import { formatQuarter } from '../../domain/quarter.js';
 import { filter } from '../narratives/postings.js';
 import { TEXT_USAGE } from '../narratives/query.js';
 import { searchOffThread } from '../narratives/search-pool.js';
-import { readReportData } from '../store/reports.js';
 import { breakdownSteps, type Breakdowns } from './breakdowns.js';
 import { collapseSteps } from './duplicates.js';
 import { indexReports, type ReportIndex } from './index.js';
+import { readIndexedReports } from './narratives.js';
 import { CASES_USAGE, parseCasesQuery, type CasesParams } from './params.js';
 import { CASES_RENDERERS, type CaseSeries } from './render.js';
 import { reportAnswer, type ReportAnswer } from './report-view.js';
 import { runAll, runSliced, type Steps } from './slices.js';
+import { ordinalById } from '../query/search.js';
 
 /** Why `text` cannot be served: the store keeps no narratives. */
 export const NO_NARRATIVES = 'this store keeps no narratives, so text cannot be searched: rebuild it with "reporting-signals build --vaers DIR --narratives --out FILE"';
@@ -133,14 +134,7 @@ export class CasesService {
     if (this.index.narratives) return this.index.narratives.ordinalOf(id);
     const ids = this.index.data.id;
     this.byId ??= Int32Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b]);
-    let lo = 0;
-    let hi = this.byId.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (ids[this.byId[mid]] < id) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.byId.length && ids[this.byId[lo]] === id ? this.byId[lo] : -1;
+    return ordinalById(ids, this.byId, id);
   }
 
   /** Answers GET /reports/{idText} (src/serve/cases/report-view.ts); `analyses` are the store's analysis names. */
@@ -149,14 +143,15 @@ export class CasesService {
   }
 
   /**
-   * Reads the report tables of the store once; `reportsThrough` is the store's (its metadata, read by the caller), and
+   * Reads the report tables of the store once (the narrative index from its file beside the store
+   * when it is this store's: src/serve/cases/narratives.ts readIndexedReports); `reportsThrough` is the store's (its metadata, read by the caller), and
    * `eventGroups` the grouping files of its analyses of event groups, by analysis name (src/serve/store/event-groups.ts).
    * @returns the service, or null when the store has no report tables (an import, an older store).
    * @throws Error naming the file when the store cannot be read.
    */
   static async open(storePath: string, reportsThrough: string | null, eventGroups: ReadonlyMap<string, EventGroupSet> = new Map()): Promise<CasesService | null> {
-    const data = await readReportData(storePath);
-    return data ? new CasesService(indexReports(data), reportsThrough, eventGroups) : null;
+    const read = await readIndexedReports(storePath);
+    return read ? new CasesService(indexReports(read.data, read.narratives), reportsThrough, eventGroups) : null;
   }
 
   /** Reports kept by an analysis's subset rule (1) or not (0), computed once per analysis. */

@@ -9,7 +9,7 @@
  * `class="first-top"` and every line `class="artefact-share"`, each with `data-ordering`.
  */
 import esc from 'escape-html';
-import { HYPOTHESIS } from '../../domain/caveats.js';
+import { HYPOTHESIS } from '../query/caveats.js';
 import { parseQuarter } from '../../domain/quarter.js';
 import { ORDERINGS, TOP, type Ordering, type RankingResult } from './ranking.js';
 import { ORDERING_NAMES } from './render-ranking.js';

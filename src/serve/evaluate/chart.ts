@@ -9,7 +9,7 @@
  * element with `class="mark"` (ROC) or `class="tts"` and `data-analysis`, `data-method`.
  */
 import esc from 'escape-html';
-import { HYPOTHESIS } from '../../domain/caveats.js';
+import { HYPOTHESIS } from '../query/caveats.js';
 import type { MethodSummary, PairResult } from './evaluate.js';
 import { METHODS, type MethodKey } from './methods.js';
 import { methodName } from './render.js';

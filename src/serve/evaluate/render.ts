@@ -4,7 +4,7 @@
  * CSV (RFC 4180, CRLF, header row; src/domain/csv-cell.ts `csvCell`). Proportions print as
  * `estimate [lower, upper]` (Wilson 95%), three decimals.
  */
-import { HYPOTHESIS } from '../../domain/caveats.js';
+import { HYPOTHESIS } from '../query/caveats.js';
 import type { Proportion } from '../../stats/wilson.js';
 import type { MethodSummary, PairResult } from './evaluate.js';
 import { METHODS } from './methods.js';

@@ -5,7 +5,7 @@
  * (src/serve/query/parameters.ts): an unknown or repeated parameter, or a value outside the
  * choices, is the 400 Error fields naming the allowed values. Returns a value, never throws.
  */
-import type { ParamError } from '../../domain/error-object.js';
+import type { ParamError } from '../query/error-object.js';
 import { presentValue, queryValues, quoteValue, type ParameterSpec } from '../query/parameters.js';
 
 /** The tables of one analysis: its pairs (the /signals rows, spec 2.1) and its quarterly rows (one per pair and window). */

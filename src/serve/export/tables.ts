@@ -7,7 +7,7 @@
  * newline-delimited JSON file one line at a time before DuckDB converts them with their declared
  * types.
  *
- * Tables: `pairs` (spec 2.1 Pair, the columns of src/domain/pair.ts, every pair of the analysis,
+ * Tables: `pairs` (spec 2.1 Pair, the columns of src/serve/signals/pair.ts, every pair of the analysis,
  * the /signals order by default: peak EB05 descending), `quarterly` (the store's quarterly rows of
  * the analysis, the columns of src/domain/columns.ts, in store order: vaccine (`drug`), event,
  * quarter), and the report tables `reports`, `report_vaccines` (one row per report and vaccine),
@@ -20,7 +20,7 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import path from 'node:path';
-import { PAIR_COLUMNS, type Pair } from '../../domain/pair.js';
+import { PAIR_COLUMNS, type Pair } from '../signals/pair.js';
 import { QUARTERLY_COLUMNS } from '../../domain/store-schema.js';
 import { sqlString } from '../../domain/store-format.js';
 import type { OpenStore } from '../store/serving.js';

@@ -7,7 +7,7 @@
  * allowed ones; numbers follow the one number rule. Names are exact (as /vaccines lists them and
  * the store's events are spelled). Returns a value, never throws.
  */
-import type { ParamError } from '../../domain/error-object.js';
+import type { ParamError } from '../query/error-object.js';
 import { formatQuarter, parseQuarterInput, QUARTER_INPUT_PATTERN } from '../../domain/quarter.js';
 import { integerValue, presentValue, queryValues, quoteValue, type ParameterSpec } from '../query/parameters.js';
 

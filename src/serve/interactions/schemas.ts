@@ -3,7 +3,7 @@
  * parameters (from params.ts), the answers and the Error answers. Fastify's validation is off for
  * these routes (params.ts validates); the schemas document.
  */
-import { ERROR_OBJECT_SCHEMA } from '../../domain/error-object.js';
+import { ERROR_OBJECT_SCHEMA } from '../query/error-object.js';
 import { INTERACTION_COLUMNS } from '../../domain/interactions.js';
 import type { ParameterSpec } from '../query/parameters.js';
 import { INTERACTIONS_PARAMETERS, MASKING_PARAMETERS, SERIES_PARAMETERS } from './params.js';

@@ -4,8 +4,8 @@
  * src/serve/store/interactions.ts, the reports in memory of src/serve/cases) and returns the status
  * and JSON body. Every answer carries the caveat (src/domain/interactions.ts INTERACTION_CAVEAT).
  */
-import { errorBody, type ErrorBody } from '../../domain/error-object.js';
-import { HYPOTHESIS } from '../../domain/caveats.js';
+import { errorBody, type ErrorBody } from '../query/error-object.js';
+import { HYPOTHESIS } from '../query/caveats.js';
 import { INTERACTION_CAVEAT, MIN_CO_REPORTS, MIN_TRIPLE_REPORTS, type InteractionRow } from '../../domain/interactions.js';
 import type { Hyperparameters } from '../../domain/mgps-prior.js';
 import { parseQuarter, formatQuarter, WINDOW_QUARTERS } from '../../domain/quarter.js';

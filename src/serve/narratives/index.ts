@@ -42,6 +42,7 @@ import { NARRATIVE_FIELDS } from '../../domain/report-columns.js';
 import type { NarrativeRecord } from './records.js';
 import { NarrativeTexts, sharedInt32, type SharedTexts } from './texts.js';
 import { phraseTest, words } from './words.js';
+import { ordinalById, partitionPoint } from '../query/search.js';
 
 const FIELDS = NARRATIVE_FIELDS.length;
 
@@ -169,6 +170,22 @@ export class NarrativeIndex {
     return new NarrativeIndex(shared.ids, shared.byId, NarrativeTexts.fromShared(shared.texts), vocabulary, shared.start, shared.postings);
   }
 
+  /**
+   * The index over arrays read back from a file (index-file.ts), checked for the shape `build`
+   * gives them (lengths of the ids, the texts' slots, the postings' runs); null when they do not fit.
+   */
+  static fromStored(shared: SharedNarrativeIndex): NarrativeIndex | null {
+    const { ids, byId, texts, start, postings } = shared;
+    const reports = ids.length;
+    if (byId.length !== reports || texts.ends.length !== reports * FIELDS || start.length < 1) return null;
+    if ((texts.ends.length > 0 ? texts.ends[texts.ends.length - 1] : 0) !== texts.bytes.length) return null;
+    if (start[0] !== 0 || start[start.length - 1] !== postings.length) return null;
+    const index = NarrativeIndex.fromShared(shared);
+    if (index.vocabulary.length !== start.length - 1) return null;
+    index.shared = shared;
+    return index;
+  }
+
   /** Number of reports (ordinals are 0..size-1). */
   get size(): number {
     return this.ids.length;
@@ -181,14 +198,7 @@ export class NarrativeIndex {
 
   /** The ordinal of a VAERS_ID, or -1 when the index lacks it. O(log n). */
   ordinalOf(id: number): number {
-    let lo = 0;
-    let hi = this.byId.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.ids[this.byId[mid]] < id) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.byId.length && this.ids[this.byId[lo]] === id ? this.byId[lo] : -1;
+    return ordinalById(this.ids, this.byId, id);
   }
 
   /**
@@ -324,26 +334,12 @@ export class NarrativeIndex {
   /** The vocabulary's words starting with `prefix`: indexes [first, end). */
   private prefixRange(prefix: string): [number, number] {
     const first = this.lowerBound(prefix);
-    let lo = first;
-    let hi = this.vocabulary.length;
     // The words starting with the prefix are contiguous from `first` on (sorted order).
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.vocabulary[mid].startsWith(prefix)) lo = mid + 1;
-      else hi = mid;
-    }
-    return [first, lo];
+    return [first, partitionPoint(first, this.vocabulary.length, (i) => this.vocabulary[i].startsWith(prefix))];
   }
 
   /** First vocabulary index whose word is >= `word` (UTF-16 order, as the sort). */
   private lowerBound(word: string): number {
-    let lo = 0;
-    let hi = this.vocabulary.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.vocabulary[mid] < word) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return partitionPoint(0, this.vocabulary.length, (i) => this.vocabulary[i] < word);
   }
 }

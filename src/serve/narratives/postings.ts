@@ -2,17 +2,11 @@
  * Operations on posting lists: ascending, distinct report ordinals in an Int32Array (the order
  * of the case series' report indexes, src/serve/cases/index.ts). Each result is a new ascending list.
  */
+import { partitionPoint } from '../query/search.js';
 
 /** Smallest index in `list[from..]` whose value is >= `value` (binary search). */
 function lowerBound(list: Int32Array, value: number, from: number): number {
-  let lo = from;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(from, list.length, (i) => list[i] < value);
 }
 
 /**

@@ -14,7 +14,7 @@
  *   and events as `event`.
  * - A text shorter than 3 characters that matches nothing exactly is "too short" (spec 7).
  */
-import type { ParamError } from '../../domain/error-object.js';
+import type { ParamError } from './error-object.js';
 import { vaxTypeName } from '../../domain/vax-type-names.js';
 import { vaxType as vaxTypeOfName } from '../../domain/vaccine-type.js';
 import { MIN_QUERY_LENGTH, quoteValue } from './parameters.js';

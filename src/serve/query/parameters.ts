@@ -9,7 +9,7 @@
  * - Numbers: an optional leading sign (`+5`, `%2B5`; `-0` is 0), see INTEGER_RE and NUMBER_RE.
  * Every function returns a value (the 400 Error fields on bad input), never throws.
  */
-import type { ParamError } from '../../domain/error-object.js';
+import type { ParamError } from './error-object.js';
 
 /** Spec 4.1 / 8: largest `limit` of a page (both resources). */
 export const LIMIT_MAX = 500;

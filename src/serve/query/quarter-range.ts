@@ -4,7 +4,7 @@
  * `9999Q4` must not look like an empty queue). Used by /triage (`quarter`, the analysis's
  * quarterly rows) and /cases (`from`, `to`, the quarters of the report tables).
  */
-import type { ParamError } from '../../domain/error-object.js';
+import type { ParamError } from './error-object.js';
 import { quoteValue } from './parameters.js';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The pair aggregate of spec 2.1: one Pair (its fields: src/domain/pair.ts) per (vaccine, event)
+ * The pair aggregate of spec 2.1: one Pair (its fields: src/serve/signals/pair.ts) per (vaccine, event)
  * from its quarterly rows.
  *
  * Aggregation rule (spec 2.1): only quarters with `n_methods_flagged >= 2` (the serving floor,
@@ -15,7 +15,7 @@
 import { COVID_ERA_FIRST, COVID_ERA_LAST, formatQuarter, isRecent, type QuarterIndex } from '../../domain/quarter.js';
 import type { AggregateColumnEntry, QuarterlyRow } from '../../domain/columns.js';
 import { isFlagged } from '../../domain/floor.js';
-import type { Pair } from '../../domain/pair.js';
+import type { Pair } from './pair.js';
 
 /** Spec 2.1 background_note, case 1: a COVID-19 vaccine (one sentence). */
 export const NOTE_COVID_VACCINE =
@@ -81,7 +81,7 @@ export class PairAccumulator {
   }
 
   /**
-   * The Pair, fields in table order (src/domain/pair.ts), or null when no quarter reached the
+   * The Pair, fields in table order (src/serve/signals/pair.ts), or null when no quarter reached the
    * floor (such a pair is not served).
    * @param reportsThrough latest quarter in the data (for `emerging`); null for an empty store.
    */

@@ -8,13 +8,13 @@
  * one of them waits for its load. A store without analysis metadata (an import, or a store
  * written before analyses existed) has one analysis, `all`.
  */
-import { HYPOTHESIS } from '../../domain/caveats.js';
+import { HYPOTHESIS } from '../query/caveats.js';
 import { HYPER_NAMES, type HyperName } from '../../domain/mgps-prior.js';
 import type { StoredWindowRow } from '../store/metadata.js';
 import { eventGroupsListing, eventGroupsOfMeta, type EventGroupsListing } from '../store/event-groups.js';
 import type { AnalysisMeta, LinkageSummary, StoreMeta } from '../../domain/store-schema.js';
 import { signalsCaches, SignalsService, type SignalsServiceOptions } from './service.js';
-import { LINKAGE_MEASURED } from '../../domain/linkage-measured.js';
+import { LINKAGE_MEASURED } from './linkage-measured.js';
 
 /** One entry of `GET /analyses`. */
 export interface AnalysisListing extends Omit<AnalysisMeta, 'event_groups'> {
@@ -99,7 +99,7 @@ export class AnalysesService {
     const analyses = storeAnalyses(meta);
     // The linkage's figures without its build time (`seconds`: in the build summary), so the answer
     // depends on the data and the code only, not on the machine's load during the build.
-    // With the linkage's precision and recall measured on the labelled set (docs/duplicates.md, src/domain/linkage-measured.ts).
+    // With the linkage's precision and recall measured on the labelled set (docs/duplicates.md, src/serve/signals/linkage-measured.ts).
     const linkage = meta.linkage ? (({ seconds: _seconds, ...figures }) => ({ ...figures, measured: LINKAGE_MEASURED }))(meta.linkage) : null;
     const service = new AnalysesService(analyses, (meta.analyses ?? []).length > 0, linkage);
     // One set of caches for every analysis (bounded once, whatever the number of analyses).

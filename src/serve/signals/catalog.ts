@@ -15,7 +15,7 @@ import { formatQuarter, parseQuarter, type QuarterIndex } from '../../domain/qua
 import { readServingData, type ServingRows } from '../store/serving.js';
 import { NULL_INT as NULL_N, SeriesStore } from '../store/series-store.js';
 import { vaxType as vaxTypeOfName } from '../../domain/vaccine-type.js';
-import type { Pair } from '../../domain/pair.js';
+import type { Pair } from './pair.js';
 import { PairAccumulator } from './aggregate.js';
 import { compareText, eventIndex, pushTo, vaccineIndex, vaxTypeIndex, type Vocabulary } from '../query/names.js';
 import type { ItemKind } from '../../domain/analysis-rules.js';

@@ -18,7 +18,7 @@ import type { Catalog } from './catalog.js';
 import { exactVaccines, matchNames, substringVaccines, matchEvents, tooShortError } from '../query/names.js';
 import { MIN_QUERY_LENGTH } from '../query/parameters.js';
 import { USAGE, type SignalsParams } from './parameters.js';
-import type { ParamError } from '../../domain/error-object.js';
+import type { ParamError } from '../query/error-object.js';
 
 /** Spec 2.2 kind. */
 export type Kind = 'vaccine' | 'event' | 'pair';

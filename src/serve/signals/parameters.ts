@@ -12,7 +12,7 @@
  * (`vaccine=`) counts as absent; values are trimmed. Numbers: an optional leading sign (`+5`,
  * `%2B5`, `-0` is 0), the one number rule of src/serve/query/parameters.ts.
  */
-import type { ParamError } from '../../domain/error-object.js';
+import type { ParamError } from '../query/error-object.js';
 import { integerValue, LIMIT_MAX, presentValue, queryValues, quoteValue, readDecimal, vaccineValue, type ParameterSpec } from '../query/parameters.js';
 
 /** Spec 4.1 formats: the renderer registry's keys and the 400 answer's `allowed` list. */

@@ -4,10 +4,10 @@
  * (render-context.ts): it gets the request's catalog, params, match and page and returns a
  * content type and body.
  */
-import { HYPOTHESIS } from '../../domain/caveats.js';
-import { PAIR_FIELDS, type Pair } from '../../domain/pair.js';
+import { HYPOTHESIS } from '../query/caveats.js';
+import { PAIR_FIELDS, type Pair } from './pair.js';
 import { csvCell } from '../../domain/csv-cell.js';
-import { escapeMarkdown } from '../../domain/markdown.js';
+import { escapeMarkdown } from '../query/markdown.js';
 import type { Catalog } from './catalog.js';
 import type { Format, SignalsParams } from './parameters.js';
 import type { RenderContext, Rendered, Renderer } from './render-context.js';

@@ -8,8 +8,8 @@
 import { QUARTER_OBJECT_COLUMNS, type QuarterObjectEntry, type StoreType } from '../../domain/columns.js';
 import { analysisNamesText, SUBSET_ANALYSES } from '../../domain/analysis-rules.js';
 import { HYPER_NAMES } from '../../domain/mgps-prior.js';
-import { ERROR_OBJECT_SCHEMA } from '../../domain/error-object.js';
-import { PAIR_COLUMNS } from '../../domain/pair.js';
+import { ERROR_OBJECT_SCHEMA } from '../query/error-object.js';
+import { PAIR_COLUMNS } from './pair.js';
 import { QUARTER_PATTERN } from '../../domain/quarter.js';
 import { answerHeaders, errorResponse, NOT_MODIFIED } from '../query/responses.js';
 import { FORMATS, SIGNALS_PARAMETERS } from './parameters.js';
@@ -23,7 +23,7 @@ const HYPOTHESIS_TEXT = { type: 'string', description: 'Voluntary-reporting sent
 export const ERROR_SCHEMA = { $id: 'Error', ...ERROR_OBJECT_SCHEMA } as const;
 
 /**
- * JSON schema of one field of a table (src/domain/pair.ts, src/domain/columns.ts): `type`, with
+ * JSON schema of one field of a table (src/serve/signals/pair.ts, src/domain/columns.ts): `type`, with
  * `null` when `nullable`, then pattern, minimum, maximum (when given) and description, in that
  * order (the order of /openapi.json).
  */
@@ -37,7 +37,7 @@ function jsonProperty(type: string, nullable: boolean, field: { pattern?: string
   };
 }
 
-/** Spec 2.1 Pair: one property per field of src/domain/pair.ts, in table order. */
+/** Spec 2.1 Pair: one property per field of src/serve/signals/pair.ts, in table order. */
 export const PAIR_SCHEMA = {
   $id: 'Pair',
   type: 'object',

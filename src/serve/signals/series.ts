@@ -6,7 +6,7 @@
  * `n_pairs_matched` 0 and an empty `quarters` list (spec 7: an unknown vaccine or event is a
  * 200 with an empty list).
  */
-import { HYPOTHESIS } from '../../domain/caveats.js';
+import { HYPOTHESIS } from '../query/caveats.js';
 import { QUARTER_OBJECT_COLUMNS, type QuarterObject, type QuarterlyRow } from '../../domain/columns.js';
 import { readField, recordViews, SERIES_FIELDS, type SeriesField } from '../store/series-store.js';
 import type { Catalog } from './catalog.js';

@@ -11,7 +11,7 @@
  * before sorting and paging, shared by pages, sorts and formats of one query) bounded by
  * `MATCH_CACHE_IDS` pair ids.
  */
-import { errorBody, type ErrorBody } from '../../domain/error-object.js';
+import { errorBody, type ErrorBody } from '../query/error-object.js';
 import { ownBytes, SizedLru, type CacheStats } from '../query/lru.js';
 import { loadCatalog, type Catalog } from './catalog.js';
 import { matchPairs, sortAndPage, type MatchResult } from './match.js';

@@ -75,11 +75,12 @@ const CODE_INDEX = new Map(SCALAR_COLUMNS.flatMap((c) => ('codes' in c && c.enco
  * The select list of `reports`, given the columns the store has: a nullable column that a store
  * written before it lacks reads as NULL (so such a store stays readable, without those fields).
  */
-function reportsSelect(present: ReadonlySet<string>): string {
-  const absent = (c: StoredReportColumn): boolean => !present.has(c.store) && !('notNull' in c);
+function reportsSelect(present: ReadonlySet<string>, skipped: ReadonlySet<string>, dictionaries: ReadonlyMap<string, Dictionary>): string {
+  const absent = (c: StoredReportColumn): boolean => (!present.has(c.store) || skipped.has(c.store)) && !('notNull' in c);
   return [
     ...SCALAR_COLUMNS.map((c) => (c.encoding === 'id' ? ID_SQL
-      : c.encoding === 'number' ? `coalesce(${absent(c) ? 'NULL::DOUBLE' : c.store}, 'NaN'::DOUBLE)` : absent(c) ? 'NULL::VARCHAR' : c.store)),
+      : c.encoding === 'number' ? `coalesce(${absent(c) ? 'NULL::DOUBLE' : c.store}, 'NaN'::DOUBLE)`
+        : absent(c) ? 'NULL::VARCHAR' : dictionaries.get(c.store)?.sql ?? c.store)),
     `(${OUTCOMES_SQL})::INTEGER`, `(${KNOWN_SQL})::INTEGER`,
   ].join(', ');
 }
@@ -119,8 +120,10 @@ async function stream(connection: DuckDBConnection, sql: string, file: string, t
  */
 function strings(chunk: DuckDBDataChunk, k: number, pool?: Map<string, string>): Array<string | null> {
   const vector = chunk.getColumnVector(k);
-  const out = new Array<string | null>(chunk.rowCount);
-  for (let i = 0; i < chunk.rowCount; i++) {
+  // rowCount is a getter that calls into DuckDB: read once (profiled: 9% of a cached start).
+  const rows = chunk.rowCount;
+  const out = new Array<string | null>(rows);
+  for (let i = 0; i < rows; i++) {
     const value = vector.getItem(i);
     if (value === null) out[i] = null;
     else if (pool) {
@@ -133,6 +136,45 @@ function strings(chunk: DuckDBDataChunk, k: number, pool?: Map<string, string>):
   return out;
 }
 
+/**
+ * A string column read as codes into its distinct values: a DuckDB ENUM of the column's distinct
+ * values (as VARCHAR) is made in the reading database, and the column is selected as its code
+ * (`sql`, -1 for NULL), so no string is decoded per row (decoding every row's strings through the
+ * node API was about half of a cached start's CPU: profiled on the default store). `values[k]` is
+ * the string of code k (interned through `pool`, as `strings` does).
+ */
+interface Dictionary {
+  sql: string;
+  values: string[];
+}
+
+let dictionaryTypes = 0;
+
+/** The Dictionary of `column` of `from` (an Error naming the file when it cannot be read). */
+async function dictionary(connection: DuckDBConnection, from: string, column: string, file: string, table: string, pool: Map<string, string>): Promise<Dictionary> {
+  const type = `rs_dictionary_${dictionaryTypes++}`;
+  try {
+    await connection.run(`CREATE TYPE ${type} AS ENUM (SELECT DISTINCT ${column}::VARCHAR FROM ${from} WHERE ${column} IS NOT NULL)`);
+    const [list] = (await connection.runAndReadAll(`SELECT unnest(enum_range(NULL::${type}))::VARCHAR AS v`)).getColumnsJS();
+    const values = (list ?? []).map((v) => {
+      const text = String(v);
+      let shared = pool.get(text);
+      if (shared === undefined) pool.set(text, (shared = text));
+      return shared;
+    });
+    return { sql: `coalesce(enum_code(${column}::VARCHAR::${type})::INTEGER, -1)`, values };
+  } catch (error) {
+    throw bad(file, table, (error as Error).message.split('\n')[0]);
+  }
+}
+
+/** The strings of a Dictionary column of a chunk (its codes at `k`; null for -1). */
+function decoded(chunk: DuckDBDataChunk, k: number, rows: number, values: readonly string[]): Array<string | null> {
+  const codes = vectorNumbers(chunk.getColumnVector(k), rows);
+  const out = new Array<string | null>(rows);
+  for (let i = 0; i < rows; i++) out[i] = codes[i] < 0 ? null : values[codes[i]];
+  return out;
+}
 
 async function rowCount(connection: DuckDBConnection, from: string, file: string, table: string): Promise<number> {
   try {
@@ -154,7 +196,7 @@ function allocate(encoding: ReportEncoding, count: number): Float64Array | Uint1
  * integers, dates ISO, codes among the column's codes, each quarter that of its RECVDATE) and
  * the order (newest RECVDATE first, then VAERS_ID descending).
  */
-async function readReports(connection: DuckDBConnection, { from, file }: Sources['reports'], pool: Map<string, string>): Promise<ReportColumnData> {
+async function readReports(connection: DuckDBConnection, { from, file }: Sources['reports'], pool: Map<string, string>, skipped: ReadonlySet<string>): Promise<ReportColumnData> {
   const count = await rowCount(connection, from, file, 'reports');
   const columns: Record<string, Float64Array | Uint16Array | Uint8Array | Array<string | null>> = {};
   for (const c of SCALAR_COLUMNS) columns[c.field] = allocate(c.encoding, count);
@@ -162,18 +204,53 @@ async function readReports(connection: DuckDBConnection, { from, file }: Sources
   const outcomesKnown = new Uint16Array(count);
   const r = { ...columns, count, outcomes, outcomesKnown } as unknown as ReportColumnData;
   const kept = new Set<string>();
-  const select = reportsSelect(await columnNames(connection, from, file, 'reports'));
+  const present = await columnNames(connection, from, file, 'reports');
+  const dictionaries = new Map<string, Dictionary>();
+  for (const c of SCALAR_COLUMNS) {
+    if (NUMERIC.has(c.encoding) || c.encoding === 'narrative' || !present.has(c.store) || skipped.has(c.store)) continue;
+    dictionaries.set(c.store, await dictionary(connection, from, c.store, file, 'reports', pool));
+  }
+  const select = reportsSelect(present, skipped, dictionaries);
+  // Each distinct value of a Dictionary column is converted and checked once (its quarter, code index, ISO form), not once per row.
+  const prepared = SCALAR_COLUMNS.map((c) => {
+    const d = dictionaries.get(c.store);
+    if (!d) return null;
+    const byCode = Int32Array.from(d.values, (v) => (c.encoding === 'quarter' ? parseQuarter(v) ?? -1
+      : c.encoding === 'code' ? CODE_INDEX.get(c.store)!.get(v) ?? -1
+        : c.encoding === 'date' ? (ISO_DATE.test(v) ? 1 : -1) : 0));
+    const ofNull = c.encoding === 'code' ? CODE_INDEX.get(c.store)!.get('') ?? -1 : c.encoding === 'date' && !('notNull' in c) ? 1 : -1;
+    return { values: d.values, byCode, ofNull };
+  });
   const read = await stream(connection, `SELECT ${select} FROM ${from}`, file, 'reports', (chunk, at) => {
-    if (at + chunk.rowCount > count) throw bad(file, 'reports', 'more rows than counted');
-    const values = SCALAR_COLUMNS.map((c, k) => (NUMERIC.has(c.encoding) ? vectorNumbers(chunk.getColumnVector(k), chunk.rowCount)
+    const rows = chunk.rowCount;
+    if (at + rows > count) throw bad(file, 'reports', 'more rows than counted');
+    const values = SCALAR_COLUMNS.map((c, k) => (NUMERIC.has(c.encoding) || prepared[k] ? vectorNumbers(chunk.getColumnVector(k), rows)
       : strings(chunk, k, c.encoding === 'narrative' ? undefined : pool)));
-    const [bits, known] = [0, 1].map((k) => vectorNumbers(chunk.getColumnVector(SCALAR_COLUMNS.length + k), chunk.rowCount));
-    for (let i = 0; i < chunk.rowCount; i++) {
+    const [bits, known] = [0, 1].map((k) => vectorNumbers(chunk.getColumnVector(SCALAR_COLUMNS.length + k), rows));
+    for (let i = 0; i < rows; i++) {
       const row = at + i;
       const where = (what: string): Error => bad(file, 'reports', `row ${row + 1}: ${what}`);
-      SCALAR_COLUMNS.forEach((c, k) => {
-        const value = values[k][i];
+      for (let k = 0; k < SCALAR_COLUMNS.length; k++) {
+        const c = SCALAR_COLUMNS[k];
         const into = columns[c.field];
+        const dictionary = prepared[k];
+        if (dictionary) {
+          const code = values[k][i] as number;
+          const text = code < 0 ? null : dictionary.values[code];
+          const checked = code < 0 ? dictionary.ofNull : dictionary.byCode[code];
+          if (c.encoding === 'quarter') {
+            if (checked < 0) throw where(`${c.store} '${text}' is not a quarter YYYYQn`);
+            into[row] = checked;
+          } else if (c.encoding === 'code') {
+            if (checked < 0) throw where(`${c.store} '${text}' is not one of ${c.codes.join(', ')}`);
+            into[row] = checked;
+          } else {
+            if (c.encoding === 'date' && checked < 0) throw where(`${c.store} '${text}' is not YYYY-MM-DD`);
+            into[row] = text;
+          }
+          continue;
+        }
+        const value = values[k][i];
         if (c.encoding === 'id' || c.encoding === 'number') {
           if (c.encoding === 'id' && !Number.isInteger(value)) throw where(`${c.store} is not an integer`);
           into[row] = value as number;
@@ -190,7 +267,7 @@ async function readReports(connection: DuckDBConnection, { from, file }: Sources
           if (c.encoding === 'narrative' && value !== null) kept.add(c.field);
           into[row] = value as string | null;
         }
-      });
+      }
       const day = r.received[row];
       if (row > 0 && (day > r.received[row - 1] || (day === r.received[row - 1] && r.id[row] >= r.id[row - 1]))) {
         throw where('not in store order (newest RECVDATE first, then VAERS_ID descending)');
@@ -217,10 +294,13 @@ async function readRuns(
   const start = new Int32Array(count + 1);
   const values = columns.map((): Array<string | null> => []);
   let report = 0;
-  const rows = await stream(connection, `SELECT ${ID_SQL}, ${columns.join(', ')} FROM ${from}`, file, table, (chunk, at) => {
-    const ids = vectorNumbers(chunk.getColumnVector(0), chunk.rowCount);
-    const text = columns.map((_, k) => strings(chunk, 1 + k, pool));
-    for (let i = 0; i < chunk.rowCount; i++) {
+  const dictionaries: Dictionary[] = [];
+  for (const column of columns) dictionaries.push(await dictionary(connection, from, column, file, table, pool));
+  const rows = await stream(connection, `SELECT ${ID_SQL}, ${dictionaries.map((d) => d.sql).join(', ')} FROM ${from}`, file, table, (chunk, at) => {
+    const rows = chunk.rowCount;
+    const ids = vectorNumbers(chunk.getColumnVector(0), rows);
+    const text = dictionaries.map((d, k) => decoded(chunk, 1 + k, rows, d.values));
+    for (let i = 0; i < rows; i++) {
       while (report < count && id[report] !== ids[i]) start[++report] = at + i;
       if (report === count) throw bad(file, table, `row ${at + i + 1}: vaers_id ${ids[i]} is not a report, or the rows are not in the reports' order`);
       if (text[0][i] === null) throw bad(file, table, `row ${at + i + 1}: ${columns[0]} is null`);
@@ -273,13 +353,22 @@ async function readLinks(connection: DuckDBConnection, path: string, id: Float64
   return duplicates;
 }
 
+/** Options of {@link readReportData}. */
+export interface ReadReportOptions {
+  /**
+   * Nullable `reports` columns (store names) not to read: they read as null, as in a store that
+   * lacks them (the narratives that a stored index already holds: src/serve/cases/narratives.ts).
+   */
+  skip?: ReadonlySet<string>;
+}
+
 /**
  * Reads the report tables of the store at `storePath` into columns, in store order.
  * @returns null when the store has no report tables (an import, a store written before them).
  * @throws Error naming the file when the store is missing, only some tables exist, or a value or
  *   the row order breaks the shape.
  */
-export async function readReportData(storePath: string): Promise<ReportData | null> {
+export async function readReportData(storePath: string, options: ReadReportOptions = {}): Promise<ReportData | null> {
   return withStore(storePath, async (connection) => {
     const sources = await duckdbSources(connection, storePath);
     if (!sources) return null;
@@ -287,7 +376,7 @@ export async function readReportData(storePath: string): Promise<ReportData | nu
     const pool = new Map<string, string>();
     // The narratives make row groups of tens of MB: one thread, and room for a few of them (freed after the load).
     await connection.run(`SET threads = 1; SET memory_limit = '${REPORTS_MEMORY_LIMIT}'`);
-    const reports = await readReports(connection, sources.reports, pool);
+    const reports = await readReports(connection, sources.reports, pool, options.skip ?? new Set());
     const vax = await readRuns(connection, sources.report_vaccines, 'report_vaccines', VACCINE_COLUMNS.map((c) => c.store), reports.id, pool);
     const vaccines = { start: vax.start, ...Object.fromEntries(VACCINE_COLUMNS.map((c, k) => [c.field, vax.values[k]])) } as ReportVaccines;
     const ev = await readRuns(connection, sources.report_events, 'report_events', ['term', 'version'], reports.id, pool);

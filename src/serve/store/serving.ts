@@ -136,7 +136,8 @@ async function readPairList(connection: DuckDBConnection, sql: string, width: nu
     const drugs = chunk.getColumnVector(0);
     const events = chunk.getColumnVector(1);
     const columns = values.map((_, k) => numbers(chunk, 2 + k));
-    for (let i = 0; i < chunk.rowCount; i++) {
+    const rows = chunk.rowCount; // a getter that calls into DuckDB: read once
+    for (let i = 0; i < rows; i++) {
       drug.push(String(drugs.getItem(i)));
       event.push(String(events.getItem(i)));
       for (let k = 0; k < width; k++) values[k].push(columns[k][i]);

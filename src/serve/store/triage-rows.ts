@@ -2,8 +2,9 @@
  * The triage read of a store (GET /triage, src/serve/triage/): for one analysis, every window's
  * flagged quarterly rows (src/domain/floor.ts isFlagged) with their evidence columns
  * (src/domain/columns.ts kind `evidence`, EVIDENCE_COLUMNS), the first quarter each pair was
- * flagged, and each window's MGPS fit (`windows.at_bound`), in one read: the server reads them once
- * per store generation and answers every window from memory. A store without the evidence
+ * flagged, and each window's MGPS fit (`windows.at_bound`): every window in one read (the
+ * evaluation), or one window per read (the server reads a window at its first GET /triage of a
+ * store generation and keeps it: src/serve/generation Generation.triageWindow). A store without the evidence
  * columns (an import, or one built before them) reads them as null; a store without an
  * `analysis` column holds one analysis.
  */
@@ -122,8 +123,8 @@ export async function readTriageWindows(path: StoreSource, analysis: string, qua
 }
 
 /**
- * The window of `quarter` (null: the analysis's last quarter) from every window read at once: its
- * flagged rows, or none (a quarter of the analysis without a flagged row, or no quarter at all).
+ * The window of `quarter` (null: the analysis's last quarter) from a read of readTriageWindows
+ * (every window, or that window alone): its flagged rows, or none (a quarter of the analysis without a flagged row, or no quarter at all).
  */
 export function triageWindowOf(all: TriageWindows, quarter: string | null): TriageWindow {
   const at = quarter ?? all.range?.last ?? null;

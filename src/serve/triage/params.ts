@@ -6,7 +6,7 @@
  * a repeated or unknown parameter is a 400 naming the allowed ones; numbers follow the one number
  * rule. Returns a value, never throws.
  */
-import type { ParamError } from '../../domain/error-object.js';
+import type { ParamError } from '../query/error-object.js';
 import { formatQuarter, parseQuarterInput, QUARTER_INPUT_PATTERN } from '../../domain/quarter.js';
 import { integerValue, LIMIT_MAX, presentValue, queryValues, quoteValue, vaccineValue, type ParameterSpec } from '../query/parameters.js';
 import { ARTEFACT_CAUTIONS } from './cautions.js';

@@ -4,7 +4,7 @@
  * table of cautions.ts), and the error answers. Fastify's validation is off for these routes
  * (parseTriageQuery validates); the schemas document.
  */
-import { ERROR_OBJECT_SCHEMA } from '../../domain/error-object.js';
+import { ERROR_OBJECT_SCHEMA } from '../query/error-object.js';
 import { answerHeaders } from '../query/responses.js';
 import { CAUTION_CODES } from './cautions.js';
 import { TRIAGE_PARAMETERS } from './params.js';

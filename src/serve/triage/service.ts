@@ -2,12 +2,12 @@
  * GET /triage and GET /analyses/NAME/triage: the pairs one window flags, in triage order
  * (rank.ts), one row per signal unless `group=none` (group.ts), with their evidence, reasons and
  * cautions; JSON or CSV. Parameters: params.ts (one table). Bad input is a 400 Error object (spec
- * 2.5). Every answer carries the caveat (src/domain/caveats.ts), says triage orders hypotheses and
+ * 2.5). Every answer carries the caveat (src/serve/query/caveats.ts), says triage orders hypotheses and
  * does not assess causality, and (JSON) carries the table of caution codes (cautions.ts), which
  * the explorer reads.
  */
-import { HYPOTHESIS } from '../../domain/caveats.js';
-import { errorBody, type ErrorBody } from '../../domain/error-object.js';
+import { HYPOTHESIS } from '../query/caveats.js';
+import { errorBody, type ErrorBody } from '../query/error-object.js';
 import { matchNames, type Vocabulary } from '../query/names.js';
 import { csvCell } from '../../domain/csv-cell.js';
 import type { TriageWindow } from '../store/triage-rows.js';

@@ -12,7 +12,7 @@
  * entry, and `reports` counts the reports with a VAX row of that code.
  */
 import type { ReportIndex } from '../cases/index.js';
-import { HYPOTHESIS } from '../../domain/caveats.js';
+import { HYPOTHESIS } from '../query/caveats.js';
 import { formatQuarter } from '../../domain/quarter.js';
 import { vaxTypeName } from '../../domain/vax-type-names.js';
 import { compareText } from '../query/names.js';

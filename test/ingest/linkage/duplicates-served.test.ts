@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LINKAGE_MEASURED } from '../../../src/domain/linkage-measured.js';
+import { LINKAGE_MEASURED } from '../../../src/serve/signals/linkage-measured.js';
 import { collapseClusters } from '../../../src/serve/cases/duplicates.js';
 import { formatSummary } from '../../../src/commands/build.js';
 import { buildApp } from '../../../src/http/app.js';
@@ -116,7 +116,7 @@ describe('the build links the planted duplicates', () => {
     // the linkage's figures, served beside the analyses
     expect(body.linkage).toMatchObject({ reports: 11, clusters: 2, reports_folded: 3, threshold: 21 });
     expect(typeof body.linkage.different_patients).toBe('object');
-    // with the linkage's figures on the labelled set (src/domain/linkage-measured.ts)
+    // with the linkage's figures on the labelled set (src/serve/signals/linkage-measured.ts)
     expect(body.linkage.measured).toEqual(LINKAGE_MEASURED);
     expect(body.linkage.measured.pair_precision.n).toBeGreaterThan(0);
   });

@@ -1,12 +1,12 @@
 /**
  * docs/duplicates.md's figures of the labelled set and the constant `GET /analyses` serves
- * (src/domain/linkage-measured.ts) are what scripts/linkage-measure.ts computes from the fixtures
+ * (src/serve/signals/linkage-measured.ts) are what scripts/linkage-measure.ts computes from the fixtures
  * (test/fixtures/linkage/sample-43.csv, labelled-43.csv) and the linkage's recorded verdicts
  * (verdicts-43.json); and the measures themselves on hand-worked examples.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LINKAGE_MEASURED } from '../../../src/domain/linkage-measured.js';
+import { LINKAGE_MEASURED } from '../../../src/serve/signals/linkage-measured.js';
 import { clusterFigures, cohenKappa, wilson, type Item, type Reading } from './measure.js';
 import { docsBlock, measuredFigures, renderDomainModule, renderPage, servedFigures } from './measured-render.js';
 
@@ -14,11 +14,11 @@ const root = process.cwd();
 const verdicts = JSON.parse(readFileSync('test/fixtures/linkage/verdicts-43.json', 'utf8')) as Record<string, number>;
 
 describe('the labelled set figures', () => {
-  it('docs/duplicates.md and src/domain/linkage-measured.ts equal the script\'s output', () => {
+  it('docs/duplicates.md and src/serve/signals/linkage-measured.ts equal the script\'s output', () => {
     const doc = readFileSync('docs/duplicates.md', 'utf8');
     const figures = measuredFigures(root, verdicts, verdicts.clusters);
     expect(docsBlock(doc)).toBe(renderPage(figures));
-    expect(readFileSync('src/domain/linkage-measured.ts', 'utf8')).toBe(renderDomainModule(figures));
+    expect(readFileSync('src/serve/signals/linkage-measured.ts', 'utf8')).toBe(renderDomainModule(figures));
     expect(LINKAGE_MEASURED).toEqual(servedFigures(figures));
   });
 

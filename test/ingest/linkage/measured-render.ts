@@ -104,7 +104,7 @@ export function servedFigures(m: MeasuredFigures): Record<string, unknown> {
 }
 const round = (x: number): number => (Number.isFinite(x) ? Math.round(x * 10000) / 10000 : -1);
 
-/** src/domain/linkage-measured.ts as the script writes it. */
+/** src/serve/signals/linkage-measured.ts as the script writes it. */
 export function renderDomainModule(m: MeasuredFigures): string {
   return `/**
  * The duplicate linkage measured on issue 43's labelled set (docs/duplicates.md, "The labelled

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/http/app.js';
 import { LiveStore } from '../../../src/http/live-store.js';
 import { buildStore } from '../../../src/ingest/mining/build.js';
-import { HYPOTHESIS } from '../../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../../src/serve/query/caveats.js';
 import { DTAP, HEPB, ROTA, writeCaseFolder } from './fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cases-test-'));

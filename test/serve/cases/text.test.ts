@@ -12,7 +12,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/http/app.js';
 import { buildStore } from '../../../src/ingest/mining/build.js';
-import { HYPOTHESIS } from '../../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../../src/serve/query/caveats.js';
 import { TEXT_USAGE } from '../../../src/serve/narratives/query.js';
 import { CASE_NARRATIVES, ROTA, writeCaseFolder } from './fixture.js';
 

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/http/app.js';
-import { HYPOTHESIS } from '../../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../../src/serve/query/caveats.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
 import { REPO_ROOT } from '../../helpers/paths.js';
 import { loadRawReports, quarterOf, windowQuarters, type RawReport } from '../../helpers/raw-vaers.js';

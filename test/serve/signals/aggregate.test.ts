@@ -3,7 +3,7 @@
  * 2023Q4; every expected number below is worked by hand from test/serve/signals/fixture.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAIR_FIELDS, type Pair } from '../../../src/domain/pair.js';
+import { PAIR_FIELDS, type Pair } from '../../../src/serve/signals/pair.js';
 import { NOTE_COVID_ERA_PEAK, NOTE_COVID_VACCINE, PairAccumulator } from '../../../src/serve/signals/aggregate.js';
 import { loadCatalog, type Catalog } from '../../../src/serve/signals/catalog.js';
 import { parseQuarter } from '../../../src/domain/quarter.js';

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDownload } from '../../../bench/full-download/generate.js';
-import type { Pair } from '../../../src/domain/pair.js';
+import type { Pair } from '../../../src/serve/signals/pair.js';
 import { buildApp } from '../../../src/http/app.js';
 import { buildStore } from '../../../src/ingest/mining/build.js';
 import { REPO_ROOT, SHARED_DATA } from '../../helpers/paths.js';

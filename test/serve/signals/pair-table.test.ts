@@ -1,10 +1,10 @@
 /**
- * The Pair table (src/domain/pair.ts) and what derives from it: the field list (JSON keys and CSV
+ * The Pair table (src/serve/signals/pair.ts) and what derives from it: the field list (JSON keys and CSV
  * header) in the spec's order, the JSON schema (types, nulls, bounds, patterns, required), and
  * the Pairs the aggregate computes, whose keys and value types follow the table.
  */
 import { describe, expect, it } from 'vitest';
-import { PAIR_COLUMNS, PAIR_FIELDS, type Pair } from '../../../src/domain/pair.js';
+import { PAIR_COLUMNS, PAIR_FIELDS, type Pair } from '../../../src/serve/signals/pair.js';
 import { QUARTER_PATTERN } from '../../../src/domain/quarter.js';
 import { PairAccumulator } from '../../../src/serve/signals/aggregate.js';
 import { PAIR_SCHEMA } from '../../../src/serve/signals/schemas.js';

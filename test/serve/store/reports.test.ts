@@ -7,6 +7,7 @@ import { buildStore } from '../../../src/ingest/mining/build.js';
 import type { BuildSummary } from '../../../src/ingest/mining/summary.js';
 import { formatQuarter } from '../../../src/domain/quarter.js';
 import { readReportData, type ReportData } from '../../../src/serve/store/reports.js';
+import { readIndexedReports } from '../../../src/serve/cases/narratives.js';
 import { REPORT_OUTCOME_COLUMNS, REPORT_TABLE_COLUMNS, REPORT_TABLES_SQL, type ReportEventRow, type ReportRow, type ReportVaccineRow, type StoreMeta } from '../../../src/domain/store-schema.js';
 import { writeStore } from '../../../src/ingest/store/write.js';
 import { AGE_GROUPS, OUTCOME, SEX_CODES } from '../../../src/domain/report-rules.js';
@@ -107,6 +108,24 @@ describe('report tables in the store (the case series\' data)', () => {
     expect(text!.history).toEqual(EXPECTED_NARRATIVE_COLUMNS.history);
     expect(rowsOf(text!).reports).toEqual(withNarratives);
     expect(await readReportData(join(dir, 'text.parquet'))).toEqual(text);
+  });
+
+  it('the narrative index is kept beside the store: a later read loads it, reads no indexed column, and holds the same reports and texts', async () => {
+    const store = join(dir, 'text.duckdb');
+    const first = await readIndexedReports(store);
+    expect(first!.source.kind).toBe('built');
+    expect(first!.source).toEqual({ kind: 'built', saved: true });
+    expect((await readdir(dir)).filter((n) => n.startsWith('text.duckdb'))).toEqual(['text.duckdb', 'text.duckdb.narratives']);
+    const second = await readIndexedReports(store);
+    expect(second!.source.kind).toBe('loaded');
+    expect(second!.data).toEqual(first!.data);
+    expect(second!.data.narrative).toBeNull();
+    const texts = (read: typeof first): Array<Array<string | null>> => Array.from({ length: read!.data.count }, (_, r) => read!.narratives!.fields(r));
+    expect(texts(second)).toEqual(texts(first));
+    expect(texts(second).map((f) => f[0])).toEqual(EXPECTED_NARRATIVES);
+    // A store without narratives has no index, and no file.
+    expect((await readIndexedReports(join(dir, 'plain.duckdb')))!.source.kind).toBe('none');
+    expect((await readdir(dir)).some((n) => n.startsWith('plain.duckdb.'))).toBe(false);
   });
 
   it('a store is one DuckDB file whatever its name: no sidecars; a Parquet store of an earlier version is refused with how to rebuild it', async () => {

@@ -7,7 +7,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/http/app.js';
-import { HYPOTHESIS } from '../../../src/domain/caveats.js';
+import { HYPOTHESIS } from '../../../src/serve/query/caveats.js';
 import { getJson, keys } from '../../http/helpers.js';
 import { writeExplorerStore } from '../../explorer/fixture.js';
 import { writeTriageStore } from './fixture.js';

@@ -1,0 +1,179 @@
+/**
+ * The narrative index (index.ts) kept on disk beside its store, so that a later start loads it
+ * instead of reading every narrative from the store and building the index again (issue 41: a
+ * cached start within seconds; on 1990-2006 the build takes 2.4-8 s of the 10 s that start took).
+ *
+ * File: `<store>.narratives`, written after an index is built from the store (a temporary file in
+ * the same folder, renamed when complete; a folder that cannot be written just leaves no file).
+ * Layout: the magic `RSNIDX01`, a little-endian uint32 with the byte length of a JSON header
+ * `{key, arrays: [{name, bytes}], sha256}`, then the arrays of `NarrativeIndex.share()` in the
+ * header's order, each starting at a multiple of 8 bytes. `sha256` is over the arrays' bytes.
+ *
+ * The key names what the index was built from and by: the store file (device, inode, size and
+ * modification time: a rebuilt or replaced store is a new file), the narrative fields in order,
+ * and the digest of this folder's code (the tokenizer, words.ts, decides the vocabulary). A file
+ * of another key, a damaged one (digest, sizes) or one of another format is not used: the index is
+ * built from the store as before and the file replaced. The caller also checks that the index's
+ * VAERS_IDs are the store's reports, in order (src/serve/cases/service.ts).
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NARRATIVE_FIELDS } from '../../domain/report-columns.js';
+import { NarrativeIndex, type SharedNarrativeIndex } from './index.js';
+
+const MAGIC = Buffer.from('RSNIDX01', 'latin1');
+/** Upper bound of the JSON header's length (it names seven arrays). */
+const MAX_HEADER_BYTES = 1 << 16;
+
+/** The arrays of a SharedNarrativeIndex in file order, with their element types. */
+const ARRAYS = [
+  ['ids', Int32Array], ['byId', Int32Array], ['texts.bytes', Uint8Array], ['texts.ends', Uint32Array],
+  ['vocabulary', Uint8Array], ['start', Int32Array], ['postings', Int32Array],
+] as const;
+
+type IndexArray = Int32Array | Uint32Array | Uint8Array;
+
+interface Header {
+  key: string;
+  arrays: Array<{ name: string; bytes: number }>;
+  sha256: string;
+}
+
+/** The file that holds the narrative index of the store at `storePath`. */
+export function indexFileOf(storePath: string): string {
+  return `${storePath}.narratives`;
+}
+
+let codeDigest: string | null = null;
+
+/** SHA-256 of the files of this folder of the running code (`.ts` under tsx, `.js` compiled), hex. */
+function narrativesCodeDigest(): string {
+  if (codeDigest === null) {
+    const folder = dirname(fileURLToPath(import.meta.url));
+    const hash = createHash('sha256');
+    for (const name of readdirSync(folder).sort()) {
+      if (!/\.(ts|js|mjs)$/.test(name)) continue;
+      hash.update(name).update('\0').update(readFileSync(join(folder, name))).update('\0');
+    }
+    codeDigest = hash.digest('hex');
+  }
+  return codeDigest;
+}
+
+/**
+ * The key of the index of the store at `storePath` as it is now (see the module header).
+ * @throws Error (from fs.statSync) when the store file is absent.
+ */
+export function indexKey(storePath: string): string {
+  const s = statSync(storePath, { bigint: true });
+  return createHash('sha256')
+    .update(JSON.stringify({ store: [String(s.dev), String(s.ino), String(s.size), String(s.mtimeNs)], fields: NARRATIVE_FIELDS, code: narrativesCodeDigest() }))
+    .digest('hex');
+}
+
+function arraysOf(shared: SharedNarrativeIndex): IndexArray[] {
+  return [shared.ids, shared.byId, shared.texts.bytes, shared.texts.ends, shared.vocabulary, shared.start, shared.postings];
+}
+
+function bytesOf(array: IndexArray): Buffer {
+  return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+}
+
+const padTo8 = (n: number): number => (8 - (n % 8)) % 8;
+
+/**
+ * Writes `index` to `file` under `key` (a temporary file renamed when complete). Never throws:
+ * a folder that cannot be written leaves no file (and no temporary one), and resolves false.
+ */
+export async function saveIndexFile(file: string, key: string, index: NarrativeIndex): Promise<boolean> {
+  const arrays = arraysOf(index.share());
+  const hash = createHash('sha256');
+  for (const a of arrays) hash.update(bytesOf(a));
+  const header: Header = { key, arrays: arrays.map((a, i) => ({ name: ARRAYS[i][0], bytes: a.byteLength })), sha256: hash.digest('hex') };
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const head = Buffer.alloc(MAGIC.length + 4 + json.length + padTo8(MAGIC.length + 4 + json.length));
+  MAGIC.copy(head, 0);
+  head.writeUInt32LE(json.length, MAGIC.length);
+  json.copy(head, MAGIC.length + 4);
+  const temp = `${file}.tmp-${process.pid}-${Date.now()}`;
+  try {
+    const handle = await open(temp, 'wx');
+    try {
+      await handle.write(head);
+      for (const a of arrays) {
+        await handle.write(bytesOf(a));
+        const pad = padTo8(a.byteLength);
+        if (pad > 0) await handle.write(Buffer.alloc(pad));
+      }
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+    return true;
+  } catch {
+    await rm(temp, { force: true }).catch(() => undefined);
+    return false;
+  }
+}
+
+/** Reads exactly `into.length` bytes at `position`; false when the file ends first. */
+function readFully(fd: number, into: Uint8Array, position: number): boolean {
+  let done = 0;
+  while (done < into.length) {
+    const n = readSync(fd, into, done, into.length - done, position + done);
+    if (n === 0) return false;
+    done += n;
+  }
+  return true;
+}
+
+/**
+ * The index held in `file` when it was written under `key` and is whole (magic, sizes and
+ * digest check), its arrays in shared memory as NarrativeIndex.build makes them; else null
+ * (absent, another key, damaged). Never throws for a bad file.
+ */
+export function loadIndexFile(file: string, key: string): NarrativeIndex | null {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const start = Buffer.alloc(MAGIC.length + 4);
+    if (!readFully(fd, start, 0) || !start.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+    const length = start.readUInt32LE(MAGIC.length);
+    if (length > MAX_HEADER_BYTES) return null;
+    const json = Buffer.alloc(length);
+    if (!readFully(fd, json, start.length)) return null;
+    const header = JSON.parse(json.toString('utf8')) as Header;
+    if (header.key !== key || !Array.isArray(header.arrays) || header.arrays.length !== ARRAYS.length) return null;
+    let position = start.length + length + padTo8(start.length + length);
+    const hash = createHash('sha256');
+    const arrays: IndexArray[] = [];
+    for (const [i, [name, Type]] of ARRAYS.entries()) {
+      const { name: stored, bytes } = header.arrays[i];
+      if (stored !== name || !Number.isSafeInteger(bytes) || bytes < 0 || bytes % Type.BYTES_PER_ELEMENT !== 0) return null;
+      const buffer = new SharedArrayBuffer(bytes);
+      const view = new Uint8Array(buffer);
+      if (!readFully(fd, view, position)) return null;
+      hash.update(view);
+      arrays.push(new (Type as unknown as new (shared: SharedArrayBuffer) => IndexArray)(buffer));
+      position += bytes + padTo8(bytes);
+    }
+    if (hash.digest('hex') !== header.sha256) return null;
+    const [ids, byId, bytes, ends, vocabulary, starts, postings] = arrays;
+    const shared: SharedNarrativeIndex = {
+      ids: ids as Int32Array, byId: byId as Int32Array, texts: { bytes: bytes as Uint8Array, ends: ends as Uint32Array },
+      vocabulary: vocabulary as Uint8Array, start: starts as Int32Array, postings: postings as Int32Array,
+    };
+    return NarrativeIndex.fromStored(shared);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,90 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { NarrativeIndex } from '../../../src/serve/narratives/index.js';
+import { indexFileOf, indexKey, loadIndexFile, saveIndexFile } from '../../../src/serve/narratives/index-file.js';
+import { parseTextQuery } from '../../../src/serve/narratives/query.js';
+import type { NarrativeRecord } from '../../../src/serve/narratives/records.js';
+
+const record = (id: number, sym: string | null, his: string | null = null): NarrativeRecord => ({ id, fields: [sym, null, his, null, null, null] });
+const CORPUS = [
+  record(7, 'Pt developed fever and rash. Fevers persisted 3 days.'),
+  record(3, 'Guillain-Barré syndrome 3 weeks after vaccination.', "Bell's palsy 1998"),
+  record(12, null),
+  record(5, 'Feverish; INTUSSUSCEPTION confirmed — “smart quotes” €'),
+];
+const dir = mkdtempSync(join(tmpdir(), 'rs-index-file-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The VAERS_IDs a text query finds. */
+function found(index: NarrativeIndex, text: string): number[] {
+  const parsed = parseTextQuery(text);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return [...index.search(parsed.query)].map((r) => index.idAt(r));
+}
+
+describe('the narrative index kept beside its store', () => {
+  const store = join(dir, 'store.duckdb');
+  writeFileSync(store, 'a store');
+  const file = indexFileOf(store);
+
+  it('reads back what was written: the same ids, texts, vocabulary and answers', async () => {
+    const built = NarrativeIndex.build(CORPUS);
+    expect(await saveIndexFile(file, indexKey(store), built)).toBe(true);
+    const loaded = loadIndexFile(file, indexKey(store))!;
+    expect(loaded).not.toBeNull();
+    expect(loaded.stats()).toEqual(built.stats());
+    expect([0, 1, 2, 3].map((r) => loaded.idAt(r))).toEqual([7, 3, 12, 5]);
+    expect(loaded.ordinalOf(12)).toBe(2);
+    expect(loaded.fields(3)).toEqual(['Feverish; INTUSSUSCEPTION confirmed — “smart quotes” €', null, null, null, null, null]);
+    expect(loaded.text(1, 2)).toBe("Bell's palsy 1998");
+    expect(found(loaded, 'fever*')).toEqual([7, 5]);
+    expect(found(loaded, '"guillain barre"')).toEqual([3]);
+    expect(found(loaded, 'fever* -rash')).toEqual([5]);
+    // Shared memory, as a worker thread needs it.
+    expect(loaded.share().postings.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(readdirSync(dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('is not used for a store file changed since (another key)', async () => {
+    const key = indexKey(store);
+    await saveIndexFile(file, key, NarrativeIndex.build(CORPUS));
+    utimesSync(store, new Date(2000, 0, 1), new Date(2000, 0, 1));
+    expect(indexKey(store)).not.toBe(key);
+    expect(loadIndexFile(file, indexKey(store))).toBeNull();
+    expect(loadIndexFile(file, key)).not.toBeNull();
+  });
+
+  it('is not used when damaged: a changed byte, a truncated file, another format, no file', async () => {
+    const key = indexKey(store);
+    await saveIndexFile(file, key, NarrativeIndex.build(CORPUS));
+    const whole = readFileSync(file);
+    const flipped = Buffer.from(whole);
+    flipped[flipped.length - 20] ^= 1;
+    writeFileSync(file, flipped);
+    expect(loadIndexFile(file, key)).toBeNull();
+    writeFileSync(file, whole.subarray(0, whole.length - 9));
+    expect(loadIndexFile(file, key)).toBeNull();
+    writeFileSync(file, Buffer.concat([Buffer.from('RSNIDX00'), whole.subarray(8)]));
+    expect(loadIndexFile(file, key)).toBeNull();
+    writeFileSync(file, whole);
+    expect(loadIndexFile(file, key)).not.toBeNull();
+    expect(loadIndexFile(join(dir, 'absent.narratives'), key)).toBeNull();
+  });
+
+  it.skipIf(process.getuid?.() === 0)('a folder that cannot be written leaves no file and resolves false', async () => {
+    const locked = mkdtempSync(join(dir, 'locked-'));
+    chmodSync(locked, 0o500);
+    try {
+      expect(await saveIndexFile(join(locked, 'x.narratives'), 'k', NarrativeIndex.build(CORPUS))).toBe(false);
+      expect(readdirSync(locked)).toEqual([]);
+    } finally {
+      chmodSync(locked, 0o700);
+    }
+  });
+
+  it('a path inside a missing folder resolves false', async () => {
+    expect(await saveIndexFile(join(dir, 'missing', 'x.narratives'), 'k', NarrativeIndex.build(CORPUS))).toBe(false);
+  });
+});
