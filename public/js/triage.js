@@ -111,7 +111,8 @@ function relatedRow(pair) {
   const related = Array.isArray(pair.related_events) ? pair.related_events.filter((r) => r && r.event) : [];
   if (!related.length) return null;
   const tr = el('tr', null, { class: 'related-events', 'data-vaccine': pair.vaccine, 'data-event': pair.event });
-  const text = related.map((r) => `${r.event} (${formatNumber(r.n)} reports, ${Math.round(Number(r.overlap) * 100)}% shared${r.via ? ` with ${r.via}` : ''})`).join('; ');
+  // A pair joined by its event group (r.group) may share no report with the head: say the group instead.
+  const text = related.map((r) => `${r.event} (${formatNumber(r.n)} reports, ${r.group ? `event group ${r.group}` : `${Math.round(Number(r.overlap) * 100)}% shared${r.via ? ` with ${r.via}` : ''}`})`).join('; ');
   tr.append(el('td'), el('td', `Related events, mostly the same reports: ${text}`, { colspan: String(COLUMNS.length - 1), class: 'related' }));
   return tr;
 }

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ANALYSIS_MODIFIERS, analysisRule, DEFAULT_ANALYSES, parseAnalysisName } from '../../src/domain/analysis-rules.js';
-import { parseVaxTypeTable, vaxTypeName, vaxTypeNames } from '../../src/serve/query/vax-type-names.js';
+import { parseVaxTypeTable, vaxTypeName, vaxTypeNames } from '../../src/domain/vax-type-names.js';
 import type { Pair } from '../../src/serve/signals/pair.js';
 import { parseAnalyses } from '../../src/ingest/mining/build.js';
 import { exactVaccines, substringVaccines, vaxTypeIndex } from '../../src/serve/query/names.js';

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curlPaths } from '../helpers/recipes.js';
 import { buildApp } from '../../src/http/app.js';
-import { vaxTypeName } from '../../src/serve/query/vax-type-names.js';
+import { vaxTypeName } from '../../src/domain/vax-type-names.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
 
 const present = hasDefaultStore('the types analysis of the default store');

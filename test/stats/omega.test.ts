@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { omega } from '../../src/stats/omega.js';
+import { omega, omegaStratified } from '../../src/stats/omega.js';
 import { MIN_TRIPLE_REPORTS } from '../../src/domain/interactions.js';
 
 /** Relative difference |x - y| / |y|. */
@@ -64,5 +64,22 @@ describe('omega (Noren et al. 2008)', () => {
     expect(() => omega({ ...base, N: 10.5 })).toThrow(/N must be/);
     expect(() => omega({ ...base, n111: 7 })).toThrow(/inconsistent/);
     expect(() => omega({ ...base, N: 60 })).toThrow(/inconsistent/);
+  });
+});
+
+describe('omegaStratified (expected count summed over strata)', () => {
+  it('one stratum is omega; two strata sum their own expected counts against the total n111', () => {
+    const infants = { n111: 6, n11: 10, n1_1: 8, n_11: 8, n1: 30, n_1: 30, n__1: 11, N: 100 };
+    const one = omegaStratified([infants]);
+    const plain = omega(infants);
+    expect(one.e111).toBe(plain.e111);
+    expect(one.omega025).toBe(plain.omega025);
+    // Adults: both vaccines on 20 reports, none with E, and E rare: E111 adds 20 x g11 of that stratum.
+    const adults = { n111: 0, n11: 20, n1_1: 1, n_11: 1, n1: 40, n_1: 40, n__1: 3, N: 200 };
+    const both = omegaStratified([infants, adults]);
+    const e111 = plain.e111 + omega(adults).e111;
+    expect(rel(both.e111, e111)).toBeLessThan(1e-14);
+    expect(rel(both.omega, Math.log2(6.5 / (e111 + 0.5)))).toBeLessThan(1e-14);
+    expect(() => omegaStratified([])).toThrow(/no stratum/);
   });
 });

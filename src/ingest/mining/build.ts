@@ -223,7 +223,7 @@ async function* allRows(pool: WorkerPool, results: AnalysisResult[], evidence: R
     });
     sent.add(analysis.items);
     progress.start(`rows ${analysis.name}`, result.plan.windowQuarters.length, 'windows');
-    const names = { vaccines: result.run.items, events: result.run.events };
+    const names = { vaccines: result.run.items, events: result.run.events, types: inputs.typeNames };
     for await (const row of rowsPass(pool, result.plan, result.fit, names, analysis.name, (done) => progress.update(done))) {
       result.rows++;
       yield row;

@@ -20,12 +20,17 @@ import { isSerious, OUTCOME, SEX_CODES } from '../../domain/report-rules.js';
 import { EVIDENCE_NUMBER_COLUMNS, type EvidenceValues } from '../../domain/columns.js';
 import type { ReportDetails } from '../vaers/report-details.js';
 import type { VaersData } from '../vaers/read.js';
-import type { ReportItems } from './items.js';
+import { reportItems, type ReportItems } from './items.js';
 import { WINDOW_QUARTERS } from '../../domain/quarter.js';
+import type { ItemKind } from '../../domain/analysis-rules.js';
+import { dayNumber, onsetDaysFrom, quantileSorted } from '../../domain/report-days.js';
+import { vaxType } from '../../domain/vaccine-type.js';
+import { vaxTypeName } from '../../domain/vax-type-names.js';
 import {
   completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, onsetLagDays, pairEvidence, without, type ReportEvidence,
 } from './evidence.js';
-import { coReported, relatedPairs, type PairScores, type WindowLinks } from './evidence-links.js';
+import { coReportedType, countTypes, relatedPairs, typeCounts, type PairScores, type TypeCounts, type WindowLinks } from './evidence-links.js';
+import { failureCounts, failureTables, type FailureTables } from './evidence-failure.js';
 import { SIGNATURE_HASHES, templateShare, writeSignature } from './evidence-template.js';
 
 /**
@@ -63,12 +68,30 @@ export interface EvidenceTables {
   hasSignature: Uint8Array;
   /** Whether the build kept the narratives (else no template share). */
   narratives: boolean;
+  /** Per report: onset days after vaccination, not capped (-1 unknown): the failure rule's late onset. */
+  onsetAny: Int32Array;
+  /** Per report: VAX_DATE (yyyymmdd, 0 unknown). */
+  vaxDate: Int32Array;
+  /** Per report: RECVDATE as a day number (NaN unknown). */
+  receivedDay: Float64Array;
+  /** Report i's VAX_TYPE codes (indexes into EvidenceInputs.typeNames) are `types[typeStart[i] .. typeStart[i + 1] - 1]`. */
+  typeStart: Int32Array;
+  types: Int32Array;
+  nTypes: number;
+  /** Per vaccine item: its own type index (-1 unknown). */
+  itemType: Int32Array;
+  /** Whether the vaccine items are the types (an analysis `@types`). */
+  itemsAreTypes: boolean;
+  /** The vaccine failure rule of each vaccine item (evidence-failure.ts). */
+  failure: FailureTables;
 }
 
 /** The evidence inputs of one item kind: the tables, and the read's report columns the main thread keeps (for the subset masks). */
 export interface EvidenceInputs {
   tables: EvidenceTables;
   details: ReportDetails;
+  /** The VAX_TYPE codes the tables' `types` index (the co-reported type's name). */
+  typeNames: readonly string[];
 }
 
 function runs(lists: ReadonlyArray<readonly number[]>): { start: Int32Array; values: Int32Array } {
@@ -123,7 +146,7 @@ const YIELD_MS = 20;
  * events and evidence. Asynchronous only to yield to the event loop every YIELD_MS (the build's
  * fits run in the workers meanwhile, and this thread dispatches their chunks).
  */
-export async function evidenceInputs<K>(data: VaersData, items: ReadonlyMap<K, ReportItems>): Promise<Map<K, EvidenceInputs>> {
+export async function evidenceInputs(data: VaersData, items: ReadonlyMap<ItemKind, ReportItems>): Promise<Map<ItemKind, EvidenceInputs>> {
   const ev = runs(data.reports.map((r) => r.events));
   const quarter = Uint16Array.from(data.reports, (r) => r.quarter);
   const n = data.reports.length;
@@ -131,6 +154,7 @@ export async function evidenceInputs<K>(data: VaersData, items: ReadonlyMap<K, R
   const onsetDays = new Int8Array(n), legal = new Int8Array(n), serious = new Uint8Array(n), died = new Uint8Array(n);
   const onsetLag = new Float64Array(n), caseKey = new Float64Array(n);
   const signatures = new Uint32Array(n * SIGNATURE_HASHES), hasSignature = new Uint8Array(n);
+  const onsetAny = new Int32Array(n), vaxDate = new Int32Array(n), receivedDay = new Float64Array(n);
   let lastYield = performance.now();
   for (let i = 0; i < n; i++) {
     // The build's fits run meanwhile (build.ts): let this thread hand the workers their next chunks every ~20 ms.
@@ -149,16 +173,33 @@ export async function evidenceInputs<K>(data: VaersData, items: ReadonlyMap<K, R
     completeness[i] = e.completeness;
     serious[i] = e.serious ? 1 : 0;
     died[i] = e.died ? 1 : 0;
+    const d = data.details;
+    onsetAny[i] = onsetDaysFrom(d.numdays[i], daysBetween(d.vaxDate[i], d.onsetDate[i])) ?? -1;
+    vaxDate[i] = d.vaxDate[i];
+    receivedDay[i] = dayNumber(d.received[i]) ?? Number.NaN;
   }
+  // The reports' VAX_TYPE codes (every kind's co-reported type counts them) and each product's own code.
+  const typed = items.get('vax_type_code') ?? reportItems(data, 'vax_type_code');
+  const typeRuns = runs(typed.lists);
+  const typeIndex = new Map(typed.names.map((name, i) => [name, i]));
+  const productType = Int32Array.from(data.vaccines, (_, v) => {
+    const codes = [...(data.vaxTypeCodes.get(v) ?? [])].sort();
+    return codes.length ? typeIndex.get(codes[0]) ?? -1 : -1;
+  });
   return new Map([...items].map(([kind, { lists, events }]) => {
     const vax = runs(lists);
     // The event items of the kind: the terms, or its own (event groups: items.ts reportEventGroups).
     const own = events ? runs(events.lists) : ev;
+    const byType = kind === 'vax_type_code';
+    const itemNames = items.get(kind)!.names;
     const tables: EvidenceTables = {
       quarter, vaccineStart: vax.start, vaccines: vax.values, eventStart: own.start, events: own.values, nEvents: events?.names.length ?? data.events.length,
       lagDays, onsetDays, legal, completeness, serious, died, onsetLagDays: onsetLag, caseKey, signatures, hasSignature, narratives: data.details.narrative !== null,
+      onsetAny, vaxDate, receivedDay, typeStart: typeRuns.start, types: typeRuns.values, nTypes: typed.names.length,
+      itemType: byType ? Int32Array.from(itemNames, (_, v) => v) : productType, itemsAreTypes: byType,
+      failure: failureTables(itemNames.map((name) => (byType ? vaxTypeName(name) ?? name : vaxType(name))), events?.names ?? data.events),
     };
-    return [kind, { tables, details: data.details }];
+    return [kind, { tables, details: data.details, typeNames: typed.names }];
   }));
 }
 
@@ -187,6 +228,11 @@ interface WindowGroups {
   pairReports: Map<number, number[]>;
   vaccineOnsets: Map<number, Int32Array>;
   eventOnsets: Map<number, Int32Array>;
+  /** Reports by vaccine type (the co-reported type). */
+  types: TypeCounts;
+  /** Per vaccine item: the latest VAX_DATE (yyyymmdd) of its reports, and how many have one. */
+  lastVaxDate: Map<number, number>;
+  datedReports: Map<number, number>;
 }
 
 function count(map: Map<number, Int32Array>, key: number, day: number): void {
@@ -201,16 +247,26 @@ function push<K>(map: Map<K, number[]>, key: K, value: number): void {
   else map.set(key, [value]);
 }
 
-/** Groups the reports of window `q` kept by `mask` (report indexes by quarter in `byQuarter`); pairs restricted to `wanted` keys. */
-function windowGroups(t: EvidenceTables, byQuarter: ReadonlyMap<QuarterIndex, number[]>, mask: Uint8Array, wanted: ReadonlySet<number>, q: QuarterIndex): WindowGroups {
-  const groups: WindowGroups = { pairReports: new Map(), vaccineOnsets: new Map(), eventOnsets: new Map() };
+/**
+ * Groups the reports of window `q` kept by `mask` (report indexes by quarter in `byQuarter`);
+ * pairs restricted to `wanted` keys; the two-type counts to the events of `typeEvents`.
+ */
+function windowGroups(t: EvidenceTables, byQuarter: ReadonlyMap<QuarterIndex, number[]>, mask: Uint8Array, wanted: ReadonlySet<number>, q: QuarterIndex, typeEvents: ReadonlySet<number>): WindowGroups {
+  const groups: WindowGroups = {
+    pairReports: new Map(), vaccineOnsets: new Map(), eventOnsets: new Map(), types: typeCounts(typeEvents), lastVaxDate: new Map(), datedReports: new Map(),
+  };
   for (let quarter = q - WINDOW_QUARTERS + 1; quarter <= q; quarter++) {
     for (const r of byQuarter.get(quarter) ?? []) {
       if (!mask[r]) continue;
       const onset = t.onsetDays[r];
+      countTypes(t, groups.types, r, t.nTypes);
       for (let a = t.vaccineStart[r]; a < t.vaccineStart[r + 1]; a++) {
         const v = t.vaccines[a];
         if (onset >= 0) count(groups.vaccineOnsets, v, onset);
+        if (t.vaxDate[r] > 0) {
+          groups.datedReports.set(v, (groups.datedReports.get(v) ?? 0) + 1);
+          if (t.vaxDate[r] > (groups.lastVaxDate.get(v) ?? 0)) groups.lastVaxDate.set(v, t.vaxDate[r]);
+        }
         for (let b = t.eventStart[r]; b < t.eventStart[r + 1]; b++) {
           const key = v * t.nEvents + t.events[b];
           if (wanted.has(key)) push(groups.pairReports, key, r);
@@ -254,7 +310,24 @@ function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number, testOn
   values.onset_p_other_vaccines = vsVaccines?.p ?? null;
   values.onset_d_other_events = vsEvents?.d ?? null;
   values.onset_p_other_events = vsEvents?.p ?? null;
+  const failure = failureCounts(t, v, e, reports);
+  values.failure_n = failure.n;
+  values.failure_lack_n = failure.lack;
+  values.failure_disease_n = failure.disease;
+  values.failure_late_n = failure.late;
+  values.vaccine_last_vax_date = groups.lastVaxDate.get(v) ?? null;
+  values.vaccine_dated_n = groups.datedReports.get(v) ?? 0;
+  const received = reports.map((r) => t.receivedDay[r]).filter((d) => !Number.isNaN(d)).sort((a, b) => a - b);
+  const q1 = quantileSorted(received, 0.25), q3 = quantileSorted(received, 0.75);
+  values.received_iqr_days = q1 === null || q3 === null ? null : q3 - q1;
+  values.received_median_date = received.length ? yyyymmdd(received[Math.floor((received.length - 1) / 2)]) : null;
   return values;
+}
+
+/** A day number (days since 1970-01-01) as yyyymmdd. Example: yyyymmdd(0) = 19700101. */
+function yyyymmdd(day: number): number {
+  const date = new Date(day * 86_400_000);
+  return date.getUTCFullYear() * 10_000 + (date.getUTCMonth() + 1) * 100 + date.getUTCDate();
 }
 
 /**
@@ -280,19 +353,28 @@ export class WindowEvidence {
    * of the stored rows): null for the others.
    */
   window(q: QuarterIndex, keys: ArrayLike<number>, scores?: PairScores): { values: Float64Array; links: WindowLinks } {
-    const groups = windowGroups(this.tables, this.byQuarter, this.mask, new Set(Array.from(keys)), q);
+    // The flagged pairs' events: the co-reported type's two-type counts are kept for them only.
+    const flaggedEvents = new Set<number>();
+    for (let j = 0; j < keys.length; j++) if (scores?.flagged[j]) flaggedEvents.add(keys[j] % this.tables.nEvents);
+    const groups = windowGroups(this.tables, this.byQuarter, this.mask, new Set(Array.from(keys)), q, flaggedEvents);
     const width = EVIDENCE_NUMBER_COLUMNS.length;
     const out = new Float64Array(keys.length * width);
     const reportsOf = (j: number): readonly number[] => groups.pairReports.get(keys[j]) ?? [];
-    const co = scores ? coReported(this.tables, keys, reportsOf, scores.eb05, scores.flagged) : { coVaccine: new Int32Array(keys.length).fill(-1), coShare: new Float64Array(keys.length).fill(Number.NaN) };
+    // The co-reported type of the flagged pairs (without scores, none).
+    const co = coReportedType(this.tables, keys, reportsOf, groups.types, this.tables.nTypes, scores?.flagged ?? new Uint8Array(keys.length));
+    const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
     for (let j = 0; j < keys.length; j++) {
       const values = evidenceOf(this.tables, groups, keys[j], !scores || scores.flagged[j] === 1);
-      values.co_share = Number.isNaN(co.coShare[j]) ? null : co.coShare[j];
+      values.co_share = orNull(co.coShare[j]);
+      values.co_type_event = orNull(co.typeEvent[j]);
+      values.co_type_reports = orNull(co.typeReports[j]);
+      values.co_own_event = orNull(co.ownEvent[j]);
+      values.co_own_reports = orNull(co.ownReports[j]);
       // The template share of the pairs GET /triage reads (flagged in the window), when narratives were kept.
       if (scores?.flagged[j] && this.tables.narratives) values.template_share = templateShare(this.tables.signatures, this.tables.hasSignature, reportsOf(j));
       EVIDENCE_NUMBER_COLUMNS.forEach((name, c) => { out[j * width + c] = values[name] ?? Number.NaN; });
     }
     const related = scores ? relatedPairs(this.tables.nEvents, keys, reportsOf, scores.flagged) : new Float64Array(0);
-    return { values: out, links: { coVaccine: co.coVaccine, related } };
+    return { values: out, links: { coVaccine: co.coVaccine, coProducts: co.products, related } };
   }
 }

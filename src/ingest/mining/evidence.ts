@@ -203,6 +203,9 @@ export function pairEvidence(reports: readonly ReportEvidence[]): EvidenceValues
     n_cases: new Set(reports.map((r) => r.caseKey)).size,
     template_share: null,
     co_vaccine: null, co_share: null, related_events: null,
+    co_type_event: null, co_type_reports: null, co_own_event: null, co_own_reports: null, co_products: null,
+    failure_n: null, failure_lack_n: null, failure_disease_n: null, failure_late_n: null,
+    vaccine_last_vax_date: null, vaccine_dated_n: null, received_median_date: null, received_iqr_days: null,
   };
 }
 

@@ -135,7 +135,7 @@ export async function fitPass(pool: WorkerPool, plan: WindowPlan, onWindows: (do
  * the workers (the pool must have had the analysis's EvidenceSetup: build.ts allRows).
  */
 export async function* rowsPass(
-  pool: WorkerPool, plan: WindowPlan, fit: FitPassResult, names: { vaccines: readonly string[]; events: readonly string[] }, analysis: string,
+  pool: WorkerPool, plan: WindowPlan, fit: FitPassResult, names: { vaccines: readonly string[]; events: readonly string[]; types: readonly string[] }, analysis: string,
   onWindows: (done: number) => void = () => {},
 ): AsyncGenerator<QuarterlyRow> {
   const nEvents = plan.history.nEvents;
@@ -163,6 +163,7 @@ export async function* rowsPass(
       const quarter = formatQuarter(w.quarter);
       const width = STAT_COLUMNS.length;
       const related = links ? relatedByPair(links.related, (k) => names.events[w.keys[keep[k]] % nEvents]) : new Map<number, string>();
+      const products = links ? relatedByPair(links.coProducts, (item) => names.vaccines[item], 0) : new Map<number, string>();
       for (let j = 0; j < keep.length; j++) {
         const key = w.keys[keep[j]];
         const v = Math.floor(key / nEvents);
@@ -175,7 +176,8 @@ export async function* rowsPass(
           ...statistics, n_methods_flagged: flags[j] & 0x7f, is_signal_any: (flags[j] & 0x80) !== 0, ewma_eb05: smoothed,
           ...(evidenceValues ? {
             ...evidenceFromDoubles(evidenceValues, j * EVIDENCE_NUMBER_COLUMNS.length),
-            co_vaccine: links && links.coVaccine[j] >= 0 ? names.vaccines[links.coVaccine[j]] : null,
+            co_vaccine: links && links.coVaccine[j] >= 0 ? names.types[links.coVaccine[j]] : null,
+            co_products: products.get(j) ?? null,
             related_events: related.get(j) ?? null,
           } : {}),
         };
@@ -188,12 +190,13 @@ export async function* rowsPass(
 /**
  * The `related_events` text of each pair from a window's related triples (evidence-links.ts
  * relatedPairs; `eventOf(k)` the event of pair k): a JSON array `[[event, overlap], ...]`, overlap
- * rounded to 3 decimals, descending (then by event).
+ * rounded to `digits` decimals (3), descending (then by event). The same for `co_products` from
+ * the (pair, product, reports) triples, with `digits` 0.
  */
-export function relatedByPair(triples: Float64Array, eventOf: (k: number) => string): Map<number, string> {
+export function relatedByPair(triples: Float64Array, eventOf: (k: number) => string, digits = 3): Map<number, string> {
   const lists = new Map<number, Array<[string, number]>>();
   for (let t = 0; t + 2 < triples.length; t += 3) {
-    const j = triples[t], entry: [string, number] = [eventOf(triples[t + 1]), Math.round(triples[t + 2] * 1000) / 1000];
+    const j = triples[t], entry: [string, number] = [eventOf(triples[t + 1]), Math.round(triples[t + 2] * 10 ** digits) / 10 ** digits];
     const list = lists.get(j);
     if (list) list.push(entry);
     else lists.set(j, [entry]);

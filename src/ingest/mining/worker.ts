@@ -72,7 +72,7 @@ function scoreChunk(request: ChunkRequest): ChunkReply {
       const result = current.evidence.window(window.evidence.quarter, window.evidence.keys, scores);
       evidence = result.values;
       links = result.links;
-      transfer.push(evidence.buffer as ArrayBuffer, links.coVaccine.buffer as ArrayBuffer, links.related.buffer as ArrayBuffer);
+      transfer.push(evidence.buffer as ArrayBuffer, links.coVaccine.buffer as ArrayBuffer, links.coProducts.buffer as ArrayBuffer, links.related.buffer as ArrayBuffer);
     }
     windows.push({ fit, flags, stats, evidence, links });
   }

@@ -46,6 +46,8 @@ export interface RankingInput {
   windows: readonly RankingWindow[];
   /** An item's VAX_TYPE (the triage pairs' `vax_type`). */
   vaxTypeOf: (item: string) => string;
+  /** The narrow event groups of an event (the triage's special interest; src/serve/triage/rank.ts), as /triage reads them from the store; absent: none. */
+  specialGroups?: (event: string) => readonly string[];
 }
 
 /** A dated positive under one ordering (ranking.json `positives`, ranking.csv). */
@@ -117,8 +119,8 @@ export function plainOrder<T extends { vaccine: string; event: string }>(pairs: 
 }
 
 /** The window's candidates under every ordering. */
-function orderings(window: RankingWindow, vaxTypeOf: (item: string) => string): Record<Ordering, TriagePair[]> {
-  const queue = rankPairs(window.rows, { quarter: window.quarter, at_bound: window.at_bound, vaxTypeOf });
+function orderings(window: RankingWindow, vaxTypeOf: (item: string) => string, specialGroups?: (event: string) => readonly string[]): Record<Ordering, TriagePair[]> {
+  const queue = rankPairs(window.rows, { quarter: window.quarter, at_bound: window.at_bound, vaxTypeOf, specialGroups });
   return { triage: queue, eb05: plainOrder(queue, (p) => p.eb05), prr: plainOrder(queue, (p) => p.prr), ic025: plainOrder(queue, (p) => p.ic025) };
 }
 
@@ -132,7 +134,7 @@ export function compareRankings(input: RankingInput): RankingResult {
   const ranks = new Map<string, Array<{ quarter: string; rank: number | null }>>(); // id \u0000 ordering
   const windows: WindowTop[] = [];
   for (const window of input.windows) {
-    const ordered = orderings(window, input.vaxTypeOf);
+    const ordered = orderings(window, input.vaxTypeOf, input.specialGroups);
     for (const ordering of ORDERINGS) {
       const list = ordered[ordering];
       const rankOf = new Map(list.map((p, i) => [key(p.vaccine, p.event), i + 1]));

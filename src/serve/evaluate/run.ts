@@ -19,6 +19,8 @@ import { exactVaccines, vaccineIndex, vaxTypeIndex } from '../query/names.js';
 import { FLAG_COLUMNS, readFlagRows, readStoreVocabulary, type FlagColumn, type FlagRow } from '../store/evaluation.js';
 import { readReportData } from '../store/reports.js';
 import { readTriageWindows, triageWindowOf } from '../store/triage-rows.js';
+import { eventGroupsOfMeta, itemsOfTerms } from '../store/event-groups.js';
+import { narrowGroups } from '../triage/group.js';
 import { evaluatePairs, rowsByPair, summarise, type MethodSummary, type PairResult } from './evaluate.js';
 import { compareRankings, type RankingResult } from './ranking.js';
 import { recomputeRows, tallyAnalysis } from './recompute.js';
@@ -122,6 +124,8 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
   for (const p of pairs) if (products.get(p.id)!.length === 0) notes.push(`${p.id}: vaccine "${p.vaccine}" names no vaccine of the store (not reported)`);
   if (!data) notes.push('The store has no report tables: a pair the store did not keep cannot be recomputed and counts as not reported.');
   const vaxTypeOf = new Map(vaccines.map((v) => [v.vax_name, v.vax_type]));
+  // The store's event groups, as /triage reads them (its special-interest credit).
+  const groupsOfTerm = itemsOfTerms(eventGroupsOfMeta(meta));
 
   const results: PairResult[] = [];
   const ranking: RankingResult = { positives: [], windows: [], summary: [] };
@@ -145,7 +149,7 @@ export async function runEvaluation(request: EvaluationRequest): Promise<Evaluat
     const all = await readTriageWindows(request.store, analysis);
     for (const quarter of quarters) windows.push(triageWindowOf(all, quarter));
     const compared = compareRankings({
-      analysis, pairs, items, vaxTypeOf: (item) => vaxTypeOf.get(item) ?? item,
+      analysis, pairs, items, vaxTypeOf: (item) => vaxTypeOf.get(item) ?? item, specialGroups: (event) => narrowGroups(groupsOfTerm, event),
       windows: windows.map((w, i) => ({ quarter: w.quarter ?? quarters[i], rows: w.rows, at_bound: w.at_bound })),
     });
     ranking.positives.push(...compared.positives);

@@ -63,9 +63,10 @@ export async function interactionsResource(generation: Generation, query: string
   if ('error' in params) return { status: 400, body: errorBody(params.error, params) };
   const signals = await signalsOf(generation);
   if (signals === null) return { status: 503, body: errorBody(NO_TABLE) };
-  const names = await namesOfGeneration(generation);
+  // The reports held for /cases: the names checked and each triple's cautions (cautions.ts).
+  const index = (await generation.cases.catch(() => null))?.index ?? null;
   const analysis = analysisOf(generation);
-  return served(generation, analysis, interactionsAnswer(analysis, params, signals, names), `interactions\0${JSON.stringify(params)}`);
+  return served(generation, analysis, interactionsAnswer(analysis, params, signals, namesOf(index), index), `interactions\0${JSON.stringify(params)}`);
 }
 
 /** GET /interactions/series: Omega of one vaccine pair x event over every window. */

@@ -43,10 +43,14 @@ const BOUNDS = { min_co_reports: { type: 'integer', description: 'Pairs are comp
 
 export const INTERACTIONS_RESPONSES = {
   200: {
-    description: 'The window\'s vaccine pairs x event with Omega025 > 0, ranked by Omega025, with the counts behind them.',
+    description: 'The window\'s vaccine pairs x event with Omega025 > 0, ranked by Omega025 (the triples with a caution after every other), with the counts behind them, their cautions and Omega within age groups.',
     content: { 'application/json': { schema: { type: 'object', properties: {
       ...COMMON, ...BOUNDS, quarter: { type: 'string', nullable: true }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' },
-      interactions: { type: 'array', items: TRIPLE_SCHEMA },
+      interactions: { type: 'array', items: { ...TRIPLE_SCHEMA, properties: {
+        ...TRIPLE_SCHEMA.properties,
+        cautions: { type: 'array', description: 'Why the triple is likely a reporting pattern (with the reports held): non_clinical_term, treatment_term, third_vaccine, copies, age_confounded; each {code, text}, the text with the figures. A triple with a caution ranks after every triple without one.', items: { type: 'object', properties: { code: { type: 'string', enum: ['non_clinical_term', 'treatment_term', 'third_vaccine', 'copies', 'age_confounded'] }, text: { type: 'string' } } } },
+        omega_age: { type: 'object', nullable: true, description: 'Omega with the expected count summed over age groups (CDC WONDER groups).', properties: { e111: { type: 'number' }, omega: { type: 'number' }, omega025: { type: 'number' } } },
+      } } },
     } } } },
   },
   ...ERRORS,

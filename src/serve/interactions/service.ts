@@ -12,6 +12,7 @@ import { parseQuarter, formatQuarter, WINDOW_QUARTERS } from '../../domain/quart
 import { quarterOutside } from '../query/quarter-range.js';
 import type { InteractionSignals } from '../store/interactions.js';
 import type { ReportIndex } from '../cases/index.js';
+import { rowKey, windowTripleEvidence, type TripleEvidence } from './cautions.js';
 import { countMasking, pairStatistics, rankMaskers, unmasked, type Masker, type PairStatisticsOf } from './masking.js';
 import { INTERACTIONS_USAGE, MASKING_USAGE, SERIES_USAGE, type InteractionsParams, type MaskingParams, type SeriesParams } from './params.js';
 
@@ -41,8 +42,27 @@ export function namesOf(index: ReportIndex | null): NameCheck {
   return index === null ? { vaccine: null, event: null } : { vaccine: (n) => index.vaccineIdOf.has(n), event: (n) => index.eventIdOf.has(n) };
 }
 
-/** GET /interactions: a window's signals (Omega025 > 0), ranked, filtered and paged. */
-export function interactionsAnswer(analysis: string, params: InteractionsParams, signals: InteractionSignals, names: NameCheck): InteractionsAnswer {
+/** The cautions of each window's signals, per report index (one per store generation) and window. */
+const evidenceCache = new WeakMap<ReportIndex, Map<string, Map<string, TripleEvidence>>>();
+
+/** The cautions and Omega within age groups of a window's signals (cautions.ts), kept per report index and window. */
+function evidenceOf(index: ReportIndex, quarter: string, rows: readonly InteractionRow[]): Map<string, TripleEvidence> {
+  let byQuarter = evidenceCache.get(index);
+  if (!byQuarter) evidenceCache.set(index, (byQuarter = new Map()));
+  let evidence = byQuarter.get(quarter);
+  if (!evidence) {
+    const to = parseQuarter(quarter)!;
+    byQuarter.set(quarter, (evidence = windowTripleEvidence(rows, index, to - WINDOW_QUARTERS + 1, to)));
+  }
+  return evidence;
+}
+
+/**
+ * GET /interactions: a window's signals (Omega025 > 0), ranked, filtered and paged; with the
+ * reports held (`index`), each carries its cautions and Omega within age groups (cautions.ts) and
+ * the rows with a caution rank after the others (each part in Omega025 order).
+ */
+export function interactionsAnswer(analysis: string, params: InteractionsParams, signals: InteractionSignals, names: NameCheck, index: ReportIndex | null = null): InteractionsAnswer {
   const outside = params.quarter === null ? null : quarterOutside('quarter', params.quarter, signals.range, 'the windows with stored interactions', INTERACTIONS_USAGE);
   if (outside) return { status: 400, body: errorBody(outside.error, outside) };
   const bad = unknownName('vaccine', params.vaccine, names.vaccine, INTERACTIONS_USAGE) ?? unknownName('event', params.event, names.event, INTERACTIONS_USAGE);
@@ -50,10 +70,14 @@ export function interactionsAnswer(analysis: string, params: InteractionsParams,
   const quarter = params.quarter ?? signals.range?.last ?? null;
   const all = (quarter === null ? [] : signals.byQuarter.get(quarter) ?? [])
     .filter((r) => (params.vaccine === undefined || r.vaccine1 === params.vaccine || r.vaccine2 === params.vaccine) && (params.event === undefined || r.event === params.event));
-  const page = all.slice(params.offset, params.offset + params.limit);
+  const evidence = index === null || quarter === null ? null : evidenceOf(index, quarter, signals.byQuarter.get(quarter) ?? []);
+  const cautioned = (r: InteractionRow): boolean => (evidence?.get(rowKey(r))?.cautions.length ?? 0) > 0;
+  const ranked = evidence === null ? all : [...all.filter((r) => !cautioned(r)), ...all.filter(cautioned)];
+  const page = ranked.slice(params.offset, params.offset + params.limit)
+    .map((r) => ({ ...served(r), ...(evidence ? evidence.get(rowKey(r)) ?? { cautions: [], omega_age: null } : {}) }));
   return {
     status: 200, total: all.length,
-    body: { analysis, quarter, total: all.length, limit: params.limit, offset: params.offset, ...BOUNDS, hypothesis: HYPOTHESIS, caveat: INTERACTION_CAVEAT, interactions: page.map(served) },
+    body: { analysis, quarter, total: all.length, limit: params.limit, offset: params.offset, ...BOUNDS, hypothesis: HYPOTHESIS, caveat: INTERACTION_CAVEAT, interactions: page },
   };
 }
 

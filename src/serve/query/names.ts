@@ -15,7 +15,7 @@
  * - A text shorter than 3 characters that matches nothing exactly is "too short" (spec 7).
  */
 import type { ParamError } from './error-object.js';
-import { vaxTypeName } from './vax-type-names.js';
+import { vaxTypeName } from '../../domain/vax-type-names.js';
 import { vaxType as vaxTypeOfName } from '../../domain/vaccine-type.js';
 import { MIN_QUERY_LENGTH, quoteValue } from './parameters.js';
 
@@ -92,7 +92,7 @@ export function vaccineIndex(
 /**
  * Indexes VAERS VAX_TYPE codes as the vaccine names of an analysis whose items are codes
  * (src/domain/analysis-rules.ts `ItemKind` `vax_type`): each code is its own vax_type and code,
- * and answers to its long name from data/vax-types (src/serve/query/vax-type-names.ts) when it has one.
+ * and answers to its long name from data/vax-types (src/domain/vax-type-names.ts) when it has one.
  */
 export function vaxTypeIndex(codes: Iterable<string>): VaccineIndex {
   const list = [...new Set(codes)];

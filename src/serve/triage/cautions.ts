@@ -7,6 +7,11 @@
  */
 import { LATE_DAYS } from '../../domain/report-days.js';
 import { CO_REPORTED_SHARE, TEMPLATE_SHARE } from '../../domain/triage-evidence.js';
+import { FAILURE_SHARE } from '../../domain/vaccine-failure.js';
+
+/** `stimulated`: the least median delay from vaccination to receipt (days) and the widest spread of the middle half of the receipts (days); reasoning in docs/triage.md. */
+export const STIMULATED_LAG_DAYS = 180;
+export const STIMULATED_SPAN_DAYS = 31;
 
 /** One caution code. */
 export interface CautionSpec {
@@ -33,11 +38,15 @@ export const CAUTIONS = [
   { code: 'non_clinical_term', label: 'non-clinical term', artefact: true,
     description: 'The event is not a clinical adverse event: a medication error, product issue, exposure, ... (data/terms/non-clinical.csv).' },
   { code: 'co_reported', label: 'co-reported vaccine', artefact: true,
-    description: `At least ${CO_REPORTED_SHARE * 100}% of the pair's reports also name another vaccine whose pair with the same event has a higher EB05 in the window (an innocent bystander); the text names that vaccine and the share.` },
+    description: `At least ${CO_REPORTED_SHARE * 100}% of the pair's reports also name another vaccine type (VAERS VAX_TYPE: every DTaP brand together) with which the event is more frequent: on the window's reports naming that type but not the vaccine's own type than on those naming the own type but not that one (an innocent bystander); the text names the type, its products and both rates.` },
   { code: 'vaccine_failure', label: 'vaccine failure', artefact: true,
-    description: 'The event says the vaccine did not work: a lack-of-effect term (drug ineffective, vaccination failure) or the disease the vaccine prevents, reported after it (data/terms/vaccine-prevented.csv); about effectiveness, not an adverse reaction.' },
+    description: `At least ${FAILURE_SHARE * 100}% of the pair's reports are failure reports: they name a lack-of-effect term (drug ineffective, vaccination failure), or a disease the vaccine prevents (data/terms/vaccine-prevented.csv), or, for a live vaccine with a known reaction window (varicella, zoster, MMR: 42 days, data/terms/live-vaccine-windows.csv), their onset is past it; about effectiveness, not an adverse reaction. The text gives the share and why.` },
   { code: 'template_reports', label: 'template reports', artefact: true,
     description: `At least ${TEMPLATE_SHARE * 100}% of the pair's narratives (of 100+ characters; the pair with 3 or more reports) are one template: their 3-word shingles resemble at Jaccard 0.7 or more (MinHash); one writer's form, not independent reports.` },
+  { code: 'post_withdrawal', label: 'after withdrawal', artefact: true,
+    description: 'None of the window\'s reports of the vaccine that give a vaccination date was vaccinated inside the window (a year): the product was no longer given (RotaShield after October 1999), and the reports describe past vaccinations. The text gives the reports and the latest vaccination date.' },
+  { code: 'stimulated', label: 'stimulated reports', artefact: true,
+    description: `The pair's reports arrived in a burst long after their vaccinations: a median of at least ${STIMULATED_LAG_DAYS} days from vaccination to receipt, and the middle half of at least ${FEW_REPORTS} reports received within ${STIMULATED_SPAN_DAYS} days; reports prompted together, not spontaneous ones. The text gives both figures.` },
   { code: 'few_reports', label: 'few reports', artefact: false,
     description: `Fewer than ${FEW_REPORTS} distinct cases (reports, each suspected-duplicate cluster once): score - 0.5.` },
   { code: 'fit_at_bound', label: 'fit at bound', artefact: false,

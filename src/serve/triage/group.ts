@@ -9,10 +9,13 @@
  * intussusception, dehydration two thirds of its own with vomiting) to pairs that also overlap
  * the head by at least HEAD_OVERLAP. The head lists the others in `related_events` (event, n,
  * overlap with the head, `via`: the pair through which it joined, null when linked to the head
- * itself); they are not rows. `group=none` lists every pair.
+ * itself); they are not rows. Pairs of the vaccine whose events share a narrow group of the
+ * shipped event groups (data/event-groups, read through the store: one syndrome told in terms
+ * that sit on different reports) join the head too. `group=none` lists every pair.
  */
+import { BROAD_SUFFIX } from '../../domain/event-groups.js';
 import type { TriageRow } from '../store/triage-rows.js';
-import type { RelatedEvent, TriagePair } from './rank.js';
+import { compareTriage, hasArtefact, type Note, type RelatedEvent, type TriagePair } from './rank.js';
 
 /** Overlap from which two flagged pairs of one vaccine are linked (one signal). */
 export const FOLD_OVERLAP = 0.4;
@@ -34,16 +37,50 @@ export function relatedOf(text: string | null): Array<[string, number]> {
   }
 }
 
+/** The share of a head's reports a folded pair must cover for the head to carry the folded pair's artefact cautions: most of them. */
+export const INHERIT_COVERAGE = 0.5;
+
+/** The narrow event-group items of a term (`groupsOfTerm`: term -> items; a `(broad)` item is left out: broad terms often stand for other concepts). */
+export function narrowGroups(groupsOfTerm: ReadonlyMap<string, readonly string[]> | undefined, event: string): string[] {
+  return (groupsOfTerm?.get(event) ?? []).filter((item) => !item.endsWith(BROAD_SUFFIX));
+}
+
+/**
+ * The head with the artefact cautions of the pairs folded under it that cover at least
+ * INHERIT_COVERAGE of its reports (shared reports, from the overlap coefficient: overlap x the
+ * smaller pair's n, over the head's n), each said so; the head unchanged when none does.
+ */
+function withFoldedCautions(head: TriagePair, folded: readonly RelatedEvent[], byEvent: ReadonlyMap<string, TriagePair>): TriagePair {
+  const added: Note[] = [];
+  for (const f of folded) {
+    const other = byEvent.get(f.event);
+    if (!other || f.via !== null) continue;
+    const shared = Math.round(f.overlap * Math.min(head.n, other.n));
+    if (head.n <= 0 || shared / head.n < INHERIT_COVERAGE) continue;
+    for (const c of other.cautions) {
+      if (!hasArtefact({ cautions: [c] }) || head.cautions.some((h) => h.code === c.code) || added.some((a) => a.code === c.code)) continue;
+      added.push({ code: c.code, text: `Folded under this row: ${head.vaccine} x ${other.event} shares about ${shared} of this row's ${head.n} reports (${Math.round((shared / head.n) * 100)}%) and carries it: ${c.text}` });
+    }
+  }
+  return added.length ? { ...head, cautions: [...head.cautions, ...added] } : head;
+}
+
 /**
  * Folds the ranked pairs (triage order) into one row per signal: each head keeps its place and
  * lists the pairs of its signal in `related_events` (in the order they join: breadth first from
- * the head, each pair's links by overlap descending). `rows` are the window's rows (their
- * `related_events`).
+ * the head, each pair's links by overlap descending; then the pairs of the vaccine whose event
+ * shares a narrow event group with the head's, `group` naming it). `rows` are the window's rows
+ * (their `related_events`), `groupsOfTerm` the event-group items of each term (the store's
+ * groups, src/serve/store/event-groups.ts itemsOfTerms; absent: no group folding). A head carries
+ * the artefact cautions of folded pairs covering most of its reports (withFoldedCautions) and
+ * then ranks as compareTriage orders it.
  */
-export function foldSignals(ranked: readonly TriagePair[], rows: readonly TriageRow[]): TriagePair[] {
+export function foldSignals(ranked: readonly TriagePair[], rows: readonly TriageRow[], groupsOfTerm?: ReadonlyMap<string, readonly string[]>): TriagePair[] {
   const key = (vaccine: string, event: string): string => `${vaccine}\0${event}`;
   const links = new Map(rows.map((r) => [key(r.vaccine, r.event), relatedOf(r.related_events)]));
   const byKey = new Map(ranked.map((p) => [key(p.vaccine, p.event), p]));
+  const byVaccine = new Map<string, TriagePair[]>();
+  for (const p of ranked) byVaccine.set(p.vaccine, [...(byVaccine.get(p.vaccine) ?? []), p]);
   const placed = new Set<string>();
   const out: TriagePair[] = [];
   for (const head of ranked) {
@@ -65,7 +102,17 @@ export function foldSignals(ranked: readonly TriagePair[], rows: readonly Triage
         folded.push({ event, n: other.n, overlap: direct, via: from === head ? null : from.event });
       }
     }
-    out.push(folded.length ? { ...head, related_events: folded } : head);
+    const headGroups = narrowGroups(groupsOfTerm, head.event);
+    if (headGroups.length) {
+      for (const other of byVaccine.get(head.vaccine) ?? []) {
+        const k = key(other.vaccine, other.event);
+        const group = narrowGroups(groupsOfTerm, other.event).find((g) => headGroups.includes(g));
+        if (placed.has(k) || group === undefined) continue;
+        placed.add(k);
+        folded.push({ event: other.event, n: other.n, overlap: withHead.get(other.event) ?? 0, via: null, group });
+      }
+    }
+    out.push(folded.length ? withFoldedCautions({ ...head, related_events: folded }, folded, new Map(folded.map((f) => [f.event, byKey.get(key(head.vaccine, f.event))!]))) : head);
   }
-  return out;
+  return out.sort(compareTriage);
 }

@@ -20,22 +20,17 @@
  * score descending; ties by the evidence, EB05 descending (null last), then n descending; the
  * names only order pairs equal in all of these, for a stable answer.
  */
-import { termCategory, TERM_CATEGORY_TEXT, type TermCategory } from './term-category.js';
+import { termCategory, type TermCategory } from '../../domain/term-category.js';
 import { isRecent, parseQuarter } from '../../domain/quarter.js';
 import { GPS_THRESHOLD } from '../../domain/floor.js';
-import { LATE_DAYS } from '../../domain/report-days.js';
-import { ONSET_COMPARATOR_MIN, TEMPLATE_SHARE } from '../../domain/triage-evidence.js';
+import { ONSET_COMPARATOR_MIN } from '../../domain/triage-evidence.js';
 import type { TriageRow } from '../store/triage-rows.js';
-import { ARTEFACT_CAUTIONS, FEW_REPORTS, LEGAL_SHARE_CAUTION, type CautionCode } from './cautions.js';
-import { failureKind } from './failure.js';
+import { ARTEFACT_CAUTIONS } from './cautions.js';
+import { cautionsOf, failureOf, type FailureEvidence, type Note } from './pair-cautions.js';
 
 export { ARTEFACT_CAUTIONS, FEW_REPORTS, LEGAL_SHARE_CAUTION } from './cautions.js';
 
-/** A reason or caution: its code and a sentence with the figures a reviewer can check. */
-export interface Note {
-  code: string;
-  text: string;
-}
+export type { Note } from './pair-cautions.js';
 
 /** Onset KS p below which (both tests, with ONSET_MIN_N onsets) the onset is clustered. */
 export const ONSET_P = 0.01;
@@ -57,6 +52,8 @@ export interface RelatedEvent {
   overlap: number;
   /** The event through which it joined the signal when its overlap with the head is under the build's stored minimum, else null. */
   via: string | null;
+  /** The narrow event group it shares with the head, when it joined by the group. */
+  group?: string;
 }
 
 /** One ranked pair of GET /triage (the answer's `pairs` item; the shape the explorer reads). */
@@ -79,8 +76,17 @@ export interface TriagePair extends Pick<TriageRow, 'vaccine' | 'event' | 'n' | 
     note: string | null;
   };
   completeness: { mean: number | null; well_documented_share: number | null };
-  /** The co-reported vaccine (most of the pair's reports name it; its pair with the event has a higher EB05), else null. */
-  co_reported: { vaccine: string; share: number } | null;
+  /**
+   * The co-reported vaccine type (most of the pair's reports name it; the event is more frequent
+   * with it alone than with the pair's vaccine alone), its products on the pair's reports and
+   * the two rates' counts, else null.
+   */
+  co_reported: {
+    vaccine: string; share: number; products: Array<{ vaccine: string; n: number }>;
+    type_event: number | null; type_reports: number | null; own_event: number | null; own_reports: number | null;
+  } | null;
+  /** The share of failure reports and why (null: a store without the per-report counts). */
+  failure: FailureEvidence | null;
   /** The pairs folded under this one (group=signal), strongest overlap first; [] with group=none. */
   related_events: RelatedEvent[];
   new: boolean;
@@ -94,8 +100,10 @@ export interface WindowContext {
   /** Parameters of the window's MGPS fit on a bound ('' or null: none). */
   at_bound: string | null;
   vaxTypeOf: (vaccine: string) => string;
-  /** The window's EB05 of another pair of the queue (for the co_reported text), if there. */
+  /** The window's EB05 of another pair of the queue, if there. */
   eb05Of?: (vaccine: string, event: string) => number | null | undefined;
+  /** The narrow event groups (adverse events of special interest: the store's event groups) whose terms include an event; absent: none. */
+  specialGroups?: (event: string) => readonly string[];
 }
 
 const fmt = (x: number, digits = 2): string => String(Math.round(x * 10 ** digits) / 10 ** digits);
@@ -126,11 +134,38 @@ export function evidenceWeight(eb05: number | null): number {
   return eb05 === null ? 0 : Math.min(1, Math.max(0, eb05 - 1));
 }
 
-function reasonsOf(r: TriageRow, fresh: boolean): { reasons: Note[]; score: number } {
+/**
+ * An early signal of special interest: a pair that is `new`, serious (serious share >= 0.5), with
+ * at least SPECIAL_MIN_CASES distinct cases, IC025 > 0 (the observed count above the expected beyond
+ * chance under BCPNN's weak shrinkage) and whose event is a narrow term of an event group (the
+ * store's adverse events of special interest: Brighton Collaboration definitions, the SPEAC list).
+ * Its reasons count in full (weight 1) whatever its EB05: MGPS shrinks a new pair's few reports
+ * toward the prior (SMALLPOX (DRYVAX) x Myocarditis in 2003Q1: 10 reports, EB05 0.95, IC025 0.12;
+ * MENACTRA x Guillain-Barre syndrome in 2005Q4: 8 reports, EB05 0.91), and such events deserve
+ * review "irrespective of statistical criteria" (EMA's designated medical events, 2016). The
+ * group's name, or null.
+ */
+export function specialInterest(r: TriageRow, fresh: boolean, groups: readonly string[]): string | null {
+  const cases = r.n_cases ?? r.n;
+  return fresh && groups.length > 0 && (r.serious_share ?? 0) >= 0.5 && cases >= SPECIAL_MIN_CASES && r.ic025 !== null && r.ic025 > 0 ? groups[0] : null;
+}
+
+/**
+ * The fewest distinct cases of a pair of special interest. With 3 (FEW_REPORTS) the rule brought
+ * one pair of 3 or 4 reports into the top 20 of three of the four windows read (DTAP (CERTIVA) x
+ * Sudden infant death syndrome in 2001Q1, HEP A + HEP B (TWINRIX) x Guillain-Barre syndrome in
+ * 2004Q4, FLUMIST x Facial paresis in 2006Q4); the early signals it is for have 8 and 10.
+ */
+export const SPECIAL_MIN_CASES = 5;
+
+function reasonsOf(r: TriageRow, fresh: boolean, special: string | null): { reasons: Note[]; score: number } {
   const reasons: Note[] = [];
-  const weight = evidenceWeight(r.eb05);
+  const weight = special !== null ? 1 : evidenceWeight(r.eb05);
   let score = (r.eb05 !== null && r.eb05 > 1 ? Math.log2(r.eb05) : 0) + 0.25 * r.n_methods_flagged;
   if (r.eb05 !== null && r.eb05 >= GPS_THRESHOLD) reasons.push({ code: 'strong_disproportionality', text: `EB05 ${fmt(r.eb05)}, PRR ${r.prr === null ? 'not computed' : fmt(r.prr)}, ${r.n_methods_flagged} of 4 methods flag the window, over ${r.n} reports.` });
+  if (special !== null && evidenceWeight(r.eb05) < 1) {
+    reasons.push({ code: 'special_interest', text: `${r.event} is a term of the event group ${special} (an adverse event of special interest) and the pair is new, serious (${pct(r.serious_share ?? 0)}) and counts ${r.n_cases ?? r.n} distinct cases with IC025 ${fmt(r.ic025 ?? 0)} > 0: its reasons count in full although EB05 is ${r.eb05 === null ? 'not computed' : fmt(r.eb05)} (MGPS shrinks a new pair's few reports toward the prior).` });
+  }
   if (fresh) {
     score += weight;
     reasons.push({ code: 'new', text: `First flagged in ${r.first_flagged}, within the four quarters of this window.` });
@@ -155,45 +190,14 @@ function reasonsOf(r: TriageRow, fresh: boolean): { reasons: Note[]; score: numb
   return { reasons, score };
 }
 
-const caution = (code: CautionCode, text: string): Note => ({ code, text });
-
-function lateReports(r: TriageRow): Note | null {
-  if (r.onset_lag_median_days === null || r.onset_lag_median_days <= LATE_DAYS) return null;
-  const vax = r.lag_median_days === null ? 'unknown' : `median ${fmt(r.lag_median_days, 1)} days (quartiles ${fmt(r.lag_q1_days!, 1)} to ${fmt(r.lag_q3_days!, 1)}; ${pct(r.lag_share_over_365 ?? 0)} over 365 days)`;
-  return caution('late_reports', `Median ${fmt(r.onset_lag_median_days, 1)} days from onset to receipt (quartiles ${fmt(r.onset_lag_q1_days!, 1)} to ${fmt(r.onset_lag_q3_days!, 1)}; ${r.onset_lag_n} of ${r.n} reports with an onset date), over ${LATE_DAYS}; from vaccination to receipt: ${vax}.`);
-}
-
-function cautionsOf(r: TriageRow, category: TermCategory | null, context: WindowContext, vaxType: string): { cautions: Note[]; penalty: number } {
-  const cautions: Note[] = [];
-  let penalty = 0;
-  const late = lateReports(r);
-  if (late) cautions.push(late);
-  if (r.legal_share !== null && r.legal_share >= LEGAL_SHARE_CAUTION) {
-    cautions.push(caution('legal_reports', `${pct(r.legal_share)} of the ${r.n} reports' narratives name litigation (lawsuit, attorney, lawyer, litigation, plaintiff, ...).`));
+/** The products of a `co_products` text (`[[product, reports], ...]`); [] for null or a malformed text. */
+function productsOf(text: string | null): Array<{ vaccine: string; n: number }> {
+  try {
+    const list: unknown = text === null ? [] : JSON.parse(text);
+    return Array.isArray(list) ? list.filter((x): x is [string, number] => Array.isArray(x) && typeof x[0] === 'string' && typeof x[1] === 'number').map(([vaccine, n]) => ({ vaccine, n })) : [];
+  } catch {
+    return [];
   }
-  const failure = failureKind(vaxType, r.event);
-  if (category !== null && failure !== 'lack_of_effect') cautions.push(caution('non_clinical_term', `"${r.event}" is ${TERM_CATEGORY_TEXT[category]} (category ${category}).`));
-  if (r.co_vaccine !== null && r.co_share !== null) {
-    const other = context.eb05Of?.(r.co_vaccine, r.event);
-    cautions.push(caution('co_reported', `${pct(r.co_share)} of the ${r.n} reports also name ${r.co_vaccine}, whose pair with ${r.event} has a higher EB05 in this window${typeof other === 'number' ? ` (${fmt(other)} against ${fmt(r.eb05 ?? 0)})` : ''}: a bystander of that vaccine's reports.`));
-  }
-  if (failure === 'lack_of_effect') cautions.push(caution('vaccine_failure', `"${r.event}" says the vaccine did not work (${TERM_CATEGORY_TEXT.lack_of_effect}).`));
-  if (failure === 'prevented_disease') cautions.push(caution('vaccine_failure', `${r.event} is a disease ${vaxType} vaccines prevent, reported after the vaccine: vaccine failure, not an adverse reaction.`));
-  if (r.template_share !== null && r.template_share >= TEMPLATE_SHARE && r.n >= FEW_REPORTS) {
-    cautions.push(caution('template_reports', `${pct(r.template_share)} of the pair's narratives are one template (their 3-word shingles resemble at 0.7 or more): one writer's form, not independent reports.`));
-  }
-  const cases = r.n_cases ?? r.n;
-  if (cases < FEW_REPORTS) {
-    penalty += 0.5;
-    cautions.push(caution('few_reports', cases < r.n
-      ? `Only ${cases} distinct case${cases === 1 ? '' : 's'} among the ${r.n} reports (suspected duplicates counted once).`
-      : `Only ${r.n} report${r.n === 1 ? '' : 's'} in the window.`));
-  }
-  if (context.at_bound) {
-    penalty += 0.25;
-    cautions.push(caution('fit_at_bound', `The window's MGPS prior fit has ${context.at_bound} on a bound of the parameter box, so EB05 leans on the box.`));
-  }
-  return { cautions, penalty };
 }
 
 /** Whether a pair carries an artefact caution. */
@@ -206,8 +210,10 @@ export function triagePair(r: TriageRow, context: WindowContext): TriagePair {
   const fresh = isRecent(parseQuarter(r.first_flagged), parseQuarter(context.quarter));
   const category = termCategory(r.event);
   const vaxType = context.vaxTypeOf(r.vaccine);
-  const { reasons, score } = reasonsOf(r, fresh);
-  const { cautions, penalty } = cautionsOf(r, category, context, vaxType);
+  const special = specialInterest(r, fresh, context.specialGroups?.(r.event) ?? []);
+  const { reasons, score } = reasonsOf(r, fresh, special);
+  const failure = failureOf(r, vaxType);
+  const { cautions, penalty } = cautionsOf(r, category, context.quarter, vaxType, context.at_bound, failure);
   const small = smallComparators(r);
   return {
     vaccine: r.vaccine, vax_type: vaxType, event: r.event, n: r.n, n_cases: r.n_cases, eb05: r.eb05, prr: r.prr, ic025: r.ic025,
@@ -226,7 +232,11 @@ export function triagePair(r: TriageRow, context: WindowContext): TriagePair {
     },
     completeness: { mean: r.completeness_mean, well_documented_share: r.well_documented_share },
     serious_share: r.serious_share, template_share: r.template_share,
-    co_reported: r.co_vaccine !== null && r.co_share !== null ? { vaccine: r.co_vaccine, share: r.co_share } : null,
+    co_reported: r.co_vaccine !== null && r.co_share !== null ? {
+      vaccine: r.co_vaccine, share: r.co_share, products: productsOf(r.co_products),
+      type_event: r.co_type_event, type_reports: r.co_type_reports, own_event: r.co_own_event, own_reports: r.co_own_reports,
+    } : null,
+    failure,
     related_events: [], first_flagged: r.first_flagged, new: fresh,
   };
 }

@@ -27,7 +27,7 @@ const PAIR_SCHEMA = {
     vaccine: { type: 'string' }, vax_type: { type: 'string' }, event: { type: 'string' }, n: { type: 'integer' },
     n_cases: { type: 'integer', nullable: true, description: 'Distinct cases: each suspected-duplicate cluster once.' },
     eb05: NUMBER, prr: NUMBER, ic025: NUMBER, n_methods_flagged: { type: 'integer' }, score: { type: 'number' },
-    reasons: { type: 'array', items: { ...NOTE, properties: { ...NOTE.properties, code: { type: 'string', enum: ['strong_disproportionality', 'new', 'serious', 'onset_clustered', 'well_documented'] } } } },
+    reasons: { type: 'array', items: { ...NOTE, properties: { ...NOTE.properties, code: { type: 'string', enum: ['strong_disproportionality', 'special_interest', 'new', 'serious', 'onset_clustered', 'well_documented'] } } } },
     cautions: { type: 'array', items: { ...NOTE, properties: { ...NOTE.properties, code: { type: 'string', enum: CAUTION_CODES } } } },
     lag: { type: 'object', description: 'Days from vaccination to receipt, and from onset to receipt (`from_onset`, the reporting delay late_reports reads).', properties: {
       median_days: NUMBER, q1_days: NUMBER, q3_days: NUMBER, share_over_365: NUMBER,
@@ -41,9 +41,20 @@ const PAIR_SCHEMA = {
     } },
     completeness: { type: 'object', properties: { mean: NUMBER, well_documented_share: NUMBER } },
     serious_share: NUMBER, template_share: NUMBER,
-    co_reported: { type: 'object', nullable: true, properties: { vaccine: { type: 'string' }, share: { type: 'number' } } },
+    co_reported: { type: 'object', nullable: true, description: 'The co-reported vaccine type (VAX_TYPE code) on at least half of the pair\'s reports, with which the event is more frequent without the pair\'s vaccine than with the vaccine without it.', properties: {
+      vaccine: { type: 'string', description: 'The VAX_TYPE code.' }, share: { type: 'number' },
+      products: { type: 'array', items: { type: 'object', properties: { vaccine: { type: 'string' }, n: { type: 'integer' } } }, description: 'The products of that type named on the pair\'s reports.' },
+      type_event: { type: 'integer', nullable: true, description: 'Reports of the window naming the type and the event, not the pair\'s vaccine.' },
+      type_reports: { type: 'integer', nullable: true, description: 'Reports of the window naming the type, not the pair\'s vaccine.' },
+      own_event: { type: 'integer', nullable: true, description: 'The pair\'s reports not naming the type.' },
+      own_reports: { type: 'integer', nullable: true, description: 'Reports of the window naming the pair\'s vaccine, not the type.' },
+    } },
+    failure: { type: 'object', nullable: true, description: 'Failure reports among the pair\'s reports (null: a store built without the per-report counts): the share, the count and how many name a lack-of-effect term, a disease the vaccine prevents, or have onset past a live vaccine\'s reaction window.', properties: {
+      share: { type: 'number' }, n: { type: 'integer' }, lack_of_effect: { type: 'integer' }, disease: { type: 'integer' }, late_onset: { type: 'integer' },
+      window_days: { type: 'integer', nullable: true, description: 'The live vaccine\'s reaction window in days, else null.' },
+    } },
     event_groups: { type: 'array', items: { type: 'string' }, description: 'Only when the store has an analysis of event groups (`groups`) and this analysis counts preferred terms: the group items whose terms include this pair\'s event (their pairs: /analyses/groups/triage?event=ITEM; docs/event-groups.md).' },
-    related_events: { type: 'array', description: 'With group=signal: the pairs folded under this one.', items: { type: 'object', properties: { event: { type: 'string' }, n: { type: 'integer' }, overlap: { type: 'number' }, via: { type: 'string', nullable: true } } } },
+    related_events: { type: 'array', description: 'With group=signal: the pairs folded under this one.', items: { type: 'object', properties: { event: { type: 'string' }, n: { type: 'integer' }, overlap: { type: 'number' }, via: { type: 'string', nullable: true }, group: { type: 'string', description: 'The narrow event group shared with the head, when the pair joined by it.' } } } },
     first_flagged: { type: 'string' }, new: { type: 'boolean' },
   },
 } as const;

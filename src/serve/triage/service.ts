@@ -12,7 +12,7 @@ import { matchNames, type Vocabulary } from '../query/names.js';
 import { csvCell } from '../../domain/csv-cell.js';
 import type { TriageWindow } from '../store/triage-rows.js';
 import { CAUTIONS, type CautionSpec } from './cautions.js';
-import { foldSignals } from './group.js';
+import { foldSignals, narrowGroups } from './group.js';
 import { TRIAGE_USAGE, type TriageParams } from './params.js';
 import { hasArtefact, rankPairs, type TriagePair } from './rank.js';
 
@@ -57,6 +57,7 @@ const CSV_COLUMNS: ReadonlyArray<[string, (p: TriagePair) => unknown]> = [
   ['lag_share_over_365', (p) => p.lag.share_over_365], ['onset_lag_median_days', (p) => p.lag.from_onset.median_days],
   ['legal_share', (p) => p.legal_share], ['term_category', (p) => p.term_category],
   ['co_vaccine', (p) => p.co_reported?.vaccine ?? null], ['co_share', (p) => p.co_reported?.share ?? null], ['template_share', (p) => p.template_share],
+  ['failure_share', (p) => p.failure?.share ?? null],
   ['onset_n', (p) => p.onset.n], ['onset_median_days', (p) => p.onset.median_days],
   ['onset_d_other_vaccines', (p) => p.onset.vs_other_vaccines.d], ['onset_p_other_vaccines', (p) => p.onset.vs_other_vaccines.p], ['onset_n_other_vaccines', (p) => p.onset.vs_other_vaccines.n],
   ['onset_d_other_events', (p) => p.onset.vs_other_events.d], ['onset_p_other_events', (p) => p.onset.vs_other_events.p], ['onset_n_other_events', (p) => p.onset.vs_other_events.n],
@@ -92,8 +93,9 @@ export function triageAnswer(analysis: string, params: TriageParams, window: Tri
   let pairs = rankPairs(rows, {
     quarter: window.quarter ?? '', at_bound: window.at_bound, vaxTypeOf: (v) => vocabulary.vaxTypeOf.get(v) ?? v,
     eb05Of: (vaccine, event) => eb05.get(`${vaccine}\0${event}`),
+    specialGroups: (event) => narrowGroups(groupsOfTerm, event),
   });
-  if (params.group === 'signal') pairs = foldSignals(pairs, rows);
+  if (params.group === 'signal') pairs = foldSignals(pairs, rows, groupsOfTerm);
   if (params.caution !== 'include') pairs = pairs.filter((p) => hasArtefact(p) === (params.caution === 'only'));
   const page = withEventGroups(pairs.slice(params.offset, params.offset + params.limit), groupsOfTerm);
   if (params.format === 'csv') {

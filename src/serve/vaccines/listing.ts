@@ -1,7 +1,7 @@
 /**
  * The vaccine listing of `GET /vaccines` (the explorer's front door): every vaccine
  * name of the store with its vax_type (spec 2.1), the VAERS `VAX_TYPE` codes seen with it (and
- * their long names, src/serve/query/vax-type-names.ts), how
+ * their long names, src/domain/vax-type-names.ts), how
  * many reports name it and the quarters of the first and latest of them (from the report
  * tables), and how many of its pairs the default analysis serves (flagged: at least one quarter
  * with n_methods_flagged >= 2, spec 4.1) and how many of those are emerging (spec 2.1 `emerging`).
@@ -14,7 +14,7 @@
 import type { ReportIndex } from '../cases/index.js';
 import { HYPOTHESIS } from '../query/caveats.js';
 import { formatQuarter } from '../../domain/quarter.js';
-import { vaxTypeName } from '../query/vax-type-names.js';
+import { vaxTypeName } from '../../domain/vax-type-names.js';
 import { compareText } from '../query/names.js';
 import type { Catalog } from '../signals/catalog.js';
 

@@ -1,41 +1,57 @@
 /**
  * The triage evidence that links pairs (src/ingest/mining/evidence-links.ts, src/ingest/mining/passes.ts
  * relatedByPair), the delay from onset and the narrative template (src/ingest/mining/evidence.ts), and
- * the vaccine failure rule (src/serve/triage/failure.ts), on hand-worked examples.
+ * the vaccine failure rule (src/domain/vaccine-failure.ts, src/ingest/mining/evidence-failure.ts), on hand-worked examples.
  */
 import { describe, expect, it } from 'vitest';
-import { coReported, relatedPairs } from '../../../src/ingest/mining/evidence-links.js';
+import { countTypes, coReportedType, relatedPairs, typeCounts, type TypeCounts } from '../../../src/ingest/mining/evidence-links.js';
 import { onsetLagDays } from '../../../src/ingest/mining/evidence.js';
 import { random as seededRandom } from '../../../bench/prng.js';
 import { resemblance, resembles, SIGNATURE_HASHES, TEMPLATE_RESEMBLANCE, templateShare, writeSignature } from '../../../src/ingest/mining/evidence-template.js';
 import { relatedByPair } from '../../../src/ingest/mining/passes.js';
-import { failureKind } from '../../../src/serve/triage/failure.js';
+import { failureKind, failureReasons, failureRule, termFailureTest } from '../../../src/domain/vaccine-failure.js';
+import { failureCounts, failureTables } from '../../../src/ingest/mining/evidence-failure.js';
 
-/** Reports as vaccine lists (vaccines P=0, R=1, D=2); events X=0, Y=1 (key v * 2 + e). */
-function tables(vaccines: number[][]) {
-  const start = [0];
-  for (const v of vaccines) start.push(start[start.length - 1] + v.length);
-  return { vaccineStart: Int32Array.from(start), vaccines: Int32Array.from(vaccines.flat()), nEvents: 2 };
-}
-
-describe('co-reported vaccine', () => {
-  // 10 reports of P x X: 9 also name R, 6 also name D (one names R twice).
-  const reports = [[0, 1], [0, 1], [0, 1, 1], [0, 1, 2], [0, 1, 2], [0, 1, 2], [0, 1, 2], [0, 1, 2], [0, 1, 2], [0]];
-  const t = tables(reports);
-  const keys = [0 * 2 + 0, 1 * 2 + 0, 2 * 2 + 0]; // P x X, R x X, D x X
-  const reportsOf = (j: number) => (j === 0 ? reports.map((_, i) => i) : []);
-  it('names the vaccine on at least half of the reports whose pair with the event has the highest EB05 above the pair\'s own', () => {
-    const { coVaccine, coShare } = coReported(t, keys, reportsOf, Float64Array.from([2, 5, 8]));
-    expect([coVaccine[0], coShare[0]]).toEqual([2, 0.6]); // D: 6 of 10, EB05 8 > R's 5
-    const weaker = coReported(t, keys, reportsOf, Float64Array.from([2, 5, 1.5]));
-    expect([weaker.coVaccine[0], weaker.coShare[0]]).toEqual([1, 0.9]); // D's pair is weaker than P's: R, 9 of 10 (R named twice counts once)
+describe('co-reported vaccine type', () => {
+  // Products P=0 (type 0, IPV), R=1 and D=2 (both type 1, DTAP: two brands of one type); events X=0, Y=1.
+  // Reports (vaccines, events): 6 of P x X name a DTaP brand (3 R, 3 D), 1 does not; 8 more DTaP
+  // reports without P, 4 of them X; 4 P reports without DTaP, none X.
+  const reports: Array<[number[], number[]]> = [
+    [[0, 1], [0]], [[0, 1], [0]], [[0, 1], [0]], [[0, 2], [0]], [[0, 2], [0]], [[0, 2], [0]], [[0], [0]],
+    [[1], [0]], [[1], [0]], [[2], [0]], [[2], [0]], [[1], [1]], [[1], [1]], [[2], [1]], [[2], [1]],
+    [[0], [1]], [[0], [1]], [[0], [1]], [[0], [1]],
+  ];
+  const itemType = Int32Array.from([0, 1, 1]);
+  const runs = (lists: number[][]) => {
+    const start = [0];
+    for (const l of lists) start.push(start[start.length - 1] + l.length);
+    return { start: Int32Array.from(start), values: Int32Array.from(lists.flat()) };
+  };
+  const vax = runs(reports.map((r) => r[0]));
+  const ev = runs(reports.map((r) => r[1]));
+  const ty = runs(reports.map((r) => [...new Set(r[0].map((v) => itemType[v]))].sort()));
+  const t = { vaccineStart: vax.start, vaccines: vax.values, eventStart: ev.start, events: ev.values, nEvents: 2, typeStart: ty.start, types: ty.values, itemType, itemsAreTypes: false };
+  const counts = (): TypeCounts => {
+    const c = typeCounts(new Set([0, 1]));
+    reports.forEach((_, r) => countTypes(t, c, r, 2));
+    return c;
+  };
+  const keysOf = [0 * 2 + 0, 1 * 2 + 0]; // P x X, R x X
+  const reportsOf = (j: number) => (j === 0 ? [0, 1, 2, 3, 4, 5, 6] : [0, 1, 2, 7, 8]);
+  it('P x X: DTAP (R and D together) on 6 of 7 reports, X on 4 of 8 DTAP reports without IPV against 1 of 5 IPV reports without DTAP', () => {
+    const co = coReportedType(t, keysOf, reportsOf, counts(), 2, Uint8Array.from([1, 1]));
+    expect([co.coVaccine[0], co.coShare[0]]).toEqual([1, 6 / 7]);
+    expect([co.typeEvent[0], co.typeReports[0], co.ownEvent[0], co.ownReports[0]]).toEqual([4, 8, 1, 5]);
+    // the products of the type on P x X's reports: R 3, D 3 (triples j, item, reports)
+    expect(Array.from(co.products)).toEqual([0, 1, 3, 0, 2, 3]);
+    // R x X, the other direction: IPV on 3 of its 5 reports, but X is on 1 of the 5 IPV reports without
+    // DTAP against 4 of the 8 DTAP reports without IPV: R is not a bystander of IPV (only one direction holds)
+    expect(co.coVaccine[1]).toBe(-1);
   });
-  it('none when the other pairs are weaker, absent, or the pair is not flagged', () => {
-    expect(coReported(t, keys, reportsOf, Float64Array.from([9, 5, 8])).coVaccine[0]).toBe(-1);
-    expect(coReported(t, [0], reportsOf, Float64Array.from([2])).coVaccine[0]).toBe(-1);
-    expect(coReported(t, keys, reportsOf, Float64Array.from([2, 5, 8]), Uint8Array.from([0, 1, 1])).coVaccine[0]).toBe(-1);
-    // a null EB05 (NaN) is below any
-    expect(coReported(t, keys, reportsOf, Float64Array.from([Number.NaN, 5, Number.NaN])).coVaccine[0]).toBe(1);
+  it('none when the pair is not flagged or no other type reaches half of its reports', () => {
+    expect(coReportedType(t, keysOf, reportsOf, counts(), 2, Uint8Array.from([0, 0])).coVaccine[0]).toBe(-1);
+    expect(coReportedType(t, keysOf, () => [6, 0], counts(), 2, Uint8Array.from([1, 1])).coVaccine[0]).toBe(1); // 1 of 2: half
+    expect(coReportedType(t, keysOf, () => [6, 15, 0], counts(), 2, Uint8Array.from([1, 1])).coVaccine[0]).toBe(-1); // 1 of 3
   });
 });
 
@@ -132,5 +148,42 @@ describe('vaccine failure', () => {
     expect(failureKind('HEP A', 'Hepatitis B')).toBeNull();
     expect(failureKind('PNEUMO', 'Pneumococcal sepsis')).toBe('prevented_disease');
     expect(failureKind('POLIO VIRUS, ORAL', 'Poliomyelitis')).toBeNull();
+  });
+});
+
+describe('vaccine failure per report', () => {
+  it('the rule of a type: diseases it prevents, a live vaccine\'s 42-day window and its late effects', () => {
+    const varicella = failureRule('VARICELLA');
+    expect([...varicella.prevented]).toEqual(['varicella']);
+    expect(varicella.windowDays).toBe(42);
+    expect([...varicella.lateEffects]).toEqual(['herpes zoster']);
+    expect(failureRule('HEP B').windowDays).toBeNull();
+    expect(failureRule('MEASLES + MUMPS + RUBELLA').windowDays).toBe(42);
+  });
+  it('a report: lack of effect whatever the onset; a live vaccine\'s prevented disease or any event only past its window; not a late effect', () => {
+    const varicella = termFailureTest('VARICELLA');
+    expect(failureReasons(varicella, ['Infection'], 100, 'Infection')).toEqual({ lackOfEffect: false, disease: false, lateOnset: true });
+    expect(failureReasons(varicella, ['Infection'], 42, 'Infection')).toEqual({ lackOfEffect: false, disease: false, lateOnset: false });
+    expect(failureReasons(varicella, ['Varicella'], 10, 'Varicella')).toEqual({ lackOfEffect: false, disease: false, lateOnset: false });
+    expect(failureReasons(varicella, ['Varicella', 'Rash'], 60, 'Rash')).toEqual({ lackOfEffect: false, disease: true, lateOnset: true });
+    expect(failureReasons(varicella, ['Herpes zoster'], 400, 'Herpes zoster')).toEqual({ lackOfEffect: false, disease: false, lateOnset: false });
+    expect(failureReasons(varicella, ['Drug ineffective', 'Infection'], null, 'Infection')).toEqual({ lackOfEffect: true, disease: false, lateOnset: false });
+    const hepB = termFailureTest('HEP B');
+    expect(failureReasons(hepB, ['Hepatitis B'], 3, 'Hepatitis B')).toEqual({ lackOfEffect: false, disease: true, lateOnset: false });
+    expect(failureReasons(hepB, ['Laboratory test abnormal'], 400, 'Laboratory test abnormal')).toEqual({ lackOfEffect: false, disease: false, lateOnset: false });
+  });
+  it('the build counts a pair\'s failure reports over indexes as the rule over names does', () => {
+    // items: VARIVAX-like (VARICELLA), ENGERIX-like (HEP B); events 0 Infection, 1 Drug ineffective, 2 Herpes zoster, 3 Laboratory test abnormal
+    const events = ['Infection', 'Drug ineffective', 'Herpes zoster', 'Laboratory test abnormal'];
+    const failure = failureTables(['VARICELLA', 'HEP B'], events);
+    const lists = [[0], [0, 1], [0], [0], [2], [3, 1], [3]];
+    const start = Int32Array.from([0, ...lists.map((_, i) => lists.slice(0, i + 1).flat().length)]);
+    const t = { eventStart: start, events: Int32Array.from(lists.flat()), onsetAny: Int32Array.from([100, 5, 10, -1, 500, 0, 900]), failure };
+    // varicella x Infection: reports 0 (day 100: late), 1 (drug ineffective), 2 (day 10), 3 (unknown onset): 2 of 4
+    expect(failureCounts(t, 0, 0, [0, 1, 2, 3])).toEqual({ n: 2, lack: 1, disease: 0, late: 1 });
+    // varicella x Herpes zoster at day 500: a late effect, not a failure
+    expect(failureCounts(t, 0, 2, [4])).toEqual({ n: 0, lack: 0, disease: 0, late: 0 });
+    // hep B x Laboratory test abnormal: 1 of 2 with drug ineffective; an inactivated vaccine has no window
+    expect(failureCounts(t, 1, 3, [5, 6])).toEqual({ n: 1, lack: 1, disease: 0, late: 0 });
   });
 });

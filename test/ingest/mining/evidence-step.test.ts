@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { evidenceFromDoubles, EVIDENCE_NUMBER_COLUMNS } from '../../../src/domain/columns.js';
 import { WindowEvidence, type EvidenceTables } from '../../../src/ingest/mining/evidence-step.js';
 import { ks2samp } from '../../../src/stats/ks.js';
+import { failureTables } from '../../../src/ingest/mining/evidence-failure.js';
 
 const Q2000Q1 = 2000 * 4;
 /** Reports: [quarter, vaccines, events, onset days, lag days, serious]. Vaccines A=0, B=1; events X=0, Y=1. */
@@ -36,6 +37,9 @@ function tables(): EvidenceTables {
     serious: Uint8Array.from(REPORTS, (r) => (r[5] ? 1 : 0)), died: new Uint8Array(REPORTS.length),
     onsetLagDays: new Float64Array(REPORTS.length).fill(Number.NaN), caseKey: Float64Array.from(REPORTS, (_, i) => i + 1),
     signatures: new Uint32Array(REPORTS.length * 32), hasSignature: new Uint8Array(REPORTS.length), narratives: false,
+    onsetAny: Int32Array.from(REPORTS, (r) => r[3] ?? -1), vaxDate: new Int32Array(REPORTS.length), receivedDay: new Float64Array(REPORTS.length).fill(Number.NaN),
+    typeStart: vax.start, types: vax.values, nTypes: 2, itemType: Int32Array.from([0, 1]), itemsAreTypes: true,
+    failure: failureTables(['A', 'B'], ['X', 'Y']),
   };
 }
 
@@ -73,12 +77,21 @@ describe('the evidence step', () => {
     const keys = Float64Array.from(['A|X', 'A|Y', 'B|X'], (k) => KEY[k]);
     const evidence = new WindowEvidence(tables(), new Uint8Array(REPORTS.length).fill(1));
     const { links } = evidence.window(Q2000Q1, keys, { eb05: Float64Array.from([3, 2, 1]), flagged: Uint8Array.from([1, 1, 1]) });
-    // B x X: report 2 of its 2 names A (share 0.5), whose pair with X has EB05 3 > 1
-    expect(Array.from(links.coVaccine)).toEqual([-1, -1, 0]);
+    // B x X: report 2 of its 2 names A (type A: share 0.5), but X is on 3 of A's 4 reports without B
+    // (0, 1, 4, 5: 0.75) against 1 of B's 1 without A (report 3: 1.0): not a bystander of A
+    expect(Array.from(links.coVaccine)).toEqual([-1, -1, -1]);
     // A x X and A x Y share report 2: 1 of the smaller's 2 = 0.5, related
     expect(Array.from(links.related)).toEqual([0, 1, 0.5, 1, 0, 0.5]);
     const [, , bx] = Array.from(keys, (_, j) => evidenceFromDoubles(evidence.window(Q2000Q1, keys, { eb05: Float64Array.from([3, 2, 1]), flagged: Uint8Array.from([1, 1, 1]) }).values, j * EVIDENCE_NUMBER_COLUMNS.length));
-    expect(bx.co_share).toBe(0.5);
+    expect(bx.co_share).toBeNull();
+    // Without report 3 (the mask), B has no report without A: its own rate counts 0, so B x X is a
+    // bystander of type A, on 1 of 1 report, A's rate 3 of 4
+    const masked = new WindowEvidence(tables(), Uint8Array.from(REPORTS, (_, i) => (i === 3 ? 0 : 1)));
+    const scores = { eb05: Float64Array.from([3, 2, 1]), flagged: Uint8Array.from([1, 1, 1]) };
+    const result = masked.window(Q2000Q1, keys, scores);
+    expect(Array.from(result.links.coVaccine)).toEqual([-1, -1, 0]);
+    const b = evidenceFromDoubles(result.values, 2 * EVIDENCE_NUMBER_COLUMNS.length);
+    expect([b.co_share, b.co_type_event, b.co_type_reports, b.co_own_event, b.co_own_reports]).toEqual([1, 3, 4, 0, 0]);
   });
 
   it('A x Y in 2000Q1: reports 2 and 4; the other-vaccine sample is empty, so that test is null', async () => {

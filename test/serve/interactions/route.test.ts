@@ -84,6 +84,11 @@ describe('the interactions routes over a built fixture store', () => {
     expect(rel(row.omega, Math.log2(14.5 / (e111 + 0.5)))).toBeLessThan(1e-14);
     expect(rel(row.omega025, Math.log2(gammaQuantile(0.025, 14.5, e111 + 0.5)))).toBeLessThan(1e-14);
     expect(row.omega025).toBeGreaterThan(0);
+    // No caution: a clinical term, every product of one VAX_TYPE (no third type), no duplicates, and
+    // no age given (one age group: Omega within age groups is Omega itself)
+    expect(row.cautions).toEqual([]);
+    expect(rel(row.omega_age.e111, e111)).toBeLessThan(1e-14);
+    expect(rel(row.omega_age.omega025, row.omega025)).toBeLessThan(1e-14);
     expect(body).toMatchObject({ analysis: 'all', quarter: '2001Q4', total: 1, min_co_reports: 10, min_triple_reports: 3 });
     const series = await get(`/interactions/series?vaccine1=${encodeURIComponent(B)}&vaccine2=${encodeURIComponent(A)}&event=${SEIZURE}`);
     expect(series.body.series.find((s: { quarter: string }) => s.quarter === '2001Q4')).toMatchObject({ stored: true, signal: true, omega: row.omega });

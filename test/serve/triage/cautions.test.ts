@@ -34,11 +34,11 @@ describe('GET /triage, second round', () => {
     expect(fluzone.n_cases).toBe(1);
   });
 
-  it('co_reported names the other vaccine and the share, with both EB05, and ranks the pair with the artefacts', async () => {
+  it('co_reported names the other vaccine type, its products, the share and both rates, and ranks the pair with the artefacts', async () => {
     const pairs: Pair[] = (await getJson(app, '/triage?group=none')).body.pairs;
     const polio = find(pairs, 'POLIO VIRUS, INACT. (POLIOVAX)', 'Intussusception');
-    expect(polio.cautions).toEqual([{ code: 'co_reported', text: '96% of the 56 reports also name ROTAVIRUS (ROTASHIELD), whose pair with Intussusception has a higher EB05 in this window (2.5 against 1.7): a bystander of that vaccine\'s reports.' }]);
-    expect(polio.co_reported).toEqual({ vaccine: 'ROTAVIRUS (ROTASHIELD)', share: 54 / 56 });
+    expect(polio.cautions).toEqual([{ code: 'co_reported', text: '96% of the 56 reports also name vaccine type RV (ROTAVIRUS RHESUS REASSORTANT TETRAVALENT) (ROTAVIRUS (ROTASHIELD) 54): Intussusception is on 20% (40 of 200) of the window\'s reports naming RV but not the type of POLIO VIRUS, INACT. (POLIOVAX), against 0% (2 of 500) of the reports naming its type but not RV: a bystander of that type\'s reports.' }]);
+    expect(polio.co_reported).toEqual({ vaccine: 'RV', share: 54 / 56, products: [{ vaccine: 'ROTAVIRUS (ROTASHIELD)', n: 54 }], type_event: 40, type_reports: 200, own_event: 2, own_reports: 500 });
     // EB05 1.7: the weight 0.7 on new, serious and documented
     expect(polio.score).toBe(2.806);
     // after the 5 pairs without an artefact caution, and the artefacts FLUARIX 4.322, LYMERIX 3.322, ENGERIX-B 3
@@ -91,7 +91,7 @@ describe('GET /triage, second round', () => {
     const { body } = await getJson(app, '/triage?limit=1');
     expect(body.caution_codes).toEqual(CAUTIONS);
     expect(body.caution_codes.filter((c: { artefact: boolean }) => c.artefact).map((c: { code: string }) => c.code))
-      .toEqual(['late_reports', 'legal_reports', 'non_clinical_term', 'co_reported', 'vaccine_failure', 'template_reports']);
+      .toEqual(['late_reports', 'legal_reports', 'non_clinical_term', 'co_reported', 'vaccine_failure', 'template_reports', 'post_withdrawal', 'stimulated']);
     const openapi = (await getJson(app, '/openapi.json')).body;
     const answer = openapi.paths['/triage'].get.responses['200'].content['application/json'].schema;
     expect(answer.properties.pairs.items.properties.cautions.items.properties.code.enum).toEqual(CAUTIONS.map((c) => c.code));

@@ -9,7 +9,7 @@
  * - VARICELLA (VARIVAX) x Herpes zoster: 511.5 days from vaccination, 200 from onset: not late;
  * - DTAP (CERTIVA) x Nervous system disorder: legal share 0.8 (legal_reports);
  * - HEP B (ENGERIX-B) x Wrong drug administered: a medication error term (non_clinical_term);
- * - POLIO VIRUS, INACT. (POLIOVAX) x Intussusception: EB05 1.7, 96.4% co-reported with ROTASHIELD (co_reported);
+ * - POLIO VIRUS, INACT. (POLIOVAX) x Intussusception: EB05 1.7, 96.4% co-reported with type RV (ROTASHIELD; co_reported);
  * - INFLUENZA (SEASONAL) (FLUZONE) x Haematemesis: EB05 0.7 (two methods), new, serious, well
  *   documented, 3 reports of one case (no credit below EB05 1; few_reports);
  * - VARICELLA (VARIVAX) x Varicella: the disease the vaccine prevents (vaccine_failure);
@@ -33,6 +33,9 @@ export const PLAIN_EVIDENCE: EvidenceValues = {
   onset_d_other_events: 0.2, onset_p_other_events: 0.4, completeness_mean: 0.6, well_documented_share: 0.2,
   serious_share: 0.1, deaths: 0, onset_lag_n: 10, onset_lag_median_days: 15, onset_lag_q1_days: 4, onset_lag_q3_days: 50,
   onset_n_other_vaccines: 200, onset_n_other_events: 300, n_cases: null, template_share: 0.1, co_vaccine: null, co_share: null, related_events: null,
+  co_type_event: null, co_type_reports: null, co_own_event: null, co_own_reports: null, co_products: null,
+  failure_n: null, failure_lack_n: null, failure_disease_n: null, failure_late_n: null,
+  vaccine_last_vax_date: null, vaccine_dated_n: null, received_median_date: null, received_iqr_days: null,
 };
 
 interface PairSpec { drug: string; event: string; n: number; eb05: number; nmf: number; firstFlagged: number; evidence: Partial<EvidenceValues> }
@@ -50,7 +53,10 @@ export const PAIRS: PairSpec[] = [
   { drug: 'DTAP (CERTIVA)', event: 'Nervous system disorder', n: 20, eb05: 3, nmf: 3, firstFlagged: 2, evidence: { legal_share: 0.8 } },
   { drug: 'HEP B (ENGERIX-B)', event: 'Wrong drug administered', n: 30, eb05: 4, nmf: 4, firstFlagged: 3, evidence: {} },
   { drug: 'POLIO VIRUS, INACT. (POLIOVAX)', event: 'Intussusception', n: 56, eb05: 1.7, nmf: 2, firstFlagged: 6,
-    evidence: { serious_share: 0.9, well_documented_share: 0.6, co_vaccine: 'ROTAVIRUS (ROTASHIELD)', co_share: 54 / 56 } },
+    evidence: {
+      serious_share: 0.9, well_documented_share: 0.6, co_vaccine: 'RV', co_share: 54 / 56, co_products: '[["ROTAVIRUS (ROTASHIELD)",54]]',
+      co_type_event: 40, co_type_reports: 200, co_own_event: 2, co_own_reports: 500,
+    } },
   { drug: 'INFLUENZA (SEASONAL) (FLUZONE)', event: 'Haematemesis', n: 3, eb05: 0.7, nmf: 2, firstFlagged: 7,
     evidence: { serious_share: 1, well_documented_share: 1, n_cases: 1 } },
   { drug: 'VARICELLA (VARIVAX)', event: 'Varicella', n: 20, eb05: 3, nmf: 4, firstFlagged: 0, evidence: {} },

@@ -8,7 +8,10 @@ import { FOLD_OVERLAP, foldSignals, HEAD_OVERLAP, relatedOf } from '../../../src
 import type { TriagePair } from '../../../src/serve/triage/rank.js';
 import type { TriageRow } from '../../../src/serve/store/triage-rows.js';
 
-const pair = (vaccine: string, event: string, n: number): TriagePair => ({ vaccine, event, n, related_events: [] }) as unknown as TriagePair;
+let made = 0;
+/** A ranked pair: each made scores below the one before (the order given is the triage order). */
+const pair = (vaccine: string, event: string, n: number, cautions: Array<{ code: string; text: string }> = []): TriagePair =>
+  ({ vaccine, event, n, related_events: [], cautions, score: 1000 - ++made, eb05: 2 }) as unknown as TriagePair;
 const row = (vaccine: string, event: string, related: Array<[string, number]>): TriageRow => ({ vaccine, event, related_events: JSON.stringify(related) }) as unknown as TriageRow;
 
 describe('foldSignals', () => {

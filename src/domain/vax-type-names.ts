@@ -11,7 +11,7 @@
 import { tableOnce, tableRows } from './csv-table.js';
 
 /** Where the table lives: `data/vax-types/vax-types.csv` at the repository root (two folders above this module). */
-export const VAX_TYPE_TABLE_URL = new URL('../../../data/vax-types/vax-types.csv', import.meta.url);
+export const VAX_TYPE_TABLE_URL = new URL('../../data/vax-types/vax-types.csv', import.meta.url);
 
 /**
  * Parses the table's CSV text (header `vax_type,name`) into code -> long name.

@@ -1,6 +1,6 @@
 /**
  * The non-clinical term list (data/terms/non-clinical.csv, documented in data/terms/README.md)
- * and its reader src/serve/triage/term-category.ts. The last block reads the real VAERS SYMPTOMS files
+ * and its reader src/domain/term-category.ts. The last block reads the real VAERS SYMPTOMS files
  * under ../shared/data and is skipped, with a message, when they are absent.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -10,9 +10,9 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   nonClinicalTerms, parseTermList, TERM_CATEGORIES, TERM_CATEGORY_TEXT, TERM_LIST_URL, termCategory, type TermCategory,
-} from '../../../src/serve/triage/term-category.js';
-import { readSymptomTerms, symptomFiles } from '../../../scripts/list-terms.js';
-import { REPO_ROOT } from '../../helpers/paths.js';
+} from '../../src/domain/term-category.js';
+import { readSymptomTerms, symptomFiles } from '../../scripts/list-terms.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 
 const repoRoot = REPO_ROOT;
 const csvPath = path.join(repoRoot, 'data', 'terms', 'non-clinical.csv');

@@ -9,7 +9,7 @@
  * (VAERS writes "Wrong drug administered", a quarterly table imported from elsewhere may write
  * "WRONG DRUG ADMINISTERED").
  */
-import { tableOnce, tableRows } from '../query/csv-table.js';
+import { tableOnce, tableRows } from './csv-table.js';
 
 /** The categories of the list, in the README's order. */
 export const TERM_CATEGORIES = [
@@ -51,7 +51,7 @@ export interface NonClinicalTerm {
 }
 
 /** Where the list lives: `data/terms/non-clinical.csv` at the repository root (two folders above this module). */
-export const TERM_LIST_URL = new URL('../../../data/terms/non-clinical.csv', import.meta.url);
+export const TERM_LIST_URL = new URL('../../data/terms/non-clinical.csv', import.meta.url);
 
 /**
  * Parses the list's CSV text (header `term,category,note`) into a map keyed by the lower-cased
