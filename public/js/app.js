@@ -5,7 +5,7 @@
 // public API (/signals, /analyses, /cases, /vaccines) and is written with textContent.
 import { getSignals, getVaccines, signalsUrl } from './api.js';
 import { renderProductForm, renderProductsPage } from './products.js';
-import { analysisInfo, casesPathOf, defaultAnalysis, fillSelector, isDefault, loadAnalyses, signalsPathOf } from './analyses.js';
+import { analysisInfo, casesPathOf, defaultAnalysis, fillSelector, isDefault, loadAnalyses, signalsPathOf, vaccinesPathOf } from './analyses.js';
 import {
   stateFromSearch, hasQuery, listParams, describeQuery, casesParams, hrefOf, pairState, pairHref,
   vaccineState, showsQueryReports, windowStart,
@@ -147,14 +147,18 @@ async function render() {
   if (current()) setStatus('ready');
 }
 
-/** Product names and vaccine types of GET /vaccines for the filter's suggestions (once per page; none when it fails). */
-let namesOnce = null;
+/**
+ * Product names and vaccine types for the filter's suggestions, from the vaccines of the page's
+ * analysis (GET /vaccines or /analyses/NAME/vaccines; once per analysis; none when it fails).
+ */
+const namesOf = new Map();
 function productNames() {
-  namesOnce ??= getVaccines().then((answer) => {
+  const path = vaccinesPathOf(state.analysis);
+  if (!namesOf.has(path)) namesOf.set(path, getVaccines(path).then((answer) => {
     const rows = answer.ok && answer.body && Array.isArray(answer.body.vaccines) ? answer.body.vaccines : [];
     return [...new Set([...rows.map((v) => v.vax_type).filter(Boolean), ...rows.map((v) => v.vaccine)])].sort();
-  }, () => []);
-  return namesOnce;
+  }, () => []));
+  return namesOf.get(path);
 }
 
 async function renderList(current) {

@@ -104,9 +104,11 @@ export const INTERACTION_NAMES = 3;
 
 /**
  * The Omega interactions naming any of `names` (exact products), merged into one answer shaped as
- * /interactions answers (the first answer's window and caveat; `total` summed, rows by Omega025).
+ * /interactions answers (the first answer's window and caveat; `total` summed; rows in the API's
+ * order: uncautioned triples before cautioned ones, each by Omega025, docs/interactions.md).
  */
 async function interactionsOf(names) {
+  const cautioned = (row) => (Array.isArray(row.cautions) && row.cautions.length > 0 ? 1 : 0);
   const answers = await Promise.all(names.map((vaccine) => getJson(apiUrl('/interactions', { vaccine, limit: PRODUCT_ROWS }))));
   const failed = answers.find((a) => !a.ok || !a.body || !Array.isArray(a.body.interactions));
   if (failed) return failed;
@@ -114,7 +116,7 @@ async function interactionsOf(names) {
   const rows = answers.flatMap((a) => a.body.interactions).filter((r) => {
     const key = `${r.vaccine1}\u0000${r.vaccine2}\u0000${r.event}`;
     return seen.has(key) ? false : (seen.add(key), true);
-  }).sort((a, b) => Number(b.omega025) - Number(a.omega025)).slice(0, PRODUCT_ROWS);
+  }).sort((a, b) => cautioned(a) - cautioned(b) || Number(b.omega025) - Number(a.omega025)).slice(0, PRODUCT_ROWS);
   const total = answers.reduce((sum, a) => sum + Number(a.body.total ?? a.body.interactions.length), 0);
   return { ...answers[0], body: { ...answers[0].body, total, interactions: rows } };
 }

@@ -43,7 +43,7 @@ describe.skipIf(!hasStore || !hasChromium)('explorer: the sponsor view (products
     const { page, base } = session;
     await open(page, base, `/?product=${encodeURIComponent(VARIVAX)}`);
     const one = await queueOf(VARIVAX);
-    expect(one.total).toBeGreaterThan(3);
+    expect(one.total).toBeGreaterThan(1);
     expect(await column(page, '#triage-table', 2)).toEqual(one.pairs.slice(0, 20).map((p) => p.event));
     expect(await page.textContent('#triage-summary')).toContain(`of “${VARIVAX}” in the window ending ${one.quarter}`);
     // A second product, by its vaccine type, through the form.

@@ -23,7 +23,9 @@ describe('the column table', () => {
       'onset_d_other_events DOUBLE, onset_p_other_events DOUBLE, completeness_mean DOUBLE, well_documented_share DOUBLE, ' +
       'serious_share DOUBLE, deaths INTEGER, onset_lag_n INTEGER, onset_lag_median_days DOUBLE, onset_lag_q1_days DOUBLE, ' +
       'onset_lag_q3_days DOUBLE, onset_n_other_vaccines INTEGER, onset_n_other_events INTEGER, n_cases INTEGER, template_share DOUBLE, ' +
-      'co_vaccine VARCHAR, co_share DOUBLE, related_events VARCHAR',
+      'co_vaccine VARCHAR, co_share DOUBLE, co_type_event INTEGER, co_type_reports INTEGER, co_own_event INTEGER, co_own_reports INTEGER, ' +
+      'co_products VARCHAR, failure_n INTEGER, failure_lack_n INTEGER, failure_disease_n INTEGER, failure_late_n INTEGER, ' +
+      'vaccine_last_vax_date INTEGER, vaccine_dated_n INTEGER, received_median_date INTEGER, received_iqr_days DOUBLE, related_events VARCHAR',
     );
     expect(SCHEMA_SQL).toContain(`CREATE TABLE quarterly (${QUARTERLY_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')});`);
     expect(new Set(COLUMNS.map((c) => c.name)).size).toBe(COLUMNS.length);
