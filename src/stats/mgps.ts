@@ -69,6 +69,9 @@ export interface CountTable {
   /** Index of each row's n in `distinctN`. */
   nIndex: Int32Array;
   distinctN: Float64Array;
+  /** Index of each row's E in `distinctE`: the terms that depend on E alone are computed once per distinct E (many pairs share a margin product). */
+  eIndex: Int32Array;
+  distinctE: Float64Array;
   /** sum of weight * ln(n!), the part of the likelihood free of the hyperparameters. */
   logFactorialSum: number;
 }
@@ -82,12 +85,15 @@ export function countTable(n: ArrayLike<number>, E: ArrayLike<number>, weight?: 
   if (size === 0) throw new Error('countTable: no pairs');
   if (E.length !== size || (weight && weight.length !== size)) throw new Error('countTable: n, E and weight differ in length');
   const nIndexOf = new Map<number, number>();
+  const eIndexOf = new Map<number, number>();
   const table: CountTable = {
     n: Float64Array.from(n), E: Float64Array.from(E),
     weight: weight ? Float64Array.from(weight) : new Float64Array(size).fill(1),
-    logE: new Float64Array(size), nIndex: new Int32Array(size), distinctN: new Float64Array(0), logFactorialSum: 0,
+    logE: new Float64Array(size), nIndex: new Int32Array(size), distinctN: new Float64Array(0),
+    eIndex: new Int32Array(size), distinctE: new Float64Array(0), logFactorialSum: 0,
   };
   const distinct: number[] = [];
+  const distinctE: number[] = [];
   for (let j = 0; j < size; j++) {
     const nj = table.n[j];
     const Ej = table.E[j];
@@ -101,10 +107,18 @@ export function countTable(n: ArrayLike<number>, E: ArrayLike<number>, weight?: 
       nIndexOf.set(nj, index);
     }
     table.nIndex[j] = index;
+    let eIndex = eIndexOf.get(Ej);
+    if (eIndex === undefined) {
+      eIndex = distinctE.length;
+      distinctE.push(Ej);
+      eIndexOf.set(Ej, eIndex);
+    }
+    table.eIndex[j] = eIndex;
     table.logE[j] = Math.log(Ej);
     table.logFactorialSum += table.weight[j] * gammaln(nj + 1);
   }
   table.distinctN = Float64Array.from(distinct);
+  table.distinctE = Float64Array.from(distinctE);
   return table;
 }
 
@@ -142,17 +156,28 @@ export function negLogLikelihood(x: ArrayLike<number>, table: CountTable, grad?:
   }
   const logBeta1 = Math.log(beta1), logBeta2 = Math.log(beta2);
   const logP = Math.log(p), log1mP = Math.log1p(-p);
+  // The terms that depend on E alone, once per distinct E (the same expressions as per row, so the
+  // same values: rows sharing an E, a third of a VAERS window's, cost two logarithms fewer each).
+  const { distinctE } = table;
+  const eTerms = termsOf(distinctE.length);
+  for (let i = 0; i < distinctE.length; i++) {
+    const Ei = distinctE[i];
+    // Component k: ln r_k = -ln(1 + E/beta_k), r_k = beta_k/(beta_k+E); 1 - P_k(0), the truncation mass.
+    const l1p1 = Math.log1p(Ei / beta1), l1p2 = Math.log1p(Ei / beta2);
+    eTerms.l1p1[i] = l1p1;
+    eTerms.notZero1[i] = -Math.expm1(-alpha1 * l1p1);
+    eTerms.l1p2[i] = l1p2;
+    eTerms.notZero2[i] = -Math.expm1(-alpha2 * l1p2);
+  }
   let negLL = table.logFactorialSum;
   let gA1 = 0, gB1 = 0, gA2 = 0, gB2 = 0, gP = 0;
-  const { n, E, weight, logE, nIndex } = table;
+  const { n, E, weight, logE, nIndex, eIndex } = table;
   for (let j = 0; j < n.length; j++) {
-    const nj = n[j], Ej = E[j], wj = weight[j], idx = nIndex[j];
-    // Component 1: ln NB = lg + alpha ln r + n ln(1-r), r = beta/(beta+E); ln r = -ln(1 + E/beta).
-    const l1p1 = Math.log1p(Ej / beta1);
-    const notZero1 = -Math.expm1(-alpha1 * l1p1); // 1 - P(0), the truncation mass
+    const nj = n[j], Ej = E[j], wj = weight[j], idx = nIndex[j], e = eIndex[j];
+    // Component 1: ln NB = lg + alpha ln r + n ln(1-r).
+    const l1p1 = eTerms.l1p1[e], notZero1 = eTerms.notZero1[e];
     const h1 = logP + lg1[idx] - alpha1 * l1p1 + nj * (logE[j] - logBeta1 - l1p1); // ln p f1(n)
-    const l1p2 = Math.log1p(Ej / beta2);
-    const notZero2 = -Math.expm1(-alpha2 * l1p2);
+    const l1p2 = eTerms.l1p2[e], notZero2 = eTerms.notZero2[e];
     const h2 = log1mP + lg2[idx] - alpha2 * l1p2 + nj * (logE[j] - logBeta2 - l1p2);
     // p f1* + (1-p) f2* = exp(top) (m1 + m2), mk = exp(hk - top) / notZero_k (one exp, one log).
     const top = Math.max(h1, h2);
@@ -178,6 +203,16 @@ export function negLogLikelihood(x: ArrayLike<number>, table: CountTable, grad?:
     grad[0] = gA1; grad[1] = gB1; grad[2] = gA2; grad[3] = gB2; grad[4] = gP;
   }
   return negLL;
+}
+
+/** Scratch arrays of the per-E terms of negLogLikelihood, grown as needed (one likelihood runs at a time per thread). */
+let scratch = { l1p1: new Float64Array(0), notZero1: new Float64Array(0), l1p2: new Float64Array(0), notZero2: new Float64Array(0) };
+function termsOf(size: number): typeof scratch {
+  if (scratch.l1p1.length < size) {
+    const grown = Math.max(size, 2 * scratch.l1p1.length);
+    scratch = { l1p1: new Float64Array(grown), notZero1: new Float64Array(grown), l1p2: new Float64Array(grown), notZero2: new Float64Array(grown) };
+  }
+  return scratch;
 }
 
 /** Parameters whose value sits on (or beyond) a closed bound of the box, p within 1e-8 of 0 or 1. */
