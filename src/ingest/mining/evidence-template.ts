@@ -17,28 +17,50 @@ export const SIGNATURE_HASHES = 32;
 /** Resemblance from which two narratives share a template. */
 export const TEMPLATE_RESEMBLANCE = 0.7;
 
-function fnv(text: string, seed: number): number {
-  let h = (0x811c9dc5 ^ seed) >>> 0;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  // a final mix so that seeds differ in every bit
+/** The FNV-1a offset basis of hash k: `0x811c9dc5 ^ seed`, seed = k * 0x9e3779b1 (as a 32-bit integer). */
+const OFFSET = Uint32Array.from({ length: SIGNATURE_HASHES }, (_, k) => (0x811c9dc5 ^ (k * 0x9e3779b1)) >>> 0);
+const SPACE = 32;
+
+/** A hash's final mix, so that seeds differ in every bit. */
+function mix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   return h >>> 0;
 }
 
+/** Folded words' character codes, reused between narratives (grown as needed). */
+let codes = new Uint16Array(1024);
+
 /**
  * The MinHash signature of a narrative's 3-word shingles (SIGNATURE_HASHES values), written into
- * `into` at `at`; false (nothing written) when the narrative has fewer than 3 words.
+ * `into` at `at`; false (nothing written) when the narrative has fewer than 3 words. Hash k of a
+ * shingle "w1 w2 w3" is 32-bit FNV-1a from offset basis OFFSET[k] over its UTF-16 code units,
+ * then `mix`. The words' codes are laid out once ("w1 w2 w3 ...", one space between words), and
+ * each shingle is hashed from that run (no shingle string is built).
  */
 export function writeSignature(narrative: string, into: Uint32Array, at: number): boolean {
   const words = narrative.toLowerCase().replace(/[0-9]+/g, '0').split(/[^a-z0]+/).filter((w) => w !== '');
   if (words.length < 3) return false;
+  let length = 0;
+  for (const w of words) length += w.length + 1;
+  if (codes.length < length) codes = new Uint16Array(2 * length);
+  const starts = new Int32Array(words.length + 1);
+  let end = 0;
+  for (let i = 0; i < words.length; i++) {
+    starts[i] = end;
+    const w = words[i];
+    for (let c = 0; c < w.length; c++) codes[end++] = w.charCodeAt(c);
+    codes[end++] = SPACE;
+  }
+  starts[words.length] = end;
   into.fill(0xffffffff, at, at + SIGNATURE_HASHES);
   for (let i = 0; i + 2 < words.length; i++) {
-    const shingle = `${words[i]} ${words[i + 1]} ${words[i + 2]}`;
+    const from = starts[i], to = starts[i + 3] - 1; // the shingle, without the space after its third word
     for (let k = 0; k < SIGNATURE_HASHES; k++) {
-      const h = fnv(shingle, k * 0x9e3779b1);
+      let h = OFFSET[k];
+      for (let c = from; c < to; c++) h = Math.imul(h ^ codes[c], 0x01000193);
+      h = mix(h);
       if (h < into[at + k]) into[at + k] = h;
     }
   }
