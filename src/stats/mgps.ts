@@ -84,42 +84,45 @@ export function countTable(n: ArrayLike<number>, E: ArrayLike<number>, weight?: 
   const size = n.length;
   if (size === 0) throw new Error('countTable: no pairs');
   if (E.length !== size || (weight && weight.length !== size)) throw new Error('countTable: n, E and weight differ in length');
-  const nIndexOf = new Map<number, number>();
-  const eIndexOf = new Map<number, number>();
+  const distinctN = new DistinctValues();
+  const distinctE = new DistinctValues();
   const table: CountTable = {
     n: Float64Array.from(n), E: Float64Array.from(E),
     weight: weight ? Float64Array.from(weight) : new Float64Array(size).fill(1),
     logE: new Float64Array(size), nIndex: new Int32Array(size), distinctN: new Float64Array(0),
     eIndex: new Int32Array(size), distinctE: new Float64Array(0), logFactorialSum: 0,
   };
-  const distinct: number[] = [];
-  const distinctE: number[] = [];
   for (let j = 0; j < size; j++) {
     const nj = table.n[j];
     const Ej = table.E[j];
     if (!(Number.isInteger(nj) && nj >= 1)) throw new Error(`countTable: n[${j}] = ${nj} is not an integer >= 1`);
     if (!(Ej > 0 && Number.isFinite(Ej))) throw new Error(`countTable: E[${j}] = ${Ej} is not a positive number`);
     if (!(table.weight[j] > 0)) throw new Error(`countTable: weight[${j}] is not positive`);
-    let index = nIndexOf.get(nj);
-    if (index === undefined) {
-      index = distinct.length;
-      distinct.push(nj);
-      nIndexOf.set(nj, index);
-    }
-    table.nIndex[j] = index;
-    let eIndex = eIndexOf.get(Ej);
-    if (eIndex === undefined) {
-      eIndex = distinctE.length;
-      distinctE.push(Ej);
-      eIndexOf.set(Ej, eIndex);
-    }
-    table.eIndex[j] = eIndex;
+    table.nIndex[j] = distinctN.indexOf(nj);
+    table.eIndex[j] = distinctE.indexOf(Ej);
     table.logE[j] = Math.log(Ej);
     table.logFactorialSum += table.weight[j] * gammaln(nj + 1);
   }
-  table.distinctN = Float64Array.from(distinct);
-  table.distinctE = Float64Array.from(distinctE);
+  table.distinctN = Float64Array.from(distinctN.values);
+  table.distinctE = Float64Array.from(distinctE.values);
   return table;
+}
+
+/** Distinct numbers in order of first appearance, each with its index. */
+class DistinctValues {
+  readonly values: number[] = [];
+  private readonly index = new Map<number, number>();
+
+  /** The index of `value`, added when new. */
+  indexOf(value: number): number {
+    let at = this.index.get(value);
+    if (at === undefined) {
+      at = this.values.length;
+      this.values.push(value);
+      this.index.set(value, at);
+    }
+    return at;
+  }
 }
 
 /** Hyperparameters as the vector [alpha1, beta1, alpha2, beta2, p]. */
