@@ -85,6 +85,8 @@ export function quarterGroups(t: GroupingTables, reports: readonly number[], mas
   return groups;
 }
 
+const NO_REPORTS: readonly number[] = Object.freeze([]);
+
 /** A count summed over several quarters' maps (undefined when none holds the key). */
 class SummedCounts implements CountLookup {
   constructor(private readonly maps: ReadonlyArray<ReadonlyMap<number, number>>) {}
@@ -107,7 +109,7 @@ export class WindowGroups {
   /** Reports by vaccine type over the window (for evidence-links.ts coReportedType). */
   readonly types: TypeCountsView;
   private readonly reports = new Map<number, readonly number[]>();
-  private readonly onsets = new Map<string, Int32Array | null>();
+  private readonly onsetsOf = { vaccine: new Map<number, Int32Array | null>(), event: new Map<number, Int32Array | null>() };
 
   constructor(private readonly quarters: readonly QuarterGroups[]) {
     const over = (pick: (q: QuarterGroups) => ReadonlyMap<number, number>): SummedCounts => new SummedCounts(quarters.map(pick));
@@ -118,20 +120,26 @@ export class WindowGroups {
   pairReports(key: number): readonly number[] {
     let list = this.reports.get(key);
     if (!list) {
-      const parts = this.quarters.flatMap((q) => q.pairReports.get(key) ?? []);
-      this.reports.set(key, (list = parts));
+      const parts: number[][] = [];
+      for (const q of this.quarters) {
+        const part = q.pairReports.get(key);
+        if (part) parts.push(part);
+      }
+      // One quarter's list as it is (read only), several joined by the native concat.
+      list = parts.length === 0 ? NO_REPORTS : parts.length === 1 ? parts[0] : parts[0].concat(...parts.slice(1));
+      this.reports.set(key, list);
     }
     return list;
   }
 
   /** Onsets (counts per day) of the window's reports naming vaccine item `v`; undefined when none has an onset. */
   vaccineOnsets(v: number): Int32Array | undefined {
-    return this.summedOnsets('v', v, (q) => q.vaccineOnsets);
+    return this.summedOnsets(this.onsetsOf.vaccine, v, (q) => q.vaccineOnsets);
   }
 
   /** Onsets (counts per day) of the window's reports naming event item `e`; undefined when none has an onset. */
   eventOnsets(e: number): Int32Array | undefined {
-    return this.summedOnsets('e', e, (q) => q.eventOnsets);
+    return this.summedOnsets(this.onsetsOf.event, e, (q) => q.eventOnsets);
   }
 
   /** The latest VAX_DATE (yyyymmdd) of the window's reports naming vaccine item `v`; undefined when none has one. */
@@ -151,9 +159,8 @@ export class WindowGroups {
     return sum;
   }
 
-  private summedOnsets(kind: string, item: number, of: (q: QuarterGroups) => Map<number, Int32Array>): Int32Array | undefined {
-    const memo = `${kind}${item}`;
-    let summed = this.onsets.get(memo);
+  private summedOnsets(memo: Map<number, Int32Array | null>, item: number, of: (q: QuarterGroups) => Map<number, Int32Array>): Int32Array | undefined {
+    let summed = memo.get(item);
     if (summed === undefined) {
       summed = null;
       for (const q of this.quarters) {
@@ -162,7 +169,7 @@ export class WindowGroups {
         summed ??= onsetCounts([]);
         for (let d = 0; d < counts.length; d++) summed[d] += counts[d];
       }
-      this.onsets.set(memo, summed);
+      memo.set(item, summed);
     }
     return summed ?? undefined;
   }
