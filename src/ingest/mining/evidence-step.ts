@@ -26,7 +26,7 @@ import { dayNumber, onsetDaysFrom, quantileSorted } from '../../domain/report-da
 import { vaxType } from '../../domain/vaccine-type.js';
 import { vaxTypeName } from '../../domain/vax-type-names.js';
 import {
-  completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, onsetLagDays, pairEvidence, without, type ReportEvidence,
+  completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, onsetLagDays, pairEvidenceAt, without, type ReportEvidence,
 } from './evidence.js';
 import { coReportedType, relatedPairs, type PairScores, type WindowLinks } from './evidence-links.js';
 import { ChunkGrouping, push, type WindowGroups } from './evidence-groups.js';
@@ -214,15 +214,6 @@ export function setCaseKeys(inputs: ReadonlyMap<unknown, EvidenceInputs>, detail
   }
 }
 
-/** Report i's evidence back from the tables (evidence.ts ReportEvidence). */
-function evidenceAt(t: EvidenceTables, i: number): ReportEvidence {
-  return {
-    lagDays: Number.isNaN(t.lagDays[i]) ? null : t.lagDays[i], legal: t.legal[i] < 0 ? null : t.legal[i] === 1,
-    onsetDays: t.onsetDays[i] < 0 ? null : t.onsetDays[i], completeness: t.completeness[i], serious: t.serious[i] === 1, died: t.died[i] === 1,
-    onsetLagDays: Number.isNaN(t.onsetLagDays[i]) ? null : t.onsetLagDays[i], caseKey: t.caseKey[i],
-  };
-}
-
 const NO_ONSETS = onsetCounts([]);
 /** The other sample of an onset test (overwritten by each test). */
 const SCRATCH = onsetCounts([]);
@@ -242,7 +233,7 @@ function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number, testOn
   const v = Math.floor(key / t.nEvents);
   const e = key - v * t.nEvents;
   const reports = groups.pairReports(key);
-  const values = pairEvidence(reports.map((r) => evidenceAt(t, r)));
+  const values = pairEvidenceAt(t, reports);
   const onsets = onsetCounts(reports.flatMap((r) => (t.onsetDays[r] < 0 ? [] : [t.onsetDays[r]])));
   // Each comparator goes to SCRATCH in turn: its size always, the KS test only when asked.
   const otherVaccines = without(groups.eventOnsets(e) ?? NO_ONSETS, onsets, SCRATCH);
