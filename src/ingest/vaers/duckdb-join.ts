@@ -1,0 +1,108 @@
+/**
+ * The reader's rules in SQL over the tables duckdb-load.ts loads (issue 41, "DuckDB reads and
+ * joins"): the latest follow-up version of each report (versions.ts), the DATA row kept per
+ * VAERS_ID (skips.ts: bad ids, an earlier version's DATA row, a repeated id, a bad RECVDATE), and
+ * the three files joined by VAERS_ID within their group, keeping the reports that name a vaccine
+ * and an event. The same rules as read.ts, in the same words:
+ * - a VAERS_ID is an integer of 1-15 digits, blanks around it allowed (values.ts parseVaersId);
+ * - `ORDER` is a positive integer of 1-9 digits, else version 1; a file without it is version 1;
+ *   a report's latest version is its highest ORDER on any VAX or SYMPTOMS row, found first in the
+ *   lowest group; a DATA row in a group before that one is an earlier version's; VAX and
+ *   SYMPTOMS rows below the latest are dropped;
+ * - the first DATA row of an id (reading order) is the one kept, whatever its RECVDATE;
+ * - RECVDATE is `M/D/YYYY` (one or two digits), a real calendar date, year 1900-2999 (values.ts);
+ * - a vaccine is a trimmed non-blank VAX_NAME, an event a trimmed non-blank SYMPTOMn.
+ * "Trimmed" is JavaScript's `String.prototype.trim` (white space and line terminators of
+ * ECMA-262, including U+00A0 and U+FEFF), spelled as the `JS_SPACE` class.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { RAW_TABLES } from './duckdb-load.js';
+
+/** ECMA-262 WhiteSpace and LineTerminator code points (what String.prototype.trim removes), as an RE2 class. */
+const JS_SPACE = String.raw`[\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]`;
+
+/** SQL of a cell trimmed as JavaScript trims it. */
+const jsTrim = (cell: string): string => `regexp_replace(${cell}, '^${JS_SPACE}+|${JS_SPACE}+$', '', 'g')`;
+/** SQL of a VAERS_ID cell read as values.ts parseVaersId reads it (NULL: not an id). */
+const vaersId = (cell: string): string => `TRY_CAST(regexp_extract(${cell}, '^${JS_SPACE}*(\\d{1,15})${JS_SPACE}*$', 1) AS BIGINT)`;
+/** SQL of an ORDER cell read as versions.ts parseVersion reads it. */
+const version = (cell: string): string =>
+  `coalesce(nullif(TRY_CAST(regexp_extract(${jsTrim(cell)}, '^(\\d{1,9})$', 1) AS INTEGER), 0), 1)`;
+
+async function columnsOf(connection: DuckDBConnection, table: string): Promise<string[]> {
+  const rows = (await connection.runAndReadAll(`DESCRIBE ${table}`)).getRowObjectsJS() as Array<{ column_name: string }>;
+  return rows.map((r) => r.column_name);
+}
+
+/** The column of `columns` named `name` case-insensitively (csv.ts maps headers upper-cased), quoted, or null. */
+function column(columns: readonly string[], name: string): string | null {
+  const found = columns.find((c) => c.trim().toUpperCase() === name);
+  return found === undefined ? null : `"${found.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Builds, in `connection` (after loadVaersTables), the table `vaers_reports`: one row per kept
+ * report with `id` (BIGINT), `grp` (group index), `seq` (rowid of its DATA row: reading order),
+ * `received` (DATE), `vaccines` and `events` (VARCHAR[], distinct, in file order), and
+ * `vaers_latest` (id, latest, grp_latest) for the reports whose latest version is a follow-up.
+ */
+export async function joinVaersTables(connection: DuckDBConnection): Promise<void> {
+  const vax = await columnsOf(connection, RAW_TABLES.VAX);
+  const symptoms = await columnsOf(connection, RAW_TABLES.SYMPTOMS);
+  const data = await columnsOf(connection, RAW_TABLES.DATA);
+  const at = (columns: string[], name: string): string => column(columns, name) as string;
+  const versionOf = (columns: string[]): string => {
+    const order = column(columns, 'ORDER');
+    return order === null ? '1' : version(order);
+  };
+  const termColumns = symptoms
+    .map((c) => [/^SYMPTOM(\d+)$/.exec(c.trim().toUpperCase()), c] as const)
+    .filter((e): e is readonly [RegExpExecArray, string] => e[0] !== null)
+    .sort((a, b) => Number(a[0][1]) - Number(b[0][1]))
+    .map(([m]) => ({ n: Number(m[1]), sql: at(symptoms, `SYMPTOM${m[1]}`) }));
+  await connection.run(`
+    CREATE OR REPLACE TEMP TABLE vax_rows AS
+      SELECT rowid AS seq, grp, ${vaersId(at(vax, 'VAERS_ID'))} AS id, ${versionOf(vax)} AS version, ${jsTrim(at(vax, 'VAX_NAME'))} AS name
+      FROM ${RAW_TABLES.VAX};
+    CREATE OR REPLACE TEMP TABLE symptom_rows AS
+      SELECT rowid AS seq, grp, ${vaersId(at(symptoms, 'VAERS_ID'))} AS id, ${versionOf(symptoms)} AS version, ${
+        termColumns.length ? `[${termColumns.map((t) => jsTrim(t.sql)).join(', ')}]` : '[]::VARCHAR[]'} AS terms
+      FROM ${RAW_TABLES.SYMPTOMS};
+    CREATE OR REPLACE TEMP TABLE vaers_latest AS
+      SELECT id, max(version) AS latest, arg_min(grp, (-version, grp)) AS grp_latest
+      FROM (SELECT id, version, grp FROM vax_rows UNION ALL SELECT id, version, grp FROM symptom_rows)
+      WHERE id IS NOT NULL AND version >= 2 GROUP BY id;
+    CREATE OR REPLACE TEMP TABLE data_kept AS
+      WITH d AS (
+        SELECT rowid AS seq, grp, ${vaersId(at(data, 'VAERS_ID'))} AS id,
+          regexp_extract(${at(data, 'RECVDATE')}, '^${JS_SPACE}*(\\d{1,2})/(\\d{1,2})/(\\d{4})${JS_SPACE}*$', ['m', 'd', 'y']) AS date
+        FROM ${RAW_TABLES.DATA}),
+      live AS (
+        SELECT d.* FROM d LEFT JOIN vaers_latest l USING (id)
+        WHERE d.id IS NOT NULL AND (l.grp_latest IS NULL OR l.grp_latest <= d.grp)),
+      first AS (SELECT * FROM live QUALIFY row_number() OVER (PARTITION BY id ORDER BY seq) = 1)
+      SELECT seq, grp, id, TRY_CAST(
+        CASE WHEN date.y <> '' AND CAST(date.y AS INTEGER) BETWEEN 1900 AND 2999
+          THEN printf('%s-%02d-%02d', date.y, CAST(date.m AS INTEGER), CAST(date.d AS INTEGER)) END AS DATE) AS received
+      FROM first;
+    CREATE OR REPLACE TABLE vaers_reports AS
+      WITH v AS (
+        SELECT r.id, list(f.name ORDER BY f.seq) AS vaccines FROM data_kept r
+        JOIN (SELECT v.id, v.grp, v.name, min(v.seq) AS seq FROM vax_rows v LEFT JOIN vaers_latest l USING (id)
+              WHERE v.name <> '' AND v.version >= coalesce(l.latest, 1) GROUP BY ALL) f
+          ON f.id = r.id AND f.grp = r.grp
+        WHERE r.received IS NOT NULL GROUP BY r.id),
+      e AS (
+        SELECT r.id, list(t.term ORDER BY t.at) AS events FROM data_kept r
+        JOIN (SELECT id, grp, term, min(seq * 64 + k) AS at FROM (
+                SELECT s.id, s.grp, s.seq, s.terms[k] AS term, k
+                FROM symptom_rows s LEFT JOIN vaers_latest l USING (id), range(1, len(s.terms) + 1) AS g(k)
+                WHERE s.terms[k] <> '' AND s.version >= coalesce(l.latest, 1))
+              GROUP BY id, grp, term) t
+          ON t.id = r.id AND t.grp = r.grp
+        WHERE r.received IS NOT NULL GROUP BY r.id)
+      SELECT r.id, r.grp, r.seq, r.received, v.vaccines, e.events
+      FROM data_kept r JOIN v USING (id) JOIN e USING (id)
+      ORDER BY r.seq;
+  `);
+}
