@@ -13,21 +13,24 @@
  * - RECVDATE is `M/D/YYYY` (one or two digits), a real calendar date, year 1900-2999 (values.ts);
  * - a vaccine is a trimmed non-blank VAX_NAME, an event a trimmed non-blank SYMPTOMn.
  * "Trimmed" is JavaScript's `String.prototype.trim` (white space and line terminators of
- * ECMA-262, including U+00A0 and U+FEFF), spelled as the `JS_SPACE` class.
+ * ECMA-262, including U+00A0 and U+FEFF), spelled as `JS_SPACE_CHARS`.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { RAW_TABLES } from './duckdb-load.js';
 
-/** ECMA-262 WhiteSpace and LineTerminator code points (what String.prototype.trim removes), as an RE2 class. */
-const JS_SPACE = String.raw`[\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]`;
+/** ECMA-262 WhiteSpace and LineTerminator code points (what String.prototype.trim removes). */
+/** The same code points as a string, for DuckDB's `trim(text, characters)` (much cheaper than a regular expression). */
+const JS_SPACE_CHARS = [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, ...Array.from({ length: 11 }, (_, k) => 0x2000 + k),
+  0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff].map((c) => String.fromCodePoint(c)).join('');
 
 /** SQL of a cell trimmed as JavaScript trims it. */
-const jsTrim = (cell: string): string => `regexp_replace(${cell}, '^${JS_SPACE}+|${JS_SPACE}+$', '', 'g')`;
+const jsTrim = (cell: string): string => `trim(${cell}, '${JS_SPACE_CHARS}')`;
 /** SQL of a VAERS_ID cell read as values.ts parseVaersId reads it (NULL: not an id). */
-const vaersId = (cell: string): string => `TRY_CAST(regexp_extract(${cell}, '^${JS_SPACE}*(\\d{1,15})${JS_SPACE}*$', 1) AS BIGINT)`;
+const vaersId = (cell: string): string =>
+  `CASE WHEN regexp_full_match(${jsTrim(cell)}, '\\d{1,15}') THEN CAST(${jsTrim(cell)} AS BIGINT) END`;
 /** SQL of an ORDER cell read as versions.ts parseVersion reads it. */
 const version = (cell: string): string =>
-  `coalesce(nullif(TRY_CAST(regexp_extract(${jsTrim(cell)}, '^(\\d{1,9})$', 1) AS INTEGER), 0), 1)`;
+  `coalesce(CASE WHEN regexp_full_match(${jsTrim(cell)}, '\\d{1,9}') THEN nullif(CAST(${jsTrim(cell)} AS INTEGER), 0) END, 1)`;
 
 async function columnsOf(connection: DuckDBConnection, table: string): Promise<string[]> {
   const rows = (await connection.runAndReadAll(`DESCRIBE ${table}`)).getRowObjectsJS() as Array<{ column_name: string }>;
@@ -43,10 +46,10 @@ function column(columns: readonly string[], name: string): string | null {
 /**
  * Builds, in `connection` (after loadVaersTables), the table `vaers_reports`: one row per kept
  * report with `id` (BIGINT), `grp` (group index), `seq` (rowid of its DATA row: reading order),
- * `received` (DATE), `vaccines` and `events` (VARCHAR[], distinct, in file order), and
+ * `received` (DATE), `vaccines` and `events` (VARCHAR[], distinct, sorted by name), and
  * `vaers_latest` (id, latest, grp_latest) for the reports whose latest version is a follow-up.
  */
-export async function joinVaersTables(connection: DuckDBConnection): Promise<void> {
+export async function joinVaersTables(connection: DuckDBConnection, onStep?: (table: string, seconds: number) => void): Promise<void> {
   const vax = await columnsOf(connection, RAW_TABLES.VAX);
   const symptoms = await columnsOf(connection, RAW_TABLES.SYMPTOMS);
   const data = await columnsOf(connection, RAW_TABLES.DATA);
@@ -60,7 +63,7 @@ export async function joinVaersTables(connection: DuckDBConnection): Promise<voi
     .filter((e): e is readonly [RegExpExecArray, string] => e[0] !== null)
     .sort((a, b) => Number(a[0][1]) - Number(b[0][1]))
     .map(([m]) => ({ n: Number(m[1]), sql: at(symptoms, `SYMPTOM${m[1]}`) }));
-  await connection.run(`
+  const statements = `
     CREATE OR REPLACE TEMP TABLE vax_rows AS
       SELECT rowid AS seq, grp, ${vaersId(at(vax, 'VAERS_ID'))} AS id, ${versionOf(vax)} AS version, ${jsTrim(at(vax, 'VAX_NAME'))} AS name
       FROM ${RAW_TABLES.VAX};
@@ -75,7 +78,7 @@ export async function joinVaersTables(connection: DuckDBConnection): Promise<voi
     CREATE OR REPLACE TEMP TABLE data_kept AS
       WITH d AS (
         SELECT rowid AS seq, grp, ${vaersId(at(data, 'VAERS_ID'))} AS id,
-          regexp_extract(${at(data, 'RECVDATE')}, '^${JS_SPACE}*(\\d{1,2})/(\\d{1,2})/(\\d{4})${JS_SPACE}*$', ['m', 'd', 'y']) AS date
+          regexp_extract(${jsTrim(at(data, 'RECVDATE'))}, '^(\\d{1,2})/(\\d{1,2})/(\\d{4})$', ['m', 'd', 'y']) AS date
         FROM ${RAW_TABLES.DATA}),
       live AS (
         SELECT d.* FROM d LEFT JOIN vaers_latest l USING (id)
@@ -86,23 +89,23 @@ export async function joinVaersTables(connection: DuckDBConnection): Promise<voi
           THEN printf('%s-%02d-%02d', date.y, CAST(date.m AS INTEGER), CAST(date.d AS INTEGER)) END AS DATE) AS received
       FROM first;
     CREATE OR REPLACE TABLE vaers_reports AS
-      WITH v AS (
-        SELECT r.id, list(f.name ORDER BY f.seq) AS vaccines FROM data_kept r
-        JOIN (SELECT v.id, v.grp, v.name, min(v.seq) AS seq FROM vax_rows v LEFT JOIN vaers_latest l USING (id)
-              WHERE v.name <> '' AND v.version >= coalesce(l.latest, 1) GROUP BY ALL) f
-          ON f.id = r.id AND f.grp = r.grp
-        WHERE r.received IS NOT NULL GROUP BY r.id),
+      WITH r AS (SELECT d.*, coalesce(l.latest, 1) AS latest FROM data_kept d LEFT JOIN vaers_latest l USING (id) WHERE d.received IS NOT NULL),
+      v AS (
+        SELECT r.id, list_sort(list(DISTINCT x.name)) AS vaccines
+        FROM r JOIN vax_rows x ON x.id = r.id AND x.grp = r.grp
+        WHERE x.name <> '' AND x.version >= r.latest GROUP BY r.id),
       e AS (
-        SELECT r.id, list(t.term ORDER BY t.at) AS events FROM data_kept r
-        JOIN (SELECT id, grp, term, min(seq * 64 + k) AS at FROM (
-                SELECT s.id, s.grp, s.seq, s.terms[k] AS term, k
-                FROM symptom_rows s LEFT JOIN vaers_latest l USING (id), range(1, len(s.terms) + 1) AS g(k)
-                WHERE s.terms[k] <> '' AND s.version >= coalesce(l.latest, 1))
-              GROUP BY id, grp, term) t
-          ON t.id = r.id AND t.grp = r.grp
-        WHERE r.received IS NOT NULL GROUP BY r.id)
+        SELECT id, list_sort(list(DISTINCT term)) AS events FROM (
+          SELECT r.id, unnest(x.terms) AS term
+          FROM r JOIN symptom_rows x ON x.id = r.id AND x.grp = r.grp WHERE x.version >= r.latest)
+        WHERE term <> '' GROUP BY id)
       SELECT r.id, r.grp, r.seq, r.received, v.vaccines, e.events
       FROM data_kept r JOIN v USING (id) JOIN e USING (id)
       ORDER BY r.seq;
-  `);
+  `.split(';').filter((sql) => sql.trim() !== '');
+  for (const sql of statements) {
+    const t0 = performance.now();
+    await connection.run(sql);
+    onStep?.(/TABLE (\w+)/.exec(sql)?.[1] ?? '?', (performance.now() - t0) / 1000);
+  }
 }

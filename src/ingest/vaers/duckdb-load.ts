@@ -93,15 +93,19 @@ async function explainRefusal(members: VaersMember[], folder: VaersFolder, error
 /**
  * Loads every CSV of `folder` into `raw_data`, `raw_vax` and `raw_symptoms` of `connection`
  * (replacing them), every column as VARCHAR plus `grp` (INTEGER, group index in reading order);
- * scratch files go to `scratch` (a folder that exists) and are removed before returning.
+ * scratch files go to `scratch` (a folder that exists) and are removed before returning; `onStep`
+ * hears the seconds of each kind's transcoding and `read_csv` (bench/read-duckdb.ts).
  * @throws UserError naming the file (and the line where it applies), as the streaming reader does.
  */
-export async function loadVaersTables(folder: VaersFolder, connection: DuckDBConnection, scratch: string): Promise<void> {
+export async function loadVaersTables(
+  folder: VaersFolder, connection: DuckDBConnection, scratch: string, onStep?: (step: string, seconds: number) => void,
+): Promise<void> {
   const files: string[] = [];
   try {
     for (const kind of ['DATA', 'VAX', 'SYMPTOMS'] as const) {
       const members = folder.groups.map((g) => g.members[kind]);
       const paths = members.map((_, group) => join(scratch, `g${String(group).padStart(5, '0')}-${kind}.csv`));
+      let t0 = performance.now();
       for (const [i, member] of members.entries()) {
         files.push(paths[i]);
         await transcodeMember(member, folder, paths[i]);
@@ -111,11 +115,14 @@ export async function loadVaersTables(folder: VaersFolder, connection: DuckDBCon
         FROM read_csv([${paths.map(quote).join(', ')}], union_by_name = true, all_varchar = true, header = true,
           delim = ',', quote = '"', escape = '"', strict_mode = true, null_padding = false, filename = true,
           max_line_size = ${MAX_LINE_BYTES}, normalize_names = false)`;
+      onStep?.(`transcode ${kind}`, (performance.now() - t0) / 1000);
+      t0 = performance.now();
       try {
         await connection.run(sql);
       } catch (error) {
         throw await explainRefusal(members, folder, error);
       }
+      onStep?.(`read_csv ${kind}`, (performance.now() - t0) / 1000);
       for (const path of paths) await rm(path, { force: true });
     }
   } finally {

@@ -1,0 +1,53 @@
+/**
+ * The read phase two ways on one download (issue 41, "DuckDB reads and joins"), one way per run so
+ * each gets its own process's figures: `--mode stream` is readVaers with the narratives (the
+ * build's read today); `--mode duckdb` is the DuckDB path (transcode.ts + duckdb-load.ts
+ * read_csv into a database file beside the download, then duckdb-join.ts's latest versions and
+ * join), the database removed at the end. Prints wall and CPU seconds, the process's peak RSS
+ * (maxRSS: DuckDB's threads are inside it), the V8 heap used at the end, and the reports kept.
+ * Compare with `bench/full-size.ts --read-only --duckdb-only` (DuckDB's plain read_csv). Asserts nothing.
+ *
+ * Run: nice -n 10 npx tsx bench/read-duckdb.ts --vaers DIR --mode stream|duckdb
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { joinVaersTables } from '../src/ingest/vaers/duckdb-join.js';
+import { loadVaersTables } from '../src/ingest/vaers/duckdb-load.js';
+import { readVaers } from '../src/ingest/vaers/read.js';
+import { scanFolder } from '../src/ingest/vaers/sources.js';
+
+const argv = process.argv.slice(2);
+const vaers = argv[argv.indexOf('--vaers') + 1];
+const mode = argv[argv.indexOf('--mode') + 1];
+if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb'].includes(mode)) {
+  console.log('bench/read-duckdb: pass --vaers DIR --mode stream|duckdb; nothing to measure');
+} else {
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  let kept = 0;
+  const phases: string[] = [];
+  if (mode === 'stream') {
+    kept = (await readVaers(vaers, { narratives: true })).reports.length;
+  } else {
+    const scratch = await mkdtemp(path.join(path.dirname(path.resolve(vaers)), 'read-duckdb-'));
+    const db = await DuckDBInstance.create(path.join(scratch, 'read.duckdb'));
+    const connection = await db.connect();
+    const folder = await scanFolder(vaers, false);
+    try {
+      const step = (name: string, seconds: number): void => void phases.push(`${name} ${seconds.toFixed(1)} s`);
+      await loadVaersTables(folder, connection, scratch, step);
+      await joinVaersTables(connection, step);
+      kept = Number((await connection.runAndReadAll('SELECT count(*) FROM vaers_reports')).getRows()[0][0]);
+    } finally {
+      folder.close();
+      connection.closeSync();
+      db.closeSync();
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+  const cpu = process.cpuUsage(cpu0);
+  console.log(`read ${mode} ${vaers}: ${kept} reports kept; wall ${((performance.now() - t0) / 1000).toFixed(1)} s (${phases.join(', ') || 'one phase'}); ` +
+    `cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; peak RSS ${(process.resourceUsage().maxRSS / 2 ** 20).toFixed(2)} GiB; ` +
+    `V8 heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
+}
