@@ -5,9 +5,10 @@
  * read_csv into a database file beside the download, then duckdb-join.ts's latest versions and
  * join), the database removed at the end. Prints wall and CPU seconds, the process's peak RSS
  * (maxRSS: DuckDB's threads are inside it), the V8 heap used at the end, and the reports kept.
+ * `--mode compare` runs both and counts the reports whose id, vaccines or events differ (in reading order).
  * Compare with `bench/full-size.ts --read-only --duckdb-only` (DuckDB's plain read_csv). Asserts nothing.
  *
- * Run: nice -n 10 npx tsx bench/read-duckdb.ts --vaers DIR --mode stream|duckdb
+ * Run: nice -n 10 npx tsx bench/read-duckdb.ts --vaers DIR --mode stream|duckdb|compare
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,16 +21,21 @@ import { scanFolder } from '../src/ingest/vaers/sources.js';
 const argv = process.argv.slice(2);
 const vaers = argv[argv.indexOf('--vaers') + 1];
 const mode = argv[argv.indexOf('--mode') + 1];
-if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb'].includes(mode)) {
-  console.log('bench/read-duckdb: pass --vaers DIR --mode stream|duckdb; nothing to measure');
+if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mode)) {
+  console.log('bench/read-duckdb: pass --vaers DIR --mode stream|duckdb|compare; nothing to measure');
 } else {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   let kept = 0;
   const phases: string[] = [];
-  if (mode === 'stream') {
-    kept = (await readVaers(vaers, { narratives: true })).reports.length;
-  } else {
+  let streamed: string[] = [];
+  if (mode !== 'duckdb') {
+    const data = await readVaers(vaers, { narratives: mode === 'stream' });
+    kept = data.reports.length;
+    const names = (list: number[], of: string[]): string[] => list.map((k) => of[k]).sort();
+    if (mode === 'compare') streamed = data.reports.map((r) => JSON.stringify([r.id, names(r.vaccines, data.vaccines), names(r.events, data.events)]));
+  }
+  if (mode !== 'stream') {
     const scratch = await mkdtemp(path.join(path.dirname(path.resolve(vaers)), 'read-duckdb-'));
     const db = await DuckDBInstance.create(path.join(scratch, 'read.duckdb'));
     const connection = await db.connect();
@@ -39,6 +45,13 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb'].includes(mode)) {
       await loadVaersTables(folder, connection, scratch, step);
       await joinVaersTables(connection, step);
       kept = Number((await connection.runAndReadAll('SELECT count(*) FROM vaers_reports')).getRows()[0][0]);
+      if (mode === 'compare') {
+        const sorted = (list: unknown): string[] => [...(list as string[])].sort();
+        const rows = (await connection.runAndReadAll('SELECT id::DOUBLE AS id, vaccines, events FROM vaers_reports ORDER BY seq')).getRowObjectsJS();
+        let differ = Math.abs(rows.length - streamed.length);
+        rows.forEach((r, i) => { if (JSON.stringify([r.id, sorted(r.vaccines), sorted(r.events)]) !== streamed[i]) differ++; });
+        phases.push(`compare: ${rows.length} joined, ${streamed.length} streamed, ${differ} differ`);
+      }
     } finally {
       folder.close();
       connection.closeSync();
