@@ -5,7 +5,8 @@
  * read_csv into a database file beside the download, then duckdb-join.ts's latest versions and
  * join), the database removed at the end. Prints wall and CPU seconds, the process's peak RSS
  * (maxRSS: DuckDB's threads are inside it), the V8 heap used at the end, and the reports kept.
- * `--mode compare` runs both and counts the reports whose id, vaccines or events differ (in reading order).
+ * `--mode compare` runs both and counts the reports whose id, vaccines, events or SYMPTOM_TEXT (its
+ * exact characters) differ, in reading order.
  * Compare with `bench/full-size.ts --read-only --duckdb-only` (DuckDB's plain read_csv). Asserts nothing.
  *
  * Run: nice -n 10 npx tsx bench/read-duckdb.ts --vaers DIR --mode stream|duckdb|compare
@@ -30,10 +31,10 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
   const phases: string[] = [];
   let streamed: string[] = [];
   if (mode !== 'duckdb') {
-    const data = await readVaers(vaers, { narratives: mode === 'stream' });
+    const data = await readVaers(vaers, { narratives: true });
     kept = data.reports.length;
     const names = (list: number[], of: string[]): string[] => list.map((k) => of[k]).sort();
-    if (mode === 'compare') streamed = data.reports.map((r) => JSON.stringify([r.id, names(r.vaccines, data.vaccines), names(r.events, data.events)]));
+    if (mode === 'compare') streamed = data.reports.map((r, i) => JSON.stringify([r.id, names(r.vaccines, data.vaccines), names(r.events, data.events), data.details.narrative?.[i] ?? null]));
   }
   if (mode !== 'stream') {
     const scratch = await mkdtemp(path.join(path.dirname(path.resolve(vaers)), 'read-duckdb-'));
@@ -47,9 +48,10 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
       kept = Number((await connection.runAndReadAll('SELECT count(*) FROM vaers_reports')).getRows()[0][0]);
       if (mode === 'compare') {
         const sorted = (list: unknown): string[] => [...(list as string[])].sort();
-        const rows = (await connection.runAndReadAll('SELECT id::DOUBLE AS id, vaccines, events FROM vaers_reports ORDER BY seq')).getRowObjectsJS();
+        const rows = (await connection.runAndReadAll(`SELECT r.id::DOUBLE AS id, r.vaccines, r.events, CASE WHEN trim(d.SYMPTOM_TEXT) <> '' THEN d.SYMPTOM_TEXT END AS text
+          FROM vaers_reports r JOIN raw_data d ON d.rowid = r.seq ORDER BY r.seq`)).getRowObjectsJS();
         let differ = Math.abs(rows.length - streamed.length);
-        rows.forEach((r, i) => { if (JSON.stringify([r.id, sorted(r.vaccines), sorted(r.events)]) !== streamed[i]) differ++; });
+        rows.forEach((r, i) => { if (JSON.stringify([r.id, sorted(r.vaccines), sorted(r.events), r.text]) !== streamed[i]) differ++; });
         phases.push(`compare: ${rows.length} joined, ${streamed.length} streamed, ${differ} differ`);
       }
     } finally {

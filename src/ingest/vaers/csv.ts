@@ -9,14 +9,12 @@
  */
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import iconv from 'iconv-lite';
 import { UserError } from '../../domain/user-error.js';
 import { CsvRecords, CsvSyntaxError } from './csv-records.js';
+import { TextStart } from './transcode.js';
 
 /** Longest record accepted, in characters; longer means broken quoting (an unclosed quote). */
 const MAX_RECORD_CHARS = 8_000_000;
-/** Bytes at the start of a file inspected for NUL bytes (binary data is not CSV). */
-const BINARY_PROBE_BYTES = 65_536;
 
 /** Header of a CSV: upper-cased trimmed column name -> field index. */
 export type ColumnIndex = Map<string, number>;
@@ -36,35 +34,26 @@ export interface CsvHandlers {
  * or UTF-8 when the file starts with a UTF-8 byte-order mark (which is dropped).
  */
 class DecodeText extends Transform {
-  private decoder: ReturnType<typeof iconv.getDecoder> | null = null;
-  private probed = 0;
+  private readonly start: TextStart;
 
-  constructor(private readonly label: string) {
+  constructor(label: string) {
     super({ readableObjectMode: true }); // strings out, never re-encoded to bytes
+    this.start = new TextStart(label);
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    let bytes = chunk;
-    if (!this.decoder) {
-      const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-      this.decoder = iconv.getDecoder(bom ? 'utf8' : 'win1252');
-      if (bom) bytes = bytes.subarray(3);
+    const { bytes, error } = this.start.take(chunk);
+    if (error) {
+      done(error);
+      return;
     }
-    if (this.probed < BINARY_PROBE_BYTES) {
-      const nul = bytes.subarray(0, BINARY_PROBE_BYTES - this.probed).indexOf(0);
-      if (nul !== -1) {
-        done(new UserError(`${this.label}: not a CSV text file (binary data at byte ${this.probed + nul})`));
-        return;
-      }
-      this.probed += bytes.length;
-    }
-    const text = this.decoder.write(bytes);
+    const text = this.start.decoder?.write(bytes);
     if (text) this.push(text);
     done();
   }
 
   override _flush(done: TransformCallback): void {
-    const rest = this.decoder?.end();
+    const rest = this.start.decoder?.end();
     if (rest) this.push(rest);
     done();
   }

@@ -6,13 +6,14 @@
  * 0x96 -> U+2013, and the five bytes cp1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D)
  * -> U+FFFD. A file that starts with a UTF-8 byte-order mark is read as UTF-8 (the mark dropped,
  * invalid sequences -> U+FFFD), as csv.ts does. A NUL byte in the first 64 KiB is binary data:
- * a UserError naming the file, worded as csv.ts words it.
+ * a UserError naming the file. The choice of decoder and the binary check (`TextStart`) are the
+ * streaming reader's own: csv.ts decodes through the same class.
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import iconv from 'iconv-lite';
 import { UserError } from '../../domain/user-error.js';
 
-/** Bytes at the start of a file inspected for NUL bytes (as csv.ts). */
+/** Bytes at the start of a file inspected for NUL bytes (binary data is not CSV). */
 const BINARY_PROBE_BYTES = 65_536;
 
 /** Whether every byte of `bytes` is ASCII (then its Windows-1252 and UTF-8 readings are the same bytes). */
@@ -21,21 +22,21 @@ function isAscii(bytes: Buffer): boolean {
   return true;
 }
 
-/**
- * Windows-1252 (or BOM-marked UTF-8) bytes in, UTF-8 bytes out. `label` names the file in the
- * binary-data error. ASCII chunks pass through untouched (no copy).
- */
-export class Cp1252ToUtf8 extends Transform {
-  private decoder: ReturnType<typeof iconv.getDecoder> | null = null;
+/** A file's decoder, chosen by its first bytes (`TextStart.open`), and its check for binary data. */
+export class TextStart {
+  decoder: ReturnType<typeof iconv.getDecoder> | null = null;
   /** Whether the file is read as Windows-1252 (one byte a character: no state between chunks). */
-  private singleByte = true;
+  singleByte = true;
   private probed = 0;
 
-  constructor(private readonly label: string) {
-    super();
-  }
+  constructor(private readonly label: string) {}
 
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+  /**
+   * The bytes of `chunk` to decode: on the first chunk, picks UTF-8 when it starts with a UTF-8
+   * byte-order mark (dropped) and Windows-1252 otherwise. Throws-free: returns a UserError naming
+   * the file when the first 64 KiB hold a NUL byte (binary data, not CSV text).
+   */
+  take(chunk: Buffer): { bytes: Buffer; error: UserError | null } {
     let bytes = chunk;
     if (!this.decoder) {
       const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
@@ -45,24 +46,42 @@ export class Cp1252ToUtf8 extends Transform {
     }
     if (this.probed < BINARY_PROBE_BYTES) {
       const nul = bytes.subarray(0, BINARY_PROBE_BYTES - this.probed).indexOf(0);
-      if (nul !== -1) {
-        done(new UserError(`${this.label}: not a CSV text file (binary data at byte ${this.probed + nul})`));
-        return;
-      }
+      if (nul !== -1) return { bytes, error: new UserError(`${this.label}: not a CSV text file (binary data at byte ${this.probed + nul})`) };
       this.probed += bytes.length;
     }
+    return { bytes, error: null };
+  }
+}
+
+/**
+ * Windows-1252 (or BOM-marked UTF-8) bytes in, UTF-8 bytes out. `label` names the file in the
+ * binary-data error. ASCII chunks pass through untouched (no copy).
+ */
+export class Cp1252ToUtf8 extends Transform {
+  private readonly start: TextStart;
+
+  constructor(label: string) {
+    super();
+    this.start = new TextStart(label);
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    const { bytes, error } = this.start.take(chunk);
+    if (error) {
+      done(error);
+      return;
+    }
     // A UTF-8 decoder may hold a partial sequence between chunks: only win1252 (one byte a character) may skip it.
-    if (this.singleByte && isAscii(bytes)) {
+    if (this.start.singleByte && isAscii(bytes)) {
       done(null, bytes);
       return;
     }
-    const text = this.decoder.write(bytes);
+    const text = this.start.decoder?.write(bytes);
     done(null, text ? Buffer.from(text, 'utf8') : undefined);
   }
 
   override _flush(done: TransformCallback): void {
-    const rest = this.decoder?.end();
+    const rest = this.start.decoder?.end();
     done(null, rest ? Buffer.from(rest, 'utf8') : undefined);
   }
 }
-

@@ -14,7 +14,7 @@ import { loadVaersTables } from '../../../src/ingest/vaers/duckdb-load.js';
 import { readVaers } from '../../../src/ingest/vaers/read.js';
 import { scanFolder } from '../../../src/ingest/vaers/sources.js';
 import { Cp1252ToUtf8 } from '../../../src/ingest/vaers/transcode.js';
-import { csvBytes, dataCsv, hasZipTool, makeZip, MODERN_VAX_HEADER, sampleYear, SYMPTOMS_HEADER, tempDir, writeFiles } from './fixtures.js';
+import { dataCsv, followUpFiles, hasZipTool, makeZip, sampleYear, SYMPTOMS_HEADER, tempDir, writeFiles } from './fixtures.js';
 
 /** The stream's output for `chunks`, as text. */
 async function transcode(chunks: Buffer[]): Promise<string> {
@@ -110,23 +110,7 @@ describe('DuckDB read and join', () => {
 
   it('keeps the latest follow-up version of each report, across years', async () => {
     const dir = await tempDir();
-    const vaxRow = (id: string, name: string, order: string): string[] => [id, 'VARZOS', 'MANU', '', '1', 'IM', 'LA', name, order];
-    const symptomsRow = (id: string, term: string, order: string): string[] => [id, term, '28.00', '', '', '', '', '', '', '', '', order];
-    await writeFiles(dir, {
-      '2024VAERSDATA.csv': dataCsv('modern', [{ id: '0000020', recvdate: '03/15/2024' }, { id: '0000021', recvdate: '04/01/2024' }]),
-      '2024VAERSVAX.csv': csvBytes([MODERN_VAX_HEADER, ['0000020', 'FLU3', 'M', '', '1', 'IM', 'LA', 'FLU OLD'], ['0000021', 'FLU3', 'M', '', '1', 'IM', 'LA', 'FLU OLD']]),
-      '2024VAERSSYMPTOMS.csv': csvBytes([SYMPTOMS_HEADER, ['0000020', 'Rash', '27.0', '', '', '', '', '', '', '', ''], ['0000021', 'Rash', '27.0', '', '', '', '', '', '', '', '']]),
-      '2025VAERSDATA.csv': dataCsv('modern', [
-        { id: '0000010', recvdate: '01/10/2025' }, { id: '0000011', recvdate: '02/10/2025' },
-        { id: '0000012', recvdate: '07/10/2025' }, { id: '0000020', recvdate: '03/15/2024' },
-      ]),
-      '2025VAERSVAX.csv': csvBytes([[...MODERN_VAX_HEADER, 'ORDER'],
-        vaxRow('0000010', 'ZOSTER A', '1'), vaxRow('0000010', 'ZOSTER B', '2'), vaxRow('0000010', 'ZOSTER C', '2'),
-        vaxRow('0000011', 'ZOSTER A', '2'), vaxRow('0000012', 'ZOSTER A', '1'), vaxRow('0000020', 'FLU NEW', '2')]),
-      '2025VAERSSYMPTOMS.csv': csvBytes([[...SYMPTOMS_HEADER, 'ORDER'],
-        symptomsRow('0000010', 'Pain in extremity', '1'), symptomsRow('0000010', 'Dialysis', '1'), symptomsRow('0000010', 'Pain', '2'),
-        symptomsRow('0000011', 'Pain', '2'), symptomsRow('0000012', 'Headache', '1'), symptomsRow('0000020', 'Urticaria', '2')]),
-    });
+    await writeFiles(dir, followUpFiles());
     const rows = await duckRead(dir);
     expect(rows.map((r) => [r.id, r.received, r.vaccines, r.events])).toEqual([
       [21, '2024-04-01', ['FLU OLD'], ['Rash']],
