@@ -14,7 +14,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { joinVaersTables } from '../src/ingest/vaers/duckdb-join.js';
+import { joinVaersTables, vaersDataCounts } from '../src/ingest/vaers/duckdb-join.js';
 import { loadVaersTables } from '../src/ingest/vaers/duckdb-load.js';
 import { readVaers } from '../src/ingest/vaers/read.js';
 import { scanFolder } from '../src/ingest/vaers/sources.js';
@@ -30,10 +30,12 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
   let kept = 0;
   const phases: string[] = [];
   let streamed: string[] = [];
+  let streamedCounts = '';
   if (mode !== 'duckdb') {
     const data = await readVaers(vaers, { narratives: true });
     kept = data.reports.length;
     const names = (list: number[], of: string[]): string[] => list.map((k) => of[k]).sort();
+    streamedCounts = JSON.stringify({ reportsRead: data.reportsRead, skipped: Object.fromEntries(data.skipped.map((x) => [x.reason, x.count])) });
     if (mode === 'compare') streamed = data.reports.map((r, i) => JSON.stringify([r.id, names(r.vaccines, data.vaccines), names(r.events, data.events), data.details.narrative?.[i] ?? null]));
   }
   if (mode !== 'stream') {
@@ -53,6 +55,7 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
         let differ = Math.abs(rows.length - streamed.length);
         rows.forEach((r, i) => { if (JSON.stringify([r.id, sorted(r.vaccines), sorted(r.events), r.text]) !== streamed[i]) differ++; });
         phases.push(`compare: ${rows.length} joined, ${streamed.length} streamed, ${differ} differ`);
+        console.log(`DATA records, DuckDB: ${JSON.stringify(await vaersDataCounts(connection))}\nreadVaers (BAD_ID counts VAX and SYMPTOMS rows too): ${streamedCounts}`);
       }
     } finally {
       folder.close();

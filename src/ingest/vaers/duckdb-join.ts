@@ -17,6 +17,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { RAW_TABLES } from './duckdb-load.js';
+import { SKIP } from './skips.js';
 
 /** ECMA-262 WhiteSpace and LineTerminator code points (what String.prototype.trim removes). */
 /** The same code points as a string, for DuckDB's `trim(text, characters)` (much cheaper than a regular expression). */
@@ -108,4 +109,33 @@ export async function joinVaersTables(connection: DuckDBConnection, onStep?: (ta
     await connection.run(sql);
     onStep?.(/(?:TABLE|VIEW) (\w+)/.exec(sql)?.[1] ?? '?', (performance.now() - t0) / 1000);
   }
+}
+
+/**
+ * Where each DATA record went (after joinVaersTables), by the reader's reasons (skips.ts `SKIP`,
+ * DATA-row and report reasons only; no examples yet): `reportsRead` DATA records, each counted in
+ * exactly one of `kept` or a reason. Reasons with no record are left out.
+ */
+export async function vaersDataCounts(connection: DuckDBConnection): Promise<{ reportsRead: number; kept: number; skipped: Record<string, number> }> {
+  const data = await columnsOf(connection, RAW_TABLES.DATA);
+  const id = vaersId(column(data, 'VAERS_ID') as string);
+  const row = (await connection.runAndReadAll(`
+    WITH d AS (SELECT rowid AS seq, grp, ${id} AS id FROM ${RAW_TABLES.DATA}),
+    k AS (SELECT k.*, (SELECT count(*) FROM vax_rows x LEFT JOIN vaers_latest l USING (id)
+                      WHERE x.id = k.id AND x.grp = k.grp AND x.name <> '' AND x.version >= coalesce(l.latest, 1)) > 0 AS has_vaccine
+          FROM data_kept k WHERE k.received IS NOT NULL)
+    SELECT (SELECT count(*) FROM d)::DOUBLE AS read,
+      (SELECT count(*) FROM d WHERE id IS NULL)::DOUBLE AS bad_id,
+      (SELECT count(*) FROM d JOIN vaers_latest l USING (id) WHERE l.grp_latest > d.grp)::DOUBLE AS earlier,
+      (SELECT count(*) FROM data_kept)::DOUBLE AS first,
+      (SELECT count(*) FROM data_kept WHERE received IS NULL)::DOUBLE AS bad_date,
+      (SELECT count(*) FROM k WHERE NOT has_vaccine)::DOUBLE AS no_vaccine,
+      (SELECT count(*) FROM vaers_reports)::DOUBLE AS kept`)).getRowObjectsJS()[0] as Record<string, number>;
+  const live = row.read - row.bad_id - row.earlier;
+  const withDate = row.first - row.bad_date;
+  const counts: Array<[string, number]> = [
+    [SKIP.BAD_RECVDATE, row.bad_date], [SKIP.NO_VACCINE, row.no_vaccine], [SKIP.NO_EVENT, withDate - row.no_vaccine - row.kept],
+    [SKIP.DUPLICATE_ID, live - row.first], [SKIP.BAD_ID, row.bad_id], [SKIP.EARLIER_VERSION_DATA, row.earlier],
+  ];
+  return { reportsRead: row.read, kept: row.kept, skipped: Object.fromEntries(counts.filter(([, n]) => n > 0)) };
 }

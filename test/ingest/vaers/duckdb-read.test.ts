@@ -9,12 +9,13 @@ import { Readable } from 'node:stream';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/domain/user-error.js';
-import { joinVaersTables } from '../../../src/ingest/vaers/duckdb-join.js';
+import { joinVaersTables, vaersDataCounts } from '../../../src/ingest/vaers/duckdb-join.js';
+import { SKIP } from '../../../src/ingest/vaers/skips.js';
 import { loadVaersTables } from '../../../src/ingest/vaers/duckdb-load.js';
 import { readVaers } from '../../../src/ingest/vaers/read.js';
 import { scanFolder } from '../../../src/ingest/vaers/sources.js';
 import { Cp1252ToUtf8 } from '../../../src/ingest/vaers/transcode.js';
-import { dataCsv, followUpFiles, hasZipTool, makeZip, sampleYear, SYMPTOMS_HEADER, tempDir, writeFiles } from './fixtures.js';
+import { dataCsv, followUpFiles, hasZipTool, makeZip, sampleYear, skipFiles, SYMPTOMS_HEADER, tempDir, writeFiles } from './fixtures.js';
 
 /** The stream's output for `chunks`, as text. */
 async function transcode(chunks: Buffer[]): Promise<string> {
@@ -26,7 +27,7 @@ async function transcode(chunks: Buffer[]): Promise<string> {
 interface Joined { id: number; received: string; vaccines: string[]; events: string[]; text: string | null }
 
 /** Loads and joins `dir` in a fresh in-memory DuckDB; the kept reports in reading order with their SYMPTOM_TEXT. */
-async function duckRead(dir: string): Promise<Joined[]> {
+async function duckRead(dir: string): Promise<Joined[] & { counts?: Awaited<ReturnType<typeof vaersDataCounts>> }> {
   const folder = await scanFolder(dir, false);
   const db = await DuckDBInstance.create(':memory:');
   const connection = await db.connect();
@@ -36,7 +37,8 @@ async function duckRead(dir: string): Promise<Joined[]> {
     const rows = (await connection.runAndReadAll(`
       SELECT r.id::INTEGER AS id, strftime(r.received, '%Y-%m-%d') AS received, r.vaccines, r.events, d.SYMPTOM_TEXT AS text
       FROM vaers_reports r JOIN raw_data d ON d.rowid = r.seq ORDER BY r.seq`)).getRowObjectsJS();
-    return rows.map((r) => ({ ...(r as unknown as Joined), vaccines: [...(r.vaccines as string[])], events: [...(r.events as string[])] }));
+    const joined = rows.map((r) => ({ ...(r as unknown as Joined), vaccines: [...(r.vaccines as string[])], events: [...(r.events as string[])] }));
+    return Object.assign(joined, { counts: await vaersDataCounts(connection) });
   } finally {
     connection.closeSync();
     db.closeSync();
@@ -120,6 +122,19 @@ describe('DuckDB read and join', () => {
       [20, '2024-03-15', ['FLU NEW'], ['Urticaria']],
     ]);
     expect(shape(rows)).toEqual(await streamRead(dir));
+    expect(rows.counts).toEqual({ reportsRead: 6, kept: 5, skipped: { [SKIP.EARLIER_VERSION_DATA]: 1 } });
+  });
+
+  it('puts each DATA record in the bucket the streaming reader counts it in', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, skipFiles());
+    const rows = await duckRead(dir);
+    expect(rows.map((r) => [r.id, r.vaccines, r.events])).toEqual([[1, ['KEPT VACCINE'], ['Pyrexia']]]);
+    // readVaers's BAD_ID also counts the VAX row with a blank id (2); the DATA records' share is 1.
+    expect(rows.counts).toEqual({
+      reportsRead: 9, kept: 1,
+      skipped: { [SKIP.BAD_RECVDATE]: 2, [SKIP.NO_VACCINE]: 2, [SKIP.NO_EVENT]: 2, [SKIP.DUPLICATE_ID]: 1, [SKIP.BAD_ID]: 1 },
+    });
   });
 
   it('a malformed row is a UserError naming the file and line', async () => {

@@ -140,3 +140,42 @@ export function followUpFiles(): Record<string, Buffer> {
       symptomsRow('0000011', 'Pain', '2'), symptomsRow('0000012', 'Headache', '1'), symptomsRow('0000020', 'Urticaria', '2')]),
   };
 }
+
+/**
+ * A 1999 whose nine DATA records land one in each of the reader's buckets (line numbers in the
+ * comments): kept, bad or missing RECVDATE, no VAX row, an empty VAX_NAME only, no SYMPTOMS row,
+ * empty terms only, a repeated VAERS_ID, a bad VAERS_ID; plus orphan and bad-id VAX/SYMPTOMS rows.
+ */
+export function skipFiles(): Record<string, Buffer> {
+  return {
+    '1999VAERSDATA.csv': dataCsv('old', [
+      { id: '000001', recvdate: '01/10/1999' }, // line 2: kept
+      { id: '000002', recvdate: '13/45/1999' }, // line 3: bad date
+      { id: '000003', recvdate: '' }, // line 4: missing date
+      { id: '000004', recvdate: '02/10/1999' }, // line 5: no VAX row
+      { id: '000005', recvdate: '02/10/1999' }, // line 6: VAX row with empty VAX_NAME only
+      { id: '000006', recvdate: '02/10/1999' }, // line 7: no SYMPTOMS row
+      { id: '000007', recvdate: '02/10/1999' }, // line 8: SYMPTOMS row with empty terms only
+      { id: '000001', recvdate: '12/10/1999' }, // line 9: duplicate of line 2
+      { id: '12a', recvdate: '02/10/1999' }, // line 10: bad id
+    ]),
+    '1999VAERSVAX.csv': vaxCsv('old', [
+      { id: '000001', type: 'T', name: 'KEPT VACCINE' }, // line 2
+      { id: '000002', type: 'T', name: 'SKIPPED REPORT VACCINE' }, // line 3: report skipped for its date: not an orphan
+      { id: '000005', type: 'T', name: '  ' }, // line 4: empty name ignored
+      { id: '000006', type: 'T', name: 'NO EVENT VACCINE' }, // line 5
+      { id: '000007', type: 'T', name: 'NO EVENT VACCINE' }, // line 6
+      { id: '000099', type: 'T', name: 'ORPHAN' }, // line 7: orphan
+      { id: '', type: 'T', name: 'X' }, // line 8: bad id
+    ]),
+    '1999VAERSSYMPTOMS.csv': symptomsCsv([
+      { id: '000001', terms: ['Pyrexia'] }, // line 2
+      { id: '000003', terms: ['Rash'] }, // line 3: skipped report, not orphan
+      { id: '000004', terms: ['Rash'] }, // line 4
+      { id: '000005', terms: ['Rash'] }, // line 5
+      { id: '000007', terms: [] }, // line 6: empty terms
+      { id: '000098', terms: ['Orphan term'] }, // line 7: orphan
+      { id: '000097', terms: ['Orphan term'] }, // line 8: orphan
+    ]),
+  };
+}
