@@ -7,11 +7,11 @@
  * switches the decoding to UTF-8). Nothing is held beyond one record: files of any size stream.
  * Every failure is a `UserError` naming the file and, where it applies, the line.
  */
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UserError } from '../../domain/user-error.js';
 import { CsvRecords, CsvSyntaxError } from './csv-records.js';
-import { TextStart } from './transcode.js';
+import { Cp1252ToUtf8 } from './transcode.js';
 
 /** Longest record accepted, in characters; longer means broken quoting (an unclosed quote). */
 const MAX_RECORD_CHARS = 8_000_000;
@@ -27,36 +27,6 @@ export type ColumnIndex = Map<string, number>;
 export interface CsvHandlers {
   onHeader(columns: ColumnIndex, line: number): void;
   onRecord(fields: string[], line: number): void;
-}
-
-/**
- * Byte stage: rejects binary input (a NUL byte in the first 64 KiB) and decodes Windows-1252,
- * or UTF-8 when the file starts with a UTF-8 byte-order mark (which is dropped).
- */
-class DecodeText extends Transform {
-  private readonly start: TextStart;
-
-  constructor(label: string) {
-    super({ readableObjectMode: true }); // strings out, never re-encoded to bytes
-    this.start = new TextStart(label);
-  }
-
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    const { bytes, error } = this.start.take(chunk);
-    if (error) {
-      done(error);
-      return;
-    }
-    const text = this.start.decoder?.write(bytes);
-    if (text) this.push(text);
-    done();
-  }
-
-  override _flush(done: TransformCallback): void {
-    const rest = this.start.decoder?.end();
-    if (rest) this.push(rest);
-    done();
-  }
 }
 
 /**
@@ -92,7 +62,8 @@ export async function readCsv(
     records++;
     handlers.onRecord(fields, line);
   }, MAX_RECORD_CHARS);
-  const decode = new DecodeText(label);
+  // Byte stage: rejects binary input (a NUL byte in the first 64 KiB), decodes Windows-1252 (UTF-8 after a byte-order mark) to strings.
+  const decode = new Cp1252ToUtf8(label, 'text');
   const piped = pipeline([...stages, decode] as unknown as ReadonlyArray<NodeJS.ReadWriteStream>);
   piped.catch(() => undefined);
   try {

@@ -1,13 +1,12 @@
 /**
  * Byte stage that turns a VAERS CSV's Windows-1252 bytes into UTF-8 bytes, as a stream, so that
  * DuckDB's `read_csv` (UTF-8 only: its `latin-1` reader refuses the bytes 0x80-0x9F that the
- * older files hold) reads exactly the characters the streaming reader (csv.ts `DecodeText`)
- * decodes: the same iconv-lite `win1252` decoder, so 0x80 -> U+20AC, 0x92 -> U+2019,
+ * older files hold) reads exactly the characters the streaming reader decodes (csv.ts decodes
+ * through this same class, in its `'text'` mode): the same iconv-lite `win1252` decoder, so 0x80 -> U+20AC, 0x92 -> U+2019,
  * 0x96 -> U+2013, and the five bytes cp1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D)
  * -> U+FFFD. A file that starts with a UTF-8 byte-order mark is read as UTF-8 (the mark dropped,
  * invalid sequences -> U+FFFD), as csv.ts does. A NUL byte in the first 64 KiB is binary data:
- * a UserError naming the file. The choice of decoder and the binary check (`TextStart`) are the
- * streaming reader's own: csv.ts decodes through the same class.
+ * a UserError naming the file.
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import iconv from 'iconv-lite';
@@ -54,14 +53,15 @@ export class TextStart {
 }
 
 /**
- * Windows-1252 (or BOM-marked UTF-8) bytes in, UTF-8 bytes out. `label` names the file in the
- * binary-data error. ASCII chunks pass through untouched (no copy).
+ * Windows-1252 (or BOM-marked UTF-8) bytes in; out, `'utf8'`: UTF-8 bytes (for DuckDB's
+ * `read_csv`; ASCII chunks pass through untouched, no copy), or `'text'`: the decoded strings
+ * (object mode, for csv.ts's record splitter). `label` names the file in the binary-data error.
  */
 export class Cp1252ToUtf8 extends Transform {
   private readonly start: TextStart;
 
-  constructor(label: string) {
-    super();
+  constructor(label: string, private readonly out: 'utf8' | 'text' = 'utf8') {
+    super({ readableObjectMode: out === 'text' });
     this.start = new TextStart(label);
   }
 
@@ -72,16 +72,20 @@ export class Cp1252ToUtf8 extends Transform {
       return;
     }
     // A UTF-8 decoder may hold a partial sequence between chunks: only win1252 (one byte a character) may skip it.
-    if (this.start.singleByte && isAscii(bytes)) {
+    if (this.out === 'utf8' && this.start.singleByte && isAscii(bytes)) {
       done(null, bytes);
       return;
     }
-    const text = this.start.decoder?.write(bytes);
-    done(null, text ? Buffer.from(text, 'utf8') : undefined);
+    this.pushText(this.start.decoder?.write(bytes));
+    done();
   }
 
   override _flush(done: TransformCallback): void {
-    const rest = this.start.decoder?.end();
-    done(null, rest ? Buffer.from(rest, 'utf8') : undefined);
+    this.pushText(this.start.decoder?.end());
+    done();
+  }
+
+  private pushText(text: string | undefined): void {
+    if (text) this.push(this.out === 'text' ? text : Buffer.from(text, 'utf8'));
   }
 }
