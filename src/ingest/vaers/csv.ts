@@ -7,16 +7,14 @@
  * switches the decoding to UTF-8). Nothing is held beyond one record: files of any size stream.
  * Every failure is a `UserError` naming the file and, where it applies, the line.
  */
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import iconv from 'iconv-lite';
 import { UserError } from '../../domain/user-error.js';
 import { CsvRecords, CsvSyntaxError } from './csv-records.js';
+import { Cp1252ToUtf8 } from './transcode.js';
 
 /** Longest record accepted, in characters; longer means broken quoting (an unclosed quote). */
 const MAX_RECORD_CHARS = 8_000_000;
-/** Bytes at the start of a file inspected for NUL bytes (binary data is not CSV). */
-const BINARY_PROBE_BYTES = 65_536;
 
 /** Header of a CSV: upper-cased trimmed column name -> field index. */
 export type ColumnIndex = Map<string, number>;
@@ -29,45 +27,6 @@ export type ColumnIndex = Map<string, number>;
 export interface CsvHandlers {
   onHeader(columns: ColumnIndex, line: number): void;
   onRecord(fields: string[], line: number): void;
-}
-
-/**
- * Byte stage: rejects binary input (a NUL byte in the first 64 KiB) and decodes Windows-1252,
- * or UTF-8 when the file starts with a UTF-8 byte-order mark (which is dropped).
- */
-class DecodeText extends Transform {
-  private decoder: ReturnType<typeof iconv.getDecoder> | null = null;
-  private probed = 0;
-
-  constructor(private readonly label: string) {
-    super({ readableObjectMode: true }); // strings out, never re-encoded to bytes
-  }
-
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    let bytes = chunk;
-    if (!this.decoder) {
-      const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-      this.decoder = iconv.getDecoder(bom ? 'utf8' : 'win1252');
-      if (bom) bytes = bytes.subarray(3);
-    }
-    if (this.probed < BINARY_PROBE_BYTES) {
-      const nul = bytes.subarray(0, BINARY_PROBE_BYTES - this.probed).indexOf(0);
-      if (nul !== -1) {
-        done(new UserError(`${this.label}: not a CSV text file (binary data at byte ${this.probed + nul})`));
-        return;
-      }
-      this.probed += bytes.length;
-    }
-    const text = this.decoder.write(bytes);
-    if (text) this.push(text);
-    done();
-  }
-
-  override _flush(done: TransformCallback): void {
-    const rest = this.decoder?.end();
-    if (rest) this.push(rest);
-    done();
-  }
 }
 
 /**
@@ -103,7 +62,8 @@ export async function readCsv(
     records++;
     handlers.onRecord(fields, line);
   }, MAX_RECORD_CHARS);
-  const decode = new DecodeText(label);
+  // Byte stage: rejects binary input (a NUL byte in the first 64 KiB), decodes Windows-1252 (UTF-8 after a byte-order mark) to strings.
+  const decode = new Cp1252ToUtf8(label, 'text');
   const piped = pipeline([...stages, decode] as unknown as ReadonlyArray<NodeJS.ReadWriteStream>);
   piped.catch(() => undefined);
   try {

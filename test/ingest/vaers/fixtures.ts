@@ -111,3 +111,71 @@ export function sampleYear(year: number, layout: Layout, firstId: number, eol = 
     ], eol),
   };
 }
+
+const VAX_ORDER_HEADER = [...MODERN_VAX_HEADER, 'ORDER'];
+const SYMPTOMS_ORDER_HEADER = [...SYMPTOMS_HEADER, 'ORDER'];
+const vaxRow = (id: string, name: string, order: string): string[] => [id, 'VARZOS', 'MANU', '', '1', 'IM', 'LA', name, order];
+const symptomsRow = (id: string, term: string, order: string): string[] => [id, term, '28.00', '', '', '', '', '', '', '', '', order];
+
+/**
+ * 2024 and 2025 files with follow-up versions (the 2025 files have ORDER): report 10 has versions
+ * 1 and 2, 11 only version 2, 12 only version 1, and 20 (2024) a follow-up in 2025's files.
+ */
+export function followUpFiles(): Record<string, Buffer> {
+  return {
+    // 2024: files without ORDER (every row is version 1); report 20 has a follow-up in 2025.
+    '2024VAERSDATA.csv': dataCsv('modern', [{ id: '0000020', recvdate: '03/15/2024' }, { id: '0000021', recvdate: '04/01/2024' }]),
+    '2024VAERSVAX.csv': csvBytes([MODERN_VAX_HEADER, ['0000020', 'FLU3', 'M', '', '1', 'IM', 'LA', 'FLU OLD'], ['0000021', 'FLU3', 'M', '', '1', 'IM', 'LA', 'FLU OLD']]),
+    '2024VAERSSYMPTOMS.csv': csvBytes([SYMPTOMS_HEADER, ['0000020', 'Rash', '27.0', '', '', '', '', '', '', '', ''], ['0000021', 'Rash', '27.0', '', '', '', '', '', '', '', '']]),
+    // 2025: ORDER column. 10: versions 1 and 2; 11: version 2 only; 12: version 1 only; 20: follow-up of 2024's report.
+    '2025VAERSDATA.csv': dataCsv('modern', [
+      { id: '0000010', recvdate: '01/10/2025' }, { id: '0000011', recvdate: '02/10/2025' },
+      { id: '0000012', recvdate: '07/10/2025' }, { id: '0000020', recvdate: '03/15/2024' },
+    ]),
+    '2025VAERSVAX.csv': csvBytes([VAX_ORDER_HEADER,
+      vaxRow('0000010', 'ZOSTER A', '1'), vaxRow('0000010', 'ZOSTER B', '2'), vaxRow('0000010', 'ZOSTER C', '2'),
+      vaxRow('0000011', 'ZOSTER A', '2'), vaxRow('0000012', 'ZOSTER A', '1'), vaxRow('0000020', 'FLU NEW', '2')]),
+    '2025VAERSSYMPTOMS.csv': csvBytes([SYMPTOMS_ORDER_HEADER,
+      symptomsRow('0000010', 'Pain in extremity', '1'), symptomsRow('0000010', 'Dialysis', '1'), symptomsRow('0000010', 'Pain', '2'),
+      symptomsRow('0000011', 'Pain', '2'), symptomsRow('0000012', 'Headache', '1'), symptomsRow('0000020', 'Urticaria', '2')]),
+  };
+}
+
+/**
+ * A 1999 whose nine DATA records land one in each of the reader's buckets (line numbers in the
+ * comments): kept, bad or missing RECVDATE, no VAX row, an empty VAX_NAME only, no SYMPTOMS row,
+ * empty terms only, a repeated VAERS_ID, a bad VAERS_ID; plus orphan and bad-id VAX/SYMPTOMS rows.
+ */
+export function skipFiles(): Record<string, Buffer> {
+  return {
+    '1999VAERSDATA.csv': dataCsv('old', [
+      { id: '000001', recvdate: '01/10/1999' }, // line 2: kept
+      { id: '000002', recvdate: '13/45/1999' }, // line 3: bad date
+      { id: '000003', recvdate: '' }, // line 4: missing date
+      { id: '000004', recvdate: '02/10/1999' }, // line 5: no VAX row
+      { id: '000005', recvdate: '02/10/1999' }, // line 6: VAX row with empty VAX_NAME only
+      { id: '000006', recvdate: '02/10/1999' }, // line 7: no SYMPTOMS row
+      { id: '000007', recvdate: '02/10/1999' }, // line 8: SYMPTOMS row with empty terms only
+      { id: '000001', recvdate: '12/10/1999' }, // line 9: duplicate of line 2
+      { id: '12a', recvdate: '02/10/1999' }, // line 10: bad id
+    ]),
+    '1999VAERSVAX.csv': vaxCsv('old', [
+      { id: '000001', type: 'T', name: 'KEPT VACCINE' }, // line 2
+      { id: '000002', type: 'T', name: 'SKIPPED REPORT VACCINE' }, // line 3: report skipped for its date: not an orphan
+      { id: '000005', type: 'T', name: '  ' }, // line 4: empty name ignored
+      { id: '000006', type: 'T', name: 'NO EVENT VACCINE' }, // line 5
+      { id: '000007', type: 'T', name: 'NO EVENT VACCINE' }, // line 6
+      { id: '000099', type: 'T', name: 'ORPHAN' }, // line 7: orphan
+      { id: '', type: 'T', name: 'X' }, // line 8: bad id
+    ]),
+    '1999VAERSSYMPTOMS.csv': symptomsCsv([
+      { id: '000001', terms: ['Pyrexia'] }, // line 2
+      { id: '000003', terms: ['Rash'] }, // line 3: skipped report, not orphan
+      { id: '000004', terms: ['Rash'] }, // line 4
+      { id: '000005', terms: ['Rash'] }, // line 5
+      { id: '000007', terms: [] }, // line 6: empty terms
+      { id: '000098', terms: ['Orphan term'] }, // line 7: orphan
+      { id: '000097', terms: ['Orphan term'] }, // line 8: orphan
+    ]),
+  };
+}

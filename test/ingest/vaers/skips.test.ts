@@ -1,42 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readVaers } from '../../../src/ingest/vaers/read.js';
 import { SKIP } from '../../../src/ingest/vaers/skips.js';
-import { dataCsv, symptomsCsv, tempDir, vaxCsv, writeFiles } from './fixtures.js';
+import { dataCsv, skipFiles, symptomsCsv, tempDir, vaxCsv, writeFiles } from './fixtures.js';
 
 describe('readVaers: reports skipped and why, with a few examples for the summary', () => {
   it('counts every reason with examples naming id, file and line; each DATA record lands in one bucket', async () => {
     const dir = await tempDir();
-    await writeFiles(dir, {
-      '1999VAERSDATA.csv': dataCsv('old', [
-        { id: '000001', recvdate: '01/10/1999' }, // line 2: kept
-        { id: '000002', recvdate: '13/45/1999' }, // line 3: bad date
-        { id: '000003', recvdate: '' }, // line 4: missing date
-        { id: '000004', recvdate: '02/10/1999' }, // line 5: no VAX row
-        { id: '000005', recvdate: '02/10/1999' }, // line 6: VAX row with empty VAX_NAME only
-        { id: '000006', recvdate: '02/10/1999' }, // line 7: no SYMPTOMS row
-        { id: '000007', recvdate: '02/10/1999' }, // line 8: SYMPTOMS row with empty terms only
-        { id: '000001', recvdate: '12/10/1999' }, // line 9: duplicate of line 2
-        { id: '12a', recvdate: '02/10/1999' }, // line 10: bad id
-      ]),
-      '1999VAERSVAX.csv': vaxCsv('old', [
-        { id: '000001', type: 'T', name: 'KEPT VACCINE' }, // line 2
-        { id: '000002', type: 'T', name: 'SKIPPED REPORT VACCINE' }, // line 3: report skipped for its date: not an orphan
-        { id: '000005', type: 'T', name: '  ' }, // line 4: empty name ignored
-        { id: '000006', type: 'T', name: 'NO EVENT VACCINE' }, // line 5
-        { id: '000007', type: 'T', name: 'NO EVENT VACCINE' }, // line 6
-        { id: '000099', type: 'T', name: 'ORPHAN' }, // line 7: orphan
-        { id: '', type: 'T', name: 'X' }, // line 8: bad id
-      ]),
-      '1999VAERSSYMPTOMS.csv': symptomsCsv([
-        { id: '000001', terms: ['Pyrexia'] }, // line 2
-        { id: '000003', terms: ['Rash'] }, // line 3: skipped report, not orphan
-        { id: '000004', terms: ['Rash'] }, // line 4
-        { id: '000005', terms: ['Rash'] }, // line 5
-        { id: '000007', terms: [] }, // line 6: empty terms
-        { id: '000098', terms: ['Orphan term'] }, // line 7: orphan
-        { id: '000097', terms: ['Orphan term'] }, // line 8: orphan
-      ]),
-    });
+    await writeFiles(dir, skipFiles());
     const data = await readVaers(dir);
     expect(data.reports).toMatchObject([{ id: 1, quarter: 1999 * 4, vaccines: [0], events: [0] }]);
     expect(data.reports).toHaveLength(1);

@@ -16,12 +16,8 @@ import { readVaers, type VaersData } from '../../../src/ingest/vaers/read.js';
 import { SKIP } from '../../../src/ingest/vaers/skips.js';
 import { parseVersion } from '../../../src/ingest/vaers/versions.js';
 import { SHARED_DATA } from '../../helpers/paths.js';
-import { csvBytes, dataCsv, MODERN_VAX_HEADER, SYMPTOMS_HEADER, tempDir, writeFiles } from './fixtures.js';
+import { dataCsv, followUpFiles, tempDir, writeFiles } from './fixtures.js';
 
-const VAX_ORDER_HEADER = [...MODERN_VAX_HEADER, 'ORDER'];
-const SYMPTOMS_ORDER_HEADER = [...SYMPTOMS_HEADER, 'ORDER'];
-const vaxRow = (id: string, name: string, order: string): string[] => [id, 'VARZOS', 'MANU', '', '1', 'IM', 'LA', name, order];
-const symptomsRow = (id: string, term: string, order: string): string[] => [id, term, '28.00', '', '', '', '', '', '', '', '', order];
 
 /** The vaccines and events of a read report, by name. */
 function namesOf(data: VaersData, id: number): { vaccines: string[]; events: string[]; quarter: string } | undefined {
@@ -37,23 +33,7 @@ describe('follow-up versions on hand-made files', () => {
 
   it('keeps the latest version of each report, across years, and counts what it drops', async () => {
     const dir = await tempDir();
-    await writeFiles(dir, {
-      // 2024: files without ORDER (every row is version 1); report 20 has a follow-up in 2025.
-      '2024VAERSDATA.csv': dataCsv('modern', [{ id: '0000020', recvdate: '03/15/2024' }, { id: '0000021', recvdate: '04/01/2024' }]),
-      '2024VAERSVAX.csv': csvBytes([MODERN_VAX_HEADER, ['0000020', 'FLU3', 'M', '', '1', 'IM', 'LA', 'FLU OLD'], ['0000021', 'FLU3', 'M', '', '1', 'IM', 'LA', 'FLU OLD']]),
-      '2024VAERSSYMPTOMS.csv': csvBytes([SYMPTOMS_HEADER, ['0000020', 'Rash', '27.0', '', '', '', '', '', '', '', ''], ['0000021', 'Rash', '27.0', '', '', '', '', '', '', '', '']]),
-      // 2025: ORDER column. 10: versions 1 and 2; 11: version 2 only; 12: version 1 only; 20: follow-up of 2024's report.
-      '2025VAERSDATA.csv': dataCsv('modern', [
-        { id: '0000010', recvdate: '01/10/2025' }, { id: '0000011', recvdate: '02/10/2025' },
-        { id: '0000012', recvdate: '07/10/2025' }, { id: '0000020', recvdate: '03/15/2024' },
-      ]),
-      '2025VAERSVAX.csv': csvBytes([VAX_ORDER_HEADER,
-        vaxRow('0000010', 'ZOSTER A', '1'), vaxRow('0000010', 'ZOSTER B', '2'), vaxRow('0000010', 'ZOSTER C', '2'),
-        vaxRow('0000011', 'ZOSTER A', '2'), vaxRow('0000012', 'ZOSTER A', '1'), vaxRow('0000020', 'FLU NEW', '2')]),
-      '2025VAERSSYMPTOMS.csv': csvBytes([SYMPTOMS_ORDER_HEADER,
-        symptomsRow('0000010', 'Pain in extremity', '1'), symptomsRow('0000010', 'Dialysis', '1'), symptomsRow('0000010', 'Pain', '2'),
-        symptomsRow('0000011', 'Pain', '2'), symptomsRow('0000012', 'Headache', '1'), symptomsRow('0000020', 'Urticaria', '2')]),
-    });
+    await writeFiles(dir, followUpFiles());
     const data = await readVaers(dir);
     expect(data.reportsRead).toBe(6);
     expect(data.reports.map((r) => r.id)).toEqual([21, 10, 11, 12, 20]);

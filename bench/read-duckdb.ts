@@ -1,0 +1,71 @@
+/**
+ * The read phase two ways on one download (issue 41, "DuckDB reads and joins"), one way per run so
+ * each gets its own process's figures: `--mode stream` is readVaers with the narratives (the
+ * build's read today); `--mode duckdb` is the DuckDB path (transcode.ts + duckdb-load.ts
+ * read_csv into a database file beside the download, then duckdb-join.ts's latest versions and
+ * join), the database removed at the end. Prints wall and CPU seconds, the process's peak RSS
+ * (maxRSS: DuckDB's threads are inside it), the V8 heap used at the end, and the reports kept.
+ * `--mode compare` runs both and counts the reports whose id, vaccines, events or SYMPTOM_TEXT (its
+ * exact characters) differ, in reading order.
+ * Compare with `bench/full-size.ts --read-only --duckdb-only` (DuckDB's plain read_csv). Asserts nothing.
+ *
+ * Run: nice -n 10 npx tsx bench/read-duckdb.ts --vaers DIR --mode stream|duckdb|compare
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { joinVaersTables, vaersDataCounts } from '../src/ingest/vaers/duckdb-join.js';
+import { loadVaersTables } from '../src/ingest/vaers/duckdb-load.js';
+import { readVaers } from '../src/ingest/vaers/read.js';
+import { scanFolder } from '../src/ingest/vaers/sources.js';
+
+const argv = process.argv.slice(2);
+const vaers = argv[argv.indexOf('--vaers') + 1];
+const mode = argv[argv.indexOf('--mode') + 1];
+if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mode)) {
+  console.log('bench/read-duckdb: pass --vaers DIR --mode stream|duckdb|compare; nothing to measure');
+} else {
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  let kept = 0;
+  const phases: string[] = [];
+  let streamed: string[] = [];
+  let streamedCounts = '';
+  if (mode !== 'duckdb') {
+    const data = await readVaers(vaers, { narratives: true });
+    kept = data.reports.length;
+    const names = (list: number[], of: string[]): string[] => list.map((k) => of[k]).sort();
+    streamedCounts = JSON.stringify({ reportsRead: data.reportsRead, skipped: Object.fromEntries(data.skipped.map((x) => [x.reason, x.count])) });
+    if (mode === 'compare') streamed = data.reports.map((r, i) => JSON.stringify([r.id, names(r.vaccines, data.vaccines), names(r.events, data.events), data.details.narrative?.[i] ?? null]));
+  }
+  if (mode !== 'stream') {
+    const scratch = await mkdtemp(path.join(path.dirname(path.resolve(vaers)), 'read-duckdb-'));
+    const db = await DuckDBInstance.create(path.join(scratch, 'read.duckdb'));
+    const connection = await db.connect();
+    const folder = await scanFolder(vaers, false);
+    try {
+      const step = (name: string, seconds: number): void => void phases.push(`${name} ${seconds.toFixed(1)} s`);
+      await loadVaersTables(folder, connection, scratch, step);
+      await joinVaersTables(connection, step);
+      kept = Number((await connection.runAndReadAll('SELECT count(*) FROM vaers_reports')).getRows()[0][0]);
+      if (mode === 'compare') {
+        const sorted = (list: unknown): string[] => [...(list as string[])].sort();
+        const rows = (await connection.runAndReadAll(`SELECT r.id::DOUBLE AS id, r.vaccines, r.events, CASE WHEN trim(d.SYMPTOM_TEXT) <> '' THEN d.SYMPTOM_TEXT END AS text
+          FROM vaers_reports r JOIN raw_data d ON d.rowid = r.seq ORDER BY r.seq`)).getRowObjectsJS();
+        let differ = Math.abs(rows.length - streamed.length);
+        rows.forEach((r, i) => { if (JSON.stringify([r.id, sorted(r.vaccines), sorted(r.events), r.text]) !== streamed[i]) differ++; });
+        phases.push(`compare: ${rows.length} joined, ${streamed.length} streamed, ${differ} differ`);
+        console.log(`DATA records, DuckDB: ${JSON.stringify(await vaersDataCounts(connection))}\nreadVaers (BAD_ID counts VAX and SYMPTOMS rows too): ${streamedCounts}`);
+      }
+    } finally {
+      folder.close();
+      connection.closeSync();
+      db.closeSync();
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+  const cpu = process.cpuUsage(cpu0);
+  console.log(`read ${mode} ${vaers}: ${kept} reports kept; wall ${((performance.now() - t0) / 1000).toFixed(1)} s (${phases.join(', ') || 'one phase'}); ` +
+    `cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; peak RSS ${(process.resourceUsage().maxRSS / 2 ** 20).toFixed(2)} GiB; ` +
+    `V8 heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
+}

@@ -1,0 +1,141 @@
+/**
+ * The reader's rules in SQL over the tables duckdb-load.ts loads (issue 41, "DuckDB reads and
+ * joins"): the latest follow-up version of each report (versions.ts), the DATA row kept per
+ * VAERS_ID (skips.ts: bad ids, an earlier version's DATA row, a repeated id, a bad RECVDATE), and
+ * the three files joined by VAERS_ID within their group, keeping the reports that name a vaccine
+ * and an event. The same rules as read.ts, in the same words:
+ * - a VAERS_ID is an integer of 1-15 digits, blanks around it allowed (values.ts parseVaersId);
+ * - `ORDER` is a positive integer of 1-9 digits, else version 1; a file without it is version 1;
+ *   a report's latest version is its highest ORDER on any VAX or SYMPTOMS row, found first in the
+ *   lowest group; a DATA row in a group before that one is an earlier version's; VAX and
+ *   SYMPTOMS rows below the latest are dropped;
+ * - the first DATA row of an id (reading order) is the one kept, whatever its RECVDATE;
+ * - RECVDATE is `M/D/YYYY` (one or two digits), a real calendar date, year 1900-2999 (values.ts);
+ * - a vaccine is a trimmed non-blank VAX_NAME, an event a trimmed non-blank SYMPTOMn.
+ * "Trimmed" is JavaScript's `String.prototype.trim` (white space and line terminators of
+ * ECMA-262, including U+00A0 and U+FEFF), spelled as `JS_SPACE_CHARS`.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { RAW_TABLES } from './duckdb-load.js';
+import { SKIP } from './skips.js';
+
+/** ECMA-262 WhiteSpace and LineTerminator code points (what String.prototype.trim removes). */
+/** The same code points as a string, for DuckDB's `trim(text, characters)` (much cheaper than a regular expression). */
+const JS_SPACE_CHARS = [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, ...Array.from({ length: 11 }, (_, k) => 0x2000 + k),
+  0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff].map((c) => String.fromCodePoint(c)).join('');
+
+/** SQL of a cell trimmed as JavaScript trims it. */
+const jsTrim = (cell: string): string => `trim(${cell}, '${JS_SPACE_CHARS}')`;
+/** SQL of a VAERS_ID cell read as values.ts parseVaersId reads it (NULL: not an id). */
+const vaersId = (cell: string): string =>
+  `CASE WHEN regexp_full_match(${jsTrim(cell)}, '\\d{1,15}') THEN CAST(${jsTrim(cell)} AS BIGINT) END`;
+/** SQL of an ORDER cell read as versions.ts parseVersion reads it. */
+const version = (cell: string): string =>
+  `coalesce(CASE WHEN regexp_full_match(${jsTrim(cell)}, '\\d{1,9}') THEN nullif(CAST(${jsTrim(cell)} AS INTEGER), 0) END, 1)`;
+
+async function columnsOf(connection: DuckDBConnection, table: string): Promise<string[]> {
+  const rows = (await connection.runAndReadAll(`DESCRIBE ${table}`)).getRowObjectsJS() as Array<{ column_name: string }>;
+  return rows.map((r) => r.column_name);
+}
+
+/** The column of `columns` named `name` case-insensitively (csv.ts maps headers upper-cased), quoted, or null. */
+function column(columns: readonly string[], name: string): string | null {
+  const found = columns.find((c) => c.trim().toUpperCase() === name);
+  return found === undefined ? null : `"${found.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Builds, in `connection` (after loadVaersTables), the table `vaers_reports`: one row per kept
+ * report with `id` (BIGINT), `grp` (group index), `seq` (rowid of its DATA row: reading order),
+ * `received` (DATE), `vaccines` and `events` (VARCHAR[], distinct, sorted by name), and
+ * `vaers_latest` (id, latest, grp_latest) for the reports whose latest version is a follow-up.
+ */
+export async function joinVaersTables(connection: DuckDBConnection, onStep?: (table: string, seconds: number) => void): Promise<void> {
+  const vax = await columnsOf(connection, RAW_TABLES.VAX);
+  const symptoms = await columnsOf(connection, RAW_TABLES.SYMPTOMS);
+  const data = await columnsOf(connection, RAW_TABLES.DATA);
+  const at = (columns: string[], name: string): string => column(columns, name) as string;
+  const versionOf = (columns: string[]): string => {
+    const order = column(columns, 'ORDER');
+    return order === null ? '1' : version(order);
+  };
+  const termColumns = symptoms
+    .map((c) => [/^SYMPTOM(\d+)$/.exec(c.trim().toUpperCase()), c] as const)
+    .filter((e): e is readonly [RegExpExecArray, string] => e[0] !== null)
+    .sort((a, b) => Number(a[0][1]) - Number(b[0][1]))
+    .map(([m]) => ({ n: Number(m[1]), sql: at(symptoms, `SYMPTOM${m[1]}`) }));
+  const statements = `
+    CREATE OR REPLACE TEMP VIEW vax_rows AS
+      SELECT rowid AS seq, grp, ${vaersId(at(vax, 'VAERS_ID'))} AS id, ${versionOf(vax)} AS version, ${jsTrim(at(vax, 'VAX_NAME'))} AS name
+      FROM ${RAW_TABLES.VAX};
+    CREATE OR REPLACE TEMP VIEW symptom_rows AS
+      SELECT rowid AS seq, grp, ${vaersId(at(symptoms, 'VAERS_ID'))} AS id, ${versionOf(symptoms)} AS version, ${
+        termColumns.length ? `[${termColumns.map((t) => jsTrim(t.sql)).join(', ')}]` : '[]::VARCHAR[]'} AS terms
+      FROM ${RAW_TABLES.SYMPTOMS};
+    CREATE OR REPLACE TEMP TABLE vaers_latest AS
+      SELECT id, max(version) AS latest, arg_min(grp, (-version, grp)) AS grp_latest
+      FROM (SELECT id, version, grp FROM vax_rows UNION ALL SELECT id, version, grp FROM symptom_rows)
+      WHERE id IS NOT NULL AND version >= 2 GROUP BY id;
+    CREATE OR REPLACE TEMP VIEW data_kept AS
+      WITH d AS (
+        SELECT rowid AS seq, grp, ${vaersId(at(data, 'VAERS_ID'))} AS id,
+          regexp_extract(${jsTrim(at(data, 'RECVDATE'))}, '^(\\d{1,2})/(\\d{1,2})/(\\d{4})$', ['m', 'd', 'y']) AS date
+        FROM ${RAW_TABLES.DATA}),
+      live AS (
+        SELECT d.* FROM d LEFT JOIN vaers_latest l USING (id)
+        WHERE d.id IS NOT NULL AND (l.grp_latest IS NULL OR l.grp_latest <= d.grp)),
+      first AS (SELECT * FROM live QUALIFY row_number() OVER (PARTITION BY id ORDER BY seq) = 1)
+      SELECT seq, grp, id, TRY_CAST(
+        CASE WHEN date.y <> '' AND CAST(date.y AS INTEGER) BETWEEN 1900 AND 2999
+          THEN printf('%s-%02d-%02d', date.y, CAST(date.m AS INTEGER), CAST(date.d AS INTEGER)) END AS DATE) AS received
+      FROM first;
+    CREATE OR REPLACE TABLE vaers_reports AS
+      WITH r AS (SELECT d.*, coalesce(l.latest, 1) AS latest FROM data_kept d LEFT JOIN vaers_latest l USING (id) WHERE d.received IS NOT NULL),
+      v AS (
+        SELECT r.id, list_sort(list(DISTINCT x.name)) AS vaccines
+        FROM r JOIN vax_rows x ON x.id = r.id AND x.grp = r.grp
+        WHERE x.name <> '' AND x.version >= r.latest GROUP BY r.id),
+      e AS (
+        SELECT id, list_sort(list(DISTINCT term)) AS events FROM (
+          SELECT r.id, unnest(x.terms) AS term
+          FROM r JOIN symptom_rows x ON x.id = r.id AND x.grp = r.grp WHERE x.version >= r.latest)
+        WHERE term <> '' GROUP BY id)
+      SELECT r.id, r.grp, r.seq, r.received, v.vaccines, e.events
+      FROM data_kept r JOIN v USING (id) JOIN e USING (id)
+      ORDER BY r.seq;
+  `.split(';').filter((sql) => sql.trim() !== '');
+  for (const sql of statements) {
+    const t0 = performance.now();
+    await connection.run(sql);
+    onStep?.(/(?:TABLE|VIEW) (\w+)/.exec(sql)?.[1] ?? '?', (performance.now() - t0) / 1000);
+  }
+}
+
+/**
+ * Where each DATA record went (after joinVaersTables), by the reader's reasons (skips.ts `SKIP`,
+ * DATA-row and report reasons only; no examples yet): `reportsRead` DATA records, each counted in
+ * exactly one of `kept` or a reason. Reasons with no record are left out.
+ */
+export async function vaersDataCounts(connection: DuckDBConnection): Promise<{ reportsRead: number; kept: number; skipped: Record<string, number> }> {
+  const data = await columnsOf(connection, RAW_TABLES.DATA);
+  const id = vaersId(column(data, 'VAERS_ID') as string);
+  const row = (await connection.runAndReadAll(`
+    WITH d AS (SELECT rowid AS seq, grp, ${id} AS id FROM ${RAW_TABLES.DATA}),
+    k AS (SELECT k.*, (SELECT count(*) FROM vax_rows x LEFT JOIN vaers_latest l USING (id)
+                      WHERE x.id = k.id AND x.grp = k.grp AND x.name <> '' AND x.version >= coalesce(l.latest, 1)) > 0 AS has_vaccine
+          FROM data_kept k WHERE k.received IS NOT NULL)
+    SELECT (SELECT count(*) FROM d)::DOUBLE AS read,
+      (SELECT count(*) FROM d WHERE id IS NULL)::DOUBLE AS bad_id,
+      (SELECT count(*) FROM d JOIN vaers_latest l USING (id) WHERE l.grp_latest > d.grp)::DOUBLE AS earlier,
+      (SELECT count(*) FROM data_kept)::DOUBLE AS first,
+      (SELECT count(*) FROM data_kept WHERE received IS NULL)::DOUBLE AS bad_date,
+      (SELECT count(*) FROM k WHERE NOT has_vaccine)::DOUBLE AS no_vaccine,
+      (SELECT count(*) FROM vaers_reports)::DOUBLE AS kept`)).getRowObjectsJS()[0] as Record<string, number>;
+  const live = row.read - row.bad_id - row.earlier;
+  const withDate = row.first - row.bad_date;
+  const counts: Array<[string, number]> = [
+    [SKIP.BAD_RECVDATE, row.bad_date], [SKIP.NO_VACCINE, row.no_vaccine], [SKIP.NO_EVENT, withDate - row.no_vaccine - row.kept],
+    [SKIP.DUPLICATE_ID, live - row.first], [SKIP.BAD_ID, row.bad_id], [SKIP.EARLIER_VERSION_DATA, row.earlier],
+  ];
+  return { reportsRead: row.read, kept: row.kept, skipped: Object.fromEntries(counts.filter(([, n]) => n > 0)) };
+}

@@ -1,0 +1,151 @@
+/**
+ * The DuckDB read path (src/ingest/vaers/transcode.ts, duckdb-load.ts, duckdb-join.ts): the
+ * Windows-1252 characters decoded exactly (hand-worked code points of the bytes where cp1252
+ * differs from Latin-1), plain, gzip and zip inputs, follow-up versions, and the streaming
+ * reader's errors naming file and line; the joined reports checked against readVaers.
+ */
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { describe, expect, it } from 'vitest';
+import { UserError } from '../../../src/domain/user-error.js';
+import { joinVaersTables, vaersDataCounts } from '../../../src/ingest/vaers/duckdb-join.js';
+import { SKIP } from '../../../src/ingest/vaers/skips.js';
+import { loadVaersTables } from '../../../src/ingest/vaers/duckdb-load.js';
+import { readVaers } from '../../../src/ingest/vaers/read.js';
+import { scanFolder } from '../../../src/ingest/vaers/sources.js';
+import { Cp1252ToUtf8 } from '../../../src/ingest/vaers/transcode.js';
+import { dataCsv, followUpFiles, hasZipTool, makeZip, sampleYear, skipFiles, SYMPTOMS_HEADER, tempDir, writeFiles } from './fixtures.js';
+
+/** The stream's output for `chunks`, as text. */
+async function transcode(chunks: Buffer[]): Promise<string> {
+  const out: Buffer[] = [];
+  for await (const piece of Readable.from(chunks).pipe(new Cp1252ToUtf8('test.csv'))) out.push(piece as Buffer);
+  return Buffer.concat(out).toString('utf8');
+}
+
+interface Joined { id: number; received: string; vaccines: string[]; events: string[]; text: string | null }
+
+/** Loads and joins `dir` in a fresh in-memory DuckDB; the kept reports in reading order with their SYMPTOM_TEXT. */
+async function duckRead(dir: string): Promise<Joined[] & { counts?: Awaited<ReturnType<typeof vaersDataCounts>> }> {
+  const folder = await scanFolder(dir, false);
+  const db = await DuckDBInstance.create(':memory:');
+  const connection = await db.connect();
+  try {
+    await loadVaersTables(folder, connection, await tempDir('vaers-scratch-'));
+    await joinVaersTables(connection);
+    const rows = (await connection.runAndReadAll(`
+      SELECT r.id::INTEGER AS id, strftime(r.received, '%Y-%m-%d') AS received, r.vaccines, r.events, d.SYMPTOM_TEXT AS text
+      FROM vaers_reports r JOIN raw_data d ON d.rowid = r.seq ORDER BY r.seq`)).getRowObjectsJS();
+    const joined = rows.map((r) => ({ ...(r as unknown as Joined), vaccines: [...(r.vaccines as string[])], events: [...(r.events as string[])] }));
+    return Object.assign(joined, { counts: await vaersDataCounts(connection) });
+  } finally {
+    connection.closeSync();
+    db.closeSync();
+    folder.close();
+  }
+}
+
+/** readVaers's kept reports, shaped as duckRead's (vaccines and events sorted by name on both sides for the comparison). */
+async function streamRead(dir: string): Promise<Array<[number, string[], string[], string | null]>> {
+  const data = await readVaers(dir, { narratives: true });
+  return data.reports.map((r, i) => [r.id, r.vaccines.map((k) => data.vaccines[k]).sort(), r.events.map((k) => data.events[k]).sort(), data.details.narrative?.[i] ?? null]);
+}
+const shape = (rows: Joined[]): Array<[number, string[], string[], string | null]> =>
+  rows.map((r) => [r.id, [...r.vaccines].sort(), [...r.events].sort(), r.text]);
+
+async function userError(run: Promise<unknown>): Promise<string> {
+  try {
+    await run;
+  } catch (error) {
+    expect(error).toBeInstanceOf(UserError);
+    return (error as UserError).message;
+  }
+  throw new Error('expected a UserError');
+}
+
+describe('Cp1252ToUtf8', () => {
+  it('decodes the bytes where Windows-1252 differs from Latin-1, and keeps the undefined ones as the reader does (U+FFFD)', async () => {
+    const bytes = [0x80, 0x92, 0x96, 0x93, 0x94, 0x85, 0x9f, 0x81, 0x8d, 0x8f, 0x90, 0x9d, 0xa0, 0xe9, 0x41];
+    const text = await transcode([Buffer.from(bytes.slice(0, 4)), Buffer.from(bytes.slice(4))]);
+    expect([...text].map((c) => c.codePointAt(0))).toEqual(
+      [0x20ac, 0x2019, 0x2013, 0x201c, 0x201d, 0x2026, 0x0178, 0xfffd, 0xfffd, 0xfffd, 0xfffd, 0xfffd, 0xa0, 0xe9, 0x41]);
+  });
+
+  it('reads a file with a UTF-8 byte-order mark as UTF-8 (mark dropped), a sequence split across chunks included', async () => {
+    const utf8 = Buffer.from('\ufeffcaf\u00e9 \u2019', 'utf8');
+    expect(await transcode([utf8.subarray(0, 6), utf8.subarray(6)])).toBe('caf\u00e9 \u2019');
+  });
+
+  it('passes ASCII through and rejects binary data naming the file', async () => {
+    expect(await transcode([Buffer.from('VAERS_ID,X\r\n1,a\r\n')])).toBe('VAERS_ID,X\r\n1,a\r\n');
+    await expect(transcode([Buffer.from([0x41, 0x00, 0x42])])).rejects.toThrow('test.csv: not a CSV text file (binary data at byte 1)');
+  });
+});
+
+describe('DuckDB read and join', () => {
+  it('keeps the narratives\' cp1252 characters exactly as the streaming reader decodes them', async () => {
+    const dir = await tempDir();
+    const year = sampleYear(1999, 'old', 1);
+    // The narrative's raw bytes (dataCsv would encode text to cp1252 itself): I, 0x92, m, space, 0x80, 5, space, 0x96, the five undefined bytes, 0xE9.
+    const raw = Buffer.from([0x49, 0x92, 0x6d, 0x20, 0x80, 0x35, 0x20, 0x96, 0x20, 0x81, 0x8d, 0x8f, 0x90, 0x9d, 0x20, 0xe9]);
+    const csv = dataCsv('old', [{ id: '1', recvdate: '01/15/1999', text: 'PLACEHOLDER' }, { id: '2', recvdate: '5/3/1999' }, { id: '3', recvdate: '11/30/1999' }]);
+    const at = csv.indexOf('PLACEHOLDER');
+    await writeFiles(dir, { ...year, '1999VAERSDATA.csv': Buffer.concat([csv.subarray(0, at), raw, csv.subarray(at + 'PLACEHOLDER'.length)]) });
+    const rows = await duckRead(dir);
+    expect(rows[0].text).toBe('I\u2019m \u20ac5 \u2013 \ufffd\ufffd\ufffd\ufffd\ufffd \u00e9');
+    expect(shape(rows)).toEqual(await streamRead(dir));
+    expect(rows.map((r) => r.received)).toEqual(['1999-01-15', '1999-05-03', '1999-11-30']);
+  });
+
+  it('reads gzip files and the official zips as the streaming reader does', async () => {
+    const gz = await tempDir();
+    await writeFiles(gz, { ...sampleYear(1999, 'old', 1), ...sampleYear(2021, 'modern', 100) }, true);
+    const fromGz = await duckRead(gz);
+    expect(fromGz.map((r) => r.id)).toEqual([1, 2, 3, 100, 101, 102]);
+    expect(shape(fromGz)).toEqual(await streamRead(gz));
+    if (!hasZipTool()) return;
+    const zip = await tempDir();
+    await makeZip(join(zip, 'AllVAERSDataCSVS.zip'), { ...sampleYear(1999, 'old', 1), ...sampleYear(2021, 'modern', 100) });
+    expect(shape(await duckRead(zip))).toEqual(shape(fromGz));
+  });
+
+  it('keeps the latest follow-up version of each report, across years', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, followUpFiles());
+    const rows = await duckRead(dir);
+    expect(rows.map((r) => [r.id, r.received, r.vaccines, r.events])).toEqual([
+      [21, '2024-04-01', ['FLU OLD'], ['Rash']],
+      [10, '2025-01-10', ['ZOSTER B', 'ZOSTER C'], ['Pain']],
+      [11, '2025-02-10', ['ZOSTER A'], ['Pain']],
+      [12, '2025-07-10', ['ZOSTER A'], ['Headache']],
+      [20, '2024-03-15', ['FLU NEW'], ['Urticaria']],
+    ]);
+    expect(shape(rows)).toEqual(await streamRead(dir));
+    expect(rows.counts).toEqual({ reportsRead: 6, kept: 5, skipped: { [SKIP.EARLIER_VERSION_DATA]: 1 } });
+  });
+
+  it('puts each DATA record in the bucket the streaming reader counts it in', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, skipFiles());
+    const rows = await duckRead(dir);
+    expect(rows.map((r) => [r.id, r.vaccines, r.events])).toEqual([[1, ['KEPT VACCINE'], ['Pyrexia']]]);
+    // readVaers's BAD_ID also counts the VAX row with a blank id (2); the DATA records' share is 1.
+    expect(rows.counts).toEqual({
+      reportsRead: 9, kept: 1,
+      skipped: { [SKIP.BAD_RECVDATE]: 2, [SKIP.NO_VACCINE]: 2, [SKIP.NO_EVENT]: 2, [SKIP.DUPLICATE_ID]: 1, [SKIP.BAD_ID]: 1 },
+    });
+  });
+
+  it('a malformed row is a UserError naming the file and line', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, { ...sampleYear(1999, 'old', 1), '1999VAERSSYMPTOMS.csv': Buffer.from(`${SYMPTOMS_HEADER.join(',')}\r\n1,Rash,8.1,,,,,,,,\r\n2,Rash,8.1\r\n`) });
+    expect(await userError(duckRead(dir))).toBe(`${join(dir, '1999VAERSSYMPTOMS.csv')} line 3: 3 fields where the header has 11 (broken quoting, or not a VAERS CSV)`);
+    const header = dataCsv('old', []).toString('latin1');
+    const good = '1,01/01/1999,,,,,,,"multi\r\nline",,,,,,,,,,,,,,,,,,,,\r\n';
+    await writeFiles(dir, { '1999VAERSDATA.csv': Buffer.from(`${header}${good}2,01/01/1999,,,,,,,"text"x,,,,,,,,,,,,,,,,,,,,\r\n`, 'latin1'), '1999VAERSSYMPTOMS.csv': sampleYear(1999, 'old', 1)['1999VAERSSYMPTOMS.csv'] });
+    expect(await userError(duckRead(dir))).toBe(`${join(dir, '1999VAERSDATA.csv')} line 4: not valid CSV: a quote inside an unquoted field, or text after a closing quote`);
+    await writeFiles(dir, { '1999VAERSDATA.csv': Buffer.from('VAERS_ID,RPT_DATE\r\n1,01/01/1999\r\n') });
+    expect(await userError(duckRead(dir))).toBe(`${join(dir, '1999VAERSDATA.csv')} line 1: header lacks column RECVDATE (found: VAERS_ID, RPT_DATE)`);
+  });
+});
