@@ -92,7 +92,14 @@ export function vaccinesPathOf(name) {
   return isDefault(name) ? '/vaccines' : `/analyses/${encodeURIComponent(name)}/vaccines`;
 }
 
-/** Triage path of an analysis: /triage for the default, else /analyses/NAME/triage. */
+/**
+ * Triage path of an analysis: always /analyses/NAME/triage, the default analysis's too. One analysis
+ * per page (issue 46): the API's /triage ranks `stratified` while the page's default is the store's
+ * default analysis (`all`), so the queue beside the pairs table would show another EB05 for the same
+ * pair; the queue, its cautions and the tables all come from the page's analysis. Before the
+ * listing is loaded (or when it failed), /triage.
+ */
 export function triagePathOf(name) {
-  return isDefault(name) ? '/triage' : `/analyses/${encodeURIComponent(name)}/triage`;
+  const resolved = analysisName(name);
+  return resolved ? `/analyses/${encodeURIComponent(resolved)}/triage` : '/triage';
 }

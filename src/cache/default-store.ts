@@ -17,7 +17,7 @@
 import { fork } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../domain/user-error.js';
 import { buildHeapFlag } from './heap.js';
@@ -27,6 +27,7 @@ import { ProgressReport, type PhaseTime } from './progress-report.js';
 import { formatDuration, phasePercent, type ExpectedTimes, type ProgressSnapshot } from './progress-view.js';
 import { cacheDir, cacheEntry, cacheKey, DEFAULT_VAERS_DIR, exists, type CacheEntry } from './key.js';
 import { isAlive, tryLock, unlock } from './lock.js';
+import { liveServers } from './serve-pid.js';
 
 /** Where the default store's preparation stands (for /readyz and the logs). */
 export interface BuildStatus {
@@ -130,12 +131,21 @@ async function removeLeftovers(dir: string, log: (message: string) => void): Pro
   }
 }
 
-/** Removes the stores of other keys (older inputs or code) that no live builder holds. */
-async function pruneOthers(entry: CacheEntry, log: (message: string) => void): Promise<void> {
+/**
+ * Removes the stores of other keys (older inputs or code) that no live builder holds and no live
+ * server serves (the `served` store of the pid files in the folder, src/cache/serve-pid.ts; the pid
+ * files of dead servers are removed on the way).
+ */
+export async function pruneOthers(entry: CacheEntry, log: (message: string) => void): Promise<void> {
+  const served = new Set((await liveServers(entry.dir)).flatMap((server) => (typeof server.served === 'string' ? [resolve(server.served)] : [])));
   for (const name of await readdir(entry.dir)) {
     const found = ENTRY_RE.exec(name);
     const path = join(entry.dir, name);
     if (!found || path === entry.store) continue;
+    if (served.has(resolve(path))) {
+      log(`keeping ${path} (a default store of other inputs or code that a live server serves)`);
+      continue;
+    }
     const age = Date.now() - (await stat(path).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
     if (age < PRUNE_AFTER_MS || (await exists(cacheEntry(entry.dir, found[1]).lock))) continue;
     log(`removing ${path} (a default store of other inputs or code)`);

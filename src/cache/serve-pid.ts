@@ -9,8 +9,9 @@
  * files are written whole (a temporary file renamed).
  */
 import { rmSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isAlive } from './lock.js';
 
 /** What the pid file of a serve process says. */
 export interface ServePid {
@@ -23,6 +24,12 @@ export interface ServePid {
   vaers: string | null;
   /** ISO time the server started. */
   started: string;
+  /**
+   * The store file it serves now (the default store's cache file once prepared, or `--store`); null
+   * while the default store is still being built. A default-store build does not prune the store a
+   * live server serves (src/cache/default-store.ts `pruneOthers`). Absent in files of older versions.
+   */
+  served?: string | null;
 }
 
 /** The outcome of the last reload asked for by SIGHUP (or SIGUSR2). */
@@ -48,6 +55,11 @@ export function reloadFile(dir: string, port: number): string {
   return join(dir, `serve-${port}.reload.json`);
 }
 
+const PID_RE = /^serve-(\d+)\.json$/;
+
+/** The pid files this process wrote (removed at its exit; a second write only rewrites the file). */
+const written = new Set<string>();
+
 /** Writes `value` as JSON to `path` whole (a temporary file of this process renamed). */
 async function writeWhole(path: string, value: unknown): Promise<void> {
   const draft = `${path}.tmp-${process.pid}`;
@@ -61,10 +73,12 @@ async function writeWhole(path: string, value: unknown): Promise<void> {
  * @throws the file system's Error when the folder cannot be written (the caller logs it: a server
  *   without a pid file still serves; only `reload` cannot find it).
  */
-export async function writePidFile(dir: string, info: Omit<ServePid, 'pid' | 'started'>): Promise<string> {
+export async function writePidFile(dir: string, info: Omit<ServePid, 'pid' | 'started'>, started = new Date().toISOString()): Promise<string> {
   await mkdir(dir, { recursive: true });
   const path = pidFile(dir, info.port);
-  await writeWhole(path, { pid: process.pid, started: new Date().toISOString(), ...info } satisfies ServePid);
+  await writeWhole(path, { pid: process.pid, started, ...info } satisfies ServePid);
+  if (written.has(path)) return path;
+  written.add(path);
   process.once('exit', () => {
     try {
       rmSync(path, { force: true });
@@ -82,6 +96,28 @@ export async function readPidFile(path: string): Promise<ServePid | null> {
   } catch {
     return null;
   }
+}
+
+/**
+ * The servers whose pid files in `dir` name a live process. The pid files (and reload outcomes) of
+ * dead processes (a server killed with SIGKILL, a crashed machine) are removed on the way, so they
+ * do not accumulate. Never throws: an unreadable folder gives no servers.
+ */
+export async function liveServers(dir: string): Promise<ServePid[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const servers: ServePid[] = [];
+  for (const name of names) {
+    const found = PID_RE.exec(name);
+    if (!found) continue;
+    const server = await readPidFile(join(dir, name));
+    if (server !== null && isAlive(server.pid)) {
+      servers.push(server);
+    } else {
+      await rm(join(dir, name), { force: true });
+      await rm(reloadFile(dir, Number(found[1])), { force: true });
+    }
+  }
+  return servers;
 }
 
 /** Writes the reload outcome (see the file comment). */

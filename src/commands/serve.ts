@@ -91,6 +91,12 @@ export async function runServe(options: ServeOptions): Promise<void> {
   let reloadDir: string | null = null;
   let boundPort = port;
   let outcomes: Promise<void> = Promise.resolve(); // written one after the other (one temporary file name)
+  const started = new Date().toISOString();
+  // The pid file names the store served now (`served`), so that a default-store build in the same cache folder does not prune it.
+  const notePid = (): Promise<string> => writePidFile(cacheDir(), {
+    port: boundPort, host, store: options.store ?? null, vaers: options.store === undefined ? (options.vaers ?? DEFAULT_VAERS_DIR) : null,
+    served: live.current ? live.path : null,
+  }, started);
   for (const [signal, force] of [['SIGHUP', false], ['SIGUSR2', true]] as const) {
     process.on(signal, () => {
       const requestedAt = Date.now();
@@ -102,7 +108,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
           store_build: current?.storeId ?? null, reports_through: current?.meta.reports_through ?? null,
         };
         const dir = reloadDir;
-        outcomes = outcomes.then(() => writeReloadOutcome(dir, boundPort, outcome))
+        outcomes = outcomes.then(() => writeReloadOutcome(dir, boundPort, outcome)).then(async () => { if (ok) await notePid(); })
           .catch((error: Error) => app.log.warn(`cannot write the reload outcome: ${error.message}`));
       };
       if (live.preparing || live.building.length > 0) {
@@ -152,7 +158,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
   const address = app.server.address();
   boundPort = address !== null && typeof address === 'object' ? address.port : port;
   // The pid file (cache folder) lets `reporting-signals reload` find this process (npm start runs it as npm's child).
-  await writePidFile(cacheDir(), { port: boundPort, host, store: options.store ?? null, vaers: options.store === undefined ? (options.vaers ?? DEFAULT_VAERS_DIR) : null })
+  await notePid()
     .then((path) => { reloadDir = cacheDir(); app.log.info(`pid file ${path}: \`reporting-signals reload\` refreshes this server`); })
     .catch((error: Error) => app.log.warn(`no pid file in ${cacheDir()} (${error.message}): send SIGHUP to process ${process.pid} to reload`));
   if (options.store !== undefined && live.current) process.stderr.write(`reporting-signals: the store ${options.store} answers now at ${url}\n`);
@@ -165,6 +171,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
       await app.close().catch(() => undefined);
       process.exit(1);
     }
+    if (reloadDir !== null) await notePid().catch((error: Error) => app.log.warn(`cannot rewrite the pid file: ${error.message}`));
     if (options.watch && !stopping) stopWatching = watchStore(live, (message) => app.log.warn(message));
   }
 }

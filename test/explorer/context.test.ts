@@ -36,8 +36,8 @@ describe.skipIf(!hasStore || !hasChromium)('explorer: the queue pages, and its c
 
   it('the front door shows the first 20 of the queue, the next 20 on request, and no noise above real signals', async () => {
     const { page, base } = session;
-    const first = (await json('/triage?caution=exclude&limit=20')) as Queue;
-    const second = (await json('/triage?caution=exclude&limit=20&offset=20')) as Queue;
+    const first = (await json('/analyses/all/triage?caution=exclude&limit=20')) as Queue;
+    const second = (await json('/analyses/all/triage?caution=exclude&limit=20&offset=20')) as Queue;
     await open(page, base, '/');
     expect(await column(page, '#triage-table', 0)).toEqual(first.pairs.map((_, i) => String(i + 1)));
     expect(await column(page, '#triage-table', 2)).toEqual(first.pairs.map((p) => p.event));
@@ -48,7 +48,7 @@ describe.skipIf(!hasStore || !hasChromium)('explorer: the queue pages, and its c
     expect(await column(page, '#triage-table', 0)).toEqual(second.pairs.map((_, i) => String(21 + i)));
     expect(await column(page, '#triage-table', 2)).toEqual(second.pairs.map((p) => p.event));
     // The whole queue: the last pair with EB05 >= 2 ranks above the first whose EB05 is below 1.
-    const all = ((await json('/triage?caution=exclude&limit=500')) as Queue).pairs;
+    const all = ((await json('/analyses/all/triage?caution=exclude&limit=500')) as Queue).pairs;
     const lastStrong = all.map((p) => p.eb05 !== null && p.eb05 >= 2).lastIndexOf(true);
     const firstWeak = all.findIndex((p) => p.eb05 === null || p.eb05 < 1);
     expect(lastStrong).toBeGreaterThan(0);
@@ -59,7 +59,7 @@ describe.skipIf(!hasStore || !hasChromium)('explorer: the queue pages, and its c
 
   it('a queue pair opens in the queue\'s analysis and window; its Reports tab on the window\'s quarters, "All time" on every quarter', async () => {
     const { page, base } = session;
-    const queue = (await json('/triage?caution=exclude&limit=20')) as Queue;
+    const queue = (await json('/analyses/all/triage?caution=exclude&limit=20')) as Queue;
     const top = queue.pairs[0];
     await open(page, base, '/');
     expect(await page.textContent('#triage-table caption')).toContain(`Analysis “${queue.analysis}”, window ending ${queue.quarter}`);
@@ -75,7 +75,7 @@ describe.skipIf(!hasStore || !hasChromium)('explorer: the queue pages, and its c
     const row = (series.quarters as Array<{ quarter: string; n: number }>).find((q) => q.quarter === queue.quarter)!;
     expect(row.n).toBe(top.n);
     expect(await page.$$eval('#series-table tbody tr[aria-current=true] th', (th) => th.map((t) => t.textContent))).toEqual([queue.quarter]);
-    expect(await page.textContent('#series-note')).toContain(`in the window ending ${queue.quarter} (analysis “${queue.analysis}”) the pair has n ${top.n} reports`);
+    expect(await page.textContent('#series-note')).toContain(`in the window ending ${queue.quarter} (analysis “${queue.analysis}” (the default)) the pair has n ${top.n} reports`);
     expect(await page.textContent('#series-table caption')).toContain('n is the pair’s reports received in the 4-quarter window ending at each quarter');
     // its reports: the window's quarters, the distinct reports of /cases with from and to
     const cases = `/analyses/${queue.analysis}/cases?vaccine=${encodeURIComponent(top.vaccine)}&event=${encodeURIComponent(top.event)}&limit=1`;

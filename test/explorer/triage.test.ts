@@ -79,7 +79,7 @@ describe.skipIf(!hasChromium)('explorer triage front door (GET /triage answered 
     await answerTriage(200, TRIAGE);
     await open(page, base, '/');
     // the queue without artefacts, and the artefacts (ranked after every other pair) for their section
-    expect(asked.map((u) => { const url = new URL(u); return `${url.pathname}?${url.searchParams}`; }).sort()).toEqual(['/triage?caution=exclude&limit=20&offset=0', '/triage?caution=only&limit=20']);
+    expect(asked.map((u) => { const url = new URL(u); return `${url.pathname}?${url.searchParams}`; }).sort()).toEqual(['/analyses/all/triage?caution=exclude&limit=20&offset=0', '/analyses/all/triage?caution=only&limit=20']);
     expect(await page.isVisible('#triage-section')).toBe(true);
     expect(await page.textContent('#triage-title')).toBe('Triage queue');
     // the queue first on the page, above the vaccine types
@@ -164,8 +164,8 @@ describe.skipIf(!hasChromium || !hasStore)('explorer pair view: onset and lag hi
 
   it('the front door on the real data: the queue of /triage?caution=exclude, then the artefacts (ranked after it) in their own section', async () => {
     const { app, page, base } = session;
-    const queue = (await app.inject({ url: '/triage?caution=exclude&limit=20' })).json();
-    const artefacts = (await app.inject({ url: '/triage?caution=only&limit=20' })).json();
+    const queue = (await app.inject({ url: '/analyses/all/triage?caution=exclude&limit=20' })).json();
+    const artefacts = (await app.inject({ url: '/analyses/all/triage?caution=only&limit=20' })).json();
     expect(artefacts.total).toBeGreaterThan(0);
     await open(page, base, '/');
     expect(await page.getAttribute('#triage-section', 'data-state')).toBe('ready');
