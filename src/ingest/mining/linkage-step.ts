@@ -108,12 +108,19 @@ function startLinkageWorker(): Worker {
  */
 export function linkInWorker(details: ReportDetails, progress: Progress, warn: (line: string) => void): { result: () => Promise<LinkageOutcome> } {
   const worker = startLinkageWorker();
-  const answer = new Promise<LinkageResult | Error>((resolve) => {
+  let columns: LinkageColumns | Error;
+  try {
+    columns = linkageColumnsOf(details);
+  } catch (error) {
+    // Columns missing: a failure of the linkage like any other (the build goes on without links).
+    columns = error instanceof Error ? error : new Error(String(error));
+  }
+  const answer = columns instanceof Error ? Promise.resolve(columns) : new Promise<LinkageResult | Error>((resolve) => {
     worker.once('message', (m: { ok: true } & LinkageResult | { ok: false; message: string }) => resolve(m.ok ? m : new Error(m.message)));
     worker.once('error', (error) => resolve(error));
     worker.once('exit', (code) => resolve(new Error(`the linkage worker thread exited with code ${code}`)));
   });
-  worker.postMessage(linkageColumnsOf(details));
+  if (!(columns instanceof Error)) worker.postMessage(columns);
   return {
     result: async () => {
       progress.start('link', 0, '');
