@@ -99,6 +99,13 @@ export interface LinkageOptions {
    * lower bound only holds more pairs, with the same result; -Infinity holds every candidate pair).
    */
   lowerBound?: number;
+  /**
+   * Let the linkage drop the text columns of `details` (`narrative` and `otherMeds` set to null)
+   * once it has read them into the reports' comparison values and patient evidence, so that the
+   * text is freed while the pairs are compared: for a caller holding its own copy (the build's
+   * linkage thread, linkage-worker.ts). Default false.
+   */
+  releaseText?: boolean;
 }
 
 /** LinkageSummary with the figures of the blocking and of the EM fit. */
@@ -206,6 +213,10 @@ export function streamPairs(details: LinkageColumns, options: LinkageOptions, lo
   visit: (a: number, b: number, pattern: number, weight: number, linkWeight: number) => void): PairPasses {
   const f = linkageFeatures(details);
   const evidence = patientEvidence(details.narrative, f.count);
+  if (options.releaseText) {
+    details.narrative = null;
+    details.otherMeds = null;
+  }
   // Template shares: per report, the candidate reports with a near-identical narrative (the top narrative level).
   const narrativeDigit = RADIX.slice(0, NARRATIVE).reduce((x, r) => x * r, 1);
   const nearIdentical = RADIX[NARRATIVE] - 1;

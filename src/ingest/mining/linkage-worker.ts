@@ -11,7 +11,8 @@ import type { LinkageColumns } from '../linkage/features.js';
 
 parentPort!.once('message', (details: LinkageColumns) => {
   try {
-    const result = linkReports(details);
+    // This thread's copy of the columns: the linkage may free their text once read.
+    const result = linkReports(details, { releaseText: true });
     parentPort!.postMessage({ ok: true, representative: result.representative, links: result.links, summary: result.summary }, [result.representative.buffer as ArrayBuffer]);
   } catch (error) {
     parentPort!.postMessage({ ok: false, message: (error as Error).message ?? String(error) });
