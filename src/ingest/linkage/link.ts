@@ -9,9 +9,11 @@
  * 1. features.ts: each report's comparison values, normalised; reports with no identifying field
  *    are `unlinkable` and never linked;
  * 2. blocking.ts: candidate pairs from several kinds of block, each block capped at `maxBlock`
- *    reports (default 100; larger ones are skipped), made block by block and never held: the
- *    linkage passes over them twice (streamPairs), so its memory grows with the reports and the
- *    largest block, not with the candidate pairs (105 million at the full download's size);
+ *    reports (default 100; larger ones are skipped), made block by block and never all held
+ *    (streamPairs: compared as they come; only the pairs whose pattern may be linked are kept
+ *    for the second pass), so the memory grows with the reports, the largest block and the
+ *    pairs past the case-identity rule, not with the candidate pairs (105 million at the full
+ *    download's size, about 0.5% of them past that rule);
  * 3. compare.ts: per candidate pair and field, an agreement level (missing weighs 0);
  * 4. estimate.ts, em.ts: the Fellegi-Sunter u probabilities from random pairs, the m
  *    probabilities by EM over the counts of the candidate pairs' patterns (first pass; Fellegi and
