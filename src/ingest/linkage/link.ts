@@ -108,7 +108,18 @@ export interface LinkageOptions {
    * linkage thread, linkage-worker.ts). Default false.
    */
   releaseText?: boolean;
+  /** Pairs held between the two passes at most (default MAX_HELD_PAIRS; streamPairs). */
+  maxHeld?: number;
 }
+
+/**
+ * The most candidate pairs the linkage holds between its two passes (12 bytes each: 192 MB):
+ * when more may be linked (streamPairs mayLink; under 1% of the candidate pairs of the embedded
+ * default and the 10% sample, 60,219 of 24.5 million there), the second pass makes the pairs
+ * again and compares them a second time instead (the same pairs in the same order: the same
+ * result, at one more comparison a pair), so the memory stays bounded whatever the rules let through.
+ */
+export const MAX_HELD_PAIRS = 16_000_000;
 
 /** LinkageSummary with the figures of the blocking and of the EM fit. */
 export interface LinkageSummaryDetails extends LinkageSummary {
@@ -179,8 +190,10 @@ export interface PairPasses {
   blocks: BlockingFigures[];
   /** Candidate pairs (LinkageSummary.candidate_pairs). */
   candidatePairs: number;
-  /** Candidate pairs held for the second pass (streamPairs). */
+  /** Candidate pairs whose pattern may be linked (mayLink), weighed by the second pass (streamPairs). */
   heldPairs: number;
+  /** Whether the second pass made the pairs again (more than LinkageOptions.maxHeld passed), rather than reading them held. */
+  regenerated: boolean;
 }
 
 /**
@@ -201,14 +214,16 @@ function mayLink(pattern: number): boolean {
  *    candidate reports with a near-identical narrative (PatientEvidence.templateShare, which
  *    differentPatients reads); a pair is held (12 bytes) only when its pattern may be linked
  *    (mayLink: 0.6% of the embedded default's 10 million candidate pairs), or every pair when
- *    `lowerBound` is -Infinity;
- * 2. the held pairs, in the order the blocking made them, are weighed with the fitted model;
+ *    `lowerBound` is -Infinity, at most `options.maxHeld` of them (MAX_HELD_PAIRS);
+ * 2. the held pairs (or, past that cap, the pairs made and compared again, those that may be
+ *    linked), in the order the blocking made them, are weighed with the fitted model;
  *    `visit(a, b, pattern, weight, linkWeight)` gets each pair whose link weight (linkWeight:
  *    +Infinity for an exact duplicate) reaches `lowerBound`.
  * The result is the one a linkage holding every pair would give: the pattern counts, the template
  * shares and the veto counts are sums over the pairs, a weight depends on the two reports and the
- * fitted model only, and a pair not held weighs -Infinity. Memory: the features, the blocking's
- * keys, the pattern counts (a few thousand patterns) and the held pairs, plus what `visit` keeps;
+ * fitted model only, and a pair that may not be linked weighs -Infinity. Memory: the features, the
+ * blocking's keys, the pattern counts (a few thousand patterns) and the held pairs (at most
+ * MAX_HELD_PAIRS), plus what `visit` keeps;
  * nothing for the other candidate pairs.
  */
 export function streamPairs(details: LinkageColumns, options: LinkageOptions, lowerBound: number,
@@ -224,10 +239,19 @@ export function streamPairs(details: LinkageColumns, options: LinkageOptions, lo
   const nearIdentical = RADIX[NARRATIVE] - 1;
   const patterns = new Map<number, number>();
   const holds = new Map<number, boolean>();
+  const passes = (p: number): boolean => {
+    let hold = holds.get(p);
+    if (hold === undefined) holds.set(p, (hold = lowerBound === -Infinity || mayLink(p)));
+    return hold;
+  };
+  const maxHeld = options.maxHeld ?? MAX_HELD_PAIRS;
   const int32 = (n: number): Int32Array => new Int32Array(n);
-  const [heldA, heldB, heldPattern] = [new Growable(int32), new Growable(int32), new Growable(int32)];
+  // The held pairs (a, b, pattern); null once more than maxHeld pass: the second pass then makes the pairs again.
+  let held: Array<Growable<Int32Array>> | null = [new Growable(int32), new Growable(int32), new Growable(int32)];
   let candidates = 0;
-  const blocks = candidatePairs(blocking(f, options.maxBlock ?? MAX_BLOCK), (a, b) => {
+  let passing = 0;
+  const blocks = blocking(f, options.maxBlock ?? MAX_BLOCK);
+  const figures = candidatePairs(blocks, (a, b) => {
     const p = comparePair(f, a, b);
     patterns.set(p, (patterns.get(p) ?? 0) + 1);
     candidates++;
@@ -235,28 +259,43 @@ export function streamPairs(details: LinkageColumns, options: LinkageOptions, lo
       evidence.templateShare[a]++;
       evidence.templateShare[b]++;
     }
-    let hold = holds.get(p);
-    if (hold === undefined) holds.set(p, (hold = lowerBound === -Infinity || mayLink(p)));
-    if (!hold) return;
-    heldA.push(a);
-    heldB.push(b);
-    heldPattern.push(p);
+    if (!passes(p)) return;
+    passing++;
+    if (held === null) return;
+    if (held[0].length >= maxHeld) {
+      held = null;
+      return;
+    }
+    held[0].push(a);
+    held[1].push(b);
+    held[2].push(p);
   });
   const model = estimate(f, patterns);
   const vetoes = new Map<string, number>();
   const counting = pairWeigher(f, model, evidence, vetoes);
   const exact = linkWeight(f, evidence);
-  const [a, b, pattern] = [heldA.done(), heldB.done(), heldPattern.done()];
-  for (let i = 0; i < pattern.length; i++) {
-    const weight = counting(a[i], b[i], pattern[i]);
-    const link = exact(a[i], b[i], pattern[i], weight);
-    if (link >= lowerBound) visit(a[i], b[i], pattern[i], weight, link);
+  const weigh = (a: number, b: number, p: number): void => {
+    const weight = counting(a, b, p);
+    const link = exact(a, b, p, weight);
+    if (link >= lowerBound) visit(a, b, p, weight, link);
+  };
+  const regenerated = held === null;
+  if (held !== null) {
+    const [a, b, pattern] = held.map((g) => g.done());
+    held = null;
+    for (let i = 0; i < pattern.length; i++) weigh(a[i], b[i], pattern[i]);
+  } else {
+    // The same pairs in the same order, compared again: those that pass are weighed.
+    candidatePairs(blocks, (a, b) => {
+      const p = comparePair(f, a, b);
+      if (passes(p)) weigh(a, b, p);
+    });
   }
   const weightOf = pairWeigher(f, model, evidence);
   const linkWeightOf = linkWeight(f, evidence);
   return {
     features: f, evidence, vetoes: Object.fromEntries([...vetoes].sort()), model, weightOf,
-    linkWeightOf: (x, y, p) => linkWeightOf(x, y, p, weightOf(x, y, p)), blocks, candidatePairs: candidates, heldPairs: pattern.length,
+    linkWeightOf: (x, y, p) => linkWeightOf(x, y, p, weightOf(x, y, p)), blocks: figures, candidatePairs: candidates, heldPairs: passing, regenerated,
   };
 }
 
