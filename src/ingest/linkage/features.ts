@@ -217,16 +217,16 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
     f.vaxImputed[i] = imputedLevel(details.vaxDate[i]);
     f.onsetImputed[i] = imputedLevel(details.onsetDate[i]);
     f.namedDays[i] = lists.pack(namedDaysOf(details.narrative?.[i] ?? null));
-    f.medicines[i] = lists.pack(medicineTokens(details.otherMeds?.[i]));
-    f.vaccines[i] = lists.pack(runOf(vaxStart, name, i));
-    f.vaccineKinds[i] = lists.pack(vaccineKindsOf(Array.from(f.vaccines[i], (k) => (k >= 0 ? strings[k] : ''))));
+    f.medicines[i] = lists.packShared(medicineTokens(details.otherMeds?.[i]));
+    f.vaccines[i] = lists.packShared(runOf(vaxStart, name, i));
+    f.vaccineKinds[i] = lists.packShared(vaccineKindsOf(Array.from(f.vaccines[i], (k) => (k >= 0 ? strings[k] : ''))));
     const lots: number[] = [];
     for (let k = vaxStart[i]; k < vaxStart[i + 1]; k++) {
       const l = normaliseLot(lot[k] >= 0 ? strings[lot[k]] : null);
       if (l !== '') lots.push(lotNumber(l));
     }
-    f.lots[i] = lots.length === 0 ? EMPTY : lists.pack(sortedDistinct(lots));
-    f.events[i] = lists.pack(runOf(details.events.start, details.events.term, i));
+    f.lots[i] = lots.length === 0 ? EMPTY : lists.packShared(sortedDistinct(lots));
+    f.events[i] = lists.packShared(runOf(details.events.start, details.events.term, i));
     const splt = details.splttype[i];
     f.splttype[i] = splt >= 0 ? strings[splt].toUpperCase().replace(/[^A-Z0-9]/g, '') : '';
     f.narrative[i] = lists.pack(narrativeTokens(details.narrative?.[i] ?? null));
