@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import type { LinkageColumns } from '../src/ingest/linkage/features.js';
+import { linkageColumnsOf } from '../src/ingest/mining/linkage-step.js';
 import { readVaers } from '../src/ingest/vaers/read.js';
 
 /** The linkage columns of the reports under `vaers` (cached in `cache` when given). */
@@ -15,11 +16,7 @@ export async function realLinkageColumns(vaers: string, cache?: string): Promise
   const started = performance.now();
   const d = (await readVaers(vaers, { narratives: true })).details;
   console.log(`read ${d.count} reports in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  const columns: LinkageColumns = {
-    count: d.count, id: d.id, received: d.received, age: d.age, sex: d.sex, state: d.state, vaxDate: d.vaxDate, onsetDate: d.onsetDate,
-    splttype: d.splttype, narrative: d.narrative, otherMeds: d.otherMeds, strings: d.strings, vaccines: { start: d.vaccines.start, name: d.vaccines.name, lot: d.vaccines.lot },
-    events: { start: d.events.start, term: d.events.term },
-  };
+  const columns = linkageColumnsOf(d);
   if (cache) writeFileSync(cache, serialize(columns));
   return columns;
 }

@@ -99,51 +99,104 @@ function blockKeys(f: LinkageFeatures): Array<{ block: string; keys: Float64Arra
 }
 
 /**
- * Calls `pair(a, b, kind)` (a < b) once for every candidate pair of `f` (see the module header),
- * `kind` being the index in BLOCK_KINDS of the block that produced it, and returns the figures of
- * each kind of block.
+ * The blocks of one kind: `order` lists the reports with a key, sorted by key then row, block r
+ * being `order[start[r] .. start[r + 1] - 1]`. Sorted without a comparator (a comparator sort of
+ * 2 million rows costs seconds per kind): the distinct keys by a native typed-array sort, each
+ * report's key numbered by binary search among them, the rows then placed by a counting sort
+ * (stable: rows stay in order within a block).
  */
-export function candidatePairs(f: LinkageFeatures, pair: (a: number, b: number, kind: number) => void, maxBlock = MAX_BLOCK): BlockingFigures[] {
-  const kinds = blockKeys(f);
-  // Per kind, the keys of its skipped (oversized) blocks.
-  const skipped: Array<Set<number>> = kinds.map(() => new Set());
-  const order = new Int32Array(f.count);
+function blocksOf(keys: Float64Array): { order: Int32Array; start: Int32Array } {
+  let length = 0;
+  for (let i = 0; i < keys.length; i++) if (!Number.isNaN(keys[i])) length++;
+  const distinct = new Float64Array(length);
+  length = 0;
+  for (let i = 0; i < keys.length; i++) if (!Number.isNaN(keys[i])) distinct[length++] = keys[i];
+  distinct.sort();
+  let blocks = 0;
+  for (let i = 0; i < length; i++) if (i === 0 || distinct[i] !== distinct[blocks - 1]) distinct[blocks++] = distinct[i];
+  const rank = new Int32Array(keys.length).fill(-1);
+  const start = new Int32Array(blocks + 1);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (Number.isNaN(key)) continue;
+    let lo = 0;
+    let hi = blocks - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (distinct[mid] < key) lo = mid + 1; else hi = mid;
+    }
+    rank[i] = lo;
+    start[lo + 1]++;
+  }
+  for (let r = 0; r < blocks; r++) start[r + 1] += start[r];
+  const next = start.slice(0, blocks);
+  const order = new Int32Array(length);
+  for (let i = 0; i < keys.length; i++) if (rank[i] >= 0) order[next[rank[i]]++] = i;
+  return { order, start };
+}
+
+/**
+ * The blocking of a linkage's reports: every kind's keys (see the module header), computed once
+ * for the passes over the candidate pairs (candidatePairs). Memory: 8 bytes a report per kind of
+ * block, and one byte a report per kind for the skipped blocks; nothing per pair.
+ */
+export interface Blocking {
+  count: number;
+  maxBlock: number;
+  kinds: ReadonlyArray<{ block: string; keys: Float64Array }>;
+}
+
+/** The blocking of `f` with blocks capped at `maxBlock` reports (see the module header). */
+export function blocking(f: LinkageFeatures, maxBlock = MAX_BLOCK): Blocking {
+  return { count: f.count, maxBlock, kinds: blockKeys(f) };
+}
+
+/**
+ * Calls `pair(a, b, kind)` (a < b) once for every candidate pair of `blocks` (see the module
+ * header), `kind` being the index in BLOCK_KINDS of the block that produced it, and returns the
+ * figures of each kind of block. The pairs are made block by block and handed over at once (none
+ * is held: memory does not grow with the pairs), in the same order on every call, so a linkage
+ * can pass over them twice (link.ts).
+ */
+export function candidatePairs(blocks: Blocking, pair: (a: number, b: number, kind: number) => void): BlockingFigures[] {
+  const { kinds, maxBlock } = blocks;
+  // Per kind, 1 for the reports in a skipped (oversized) block of that kind.
+  const skipped: Uint8Array[] = [];
   return kinds.map(({ block, keys }, kind) => {
     const figures: BlockingFigures = { block, blocks: 0, pairs: 0, skippedBlocks: 0, skippedReports: 0 };
-    let length = 0;
-    for (let i = 0; i < f.count; i++) if (!Number.isNaN(keys[i])) order[length++] = i;
-    const sorted = order.subarray(0, length).sort((x, y) => keys[x] - keys[y] || x - y);
-    for (let from = 0; from < length;) {
-      let to = from + 1;
-      while (to < length && keys[sorted[to]] === keys[sorted[from]]) to++;
+    const inSkipped = new Uint8Array(blocks.count);
+    skipped.push(inSkipped);
+    const { order, start } = blocksOf(keys);
+    for (let r = 0; r + 1 < start.length; r++) {
+      const from = start[r];
+      const to = start[r + 1];
       const size = to - from;
       if (size > maxBlock) {
-        skipped[kind].add(keys[sorted[from]]);
+        for (let x = from; x < to; x++) inSkipped[order[x]] = 1;
         figures.skippedBlocks++;
         figures.skippedReports += size;
       } else if (size > 1) {
         figures.blocks++;
         for (let x = from; x < to; x++) {
           for (let y = x + 1; y < to; y++) {
-            const a = sorted[x];
-            const b = sorted[y];
+            const a = order[x];
+            const b = order[y];
             if (sharedEarlier(kinds, skipped, kind, a, b)) continue;
             figures.pairs++;
             pair(a, b, kind);
           }
         }
       }
-      from = to;
     }
     return figures;
   });
 }
 
 /** Whether reports a and b share a key of a kind before `kind` in a block that was not skipped. */
-function sharedEarlier(kinds: ReadonlyArray<{ keys: Float64Array }>, skipped: ReadonlyArray<Set<number>>, kind: number, a: number, b: number): boolean {
+function sharedEarlier(kinds: ReadonlyArray<{ keys: Float64Array }>, skipped: readonly Uint8Array[], kind: number, a: number, b: number): boolean {
   for (let j = 0; j < kind; j++) {
     const key = kinds[j].keys[a];
-    if (key === kinds[j].keys[b] && !Number.isNaN(key) && !skipped[j].has(key)) return true;
+    if (key === kinds[j].keys[b] && !Number.isNaN(key) && skipped[j][a] === 0) return true;
   }
   return false;
 }

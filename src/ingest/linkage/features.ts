@@ -36,6 +36,7 @@
 import { SEX_CODES } from '../../domain/report-rules.js';
 import type { ReportDetails } from '../vaers/report-details.js';
 import { dayNumber } from '../../domain/report-days.js';
+import { ListPacker } from './pack.js';
 
 /**
  * The report columns the linkage reads: a part of the build's ReportDetails (which is one), so
@@ -195,6 +196,8 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
     vaccines: new Array<Int32Array>(n), lots: new Array<Int32Array>(n), lotNames: [], events: new Array<Int32Array>(n),
     splttype: new Array<string>(n), narrative: new Array<Int32Array>(n), identifiable: new Uint8Array(n), completeness: new Uint8Array(n),
   };
+  // The lists as views into shared chunks (pack.ts: a small typed array each costs twice the memory).
+  const lists = new ListPacker();
   const sexCode = (code: number): number => (SEX_CODES[code] === 'F' ? 1 : SEX_CODES[code] === 'M' ? 2 : 0);
   const { start: vaxStart, name, lot } = details.vaccines;
   const lotNumbers = new Map<string, number>();
@@ -213,20 +216,20 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
     f.onsetDay[i] = dayOf(details.onsetDate[i]);
     f.vaxImputed[i] = imputedLevel(details.vaxDate[i]);
     f.onsetImputed[i] = imputedLevel(details.onsetDate[i]);
-    f.namedDays[i] = namedDaysOf(details.narrative?.[i] ?? null);
-    f.medicines[i] = medicineTokens(details.otherMeds?.[i]);
-    f.vaccines[i] = runOf(vaxStart, name, i);
-    f.vaccineKinds[i] = vaccineKindsOf(Array.from(f.vaccines[i], (k) => (k >= 0 ? strings[k] : '')));
+    f.namedDays[i] = lists.pack(namedDaysOf(details.narrative?.[i] ?? null));
+    f.medicines[i] = lists.packShared(medicineTokens(details.otherMeds?.[i]));
+    f.vaccines[i] = lists.packShared(runOf(vaxStart, name, i));
+    f.vaccineKinds[i] = lists.packShared(vaccineKindsOf(Array.from(f.vaccines[i], (k) => (k >= 0 ? strings[k] : ''))));
     const lots: number[] = [];
     for (let k = vaxStart[i]; k < vaxStart[i + 1]; k++) {
       const l = normaliseLot(lot[k] >= 0 ? strings[lot[k]] : null);
       if (l !== '') lots.push(lotNumber(l));
     }
-    f.lots[i] = lots.length === 0 ? EMPTY : sortedDistinct(lots);
-    f.events[i] = runOf(details.events.start, details.events.term, i);
+    f.lots[i] = lots.length === 0 ? EMPTY : lists.packShared(sortedDistinct(lots));
+    f.events[i] = lists.packShared(runOf(details.events.start, details.events.term, i));
     const splt = details.splttype[i];
     f.splttype[i] = splt >= 0 ? strings[splt].toUpperCase().replace(/[^A-Z0-9]/g, '') : '';
-    f.narrative[i] = narrativeTokens(details.narrative?.[i] ?? null);
+    f.narrative[i] = lists.pack(narrativeTokens(details.narrative?.[i] ?? null));
     const known = (Number.isNaN(f.age[i]) ? 0 : 1) + (f.sex[i] > 0 ? 1 : 0) + (f.state[i] >= 0 ? 1 : 0) + (f.vaxDay[i] >= 0 ? 1 : 0)
       + (f.onsetDay[i] >= 0 ? 1 : 0) + (f.lots[i].length > 0 ? 1 : 0) + (f.splttype[i] !== '' ? 1 : 0) + (f.narrative[i].length > 0 ? 1 : 0);
     f.completeness[i] = known;

@@ -36,5 +36,13 @@ export interface LinkageResult {
    */
   representative: Int32Array;
   summary: LinkageSummary;
+  /**
+   * Candidate pairs the linkage held: those whose link weight reached its lower bound (link.ts
+   * LinkageOptions.lowerBound, the threshold by default), out of `summary.candidate_pairs`. Not
+   * stored: a figure of the linkage's memory (bench/linkage-size.ts).
+   */
+  keptPairs?: number;
+  /** Candidate pairs held between the linkage's two passes (link.ts streamPairs: those whose pattern may be linked). Not stored. */
+  heldPairs?: number;
 }
 

@@ -12,6 +12,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { linkReports } from '../linkage/link.js';
+import type { LinkageColumns } from '../linkage/features.js';
 import type { LinkageSummary } from '../../domain/store-schema.js';
 import type { LinkageResult } from '../linkage/types.js';
 import type { ReportLinkRow } from '../../domain/store-schema.js';
@@ -78,6 +79,19 @@ function applyLinkage(details: ReportDetails, result: LinkageResult | Error, war
   }
 }
 
+/**
+ * The report columns the linkage reads (features.ts LinkageColumns), taken from the build's
+ * `details` without copying: what linkInWorker hands its thread (a structured clone copies only
+ * these, not every report column) and what the linkage benchmarks cache.
+ */
+export function linkageColumnsOf(d: ReportDetails): LinkageColumns {
+  return {
+    count: d.count, id: d.id, received: d.received, age: d.age, sex: d.sex, state: d.state, vaxDate: d.vaxDate, onsetDate: d.onsetDate,
+    splttype: d.splttype, narrative: d.narrative, otherMeds: d.otherMeds, strings: d.strings,
+    vaccines: { start: d.vaccines.start, name: d.vaccines.name, lot: d.vaccines.lot }, events: { start: d.events.start, term: d.events.term },
+  };
+}
+
 /** The linkage worker's entry (`.ts` through worker-boot.mjs under tsx and vitest, `.js` compiled; as pool.ts). */
 function startLinkageWorker(): Worker {
   if (import.meta.url.endsWith('.ts')) {
@@ -88,18 +102,25 @@ function startLinkageWorker(): Worker {
 
 /**
  * linkDuplicates in a worker thread (linkage-worker.ts), so that the main thread and the pool
- * work meanwhile: `details` is copied to the worker at once; the returned `result()` waits for
+ * work meanwhile: the linkage's columns of `details` (linkageColumnsOf) are copied to the worker at once; the returned `result()` waits for
  * the linkage, then sets the clusters as linkDuplicates does (same outcome, same warning on a
  * failure, the worker's own failure included). Progress phase `link` spans the wait in `result()`.
  */
 export function linkInWorker(details: ReportDetails, progress: Progress, warn: (line: string) => void): { result: () => Promise<LinkageOutcome> } {
   const worker = startLinkageWorker();
-  const answer = new Promise<LinkageResult | Error>((resolve) => {
+  let columns: LinkageColumns | Error;
+  try {
+    columns = linkageColumnsOf(details);
+  } catch (error) {
+    // Columns missing: a failure of the linkage like any other (the build goes on without links).
+    columns = error instanceof Error ? error : new Error(String(error));
+  }
+  const answer = columns instanceof Error ? Promise.resolve(columns) : new Promise<LinkageResult | Error>((resolve) => {
     worker.once('message', (m: { ok: true } & LinkageResult | { ok: false; message: string }) => resolve(m.ok ? m : new Error(m.message)));
     worker.once('error', (error) => resolve(error));
     worker.once('exit', (code) => resolve(new Error(`the linkage worker thread exited with code ${code}`)));
   });
-  worker.postMessage(details);
+  if (!(columns instanceof Error)) worker.postMessage(columns);
   return {
     result: async () => {
       progress.start('link', 0, '');
