@@ -19,7 +19,8 @@
  *   all measured: each is read whole.
  *
  * Writes: `--out` (the item list: item id, kind, VAERS_IDs, stratum, part, second reading,
- * weights; for the scoring scripts, never shown to a reader), and under `--packets` one Markdown
+ * weights; for the scoring scripts, never shown to a reader), beside it `<out>-strata.csv` (each
+ * stratum's pool of candidate pairs and the pairs drawn from it: the design weights), and under `--packets` one Markdown
  * packet per PACKET_SIZE items (item ids P001..., C01... given in a seeded random order) (`measured-01.md`, `clusters-01.md`, `second-01.md`, `tuning-01.md`,
  * ...) with every field of every report as the raw files hold them (VAERSDATA, VAERSVAX,
  * VAERSSYMPTOMS, Windows-1252, read by the build's CSV reader src/ingest/vaers/csv.ts) and nothing of the linkage (no weight, stratum or reason), each with a
@@ -150,6 +151,8 @@ for (const it of shuffled(items)) it.item = it.kind === 'pair' ? `${ROUND.pairPr
 items.sort((p, q) => (p.item < q.item ? -1 : 1));
 console.log(`round ${values.round}, seed ${SEED}; candidate pairs ${scored.a.length}; clusters of two or more ${clusters.length} (${fresh.length} not read before); pairs labelled before left out ${labelledBefore.size}; strata ${[...pools].map(([s, p]) => `${s} ${p.length}`).join(', ')}`);
 console.log(`drawn ${pairNo} pairs (tuning ${items.filter((i) => i.kind === 'pair' && i.part === 'tuning').length}, measured ${items.filter((i) => i.kind === 'pair' && i.part === 'measured').length}, second reading ${items.filter((i) => i.second).length}), ${clusterNo} clusters`);
+// The strata's sizes (pairs not labelled before) and draws, for the design-weighted figures (test/ingest/linkage/measure.ts weightedFigures).
+writeFileSync(values.out!.replace(/\.csv$/, '-strata.csv'), `stratum,pool,drawn\n${ALLOCATION.map(([s]) => `${s},${pools.get(s)!.length},${items.filter((it) => it.stratum === s).length}`).join('\n')}\n`);
 const fixed = (w: number): string => (Number.isFinite(w) ? w.toFixed(1) : String(w));
 writeFileSync(values.out!, `item_id,kind,vaers_ids,stratum,part,second_reading,weight,raw_weight\n${items.map((it) =>
   `${it.item},${it.kind},${it.ids.join(' ')},${it.stratum},${it.part},${it.second},${fixed(it.weight)},${fixed(it.raw)}`).join('\n')}\n`);

@@ -40,6 +40,8 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
   },
   "second_reading_pairs": 0,
   "kappa": -1,
+  "pair_precision_weighted": -1,
+  "pair_recall_weighted": -1,
   "pair_precision_post_hoc": {
     "k": 58,
     "n": 63,

@@ -267,3 +267,44 @@ export function importLabels(dir: string, items: readonly Item[], by: (file: str
   const cell = (v: string): string => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
   return `item_id,vaers_ids,reading,label,deciding_phrases,same_case_groups,labelled_by\n${rows.map((r) => r.map(cell).join(',')).join('\n')}\n`;
 }
+
+/** One stratum of a draw: its pool of candidate pairs and the pairs drawn from it (`<sample>-strata.csv`). */
+export interface Stratum {
+  stratum: string;
+  pool: number;
+  drawn: number;
+}
+
+/** The strata of the fresh draw (sample-43-fresh-strata.csv under `root`), empty when absent. */
+export function freshStrata(root: string): Stratum[] {
+  const path = join(root, 'test/fixtures/linkage/sample-43-fresh-strata.csv');
+  if (!existsSync(path)) return [];
+  return (parse(readFileSync(path), { columns: true }) as Array<Record<string, string>>).map((r) => ({ stratum: r.stratum, pool: Number(r.pool), drawn: Number(r.drawn) }));
+}
+
+/**
+ * Design-weighted pairwise figures of one part over all candidate pairs (the stratified draw
+ * undone: each decided pair of stratum s stands for pool_s / decided_s candidate pairs, the
+ * undecided taken as missing at random within their stratum; Horvitz-Thompson ratio estimates,
+ * Cochran 1977, "Sampling techniques", ch. 5): the estimated same-case candidate pairs, precision
+ * and recall. Point estimates (no interval); NaN when nothing is decided.
+ */
+export function weightedFigures(items: readonly Item[], labels: ReadonlyMap<string, Reading>, part: Item['part'], strata: readonly Stratum[],
+  together: (a: number, b: number) => boolean): { sameCasePairs: number; precision: number; recall: number } {
+  let same = 0;
+  let predicted = 0;
+  let correct = 0;
+  for (const { stratum, pool } of strata) {
+    const decided = items.filter((it) => it.kind === 'pair' && it.part === part && it.stratum === stratum && [undefined, 'undecidable'].indexOf(labels.get(it.item)?.label) < 0);
+    if (decided.length === 0) continue;
+    const w = pool / decided.length;
+    for (const it of decided) {
+      const isSame = labels.get(it.item)!.label === 'same_case';
+      const linked = together(it.ids[0], it.ids[1]);
+      if (isSame) same += w;
+      if (linked) predicted += w;
+      if (linked && isSame) correct += w;
+    }
+  }
+  return { sameCasePairs: same, precision: predicted === 0 ? NaN : correct / predicted, recall: same === 0 ? NaN : correct / same };
+}

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LINKAGE_MEASURED } from '../../../src/serve/signals/linkage-measured.js';
-import { clusterFigures, cohenKappa, importLabels, wilson, type Item, type Reading } from './measure.js';
+import { clusterFigures, cohenKappa, importLabels, weightedFigures, wilson, type Item, type Reading } from './measure.js';
 import { docsBlock, measuredFigures, renderDomainModule, renderPage, servedFigures } from './measured-render.js';
 
 const root = process.cwd();
@@ -77,5 +77,18 @@ describe('the labelled set figures', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('weights each stratum\'s decided pairs back to its pool: precision 1/2, recall 1/11 on a hand-worked draw', () => {
+    const pair = (item: string, ids: number[], stratum: string): Item => ({ item, kind: 'pair', ids, stratum, part: 'fresh', second: false });
+    const items = [pair('R1', [1, 2], 'linked'), pair('R2', [3, 4], 'linked'), pair('R3', [5, 6], 'w40'), pair('R4', [7, 8], 'w40'), pair('R5', [9, 10], 'w40')];
+    const read = (item: string, label: Reading['label']): [string, Reading] => [item, { item, reading: 'first', label, phrases: 'x', groups: [], unplaced: [], by: '' }];
+    const labels = new Map([read('R1', 'same_case'), read('R2', 'different_patients'), read('R3', 'same_case'), read('R4', 'different_patients'), read('R5', 'undecidable')]);
+    // linked: pool 100, 2 decided -> 50 each: 50 same and linked, 50 different and linked; w40: pool 1000, 2 decided -> 500 each: 500 same, not linked
+    const together = (a: number): boolean => a <= 4;
+    const w = weightedFigures(items, labels, 'fresh', [{ stratum: 'linked', pool: 100, drawn: 2 }, { stratum: 'w40', pool: 1000, drawn: 3 }], together);
+    expect(w.sameCasePairs).toBe(550);
+    expect(w.precision).toBe(0.5);
+    expect(w.recall).toBeCloseTo(1 / 11, 12);
   });
 });

@@ -4,7 +4,7 @@
  * computed by test/ingest/linkage/measure.ts from the fixtures and the linkage's recorded verdicts
  * (test/fixtures/linkage/verdicts-43.json: per labelled VAERS_ID, its cluster's representative).
  */
-import { clusterFigures, labelledSet, labelsOfRecord, pairFigures, secondReading, type ClusterFigures, type PairFigures, type Proportion } from './measure.js';
+import { clusterFigures, freshStrata, labelledSet, labelsOfRecord, pairFigures, secondReading, weightedFigures, type ClusterFigures, type PairFigures, type Proportion } from './measure.js';
 
 /** Per labelled VAERS_ID, the VAERS_ID of its cluster's representative under the linkage measured; `clusters`: the clusters of two or more reports of the default store. */
 export type Verdicts = Record<string, number>;
@@ -17,6 +17,8 @@ export interface MeasuredFigures {
   pairs: { fresh: PairFigures; before: PairFigures; postHoc: PairFigures; tuning: PairFigures };
   /** Random clusters: `fresh` (round 3's, drawn from today's clusters), `postHoc` (round 1's, cut by today's rules), `before` (round 1's as drawn). */
   clusters: { fresh: ClusterFigures; before: ClusterFigures; postHoc: ClusterFigures };
+  /** The fresh set's pairwise figures weighted back to all candidate pairs (measure.ts weightedFigures). */
+  weighted: ReturnType<typeof weightedFigures>;
   /** Second readings: round 3's doubly read pairs, round 1's (all), round 1's measured part. */
   secondFresh: ReturnType<typeof secondReading>;
   second: ReturnType<typeof secondReading>;
@@ -45,6 +47,7 @@ export function measuredFigures(root: string, verdicts: Verdicts, clusters: numb
     counts: [...counts.values()].sort((x, y) => x.part.localeCompare(y.part) || x.stratum.localeCompare(y.stratum)),
     pairs: { fresh: pairFigures(items, labels, 'fresh', now), before: pairFigures(items, labels, 'measured', before), postHoc: pairFigures(items, labels, 'measured', now), tuning: pairFigures(items, labels, 'tuning', now) },
     clusters: { fresh: clusterFigures(items, labels, groupOf, 'fresh'), before: clusterFigures(items, labels, () => 0, 'measured'), postHoc: clusterFigures(items, labels, groupOf, 'measured') },
+    weighted: weightedFigures(items, labels, 'fresh', freshStrata(root), now),
     secondFresh: secondReading(items, readings, 'fresh'),
     second: secondReading(items, readings, ['tuning', 'measured']),
     secondMeasured: secondReading(items, readings, 'measured'),
@@ -69,6 +72,7 @@ export function renderPage(m: MeasuredFigures): string {
     `| precision of the random clusters | ${show(m.clusters.fresh.precision)} | ${show(m.clusters.postHoc.precision)} | ${show(m.clusters.before.precision)} |`,
     `| same-case random clusters still whole | ${show(m.clusters.fresh.sameWhole)} | ${show(m.clusters.postHoc.sameWhole)} | ${show(m.clusters.before.sameWhole)} |`,
     '',
+    `Fresh set weighted back to all candidate pairs (each stratum's decided pairs standing for its pool; point estimates): about ${Math.round(m.weighted.sameCasePairs)} same-case candidate pairs, pairwise precision ${f3(m.weighted.precision)}, recall ${f3(m.weighted.recall)}.`,
     `Round 1's tuning part (post hoc): pairwise precision ${show(m.pairs.tuning.precision)}, recall ${show(m.pairs.tuning.recall)}.`,
     `Random clusters: fresh ${m.clusters.fresh.clusters} drawn, ${m.clusters.fresh.decidedClusters} decided; round 1's ${m.clusters.postHoc.clusters} drawn, ${m.clusters.postHoc.decidedClusters} decided. Clusters of two or more reports in the default store now: ${m.default_store_clusters}.`,
     `Second reading, fresh set: ${m.secondFresh.pairs} pairs read twice, agreement ${f3(m.secondFresh.agreement)}, Cohen's kappa ${f3(m.secondFresh.kappa)}; disagreements (first/second): ${m.secondFresh.disagreements.join('; ') || 'none'}.`,
@@ -105,6 +109,7 @@ export function servedFigures(m: MeasuredFigures): Record<string, unknown> {
     labelled_set: 'test/fixtures/linkage/labelled-43-fresh.csv, the fresh measured set; labelled-43.csv, round 1 (docs/duplicates.md, "The labelled set")',
     pair_precision: p(m.pairs.fresh.precision), pair_recall: p(m.pairs.fresh.recall), cluster_precision: p(m.clusters.fresh.precision), same_case_clusters_whole: p(m.clusters.fresh.sameWhole),
     second_reading_pairs: m.secondFresh.pairs, kappa: round(m.secondFresh.kappa),
+    pair_precision_weighted: round(m.weighted.precision), pair_recall_weighted: round(m.weighted.recall),
     pair_precision_post_hoc: p(m.pairs.postHoc.precision), pair_recall_post_hoc: p(m.pairs.postHoc.recall), cluster_precision_post_hoc: p(m.clusters.postHoc.precision),
     pair_precision_before: p(m.pairs.before.precision), pair_recall_before: p(m.pairs.before.recall), cluster_precision_before: p(m.clusters.before.precision),
     second_reading_pairs_round_1: m.second.pairs, kappa_round_1: round(m.second.kappa), kappa_round_1_measured_part: round(m.secondMeasured.kappa),
