@@ -54,5 +54,6 @@ export function rorFlag(n: number, rorLci: number | null): boolean {
  */
 export function flagsFrom(methods: { gps: boolean; prr: boolean; ror: boolean; ic: boolean }): Flags {
   const count = Number(methods.gps) + Number(methods.prr) + Number(methods.ror) + Number(methods.ic);
-  return { ...methods, n_methods_flagged: count, is_signal_any: count >= 1 };
+  // Fields written out, not spread: this runs for every pair of every window of the fit pass.
+  return { gps: methods.gps, prr: methods.prr, ror: methods.ror, ic: methods.ic, n_methods_flagged: count, is_signal_any: count >= 1 };
 }

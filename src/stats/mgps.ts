@@ -69,6 +69,9 @@ export interface CountTable {
   /** Index of each row's n in `distinctN`. */
   nIndex: Int32Array;
   distinctN: Float64Array;
+  /** Index of each row's E in `distinctE`: the terms that depend on E alone are computed once per distinct E (many pairs share a margin product). */
+  eIndex: Int32Array;
+  distinctE: Float64Array;
   /** sum of weight * ln(n!), the part of the likelihood free of the hyperparameters. */
   logFactorialSum: number;
 }
@@ -81,31 +84,45 @@ export function countTable(n: ArrayLike<number>, E: ArrayLike<number>, weight?: 
   const size = n.length;
   if (size === 0) throw new Error('countTable: no pairs');
   if (E.length !== size || (weight && weight.length !== size)) throw new Error('countTable: n, E and weight differ in length');
-  const nIndexOf = new Map<number, number>();
+  const distinctN = new DistinctValues();
+  const distinctE = new DistinctValues();
   const table: CountTable = {
     n: Float64Array.from(n), E: Float64Array.from(E),
     weight: weight ? Float64Array.from(weight) : new Float64Array(size).fill(1),
-    logE: new Float64Array(size), nIndex: new Int32Array(size), distinctN: new Float64Array(0), logFactorialSum: 0,
+    logE: new Float64Array(size), nIndex: new Int32Array(size), distinctN: new Float64Array(0),
+    eIndex: new Int32Array(size), distinctE: new Float64Array(0), logFactorialSum: 0,
   };
-  const distinct: number[] = [];
   for (let j = 0; j < size; j++) {
     const nj = table.n[j];
     const Ej = table.E[j];
     if (!(Number.isInteger(nj) && nj >= 1)) throw new Error(`countTable: n[${j}] = ${nj} is not an integer >= 1`);
     if (!(Ej > 0 && Number.isFinite(Ej))) throw new Error(`countTable: E[${j}] = ${Ej} is not a positive number`);
     if (!(table.weight[j] > 0)) throw new Error(`countTable: weight[${j}] is not positive`);
-    let index = nIndexOf.get(nj);
-    if (index === undefined) {
-      index = distinct.length;
-      distinct.push(nj);
-      nIndexOf.set(nj, index);
-    }
-    table.nIndex[j] = index;
+    table.nIndex[j] = distinctN.indexOf(nj);
+    table.eIndex[j] = distinctE.indexOf(Ej);
     table.logE[j] = Math.log(Ej);
     table.logFactorialSum += table.weight[j] * gammaln(nj + 1);
   }
-  table.distinctN = Float64Array.from(distinct);
+  table.distinctN = Float64Array.from(distinctN.values);
+  table.distinctE = Float64Array.from(distinctE.values);
   return table;
+}
+
+/** Distinct numbers in order of first appearance, each with its index. */
+class DistinctValues {
+  readonly values: number[] = [];
+  private readonly index = new Map<number, number>();
+
+  /** The index of `value`, added when new. */
+  indexOf(value: number): number {
+    let at = this.index.get(value);
+    if (at === undefined) {
+      at = this.values.length;
+      this.values.push(value);
+      this.index.set(value, at);
+    }
+    return at;
+  }
 }
 
 /** Hyperparameters as the vector [alpha1, beta1, alpha2, beta2, p]. */
@@ -142,17 +159,28 @@ export function negLogLikelihood(x: ArrayLike<number>, table: CountTable, grad?:
   }
   const logBeta1 = Math.log(beta1), logBeta2 = Math.log(beta2);
   const logP = Math.log(p), log1mP = Math.log1p(-p);
+  // The terms that depend on E alone, once per distinct E (the same expressions as per row, so the
+  // same values: rows sharing an E, a third of a VAERS window's, cost two logarithms fewer each).
+  const { distinctE } = table;
+  const eTerms = termsOf(distinctE.length);
+  for (let i = 0; i < distinctE.length; i++) {
+    const Ei = distinctE[i];
+    // Component k: ln r_k = -ln(1 + E/beta_k), r_k = beta_k/(beta_k+E); 1 - P_k(0), the truncation mass.
+    const l1p1 = Math.log1p(Ei / beta1), l1p2 = Math.log1p(Ei / beta2);
+    eTerms.l1p1[i] = l1p1;
+    eTerms.notZero1[i] = -Math.expm1(-alpha1 * l1p1);
+    eTerms.l1p2[i] = l1p2;
+    eTerms.notZero2[i] = -Math.expm1(-alpha2 * l1p2);
+  }
   let negLL = table.logFactorialSum;
   let gA1 = 0, gB1 = 0, gA2 = 0, gB2 = 0, gP = 0;
-  const { n, E, weight, logE, nIndex } = table;
+  const { n, E, weight, logE, nIndex, eIndex } = table;
   for (let j = 0; j < n.length; j++) {
-    const nj = n[j], Ej = E[j], wj = weight[j], idx = nIndex[j];
-    // Component 1: ln NB = lg + alpha ln r + n ln(1-r), r = beta/(beta+E); ln r = -ln(1 + E/beta).
-    const l1p1 = Math.log1p(Ej / beta1);
-    const notZero1 = -Math.expm1(-alpha1 * l1p1); // 1 - P(0), the truncation mass
+    const nj = n[j], Ej = E[j], wj = weight[j], idx = nIndex[j], e = eIndex[j];
+    // Component 1: ln NB = lg + alpha ln r + n ln(1-r).
+    const l1p1 = eTerms.l1p1[e], notZero1 = eTerms.notZero1[e];
     const h1 = logP + lg1[idx] - alpha1 * l1p1 + nj * (logE[j] - logBeta1 - l1p1); // ln p f1(n)
-    const l1p2 = Math.log1p(Ej / beta2);
-    const notZero2 = -Math.expm1(-alpha2 * l1p2);
+    const l1p2 = eTerms.l1p2[e], notZero2 = eTerms.notZero2[e];
     const h2 = log1mP + lg2[idx] - alpha2 * l1p2 + nj * (logE[j] - logBeta2 - l1p2);
     // p f1* + (1-p) f2* = exp(top) (m1 + m2), mk = exp(hk - top) / notZero_k (one exp, one log).
     const top = Math.max(h1, h2);
@@ -178,6 +206,16 @@ export function negLogLikelihood(x: ArrayLike<number>, table: CountTable, grad?:
     grad[0] = gA1; grad[1] = gB1; grad[2] = gA2; grad[3] = gB2; grad[4] = gP;
   }
   return negLL;
+}
+
+/** Scratch arrays of the per-E terms of negLogLikelihood, grown as needed (one likelihood runs at a time per thread). */
+let scratch = { l1p1: new Float64Array(0), notZero1: new Float64Array(0), l1p2: new Float64Array(0), notZero2: new Float64Array(0) };
+function termsOf(size: number): typeof scratch {
+  if (scratch.l1p1.length < size) {
+    const grown = Math.max(size, 2 * scratch.l1p1.length);
+    scratch = { l1p1: new Float64Array(grown), notZero1: new Float64Array(grown), l1p2: new Float64Array(grown), notZero2: new Float64Array(grown) };
+  }
+  return scratch;
 }
 
 /** Parameters whose value sits on (or beyond) a closed bound of the box, p within 1e-8 of 0 or 1. */

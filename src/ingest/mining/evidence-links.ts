@@ -63,6 +63,19 @@ export interface TypeCounts {
   events: ReadonlySet<number>;
 }
 
+/** A count looked up by key (a Map, or a sum over several: evidence-groups.ts); undefined for none. */
+export interface CountLookup {
+  get(key: number): number | undefined;
+}
+
+/** The type counts as coReportedType reads them (TypeCounts, or a window's sum of its quarters'). */
+export interface TypeCountsView {
+  type: CountLookup;
+  typeEvent: CountLookup;
+  typeType: CountLookup;
+  typeTypeEvent: CountLookup;
+}
+
 /** Empty type counts keeping the two-type counts of `events`. */
 export function typeCounts(events: ReadonlySet<number>): TypeCounts {
   return { type: new Map(), typeEvent: new Map(), typeType: new Map(), typeTypeEvent: new Map(), events };
@@ -112,12 +125,12 @@ export interface CoReported {
  * reports without IPV at a higher rate than on the IPV reports without DTAP: DTAP, 59/85.
  */
 export function coReportedType(
-  t: VaccineLists, keys: ArrayLike<number>, reportsOf: (j: number) => readonly number[], counts: TypeCounts, nTypes: number, flagged?: Flagged,
+  t: VaccineLists, keys: ArrayLike<number>, reportsOf: (j: number) => readonly number[], counts: TypeCountsView, nTypes: number, flagged?: Flagged,
 ): CoReported {
   const none = (): Float64Array => new Float64Array(keys.length).fill(Number.NaN);
   const out: CoReported = { coVaccine: new Int32Array(keys.length).fill(-1), coShare: none(), typeEvent: none(), typeReports: none(), ownEvent: none(), ownReports: none(), products: new Float64Array(0) };
   const products: number[] = [];
-  const get = (map: Map<number, number>, key: number): number => map.get(key) ?? 0;
+  const get = (map: CountLookup, key: number): number => map.get(key) ?? 0;
   for (let j = 0; j < keys.length; j++) {
     if (flagged && !flagged[j]) continue;
     const reports = reportsOf(j);

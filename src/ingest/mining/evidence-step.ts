@@ -21,15 +21,15 @@ import { EVIDENCE_NUMBER_COLUMNS, type EvidenceValues } from '../../domain/colum
 import type { ReportDetails } from '../vaers/report-details.js';
 import type { VaersData } from '../vaers/read.js';
 import { reportItems, type ReportItems } from './items.js';
-import { WINDOW_QUARTERS } from '../../domain/quarter.js';
 import type { ItemKind } from '../../domain/analysis-rules.js';
 import { dayNumber, onsetDaysFrom, quantileSorted } from '../../domain/report-days.js';
 import { vaxType } from '../../domain/vaccine-type.js';
 import { vaxTypeName } from '../../domain/vax-type-names.js';
 import {
-  completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, onsetLagDays, pairEvidence, without, type ReportEvidence,
+  completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, onsetLagDays, pairEvidenceAt, without, type ReportEvidence,
 } from './evidence.js';
-import { coReportedType, countTypes, relatedPairs, typeCounts, type PairScores, type TypeCounts, type WindowLinks } from './evidence-links.js';
+import { coReportedType, relatedPairs, type PairScores, type WindowLinks } from './evidence-links.js';
+import { ChunkGrouping, push, type WindowGroups } from './evidence-groups.js';
 import { failureCounts, failureTables, type FailureTables } from './evidence-failure.js';
 import { SIGNATURE_HASHES, templateShare, writeSignature } from './evidence-template.js';
 
@@ -214,70 +214,6 @@ export function setCaseKeys(inputs: ReadonlyMap<unknown, EvidenceInputs>, detail
   }
 }
 
-/** Report i's evidence back from the tables (evidence.ts ReportEvidence). */
-function evidenceAt(t: EvidenceTables, i: number): ReportEvidence {
-  return {
-    lagDays: Number.isNaN(t.lagDays[i]) ? null : t.lagDays[i], legal: t.legal[i] < 0 ? null : t.legal[i] === 1,
-    onsetDays: t.onsetDays[i] < 0 ? null : t.onsetDays[i], completeness: t.completeness[i], serious: t.serious[i] === 1, died: t.died[i] === 1,
-    onsetLagDays: Number.isNaN(t.onsetLagDays[i]) ? null : t.onsetLagDays[i], caseKey: t.caseKey[i],
-  };
-}
-
-/** One window's grouping: the stored pairs' reports, the onsets per vaccine and per event (counts per day). */
-interface WindowGroups {
-  pairReports: Map<number, number[]>;
-  vaccineOnsets: Map<number, Int32Array>;
-  eventOnsets: Map<number, Int32Array>;
-  /** Reports by vaccine type (the co-reported type). */
-  types: TypeCounts;
-  /** Per vaccine item: the latest VAX_DATE (yyyymmdd) of its reports, and how many have one. */
-  lastVaxDate: Map<number, number>;
-  datedReports: Map<number, number>;
-}
-
-function count(map: Map<number, Int32Array>, key: number, day: number): void {
-  let counts = map.get(key);
-  if (!counts) map.set(key, (counts = onsetCounts([])));
-  counts[day]++;
-}
-
-function push<K>(map: Map<K, number[]>, key: K, value: number): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-/**
- * Groups the reports of window `q` kept by `mask` (report indexes by quarter in `byQuarter`);
- * pairs restricted to `wanted` keys; the two-type counts to the events of `typeEvents`.
- */
-function windowGroups(t: EvidenceTables, byQuarter: ReadonlyMap<QuarterIndex, number[]>, mask: Uint8Array, wanted: ReadonlySet<number>, q: QuarterIndex, typeEvents: ReadonlySet<number>): WindowGroups {
-  const groups: WindowGroups = {
-    pairReports: new Map(), vaccineOnsets: new Map(), eventOnsets: new Map(), types: typeCounts(typeEvents), lastVaxDate: new Map(), datedReports: new Map(),
-  };
-  for (let quarter = q - WINDOW_QUARTERS + 1; quarter <= q; quarter++) {
-    for (const r of byQuarter.get(quarter) ?? []) {
-      if (!mask[r]) continue;
-      const onset = t.onsetDays[r];
-      countTypes(t, groups.types, r, t.nTypes);
-      for (let a = t.vaccineStart[r]; a < t.vaccineStart[r + 1]; a++) {
-        const v = t.vaccines[a];
-        if (onset >= 0) count(groups.vaccineOnsets, v, onset);
-        if (t.vaxDate[r] > 0) {
-          groups.datedReports.set(v, (groups.datedReports.get(v) ?? 0) + 1);
-          if (t.vaxDate[r] > (groups.lastVaxDate.get(v) ?? 0)) groups.lastVaxDate.set(v, t.vaxDate[r]);
-        }
-        for (let b = t.eventStart[r]; b < t.eventStart[r + 1]; b++) {
-          const key = v * t.nEvents + t.events[b];
-          if (wanted.has(key)) push(groups.pairReports, key, r);
-        }
-      }
-      if (onset >= 0) for (let b = t.eventStart[r]; b < t.eventStart[r + 1]; b++) count(groups.eventOnsets, t.events[b], onset);
-    }
-  }
-  return groups;
-}
-
 const NO_ONSETS = onsetCounts([]);
 /** The other sample of an onset test (overwritten by each test). */
 const SCRATCH = onsetCounts([]);
@@ -296,14 +232,14 @@ function total(counts: ArrayLike<number>): number {
 function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number, testOnsets: boolean): EvidenceValues {
   const v = Math.floor(key / t.nEvents);
   const e = key - v * t.nEvents;
-  const reports = groups.pairReports.get(key) ?? [];
-  const values = pairEvidence(reports.map((r) => evidenceAt(t, r)));
+  const reports = groups.pairReports(key);
+  const values = pairEvidenceAt(t, reports);
   const onsets = onsetCounts(reports.flatMap((r) => (t.onsetDays[r] < 0 ? [] : [t.onsetDays[r]])));
   // Each comparator goes to SCRATCH in turn: its size always, the KS test only when asked.
-  const otherVaccines = without(groups.eventOnsets.get(e) ?? NO_ONSETS, onsets, SCRATCH);
+  const otherVaccines = without(groups.eventOnsets(e) ?? NO_ONSETS, onsets, SCRATCH);
   const vsVaccines = testOnsets ? onsetKs(onsets, otherVaccines) : null;
   values.onset_n_other_vaccines = total(otherVaccines);
-  const otherEvents = without(groups.vaccineOnsets.get(v) ?? NO_ONSETS, onsets, SCRATCH);
+  const otherEvents = without(groups.vaccineOnsets(v) ?? NO_ONSETS, onsets, SCRATCH);
   const vsEvents = testOnsets ? onsetKs(onsets, otherEvents) : null;
   values.onset_n_other_events = total(otherEvents);
   values.onset_d_other_vaccines = vsVaccines?.d ?? null;
@@ -315,8 +251,8 @@ function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number, testOn
   values.failure_lack_n = failure.lack;
   values.failure_disease_n = failure.disease;
   values.failure_late_n = failure.late;
-  values.vaccine_last_vax_date = groups.lastVaxDate.get(v) ?? null;
-  values.vaccine_dated_n = groups.datedReports.get(v) ?? 0;
+  values.vaccine_last_vax_date = groups.lastVaxDate(v) ?? null;
+  values.vaccine_dated_n = groups.datedReports(v);
   const received = reports.map((r) => t.receivedDay[r]).filter((d) => !Number.isNaN(d)).sort((a, b) => a - b);
   const q1 = quantileSorted(received, 0.25), q3 = quantileSorted(received, 0.75);
   values.received_iqr_days = q1 === null || q3 === null ? null : q3 - q1;
@@ -350,16 +286,35 @@ export class WindowEvidence {
    * (`scores`; without it, none). A pair without a report in the window has the evidence of no
    * report (counts 0, the rest null). With `scores`, the onset KS tests and the template share are
    * computed for the pairs flagged in the window only (the rows GET /triage reads; about a quarter
-   * of the stored rows): null for the others.
+   * of the stored rows): null for the others. The same as `windows` with this window alone.
    */
-  window(q: QuarterIndex, keys: ArrayLike<number>, scores?: PairScores): { values: Float64Array; links: WindowLinks } {
-    // The flagged pairs' events: the co-reported type's two-type counts are kept for them only.
+  window(q: QuarterIndex, keys: ArrayLike<number>, scores?: PairScores): WindowEvidenceValues {
+    return this.windows([{ quarter: q, keys, scores }])[0];
+  }
+
+  /**
+   * The evidence of several windows (as `window` gives each), their reports grouped once per
+   * quarter (evidence-groups.ts ChunkGrouping): the windows of one chunk of the rows pass, best in
+   * ascending quarter order (passes.ts sends consecutive windows).
+   */
+  windows(requests: ReadonlyArray<{ quarter: QuarterIndex; keys: ArrayLike<number>; scores?: PairScores }>): WindowEvidenceValues[] {
+    // Every pair asked for, and the flagged pairs' events (the two-type counts are kept for those only).
+    const wanted = new Set<number>();
     const flaggedEvents = new Set<number>();
-    for (let j = 0; j < keys.length; j++) if (scores?.flagged[j]) flaggedEvents.add(keys[j] % this.tables.nEvents);
-    const groups = windowGroups(this.tables, this.byQuarter, this.mask, new Set(Array.from(keys)), q, flaggedEvents);
+    for (const { keys, scores } of requests) {
+      for (let j = 0; j < keys.length; j++) {
+        wanted.add(keys[j]);
+        if (scores?.flagged[j]) flaggedEvents.add(keys[j] % this.tables.nEvents);
+      }
+    }
+    const grouping = new ChunkGrouping(this.tables, (quarter) => this.byQuarter.get(quarter) ?? [], this.mask, wanted, flaggedEvents);
+    return requests.map(({ quarter, keys, scores }) => this.evidence(grouping.window(quarter), keys, scores));
+  }
+
+  private evidence(groups: WindowGroups, keys: ArrayLike<number>, scores?: PairScores): WindowEvidenceValues {
     const width = EVIDENCE_NUMBER_COLUMNS.length;
     const out = new Float64Array(keys.length * width);
-    const reportsOf = (j: number): readonly number[] => groups.pairReports.get(keys[j]) ?? [];
+    const reportsOf = (j: number): readonly number[] => groups.pairReports(keys[j]);
     // The co-reported type of the flagged pairs (without scores, none).
     const co = coReportedType(this.tables, keys, reportsOf, groups.types, this.tables.nTypes, scores?.flagged ?? new Uint8Array(keys.length));
     const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
@@ -377,4 +332,10 @@ export class WindowEvidence {
     const related = scores ? relatedPairs(this.tables.nEvents, keys, reportsOf, scores.flagged) : new Float64Array(0);
     return { values: out, links: { coVaccine: co.coVaccine, coProducts: co.products, related } };
   }
+}
+
+/** One window's evidence (WindowEvidence.window). */
+export interface WindowEvidenceValues {
+  values: Float64Array;
+  links: WindowLinks;
 }

@@ -168,24 +168,59 @@ export function onsetLagDays(received: number, vaxDate: number, onsetDate: numbe
  * Example: two reports with lags 10 and 400 days: lag_median_days 205, lag_share_over_365 0.5.
  */
 export function pairEvidence(reports: readonly ReportEvidence[]): EvidenceValues {
+  const orNaN = (x: number | null): number => (x === null ? Number.NaN : x);
+  const columns: ReportEvidenceColumns = {
+    lagDays: reports.map((r) => orNaN(r.lagDays)), onsetDays: reports.map((r) => r.onsetDays ?? -1),
+    legal: reports.map((r) => (r.legal === null ? -1 : r.legal ? 1 : 0)), completeness: reports.map((r) => r.completeness),
+    serious: reports.map((r) => (r.serious ? 1 : 0)), died: reports.map((r) => (r.died ? 1 : 0)),
+    onsetLagDays: reports.map((r) => orNaN(r.onsetLagDays)), caseKey: reports.map((r) => r.caseKey),
+  };
+  return pairEvidenceAt(columns, reports.map((_, i) => i));
+}
+
+/**
+ * Reports' evidence as columns (evidence-step.ts EvidenceTables holds them so): index = report;
+ * NaN for a null lag or delay from onset, -1 for a null onset or legal wording (else 1 or 0),
+ * 1 or 0 for serious and died.
+ */
+export interface ReportEvidenceColumns {
+  lagDays: ArrayLike<number>;
+  onsetDays: ArrayLike<number>;
+  legal: ArrayLike<number>;
+  completeness: ArrayLike<number>;
+  serious: ArrayLike<number>;
+  died: ArrayLike<number>;
+  onsetLagDays: ArrayLike<number>;
+  caseKey: ArrayLike<number>;
+}
+
+/**
+ * pairEvidence of the reports `reports` (indexes into the columns `t`), read from the columns
+ * without an object per report (the build's evidence step runs this for every stored row).
+ */
+export function pairEvidenceAt(t: ReportEvidenceColumns, reports: readonly number[]): EvidenceValues {
   const lags: number[] = [];
   const onsets: number[] = [];
+  const onsetLags: number[] = [];
+  const cases = new Set<number>();
   let legal = 0, legalKnown = 0, completeness = 0, well = 0, serious = 0, deaths = 0;
   for (const r of reports) {
-    if (r.lagDays !== null) lags.push(r.lagDays);
-    if (r.onsetDays !== null) onsets.push(r.onsetDays);
-    if (r.legal !== null) {
+    if (!Number.isNaN(t.lagDays[r])) lags.push(t.lagDays[r]);
+    if (t.onsetDays[r] >= 0) onsets.push(t.onsetDays[r]);
+    if (t.legal[r] >= 0) {
       legalKnown++;
-      if (r.legal) legal++;
+      if (t.legal[r] === 1) legal++;
     }
-    completeness += r.completeness;
-    if (r.completeness > WELL_DOCUMENTED) well++;
-    if (r.serious) serious++;
-    if (r.died) deaths++;
+    completeness += t.completeness[r];
+    if (t.completeness[r] > WELL_DOCUMENTED) well++;
+    if (t.serious[r] === 1) serious++;
+    if (t.died[r] === 1) deaths++;
+    if (!Number.isNaN(t.onsetLagDays[r])) onsetLags.push(t.onsetLagDays[r]);
+    cases.add(t.caseKey[r]);
   }
   lags.sort((a, b) => a - b);
   onsets.sort((a, b) => a - b);
-  const onsetLags = reports.flatMap((r) => (r.onsetLagDays === null ? [] : [r.onsetLagDays])).sort((a, b) => a - b);
+  onsetLags.sort((a, b) => a - b);
   const n = reports.length;
   const share = (k: number, of: number): number | null => (of > 0 ? k / of : null);
   return {
@@ -200,7 +235,7 @@ export function pairEvidence(reports: readonly ReportEvidence[]): EvidenceValues
     onset_lag_n: onsetLags.length, onset_lag_median_days: quantileSorted(onsetLags, 0.5),
     onset_lag_q1_days: quantileSorted(onsetLags, 0.25), onset_lag_q3_days: quantileSorted(onsetLags, 0.75),
     onset_n_other_vaccines: null, onset_n_other_events: null,
-    n_cases: new Set(reports.map((r) => r.caseKey)).size,
+    n_cases: cases.size,
     template_share: null,
     co_vaccine: null, co_share: null, related_events: null,
     co_type_event: null, co_type_reports: null, co_own_event: null, co_own_reports: null, co_products: null,

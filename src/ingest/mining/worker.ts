@@ -11,7 +11,7 @@ import { WindowEvidence, type EvidenceTables } from './evidence-step.js';
 import { useKsMemo } from './evidence.js';
 import { KsMemo } from './ks-memo.js';
 import { STAT_COLUMNS, type ChunkReply, type ChunkRequest, type EvidenceSetup, type WindowReply } from './protocol.js';
-import type { PairScores, WindowLinks } from './evidence-links.js';
+import type { PairScores } from './evidence-links.js';
 import { isFlagged } from '../../domain/floor.js';
 
 /** The tables of each item kind received so far, and the evidence of the current analysis. */
@@ -37,6 +37,7 @@ function scoreChunk(request: ChunkRequest): ChunkReply {
   const windows: WindowReply[] = [];
   const transfer: ArrayBuffer[] = [];
   let previous: PriorFit | undefined;
+  const wantEvidence: Array<{ at: number; quarter: number; keys: Float64Array; scores: PairScores }> = [];
   for (const window of request.windows) {
     const input = { n: window.n, n_vaccine: window.n_vaccine, n_event: window.n_event, n_reports: window.n_reports, expected: window.expected };
     if (request.mode === 'flags') {
@@ -60,21 +61,23 @@ function scoreChunk(request: ChunkRequest): ChunkReply {
       for (let c = 0; c < STAT_COLUMNS.length; c++) stats[i * STAT_COLUMNS.length + c] = pair[STAT_COLUMNS[c]] ?? Number.NaN;
     }
     transfer.push(flags.buffer as ArrayBuffer, stats.buffer as ArrayBuffer);
-    let evidence: Float64Array | undefined;
-    let links: WindowLinks | undefined;
+    windows.push({ fit, flags, stats });
     if (window.evidence) {
-      if (!current || current.analysis !== request.analysis) throw new Error(setupError ?? `no evidence setup for analysis ${request.analysis} (have ${current?.analysis ?? 'none'})`);
       const scores: PairScores = { eb05: new Float64Array(pairs.length), flagged: new Uint8Array(pairs.length) };
       pairs.forEach((pair, i) => {
         scores.eb05[i] = pair.eb05 ?? Number.NaN;
         scores.flagged[i] = isFlagged(pair.n_methods_flagged) ? 1 : 0;
       });
-      const result = current.evidence.window(window.evidence.quarter, window.evidence.keys, scores);
-      evidence = result.values;
-      links = result.links;
-      transfer.push(evidence.buffer as ArrayBuffer, links.coVaccine.buffer as ArrayBuffer, links.coProducts.buffer as ArrayBuffer, links.related.buffer as ArrayBuffer);
+      wantEvidence.push({ at: windows.length - 1, quarter: window.evidence.quarter, keys: window.evidence.keys, scores });
     }
-    windows.push({ fit, flags, stats, evidence, links });
+  }
+  // The chunk's evidence at once: each quarter's reports grouped once for the chunk's windows (evidence-groups.ts).
+  if (wantEvidence.length > 0) {
+    if (!current || current.analysis !== request.analysis) throw new Error(setupError ?? `no evidence setup for analysis ${request.analysis} (have ${current?.analysis ?? 'none'})`);
+    current.evidence.windows(wantEvidence).forEach(({ values, links }, k) => {
+      Object.assign(windows[wantEvidence[k].at], { evidence: values, links });
+      transfer.push(values.buffer as ArrayBuffer, links.coVaccine.buffer as ArrayBuffer, links.coProducts.buffer as ArrayBuffer, links.related.buffer as ArrayBuffer);
+    });
   }
   return { id: request.id, windows, transfer };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countQuarters, windowCounts, type HistoryCounts, type QuarterCounts } from '../../../src/ingest/mining/counts.js';
 import { parseQuarter } from '../../../src/domain/quarter.js';
+import { random as seededRandom } from '../../../bench/prng.js';
 
 const Q = (text: string): number => parseQuarter(text)!;
 
@@ -119,5 +120,28 @@ describe('counts (docs/design.md "Statistics, precisely": distinct reports per q
     // Without the strata option there is no stratified E.
     expect(windowCounts(countQuarters(reports, 2, 2), quarters, 0)!.expected).toBeUndefined();
     expect(() => countQuarters([{ quarter: 0, vaccines: [0], events: [0], stratum: 2 }], 1, 1, { strata: 2 })).toThrow(/stratum index 2/);
+  });
+
+  it('every window merged from its quarters\' counts equals counting the window\'s reports at once (a made-up history of 12 quarters with gaps, 3 strata)', () => {
+    const draw = seededRandom(41);
+    const pick = (k: number, of: number): number[] => [...new Set(Array.from({ length: 1 + Math.floor(draw() * k) }, () => Math.floor(draw() * of)))];
+    // Quarters 0..2 and 7..11 (a gap of 4: the window ending at 6 is empty), reports naming 1-3 of 6 vaccines and 1-4 of 8 events.
+    const reports = Array.from({ length: 600 }, () => ({ quarter: [0, 1, 2, 7, 8, 9, 10, 11][Math.floor(draw() * 8)], vaccines: pick(3, 6), events: pick(4, 8), stratum: Math.floor(draw() * 3) }));
+    const history = countQuarters(reports, 6, 8, { strata: 3 });
+    const quarters = byQuarter(history);
+    for (let q = 0; q <= 14; q++) {
+      const inWindow = reports.filter((r) => r.quarter > q - 4 && r.quarter <= q).map((r) => ({ ...r, quarter: 0 }));
+      const merged = windowCounts(history, quarters, q);
+      if (inWindow.length === 0) {
+        expect([q, merged]).toEqual([6, null]);
+        continue;
+      }
+      const once = countQuarters(inWindow, 6, 8, { strata: 3 });
+      const direct = windowCounts(once, byQuarter(once), 0)!;
+      expect(merged!.n_reports).toBe(inWindow.length);
+      for (const field of ['keys', 'n', 'n_vaccine', 'n_event'] as const) expect(Array.from(merged![field])).toEqual(Array.from(direct[field]));
+      // E summed stratum by stratum over the window's margins: the same sums in the same order, so equal to the bit
+      expect(Array.from(merged!.expected!)).toEqual(Array.from(direct.expected!));
+    }
   });
 });

@@ -96,6 +96,27 @@ describe('delay from onset and narrative template', () => {
     expect(templateShare(signatures, new Uint8Array(5), [0, 1])).toBeNull();
     expect(writeSignature('too short', new Uint32Array(SIGNATURE_HASHES), 0)).toBe(false);
   });
+  it('a signature is, per hash k, the least FNV-1a (offset basis 0x811c9dc5 ^ k * 0x9e3779b1, then mixed) of the folded "w1 w2 w3" shingle strings', () => {
+    // The definition written plainly (one string per shingle), against writeSignature's run of codes.
+    const fnv = (text: string, seed: number): number => {
+      let h = (0x811c9dc5 ^ seed) >>> 0;
+      for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+      h ^= h >>> 16;
+      h = Math.imul(h, 0x85ebca6b);
+      h ^= h >>> 13;
+      return h >>> 0;
+    };
+    const texts = ['Fever 39.5 after the 2nd dose; fever again!', 'a bb ccc dddd', 'Café naïve patient: rash 12 hours later, rash spreading, rash']; // digit runs fold to 0 ('2nd' is '0nd'), other characters separate words
+    const shingles = [['fever 0 0', '0 0 after', '0 after the', 'after the 0nd', 'the 0nd dose', '0nd dose fever', 'dose fever again'], ['a bb ccc', 'bb ccc dddd']];
+    const into = new Uint32Array(SIGNATURE_HASHES + 1);
+    texts.forEach((text, t) => {
+      expect(writeSignature(text, into, 1)).toBe(true);
+      const words = text.toLowerCase().replace(/[0-9]+/g, '0').split(/[^a-z0]+/).filter((w) => w !== '');
+      const list = shingles[t] ?? words.slice(2).map((_, i) => `${words[i]} ${words[i + 1]} ${words[i + 2]}`);
+      if (shingles[t]) expect(list).toEqual(words.slice(2).map((_, i) => `${words[i]} ${words[i + 1]} ${words[i + 2]}`));
+      for (let k = 0; k < SIGNATURE_HASHES; k++) expect(into[1 + k]).toBe(Math.min(...list.map((s) => fnv(s, k * 0x9e3779b1))));
+    });
+  });
   it('templateShare with band tables (32+ narratives) equals the plain greedy grouping on perturbed copies of a few forms', () => {
     const random = seededRandom(7);
     for (const size of [40, 200, 1000]) {
