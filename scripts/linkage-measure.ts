@@ -18,21 +18,40 @@
  * `--reuse` skips the linkage and reads the verdicts written by the last run (after new labels:
  * the figures change, the linkage does not).
  *
- * Run: npx tsx scripts/linkage-measure.ts [--vaers DIR] [--cache FILE] [--reuse]
+ * `--import DIR` first imports the fresh set's labels from the readers' files of DIR (the
+ * packets' templates filled: measured-NN.csv and clusters-NN.csv the first reading, second-NN.csv
+ * the second, resolved*.csv the resolutions; measure.ts importLabels checks each row, naming file
+ * and line) into test/fixtures/linkage/labelled-43-fresh.csv; `--reader TEXT` says who read
+ * (default: a blind reader who tunes no rule).
+ *
+ * Run: npx tsx scripts/linkage-measure.ts [--vaers DIR] [--cache FILE] [--reuse] [--import DIR [--reader TEXT]]
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { linkReports } from '../src/ingest/linkage/link.js';
 import { realLinkageColumns } from '../bench/linkage-columns.js';
-import { labelledSet } from '../test/ingest/linkage/measure.js';
+import { importLabels, labelledSet } from '../test/ingest/linkage/measure.js';
 import { measuredFigures, renderDomainModule, renderPage, spliceDocs, type Verdicts } from '../test/ingest/linkage/measured-render.js';
 
-const { values } = parseArgs({ options: { vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' }, reuse: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: {
+  vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' }, reuse: { type: 'boolean', default: false },
+  import: { type: 'string' }, reader: { type: 'string', default: 'a blind reader (tunes no rule; read the packets alone)' },
+} });
 const VERDICTS = 'test/fixtures/linkage/verdicts-43.json';
 const writeAtomically = (path: string, text: string): void => {
   writeFileSync(`${path}.tmp`, text);
   renameSync(`${path}.tmp`, path);
 };
+if (values.import !== undefined) {
+  try {
+    const text = importLabels(values.import, labelledSet(process.cwd()).items, (file) => `${values.reader}, ${file}`);
+    writeAtomically('test/fixtures/linkage/labelled-43-fresh.csv', text);
+    console.log(`imported ${text.split('\n').length - 2} readings from ${values.import}`);
+  } catch (error) {
+    console.error(`linkage-measure: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
 let verdicts: Verdicts;
 if (values.reuse) {
   verdicts = JSON.parse(readFileSync(VERDICTS, 'utf8')) as Verdicts;

@@ -19,7 +19,8 @@
  *   all measured: each is read whole.
  *
  * Writes: `--out` (the item list: item id, kind, VAERS_IDs, stratum, part, second reading,
- * weights; for the scoring scripts, never shown to a reader), and under `--packets` one Markdown
+ * weights; for the scoring scripts, never shown to a reader), beside it `<out>-strata.csv` (each
+ * stratum's pool of candidate pairs and the pairs drawn from it: the design weights), and under `--packets` one Markdown
  * packet per PACKET_SIZE items (item ids P001..., C01... given in a seeded random order) (`measured-01.md`, `clusters-01.md`, `second-01.md`, `tuning-01.md`,
  * ...) with every field of every report as the raw files hold them (VAERSDATA, VAERSVAX,
  * VAERSSYMPTOMS, Windows-1252, read by the build's CSV reader src/ingest/vaers/csv.ts) and nothing of the linkage (no weight, stratum or reason), each with a
@@ -31,7 +32,7 @@
  *
  * Run: npx tsx scripts/linkage-sample.ts [--vaers DIR] [--cache FILE] [--out FILE] [--packets DIR]
  */
-import { createReadStream, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
@@ -42,27 +43,47 @@ import { linkReports, scorePairs } from '../src/ingest/linkage/link.js';
 import { realLinkageColumns } from '../bench/linkage-columns.js';
 import { random } from '../bench/prng.js';
 
-/** The seed of every draw of this script. */
-const SEED = 20261128;
-/** Pairs drawn per stratum (610 in all, before the named pairs). */
-const ALLOCATION: ReadonlyArray<readonly [string, number]> = [
-  ['linked', 230], ['w40', 100], ['w30', 80], ['w21', 80], ['w13', 60], ['w0', 35], ['wneg', 25],
-];
-/** Share of the drawn pairs in the tuning part. */
-const TUNING_SHARE = 0.4;
-/** Clusters of two or more drawn whole. */
-const CLUSTERS = 60;
-/** Items per reading packet. */
-const PACKET_SIZE = 40;
+/**
+ * The draws: `first` (round 1, sample-43.csv: tuning and measured parts) and `fresh` (round 2,
+ * sample-43-fresh.csv, drawn on the rules frozen for it: every item measured, none for tuning, no
+ * pair or cluster already labelled in sample-43.csv; item ids R001... and K01..., so that they
+ * never collide with round 1's).
+ */
+const ROUNDS = {
+  first: {
+    seed: 20261128, tuningShare: 0.4, clusters: 60, packetSize: 40, pairPrefix: 'P', clusterPrefix: 'C',
+    out: 'test/fixtures/linkage/sample-43.csv', packets: '/work/wt/notes/dup-packets',
+    allocation: [['linked', 230], ['w40', 100], ['w30', 80], ['w21', 80], ['w13', 60], ['w0', 35], ['wneg', 25]] as ReadonlyArray<readonly [string, number]>,
+  },
+  fresh: {
+    seed: 20261143, tuningShare: 0, clusters: 50, packetSize: 50, pairPrefix: 'R', clusterPrefix: 'K',
+    out: 'test/fixtures/linkage/sample-43-fresh.csv', packets: '/work/wt/notes/s3/dup-packets-2',
+    // The linked stratum and the bands just below it heavy: same-case pairs the vetoes keep apart lie at high raw weight.
+    allocation: [['linked', 120], ['w40', 70], ['w30', 50], ['w21', 30], ['w13', 15], ['w0', 10], ['wneg', 5]] as ReadonlyArray<readonly [string, number]>,
+  },
+} as const;
 /** The pairs issue 43 names (read from the clusters the issue describes): they go to the tuning part. */
 const NAMED: ReadonlyArray<readonly [number, number]> = [
   [261055, 261056], [224854, 224886], [205964, 205965], [205964, 206168], [205965, 206168], [238571, 256191],
 ];
 
 const { values } = parseArgs({ options: {
-  vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' },
-  out: { type: 'string', default: 'test/fixtures/linkage/sample-43.csv' }, packets: { type: 'string', default: '/work/wt/notes/dup-packets' },
+  vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' }, round: { type: 'string', default: 'first' },
+  out: { type: 'string' }, packets: { type: 'string' },
 } });
+if (values.round !== 'first' && values.round !== 'fresh') throw new Error(`--round: first or fresh, not ${values.round}`);
+const ROUND = ROUNDS[values.round];
+const { seed: SEED, tuningShare: TUNING_SHARE, clusters: CLUSTERS, packetSize: PACKET_SIZE, allocation: ALLOCATION } = ROUND;
+values.out ??= ROUND.out;
+values.packets ??= ROUND.packets;
+/** Pairs already labelled (round 1's items, every pair of its clusters' members): the fresh draw leaves them out. */
+const labelledBefore = new Set<string>();
+if (values.round === 'fresh') {
+  for (const line of readFileSync(ROUNDS.first.out, 'utf8').split('\n').slice(1).filter((l) => l !== '')) {
+    const ids = line.split(',')[2].split(' ').map(Number).sort((p, q) => p - q);
+    for (let x = 0; x < ids.length; x++) for (let y = x + 1; y < ids.length; y++) labelledBefore.add(`${ids[x]}-${ids[y]}`);
+  }
+}
 const real = await realLinkageColumns(values.vaers!, values.cache);
 const uniform = random(SEED);
 const result = linkReports(real);
@@ -78,9 +99,10 @@ const stratumOf = (i: number, w: number): string => rep[scored.a[i]] === rep[sco
   : w >= 40 ? 'w40' : w >= 30 ? 'w30' : w >= 21 ? 'w21' : w >= 13 ? 'w13' : w >= 0 ? 'w0' : 'wneg';
 const pools = new Map<string, number[]>(ALLOCATION.map(([s]) => [s, []]));
 const raw = new Float64Array(scored.a.length);
+const labelledPair = (i: number): boolean => labelledBefore.has([real.id[scored.a[i]], real.id[scored.b[i]]].sort((p, q) => p - q).join('-'));
 for (let i = 0; i < scored.a.length; i++) {
   raw[i] = rawWeight(i);
-  pools.get(stratumOf(i, raw[i]))!.push(i);
+  if (!labelledPair(i)) pools.get(stratumOf(i, raw[i]))!.push(i);
 }
 /** `n` distinct draws from 0..size-1, in draw order. */
 function draw(size: number, n: number): number[] {
@@ -102,13 +124,13 @@ const items: Item[] = [];
 const seen = new Set<string>();
 const addPair = (x: number, y: number, stratum: string, weight: number, rawW: number): void => {
   const ids = [real.id[x], real.id[y]].sort((p, q) => p - q);
-  if (seen.has(ids.join('-'))) return;
+  if (seen.has(ids.join('-')) || labelledBefore.has(ids.join('-'))) return;
   seen.add(ids.join('-'));
   const part = stratum === 'named' ? 'tuning' : uniform() < TUNING_SHARE ? 'tuning' : 'measured';
   items.push({ item: '', kind: 'pair', ids, stratum, part, second: false, weight, raw: rawW });
 };
 const rowOf = new Map(Array.from(real.id, (id, i) => [id, i]));
-for (const [x, y] of NAMED) addPair(rowOf.get(x)!, rowOf.get(y)!, 'named', NaN, NaN);
+if (values.round === 'first') for (const [x, y] of NAMED) addPair(rowOf.get(x)!, rowOf.get(y)!, 'named', NaN, NaN);
 for (const [stratum, n] of ALLOCATION) {
   const pool = pools.get(stratum)!;
   for (const k of draw(pool.length, n)) addPair(scored.a[pool[k]], scored.b[pool[k]], stratum, scored.weight[pool[k]], raw[pool[k]]);
@@ -117,15 +139,20 @@ for (const k of draw(items.length, Math.round(items.length / 5))) items[k].secon
 // Clusters of two or more, ordered by their smallest VAERS_ID, drawn uniformly.
 const members = new Map<number, number[]>();
 for (let i = 0; i < rep.length; i++) members.set(rep[i], [...(members.get(rep[i]) ?? []), real.id[i]]);
+// A cluster read before (any two of its members labelled in round 1) is left out of the fresh draw.
+const readBefore = (c: number[]): boolean => c.some((x, k) => c.slice(k + 1).some((y) => labelledBefore.has(`${x}-${y}`)));
 const clusters = [...members.values()].filter((c) => c.length > 1).map((c) => c.sort((p, q) => p - q)).sort((p, q) => p[0] - q[0]);
-for (const k of draw(clusters.length, CLUSTERS)) items.push({ item: '', kind: 'cluster', ids: clusters[k], stratum: 'cluster', part: 'measured', second: false, weight: NaN, raw: NaN });
+const fresh = clusters.filter((c) => !readBefore(c));
+for (const k of draw(fresh.length, CLUSTERS)) items.push({ item: '', kind: 'cluster', ids: fresh[k], stratum: 'cluster', part: 'measured', second: false, weight: NaN, raw: NaN });
 // Item ids in a seeded random order, so that an id says nothing of the item's stratum.
 let pairNo = 0;
 let clusterNo = 0;
-for (const it of shuffled(items)) it.item = it.kind === 'pair' ? `P${String(++pairNo).padStart(3, '0')}` : `C${String(++clusterNo).padStart(2, '0')}`;
+for (const it of shuffled(items)) it.item = it.kind === 'pair' ? `${ROUND.pairPrefix}${String(++pairNo).padStart(3, '0')}` : `${ROUND.clusterPrefix}${String(++clusterNo).padStart(2, '0')}`;
 items.sort((p, q) => (p.item < q.item ? -1 : 1));
-console.log(`candidate pairs ${scored.a.length}; clusters of two or more ${clusters.length}; strata ${[...pools].map(([s, p]) => `${s} ${p.length}`).join(', ')}`);
+console.log(`round ${values.round}, seed ${SEED}; candidate pairs ${scored.a.length}; clusters of two or more ${clusters.length} (${fresh.length} not read before); pairs labelled before left out ${labelledBefore.size}; strata ${[...pools].map(([s, p]) => `${s} ${p.length}`).join(', ')}`);
 console.log(`drawn ${pairNo} pairs (tuning ${items.filter((i) => i.kind === 'pair' && i.part === 'tuning').length}, measured ${items.filter((i) => i.kind === 'pair' && i.part === 'measured').length}, second reading ${items.filter((i) => i.second).length}), ${clusterNo} clusters`);
+// The strata's sizes (pairs not labelled before) and draws, for the design-weighted figures (test/ingest/linkage/measure.ts weightedFigures).
+writeFileSync(values.out!.replace(/\.csv$/, '-strata.csv'), `stratum,pool,drawn\n${ALLOCATION.map(([s]) => `${s},${pools.get(s)!.length},${items.filter((it) => it.stratum === s).length}`).join('\n')}\n`);
 const fixed = (w: number): string => (Number.isFinite(w) ? w.toFixed(1) : String(w));
 writeFileSync(values.out!, `item_id,kind,vaers_ids,stratum,part,second_reading,weight,raw_weight\n${items.map((it) =>
   `${it.item},${it.kind},${it.ids.join(' ')},${it.stratum},${it.part},${it.second},${fixed(it.weight)},${fixed(it.raw)}`).join('\n')}\n`);
@@ -179,7 +206,8 @@ const packetsOf = (name: string, list: Item[], what: string): void => {
 const it0 = (chunk: Item[]): boolean => chunk[0]?.kind === 'cluster';
 const pairs = items.filter((it) => it.kind === 'pair');
 packetsOf('measured', pairs.filter((it) => it.part === 'measured'), 'pairs of reports');
-packetsOf('tuning', pairs.filter((it) => it.part === 'tuning'), 'pairs of reports');
+if (values.round === 'first') packetsOf('tuning', pairs.filter((it) => it.part === 'tuning'), 'pairs of reports');
+else writeFileSync(join(values.packets!, 'second.txt'), `${pairs.filter((it) => it.second).map((it) => it.item).join('\n')}\n`);
 packetsOf('second', pairs.filter((it) => it.second), 'pairs of reports');
 packetsOf('clusters', items.filter((it) => it.kind === 'cluster'), 'clusters of reports (judge each cluster whole)');
 console.log(`reports ${ids.length}: data rows ${data.length}, vaccine rows ${vax.length}, symptom rows ${symptoms.length}; packets in ${values.packets}`);

@@ -49,6 +49,8 @@ export type LinkageColumns = Pick<ReportDetails, 'count' | 'id' | 'received' | '
 /** The per-report values of the comparisons, column by column (index i: report row i). */
 export interface LinkageFeatures {
   count: number;
+  /** VAERS_ID per report (the columns' own array): IDs are given in order of entry, so near IDs were entered in one batch. */
+  vaersId: ArrayLike<number>;
   age: Float64Array;
   sex: Uint8Array;
   state: Int32Array;
@@ -190,7 +192,7 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
   const n = details.count;
   const strings = details.strings;
   const f: LinkageFeatures = {
-    count: n, age: new Float64Array(n), sex: new Uint8Array(n), state: new Int32Array(n), vaxDay: new Int32Array(n),
+    count: n, vaersId: details.id, age: new Float64Array(n), sex: new Uint8Array(n), state: new Int32Array(n), vaxDay: new Int32Array(n),
     onsetDay: new Int32Array(n), vaxImputed: new Uint8Array(n), onsetImputed: new Uint8Array(n), namedDays: new Array<Int32Array>(n), medicines: new Array<Int32Array>(n),
     vaccineKinds: new Array<Int32Array>(n),
     vaccines: new Array<Int32Array>(n), lots: new Array<Int32Array>(n), lotNames: [], events: new Array<Int32Array>(n),

@@ -240,6 +240,24 @@ export function otherVaccination(f: LinkageFeatures, a: number, b: number): bool
   return datesDiffer || (oneSender && f.lots[a].length > 0 && f.lots[b].length > 0);
 }
 
+/** VAERS_IDs at most this far apart were entered in one batch (one sender's mailing: a clinic's forms of several patients). */
+export const BATCH_IDS = 20;
+
+/**
+ * Whether reports `a` and `b` name one patient and one visit outright (issue 43, weighed on the
+ * labelled pairs): the same age (to 0.01 year) and sex, the same vaccination day (neither
+ * possibly imputed) and onsets at most 3 days apart. Such a pair is not kept apart by one-sided
+ * group wording or by vaccines and lots named otherwise (a follow-up names the other vaccines
+ * given that day; a manufacturer's copy names its own lot): those vetoes stand only when the
+ * identity is less than this.
+ */
+export function sameVisit(f: LinkageFeatures, a: number, b: number): boolean {
+  const known = (x: number, y: number): boolean => x >= 0 && y >= 0;
+  return Math.abs(f.age[a] - f.age[b]) <= 0.01 && f.sex[a] > 0 && f.sex[a] === f.sex[b]
+    && known(f.vaxDay[a], f.vaxDay[b]) && f.vaxDay[a] === f.vaxDay[b] && f.vaxImputed[a] === 0 && f.vaxImputed[b] === 0
+    && known(f.onsetDay[a], f.onsetDay[b]) && Math.abs(f.onsetDay[a] - f.onsetDay[b]) <= 3;
+}
+
 /**
  * The reason reports `a` and `b` are different patients, '' when nothing says so (see the module
  * header):
@@ -254,6 +272,9 @@ export function otherVaccination(f: LinkageFeatures, a: number, b: number): bool
  * - `sibling`: either names a sibling or twin ("His brother had an adverse reaction"), with the
  *   same exception;
  * - `vaccination`: otherVaccination;
+ *   (`group` and `vaccination` do not apply to a pair naming one visit outright: sameVisit);
+ * - `batch`: VAERS_IDs at most BATCH_IDS apart (one batch of forms) without the same age (to
+ *   0.01 year, both known) or the same SPLTTYPE: a clinic's batch holds its several patients;
  * - `onset`: onset dates more than ONSET_DAYS apart, neither possibly imputed (features.ts onsetImputed);
  * - `medicines`: two lists of concomitant medicines with no word in common (otherMedicines);
  * - `measures`: both narratives measure the reaction ("13x15cm") with no number in common;
@@ -275,7 +296,8 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   // One SPLTTYPE twice with the same age and sex: a sender's case and its follow-up (a group report entered once per patient keeps no age).
   const followUp = f.splttype[a] !== '' && f.splttype[a] === f.splttype[b] && Math.abs(f.age[a] - f.age[b]) <= 1 && f.sex[a] > 0 && f.sex[a] === f.sex[b];
   const copy = (!oneSender && similar) || followUp || sameMedicines(f, a, b);
-  if ((e.group[a] || e.group[b]) && !copy) return 'group';
+  const visit = sameVisit(f, a, b);
+  if ((e.group[a] || e.group[b]) && !copy && !visit) return 'group';
   if ((e.sibling[a] || e.sibling[b]) && !copy) return 'sibling';
   const ageA = Number.isNaN(e.statedAge[a]) ? f.age[a] : e.statedAge[a];
   const ageB = Number.isNaN(e.statedAge[b]) ? f.age[b] : e.statedAge[b];
@@ -285,7 +307,8 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   if (f.splttype[a] === '' && f.splttype[b] === '' && Math.abs(f.age[a] - f.age[b]) > 0.5 + 1e-9 && !sameMedicines(f, a, b)) return 'age';
   const outside = (age: number, band: number): boolean => !Number.isNaN(age) && !Number.isNaN(band) && (age < band - 1 || age >= band + 11);
   if (outside(ageA, e.ageBand[b]) || outside(ageB, e.ageBand[a]) || (!Number.isNaN(e.ageBand[a]) && !Number.isNaN(e.ageBand[b]) && e.ageBand[a] !== e.ageBand[b])) return 'age';
-  if (otherVaccination(f, a, b)) return 'vaccination';
+  if (!visit && otherVaccination(f, a, b)) return 'vaccination';
+  if (Math.abs(f.vaersId[a] - f.vaersId[b]) <= BATCH_IDS && !(Math.abs(f.age[a] - f.age[b]) <= 0.01) && !(f.splttype[a] !== '' && f.splttype[a] === f.splttype[b])) return 'batch';
   if (f.onsetDay[a] >= 0 && f.onsetDay[b] >= 0 && f.onsetImputed[a] === 0 && f.onsetImputed[b] === 0 && Math.abs(f.onsetDay[a] - f.onsetDay[b]) > ONSET_DAYS) return 'onset';
   if (otherMedicines(f, a, b)) return 'medicines';
   const [ma, mb] = [e.measures[a], e.measures[b]];

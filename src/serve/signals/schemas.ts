@@ -243,7 +243,7 @@ const LINKAGE_SCHEMA = {
     different_patients: { type: 'object', additionalProperties: { type: 'integer' } },
     measured: {
       type: 'object', additionalProperties: true,
-      description: 'The linkage measured on the labelled set of real pairs (docs/duplicates.md, "The labelled set"): pair_precision and pair_recall on its measured part, cluster_precision of the random clusters, each {k, n, value, wilson_low, wilson_high} (Wilson 95%), the same before the rules of issue 43 (_before), and kappa, Cohen\'s kappa of the blind second reading over second_reading_pairs pairs (-1: not available).',
+      description: 'The linkage measured on the labelled set of real pairs (docs/duplicates.md, "The labelled set"): pair_precision and pair_recall on the fresh measured set (drawn on the frozen rules, read blind), cluster_precision and same_case_clusters_whole of its random clusters, each {k, n, value, wilson_low, wilson_high} (Wilson 95%; n 0: not yet read), kappa, Cohen\'s kappa of its blind second reading over second_reading_pairs pairs (-1: not available), pair_precision_weighted and pair_recall_weighted (the fresh set weighted back to all candidate pairs, point estimates; -1: not available); the same on round 1\'s measured part under today\'s rules (_post_hoc: tuning data since round 3) and under the linkage of its draw (_before), and round 1\'s kappa (kappa_round_1).',
     },
   },
 } as const;

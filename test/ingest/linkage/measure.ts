@@ -23,22 +23,31 @@
  *   and Psychological Measurement 20:37-46) between the `first` and `second` readings of the
  *   doubly read pairs over the three labels: (p_o - p_e) / (1 - p_e).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 
 /** The three labels a reader gives. */
 export type Label = 'same_case' | 'different_patients' | 'undecidable';
 
-/** One drawn item (sample-43.csv). */
+/**
+ * One drawn item (sample-43.csv, round 1; sample-43-fresh.csv, round 3). Parts: round 1's
+ * `tuning` and `measured` (both tuning data since round 3: its measured labels were seen before
+ * the rules were retuned, so its figures are post hoc), round 3's `fresh` (drawn on the rules
+ * frozen for it, read blind, never tuned on: the measurement).
+ */
 export interface Item {
   item: string;
   kind: 'pair' | 'cluster';
   ids: number[];
   stratum: string;
-  part: 'tuning' | 'measured';
+  part: 'tuning' | 'measured' | 'fresh';
   second: boolean;
 }
+
+/** The item lists and label files of the labelled set (test/fixtures/linkage). */
+export const SAMPLES = ['sample-43.csv', 'sample-43-fresh.csv'] as const;
+export const LABELS = ['labelled-43.csv', 'labelled-43-fresh.csv'] as const;
 
 /** One reading of one item (labelled-43.csv). */
 export interface Reading {
@@ -52,13 +61,17 @@ export interface Reading {
   by: string;
 }
 
-/** The items and readings of the fixtures under `root` (the repository). */
+/** The items and readings of the fixtures under `root` (the repository); a label file not yet written holds no reading. */
 export function labelledSet(root: string): { items: Item[]; readings: Reading[] } {
-  const csv = (name: string): Array<Record<string, string>> => parse(readFileSync(join(root, 'test/fixtures/linkage', name)), { columns: true }) as Array<Record<string, string>>;
-  const items = csv('sample-43.csv').map((r): Item => ({
-    item: r.item_id, kind: r.kind as Item['kind'], ids: r.vaers_ids.split(' ').map(Number), stratum: r.stratum, part: r.part as Item['part'], second: r.second_reading === 'true',
-  }));
-  const readings = csv('labelled-43.csv').map((r): Reading => {
+  const csv = (name: string): Array<Record<string, string>> => {
+    const path = join(root, 'test/fixtures/linkage', name);
+    return existsSync(path) ? parse(readFileSync(path), { columns: true }) as Array<Record<string, string>> : [];
+  };
+  const items = SAMPLES.flatMap((name) => csv(name).map((r): Item => ({
+    item: r.item_id, kind: r.kind as Item['kind'], ids: r.vaers_ids.split(' ').map(Number), stratum: r.stratum,
+    part: (name === 'sample-43-fresh.csv' ? 'fresh' : r.part) as Item['part'], second: r.second_reading === 'true',
+  })));
+  const readings = LABELS.flatMap((name) => csv(name)).map((r): Reading => {
     const groups: number[][] = [];
     const unplaced: number[] = [];
     for (const g of (r.same_case_groups ?? '').split('|').map((x) => x.trim()).filter((x) => x !== '')) {
@@ -158,7 +171,7 @@ export interface ClusterFigures {
  * Precision of the random clusters for a linkage (see the module header): `groupOf(id)` is the
  * cluster key of a VAERS_ID under that linkage.
  */
-export function clusterFigures(items: readonly Item[], labels: ReadonlyMap<string, Reading>, groupOf: (id: number) => number): ClusterFigures {
+export function clusterFigures(items: readonly Item[], labels: ReadonlyMap<string, Reading>, groupOf: (id: number) => number, part?: Item['part']): ClusterFigures {
   let decidedClusters = 0;
   let decided = 0;
   let right = 0;
@@ -167,7 +180,7 @@ export function clusterFigures(items: readonly Item[], labels: ReadonlyMap<strin
   let same = 0;
   let whole = 0;
   for (const it of items) {
-    if (it.kind !== 'cluster') continue;
+    if (it.kind !== 'cluster' || (part !== undefined && it.part !== part)) continue;
     clusters++;
     const label = labels.get(it.item);
     if (!label || label.label === 'undecidable') continue;
@@ -194,8 +207,8 @@ export function clusterFigures(items: readonly Item[], labels: ReadonlyMap<strin
   return { clusters, decidedClusters, precision: wilson(right, decided), sameWhole: wilson(whole, same), wrong };
 }
 
-/** Kappa of the doubly read items (of `part`, or all) and their disagreements (`item ids first/second`). */
-export function secondReading(items: readonly Item[], readings: readonly Reading[], part?: Item['part']): { pairs: number; kappa: number; agreement: number; disagreements: string[] } {
+/** Kappa of the doubly read items (of the parts `part`, or all) and their disagreements (`item ids first/second`). */
+export function secondReading(items: readonly Item[], readings: readonly Reading[], part?: Item['part'] | ReadonlyArray<Item['part']>): { pairs: number; kappa: number; agreement: number; disagreements: string[] } {
   const first = new Map(readings.filter((r) => r.reading === 'first').map((r) => [r.item, r]));
   const second = new Map(readings.filter((r) => r.reading === 'second').map((r) => [r.item, r]));
   const x: string[] = [];
@@ -204,10 +217,94 @@ export function secondReading(items: readonly Item[], readings: readonly Reading
   for (const it of items) {
     const a = first.get(it.item);
     const b = second.get(it.item);
-    if (!a || !b || (part !== undefined && it.part !== part)) continue;
+    if (!a || !b || (part !== undefined && !(typeof part === 'string' ? [part] : part).includes(it.part))) continue;
     x.push(a.label);
     y.push(b.label);
     if (a.label !== b.label) disagreements.push(`${it.item} ${it.ids.join('-')} ${a.label}/${b.label}`);
   }
   return { pairs: x.length, kappa: cohenKappa(x, y), agreement: x.length === 0 ? NaN : (x.length - disagreements.length) / x.length, disagreements };
+}
+
+/** The readings a label file holds: `first` (measured-NN.csv, clusters-NN.csv), `second` (second-NN.csv), `resolved` (resolved*.csv). */
+function readingOfFile(name: string): Reading['reading'] | undefined {
+  if (/^(?:measured|clusters)-\d+\.csv$/.test(name)) return 'first';
+  if (/^second-\d+\.csv$/.test(name)) return 'second';
+  if (/^resolved.*\.csv$/.test(name)) return 'resolved';
+  return undefined;
+}
+
+/**
+ * The readers' label files of `dir` (the packets' templates filled: `item_id,vaers_ids,label,
+ * deciding_phrases[,same_case_groups]`) as rows of labelled-43-fresh.csv (`item_id,vaers_ids,
+ * reading,label,deciding_phrases,same_case_groups,labelled_by`; `by`: who read, per file name).
+ * Rows left empty (no label yet) are skipped. Throws, naming the file and line, on an item not
+ * in `items`, VAERS_IDs other than the item's, a label not among the three, a label without
+ * deciding phrases, or a group naming a VAERS_ID outside the cluster.
+ */
+export function importLabels(dir: string, items: readonly Item[], by: (file: string) => string): string {
+  const itemOf = new Map(items.map((it) => [it.item, it]));
+  const rows: string[][] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const reading = readingOfFile(name);
+    if (reading === undefined) continue;
+    const records = parse(readFileSync(join(dir, name)), { columns: true, info: true, skip_empty_lines: true, relax_column_count: true }) as Array<{ record: Record<string, string>; info: { lines: number } }>;
+    for (const { record: r, info } of records) {
+      const where = `${join(dir, name)} line ${info.lines}`;
+      const label = (r.label ?? '').trim();
+      if (label === '') continue;
+      const it = itemOf.get((r.item_id ?? '').trim());
+      if (!it) throw new Error(`${where}: item ${r.item_id} is not in the drawn set`);
+      if ((r.vaers_ids ?? '').trim().split(/\s+/).map(Number).join(' ') !== it.ids.join(' ')) throw new Error(`${where}: VAERS_IDs ${r.vaers_ids} are not item ${it.item}'s (${it.ids.join(' ')})`);
+      if (!['same_case', 'different_patients', 'undecidable'].includes(label)) throw new Error(`${where}: label ${label} is none of same_case, different_patients, undecidable`);
+      const phrases = (r.deciding_phrases ?? '').trim();
+      if (phrases === '') throw new Error(`${where}: label ${label} without deciding phrases`);
+      const groups = (r.same_case_groups ?? '').trim();
+      const named = groups.split(/[\s|]+/).filter((x) => x !== '' && x !== '?').map(Number);
+      if (named.some((id) => !it.ids.includes(id))) throw new Error(`${where}: same_case_groups ${groups} names a VAERS_ID outside item ${it.item}`);
+      rows.push([it.item, it.ids.join(' '), reading, label, phrases, groups, by(name)]);
+    }
+  }
+  const cell = (v: string): string => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  return `item_id,vaers_ids,reading,label,deciding_phrases,same_case_groups,labelled_by\n${rows.map((r) => r.map(cell).join(',')).join('\n')}\n`;
+}
+
+/** One stratum of a draw: its pool of candidate pairs and the pairs drawn from it (`<sample>-strata.csv`). */
+export interface Stratum {
+  stratum: string;
+  pool: number;
+  drawn: number;
+}
+
+/** The strata of the fresh draw (sample-43-fresh-strata.csv under `root`), empty when absent. */
+export function freshStrata(root: string): Stratum[] {
+  const path = join(root, 'test/fixtures/linkage/sample-43-fresh-strata.csv');
+  if (!existsSync(path)) return [];
+  return (parse(readFileSync(path), { columns: true }) as Array<Record<string, string>>).map((r) => ({ stratum: r.stratum, pool: Number(r.pool), drawn: Number(r.drawn) }));
+}
+
+/**
+ * Design-weighted pairwise figures of one part over all candidate pairs (the stratified draw
+ * undone: each decided pair of stratum s stands for pool_s / decided_s candidate pairs, the
+ * undecided taken as missing at random within their stratum; Horvitz-Thompson ratio estimates,
+ * Cochran 1977, "Sampling techniques", ch. 5): the estimated same-case candidate pairs, precision
+ * and recall. Point estimates (no interval); NaN when nothing is decided.
+ */
+export function weightedFigures(items: readonly Item[], labels: ReadonlyMap<string, Reading>, part: Item['part'], strata: readonly Stratum[],
+  together: (a: number, b: number) => boolean): { sameCasePairs: number; precision: number; recall: number } {
+  let same = 0;
+  let predicted = 0;
+  let correct = 0;
+  for (const { stratum, pool } of strata) {
+    const decided = items.filter((it) => it.kind === 'pair' && it.part === part && it.stratum === stratum && [undefined, 'undecidable'].indexOf(labels.get(it.item)?.label) < 0);
+    if (decided.length === 0) continue;
+    const w = pool / decided.length;
+    for (const it of decided) {
+      const isSame = labels.get(it.item)!.label === 'same_case';
+      const linked = together(it.ids[0], it.ids[1]);
+      if (isSame) same += w;
+      if (linked) predicted += w;
+      if (linked && isSame) correct += w;
+    }
+  }
+  return { sameCasePairs: same, precision: predicted === 0 ? NaN : correct / predicted, recall: same === 0 ? NaN : correct / same };
 }

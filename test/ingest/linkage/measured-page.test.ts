@@ -4,10 +4,12 @@
  * (test/fixtures/linkage/sample-43.csv, labelled-43.csv) and the linkage's recorded verdicts
  * (verdicts-43.json); and the measures themselves on hand-worked examples.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LINKAGE_MEASURED } from '../../../src/serve/signals/linkage-measured.js';
-import { clusterFigures, cohenKappa, wilson, type Item, type Reading } from './measure.js';
+import { clusterFigures, cohenKappa, importLabels, weightedFigures, wilson, type Item, type Reading } from './measure.js';
 import { docsBlock, measuredFigures, renderDomainModule, renderPage, servedFigures } from './measured-render.js';
 
 const root = process.cwd();
@@ -46,5 +48,47 @@ describe('the labelled set figures', () => {
     // The same cut, but 1 and 2 are different patients -> 0 right of 1; the whole cluster as drawn -> 0 of 1.
     expect(clusterFigures(items, label([[1], [2, 3]]), cut).precision).toMatchObject({ k: 0, n: 1 });
     expect(clusterFigures(items, label([[1], [2, 3]]), () => 0).precision).toMatchObject({ k: 0, n: 1 });
+  });
+
+  it('imports the readers\' label files: first, second and resolved readings; a bad row names its file and line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'labels-'));
+    try {
+      const items: Item[] = [
+        { item: 'R001', kind: 'pair', ids: [10, 20], stratum: 'linked', part: 'fresh', second: true },
+        { item: 'K01', kind: 'cluster', ids: [30, 31, 32], stratum: 'cluster', part: 'fresh', second: false },
+      ];
+      writeFileSync(join(dir, 'measured-01.csv'), 'item_id,vaers_ids,label,deciding_phrases\nR001,10 20,same_case,"AGE 4 vs 4; ""fever 103"" both"\n');
+      writeFileSync(join(dir, 'clusters-01.csv'), 'item_id,vaers_ids,label,deciding_phrases,same_case_groups\nK01,30 31 32,different_patients,AGE 1 vs 30,30 31 | 32\n');
+      writeFileSync(join(dir, 'second-01.csv'), 'item_id,vaers_ids,label,deciding_phrases\nR001,10 20,undecidable,no age\n');
+      writeFileSync(join(dir, 'notes.txt'), 'not a label file');
+      expect(importLabels(dir, items, (file) => `reader of ${file}`)).toBe([
+        'item_id,vaers_ids,reading,label,deciding_phrases,same_case_groups,labelled_by',
+        'K01,30 31 32,first,different_patients,AGE 1 vs 30,30 31 | 32,reader of clusters-01.csv',
+        'R001,10 20,first,same_case,"AGE 4 vs 4; ""fever 103"" both",,reader of measured-01.csv',
+        'R001,10 20,second,undecidable,no age,,reader of second-01.csv',
+        '',
+      ].join('\n'));
+      writeFileSync(join(dir, 'second-01.csv'), 'item_id,vaers_ids,label,deciding_phrases\nR001,10 20,,\nR001,10 20,same,x\n');
+      expect(() => importLabels(dir, items, () => '')).toThrow(`${join(dir, 'second-01.csv')} line 3: label same is none of same_case, different_patients, undecidable`);
+      writeFileSync(join(dir, 'second-01.csv'), 'item_id,vaers_ids,label,deciding_phrases\nR001,10 21,same_case,x\n');
+      expect(() => importLabels(dir, items, () => '')).toThrow('line 2: VAERS_IDs 10 21 are not item R001\'s (10 20)');
+      writeFileSync(join(dir, 'second-01.csv'), 'item_id,vaers_ids,label,deciding_phrases\nR001,10 20,same_case,\n');
+      expect(() => importLabels(dir, items, () => '')).toThrow('line 2: label same_case without deciding phrases');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('weights each stratum\'s decided pairs back to its pool: precision 1/2, recall 1/11 on a hand-worked draw', () => {
+    const pair = (item: string, ids: number[], stratum: string): Item => ({ item, kind: 'pair', ids, stratum, part: 'fresh', second: false });
+    const items = [pair('R1', [1, 2], 'linked'), pair('R2', [3, 4], 'linked'), pair('R3', [5, 6], 'w40'), pair('R4', [7, 8], 'w40'), pair('R5', [9, 10], 'w40')];
+    const read = (item: string, label: Reading['label']): [string, Reading] => [item, { item, reading: 'first', label, phrases: 'x', groups: [], unplaced: [], by: '' }];
+    const labels = new Map([read('R1', 'same_case'), read('R2', 'different_patients'), read('R3', 'same_case'), read('R4', 'different_patients'), read('R5', 'undecidable')]);
+    // linked: pool 100, 2 decided -> 50 each: 50 same and linked, 50 different and linked; w40: pool 1000, 2 decided -> 500 each: 500 same, not linked
+    const together = (a: number): boolean => a <= 4;
+    const w = weightedFigures(items, labels, 'fresh', [{ stratum: 'linked', pool: 100, drawn: 2 }, { stratum: 'w40', pool: 1000, drawn: 3 }], together);
+    expect(w.sameCasePairs).toBe(550);
+    expect(w.precision).toBe(0.5);
+    expect(w.recall).toBeCloseTo(1 / 11, 12);
   });
 });

@@ -4,7 +4,7 @@
  * computed by test/ingest/linkage/measure.ts from the fixtures and the linkage's recorded verdicts
  * (test/fixtures/linkage/verdicts-43.json: per labelled VAERS_ID, its cluster's representative).
  */
-import { clusterFigures, labelledSet, labelsOfRecord, pairFigures, secondReading, type ClusterFigures, type PairFigures, type Proportion } from './measure.js';
+import { clusterFigures, freshStrata, labelledSet, labelsOfRecord, pairFigures, secondReading, weightedFigures, type ClusterFigures, type PairFigures, type Proportion } from './measure.js';
 
 /** Per labelled VAERS_ID, the VAERS_ID of its cluster's representative under the linkage measured; `clusters`: the clusters of two or more reports of the default store. */
 export type Verdicts = Record<string, number>;
@@ -13,10 +13,15 @@ export type Verdicts = Record<string, number>;
 export interface MeasuredFigures {
   /** Labelled items per part, stratum and label of record (`unlabelled` when no reading yet). */
   counts: Array<{ part: string; stratum: string; same_case: number; different_patients: number; undecidable: number; unlabelled: number }>;
-  pairs: { before: PairFigures; now: PairFigures; tuning: PairFigures };
-  clusters: { before: ClusterFigures; now: ClusterFigures };
+  /** Pairs: `fresh`, the fresh measured set (round 3); `postHoc`, round 1's measured part under today's rules (tuning data since round 3); `before`, that part under the linkage of its draw; `tuning`, round 1's tuning part. */
+  pairs: { fresh: PairFigures; before: PairFigures; postHoc: PairFigures; tuning: PairFigures };
+  /** Random clusters: `fresh` (round 3's, drawn from today's clusters), `postHoc` (round 1's, cut by today's rules), `before` (round 1's as drawn). */
+  clusters: { fresh: ClusterFigures; before: ClusterFigures; postHoc: ClusterFigures };
+  /** The fresh set's pairwise figures weighted back to all candidate pairs (measure.ts weightedFigures). */
+  weighted: ReturnType<typeof weightedFigures>;
+  /** Second readings: round 3's doubly read pairs, round 1's (all), round 1's measured part. */
+  secondFresh: ReturnType<typeof secondReading>;
   second: ReturnType<typeof secondReading>;
-  /** The same over the measured part's pairs alone (first reading by the blind reader). */
   secondMeasured: ReturnType<typeof secondReading>;
   /** Clusters of two or more reports the linkage makes of the default store. */
   default_store_clusters: number;
@@ -35,13 +40,16 @@ export function measuredFigures(root: string, verdicts: Verdicts, clusters: numb
     counts.set(key, row);
   }
   const now = (a: number, b: number): boolean => verdicts[a] !== undefined && verdicts[a] === verdicts[b];
-  const drawnLinked = new Set(items.filter((it) => it.stratum === 'linked').map((it) => it.ids.join('-')));
+  const drawnLinked = new Set(items.filter((it) => it.stratum === 'linked' && it.part !== 'fresh').map((it) => it.ids.join('-')));
   const before = (a: number, b: number): boolean => drawnLinked.has(`${Math.min(a, b)}-${Math.max(a, b)}`);
+  const groupOf = (id: number): number => verdicts[id] ?? -id;
   return {
     counts: [...counts.values()].sort((x, y) => x.part.localeCompare(y.part) || x.stratum.localeCompare(y.stratum)),
-    pairs: { before: pairFigures(items, labels, 'measured', before), now: pairFigures(items, labels, 'measured', now), tuning: pairFigures(items, labels, 'tuning', now) },
-    clusters: { before: clusterFigures(items, labels, () => 0), now: clusterFigures(items, labels, (id) => verdicts[id] ?? -id) },
-    second: secondReading(items, readings),
+    pairs: { fresh: pairFigures(items, labels, 'fresh', now), before: pairFigures(items, labels, 'measured', before), postHoc: pairFigures(items, labels, 'measured', now), tuning: pairFigures(items, labels, 'tuning', now) },
+    clusters: { fresh: clusterFigures(items, labels, groupOf, 'fresh'), before: clusterFigures(items, labels, () => 0, 'measured'), postHoc: clusterFigures(items, labels, groupOf, 'measured') },
+    weighted: weightedFigures(items, labels, 'fresh', freshStrata(root), now),
+    secondFresh: secondReading(items, readings, 'fresh'),
+    second: secondReading(items, readings, ['tuning', 'measured']),
     secondMeasured: secondReading(items, readings, 'measured'),
     default_store_clusters: clusters,
   };
@@ -57,18 +65,20 @@ export function renderPage(m: MeasuredFigures): string {
     '|---|---|---|---|---|---|',
     ...m.counts.map((c) => `| ${c.part} | ${c.stratum} | ${c.same_case} | ${c.different_patients} | ${c.undecidable} | ${c.unlabelled} |`),
     '',
-    '| figure | before (the linkage of the draw) | now |',
-    '|---|---|---|',
-    `| pairwise precision, measured part | ${show(m.pairs.before.precision)} | ${show(m.pairs.now.precision)} |`,
-    `| pairwise recall, measured part | ${show(m.pairs.before.recall)} | ${show(m.pairs.now.recall)} |`,
-    `| precision of the random clusters | ${show(m.clusters.before.precision)} | ${show(m.clusters.now.precision)} |`,
-    `| same-case random clusters still whole | ${show(m.clusters.before.sameWhole)} | ${show(m.clusters.now.sameWhole)} |`,
-    `| pairwise precision, tuning part | | ${show(m.pairs.tuning.precision)} |`,
-    `| pairwise recall, tuning part | | ${show(m.pairs.tuning.recall)} |`,
+    '| figure | fresh measured set (round 3: rules frozen, read blind) | round 1\'s measured part, post hoc (tuning data since round 3) | that part under the linkage of its draw |',
+    '|---|---|---|---|',
+    `| pairwise precision | ${show(m.pairs.fresh.precision)} | ${show(m.pairs.postHoc.precision)} | ${show(m.pairs.before.precision)} |`,
+    `| pairwise recall | ${show(m.pairs.fresh.recall)} | ${show(m.pairs.postHoc.recall)} | ${show(m.pairs.before.recall)} |`,
+    `| precision of the random clusters | ${show(m.clusters.fresh.precision)} | ${show(m.clusters.postHoc.precision)} | ${show(m.clusters.before.precision)} |`,
+    `| same-case random clusters still whole | ${show(m.clusters.fresh.sameWhole)} | ${show(m.clusters.postHoc.sameWhole)} | ${show(m.clusters.before.sameWhole)} |`,
     '',
-    `Random clusters: ${m.clusters.now.clusters} drawn, ${m.clusters.now.decidedClusters} decided. Clusters of two or more reports in the default store now: ${m.default_store_clusters}.`,
-    `Second reading: ${m.second.pairs} pairs read twice (${m.secondMeasured.pairs} of the measured part), agreement ${f3(m.second.agreement)}, Cohen's kappa ${f3(m.second.kappa)} (measured part: agreement ${f3(m.secondMeasured.agreement)}, kappa ${f3(m.secondMeasured.kappa)}); disagreements (first/second): ${m.second.disagreements.join('; ') || 'none'}.`,
-    `Measured pairs the linkage gets wrong now: ${m.pairs.now.wrong.join('; ') || 'none'}. Cluster groups wrong now: ${m.clusters.now.wrong.join('; ') || 'none'}.`,
+    `Fresh set weighted back to all candidate pairs (each stratum's decided pairs standing for its pool; point estimates): about ${Math.round(m.weighted.sameCasePairs)} same-case candidate pairs, pairwise precision ${f3(m.weighted.precision)}, recall ${f3(m.weighted.recall)}.`,
+    `Round 1's tuning part (post hoc): pairwise precision ${show(m.pairs.tuning.precision)}, recall ${show(m.pairs.tuning.recall)}.`,
+    `Random clusters: fresh ${m.clusters.fresh.clusters} drawn, ${m.clusters.fresh.decidedClusters} decided; round 1's ${m.clusters.postHoc.clusters} drawn, ${m.clusters.postHoc.decidedClusters} decided. Clusters of two or more reports in the default store now: ${m.default_store_clusters}.`,
+    `Second reading, fresh set: ${m.secondFresh.pairs} pairs read twice, agreement ${f3(m.secondFresh.agreement)}, Cohen's kappa ${f3(m.secondFresh.kappa)}; disagreements (first/second): ${m.secondFresh.disagreements.join('; ') || 'none'}.`,
+    `Second reading, round 1: ${m.second.pairs} pairs read twice (${m.secondMeasured.pairs} of the measured part), agreement ${f3(m.second.agreement)}, Cohen's kappa ${f3(m.second.kappa)} (measured part: agreement ${f3(m.secondMeasured.agreement)}, kappa ${f3(m.secondMeasured.kappa)}); disagreements (first/second): ${m.second.disagreements.join('; ') || 'none'}.`,
+    `Fresh pairs the linkage gets wrong: ${m.pairs.fresh.wrong.join('; ') || 'none'}. Fresh cluster groups wrong: ${m.clusters.fresh.wrong.join('; ') || 'none'}.`,
+    `Round 1's measured pairs wrong now: ${m.pairs.postHoc.wrong.join('; ') || 'none'}. Round 1's cluster groups wrong now: ${m.clusters.postHoc.wrong.join('; ') || 'none'}.`,
   ];
   return lines.join('\n');
 }
@@ -96,10 +106,13 @@ export function docsBlock(doc: string): string {
 export function servedFigures(m: MeasuredFigures): Record<string, unknown> {
   const p = (x: Proportion): Record<string, number> => ({ k: x.k, n: x.n, value: round(x.value), wilson_low: round(x.low), wilson_high: round(x.high) });
   return {
-    labelled_set: 'test/fixtures/linkage/labelled-43.csv (docs/duplicates.md, "The labelled set")',
-    pair_precision: p(m.pairs.now.precision), pair_recall: p(m.pairs.now.recall), cluster_precision: p(m.clusters.now.precision), same_case_clusters_whole: p(m.clusters.now.sameWhole),
+    labelled_set: 'test/fixtures/linkage/labelled-43-fresh.csv, the fresh measured set; labelled-43.csv, round 1 (docs/duplicates.md, "The labelled set")',
+    pair_precision: p(m.pairs.fresh.precision), pair_recall: p(m.pairs.fresh.recall), cluster_precision: p(m.clusters.fresh.precision), same_case_clusters_whole: p(m.clusters.fresh.sameWhole),
+    second_reading_pairs: m.secondFresh.pairs, kappa: round(m.secondFresh.kappa),
+    pair_precision_weighted: round(m.weighted.precision), pair_recall_weighted: round(m.weighted.recall),
+    pair_precision_post_hoc: p(m.pairs.postHoc.precision), pair_recall_post_hoc: p(m.pairs.postHoc.recall), cluster_precision_post_hoc: p(m.clusters.postHoc.precision),
     pair_precision_before: p(m.pairs.before.precision), pair_recall_before: p(m.pairs.before.recall), cluster_precision_before: p(m.clusters.before.precision),
-    second_reading_pairs: m.second.pairs, kappa: round(m.second.kappa), kappa_measured_part: round(m.secondMeasured.kappa),
+    second_reading_pairs_round_1: m.second.pairs, kappa_round_1: round(m.second.kappa), kappa_round_1_measured_part: round(m.secondMeasured.kappa),
   };
 }
 const round = (x: number): number => (Number.isFinite(x) ? Math.round(x * 10000) / 10000 : -1);
@@ -108,9 +121,11 @@ const round = (x: number): number => (Number.isFinite(x) ? Math.round(x * 10000)
 export function renderDomainModule(m: MeasuredFigures): string {
   return `/**
  * The duplicate linkage measured on issue 43's labelled set (docs/duplicates.md, "The labelled
- * set"): pairwise precision and recall on the measured part and precision of the random clusters,
- * each with its Wilson 95% interval (k of n), before and now, and Cohen's kappa of the second
- * reading (-1: not available). Written by scripts/linkage-measure.ts; do not edit by hand
+ * set"): pairwise precision and recall and precision of the random clusters on the fresh measured
+ * set (drawn on the rules frozen for it, read blind), each with its Wilson 95% interval (k of n;
+ * n 0: not yet read), and Cohen's kappa of its second reading (-1: not available); the same on
+ * round 1's measured part post hoc (tuning data since round 3) and under the linkage of its draw
+ * (_before). Written by scripts/linkage-measure.ts; do not edit by hand
  * (test/ingest/linkage/measured-page.test.ts checks it). Served by \`GET /analyses\` as
  * \`linkage.measured\`.
  */

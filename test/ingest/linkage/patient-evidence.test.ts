@@ -87,10 +87,10 @@ describe('case numbers and lots', () => {
   });
 });
 
-/** The reason two hand-made reports are different patients ('' when none). */
-function reason(x: Partial<FixtureReport>, y: Partial<FixtureReport>): string {
+/** The reason two hand-made reports are different patients ('' when none); VAERS_IDs 1 and 1001 (not one batch) unless `ids` says. */
+function reason(x: Partial<FixtureReport>, y: Partial<FixtureReport>, ids: readonly [number, number] = [1, 1001]): string {
   const base: FixtureReport = { id: 0, vaccines: [{ name: 'FLU3', lot: 'U1850AA' }], events: ['Erythema'], vaxDate: 20051024 };
-  const columns = columnsOf([{ ...base, ...x, id: 1 }, { ...base, ...y, id: 2 }]);
+  const columns = columnsOf([{ ...base, ...x, id: ids[0] }, { ...base, ...y, id: ids[1] }]);
   const f = linkageFeatures(columns);
   return differentPatients(f, patientEvidence(columns.narrative, 2), 0, 1);
 }
@@ -120,6 +120,21 @@ describe('differentPatients on hand-made pairs', () => {
     expect(reason({ age: 40 }, { age: 41 })).toBe('age');
     expect(reason({ otherMeds: 'Prenatal Vit, Resperidone, Periactin' }, { otherMeds: 'Synthroid, Dyazide, Catapres' })).toBe('medicines');
     expect(reason({ narrative: 'Red area 13x15cm' }, { narrative: 'L arm swollen-11cm x 6cm' })).toBe('measures');
+    // round 3: VAERS_IDs 20 apart (one batch of forms) with ages not equal (or unknown); 21 apart is no batch
+    expect(reason({ age: 0.5 }, { age: 0.6 }, [84311, 84313])).toBe('batch');
+    expect(reason({}, {}, [84311, 84331])).toBe('batch');
+    expect(reason({}, {}, [84311, 84332])).toBe('');
+  });
+
+  it('lets a pair naming one visit outright through the group and vaccination vetoes, but not a batch with other ages (round 3)', () => {
+    const visit = { age: 45, sex: 'F' as const, vaxDate: 20031020, onsetDate: 20031021 };
+    expect(reason({ ...visit, vaccines: [{ name: 'FLU3', lot: 'U1850AA' }] }, { ...visit, onsetDate: 20031023, vaccines: [{ name: 'FLU3', lot: 'U1763AA' }] })).toBe('');
+    expect(reason({ ...visit }, { ...visit, narrative: 'three other female patients had redness' })).toBe('');
+    // onsets 4 days apart, or ages 0.1 year apart: no longer one visit outright
+    expect(reason({ ...visit }, { ...visit, onsetDate: 20031025, vaccines: [{ name: 'FLU3', lot: 'U1763AA' }] })).toBe('vaccination');
+    expect(reason({ ...visit }, { ...visit, age: 45.1, narrative: 'three other female patients had redness' })).toBe('group');
+    // the same age in one batch: not vetoed as a batch (one case sent twice in one mailing)
+    expect(reason({ ...visit }, { ...visit }, [84311, 84312])).toBe('');
   });
 
   it('lets through what one case reported twice shows', () => {
@@ -137,7 +152,7 @@ describe('differentPatients on hand-made pairs', () => {
   });
 
   it('reads a narrative shared by three or more reports as a template unless age and sex agree', () => {
-    const columns = columnsOf([1, 2].map((id) => ({ id, vaccines: [{ name: 'PNC' }], events: ['Unevaluable event'], narrative: 'Pt was inadvertently administered a vax from an expired lot.' })));
+    const columns = columnsOf([1, 1001].map((id) => ({ id, vaccines: [{ name: 'PNC' }], events: ['Unevaluable event'], narrative: 'Pt was inadvertently administered a vax from an expired lot.' })));
     const f = linkageFeatures(columns);
     const e = patientEvidence(columns.narrative, 2);
     expect(differentPatients(f, e, 0, 1)).toBe('');
