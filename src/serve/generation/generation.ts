@@ -68,11 +68,13 @@ export class Generation {
     private readonly store: OpenStore,
   ) {
     cases.then(() => { this.casesSettled = true; }, () => { this.casesSettled = true; });
-    this.complete = Promise.all([...analyses.names.map((name) => analyses.service(name)), cases])
-      // Every block of every table read once (DuckDB checks each block's checksum) before the store counts as loaded.
-      .then(() => withStore(path, async (connection) => {
-        await verifyTables(connection, path);
-      }))
+    // Every block of every table read once (DuckDB checks each block's checksum) before the store
+    // counts as loaded: on DuckDB's threads, beside the analyses' and the case series' loading
+    // (mostly JavaScript), not after it (issue 41: a cached start does not wait for it in turn).
+    const verified = withStore(path, async (connection) => {
+      await verifyTables(connection, path);
+    });
+    this.complete = Promise.all([...analyses.names.map((name) => analyses.service(name)), cases, verified])
       .then(async () => {
         if (!(await store.sameFile())) throw new Error(`the store file ${path} was replaced while it loaded`);
         this.loadSeconds = (performance.now() - started) / 1000;
