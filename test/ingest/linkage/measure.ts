@@ -26,6 +26,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { wilson as wilsonInterval } from '../../../src/stats/wilson.js';
 
 /** The three labels a reader gives. */
 export type Label = 'same_case' | 'different_patients' | 'undecidable';
@@ -94,13 +95,8 @@ export interface Proportion {
 
 /** `k` of `n` with its Wilson 95% interval (value 1, interval [0, 1] when n is 0). */
 export function wilson(k: number, n: number): Proportion {
-  if (n === 0) return { k, n, value: 1, low: 0, high: 1 };
-  const z = 1.959964;
-  const p = k / n;
-  const centre = p + (z * z) / (2 * n);
-  const spread = z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
-  const scale = 1 + (z * z) / n;
-  return { k, n, value: p, low: (centre - spread) / scale, high: (centre + spread) / scale };
+  const w = wilsonInterval(k, n); // src/stats/wilson.ts: null estimate and bounds when n is 0
+  return { k, n, value: w.estimate ?? 1, low: w.lower ?? 0, high: w.upper ?? 1 };
 }
 
 /** Cohen's kappa of two readings of the same items (labels per item, in order). */
