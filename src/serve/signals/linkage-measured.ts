@@ -2,7 +2,7 @@
  * The duplicate linkage measured on issue 43's labelled set (docs/duplicates.md, "The labelled
  * set"): pairwise precision and recall and precision of the random clusters on the fresh measured
  * set (drawn on the rules frozen for it, read blind), each with its Wilson 95% interval (k of n;
- * n 0: not yet read), and Cohen's kappa of its second reading (-1: not available); the same on
+ * n 0: not yet read, value and interval null), and Cohen's kappa of its second reading (-1: not available); the same on
  * round 1's measured part post hoc (tuning data since round 3) and under the linkage of its draw
  * (_before). Written by scripts/linkage-measure.ts; do not edit by hand
  * (test/ingest/linkage/measured-page.test.ts checks it). Served by `GET /analyses` as
@@ -13,30 +13,30 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
   "pair_precision": {
     "k": 0,
     "n": 0,
-    "value": 1,
-    "wilson_low": 0,
-    "wilson_high": 1
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
   },
   "pair_recall": {
     "k": 0,
     "n": 0,
-    "value": 1,
-    "wilson_low": 0,
-    "wilson_high": 1
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
   },
   "cluster_precision": {
     "k": 0,
     "n": 0,
-    "value": 1,
-    "wilson_low": 0,
-    "wilson_high": 1
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
   },
   "same_case_clusters_whole": {
     "k": 0,
     "n": 0,
-    "value": 1,
-    "wilson_low": 0,
-    "wilson_high": 1
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
   },
   "second_reading_pairs": 0,
   "kappa": -1,

@@ -104,7 +104,10 @@ export function docsBlock(doc: string): string {
 
 /** The figures served by `GET /analyses` (`linkage.measured`): proportions with their intervals, rounded to 4 places. */
 export function servedFigures(m: MeasuredFigures): Record<string, unknown> {
-  const p = (x: Proportion): Record<string, number> => ({ k: x.k, n: x.n, value: round(x.value), wilson_low: round(x.low), wilson_high: round(x.high) });
+  // n 0 (nothing read yet): no value and no interval (null), never a precision of 1.
+  const p = (x: Proportion): Record<string, number | null> => (x.n === 0
+    ? { k: 0, n: 0, value: null, wilson_low: null, wilson_high: null }
+    : { k: x.k, n: x.n, value: round(x.value), wilson_low: round(x.low), wilson_high: round(x.high) });
   return {
     labelled_set: 'test/fixtures/linkage/labelled-43-fresh.csv, the fresh measured set; labelled-43.csv, round 1 (docs/duplicates.md, "The labelled set")',
     pair_precision: p(m.pairs.fresh.precision), pair_recall: p(m.pairs.fresh.recall), cluster_precision: p(m.clusters.fresh.precision), same_case_clusters_whole: p(m.clusters.fresh.sameWhole),
@@ -123,7 +126,7 @@ export function renderDomainModule(m: MeasuredFigures): string {
  * The duplicate linkage measured on issue 43's labelled set (docs/duplicates.md, "The labelled
  * set"): pairwise precision and recall and precision of the random clusters on the fresh measured
  * set (drawn on the rules frozen for it, read blind), each with its Wilson 95% interval (k of n;
- * n 0: not yet read), and Cohen's kappa of its second reading (-1: not available); the same on
+ * n 0: not yet read, value and interval null), and Cohen's kappa of its second reading (-1: not available); the same on
  * round 1's measured part post hoc (tuning data since round 3) and under the linkage of its draw
  * (_before). Written by scripts/linkage-measure.ts; do not edit by hand
  * (test/ingest/linkage/measured-page.test.ts checks it). Served by \`GET /analyses\` as
