@@ -120,6 +120,16 @@ export function oneSenderNumbers(x: string, y: string): boolean {
 }
 
 /**
+ * Whether two case numbers are one sender's number with two letter suffixes (960153781A and
+ * 960153781B: a sender's two cases filed under one number, issue 43 round 4, one boy's two
+ * episodes): the same but for their last letter, both ending in a letter after a digit.
+ */
+export function otherSuffix(x: string, y: string): boolean {
+  return x.length === y.length && x.length >= 3 && x !== y && x.slice(0, -1) === y.slice(0, -1)
+    && /[0-9][A-Z]$/.test(x) && /[0-9][A-Z]$/.test(y);
+}
+
+/**
  * Whether two case numbers are of one sender's **series** (a batch numbered one patient at a
  * time): two numbers of one sender (oneSenderNumbers) differing in one run of digits by at most
  * 1,000, or, compared as a whole (issue 43), differing anywhere while the two narratives share
@@ -185,15 +195,31 @@ export function lotsAlike(s: string, t: string): boolean {
 }
 
 /**
+ * Whether two strings are one edit apart (one character replaced, inserted or dropped): a lot
+ * copied by hand (UO378AA and U0378AA, 594AZ and 594A2, U1307CA and U13071CA). Issue 43, round
+ * 4: 15 same-case pairs of the labelled set naming one visit (sameVisit) were kept apart by such
+ * a lot; lotsDisagree forgives it only for such a pair (two infants of one clinic vaccinated on
+ * other days may carry lots one character apart, 3F41027 and 3F41007).
+ */
+export function oneEditApart(x: string, y: string): boolean {
+  if (Math.abs(x.length - y.length) > 1 || x === y) return false;
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  if (x.length === y.length) return x.slice(i + 1) === y.slice(i + 1);
+  return x.length > y.length ? x.slice(i + 1) === y.slice(i) : x.slice(i) === y.slice(i + 1);
+}
+
+/**
  * Whether the lots of reports `a` and `b`, known in both, name other vials: some lot of the
  * report with fewer lots (either, when as many) has no lot alike (lotsAlike) in the other (a
  * manufacturer's copy may name its own vaccine's lot alone, never another lot).
  */
-export function lotsDisagree(f: LinkageFeatures, a: number, b: number): boolean {
+export function lotsDisagree(f: LinkageFeatures, a: number, b: number, typos = false): boolean {
   const x = f.lots[a];
   const y = f.lots[b];
   if (x.length === 0 || y.length === 0) return false;
-  const alike = (k: number, others: Int32Array): boolean => others.some((l) => lotsAlike(f.lotNames[k], f.lotNames[l]));
+  const same = (s: string, t: string): boolean => lotsAlike(s, t) || (typos && Math.min(s.length, t.length) >= 4 && oneEditApart(s, t));
+  const alike = (k: number, others: Int32Array): boolean => others.some((l) => same(f.lotNames[k], f.lotNames[l]));
   if (x.length === y.length) return x.some((k) => !alike(k, y)) || y.some((k) => !alike(k, x));
   const [fewer, more] = x.length < y.length ? [x, y] : [y, x];
   return fewer.some((k) => !alike(k, more));
@@ -240,8 +266,22 @@ export function otherVaccination(f: LinkageFeatures, a: number, b: number): bool
   return datesDiffer || (oneSender && f.lots[a].length > 0 && f.lots[b].length > 0);
 }
 
-/** VAERS_IDs at most this far apart were entered in one batch (one sender's mailing: a clinic's forms of several patients). */
-export const BATCH_IDS = 20;
+/** VAERS_IDs at most this far apart were entered in one batch (one sender's mailing: a clinic's forms of several patients; 20 until round 4, where a batch of two 5-year-olds lay 21 apart). */
+export const BATCH_IDS = 25;
+
+/**
+ * Whether reports `a` and `b` read as one report written twice, the individual evidence a batch's
+ * pair needs (issue 43, round 4): narratives near identical (word-set Jaccard >= 0.8), or sharing
+ * half their words with half the events in common, or the same events with some words (>= 0.2) in
+ * common. Two patients of one clinic's mailing agree on age, day, vaccines and lots (one
+ * campaign), not on what each one's form says.
+ */
+export function oneReport(f: LinkageFeatures, a: number, b: number): boolean {
+  const text = jaccard(f.narrative[a], f.narrative[b]);
+  const events = jaccard(f.events[a], f.events[b]);
+  const noText = f.narrative[a].length === 0 && f.narrative[b].length === 0;
+  return text >= 0.8 || (text >= 0.5 && events >= 0.5) || (events === 1 && (text >= 0.2 || noText));
+}
 
 /**
  * Whether reports `a` and `b` name one patient and one visit outright (issue 43, weighed on the
@@ -262,7 +302,7 @@ export function sameVisit(f: LinkageFeatures, a: number, b: number): boolean {
  * The reason reports `a` and `b` are different patients, '' when nothing says so (see the module
  * header):
  * - `series`: two case numbers of one sender's series (sameSeries, given whether the narratives
- *   share half their words);
+ *   share half their words), or one number with two letter suffixes (otherSuffix);
  * - `group`: either narrative written for a group (one-sided, issue 43: "three other female
  *   patients" in one report is enough), unless the two are a direct report and a sender's copy
  *   of it (one with a SPLTTYPE and one without, narratives sharing half their words: the copy
@@ -271,10 +311,15 @@ export function sameVisit(f: LinkageFeatures, a: number, b: number): boolean {
  *   concomitant medicines (OTHER_MEDS words, Jaccard >= 0.5: one patient);
  * - `sibling`: either names a sibling or twin ("His brother had an adverse reaction"), with the
  *   same exception;
- * - `vaccination`: otherVaccination;
- *   (`group` and `vaccination` do not apply to a pair naming one visit outright: sameVisit);
- * - `batch`: VAERS_IDs at most BATCH_IDS apart (one batch of forms) without the same age (to
- *   0.01 year, both known) or the same SPLTTYPE: a clinic's batch holds its several patients;
+ * - `vaccination`: otherVaccination; for a pair naming one visit outright (sameVisit) only lots
+ *   that name other vials (lotsDisagree, a lot one character off forgiven: a copy by hand);
+ * - (`group` does not apply to a pair naming one visit outright either, unless the two carry two
+ *   case numbers of one sender, oneSenderNumbers: two patients of the group, each reported;
+ *   issue 43 round 4, "about 20 vaccinees", 22 and 21 months);
+ * - `batch`: VAERS_IDs at most BATCH_IDS apart (one batch of forms) without the same SPLTTYPE,
+ *   unless the two have the same age (to 0.01 year, both known) and read as one report
+ *   (oneReport: near-identical narratives, or the same events): a clinic's batch holds its
+ *   several patients, who share age, day, vaccines and lots but not their forms' text (round 4);
  * - `onset`: onset dates more than ONSET_DAYS apart, neither possibly imputed (features.ts onsetImputed);
  * - `medicines`: two lists of concomitant medicines with no word in common (otherMedicines);
  * - `measures`: both narratives measure the reaction ("13x15cm") with no number in common;
@@ -289,7 +334,7 @@ export function sameVisit(f: LinkageFeatures, a: number, b: number): boolean {
  */
 export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: number, b: number): string {
   const similar = jaccard(f.narrative[a], f.narrative[b]) >= 0.5;
-  if (sameSeries(f.splttype[a], f.splttype[b], similar)) return 'series';
+  if (sameSeries(f.splttype[a], f.splttype[b], similar) || otherSuffix(f.splttype[a], f.splttype[b])) return 'series';
   // One SPLTTYPE and none: two senders (a manufacturer's copy of a direct report) may share a group's narrative;
   // one SPLTTYPE twice is one sender's case (its follow-up repeats the group's wording).
   const oneSender = (f.splttype[a] === '') === (f.splttype[b] === '');
@@ -297,7 +342,8 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   const followUp = f.splttype[a] !== '' && f.splttype[a] === f.splttype[b] && Math.abs(f.age[a] - f.age[b]) <= 1 && f.sex[a] > 0 && f.sex[a] === f.sex[b];
   const copy = (!oneSender && similar) || followUp || sameMedicines(f, a, b);
   const visit = sameVisit(f, a, b);
-  if ((e.group[a] || e.group[b]) && !copy && !visit) return 'group';
+  // One visit lifts the group wording, unless the two carry two case numbers of one sender (two patients of the group, each reported).
+  if ((e.group[a] || e.group[b]) && !copy && !(visit && !oneSenderNumbers(f.splttype[a], f.splttype[b]))) return 'group';
   if ((e.sibling[a] || e.sibling[b]) && !copy) return 'sibling';
   const ageA = Number.isNaN(e.statedAge[a]) ? f.age[a] : e.statedAge[a];
   const ageB = Number.isNaN(e.statedAge[b]) ? f.age[b] : e.statedAge[b];
@@ -307,8 +353,10 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   if (f.splttype[a] === '' && f.splttype[b] === '' && Math.abs(f.age[a] - f.age[b]) > 0.5 + 1e-9 && !sameMedicines(f, a, b)) return 'age';
   const outside = (age: number, band: number): boolean => !Number.isNaN(age) && !Number.isNaN(band) && (age < band - 1 || age >= band + 11);
   if (outside(ageA, e.ageBand[b]) || outside(ageB, e.ageBand[a]) || (!Number.isNaN(e.ageBand[a]) && !Number.isNaN(e.ageBand[b]) && e.ageBand[a] !== e.ageBand[b])) return 'age';
-  if (!visit && otherVaccination(f, a, b)) return 'vaccination';
-  if (Math.abs(f.vaersId[a] - f.vaersId[b]) <= BATCH_IDS && !(Math.abs(f.age[a] - f.age[b]) <= 0.01) && !(f.splttype[a] !== '' && f.splttype[a] === f.splttype[b])) return 'batch';
+  // One visit forgives other vaccines named (a copy names its own) and a lot one character off (copied by hand), not another lot.
+  if (visit ? lotsDisagree(f, a, b, true) : otherVaccination(f, a, b)) return 'vaccination';
+  if (Math.abs(f.vaersId[a] - f.vaersId[b]) <= BATCH_IDS && !(f.splttype[a] !== '' && f.splttype[a] === f.splttype[b])
+    && !(Math.abs(f.age[a] - f.age[b]) <= 0.01 && oneReport(f, a, b))) return 'batch';
   if (f.onsetDay[a] >= 0 && f.onsetDay[b] >= 0 && f.onsetImputed[a] === 0 && f.onsetImputed[b] === 0 && Math.abs(f.onsetDay[a] - f.onsetDay[b]) > ONSET_DAYS) return 'onset';
   if (otherMedicines(f, a, b)) return 'medicines';
   const [ma, mb] = [e.measures[a], e.measures[b]];

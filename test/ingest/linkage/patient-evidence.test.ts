@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { linkageFeatures } from '../../../src/ingest/linkage/features.js';
 import {
-  ageBandOf, differentPatients, isGroupNarrative, lotsAlike, measuresOf, namesSibling, patientEvidence, pronounSexOf, sameSeries, statedAgeOf,
+  ageBandOf, differentPatients, isGroupNarrative, lotsAlike, measuresOf, namesSibling, oneEditApart, otherSuffix, patientEvidence, pronounSexOf, sameSeries, statedAgeOf,
 } from '../../../src/ingest/linkage/patient-evidence.js';
 import { columnsOf, type FixtureReport } from './fixtures.js';
 
@@ -120,21 +120,61 @@ describe('differentPatients on hand-made pairs', () => {
     expect(reason({ age: 40 }, { age: 41 })).toBe('age');
     expect(reason({ otherMeds: 'Prenatal Vit, Resperidone, Periactin' }, { otherMeds: 'Synthroid, Dyazide, Catapres' })).toBe('medicines');
     expect(reason({ narrative: 'Red area 13x15cm' }, { narrative: 'L arm swollen-11cm x 6cm' })).toBe('measures');
-    // round 3: VAERS_IDs 20 apart (one batch of forms) with ages not equal (or unknown); 21 apart is no batch
+    // round 3: VAERS_IDs in one batch of forms with ages not equal (or unknown); round 4: 25 apart is a batch, 26 apart is none
     expect(reason({ age: 0.5 }, { age: 0.6 }, [84311, 84313])).toBe('batch');
-    expect(reason({}, {}, [84311, 84331])).toBe('batch');
-    expect(reason({}, {}, [84311, 84332])).toBe('');
+    expect(reason({}, {}, [84311, 84336])).toBe('batch');
+    expect(reason({}, {}, [84311, 84337])).toBe('');
   });
 
-  it('lets a pair naming one visit outright through the group and vaccination vetoes, but not a batch with other ages (round 3)', () => {
+  it('reads two letter suffixes of one number as two cases (round 4)', () => {
+    expect(otherSuffix('960153781A', '960153781B')).toBe(true);
+    expect(otherSuffix('960153781A', '960153781A')).toBe(false);
+    expect(otherSuffix('A0379406A', 'A0382293A')).toBe(false);
+    expect(otherSuffix('WAES0001', 'WAES0002')).toBe(false);
+    // one boy's two episodes, filed as A and B (m04 R012): series, though nothing else tells them apart
+    const boy = { age: 9, sex: 'M' as const, vaccines: [{ name: 'HEPB', lot: '2004A2' }], narrative: 'devel raised pimples at the inj site' };
+    expect(reason({ ...boy, splttype: '960153781A' }, { ...boy, splttype: '960153781B' })).toBe('series');
+    expect(reason({ ...boy, splttype: '960153781A' }, { ...boy, splttype: '960153781A' })).toBe('');
+  });
+
+  it('takes a lot one character off as a copy by hand only for a pair naming one visit (round 4)', () => {
+    expect(oneEditApart('UO378AA', 'U0378AA')).toBe(true);
+    expect(oneEditApart('U1307CA', 'U13071CA')).toBe(true);
+    expect(oneEditApart('R0617', '0617')).toBe(true);
+    expect(oneEditApart('5J61074', '5L61174')).toBe(false);
+    expect(oneEditApart('M695HL', 'M155HJ')).toBe(false);
+    const visit = { age: 1.3, sex: 'F' as const, vaxDate: 20010829, onsetDate: 20010830 };
+    expect(reason({ ...visit, vaccines: [{ name: 'DTAP', lot: 'UO378AA' }] }, { ...visit, vaccines: [{ name: 'DTAP', lot: 'U0378AA' }] })).toBe('');
+    // two lots two characters apart, or the day not one visit: other vials
+    expect(reason({ ...visit, vaccines: [{ name: 'DTP', lot: '5J61074' }] }, { ...visit, vaccines: [{ name: 'DTP', lot: '5L61174' }] })).toBe('vaccination');
+    expect(reason({ ...visit, vaccines: [{ name: 'DTAP', lot: 'UO378AA' }] }, { ...visit, onsetDate: 20010903, vaccines: [{ name: 'DTAP', lot: 'U0378AA' }] })).toBe('vaccination');
+  });
+
+  it('lets a pair naming one visit outright through the group wording and other vaccines named, not through other lots, two case numbers of one sender or a batch (round 4)', () => {
     const visit = { age: 45, sex: 'F' as const, vaxDate: 20031020, onsetDate: 20031021 };
-    expect(reason({ ...visit, vaccines: [{ name: 'FLU3', lot: 'U1850AA' }] }, { ...visit, onsetDate: 20031023, vaccines: [{ name: 'FLU3', lot: 'U1763AA' }] })).toBe('');
+    // a copy naming its own vaccine only; one-sided group wording
+    expect(reason({ ...visit, vaccines: [{ name: 'FLU3', lot: 'U1850AA' }, { name: 'PNEUMO', lot: null }] }, { ...visit, splttype: 'WAES0310USA00001', vaccines: [{ name: 'FLU3', lot: 'U1850AA' }] })).toBe('');
     expect(reason({ ...visit }, { ...visit, narrative: 'three other female patients had redness' })).toBe('');
+    // round 4: other lots of one kind are two vials (4-year-olds of one clinic day, m04 R026/R116), even on one visit
+    expect(reason({ ...visit, vaccines: [{ name: 'FLU3', lot: 'U1850AA' }] }, { ...visit, onsetDate: 20031023, vaccines: [{ name: 'FLU3', lot: 'U1763AA' }] })).toBe('vaccination');
+    // round 4: group wording with two case numbers of one sender: two of the group's patients (m04 R295)
+    expect(reason({ ...visit, splttype: 'PJP200200663' }, { ...visit, splttype: 'PJP200300028', narrative: 'about 20 vaccinees between the ages of 6-35 months' })).toBe('group');
     // onsets 4 days apart, or ages 0.1 year apart: no longer one visit outright
     expect(reason({ ...visit }, { ...visit, onsetDate: 20031025, vaccines: [{ name: 'FLU3', lot: 'U1763AA' }] })).toBe('vaccination');
     expect(reason({ ...visit }, { ...visit, age: 45.1, narrative: 'three other female patients had redness' })).toBe('group');
-    // the same age in one batch: not vetoed as a batch (one case sent twice in one mailing)
-    expect(reason({ ...visit }, { ...visit }, [84311, 84312])).toBe('');
+  });
+
+  it('lets a batch pair through only when it reads as one report: the same age and near-identical text or the same events (round 4)', () => {
+    const visit = { age: 24, sex: 'M' as const, vaxDate: 20030317, onsetDate: 20030326, vaccines: [{ name: 'SMALLPOX', lot: '4020071' }] };
+    // two service members of one mailing (round 1 C23): the same age, day and lot, their own words
+    expect(reason({ ...visit, events: ['Rash'], narrative: 'Severe skin irritation apprx. 5 in in diameter. Excessive fluid drainage' },
+      { ...visit, events: ['Myalgia'], narrative: 'Rash on back, neck, and one on hand and one on eyelid. Body aches' }, [200861, 200865])).toBe('batch');
+    // one form sent twice: the text near identical, or the same events with some words in common, or no text in either and the same events
+    expect(reason({ ...visit, narrative: 'Rash on back, neck and hand. Body aches' }, { ...visit, narrative: 'Rash on back, neck and hand; body aches' }, [200861, 200862])).toBe('');
+    expect(reason({ ...visit, events: ['Rash'], narrative: 'rash on the back' }, { ...visit, events: ['Rash'], narrative: 'itchy rash on back' }, [200861, 200862])).toBe('');
+    expect(reason({ ...visit, events: ['Rash'] }, { ...visit, events: ['Rash'] }, [200861, 200862])).toBe('');
+    // ages not equal: a batch whatever the text
+    expect(reason({ ...visit, narrative: 'Rash on back' }, { ...visit, age: 24.5, narrative: 'Rash on back' }, [200861, 200862])).toBe('batch');
   });
 
   it('lets through what one case reported twice shows', () => {
