@@ -30,7 +30,12 @@
  * is reproduced by running this script at its first commit (4726d68, `git worktree add` it), not at
  * a later one whose rules differ.
  *
- * Run: npx tsx scripts/linkage-sample.ts [--vaers DIR] [--cache FILE] [--out FILE] [--packets DIR]
+ * `--round` (ROUNDS): `first` (round 1), `fresh` (round 3's measured set) or `clusters4` (round 4:
+ * CLUSTERS clusters only, drawn uniformly among the linkage's clusters of two or more, none identical
+ * to an item read before: round 1's pairs and clusters, round 3's clusters and measured-04's pairs;
+ * packets clusters-02a and clusters-02b).
+ *
+ * Run: npx tsx scripts/linkage-sample.ts [--round first|fresh|clusters4] [--vaers DIR] [--cache FILE] [--out FILE] [--packets DIR]
  */
 import { createReadStream, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,6 +66,13 @@ const ROUNDS = {
     // The linked stratum and the bands just below it heavy: same-case pairs the vetoes keep apart lie at high raw weight.
     allocation: [['linked', 120], ['w40', 70], ['w30', 50], ['w21', 30], ['w13', 15], ['w0', 10], ['wneg', 5]] as ReadonlyArray<readonly [string, number]>,
   },
+  // Round 4: clusters only, drawn on the rules frozen for round 4 (a5d997f), none identical to an item read before
+  // (clustersBefore); two packets of 30 (clusters-02a, clusters-02b); item ids Q01-Q60.
+  clusters4: {
+    seed: 20261128, tuningShare: 0, clusters: 60, packetSize: 30, pairPrefix: 'R', clusterPrefix: 'Q',
+    out: 'test/fixtures/linkage/sample-43-clusters4.csv', packets: '/work/wt/notes/s4/packets',
+    allocation: [] as ReadonlyArray<readonly [string, number]>,
+  },
 } as const;
 /** The pairs issue 43 names (read from the clusters the issue describes): they go to the tuning part. */
 const NAMED: ReadonlyArray<readonly [number, number]> = [
@@ -71,7 +83,7 @@ const { values } = parseArgs({ options: {
   vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' }, round: { type: 'string', default: 'first' },
   out: { type: 'string' }, packets: { type: 'string' },
 } });
-if (values.round !== 'first' && values.round !== 'fresh') throw new Error(`--round: first or fresh, not ${values.round}`);
+if (values.round !== 'first' && values.round !== 'fresh' && values.round !== 'clusters4') throw new Error(`--round: first, fresh or clusters4, not ${values.round}`);
 const ROUND = ROUNDS[values.round];
 const { seed: SEED, tuningShare: TUNING_SHARE, clusters: CLUSTERS, packetSize: PACKET_SIZE, allocation: ALLOCATION } = ROUND;
 values.out ??= ROUND.out;
@@ -84,11 +96,31 @@ if (values.round === 'fresh') {
     for (let x = 0; x < ids.length; x++) for (let y = x + 1; y < ids.length; y++) labelledBefore.add(`${ids[x]}-${ids[y]}`);
   }
 }
+/**
+ * Items read before (VAERS_IDs sorted and joined): every item of round 1 (pairs and clusters, all
+ * tuning data), round 3's clusters K01-K50 and the pairs of its packet measured-04 (tuning data
+ * since round 4). The clusters4 draw leaves out a cluster identical to one of them (a cluster
+ * the new rules changed is new; one equal to a pair still read blind is kept).
+ */
+const clustersBefore = new Set<string>();
+if (values.round === 'clusters4') {
+  const key = (ids: string): string => ids.split(' ').map(Number).sort((p, q) => p - q).join(' ');
+  for (const [file, kinds] of [[ROUNDS.first.out, ['pair', 'cluster']], [ROUNDS.fresh.out, ['cluster']]] as const) {
+    for (const line of readFileSync(file, 'utf8').split('\n').slice(1).filter((l) => l !== '')) {
+      const [, kind, ids] = line.split(',');
+      if ((kinds as readonly string[]).includes(kind)) clustersBefore.add(key(ids));
+    }
+  }
+  for (const line of readFileSync('test/fixtures/linkage/readings-43-fresh/measured-04.csv', 'utf8').split('\n').slice(1).filter((l) => l !== '')) clustersBefore.add(key(line.split(',')[1]));
+}
 const real = await realLinkageColumns(values.vaers!, values.cache);
 const uniform = random(SEED);
 const result = linkReports(real);
-const scored = scorePairs(real);
-const shares = valueShares(scored.features);
+// The clusters4 round draws no pair: the candidate pairs are not scored (an empty pair list).
+const scored = values.round === 'clusters4'
+  ? { a: new Int32Array(0), b: new Int32Array(0), pattern: new Int32Array(0), weight: new Float64Array(0), features: null as never, model: null as never }
+  : scorePairs(real);
+const shares = values.round === 'clusters4' ? null as never : valueShares(scored.features);
 const rawWeight = (i: number): number => {
   const levels = levelsOf(scored.pattern[i]);
   return levels.reduce((s, l, k) => s + scored.model.weights[k][l], 0)
@@ -135,12 +167,14 @@ for (const [stratum, n] of ALLOCATION) {
   const pool = pools.get(stratum)!;
   for (const k of draw(pool.length, n)) addPair(scored.a[pool[k]], scored.b[pool[k]], stratum, scored.weight[pool[k]], raw[pool[k]]);
 }
-for (const k of draw(items.length, Math.round(items.length / 5))) items[k].second = true;
+if (items.length > 0) for (const k of draw(items.length, Math.round(items.length / 5))) items[k].second = true;
 // Clusters of two or more, ordered by their smallest VAERS_ID, drawn uniformly.
 const members = new Map<number, number[]>();
 for (let i = 0; i < rep.length; i++) members.set(rep[i], [...(members.get(rep[i]) ?? []), real.id[i]]);
 // A cluster read before (any two of its members labelled in round 1) is left out of the fresh draw.
-const readBefore = (c: number[]): boolean => c.some((x, k) => c.slice(k + 1).some((y) => labelledBefore.has(`${x}-${y}`)));
+// Round 4: a cluster identical to one drawn before is left out (a cluster the new rules changed is new).
+const readBefore = (c: number[]): boolean => c.some((x, k) => c.slice(k + 1).some((y) => labelledBefore.has(`${x}-${y}`)))
+  || clustersBefore.has([...c].sort((p, q) => p - q).join(' '));
 const clusters = [...members.values()].filter((c) => c.length > 1).map((c) => c.sort((p, q) => p - q)).sort((p, q) => p[0] - q[0]);
 const fresh = clusters.filter((c) => !readBefore(c));
 for (const k of draw(fresh.length, CLUSTERS)) items.push({ item: '', kind: 'cluster', ids: fresh[k], stratum: 'cluster', part: 'measured', second: false, weight: NaN, raw: NaN });
@@ -152,7 +186,7 @@ items.sort((p, q) => (p.item < q.item ? -1 : 1));
 console.log(`round ${values.round}, seed ${SEED}; candidate pairs ${scored.a.length}; clusters of two or more ${clusters.length} (${fresh.length} not read before); pairs labelled before left out ${labelledBefore.size}; strata ${[...pools].map(([s, p]) => `${s} ${p.length}`).join(', ')}`);
 console.log(`drawn ${pairNo} pairs (tuning ${items.filter((i) => i.kind === 'pair' && i.part === 'tuning').length}, measured ${items.filter((i) => i.kind === 'pair' && i.part === 'measured').length}, second reading ${items.filter((i) => i.second).length}), ${clusterNo} clusters`);
 // The strata's sizes (pairs not labelled before) and draws, for the design-weighted figures (test/ingest/linkage/measure.ts weightedFigures).
-writeFileSync(values.out!.replace(/\.csv$/, '-strata.csv'), `stratum,pool,drawn\n${ALLOCATION.map(([s]) => `${s},${pools.get(s)!.length},${items.filter((it) => it.stratum === s).length}`).join('\n')}\n`);
+if (ALLOCATION.length > 0) writeFileSync(values.out!.replace(/\.csv$/, '-strata.csv'), `stratum,pool,drawn\n${ALLOCATION.map(([s]) => `${s},${pools.get(s)!.length},${items.filter((it) => it.stratum === s).length}`).join('\n')}\n`);
 const fixed = (w: number): string => (Number.isFinite(w) ? w.toFixed(1) : String(w));
 writeFileSync(values.out!, `item_id,kind,vaers_ids,stratum,part,second_reading,weight,raw_weight\n${items.map((it) =>
   `${it.item},${it.kind},${it.ids.join(' ')},${it.stratum},${it.part},${it.second},${fixed(it.weight)},${fixed(it.raw)}`).join('\n')}\n`);
@@ -196,7 +230,8 @@ const packetsOf = (name: string, list: Item[], what: string): void => {
   const order = shuffled(list);
   for (let p = 0; p * PACKET_SIZE < order.length; p++) {
     const chunk = order.slice(p * PACKET_SIZE, (p + 1) * PACKET_SIZE);
-    const file = `${name}-${String(p + 1).padStart(2, '0')}`;
+    // Round 4's clusters follow round 3's clusters-01: clusters-02a, clusters-02b.
+    const file = values.round === 'clusters4' ? `${name}-02${String.fromCharCode(97 + p)}` : `${name}-${String(p + 1).padStart(2, '0')}`;
     const body = [`# Packet ${file}: ${chunk.length} ${what}`, '', 'Read docs: README.md in this folder. Label each item in `' + file + '.csv`.', ''];
     for (const it of chunk) body.push(`---`, '', `## Item ${it.item}: VAERS_IDs ${it.ids.join(', ')}`, '', ...it.ids.map(reportText));
     writeFileSync(join(values.packets!, `${file}.md`), `${body.join('\n')}\n`);
@@ -205,9 +240,11 @@ const packetsOf = (name: string, list: Item[], what: string): void => {
 };
 const it0 = (chunk: Item[]): boolean => chunk[0]?.kind === 'cluster';
 const pairs = items.filter((it) => it.kind === 'pair');
-packetsOf('measured', pairs.filter((it) => it.part === 'measured'), 'pairs of reports');
-if (values.round === 'first') packetsOf('tuning', pairs.filter((it) => it.part === 'tuning'), 'pairs of reports');
-else writeFileSync(join(values.packets!, 'second.txt'), `${pairs.filter((it) => it.second).map((it) => it.item).join('\n')}\n`);
-packetsOf('second', pairs.filter((it) => it.second), 'pairs of reports');
+if (values.round !== 'clusters4') {
+  packetsOf('measured', pairs.filter((it) => it.part === 'measured'), 'pairs of reports');
+  if (values.round === 'first') packetsOf('tuning', pairs.filter((it) => it.part === 'tuning'), 'pairs of reports');
+  else writeFileSync(join(values.packets!, 'second.txt'), `${pairs.filter((it) => it.second).map((it) => it.item).join('\n')}\n`);
+  packetsOf('second', pairs.filter((it) => it.second), 'pairs of reports');
+}
 packetsOf('clusters', items.filter((it) => it.kind === 'cluster'), 'clusters of reports (judge each cluster whole)');
 console.log(`reports ${ids.length}: data rows ${data.length}, vaccine rows ${vax.length}, symptom rows ${symptoms.length}; packets in ${values.packets}`);
