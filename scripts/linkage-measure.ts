@@ -18,13 +18,15 @@
  * `--reuse` skips the linkage and reads the verdicts written by the last run (after new labels:
  * the figures change, the linkage does not).
  *
- * `--import DIR` first imports the fresh set's labels from the readers' files of DIR (the
- * packets' templates filled: measured-NN.csv and clusters-NN.csv the first reading, second-NN.csv
- * the second, resolved*.csv the resolutions; measure.ts importLabels checks each row, naming file
- * and line) into test/fixtures/linkage/labelled-43-fresh.csv; `--reader TEXT` says who read
- * (default: a blind reader who tunes no rule).
+ * `--import DIR` (repeatable: every folder's files together) first imports the fresh set's and
+ * round 4's labels from the readers' files of DIR (the packets' templates filled: measured-NN.csv,
+ * clusters-NN.csv and clusters-NNa.csv the first reading, second-NN.csv the second, resolved*.csv
+ * the resolutions; measure.ts importLabels checks each row, naming file and line, and an item read
+ * twice as one reading) into test/fixtures/linkage/labelled-43-fresh.csv, replacing it; `--reader
+ * TEXT` says who read (default: a blind reader who tunes no rule). The items of packet measured-04
+ * are imported with the rest but count as tuning data (measure.ts FRESH_TUNING).
  *
- * Run: npx tsx scripts/linkage-measure.ts [--vaers DIR] [--cache FILE] [--reuse] [--import DIR [--reader TEXT]]
+ * Run: npx tsx scripts/linkage-measure.ts [--vaers DIR] [--cache FILE] [--reuse] [--import DIR]... [--reader TEXT]
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -35,7 +37,7 @@ import { measuredFigures, renderDomainModule, renderPage, spliceDocs, type Verdi
 
 const { values } = parseArgs({ options: {
   vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' }, reuse: { type: 'boolean', default: false },
-  import: { type: 'string' }, reader: { type: 'string', default: 'a blind reader (tunes no rule; read the packets alone)' },
+  import: { type: 'string', multiple: true }, reader: { type: 'string', default: 'a blind reader (tunes no rule; read the packets alone)' },
 } });
 const VERDICTS = 'test/fixtures/linkage/verdicts-43.json';
 const writeAtomically = (path: string, text: string): void => {
@@ -46,7 +48,7 @@ if (values.import !== undefined) {
   try {
     const text = importLabels(values.import, labelledSet(process.cwd()).items, (file) => `${values.reader}, ${file}`);
     writeAtomically('test/fixtures/linkage/labelled-43-fresh.csv', text);
-    console.log(`imported ${text.split('\n').length - 2} readings from ${values.import}`);
+    console.log(`imported ${text.split('\n').length - 2} readings from ${values.import.join(', ')}`);
   } catch (error) {
     console.error(`linkage-measure: ${(error as Error).message}`);
     process.exit(1);

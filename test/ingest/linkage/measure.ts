@@ -32,23 +32,28 @@ import { wilson as wilsonInterval } from '../../../src/stats/wilson.js';
 export type Label = 'same_case' | 'different_patients' | 'undecidable';
 
 /**
- * One drawn item (sample-43.csv, round 1; sample-43-fresh.csv, round 3). Parts: round 1's
- * `tuning` and `measured` (both tuning data since round 3: its measured labels were seen before
- * the rules were retuned, so its figures are post hoc), round 3's `fresh` (drawn on the rules
- * frozen for it, read blind, never tuned on: the measurement).
+ * One drawn item (sample-43.csv, round 1; sample-43-fresh.csv, round 3; sample-43-clusters4.csv,
+ * round 4). Parts: round 1's `tuning` and `measured` (both tuning data since round 3: its
+ * measured labels were seen before the rules were retuned, so its figures are post hoc); round
+ * 3's `fresh` (drawn on the rules frozen for it, read blind, never tuned on: the measurement),
+ * but for the 50 pairs of its packet measured-04, `fresh_tuning` (read and tuned on in round 4:
+ * post hoc, FRESH_TUNING lists them); round 4's `clusters4` (random clusters drawn on the rules
+ * frozen for round 4, read blind).
  */
 export interface Item {
   item: string;
   kind: 'pair' | 'cluster';
   ids: number[];
   stratum: string;
-  part: 'tuning' | 'measured' | 'fresh';
+  part: 'tuning' | 'measured' | 'fresh' | 'fresh_tuning' | 'clusters4';
   second: boolean;
 }
 
 /** The item lists and label files of the labelled set (test/fixtures/linkage). */
-export const SAMPLES = ['sample-43.csv', 'sample-43-fresh.csv'] as const;
+export const SAMPLES = ['sample-43.csv', 'sample-43-fresh.csv', 'sample-43-clusters4.csv'] as const;
 export const LABELS = ['labelled-43.csv', 'labelled-43-fresh.csv'] as const;
+/** The readings whose items are tuning data since round 4 (packet measured-04 of the fresh set, read in round 3 and tuned on). */
+export const FRESH_TUNING = 'readings-43-fresh/measured-04.csv';
 
 /** One reading of one item (labelled-43.csv). */
 export interface Reading {
@@ -68,9 +73,12 @@ export function labelledSet(root: string): { items: Item[]; readings: Reading[] 
     const path = join(root, 'test/fixtures/linkage', name);
     return existsSync(path) ? parse(readFileSync(path), { columns: true }) as Array<Record<string, string>> : [];
   };
+  const tuned = new Set(csv(FRESH_TUNING).map((r) => r.item_id));
+  const partOf = (name: string, r: Record<string, string>): Item['part'] => (name === 'sample-43-fresh.csv' ? (tuned.has(r.item_id) ? 'fresh_tuning' : 'fresh')
+    : name === 'sample-43-clusters4.csv' ? 'clusters4' : r.part as Item['part']);
   const items = SAMPLES.flatMap((name) => csv(name).map((r): Item => ({
     item: r.item_id, kind: r.kind as Item['kind'], ids: r.vaers_ids.split(' ').map(Number), stratum: r.stratum,
-    part: (name === 'sample-43-fresh.csv' ? 'fresh' : r.part) as Item['part'], second: r.second_reading === 'true',
+    part: partOf(name, r), second: r.second_reading === 'true',
   })));
   const readings = LABELS.flatMap((name) => csv(name)).map((r): Reading => {
     const groups: number[][] = [];
@@ -221,26 +229,29 @@ export function secondReading(items: readonly Item[], readings: readonly Reading
   return { pairs: x.length, kappa: cohenKappa(x, y), agreement: x.length === 0 ? NaN : (x.length - disagreements.length) / x.length, disagreements };
 }
 
-/** The readings a label file holds: `first` (measured-NN.csv, clusters-NN.csv), `second` (second-NN.csv), `resolved` (resolved*.csv). */
+/** The readings a label file holds: `first` (measured-NN.csv, clusters-NN.csv, clusters-NNa.csv), `second` (second-NN.csv), `resolved` (resolved*.csv). */
 function readingOfFile(name: string): Reading['reading'] | undefined {
-  if (/^(?:measured|clusters)-\d+\.csv$/.test(name)) return 'first';
+  if (/^(?:measured-\d+|clusters-\d+[a-z]?)\.csv$/.test(name)) return 'first';
   if (/^second-\d+\.csv$/.test(name)) return 'second';
   if (/^resolved.*\.csv$/.test(name)) return 'resolved';
   return undefined;
 }
 
 /**
- * The readers' label files of `dir` (the packets' templates filled: `item_id,vaers_ids,label,
+ * The readers' label files of the folders `dirs` (the packets' templates filled: `item_id,vaers_ids,label,
  * deciding_phrases[,same_case_groups]`) as rows of labelled-43-fresh.csv (`item_id,vaers_ids,
  * reading,label,deciding_phrases,same_case_groups,labelled_by`; `by`: who read, per file name).
  * Rows left empty (no label yet) are skipped. Throws, naming the file and line, on an item not
  * in `items`, VAERS_IDs other than the item's, a label not among the three, a label without
- * deciding phrases, or a group naming a VAERS_ID outside the cluster.
+ * deciding phrases, a group naming a VAERS_ID outside the cluster, or an item read twice as the
+ * same reading (two files, or two folders, holding one packet).
  */
-export function importLabels(dir: string, items: readonly Item[], by: (file: string) => string): string {
+export function importLabels(dirs: string | readonly string[], items: readonly Item[], by: (file: string) => string): string {
   const itemOf = new Map(items.map((it) => [it.item, it]));
   const rows: string[][] = [];
-  for (const name of readdirSync(dir).sort()) {
+  const read = new Map<string, string>();
+  const files = (typeof dirs === 'string' ? [dirs] : dirs).flatMap((dir) => readdirSync(dir).sort().map((name) => [dir, name] as const));
+  for (const [dir, name] of files) {
     const reading = readingOfFile(name);
     if (reading === undefined) continue;
     const records = parse(readFileSync(join(dir, name)), { columns: true, info: true, skip_empty_lines: true, relax_column_count: true }) as Array<{ record: Record<string, string>; info: { lines: number } }>;
@@ -257,6 +268,9 @@ export function importLabels(dir: string, items: readonly Item[], by: (file: str
       const groups = (r.same_case_groups ?? '').trim();
       const named = groups.split(/[\s|]+/).filter((x) => x !== '' && x !== '?').map(Number);
       if (named.some((id) => !it.ids.includes(id))) throw new Error(`${where}: same_case_groups ${groups} names a VAERS_ID outside item ${it.item}`);
+      const had = read.get(`${it.item} ${reading}`);
+      if (had !== undefined) throw new Error(`${where}: item ${it.item} has a ${reading} reading already (${had})`);
+      read.set(`${it.item} ${reading}`, where);
       rows.push([it.item, it.ids.join(' '), reading, label, phrases, groups, by(name)]);
     }
   }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LINKAGE_MEASURED } from '../../../src/serve/signals/linkage-measured.js';
-import { clusterFigures, cohenKappa, importLabels, weightedFigures, wilson, type Item, type Reading } from './measure.js';
+import { clusterFigures, cohenKappa, importLabels, labelledSet, weightedFigures, wilson, type Item, type Reading } from './measure.js';
 import { docsBlock, measuredFigures, renderDomainModule, renderPage, servedFigures } from './measured-render.js';
 
 const root = process.cwd();
@@ -77,6 +77,38 @@ describe('the labelled set figures', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('imports from several folders (round 4: clusters-02a); an item read twice as one reading names both files', () => {
+    const [one, two] = [mkdtempSync(join(tmpdir(), 'labels-')), mkdtempSync(join(tmpdir(), 'labels-'))];
+    try {
+      const items: Item[] = [
+        { item: 'R001', kind: 'pair', ids: [10, 20], stratum: 'linked', part: 'fresh_tuning', second: true },
+        { item: 'Q01', kind: 'cluster', ids: [40, 41], stratum: 'cluster', part: 'clusters4', second: false },
+      ];
+      writeFileSync(join(one, 'measured-04.csv'), 'item_id,vaers_ids,label,deciding_phrases\nR001,10 20,same_case,AGE 4 vs 4\n');
+      writeFileSync(join(two, 'clusters-02a.csv'), 'item_id,vaers_ids,label,deciding_phrases,same_case_groups\nQ01,40 41,same_case,SPLTTYPE WAES1 both,\n');
+      expect(importLabels([one, two], items, (file) => `reader of ${file}`)).toBe([
+        'item_id,vaers_ids,reading,label,deciding_phrases,same_case_groups,labelled_by',
+        'R001,10 20,first,same_case,AGE 4 vs 4,,reader of measured-04.csv',
+        'Q01,40 41,first,same_case,SPLTTYPE WAES1 both,,reader of clusters-02a.csv',
+        '',
+      ].join('\n'));
+      writeFileSync(join(two, 'measured-01.csv'), 'item_id,vaers_ids,label,deciding_phrases\nR001,10 20,undecidable,no age\n');
+      expect(() => importLabels([one, two], items, () => '')).toThrow(`${join(two, 'measured-01.csv')} line 2: item R001 has a first reading already (${join(one, 'measured-04.csv')} line 2)`);
+    } finally {
+      rmSync(one, { recursive: true, force: true });
+      rmSync(two, { recursive: true, force: true });
+    }
+  });
+
+  it('counts packet measured-04 of the fresh set as tuning data, the rest of it as measured, round 4\'s clusters apart', () => {
+    const { items } = labelledSet(root);
+    const tuned = readFileSync('test/fixtures/linkage/readings-43-fresh/measured-04.csv', 'utf8').trim().split('\n').slice(1).map((l) => l.split(',')[0]);
+    expect(tuned).toHaveLength(50);
+    expect(items.filter((it) => it.part === 'fresh_tuning').map((it) => it.item).sort()).toEqual([...tuned].sort());
+    expect(items.filter((it) => it.part === 'fresh' && it.kind === 'pair')).toHaveLength(250);
+    expect(items.filter((it) => it.part === 'clusters4' && it.kind === 'cluster')).toHaveLength(60);
   });
 
   it('weights each stratum\'s decided pairs back to its pool: precision 1/2, recall 1/11 on a hand-worked draw', () => {
