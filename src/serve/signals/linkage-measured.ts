@@ -13,50 +13,50 @@
 export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
   "labelled_set": "test/fixtures/linkage/labelled-43-fresh.csv, the fresh measured set and round 4's random clusters; labelled-43.csv, round 1 (docs/duplicates.md, \"The labelled set\")",
   "pair_precision": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 62,
+    "n": 69,
+    "value": 0.8986,
+    "wilson_low": 0.8051,
+    "wilson_high": 0.95
   },
   "pair_recall": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 62,
+    "n": 69,
+    "value": 0.8986,
+    "wilson_low": 0.8051,
+    "wilson_high": 0.95
   },
   "cluster_precision": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 50,
+    "n": 56,
+    "value": 0.8929,
+    "wilson_low": 0.7853,
+    "wilson_high": 0.95
   },
   "same_case_clusters_whole": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 50,
+    "n": 50,
+    "value": 1,
+    "wilson_low": 0.9287,
+    "wilson_high": 1
   },
-  "second_reading_pairs": 0,
-  "kappa": -1,
-  "pair_precision_weighted": -1,
-  "pair_recall_weighted": -1,
+  "second_reading_pairs": 60,
+  "kappa": 0.7683,
+  "pair_precision_weighted": 0.8986,
+  "pair_recall_weighted": 0.368,
   "pair_precision_before": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 66,
+    "n": 100,
+    "value": 0.66,
+    "wilson_low": 0.5628,
+    "wilson_high": 0.7454
   },
   "pair_recall_before": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 66,
+    "n": 69,
+    "value": 0.9565,
+    "wilson_low": 0.8798,
+    "wilson_high": 0.9851
   },
   "pair_precision_tuning_fresh": {
     "k": 9,
