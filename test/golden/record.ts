@@ -26,7 +26,8 @@ const NOTE =
   'test/golden/golden.test.ts. Headers that vary between runs or code versions are not recorded (harness.ts ' +
   'VOLATILE_HEADERS); bodies of 2048 bytes or more are recorded as sha256, byte length and the first 300 characters. Re-recorded for issue 47 (event groups version 2, re-read against their sources) where only /analyses (the event_groups of the groups analysis: terms, scopes, sources) and /triage?quarter=1999Q3 (the event_groups each pair lists) changed. ' +
   'Re-recorded for issue 43 round 3 (duplicate linkage: the batch veto, the one-visit exception, threshold 23 bits; 1,657 clusters) where only /analyses (linkage figures and linkage.measured), the three /triage answers (n_cases) and /openapi.json (HEAD and GET, the linkage.measured description) changed. ' +
-  'Re-recorded when linkage.measured stopped serving a figure of nothing read (n 0) as value 1 over [0, 1]: null now; only /analyses and /openapi.json (the description) changed.';
+  'Re-recorded when linkage.measured stopped serving a figure of nothing read (n 0) as value 1 over [0, 1]: null now; only /analyses and /openapi.json (the description) changed. ' +
+  'Re-recorded for issue 41 round 4 (the triage evidence computed for the flagged rows only, null for the other stored rows): only /openapi.json and /llms.txt (the quarterly export\'s description) changed; every /triage answer stayed byte-identical.';
 
 /** Records every golden request; returns the document written. */
 export async function record(out: string = GOLDEN_FILE): Promise<GoldenFile> {
