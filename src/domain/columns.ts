@@ -24,7 +24,8 @@ export type StoreType = 'VARCHAR' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN';
  * When a column may be null (docs/design.md: an undefined value is null, never Infinity or NaN):
  * - `never`: always set (a foreign store may still hold NULL; the server reads it as described
  *   under {@link Encoding});
- * - `imported`: set by the build, null in an imported store (the R layout has no counts);
+ * - `imported`: set by the build, null in an imported store (the R layout has no counts); the
+ *   evidence columns are set for the flagged rows only (EVIDENCE_SCOPE);
  * - `undefined`: null whenever the value is undefined for the pair (a zero denominator, no
  *   EB05 yet for the EWMA), in the build's statistics too.
  */
@@ -36,8 +37,9 @@ export type NullWhen = 'never' | 'imported' | 'undefined';
  * as a double by the worker protocol); `flag` the flags `scoreWindow` computes; `smoothing`
  * the per-pair EWMA across quarters; `evidence` the triage evidence of the pair's reports in the
  * window (src/ingest/mining/evidence.ts: reporting lag, legal wording, time to onset, completeness,
- * seriousness), computed by the build, null in an imported store, never part of the spec 2.3
- * quarter object (GET /triage serves them).
+ * seriousness), computed by the build for the rows the triage queue can hold (the pair flagged in
+ * the window, src/domain/floor.ts isFlagged) and null for the others (EVIDENCE_SCOPE), null in an
+ * imported store, never part of the spec 2.3 quarter object (GET /triage serves them).
  */
 export type ColumnKind = 'key' | 'count' | 'statistic' | 'flag' | 'smoothing' | 'evidence';
 
@@ -192,7 +194,7 @@ export const COLUMNS = [
   { name: 'onset_median_days', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
     description: 'Median onset in days (type 7) of those reports; null without one.' },
   { name: 'onset_d_other_vaccines', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
-    description: 'Two-sample KS D of the pair\'s onsets against the onsets of the window\'s reports naming the event but not the vaccine (Van Holle et al. 2012); null when either sample is empty, and in a window where the pair is not flagged (the build tests the rows GET /triage reads).' },
+    description: 'Two-sample KS D of the pair\'s onsets against the onsets of the window\'s reports naming the event but not the vaccine (Van Holle et al. 2012); null when either sample is empty.' },
   { name: 'onset_p_other_vaccines', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
     description: 'Two-sided p-value of that KS test (src/stats/ks.ts as SciPy ks_2samp, method auto: exact while max(n1, n2) <= 10000, else asymptotic); null with that D.' },
   { name: 'onset_d_other_events', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
@@ -222,7 +224,7 @@ export const COLUMNS = [
   { name: 'n_cases', type: 'INTEGER', nullable: 'imported', kind: 'evidence',
     description: 'Distinct cases among the pair\'s reports in the window: each suspected-duplicate cluster of the build\'s linkage (src/ingest/linkage, the store\'s report_links) counted once.' },
   { name: 'template_share', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
-    description: 'Share of the pair\'s narratives (SYMPTOM_TEXT of 100+ characters) in its largest group on one template: 3-word shingle resemblance of at least 0.7 to the group\'s first, estimated by MinHash (src/ingest/mining/evidence-template.ts); for the pairs flagged in the window, null for the others or without narratives.' },
+    description: 'Share of the pair\'s narratives (SYMPTOM_TEXT of 100+ characters) in its largest group on one template: 3-word shingle resemblance of at least 0.7 to the group\'s first, estimated by MinHash (src/ingest/mining/evidence-template.ts); null without narratives.' },
   { name: 'co_vaccine', type: 'VARCHAR', nullable: 'undefined', kind: 'evidence',
     description: 'The other vaccine type (VAERS VAX_TYPE code, all its products together) named on at least half of the pair\'s reports in the window whose rate of the event, on the reports without the pair\'s vaccine, is above the vaccine\'s own rate on its reports without that type (the highest such rate); null when none (src/domain/triage-evidence.ts CO_REPORTED_SHARE; src/ingest/mining/evidence-links.ts coReportedType).' },
   { name: 'co_share', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
@@ -254,7 +256,7 @@ export const COLUMNS = [
   { name: 'received_iqr_days', type: 'DOUBLE', nullable: 'undefined', kind: 'evidence',
     description: 'Days between the first and third quartiles (type 7) of the pair\'s reports\' RECVDATE: how bunched their arrival is.' },
   { name: 'related_events', type: 'VARCHAR', nullable: 'undefined', kind: 'evidence',
-    description: 'JSON array `[[event, overlap], ...]` (overlap descending): the other events of the vaccine flagged in the window (eb05 >= 2 or n_methods_flagged >= 2) whose reports overlap the pair\'s by at least RELATED_STORED (0.25; shared reports / the smaller pair\'s reports); null when the pair is not flagged in the window or has none.' },
+    description: 'JSON array `[[event, overlap], ...]` (overlap descending): the other events of the vaccine flagged in the window (eb05 >= 2 or n_methods_flagged >= 2) whose reports overlap the pair\'s by at least RELATED_STORED (0.25; shared reports / the smaller pair\'s reports); null when it has none.' },
 ] as const satisfies readonly ColumnSpec[];
 
 /** One entry of {@link COLUMNS}, with its literal types. */
@@ -290,6 +292,12 @@ export type EvidenceValues = { -readonly [K in EvidenceColumn as K['name']]: Val
 export type EvidenceNumberName = Exclude<EvidenceColumn, { type: 'VARCHAR' }>['name'];
 /** Name of a text evidence column (set by the build's main thread from the worker's links, src/ingest/mining/passes.ts). */
 export type EvidenceTextName = Extract<EvidenceColumn, { type: 'VARCHAR' }>['name'];
+
+/**
+ * Which rows the build computes the evidence columns for, said once (the store and export
+ * descriptions, docs/triage.md): the rows GET /triage can list, its only reader besides the export.
+ */
+export const EVIDENCE_SCOPE = 'computed for the rows the triage queue can hold (the pair flagged in the window: n_methods_flagged >= 2); null for the other rows';
 
 /** The evidence columns, in table order (absent from a row: stored as null, as in an import). */
 export const EVIDENCE_COLUMNS: readonly EvidenceName[] = COLUMNS.flatMap((c) => (c.kind === 'evidence' ? [c.name] : []));

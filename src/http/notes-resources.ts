@@ -8,6 +8,7 @@ import { EXPORT_LIMITS } from '../serve/export/files.js';
 import { CASES_PARAMETERS } from '../serve/cases/params.js';
 import { ANALYSIS_TABLES, EXPORT_FORMATS, EXPORT_TABLES } from '../serve/export/params.js';
 import { REPORT_EVENT_COLUMNS, REPORT_VACCINE_COLUMNS } from '../domain/store-schema.js';
+import { EVIDENCE_SCOPE } from '../domain/columns.js';
 import { CASES_NOTE } from '../serve/cases/render.js';
 import { ANALYSIS_ALIASES, ANALYSIS_MODIFIERS, SUBSET_ANALYSES } from '../domain/analysis-rules.js';
 import { JSON_REPORT_COLUMNS, STORED_REPORT_COLUMNS } from '../domain/report-columns.js';
@@ -144,7 +145,7 @@ export function exportNotes(): string {
   return `Whole tables as one file each, for pandas, R or DuckDB: table= ${EXPORT_TABLES.join(', ')}; format= ${EXPORT_FORMATS.join(' or ')} (default csv). /analyses/{analysis}/export serves ${ANALYSIS_TABLES.join(' and ')} of that analysis; /export the default analysis's and the report tables. The file is streamed with Content-Length and Content-Disposition: attachment; the caveat is in X-REPORTS-Hypothesis. Bad input is a 400 Error object with allowed; an unknown analysis a 404.
 
 - pairs: every pair the analysis serves, the /signals fields (spec 2.1): n sums the quarterly n over the flagged windows, which overlap (not distinct reports).
-- quarterly: one row per pair and 4-quarter window (quarter = its last quarter), the store's columns: analysis, drug (the vaccine), event, quarter, n (reports in the window), expected, the MGPS, PRR, ROR and IC statistics with their bounds, n_methods_flagged, is_signal_any, ewma_eb05 and the triage evidence.
+- quarterly: one row per pair and 4-quarter window (quarter = its last quarter), the store's columns: analysis, drug (the vaccine), event, quarter, n (reports in the window), expected, the MGPS, PRR, ROR and IC statistics with their bounds, n_methods_flagged, is_signal_any, ewma_eb05 and the triage evidence (${EVIDENCE_SCOPE}).
 - reports (one row per report, with its narratives when the store keeps them), report_vaccines (one row per report and vaccine: ${REPORT_VACCINE_COLUMNS.map(([name]) => name).join(', ')}), report_events (one row per report and event: ${REPORT_EVENT_COLUMNS.map(([name]) => name).join(', ')}): long format, joined on vaers_id.
 - CSV: a header line, comma-separated, quotes where needed, empty cells for null, true/false; a text cell starting with =, +, -, @, a tab or CR gets a leading ' (as every CSV of the service). Parquet: zstd, typed columns.
 - Each file is written once per served store and then served again; HEAD answers the headers without writing it (Content-Length once written). At most ${EXPORT_LIMITS.exports} exports at once: past it 503 with Retry-After. A client that leaves before its file is written stops the writing; one that stops reading for ${EXPORT_LIMITS.idleSeconds} s is disconnected.`;

@@ -1,6 +1,7 @@
 /**
  * The build's evidence step: the evidence columns (src/domain/columns.ts kind `evidence`) of
- * every quarterly row an analysis stores, from the window's reports of that analysis (quarters
+ * the quarterly rows the triage queue can hold (the pair flagged in the window; null for the other
+ * stored rows: columns.ts EVIDENCE_SCOPE), from the window's reports of that analysis (quarters
  * q-3..q, the analysis's subset). They are computed where the rows are scored, in the build's
  * worker threads (passes.ts rowsPass sends each window's stored pair keys; worker.ts answers
  * their statistics and evidence together), so that both cores share the work.
@@ -9,7 +10,7 @@
  * reports go: per report its quarter, its items (src/ingest/mining/items.ts `reportItems`, the one place
  * that says which vaccine items a report names, per item kind) and its evidence (evidence.ts
  * `ReportEvidence`), as typed arrays (`EvidenceTables`, sent to each worker once per item kind).
- * `WindowEvidence.window` then groups, per window, the reports of the wanted pairs and the onsets
+ * `WindowEvidence.window` then groups, per window, the reports of the flagged pairs and the onsets
  * per vaccine and per event, and gives each pair pairEvidence of its reports and the two onset KS
  * tests (the pair's onsets against the window's reports naming the event but not the vaccine, and
  * against those naming the vaccine but not the event; Van Holle et al. 2012).
@@ -225,22 +226,21 @@ function total(counts: ArrayLike<number>): number {
 }
 
 /**
- * The evidence of pair key `key` (= v * nEvents + e) in a window's grouping; the two onset KS
- * tests only when `testOnsets` (the pairs flagged in the window, the rows GET /triage reads; null
- * D and p for the others, whose comparator sizes are still given).
+ * The evidence of pair key `key` (= v * nEvents + e) in a window's grouping, with the two onset
+ * KS tests (WindowEvidence asks it for the pairs flagged in the window only).
  */
-function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number, testOnsets: boolean): EvidenceValues {
+function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number): EvidenceValues {
   const v = Math.floor(key / t.nEvents);
   const e = key - v * t.nEvents;
   const reports = groups.pairReports(key);
   const values = pairEvidenceAt(t, reports);
   const onsets = onsetCounts(reports.flatMap((r) => (t.onsetDays[r] < 0 ? [] : [t.onsetDays[r]])));
-  // Each comparator goes to SCRATCH in turn: its size always, the KS test only when asked.
+  // Each comparator goes to SCRATCH in turn (its size, then its KS test).
   const otherVaccines = without(groups.eventOnsets(e) ?? NO_ONSETS, onsets, SCRATCH);
-  const vsVaccines = testOnsets ? onsetKs(onsets, otherVaccines) : null;
+  const vsVaccines = onsetKs(onsets, otherVaccines);
   values.onset_n_other_vaccines = total(otherVaccines);
   const otherEvents = without(groups.vaccineOnsets(v) ?? NO_ONSETS, onsets, SCRATCH);
-  const vsEvents = testOnsets ? onsetKs(onsets, otherEvents) : null;
+  const vsEvents = onsetKs(onsets, otherEvents);
   values.onset_n_other_events = total(otherEvents);
   values.onset_d_other_vaccines = vsVaccines?.d ?? null;
   values.onset_p_other_vaccines = vsVaccines?.p ?? null;
@@ -284,9 +284,12 @@ export class WindowEvidence {
    * `keys` order (NaN for null; evidenceFromDoubles reads them back), and `links` the co-reported
    * vaccine and related pairs (evidence-links.ts) from the pairs' EB05 and flags in the window
    * (`scores`; without it, none). A pair without a report in the window has the evidence of no
-   * report (counts 0, the rest null). With `scores`, the onset KS tests and the template share are
-   * computed for the pairs flagged in the window only (the rows GET /triage reads; about a quarter
-   * of the stored rows): null for the others. The same as `windows` with this window alone.
+   * report (counts 0, the rest null). With `scores`, the evidence is computed for the pairs
+   * flagged in the window only (`scores.flagged`, src/domain/floor.ts isFlagged: the rows GET
+   * /triage reads, its only reader besides the export; about a quarter of the stored rows): every
+   * evidence value of the other pairs is null (NaN). Without `scores`, every pair's evidence
+   * except the template share, the co-reported type and the related pairs. The same as `windows`
+   * with this window alone.
    */
   window(q: QuarterIndex, keys: ArrayLike<number>, scores?: PairScores): WindowEvidenceValues {
     return this.windows([{ quarter: q, keys, scores }])[0];
@@ -298,12 +301,13 @@ export class WindowEvidence {
    * ascending quarter order (passes.ts sends consecutive windows).
    */
   windows(requests: ReadonlyArray<{ quarter: QuarterIndex; keys: ArrayLike<number>; scores?: PairScores }>): WindowEvidenceValues[] {
-    // Every pair asked for, and the flagged pairs' events (the two-type counts are kept for those only).
+    // The pairs whose evidence is computed (with scores, the flagged ones), and the flagged pairs'
+    // events (the two-type counts are kept for those only).
     const wanted = new Set<number>();
     const flaggedEvents = new Set<number>();
     for (const { keys, scores } of requests) {
       for (let j = 0; j < keys.length; j++) {
-        wanted.add(keys[j]);
+        if (!scores || scores.flagged[j]) wanted.add(keys[j]);
         if (scores?.flagged[j]) flaggedEvents.add(keys[j] % this.tables.nEvents);
       }
     }
@@ -313,20 +317,22 @@ export class WindowEvidence {
 
   private evidence(groups: WindowGroups, keys: ArrayLike<number>, scores?: PairScores): WindowEvidenceValues {
     const width = EVIDENCE_NUMBER_COLUMNS.length;
-    const out = new Float64Array(keys.length * width);
+    const out = new Float64Array(keys.length * width).fill(Number.NaN);
     const reportsOf = (j: number): readonly number[] => groups.pairReports(keys[j]);
     // The co-reported type of the flagged pairs (without scores, none).
     const co = coReportedType(this.tables, keys, reportsOf, groups.types, this.tables.nTypes, scores?.flagged ?? new Uint8Array(keys.length));
     const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
     for (let j = 0; j < keys.length; j++) {
-      const values = evidenceOf(this.tables, groups, keys[j], !scores || scores.flagged[j] === 1);
+      // A pair not flagged in the window: its evidence stays null (NaN), none of it is computed.
+      if (scores && !scores.flagged[j]) continue;
+      const values = evidenceOf(this.tables, groups, keys[j]);
       values.co_share = orNull(co.coShare[j]);
       values.co_type_event = orNull(co.typeEvent[j]);
       values.co_type_reports = orNull(co.typeReports[j]);
       values.co_own_event = orNull(co.ownEvent[j]);
       values.co_own_reports = orNull(co.ownReports[j]);
       // The template share of the pairs GET /triage reads (flagged in the window), when narratives were kept.
-      if (scores?.flagged[j] && this.tables.narratives) values.template_share = templateShare(this.tables.signatures, this.tables.hasSignature, reportsOf(j));
+      if (scores && this.tables.narratives) values.template_share = templateShare(this.tables.signatures, this.tables.hasSignature, reportsOf(j));
       EVIDENCE_NUMBER_COLUMNS.forEach((name, c) => { out[j * width + c] = values[name] ?? Number.NaN; });
     }
     const related = scores ? relatedPairs(this.tables.nEvents, keys, reportsOf, scores.flagged) : new Float64Array(0);

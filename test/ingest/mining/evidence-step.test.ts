@@ -94,6 +94,19 @@ describe('the evidence step', () => {
     expect([b.co_share, b.co_type_event, b.co_type_reports, b.co_own_event, b.co_own_reports]).toEqual([1, 3, 4, 0, 0]);
   });
 
+  it('with the window\'s scores, only the flagged pairs\' evidence is computed: every evidence value of the others is null', () => {
+    const keys = Float64Array.from(['A|X', 'A|Y', 'B|X'], (k) => KEY[k]);
+    const evidence = new WindowEvidence(tables(), new Uint8Array(REPORTS.length).fill(1));
+    // A x Y not flagged: nulls; A x X flagged: as computed alone (hand-worked in the first test).
+    const { values } = evidence.window(Q2000Q1, keys, { eb05: Float64Array.from([3, 1, 2]), flagged: Uint8Array.from([1, 0, 1]) });
+    const [ax, ay, bx] = Array.from(keys, (_, j) => evidenceFromDoubles(values, j * EVIDENCE_NUMBER_COLUMNS.length));
+    expect(Object.values(ay).every((value) => value === null)).toBe(true);
+    expect([ax.lag_n, ax.lag_excluded, ax.onset_n, ax.serious_share, ax.n_cases]).toEqual([3, 1, 3, 0.5, 4]);
+    // B x X: reports 2 and 3; X without B: reports 0, 1 and 5, two with an onset.
+    expect([bx.lag_n, bx.onset_n, bx.onset_n_other_vaccines]).toEqual([2, 2, 2]);
+    expect(ax).toEqual({ ...evidenceOf(['A|X'], Q2000Q1)[0], co_share: null, co_type_event: null, co_type_reports: null, co_own_event: null, co_own_reports: null });
+  });
+
   it('A x Y in 2000Q1: reports 2 and 4; the other-vaccine sample is empty, so that test is null', async () => {
     const [row] = evidenceOf(['A|Y'], Q2000Q1);
     expect(row.onset_n).toBe(2);
