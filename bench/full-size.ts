@@ -30,6 +30,8 @@
  *                (with --duckdb-only: DuckDB's read_csv alone)
  *   --vaers  the download (e.g. ~/.cache/reporting-signals-bench/full-29-1 from bench/full-download.ts)
  *   --store  the store to write (default DIR/../<name of DIR>.duckdb); --skip-build serves it as it is
+ *   With REPORTING_SIGNALS_MEMORY=1 in the environment, the build's memory after each phase is printed too
+ *   (src/ingest/mining/progress.ts memoryLine: the main thread's heap and array buffers, the process's RSS).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -72,7 +74,7 @@ async function build(vaers: string, out: string): Promise<{ summary: BuildSummar
       if (m) {
         phases.push({ name: m[1], wall: Number(m[2]), cpu: m[3] === undefined ? NaN : Number(m[3]), peakRss: sampler.takePeak() });
         console.log(`  [${((performance.now() - started) / 1000).toFixed(0)} s] ${line}`);
-      }
+      } else if (line.includes(': memory MiB: ')) console.log(`    ${line}`); // REPORTING_SIGNALS_MEMORY set (progress.ts memoryLine)
     }
   });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
