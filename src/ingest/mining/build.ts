@@ -359,7 +359,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
     let reportSeconds = 0;
     const reports = (): ReportTables => {
       const t0 = performance.now();
-      return { ...reportTables(data.details, () => (reportSeconds = seconds(t0))), links: linkage.links };
+      return { ...reportTables(data.details, () => (reportSeconds = seconds(t0)), true), links: linkage.links };
     };
     // The summary and metadata of the analyses done so far (`done`: results, a prefix of `analyses`).
     const summary = (done: readonly AnalysisResult[]): BuildSummary => ({
