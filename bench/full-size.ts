@@ -24,6 +24,9 @@
  *     in its thread (0.5 s waited), rows 815, write 118.8; DuckDB read_csv 22.0 s -> 4.7x. Served (--skip-build): ready 94.7 s,
  *     RSS 3.40 GiB (3.02 after the queries, VmHWM 5.19), /signals p99 6.0 ms, cold /triage 445 ms (latest), 751 ms (2021Q2),
  *     /cases COVID19 x Myocarditis 118 ms, text p99 1,037 ms (p50 151).
+ *   10% sample, 2026-11-28 (issue 41, memory: evidence tables shared, linkage text in chunks, threads let go before the write;
+ *     load mean 9.3 before, 19.9 after): peak RSS of the tree 2.98 -> 2.36 GiB (write 2.98 -> 2.36, rows types 2.55 -> 2.13),
+ *     the phases' CPU 277 -> 296 s (noise of the load), the store identical (bench/compare-stores.ts).
  *
  * Run: npm run build && nice -n 10 npx tsx bench/full-size.ts --vaers DIR [--store FILE] [--skip-build] [--skip-duckdb] [--read-only]
  *   --read-only  the read phase alone (readVaers with the narratives, in a child process, RSS sampled) and DuckDB's read_csv; no build
