@@ -24,12 +24,17 @@
  *     in its thread (0.5 s waited), rows 815, write 118.8; DuckDB read_csv 22.0 s -> 4.7x. Served (--skip-build): ready 94.7 s,
  *     RSS 3.40 GiB (3.02 after the queries, VmHWM 5.19), /signals p99 6.0 ms, cold /triage 445 ms (latest), 751 ms (2021Q2),
  *     /cases COVID19 x Myocarditis 118 ms, text p99 1,037 ms (p50 151).
+ *   10% sample, 2026-11-28 (issue 41, memory: evidence tables shared, linkage text in chunks, threads let go before the write;
+ *     load mean 9.3 before, 19.9 after): peak RSS of the tree 2.98 -> 2.36 GiB (write 2.98 -> 2.36, rows types 2.55 -> 2.13),
+ *     the phases' CPU 277 -> 296 s (noise of the load), the store identical (bench/compare-stores.ts).
  *
  * Run: npm run build && nice -n 10 npx tsx bench/full-size.ts --vaers DIR [--store FILE] [--skip-build] [--skip-duckdb] [--read-only]
  *   --read-only  the read phase alone (readVaers with the narratives, in a child process, RSS sampled) and DuckDB's read_csv; no build
  *                (with --duckdb-only: DuckDB's read_csv alone)
  *   --vaers  the download (e.g. ~/.cache/reporting-signals-bench/full-29-1 from bench/full-download.ts)
  *   --store  the store to write (default DIR/../<name of DIR>.duckdb); --skip-build serves it as it is
+ *   With REPORTING_SIGNALS_MEMORY=1 in the environment, the build's memory after each phase is printed too
+ *   (src/ingest/mining/progress.ts memoryLine: the main thread's heap and array buffers, the process's RSS).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -72,7 +77,7 @@ async function build(vaers: string, out: string): Promise<{ summary: BuildSummar
       if (m) {
         phases.push({ name: m[1], wall: Number(m[2]), cpu: m[3] === undefined ? NaN : Number(m[3]), peakRss: sampler.takePeak() });
         console.log(`  [${((performance.now() - started) / 1000).toFixed(0)} s] ${line}`);
-      }
+      } else if (line.includes(': memory MiB: ')) console.log(`    ${line}`); // REPORTING_SIGNALS_MEMORY set (progress.ts memoryLine)
     }
   });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -37,6 +37,7 @@ import { linkDuplicates, linkInWorker } from './linkage-step.js';
 import { reportTables } from './report-tables.js';
 import { fitPass, planWindows, rowsPass, type FitPassResult, type WindowPlan } from './passes.js';
 import { WorkerPool } from './pool.js';
+import { shareArrays } from './shared-arrays.js';
 import { SILENT, type Progress } from './progress.js';
 import { analysisMeta, buildParameters, seconds, type AnalysisSummary, type BuildSummary } from './summary.js';
 
@@ -196,6 +197,16 @@ async function fitAnalysis(pool: WorkerPool, run: AnalysisRun, progress: Progres
   return { run, plan, fit, rows: 0, seconds: { fit: seconds(started), rows_and_write: 0 } };
 }
 
+/**
+ * The evidence inputs with their tables in shared memory (shared-arrays.ts): the one copy this
+ * thread holds is the one every worker reads (the broadcast of allRows sends views, not copies),
+ * and the arrays the item kinds share stay one copy. The unshared originals are let go.
+ */
+function shareEvidence(inputs: Map<ItemKind, EvidenceInputs>): Map<ItemKind, EvidenceInputs> {
+  const seen = new Map();
+  return new Map([...inputs].map(([kind, input]) => [kind, { ...input, tables: shareArrays(input.tables, seen) }]));
+}
+
 /** The fit passes of every analysis in turn. */
 async function fitAll(pool: WorkerPool, runs: readonly AnalysisRun[], progress: Progress): Promise<AnalysisResult[]> {
   const results: AnalysisResult[] = [];
@@ -207,9 +218,10 @@ async function fitAll(pool: WorkerPool, runs: readonly AnalysisRun[], progress: 
  * The quarterly rows of every analysis in turn, each tagged with its analysis, with their triage
  * evidence computed in the workers: before an analysis's rows, each worker gets the analysis's
  * subset mask, the shared memo of exact KS probabilities and, the first time, its item kind's
- * evidence tables (pool.broadcast).
+ * evidence tables (pool.broadcast: views of the shared tables, shareEvidence). With `last` (the
+ * build's last store), the pool's threads end and the evidence tables go once the last row is staged.
  */
-async function* allRows(pool: WorkerPool, results: AnalysisResult[], evidence: ReadonlyMap<ItemKind, EvidenceInputs>, progress: Progress, writePhase: string): AsyncGenerator<QuarterlyRow> {
+async function* allRows(pool: WorkerPool, results: AnalysisResult[], evidence: Map<ItemKind, EvidenceInputs>, progress: Progress, writePhase: string, last: boolean): AsyncGenerator<QuarterlyRow> {
   const sent = new Set<ItemKind>();
   const ksMemo = new KsMemo(); // one table of exact KS probabilities for every worker and analysis
   for (const result of results) {
@@ -230,6 +242,12 @@ async function* allRows(pool: WorkerPool, results: AnalysisResult[], evidence: R
     }
     progress.end();
     result.seconds.rows_and_write = seconds(started);
+  }
+  if (last) {
+    // The last rows are staged: the workers' threads (their heaps: evidence groupings, setups) and
+    // the evidence tables go before the store sorts its rows and takes the report tables.
+    await pool.close();
+    evidence.clear();
   }
   // Every row is staged: the store is now sorted and written (writeStore), with no count to report.
   progress.start(writePhase, 0, '');
@@ -331,8 +349,9 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
     const first = options.firstAnalysis && runs.length > 1 ? options.firstAnalysis : null;
     const fitting = fitAll(pool, first ? runs.slice(0, 1) : runs, progress);
     fitting.catch(() => undefined); // awaited below; an evidence error must not leave it unhandled
-    const evidence = await evidenceInputs(data, itemsOf);
+    const evidence = shareEvidence(await evidenceInputs(data, itemsOf));
     data.reports.length = 0; // the reports are no longer needed; let them go
+    itemsOf.clear(); // nor the per-report item lists (the evidence tables hold them as typed arrays)
     const results = await fitting;
     const linkage = linkedFirst ?? (await linking!.result());
     setCaseKeys(evidence, data.details);
@@ -340,7 +359,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
     let reportSeconds = 0;
     const reports = (): ReportTables => {
       const t0 = performance.now();
-      return { ...reportTables(data.details, () => (reportSeconds = seconds(t0))), links: linkage.links };
+      return { ...reportTables(data.details, () => (reportSeconds = seconds(t0)), true), links: linkage.links };
     };
     // The summary and metadata of the analyses done so far (`done`: results, a prefix of `analyses`).
     const summary = (done: readonly AnalysisResult[]): BuildSummary => ({
@@ -377,14 +396,14 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
         extra: { summary: s },
       };
     };
-    const content = (done: AnalysisResult[], writePhase: string): Omit<StoreContent, 'copyFrom'> => ({
-      quarterly: allRows(pool, done, evidence, progress, writePhase), vaccines: vaccineTable(data),
+    const content = (done: AnalysisResult[], writePhase: string, last = true): Omit<StoreContent, 'copyFrom'> => ({
+      quarterly: allRows(pool, done, evidence, progress, writePhase, last), vaccines: vaccineTable(data),
       windows: () => windows(results), meta: () => meta(results), reports, interactions: interactions.rows,
     });
     if (first) {
       // The first analysis alone, as a complete store of its own (served while the rest is built),
       // then the others; the full store takes the first's rows and report tables from it.
-      await writeStore(first.out, content(results, `write ${analyses[0].name}`));
+      await writeStore(first.out, content(results, `write ${analyses[0].name}`, false));
       progress.end();
       await first.written(first.out);
       for (const run of runs.slice(1)) results.push(await fitAnalysis(pool, run, progress));

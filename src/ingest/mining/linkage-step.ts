@@ -92,6 +92,46 @@ export function linkageColumnsOf(d: ReportDetails): LinkageColumns {
   };
 }
 
+/** Reports whose text (narrative, OTHER_MEDS) goes to the linkage worker in one message (sendColumns). */
+export const TEXT_CHUNK = 1 << 15;
+/** The longest sendColumns waits for the worker to take a chunk before it sends the rest without waiting (ms). */
+const TEXT_WAIT_MS = 5_000;
+
+/**
+ * The first message to the linkage worker (linkage-worker.ts): the columns without their text,
+ * the number of text messages that follow (each `{ narrative, otherMeds }` for the next TEXT_CHUNK
+ * reports, either null when the column is), and the counter the worker raises as it takes each.
+ */
+export interface LinkageStart {
+  columns: LinkageColumns;
+  textChunks: number;
+  taken: SharedArrayBuffer;
+}
+
+/**
+ * Sends the linkage's columns to its worker: a structured clone copies them, and the clone of
+ * the text (the narratives and OTHER_MEDS, most of the bytes) is made message by message,
+ * `textChunk` reports each (TEXT_CHUNK in a build), with at most two messages waiting in the worker's queue (this thread
+ * waits, Atomics.wait, for the worker to take the one before; after TEXT_WAIT_MS without it, the
+ * rest is sent at once): so the serialized text waiting in the queue is two chunks, not a second
+ * copy of every narrative beside the worker's (docs/architecture.md "Scale").
+ */
+function sendColumns(worker: Worker, columns: LinkageColumns, textChunk: number): void {
+  const { narrative, otherMeds } = columns;
+  const textChunks = narrative === null && !otherMeds ? 0 : Math.ceil(columns.count / textChunk);
+  const taken = new Int32Array(new SharedArrayBuffer(4));
+  const start: LinkageStart = { columns: { ...columns, narrative: null, otherMeds: null }, textChunks, taken: taken.buffer as SharedArrayBuffer };
+  worker.postMessage(start);
+  let wait = true;
+  for (let k = 0; k < textChunks; k++) {
+    for (let seen = Atomics.load(taken, 0); wait && seen < k - 1; seen = Atomics.load(taken, 0)) {
+      if (Atomics.wait(taken, 0, seen, TEXT_WAIT_MS) === 'timed-out') wait = false;
+    }
+    const at = k * textChunk;
+    worker.postMessage({ narrative: narrative?.slice(at, at + textChunk) ?? null, otherMeds: otherMeds?.slice(at, at + textChunk) ?? null });
+  }
+}
+
 /** The linkage worker's entry (`.ts` through worker-boot.mjs under tsx and vitest, `.js` compiled; as pool.ts). */
 function startLinkageWorker(): Worker {
   if (import.meta.url.endsWith('.ts')) {
@@ -102,11 +142,12 @@ function startLinkageWorker(): Worker {
 
 /**
  * linkDuplicates in a worker thread (linkage-worker.ts), so that the main thread and the pool
- * work meanwhile: the linkage's columns of `details` (linkageColumnsOf) are copied to the worker at once; the returned `result()` waits for
+ * work meanwhile: the linkage's columns of `details` (linkageColumnsOf) are copied to the worker (sendColumns: the text in chunks); the returned `result()` waits for
  * the linkage, then sets the clusters as linkDuplicates does (same outcome, same warning on a
  * failure, the worker's own failure included). Progress phase `link` spans the wait in `result()`.
+ * `textChunk`: reports per message of text (sendColumns; tests give a small one).
  */
-export function linkInWorker(details: ReportDetails, progress: Progress, warn: (line: string) => void): { result: () => Promise<LinkageOutcome> } {
+export function linkInWorker(details: ReportDetails, progress: Progress, warn: (line: string) => void, textChunk = TEXT_CHUNK): { result: () => Promise<LinkageOutcome> } {
   const worker = startLinkageWorker();
   let columns: LinkageColumns | Error;
   try {
@@ -120,7 +161,7 @@ export function linkInWorker(details: ReportDetails, progress: Progress, warn: (
     worker.once('error', (error) => resolve(error));
     worker.once('exit', (code) => resolve(new Error(`the linkage worker thread exited with code ${code}`)));
   });
-  if (!(columns instanceof Error)) worker.postMessage(columns);
+  if (!(columns instanceof Error)) sendColumns(worker, columns, textChunk);
   return {
     result: async () => {
       progress.start('link', 0, '');

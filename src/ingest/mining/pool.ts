@@ -55,7 +55,8 @@ export class WorkerPool {
   }
 
   /**
-   * Sends `setup` to every worker (copied to each). A worker handles its messages in order, so
+   * Sends `setup` to every worker (copied to each, but for arrays over a SharedArrayBuffer, which each
+   * worker sees as the same memory: the evidence tables, build.ts shareEvidence). A worker handles its messages in order, so
    * every chunk sent after this call sees the setup; send it when no chunk of the previous
    * analysis is pending.
    */

@@ -65,6 +65,19 @@ export function stderrProgress(stream: NodeJS.WriteStream = process.stderr): Pro
     },
     end() {
       stream.write(`${current.phase}: done in ${((Date.now() - current.started) / 1000).toFixed(1)} s (cpu ${(cpuSeconds() - current.cpu).toFixed(1)} s)\n`);
+      if (process.env.REPORTING_SIGNALS_MEMORY) stream.write(`${current.phase}: ${memoryLine()}\n`);
     },
   };
+}
+
+/**
+ * The memory after a phase, for finding what holds it (printed when REPORTING_SIGNALS_MEMORY is set;
+ * docs/architecture.md "Scale"): the main thread's V8 heap used and total, its external memory and
+ * ArrayBuffers (typed arrays; SharedArrayBuffers the workers also see are counted here once), and
+ * the process's RSS (every thread, the worker threads' heaps and DuckDB's memory included), in MiB.
+ */
+export function memoryLine(): string {
+  const m = process.memoryUsage();
+  const mib = (bytes: number): string => `${Math.round(bytes / 2 ** 20)}`;
+  return `memory MiB: main heap used ${mib(m.heapUsed)} of ${mib(m.heapTotal)}, external ${mib(m.external)} (array buffers ${mib(m.arrayBuffers)}), rss ${mib(m.rss)}`;
 }

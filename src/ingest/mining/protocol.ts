@@ -43,7 +43,8 @@ export interface ChunkRequest {
 /**
  * Sent to every worker before an analysis's rows that ask for evidence: the analysis, its item
  * kind, its subset mask (1 per report it keeps) and, the first time a kind is sent, that kind's
- * tables (a worker keeps them per kind for the later analyses).
+ * tables (a worker keeps them per kind for the later analyses), their arrays over SharedArrayBuffers
+ * (build.ts shareEvidence: a worker reads the main thread's one copy, not a clone of its own).
  */
 export interface EvidenceSetup {
   type: 'evidence-setup';

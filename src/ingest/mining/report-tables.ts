@@ -6,7 +6,7 @@
  */
 import { formatQuarter } from '../../domain/quarter.js';
 import { OUTCOME } from '../../domain/report-rules.js';
-import { STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type StoredReportColumn } from '../../domain/report-columns.js';
+import { NARRATIVE_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type StoredReportColumn } from '../../domain/report-columns.js';
 import type { ReportEventRow, ReportRow, ReportTables, ReportVaccineRow } from '../../domain/store-schema.js';
 import type { ReportDetails } from '../vaers/report-details.js';
 import { isoDate } from '../vaers/values.js';
@@ -48,12 +48,22 @@ function storeValue(d: ReportDetails, c: StoredReportColumn, i: number): string 
   }
 }
 
-/** The report tables of the kept reports, in store order (src/domain/store-schema.ts), produced as the writer reads them; `onDone` after the last row. */
-export function reportTables(d: ReportDetails, onDone: () => void): ReportTables {
+/**
+ * The report tables of the kept reports, in store order (src/domain/store-schema.ts), produced as
+ * the writer reads them; `onDone` after the last row. With `releaseText` (the build, whose last
+ * use of the narrative columns this is), each report's narrative columns are set to null in `d`
+ * once its row is taken, so that the V8 heap lets the text go while DuckDB takes it.
+ */
+export function reportTables(d: ReportDetails, onDone: () => void, releaseText = false): ReportTables {
   const order = storeOrder(d);
   const text = (k: number): string | null => (k < 0 ? null : d.strings[k]);
+  const narratives = releaseText
+    ? NARRATIVE_REPORT_COLUMNS.map((c) => d[c.field] as Array<string | null> | null).filter((column): column is Array<string | null> => column !== null) : [];
   function* reports(): Generator<ReportRow> {
-    for (const i of order) yield Object.fromEntries(STORED_REPORT_COLUMNS.map((c) => [c.store, storeValue(d, c, i)])) as ReportRow;
+    for (const i of order) {
+      yield Object.fromEntries(STORED_REPORT_COLUMNS.map((c) => [c.store, storeValue(d, c, i)])) as ReportRow;
+      for (const column of narratives) column[i] = null;
+    }
   }
   function* vaccines(): Generator<ReportVaccineRow> {
     const v = d.vaccines;

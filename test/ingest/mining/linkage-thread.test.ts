@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { buildPhases, buildStore, parseAnalyses } from '../../../src/ingest/mining/build.js';
-import { linkInWorker } from '../../../src/ingest/mining/linkage-step.js';
+import { linkDuplicates, linkInWorker } from '../../../src/ingest/mining/linkage-step.js';
+import { readVaers } from '../../../src/ingest/vaers/read.js';
 import { SILENT } from '../../../src/ingest/mining/progress.js';
 import type { ReportDetails } from '../../../src/ingest/vaers/report-details.js';
 import { CASE_REPORTS, writeCaseFolder } from '../../serve/cases/fixture.js';
@@ -65,6 +66,26 @@ describe('the linkage thread of the build', () => {
     const rows = `SELECT * EXCLUDE (analysis) FROM quarterly WHERE analysis = 'all' ORDER BY drug, event, quarter`;
     expect(await query(threaded, rows)).toEqual(await query(first, rows));
   }, 120_000);
+
+  it('the text sent to the thread in chunks of 2 reports (sendColumns): the same links, clusters and figures as on the main thread', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'linkage-chunks-'));
+    const reports = [...CASE_REPORTS, ...PLANTED.map(([copy, original]) => ({ ...CASE_REPORTS.find((r) => r.id === original)!, id: copy }))];
+    const cells = Object.fromEntries([
+      ...[101, 102].map((id) => [id, { VAX_DATE: '01/04/2000', ONSET_DATE: '01/05/2000', SYMPTOM_TEXT: `narrative of ${id}`, OTHER_MEDS: `medicine ${id}` }]),
+      ...PLANTED.map(([copy, original]) => [copy, { VAX_DATE: '01/04/2000', ONSET_DATE: '01/05/2000', SYMPTOM_TEXT: `narrative of ${original}`, OTHER_MEDS: `medicine ${original}` }]),
+    ]);
+    const vaers = await writeCaseFolder(join(dir, 'vaers'), cells, reports);
+    const threaded = (await readVaers(vaers, { narratives: true })).details;
+    const main = (await readVaers(vaers, { narratives: true })).details;
+    expect(threaded.count).toBeGreaterThan(4); // several chunks, the last one short when the count is odd
+    const a = await linkInWorker(threaded, SILENT, () => undefined, 2).result();
+    const b = linkDuplicates(main, SILENT, () => undefined);
+    expect(a.links.length).toBeGreaterThan(0);
+    expect(a.links).toEqual(b.links);
+    expect({ ...a.summary, seconds: 0 }).toEqual({ ...b.summary, seconds: 0 });
+    expect([...threaded.cluster]).toEqual([...main.cluster]);
+    expect(threaded.narrative).toEqual(main.narrative); // the build's own copy is untouched
+  }, 60_000);
 
   it('a linkage that throws in its thread: the build is warned once and goes on without links, every cluster null', async () => {
     // Columns the linkage needs are missing: it throws inside the worker thread.

@@ -1,0 +1,39 @@
+/**
+ * Compares two stores table by table (issue 41: a change of the build's memory must not change an
+ * answer): for every table of the first, the rows of each side missing from the other (EXCEPT
+ * ALL both ways), printed per table; `meta` is compared as JSON without what measures the run
+ * (keys `built_at`, `seconds`, `peakRssBytes` at any depth). Exit code 1 when some table differs.
+ * Run: npx tsx bench/compare-stores.ts A.duckdb B.duckdb
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+
+const [a, b] = process.argv.slice(2);
+if (!a || !b) throw new Error('usage: bench/compare-stores.ts A.duckdb B.duckdb');
+const instance = await DuckDBInstance.create(':memory:');
+const connection = await instance.connect();
+await connection.run(`ATTACH '${a.replaceAll("'", "''")}' AS a (READ_ONLY); ATTACH '${b.replaceAll("'", "''")}' AS b (READ_ONLY)`);
+const tables = (await connection.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = 'a' ORDER BY 1`)).getRows().map((r) => String(r[0]));
+let differ = false;
+/** A meta value without the keys that measure the run. */
+const unmeasured = (value: unknown): unknown => (Array.isArray(value) ? value.map(unmeasured)
+  : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([k]) => !['built_at', 'seconds', 'peakRssBytes'].includes(k)).map(([k, v]) => [k, unmeasured(v)]))
+    : value);
+const meta = async (db: string): Promise<string> => JSON.stringify(unmeasured(Object.fromEntries((await connection.runAndReadAll(`SELECT key, value FROM ${db}.meta ORDER BY key`)).getRows().map(([k, v]) => [String(k), JSON.parse(String(v))]))));
+for (const table of tables) {
+  if (table === 'meta') {
+    const same = (await meta('a')) === (await meta('b'));
+    if (!same) differ = true;
+    console.log(`meta${' '.repeat(20)} ${same ? 'the same' : 'DIFFERENT'} (without built_at, seconds, peakRssBytes)`);
+    continue;
+  }
+  const rows = `SELECT * FROM %.${table}`;
+  const count = async (sql: string): Promise<number> => Number((await connection.runAndReadAll(`SELECT count(*) FROM (${sql})`)).getRows()[0][0]);
+  const total = await count(rows.replace('%', 'a'));
+  const onlyA = await count(`${rows.replace('%', 'a')} EXCEPT ALL ${rows.replace('%', 'b')}`);
+  const onlyB = await count(`${rows.replace('%', 'b')} EXCEPT ALL ${rows.replace('%', 'a')}`);
+  if (onlyA + onlyB > 0) differ = true;
+  console.log(`${table.padEnd(24)} ${String(total).padStart(10)} rows; only in A ${onlyA}, only in B ${onlyB}`);
+}
+connection.closeSync();
+instance.closeSync();
+process.exit(differ ? 1 : 0);
