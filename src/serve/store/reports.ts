@@ -151,19 +151,20 @@ interface Dictionary {
 let dictionaryTypes = 0;
 
 /**
- * The Dictionary of each of `columns` of `from`, from one scan of the table (the distinct values
+ * The table's row count and the Dictionary of each of `columns` of `from`, from one scan of the table (the distinct values
  * of every column gathered at once into a temporary table, then one ENUM type per column made
  * from it; a scan per column was a third of the report tables' read on a cached start), or null
  * for a column of mostly distinct values (more than one row in HIGH_CARDINALITY has its own value,
  * e.g. SPLTTYPE: 101,299 values in 203,445 reports), which is read as plain strings (a dictionary
  * would cost more than it shares). An Error naming the file when the table cannot be read.
  */
-async function readDictionaries(connection: DuckDBConnection, from: string, columns: readonly string[], file: string, table: string, pool: Map<string, string>): Promise<Array<Dictionary | null>> {
-  if (columns.length === 0) return [];
+async function readDictionaries(
+  connection: DuckDBConnection, from: string, columns: readonly string[], file: string, table: string, pool: Map<string, string>,
+): Promise<{ rows: number; dictionaries: Array<Dictionary | null> }> {
   const distinct = `rs_distinct_${dictionaryTypes++}`;
   try {
-    await connection.run(`CREATE TEMP TABLE ${distinct} AS SELECT count(*)::DOUBLE AS n, ${columns.map((c, k) => `list(DISTINCT ${c}::VARCHAR) FILTER (WHERE ${c} IS NOT NULL) AS d${k}`).join(', ')} FROM ${from}`);
-    const [sizes] = (await connection.runAndReadAll(`SELECT [n, ${columns.map((_, k) => `coalesce(len(d${k}), 0)`).join(', ')}]::DOUBLE[] AS sizes FROM ${distinct}`)).getColumnsJS()[0] as number[][];
+    await connection.run(`CREATE TEMP TABLE ${distinct} AS SELECT ${['count(*)::DOUBLE AS n', ...columns.map((c, k) => `list(DISTINCT ${c}::VARCHAR) FILTER (WHERE ${c} IS NOT NULL) AS d${k}`)].join(', ')} FROM ${from}`);
+    const [sizes] = (await connection.runAndReadAll(`SELECT [${['n', ...columns.map((_, k) => `coalesce(len(d${k}), 0)`)].join(', ')}]::DOUBLE[] AS sizes FROM ${distinct}`)).getColumnsJS()[0] as number[][];
     const out: Array<Dictionary | null> = [];
     for (const [k, column] of columns.entries()) {
       if (sizes[1 + k] * HIGH_CARDINALITY > sizes[0]) {
@@ -182,7 +183,7 @@ async function readDictionaries(connection: DuckDBConnection, from: string, colu
       out.push({ sql: `coalesce(enum_code(${column}::VARCHAR::${type})::INTEGER, -1)`, values });
     }
     await connection.run(`DROP TABLE ${distinct}`);
-    return out;
+    return { rows: sizes[0], dictionaries: out };
   } catch (error) {
     throw bad(file, table, (error as Error).message.split('\n')[0]);
   }
@@ -191,12 +192,10 @@ async function readDictionaries(connection: DuckDBConnection, from: string, colu
 /** A column with more than one distinct value in this many rows is read as plain strings, not through a Dictionary. */
 const HIGH_CARDINALITY = 4;
 
-/** The strings of a Dictionary column of a chunk (its codes at `k`; null for -1). */
-function decoded(chunk: DuckDBDataChunk, k: number, rows: number, values: readonly string[]): Array<string | null> {
+/** The strings of a Dictionary column of a chunk (its codes at `k`; null for -1) into `into` from `at`. */
+function decodeInto(chunk: DuckDBDataChunk, k: number, rows: number, values: readonly string[], into: Array<string | null>, at: number): void {
   const codes = vectorNumbers(chunk.getColumnVector(k), rows);
-  const out = new Array<string | null>(rows);
-  for (let i = 0; i < rows; i++) out[i] = codes[i] < 0 ? null : values[codes[i]];
-  return out;
+  for (let i = 0; i < rows; i++) into[at + i] = codes[i] < 0 ? null : values[codes[i]];
 }
 
 async function rowCount(connection: DuckDBConnection, from: string, file: string, table: string): Promise<number> {
@@ -229,7 +228,7 @@ async function readReports(connection: DuckDBConnection, { from, file }: Sources
   const kept = new Set<string>();
   const present = await columnNames(connection, from, file, 'reports');
   const coded = SCALAR_COLUMNS.filter((c) => !NUMERIC.has(c.encoding) && c.encoding !== 'narrative' && present.has(c.store) && !skipped.has(c.store)).map((c) => c.store);
-  const made = await readDictionaries(connection, from, coded, file, 'reports', pool);
+  const { dictionaries: made } = await readDictionaries(connection, from, coded, file, 'reports', pool);
   const dictionaries = new Map(coded.flatMap((store, k) => (made[k] ? [[store, made[k]] as const] : [])));
   // Columns of mostly distinct values (no Dictionary): their strings are not shared through the pool.
   const unshared = new Set(coded.filter((_, k) => made[k] === null));
@@ -330,20 +329,24 @@ async function readRuns(
 ): Promise<{ start: Int32Array; values: Array<Array<string | null>> }> {
   const count = id.length;
   const start = new Int32Array(count + 1);
-  const values = columns.map((): Array<string | null> => []);
   let report = 0;
-  const coded = await readDictionaries(connection, from, columns, file, table, pool);
+  const { rows: total, dictionaries: coded } = await readDictionaries(connection, from, columns, file, table, pool);
+  const values = columns.map(() => new Array<string | null>(total));
   const rows = await stream(connection, `SELECT ${ID_SQL}, ${coded.map((d, k) => d?.sql ?? columns[k]).join(', ')} FROM ${from}`, file, table, (chunk, at) => {
     const rows = chunk.rowCount;
+    if (at + rows > total) throw bad(file, table, 'more rows than counted');
     const ids = vectorNumbers(chunk.getColumnVector(0), rows);
-    const text = coded.map((d, k) => (d ? decoded(chunk, 1 + k, rows, d.values) : strings(chunk, 1 + k)));
     for (let i = 0; i < rows; i++) {
       while (report < count && id[report] !== ids[i]) start[++report] = at + i;
       if (report === count) throw bad(file, table, `row ${at + i + 1}: vaers_id ${ids[i]} is not a report, or the rows are not in the reports' order`);
-      if (text[0][i] === null) throw bad(file, table, `row ${at + i + 1}: ${columns[0]} is null`);
-      for (let k = 0; k < columns.length; k++) values[k].push(text[k][i]);
     }
+    coded.forEach((d, k) => {
+      if (d) decodeInto(chunk, 1 + k, rows, d.values, values[k], at);
+      else strings(chunk, 1 + k).forEach((text, i) => { values[k][at + i] = text; });
+    });
+    for (let i = 0; i < rows; i++) if (values[0][at + i] === null) throw bad(file, table, `row ${at + i + 1}: ${columns[0]} is null`);
   });
+  if (rows !== total) throw bad(file, table, `${rows} rows read of ${total}`);
   while (report < count) start[++report] = rows;
   return { start, values };
 }
