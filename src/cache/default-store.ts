@@ -94,7 +94,7 @@ const POLL_MS = 250;
 /** Entries of other keys younger than this are left alone (a process may be loading one). */
 const PRUNE_AFTER_MS = 10 * 60_000;
 
-const TEMP_RE = /^default-[0-9a-f]{16}\.(?:duckdb\.tmp-(\d+)(?:\.staging)?(?:\.wal)?|lock\.draft-(\d+)|first-(\d+)\.duckdb(?:\.tmp-\d+(?:\.staging)?|\.narratives(?:\.tmp-\d+-\d+)?)?(?:\.wal)?|duckdb\.narratives\.tmp-(\d+)-\d+)$/;
+const TEMP_RE = /^default-[0-9a-f]{16}\.(?:duckdb\.tmp-(\d+)(?:\.staging)?(?:\.wal)?|lock\.draft-(\d+)|first-(\d+)\.duckdb(?:\.tmp-\d+(?:\.staging)?|\.(?:narratives|verified)(?:\.tmp-\d+-\d+)?)?(?:\.wal)?|duckdb\.(?:narratives|verified)\.tmp-(\d+)-\d+)$/;
 const ENTRY_RE = /^default-([0-9a-f]{16})\.duckdb$/;
 
 /** A file system error's code and message, short. */
@@ -151,6 +151,7 @@ export async function pruneOthers(entry: CacheEntry, log: (message: string) => v
     log(`removing ${path} (a default store of other inputs or code)`);
     await rm(path, { force: true });
     await rm(`${path}.narratives`, { force: true }); // its narrative index (src/serve/narratives/index-file.ts)
+    await rm(`${path}.verified`, { force: true }); // its integrity stamp (src/serve/store/verified.ts)
   }
 }
 
@@ -332,6 +333,7 @@ export async function discardCachedStore(path: string): Promise<void> {
     await rm(path, { force: true });
     await rm(`${path}.wal`, { force: true });
     await rm(`${path}.narratives`, { force: true });
+    await rm(`${path}.verified`, { force: true });
   } catch (error) {
     throw new CacheDirError(dirname(path), `the cached store ${path} does not load and cannot be removed: ${errno(error)}`);
   }

@@ -47,8 +47,8 @@ export async function prepareDefaultStore(live: LiveStore, vaers: string | undef
       const result = await loadShowing(live, path, progress, since);
       live.building = [];
       if (first !== null) {
-        // Served from the full store now; with it goes its narrative index (src/serve/narratives/index-file.ts).
-        for (const path of [first, `${first}.narratives`]) await rm(path, { force: true }).catch(() => undefined);
+        // Served from the full store now; with it go its narrative index (src/serve/narratives/index-file.ts) and integrity stamp (src/serve/store/verified.ts).
+        for (const path of [first, `${first}.narratives`, `${first}.verified`]) await rm(path, { force: true }).catch(() => undefined);
       }
       if (result.ok) {
         live.onBroken = (broken) => rebuildBroken(live, broken, vaers, log);

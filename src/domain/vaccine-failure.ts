@@ -71,9 +71,14 @@ const liveWindows = tableOnce(LIVE_WINDOWS_URL, parseLiveWindows);
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** The pattern of each word startsAWord was asked about (the lists' vaccines: a few dozen), compiled once (a triage window asks for every pair). */
+const wordPatterns = new Map<string, RegExp>();
+
 /** Whether `word` begins a word of `vaxType` (case-insensitive). Example: startsAWord('DTAP + HEPB + IPV', 'HEPB') = true; startsAWord('HEP B', 'HEP A') = false. */
 export function startsAWord(vaxType: string, word: string): boolean {
-  return new RegExp(`(?:^|[^A-Z0-9])${escape(word)}`, 'i').test(vaxType);
+  let pattern = wordPatterns.get(word);
+  if (pattern === undefined) wordPatterns.set(word, (pattern = new RegExp(`(?:^|[^A-Z0-9])${escape(word)}`, 'i')));
+  return pattern.test(vaxType);
 }
 
 /** The failure rule of one vaccine type: the disease terms it prevents (lower case), its reaction window (null: not a live vaccine with one) and the late effects not counted by onset (lower case). */

@@ -58,7 +58,7 @@ const entries = async (cache: string): Promise<string[]> => (await readdir(cache
 const stores = async (cache: string): Promise<string[]> => (await entries(cache)).filter((n) => /^default-[0-9a-f]{16}\.duckdb$/.test(n));
 /** What a cache folder keeps between runs: stores with their narrative indexes, the last build's phase times (the
  * progress estimate) and the servers' pid files (`reporting-signals reload`; one a killed server left is found stale). */
-const kept = async (cache: string): Promise<string[]> => (await entries(cache)).filter((n) => /^(?:default-[0-9a-f]{16}\.duckdb(?:\.narratives)?|build-times\.json|serve-\d+\.json)$/.test(n));
+const kept = async (cache: string): Promise<string[]> => (await entries(cache)).filter((n) => /^(?:default-[0-9a-f]{16}\.duckdb(?:\.narratives|\.verified)?|build-times\.json|serve-\d+\.json)$/.test(n));
 
 describe.skipIf(!hasData)('serve without --store: the default store built into the cache (real processes)', () => {
   it('is up at once: /healthz and /readyz answer fast during the build, the resources 503 with the caveat and Retry-After; then ready; a second start loads from the cache', async () => {

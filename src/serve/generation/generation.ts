@@ -17,7 +17,8 @@ import { performance } from 'node:perf_hooks';
 import type { CasesService } from '../cases/service.js';
 import type { AnalysesService } from '../signals/analyses.js';
 import type { StoreMeta } from '../../domain/store-schema.js';
-import { verifyTables, withStore, type OpenStore } from '../store/serving.js';
+import { withStore, type OpenStore } from '../store/serving.js';
+import { verifyTablesOnce } from '../store/verified.js';
 import { readTriageWindows, type TriageWindows } from '../store/triage-rows.js';
 import { readStoreWindows } from '../store/windows.js';
 
@@ -69,10 +70,11 @@ export class Generation {
   ) {
     cases.then(() => { this.casesSettled = true; }, () => { this.casesSettled = true; });
     // Every block of every table read once (DuckDB checks each block's checksum) before the store
-    // counts as loaded: on DuckDB's threads, beside the analyses' and the case series' loading
-    // (mostly JavaScript), not after it (issue 41: a cached start does not wait for it in turn).
+    // counts as loaded, unless a stamp says this very file was read whole before (verified.ts): on
+    // DuckDB's threads, beside the analyses' and the case series' loading (mostly JavaScript), not
+    // after it (issue 41: a cached start does not wait for it in turn).
     const verified = withStore(path, async (connection) => {
-      await verifyTables(connection, path);
+      await verifyTablesOnce(connection, path);
     });
     this.complete = Promise.all([...analyses.names.map((name) => analyses.service(name)), cases, verified])
       .then(async () => {

@@ -150,30 +150,52 @@ interface Dictionary {
 
 let dictionaryTypes = 0;
 
-/** The Dictionary of `column` of `from` (an Error naming the file when it cannot be read). */
-async function dictionary(connection: DuckDBConnection, from: string, column: string, file: string, table: string, pool: Map<string, string>): Promise<Dictionary> {
-  const type = `rs_dictionary_${dictionaryTypes++}`;
+/**
+ * The table's row count and the Dictionary of each of `columns` of `from`, from one scan of the table (the distinct values
+ * of every column gathered at once into a temporary table, then one ENUM type per column made
+ * from it; a scan per column was a third of the report tables' read on a cached start), or null
+ * for a column of mostly distinct values (more than one row in HIGH_CARDINALITY has its own value,
+ * e.g. SPLTTYPE: 101,299 values in 203,445 reports), which is read as plain strings (a dictionary
+ * would cost more than it shares). An Error naming the file when the table cannot be read.
+ */
+async function readDictionaries(
+  connection: DuckDBConnection, from: string, columns: readonly string[], file: string, table: string, pool: Map<string, string>,
+): Promise<{ rows: number; dictionaries: Array<Dictionary | null> }> {
+  const distinct = `rs_distinct_${dictionaryTypes++}`;
   try {
-    await connection.run(`CREATE TYPE ${type} AS ENUM (SELECT DISTINCT ${column}::VARCHAR FROM ${from} WHERE ${column} IS NOT NULL)`);
-    const [list] = (await connection.runAndReadAll(`SELECT unnest(enum_range(NULL::${type}))::VARCHAR AS v`)).getColumnsJS();
-    const values = (list ?? []).map((v) => {
-      const text = String(v);
-      let shared = pool.get(text);
-      if (shared === undefined) pool.set(text, (shared = text));
-      return shared;
-    });
-    return { sql: `coalesce(enum_code(${column}::VARCHAR::${type})::INTEGER, -1)`, values };
+    await connection.run(`CREATE TEMP TABLE ${distinct} AS SELECT ${['count(*)::DOUBLE AS n', ...columns.map((c, k) => `list(DISTINCT ${c}::VARCHAR) FILTER (WHERE ${c} IS NOT NULL) AS d${k}`)].join(', ')} FROM ${from}`);
+    const [sizes] = (await connection.runAndReadAll(`SELECT [${['n', ...columns.map((_, k) => `coalesce(len(d${k}), 0)`)].join(', ')}]::DOUBLE[] AS sizes FROM ${distinct}`)).getColumnsJS()[0] as number[][];
+    const out: Array<Dictionary | null> = [];
+    for (const [k, column] of columns.entries()) {
+      if (sizes[1 + k] * HIGH_CARDINALITY > sizes[0]) {
+        out.push(null);
+        continue;
+      }
+      const type = `rs_dictionary_${dictionaryTypes++}`;
+      await connection.run(`CREATE TYPE ${type} AS ENUM (SELECT unnest(d${k}) FROM ${distinct})`);
+      const [list] = (await connection.runAndReadAll(`SELECT unnest(enum_range(NULL::${type}))::VARCHAR AS v`)).getColumnsJS();
+      const values = (list ?? []).map((v) => {
+        const text = String(v);
+        let shared = pool.get(text);
+        if (shared === undefined) pool.set(text, (shared = text));
+        return shared;
+      });
+      out.push({ sql: `coalesce(enum_code(${column}::VARCHAR::${type})::INTEGER, -1)`, values });
+    }
+    await connection.run(`DROP TABLE ${distinct}`);
+    return { rows: sizes[0], dictionaries: out };
   } catch (error) {
     throw bad(file, table, (error as Error).message.split('\n')[0]);
   }
 }
 
-/** The strings of a Dictionary column of a chunk (its codes at `k`; null for -1). */
-function decoded(chunk: DuckDBDataChunk, k: number, rows: number, values: readonly string[]): Array<string | null> {
+/** A column with more than one distinct value in this many rows is read as plain strings, not through a Dictionary. */
+const HIGH_CARDINALITY = 4;
+
+/** The strings of a Dictionary column of a chunk (its codes at `k`; null for -1) into `into` from `at`. */
+function decodeInto(chunk: DuckDBDataChunk, k: number, rows: number, values: readonly string[], into: Array<string | null>, at: number): void {
   const codes = vectorNumbers(chunk.getColumnVector(k), rows);
-  const out = new Array<string | null>(rows);
-  for (let i = 0; i < rows; i++) out[i] = codes[i] < 0 ? null : values[codes[i]];
-  return out;
+  for (let i = 0; i < rows; i++) into[at + i] = codes[i] < 0 ? null : values[codes[i]];
 }
 
 async function rowCount(connection: DuckDBConnection, from: string, file: string, table: string): Promise<number> {
@@ -205,11 +227,11 @@ async function readReports(connection: DuckDBConnection, { from, file }: Sources
   const r = { ...columns, count, outcomes, outcomesKnown } as unknown as ReportColumnData;
   const kept = new Set<string>();
   const present = await columnNames(connection, from, file, 'reports');
-  const dictionaries = new Map<string, Dictionary>();
-  for (const c of SCALAR_COLUMNS) {
-    if (NUMERIC.has(c.encoding) || c.encoding === 'narrative' || !present.has(c.store) || skipped.has(c.store)) continue;
-    dictionaries.set(c.store, await dictionary(connection, from, c.store, file, 'reports', pool));
-  }
+  const coded = SCALAR_COLUMNS.filter((c) => !NUMERIC.has(c.encoding) && c.encoding !== 'narrative' && present.has(c.store) && !skipped.has(c.store)).map((c) => c.store);
+  const { dictionaries: made } = await readDictionaries(connection, from, coded, file, 'reports', pool);
+  const dictionaries = new Map(coded.flatMap((store, k) => (made[k] ? [[store, made[k]] as const] : [])));
+  // Columns of mostly distinct values (no Dictionary): their strings are not shared through the pool.
+  const unshared = new Set(coded.filter((_, k) => made[k] === null));
   const select = reportsSelect(present, skipped, dictionaries);
   // Each distinct value of a Dictionary column is converted and checked once (its quarter, code index, ISO form), not once per row.
   const prepared = SCALAR_COLUMNS.map((c) => {
@@ -221,58 +243,73 @@ async function readReports(connection: DuckDBConnection, { from, file }: Sources
     const ofNull = c.encoding === 'code' ? CODE_INDEX.get(c.store)!.get('') ?? -1 : c.encoding === 'date' && !('notNull' in c) ? 1 : -1;
     return { values: d.values, byCode, ofNull };
   });
+  // A column the store lacks, or one skipped, is null in every row: not decoded row by row.
+  const absent = SCALAR_COLUMNS.map((c) => !NUMERIC.has(c.encoding) && !('notNull' in c) && (!present.has(c.store) || skipped.has(c.store)));
+  SCALAR_COLUMNS.forEach((c, k) => { if (absent[k]) (columns[c.field] as Array<string | null>).fill(null); });
+  // Quarter of each distinct RECVDATE (a date Dictionary), checked against the row's quarter.
+  const receivedK = SCALAR_COLUMNS.findIndex((c) => c.field === 'received');
+  const quarterOfReceived = prepared[receivedK]
+    ? Int32Array.from(prepared[receivedK].values, (day) => quarterOf(Number(day.slice(0, 4)), Number(day.slice(5, 7))))
+    : null;
   const read = await stream(connection, `SELECT ${select} FROM ${from}`, file, 'reports', (chunk, at) => {
     const rows = chunk.rowCount;
     if (at + rows > count) throw bad(file, 'reports', 'more rows than counted');
-    const values = SCALAR_COLUMNS.map((c, k) => (NUMERIC.has(c.encoding) || prepared[k] ? vectorNumbers(chunk.getColumnVector(k), rows)
-      : strings(chunk, k, c.encoding === 'narrative' ? undefined : pool)));
+    const where = (row: number, what: string): Error => bad(file, 'reports', `row ${row + 1}: ${what}`);
+    // Column by column (one kind of value per loop); the rows' own checks after.
+    for (let k = 0; k < SCALAR_COLUMNS.length; k++) {
+      if (absent[k]) continue;
+      const c = SCALAR_COLUMNS[k];
+      const into = columns[c.field];
+      const dictionary = prepared[k];
+      if (dictionary || NUMERIC.has(c.encoding)) {
+        const codes = vectorNumbers(chunk.getColumnVector(k), rows);
+        if (c.encoding === 'id' || c.encoding === 'number') {
+          if (c.encoding === 'id') for (let i = 0; i < rows; i++) if (!Number.isInteger(codes[i])) throw where(at + i, `${c.store} is not an integer`);
+          (into as Float64Array).set(codes, at);
+          continue;
+        }
+        const { values, byCode, ofNull } = dictionary!;
+        for (let i = 0; i < rows; i++) {
+          const code = codes[i];
+          const checked = code < 0 ? ofNull : byCode[code];
+          if (c.encoding === 'quarter' || c.encoding === 'code') {
+            if (checked < 0) throw where(at + i, c.encoding === 'quarter' ? `${c.store} '${code < 0 ? null : values[code]}' is not a quarter YYYYQn` : `${c.store} '${code < 0 ? null : values[code]}' is not one of ${c.codes.join(', ')}`);
+            into[at + i] = checked;
+          } else {
+            if (c.encoding === 'date' && checked < 0) throw where(at + i, `${c.store} '${code < 0 ? null : values[code]}' is not YYYY-MM-DD`);
+            into[at + i] = code < 0 ? null : values[code];
+          }
+        }
+        continue;
+      }
+      const texts = strings(chunk, k, c.encoding === 'narrative' || unshared.has(c.store) ? undefined : pool);
+      for (let i = 0; i < rows; i++) {
+        const value = texts[i];
+        if (c.encoding === 'quarter') {
+          const q = parseQuarter(String(value ?? ''));
+          if (q === null) throw where(at + i, `${c.store} '${value}' is not a quarter YYYYQn`);
+          into[at + i] = q;
+        } else if (c.encoding === 'code') {
+          const index = CODE_INDEX.get(c.store)!.get(String(value ?? ''));
+          if (index === undefined) throw where(at + i, `${c.store} '${value}' is not one of ${c.codes.join(', ')}`);
+          into[at + i] = index;
+        } else {
+          if (c.encoding === 'date' && (value === null ? 'notNull' in c : !ISO_DATE.test(String(value)))) throw where(at + i, `${c.store} '${value}' is not YYYY-MM-DD`);
+          if (c.encoding === 'narrative' && value !== null) kept.add(c.field);
+          into[at + i] = value;
+        }
+      }
+    }
+    const received = quarterOfReceived ? vectorNumbers(chunk.getColumnVector(receivedK), rows) : null;
     const [bits, known] = [0, 1].map((k) => vectorNumbers(chunk.getColumnVector(SCALAR_COLUMNS.length + k), rows));
     for (let i = 0; i < rows; i++) {
       const row = at + i;
-      const where = (what: string): Error => bad(file, 'reports', `row ${row + 1}: ${what}`);
-      for (let k = 0; k < SCALAR_COLUMNS.length; k++) {
-        const c = SCALAR_COLUMNS[k];
-        const into = columns[c.field];
-        const dictionary = prepared[k];
-        if (dictionary) {
-          const code = values[k][i] as number;
-          const text = code < 0 ? null : dictionary.values[code];
-          const checked = code < 0 ? dictionary.ofNull : dictionary.byCode[code];
-          if (c.encoding === 'quarter') {
-            if (checked < 0) throw where(`${c.store} '${text}' is not a quarter YYYYQn`);
-            into[row] = checked;
-          } else if (c.encoding === 'code') {
-            if (checked < 0) throw where(`${c.store} '${text}' is not one of ${c.codes.join(', ')}`);
-            into[row] = checked;
-          } else {
-            if (c.encoding === 'date' && checked < 0) throw where(`${c.store} '${text}' is not YYYY-MM-DD`);
-            into[row] = text;
-          }
-          continue;
-        }
-        const value = values[k][i];
-        if (c.encoding === 'id' || c.encoding === 'number') {
-          if (c.encoding === 'id' && !Number.isInteger(value)) throw where(`${c.store} is not an integer`);
-          into[row] = value as number;
-        } else if (c.encoding === 'quarter') {
-          const q = parseQuarter(String(value ?? ''));
-          if (q === null) throw where(`${c.store} '${value}' is not a quarter YYYYQn`);
-          into[row] = q;
-        } else if (c.encoding === 'code') {
-          const index = CODE_INDEX.get(c.store)!.get(String(value ?? ''));
-          if (index === undefined) throw where(`${c.store} '${value}' is not one of ${c.codes.join(', ')}`);
-          into[row] = index;
-        } else {
-          if (c.encoding === 'date' && (value === null ? 'notNull' in c : !ISO_DATE.test(String(value)))) throw where(`${c.store} '${value}' is not YYYY-MM-DD`);
-          if (c.encoding === 'narrative' && value !== null) kept.add(c.field);
-          into[row] = value as string | null;
-        }
-      }
       const day = r.received[row];
       if (row > 0 && (day > r.received[row - 1] || (day === r.received[row - 1] && r.id[row] >= r.id[row - 1]))) {
-        throw where('not in store order (newest RECVDATE first, then VAERS_ID descending)');
+        throw where(row, 'not in store order (newest RECVDATE first, then VAERS_ID descending)');
       }
-      if (r.quarter[row] !== quarterOf(Number(day.slice(0, 4)), Number(day.slice(5, 7)))) throw where(`quarter '${formatQuarter(r.quarter[row])}' is not the quarter of ${day}`);
+      const quarter = received ? quarterOfReceived![received[i]] : quarterOf(Number(day.slice(0, 4)), Number(day.slice(5, 7)));
+      if (r.quarter[row] !== quarter) throw where(row, `quarter '${formatQuarter(r.quarter[row])}' is not the quarter of ${day}`);
       outcomes[row] = bits[i];
       outcomesKnown[row] = known[i];
     }
@@ -292,21 +329,24 @@ async function readRuns(
 ): Promise<{ start: Int32Array; values: Array<Array<string | null>> }> {
   const count = id.length;
   const start = new Int32Array(count + 1);
-  const values = columns.map((): Array<string | null> => []);
   let report = 0;
-  const dictionaries: Dictionary[] = [];
-  for (const column of columns) dictionaries.push(await dictionary(connection, from, column, file, table, pool));
-  const rows = await stream(connection, `SELECT ${ID_SQL}, ${dictionaries.map((d) => d.sql).join(', ')} FROM ${from}`, file, table, (chunk, at) => {
+  const { rows: total, dictionaries: coded } = await readDictionaries(connection, from, columns, file, table, pool);
+  const values = columns.map(() => new Array<string | null>(total));
+  const rows = await stream(connection, `SELECT ${ID_SQL}, ${coded.map((d, k) => d?.sql ?? columns[k]).join(', ')} FROM ${from}`, file, table, (chunk, at) => {
     const rows = chunk.rowCount;
+    if (at + rows > total) throw bad(file, table, 'more rows than counted');
     const ids = vectorNumbers(chunk.getColumnVector(0), rows);
-    const text = dictionaries.map((d, k) => decoded(chunk, 1 + k, rows, d.values));
     for (let i = 0; i < rows; i++) {
       while (report < count && id[report] !== ids[i]) start[++report] = at + i;
       if (report === count) throw bad(file, table, `row ${at + i + 1}: vaers_id ${ids[i]} is not a report, or the rows are not in the reports' order`);
-      if (text[0][i] === null) throw bad(file, table, `row ${at + i + 1}: ${columns[0]} is null`);
-      for (let k = 0; k < columns.length; k++) values[k].push(text[k][i]);
     }
+    coded.forEach((d, k) => {
+      if (d) decodeInto(chunk, 1 + k, rows, d.values, values[k], at);
+      else strings(chunk, 1 + k).forEach((text, i) => { values[k][at + i] = text; });
+    });
+    for (let i = 0; i < rows; i++) if (values[0][at + i] === null) throw bad(file, table, `row ${at + i + 1}: ${columns[0]} is null`);
   });
+  if (rows !== total) throw bad(file, table, `${rows} rows read of ${total}`);
   while (report < count) start[++report] = rows;
   return { start, values };
 }

@@ -80,7 +80,18 @@ export function foldSignals(ranked: readonly TriagePair[], rows: readonly Triage
   const links = new Map(rows.map((r) => [key(r.vaccine, r.event), relatedOf(r.related_events)]));
   const byKey = new Map(ranked.map((p) => [key(p.vaccine, p.event), p]));
   const byVaccine = new Map<string, TriagePair[]>();
-  for (const p of ranked) byVaccine.set(p.vaccine, [...(byVaccine.get(p.vaccine) ?? []), p]);
+  for (const p of ranked) {
+    const list = byVaccine.get(p.vaccine);
+    if (list) list.push(p);
+    else byVaccine.set(p.vaccine, [p]);
+  }
+  // Each event's narrow groups, computed once (a head is compared with every pair of its vaccine).
+  const narrow = new Map<string, string[]>();
+  const narrowOf = (event: string): string[] => {
+    let items = narrow.get(event);
+    if (items === undefined) narrow.set(event, (items = narrowGroups(groupsOfTerm, event)));
+    return items;
+  };
   const placed = new Set<string>();
   const out: TriagePair[] = [];
   for (const head of ranked) {
@@ -102,12 +113,13 @@ export function foldSignals(ranked: readonly TriagePair[], rows: readonly Triage
         folded.push({ event, n: other.n, overlap: direct, via: from === head ? null : from.event });
       }
     }
-    const headGroups = narrowGroups(groupsOfTerm, head.event);
+    const headGroups = narrowOf(head.event);
     if (headGroups.length) {
       for (const other of byVaccine.get(head.vaccine) ?? []) {
         const k = key(other.vaccine, other.event);
-        const group = narrowGroups(groupsOfTerm, other.event).find((g) => headGroups.includes(g));
-        if (placed.has(k) || group === undefined) continue;
+        if (placed.has(k)) continue;
+        const group = narrowOf(other.event).find((g) => headGroups.includes(g));
+        if (group === undefined) continue;
         placed.add(k);
         folded.push({ event: other.event, n: other.n, overlap: withHead.get(other.event) ?? 0, via: null, group });
       }
