@@ -6,6 +6,7 @@
  * built by the real build from the case-series fixture (test/serve/cases/fixture.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +101,7 @@ describe('a corrupt store is never served as ready', () => {
     try {
       await live.current!.complete;
       expect((await app.inject('/readyz')).statusCode).toBe(200);
+      expect(existsSync(`${copy}.verified`)).toBe(true); // read whole once, stamped
       // Every data block overwritten in place (the served generation holds this inode open).
       const size = (await stat(copy)).size;
       for (let offset = 12_288; offset < size; offset += 4096) await corrupt(copy, offset);
@@ -113,6 +115,8 @@ describe('a corrupt store is never served as ready', () => {
       expect((await app.inject('/analyses/all/triage?quarter=2006Q2')).statusCode).toBe(503);
       expect(reported).toHaveLength(1);
       expect(reported[0]).toContain(copy);
+      // No longer known good: its stamp is gone, so a reload or restart reads it whole again.
+      expect(existsSync(`${copy}.verified`)).toBe(false);
       // What it holds in memory still answers.
       expect((await app.inject('/signals?vaccine=MMR')).statusCode).toBe(200);
     } finally {

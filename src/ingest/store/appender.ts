@@ -11,7 +11,8 @@
  * per number column and chunk and one per text value, instead of one native call per value and per
  * row end (`appendDouble`, ..., `endRow`): ~60 columns per quarterly row made that the largest cost
  * of the build's main thread (issue 41). The stored values are the same (a store compared with
- * EXCEPT ALL both ways; test/ingest/store/appender.test.ts). @duckdb/node-bindings is
+ * EXCEPT ALL both ways; test/ingest/store/appender.test.ts); a whole number out of its column's
+ * range, or a column declared with another type than the table's, is an error as it was. @duckdb/node-bindings is
  * @duckdb/node-api's own binding layer, pinned by it to the same version (loaded from node-api's folder).
  */
 import { createRequire } from 'node:module';
@@ -23,17 +24,44 @@ const duckdb = createRequire(createRequire(import.meta.url).resolve('@duckdb/nod
 /** A table's columns as the appender fills them: name and DuckDB type (`VARCHAR`, `INTEGER`, `BIGINT`, `DOUBLE`, else `BOOLEAN`). */
 export type AppendColumns = ReadonlyArray<readonly [string, string, ...unknown[]]>;
 
+/** The range of DuckDB's INTEGER (int32) and BIGINT (int64). */
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
 /**
  * A value as column type `type` stores it: null for null, undefined or a non-finite number;
  * else text, a number (INTEGER, DOUBLE), a bigint (BIGINT) or a boolean (any other type).
- * @throws Error for a BIGINT that is not a whole number (as `BigInt` does).
+ * @throws RangeError for an INTEGER that is not a whole number within int32, or a BIGINT that is
+ * not a whole number within int64 (the per-value appender refused those; a typed array would wrap
+ * them silently).
  */
 export function storedValue(type: string, value: unknown): DuckDBValue {
   if (value === null || value === undefined || (typeof value === 'number' && !Number.isFinite(value))) return null;
   if (type === 'VARCHAR') return String(value);
-  if (type === 'INTEGER' || type === 'DOUBLE') return Number(value);
-  if (type === 'BIGINT') return BigInt(value as number);
+  if (type === 'DOUBLE') return Number(value);
+  if (type === 'INTEGER') {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < INT32_MIN || n > INT32_MAX) throw new RangeError(`not a 32-bit whole number: ${String(value)}`);
+    return n;
+  }
+  if (type === 'BIGINT') {
+    let n: bigint;
+    try {
+      n = BigInt(value as number);
+    } catch {
+      throw new RangeError(`not a 64-bit whole number: ${String(value)}`);
+    }
+    if (n < INT64_MIN || n > INT64_MAX) throw new RangeError(`not a 64-bit whole number: ${String(value)}`);
+    return n;
+  }
   return Boolean(value);
+}
+
+/** The DuckDB type a declared column type is appended as (`VARCHAR`, `INTEGER`, `BIGINT`, `DOUBLE`, else `BOOLEAN`). */
+function appendedType(type: string): string {
+  return type === 'VARCHAR' || type === 'INTEGER' || type === 'BIGINT' || type === 'DOUBLE' ? type : 'BOOLEAN';
 }
 
 /** Where and how appendRows appends: the catalog (database) of the table, and a check of each row before it is appended (it throws to stop). */
@@ -72,15 +100,23 @@ class ChunkFiller {
   /** Rows set in the current chunk. */
   private rows = 0;
 
-  constructor(private readonly appender: DuckDBAppender, columnTypes: readonly string[], private readonly chunkTypes: readonly DuckDBType[]) {
+  constructor(private readonly appender: DuckDBAppender, private readonly table: string, private readonly names: readonly string[], columnTypes: readonly string[], private readonly chunkTypes: readonly DuckDBType[]) {
     this.columns = columnTypes.map(columnBuffer);
   }
 
-  /** Sets column `c` of the current row to `value` (as storedValue gives it). */
+  /**
+   * Sets column `c` of the current row to `value` (as storedValue gives it).
+   * @throws RangeError naming the table and column for a value the column's type cannot hold.
+   */
   set(c: number, value: unknown): void {
     const column = this.columns[c];
     const i = this.rows;
-    const stored = storedValue(column.type, value);
+    let stored: DuckDBValue;
+    try {
+      stored = storedValue(column.type, value);
+    } catch (error) {
+      throw new RangeError(`appendRows: table ${this.table}, column ${this.names[c]}: ${(error as Error).message}`, { cause: error });
+    }
     if (stored === null) {
       column.validity[i >>> 5] &= ~(1 << (i & 31));
       column.anyNull = true;
@@ -133,7 +169,13 @@ export async function appendRows<R extends object>(connection: DuckDBConnection,
   let count = 0;
   try {
     if (appender.columnCount !== columns.length) throw new Error(`appendRows: table ${table} has ${appender.columnCount} columns, ${columns.length} given`);
-    const filler = new ChunkFiller(appender, columns.map(([, type]) => type), columns.map((_, c) => appender.columnType(c)));
+    const chunkTypes = columns.map((_, c) => appender.columnType(c));
+    // The values are copied into the vectors as raw bytes laid out by the declared type: a table whose
+    // column has another type would be written out of bounds, so it is refused here.
+    columns.forEach(([name, type], c) => {
+      if (chunkTypes[c].toString() !== appendedType(type)) throw new Error(`appendRows: table ${table}, column ${name}: declared ${type}, the table holds ${chunkTypes[c].toString()}`);
+    });
+    const filler = new ChunkFiller(appender, table, columns.map(([name]) => name), columns.map(([, type]) => type), chunkTypes);
     const append = (row: R): void => {
       options.check?.(row);
       for (let c = 0; c < columns.length; c++) filler.set(c, (row as Record<string, unknown>)[columns[c][0]]);

@@ -13,12 +13,13 @@
  * request is done; its caches go with it. A generation reads its own file, never a newer one
  * renamed onto the path.
  */
+import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import type { CasesService } from '../cases/service.js';
 import type { AnalysesService } from '../signals/analyses.js';
 import type { StoreMeta } from '../../domain/store-schema.js';
 import { withStore, type OpenStore } from '../store/serving.js';
-import { verifyTablesOnce } from '../store/verified.js';
+import { verifiedStampOf, verifyTablesOnce } from '../store/verified.js';
 import { readTriageWindows, type TriageWindows } from '../store/triage-rows.js';
 import { readStoreWindows } from '../store/windows.js';
 
@@ -155,6 +156,8 @@ export class Generation {
       const message = (error as Error).message.split('\n')[0];
       if (!STORAGE_FAILURE.test(message)) throw error;
       const failure = `the store ${this.path} could not be read (${what}): ${message}`;
+      // The file is no longer known good: the next load of it (a reload, a restart) reads it whole again.
+      await rm(verifiedStampOf(this.path), { force: true }).catch(() => undefined);
       if (this.failure === null) {
         this.failure = failure;
         this.onBroken?.(this, failure);

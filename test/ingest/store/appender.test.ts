@@ -59,5 +59,24 @@ describe('appendRows', () => {
   it('storedValue: the value each column type stores', () => {
     expect([storedValue('VARCHAR', 12), storedValue('INTEGER', '7'), storedValue('BIGINT', 3), storedValue('DOUBLE', -0), storedValue('BOOLEAN', 0)]).toEqual(['12', 7, 3n, -0, false]);
     expect([storedValue('DOUBLE', Number.NaN), storedValue('VARCHAR', undefined), storedValue('INTEGER', Number.NEGATIVE_INFINITY)]).toEqual([null, null, null]);
+    // The bounds of int32 and int64 are stored; one past them, a fraction or a non-number text is an error (not wrapped).
+    expect([storedValue('INTEGER', 2 ** 31 - 1), storedValue('INTEGER', -(2 ** 31)), storedValue('BIGINT', '9223372036854775807')]).toEqual([2147483647, -2147483648, 9223372036854775807n]);
+    for (const [type, value] of [['INTEGER', 2 ** 31], ['INTEGER', 3e9], ['INTEGER', 1.7], ['INTEGER', 'x'], ['BIGINT', 2 ** 64], ['BIGINT', '9223372036854775808'], ['BIGINT', 1.5]] as const) {
+      expect(() => storedValue(type, value)).toThrow(RangeError);
+    }
+  });
+
+  it('a value its column cannot hold, or a column declared with another type than the table holds: an error naming table and column, nothing stored', async () => {
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    try {
+      await connection.run('CREATE TABLE t (name VARCHAR, n INTEGER, id BIGINT, x DOUBLE, ok BOOLEAN)');
+      await expect(appendRows(connection, 't', COLUMNS, [row(1), { ...row(2), n: 3e9 }])).rejects.toThrow('appendRows: table t, column n: not a 32-bit whole number: 3000000000');
+      await expect(appendRows(connection, 't', [['name', 'VARCHAR'], ['n', 'DOUBLE'], ['id', 'BIGINT'], ['x', 'DOUBLE'], ['ok', 'BOOLEAN']], [row(1)])).rejects.toThrow('appendRows: table t, column n: declared DOUBLE, the table holds INTEGER');
+      expect((await connection.runAndReadAll('SELECT count(*) FROM t')).getRows()).toEqual([[0n]]);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
   });
 });
