@@ -6,8 +6,14 @@
  * `inject('defaultStorePath')` (test/helpers/default-store.ts); null when data/vaers is absent
  * (or `RS_TEST_NO_DEFAULT_STORE=1`, for a quick targeted run that needs no default store), and
  * those tests skip with a message.
+ *
+ * The run's scratch files: every test file makes its folders with `mkdtemp(tmpdir(), ...)`; this
+ * setup points TMPDIR (which `os.tmpdir()` reads, here and in the forked test processes, which
+ * inherit the environment) at one folder of its own and removes that folder when the run ends, so
+ * repeated runs leave nothing behind in /tmp.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { defaultStorePath } from '../src/cache/default-store.js';
@@ -20,15 +26,19 @@ declare module 'vitest' {
   }
 }
 
-/** Builds (or finds) the default store and provides its path. */
-export default async function setup(project: TestProject): Promise<void> {
+/** Points TMPDIR at a folder of the run's own; builds (or finds) the default store and provides its path. Returns the teardown that removes the folder. */
+export default async function setup(project: TestProject): Promise<() => void> {
+  const scratch = mkdtempSync(join(tmpdir(), 'reporting-signals-test-'));
+  process.env.TMPDIR = scratch;
+  const teardown = (): void => rmSync(scratch, { recursive: true, force: true });
   if (!existsSync(join(DEFAULT_VAERS_DIR, '2006VAERSDATA.csv.gz')) || process.env.RS_TEST_NO_DEFAULT_STORE === '1') {
     process.stderr.write(`global setup: no default store (${DEFAULT_VAERS_DIR} absent or RS_TEST_NO_DEFAULT_STORE=1): the tests of the real default store skip\n`);
     project.provide('defaultStorePath', null);
-    return;
+    return teardown;
   }
   const started = Date.now();
   const path = await defaultStorePath((message) => process.stderr.write(`global setup: ${message}\n`));
   process.stderr.write(`global setup: default store ${path} ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   project.provide('defaultStorePath', path);
+  return teardown;
 }
