@@ -36,6 +36,7 @@ import { CASES_USAGE, parseCasesQuery, type CasesParams } from './params.js';
 import { CASES_RENDERERS, type CaseSeries } from './render.js';
 import { reportAnswer, type ReportAnswer } from './report-view.js';
 import { runAll, runSliced, type Steps } from './slices.js';
+import { reportDayCounts } from './timing.js';
 import { ordinalById } from '../query/search.js';
 
 /** Why `text` cannot be served: the store keeps no narratives. */
@@ -151,7 +152,10 @@ export class CasesService {
    */
   static async open(storePath: string, reportsThrough: string | null, eventGroups: ReadonlyMap<string, EventGroupSet> = new Map()): Promise<CasesService | null> {
     const read = await readIndexedReports(storePath);
-    return read ? new CasesService(indexReports(read.data, read.narratives), reportsThrough, eventGroups) : null;
+    if (!read) return null;
+    // The day counts every case series reads, computed at load rather than by the first query.
+    reportDayCounts(read.data);
+    return new CasesService(indexReports(read.data, read.narratives), reportsThrough, eventGroups);
   }
 
   /** Reports kept by an analysis's subset rule (1) or not (0), computed once per analysis. */
@@ -202,25 +206,32 @@ export class CasesService {
     const groups = this.groupsOf(analysis);
     const names = matchNames(byType ? this.index.types.vocabulary : groups ? groups.vocabulary : this.index.vocabulary, params, CASES_USAGE);
     if (!names.ok) return { ok: false, error: errorBody(names.error.error, names.error) };
-    const mark = new Uint8Array(data.count);
-    const markAll = (lists: Map<string, Int32Array>, keys: readonly string[], bit: number): void => {
-      for (const key of keys) for (const r of lists.get(key) ?? []) mark[r] |= bit;
-    };
-    markAll(byType ? this.index.types.reportsByCode : this.index.reportsByVaccine, names.vaccines ?? [], 1);
-    markAll(this.index.reportsByEvent, groups ? termsOfItems(groups, names.events ?? []) : names.events ?? [], 2);
-    yield;
     const want = names.union || names.vaccines === null || names.events === null ? 3 : 0;
     // With a vaccine and an event: the event's reports naming no matched vaccine (the onset
     // comparison's other group) are candidates too; `mark` tells the two groups apart.
     const pair = want === 0;
+    // The candidates come from the names' own report lists (each ascending), not from a scan of
+    // every report: a pair's are its event's reports (both names, 3, or the event alone, 2; not
+    // the vaccine alone, 1), otherwise every listed report.
+    const mark = new Uint8Array(data.count);
+    const scan: Int32Array[] = [];
+    const markAll = (lists: Map<string, Int32Array>, keys: readonly string[], bit: number): void => {
+      for (const key of keys) {
+        const list = lists.get(key);
+        if (!list) continue;
+        for (const r of list) mark[r] |= bit;
+        if (!pair || bit === 2) scan.push(list);
+      }
+    };
+    markAll(byType ? this.index.types.reportsByCode : this.index.reportsByVaccine, names.vaccines ?? [], 1);
+    markAll(this.index.reportsByEvent, groups ? termsOfItems(groups, names.events ?? []) : names.events ?? [], 2);
+    yield;
+    const listed = scan.length === 1 ? scan[0] : ascendingUnion(scan);
     const candidates: number[] = [];
-    for (let r = 0; r < data.count; r++) {
-      if (r % 16384 === 16383) yield;
-      const m = mark[r];
-      if (m === 0 || !keep(r)) continue;
-      // A pair's candidates: both names (3) or the event alone (2), not the vaccine alone (1).
-      if (pair && m === 1) continue;
-      candidates.push(r);
+    for (let i = 0; i < listed.length; i++) {
+      if (i % 16384 === 16383) yield;
+      const r = listed[i];
+      if (keep(r)) candidates.push(r);
     }
     const split = (found: Int32Array): Selection => {
       if (!pair) return { reports: found, vaccines: names.vaccines, events: names.events, others: null };
@@ -370,4 +381,20 @@ export class CasesService {
       page,
     };
   }
+}
+
+/** The distinct report indexes of ascending lists, ascending (a concatenation sorted, repeats dropped). */
+function ascendingUnion(lists: readonly Int32Array[]): Int32Array {
+  let total = 0;
+  for (const list of lists) total += list.length;
+  const all = new Int32Array(total);
+  let at = 0;
+  for (const list of lists) {
+    all.set(list, at);
+    at += list.length;
+  }
+  all.sort();
+  let n = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[n++] = all[i];
+  return all.subarray(0, n);
 }
