@@ -43,9 +43,18 @@ for (const r of csv('test/fixtures/linkage/labelled-43.csv')) {
     pairs.push({ src: 'r1-cluster', item: r.item_id, a: ids[i], b: ids[j], label: gi === gj ? 'same_case' : 'different_patients', phrases: r.deciding_phrases });
   }
 }
-for (const r of csv('test/fixtures/linkage/readings-43-fresh/measured-04.csv')) {
+// Round 5: every label read so far is tuning data (post hoc): the fresh pairs (resolved reading over the first) and round 4's random clusters.
+const fresh = new Map<string, Record<string, string>>();
+for (const r of csv('test/fixtures/linkage/labelled-43-fresh.csv')) {
+  if (r.reading === 'second') continue;
+  if (r.reading === 'first' && fresh.has(r.item_id)) continue;
+  fresh.set(r.item_id, r);
+}
+for (const r of fresh.values()) {
   const ids = r.vaers_ids.split(' ').map(Number);
-  pairs.push({ src: 'm04', item: r.item_id, a: ids[0], b: ids[1], label: r.label, phrases: r.deciding_phrases });
+  const src = r.item_id.startsWith('Q') ? 'q4-cluster' : r.labelled_by.includes('measured-04') ? 'm04' : 'fresh';
+  if (ids.length === 2) { pairs.push({ src, item: r.item_id, a: ids[0], b: ids[1], label: r.label, phrases: r.deciding_phrases }); continue; }
+  for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) pairs.push({ src, item: r.item_id, a: ids[i], b: ids[j], label: r.label, phrases: r.deciding_phrases });
 }
 const tally = new Map<string, { pred: number; tp: number; same: number }>();
 const day = (d: number): string => (d < 0 ? '-' : new Date(d * 86400000).toISOString().slice(0, 10));

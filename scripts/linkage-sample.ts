@@ -33,9 +33,13 @@
  * `--round` (ROUNDS): `first` (round 1), `fresh` (round 3's measured set) or `clusters4` (round 4:
  * CLUSTERS clusters only, drawn uniformly among the linkage's clusters of two or more, none identical
  * to an item read before: round 1's pairs and clusters, round 3's clusters and measured-04's pairs;
- * packets clusters-02a and clusters-02b).
+ * packets clusters-02a and clusters-02b); `5` (round 5, on the rules frozen for it: ALLOCATION's 250
+ * candidate pairs in the strata of round 3's draw and CLUSTERS random clusters, all measured, no
+ * second reading; every pair of the members of an item labelled before left out: round 1's items,
+ * round 3's pairs, round 4's clusters; packets measured-01..05 of 50 pairs and clusters-01a,
+ * clusters-01b of 30 clusters; item ids S001... and T01...).
  *
- * Run: npx tsx scripts/linkage-sample.ts [--round first|fresh|clusters4] [--vaers DIR] [--cache FILE] [--out FILE] [--packets DIR]
+ * Run: npx tsx scripts/linkage-sample.ts [--round first|fresh|clusters4|5] [--vaers DIR] [--cache FILE] [--out FILE] [--packets DIR]
  */
 import { createReadStream, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -73,6 +77,13 @@ const ROUNDS = {
     out: 'test/fixtures/linkage/sample-43-clusters4.csv', packets: '/work/wt/notes/s4/packets',
     allocation: [] as ReadonlyArray<readonly [string, number]>,
   },
+  // Round 5: pairs and clusters drawn on the rules frozen for round 5 (d9f278d), all measured; round 3's
+  // strata (the linked stratum and the bands below it heavy), 250 pairs in five packets of 50.
+  5: {
+    seed: 20261129, tuningShare: 0, clusters: 60, packetSize: 50, clusterPacketSize: 30, pairPrefix: 'S', clusterPrefix: 'T',
+    out: 'test/fixtures/linkage/sample-43-round5.csv', packets: '/work/wt/notes/s5/packets',
+    allocation: [['linked', 120], ['w40', 55], ['w30', 40], ['w21', 20], ['w13', 8], ['w0', 5], ['wneg', 2]] as ReadonlyArray<readonly [string, number]>,
+  },
 } as const;
 /** The pairs issue 43 names (read from the clusters the issue describes): they go to the tuning part. */
 const NAMED: ReadonlyArray<readonly [number, number]> = [
@@ -83,8 +94,9 @@ const { values } = parseArgs({ options: {
   vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' }, round: { type: 'string', default: 'first' },
   out: { type: 'string' }, packets: { type: 'string' },
 } });
-if (values.round !== 'first' && values.round !== 'fresh' && values.round !== 'clusters4') throw new Error(`--round: first, fresh or clusters4, not ${values.round}`);
+if (values.round !== 'first' && values.round !== 'fresh' && values.round !== 'clusters4' && values.round !== '5') throw new Error(`--round: first, fresh, clusters4 or 5, not ${values.round}`);
 const ROUND = ROUNDS[values.round];
+const CLUSTER_PACKET_SIZE = 'clusterPacketSize' in ROUND ? ROUND.clusterPacketSize : ROUND.packetSize;
 const { seed: SEED, tuningShare: TUNING_SHARE, clusters: CLUSTERS, packetSize: PACKET_SIZE, allocation: ALLOCATION } = ROUND;
 values.out ??= ROUND.out;
 values.packets ??= ROUND.packets;
@@ -94,6 +106,17 @@ if (values.round === 'fresh') {
   for (const line of readFileSync(ROUNDS.first.out, 'utf8').split('\n').slice(1).filter((l) => l !== '')) {
     const ids = line.split(',')[2].split(' ').map(Number).sort((p, q) => p - q);
     for (let x = 0; x < ids.length; x++) for (let y = x + 1; y < ids.length; y++) labelledBefore.add(`${ids[x]}-${ids[y]}`);
+  }
+}
+// Round 5: every item labelled before (round 1's pairs and clusters, round 3's 300 pairs, round 4's 60 clusters; not round 3's clusters, never read).
+if (values.round === '5') {
+  for (const [file, kinds] of [[ROUNDS.first.out, ['pair', 'cluster']], [ROUNDS.fresh.out, ['pair']], [ROUNDS.clusters4.out, ['cluster']]] as const) {
+    for (const line of readFileSync(file, 'utf8').split('\n').slice(1).filter((l) => l !== '')) {
+      const [, kind, list] = line.split(',');
+      if (!(kinds as readonly string[]).includes(kind)) continue;
+      const ids = list.split(' ').map(Number).sort((p, q) => p - q);
+      for (let x = 0; x < ids.length; x++) for (let y = x + 1; y < ids.length; y++) labelledBefore.add(`${ids[x]}-${ids[y]}`);
+    }
   }
 }
 /**
@@ -167,7 +190,7 @@ for (const [stratum, n] of ALLOCATION) {
   const pool = pools.get(stratum)!;
   for (const k of draw(pool.length, n)) addPair(scored.a[pool[k]], scored.b[pool[k]], stratum, scored.weight[pool[k]], raw[pool[k]]);
 }
-if (items.length > 0) for (const k of draw(items.length, Math.round(items.length / 5))) items[k].second = true;
+if (items.length > 0 && values.round !== '5') for (const k of draw(items.length, Math.round(items.length / 5))) items[k].second = true;
 // Clusters of two or more, ordered by their smallest VAERS_ID, drawn uniformly.
 const members = new Map<number, number[]>();
 for (let i = 0; i < rep.length; i++) members.set(rep[i], [...(members.get(rep[i]) ?? []), real.id[i]]);
@@ -226,12 +249,13 @@ function reportText(id: number): string {
   return lines.join('\n');
 }
 mkdirSync(values.packets!, { recursive: true });
-const packetsOf = (name: string, list: Item[], what: string): void => {
+const packetsOf = (name: string, list: Item[], what: string, size = PACKET_SIZE): void => {
   const order = shuffled(list);
-  for (let p = 0; p * PACKET_SIZE < order.length; p++) {
-    const chunk = order.slice(p * PACKET_SIZE, (p + 1) * PACKET_SIZE);
-    // Round 4's clusters follow round 3's clusters-01: clusters-02a, clusters-02b.
-    const file = values.round === 'clusters4' ? `${name}-02${String.fromCharCode(97 + p)}` : `${name}-${String(p + 1).padStart(2, '0')}`;
+  for (let p = 0; p * size < order.length; p++) {
+    const chunk = order.slice(p * size, (p + 1) * size);
+    // Round 4's clusters follow round 3's clusters-01: clusters-02a, clusters-02b; round 5's (a new folder): clusters-01a, clusters-01b.
+    const file = values.round === 'clusters4' ? `${name}-02${String.fromCharCode(97 + p)}`
+      : values.round === '5' && name === 'clusters' ? `${name}-01${String.fromCharCode(97 + p)}` : `${name}-${String(p + 1).padStart(2, '0')}`;
     const body = [`# Packet ${file}: ${chunk.length} ${what}`, '', 'Read docs: README.md in this folder. Label each item in `' + file + '.csv`.', ''];
     for (const it of chunk) body.push(`---`, '', `## Item ${it.item}: VAERS_IDs ${it.ids.join(', ')}`, '', ...it.ids.map(reportText));
     writeFileSync(join(values.packets!, `${file}.md`), `${body.join('\n')}\n`);
@@ -243,8 +267,8 @@ const pairs = items.filter((it) => it.kind === 'pair');
 if (values.round !== 'clusters4') {
   packetsOf('measured', pairs.filter((it) => it.part === 'measured'), 'pairs of reports');
   if (values.round === 'first') packetsOf('tuning', pairs.filter((it) => it.part === 'tuning'), 'pairs of reports');
-  else writeFileSync(join(values.packets!, 'second.txt'), `${pairs.filter((it) => it.second).map((it) => it.item).join('\n')}\n`);
-  packetsOf('second', pairs.filter((it) => it.second), 'pairs of reports');
+  else if (values.round === 'fresh') writeFileSync(join(values.packets!, 'second.txt'), `${pairs.filter((it) => it.second).map((it) => it.item).join('\n')}\n`);
+  if (values.round !== '5') packetsOf('second', pairs.filter((it) => it.second), 'pairs of reports');
 }
-packetsOf('clusters', items.filter((it) => it.kind === 'cluster'), 'clusters of reports (judge each cluster whole)');
+packetsOf('clusters', items.filter((it) => it.kind === 'cluster'), 'clusters of reports (judge each cluster whole)', CLUSTER_PACKET_SIZE);
 console.log(`reports ${ids.length}: data rows ${data.length}, vaccine rows ${vax.length}, symptom rows ${symptoms.length}; packets in ${values.packets}`);

@@ -30,7 +30,8 @@ const NOTE =
   ' Re-recorded for issue 43 round 4 (linkage rules frozen at a5d997f: other lots veto one visit, group wording with two numbers of one sender, letter suffixes, the batch rule; 1,218 clusters) where only /analyses (linkage figures, linkage.measured with measured-04 as tuning), two /triage answers (n_cases) and /openapi.json (HEAD, GET and ?x=1: the linkage.measured description) changed. ' +
   'Re-recorded for issue 41 round 4 (the triage evidence computed for the flagged rows only, null for the other stored rows): only /openapi.json and /llms.txt (the quarterly export\'s description) changed; every /triage answer stayed byte-identical. ' +
   'Re-recorded when round 4\'s blind readings of issue 43 were imported (250 fresh pairs, 60 random clusters): only /analyses (linkage.measured) changed besides the two sentences above. ' +
-  'Re-recorded when the six disagreements of the fresh second reading were resolved by a blind third reader: only /analyses (linkage.measured) changed.';
+  'Re-recorded when the six disagreements of the fresh second reading were resolved by a blind third reader: only /analyses (linkage.measured) changed. ' +
+  'Re-recorded for issue 43 round 5 (linkage rules frozen at d9f278d: the episode veto, one measure alone, a lot within another, the same lots as one vaccination; 1,223 clusters; round 5 measured, earlier rounds post hoc) where only /analyses (linkage figures and linkage.measured) and /openapi.json (HEAD, GET and ?x=1: the linkage.measured description, now naming no round) changed; every /triage answer stayed byte-identical.';
 
 /** Records every golden request; returns the document written. */
 export async function record(out: string = GOLDEN_FILE): Promise<GoldenFile> {

@@ -6,6 +6,8 @@
  * - `sex`: 1 F, 2 M, 0 unknown (U is missing, not a value);
  * - `state`: the STATE string number, -1 when blank;
  * - `vaxDay`, `onsetDay`: days since 1970-01-01 (UTC) of VAX_DATE and ONSET_DATE, -1 when blank;
+ * - `receivedDay`: days since 1970-01-01 of RECVDATE, -1 when blank (a report cannot tell of a
+ *   vaccination or an onset after the day it was received: issue 43 round 5);
  * - `vaxImputed`, `onsetImputed`: whether that date may be imputed from a month or a year (issue
  *   43: an onset "in 2004" is written 2004-01-01): 2 on the 1st of January (the year alone is
  *   sure), 1 on the 1st of another month (the month is sure), 0 otherwise;
@@ -56,6 +58,8 @@ export interface LinkageFeatures {
   state: Int32Array;
   vaxDay: Int32Array;
   onsetDay: Int32Array;
+  /** Days since 1970-01-01 of RECVDATE, -1 when blank. */
+  receivedDay: Int32Array;
   /** 2: VAX_DATE on the 1st of January, 1: on the 1st of another month, 0: otherwise or unknown (possibly imputed). */
   vaxImputed: Uint8Array;
   /** As vaxImputed, for ONSET_DATE. */
@@ -193,7 +197,7 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
   const strings = details.strings;
   const f: LinkageFeatures = {
     count: n, vaersId: details.id, age: new Float64Array(n), sex: new Uint8Array(n), state: new Int32Array(n), vaxDay: new Int32Array(n),
-    onsetDay: new Int32Array(n), vaxImputed: new Uint8Array(n), onsetImputed: new Uint8Array(n), namedDays: new Array<Int32Array>(n), medicines: new Array<Int32Array>(n),
+    onsetDay: new Int32Array(n), receivedDay: new Int32Array(n), vaxImputed: new Uint8Array(n), onsetImputed: new Uint8Array(n), namedDays: new Array<Int32Array>(n), medicines: new Array<Int32Array>(n),
     vaccineKinds: new Array<Int32Array>(n),
     vaccines: new Array<Int32Array>(n), lots: new Array<Int32Array>(n), lotNames: [], events: new Array<Int32Array>(n),
     splttype: new Array<string>(n), narrative: new Array<Int32Array>(n), identifiable: new Uint8Array(n), completeness: new Uint8Array(n),
@@ -216,6 +220,7 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
     f.state[i] = details.state[i];
     f.vaxDay[i] = dayOf(details.vaxDate[i]);
     f.onsetDay[i] = dayOf(details.onsetDate[i]);
+    f.receivedDay[i] = dayOf(details.received[i]);
     f.vaxImputed[i] = imputedLevel(details.vaxDate[i]);
     f.onsetImputed[i] = imputedLevel(details.onsetDate[i]);
     f.namedDays[i] = lists.pack(namedDaysOf(details.narrative?.[i] ?? null));

@@ -187,11 +187,13 @@ function equal(x: ArrayLike<number>, y: ArrayLike<number>): boolean {
  * Whether two normalised lots are one lot (issue 43: compared exactly, so lots one character
  * apart are two vials, as the DTaP lots of two infants of one clinic): equal once leading zeros
  * are dropped (0925880 and 925880), or one a prefix of the other of four characters or more
- * (X0481 and X04812: a fill number appended).
+ * (X0481 and X04812: a fill number appended), or (round 5) one within the other of six characters
+ * or more (21A012AA and AC21A012AA: a prefix written before it).
  */
 export function lotsAlike(s: string, t: string): boolean {
   const [x, y] = [s.replace(/^0+/, ''), t.replace(/^0+/, '')];
-  return x === y || (Math.min(x.length, y.length) >= 4 && (x.startsWith(y) || y.startsWith(x)));
+  return x === y || (Math.min(x.length, y.length) >= 4 && (x.startsWith(y) || y.startsWith(x)))
+    || (Math.min(x.length, y.length) >= 6 && (x.includes(y) || y.includes(x)));
 }
 
 /**
@@ -237,13 +239,15 @@ export function otherMedicines(f: LinkageFeatures, a: number, b: number): boolea
   return x.length >= 2 && y.length >= 2 && jaccard(x, y) === 0;
 }
 
-/** The numbers of a narrative's measurements ("13x15cm", "3.0 x 5.7cm", "16cm by 10cm"), sorted distinct; empty when none. */
+/** The numbers of a narrative's measurements ("13x15cm", "3.0 x 5.7cm", "16cm by 10cm"; since round 5 one alone, "a 12 cm cellulitis"), sorted distinct; empty when none. */
 export function measuresOf(text: string): number[] {
   const numbers = new Set<number>();
   for (const m of text.matchAll(/\b(\d+(?:\.\d+)?)\s*(?:cm|mm|in|inch(?:es)?|")?\s*(?:x|by)\s*(\d+(?:\.\d+)?)\s*(?:cm|mm|in\b|inch|")/gi)) {
     numbers.add(Number(m[1]));
     numbers.add(Number(m[2]));
   }
+  // One measure alone ("a 12 cm cellulitis"; round 5).
+  for (const m of text.matchAll(/\b(\d+(?:\.\d+)?)\s*(?:cm|mm)\b/gi)) numbers.add(Number(m[1]));
   return [...numbers].sort((p, q) => p - q);
 }
 
@@ -255,16 +259,39 @@ export function measuresOf(text: string): number[] {
  * different, or both name their lots and come from one kind of sender (both or neither with a
  * SPLTTYPE: a manufacturer's copy of a direct report may name its own vaccine only). One
  * vaccination reported twice names its vaccines and lots alike (a lot missing in one report, or
- * a typo, is no evidence).
+ * a typo, is no evidence); as many lots in each, all alike, are one vaccination whatever names
+ * the vaccines were given (round 5: COMVAX against its parts).
  */
 export function otherVaccination(f: LinkageFeatures, a: number, b: number): boolean {
   if (lotsDisagree(f, a, b)) return true;
+  // The same lots, as many in each (round 5): one vaccination, whatever names the vaccines were given (COMVAX and its parts).
+  if (f.lots[a].length > 0 && f.lots[a].length === f.lots[b].length) return false;
   if (f.vaccineKinds[a].length > 0 && f.vaccineKinds[b].length > 0 && jaccard(f.vaccineKinds[a], f.vaccineKinds[b]) === 0) return true;
   if (equal(f.vaccines[a], f.vaccines[b])) return false;
   const datesDiffer = f.vaxDay[a] >= 0 && f.vaxDay[b] >= 0 && f.vaxDay[a] !== f.vaxDay[b] && f.vaxImputed[a] === 0 && f.vaxImputed[b] === 0;
   const oneSender = (f.splttype[a] === '') === (f.splttype[b] === '');
   return datesDiffer || (oneSender && f.lots[a].length > 0 && f.lots[b].length > 0);
 }
+
+/**
+ * Whether reports `a` and `b` tell of two vaccination episodes (issue 43, round 5: one person's two
+ * doses, or two persons of one clinic, each report naming its own reaction): one report's
+ * vaccination or onset lies after the day the other was received (that report cannot tell of it:
+ * a boy's chickenpox of 1999 against a report of 1998); or the vaccination dates differ by
+ * EPISODE_DAYS or more and so do the onsets (each dose with its own reaction: rabies doses on 31
+ * August and 3 September, each with its soreness that day), none of the four possibly imputed.
+ * A follow-up correcting a vaccination date keeps the onset (C49: vaccinated 20 or 23 November,
+ * rash on the 23rd in both).
+ */
+export function twoEpisodes(f: LinkageFeatures, a: number, b: number): boolean {
+  const after = (x: number, y: number): boolean => f.receivedDay[y] >= 0 && (f.vaxDay[x] > f.receivedDay[y] || f.onsetDay[x] > f.receivedDay[y]);
+  if (after(a, b) || after(b, a)) return true;
+  const exact = (day: Int32Array, imputed: Uint8Array): boolean => day[a] >= 0 && day[b] >= 0 && imputed[a] === 0 && imputed[b] === 0 && Math.abs(day[a] - day[b]) >= EPISODE_DAYS;
+  return exact(f.vaxDay, f.vaxImputed) && exact(f.onsetDay, f.onsetImputed);
+}
+
+/** Vaccination dates and onsets both this many days apart or more are two episodes (twoEpisodes). */
+export const EPISODE_DAYS = 2;
 
 /** VAERS_IDs at most this far apart were entered in one batch (one sender's mailing: a clinic's forms of several patients; 20 until round 4, where a batch of two 5-year-olds lay 21 apart). */
 export const BATCH_IDS = 25;
@@ -316,6 +343,8 @@ export function sameVisit(f: LinkageFeatures, a: number, b: number): boolean {
  * - (`group` does not apply to a pair naming one visit outright either, unless the two carry two
  *   case numbers of one sender, oneSenderNumbers: two patients of the group, each reported;
  *   issue 43 round 4, "about 20 vaccinees", 22 and 21 months);
+ * - `episode`: two vaccination episodes (twoEpisodes: one report's vaccination or onset after the
+ *   other was received, or vaccination dates and onsets both EPISODE_DAYS or more apart; round 5);
  * - `batch`: VAERS_IDs at most BATCH_IDS apart (one batch of forms) without the same SPLTTYPE,
  *   unless the two have the same age (to 0.01 year, both known) and read as one report
  *   (oneReport: near-identical narratives, or the same events): a clinic's batch holds its
@@ -355,6 +384,7 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   if (outside(ageA, e.ageBand[b]) || outside(ageB, e.ageBand[a]) || (!Number.isNaN(e.ageBand[a]) && !Number.isNaN(e.ageBand[b]) && e.ageBand[a] !== e.ageBand[b])) return 'age';
   // One visit forgives other vaccines named (a copy names its own) and a lot one character off (copied by hand), not another lot.
   if (visit ? lotsDisagree(f, a, b, true) : otherVaccination(f, a, b)) return 'vaccination';
+  if (twoEpisodes(f, a, b)) return 'episode';
   if (Math.abs(f.vaersId[a] - f.vaersId[b]) <= BATCH_IDS && !(f.splttype[a] !== '' && f.splttype[a] === f.splttype[b])
     && !(Math.abs(f.age[a] - f.age[b]) <= 0.01 && oneReport(f, a, b))) return 'batch';
   if (f.onsetDay[a] >= 0 && f.onsetDay[b] >= 0 && f.onsetImputed[a] === 0 && f.onsetImputed[b] === 0 && Math.abs(f.onsetDay[a] - f.onsetDay[b]) > ONSET_DAYS) return 'onset';

@@ -1,49 +1,81 @@
 /**
  * The duplicate linkage measured on issue 43's labelled set (docs/duplicates.md, "The labelled
- * set"): pairwise precision and recall on the fresh set's measured pairs (read blind; packet
- * measured-04, tuned on in round 4, left out) and precision of round 4's random clusters (drawn on
- * the rules frozen for round 4, read blind), each with its Wilson 95% interval (k of n; n 0: not
- * yet read, value and interval null), and Cohen's kappa of the fresh set's second reading (-1: not
- * available); the fresh pairs under the linkage of their draw (_before: round 3's rules);
- * measured-04 post hoc (_tuning_fresh); round 1's measured part post hoc (tuning data since round
- * 3) and under the linkage of its draw (_round_1_before). Written by scripts/linkage-measure.ts; do not edit by hand
+ * set"): pairwise precision and recall on the measured round's candidate pairs and precision of its
+ * random clusters (measured_round: both drawn on the rules frozen for it, rules_frozen, and read
+ * blind), each with its Wilson 95% interval (k of n; n 0: not yet read, value and interval null),
+ * the pairs weighted back to all candidate pairs (_weighted, point estimates; -1: not available),
+ * and Cohen's kappa of the fresh set's second reading (round 3's draw; -1: not available). Post
+ * hoc (tuning data, not a measurement): round 3's fresh pairs and round 4's random clusters under
+ * today's rules (_fresh_post_hoc, _round_4_post_hoc), measured-04 (_tuning_fresh), round 1's
+ * measured part (_post_hoc); the fresh pairs under the linkage of their draw (_before: round 3's
+ * rules) and round 1's under its draw's (_round_1_before). Written by scripts/linkage-measure.ts; do not edit by hand
  * (test/ingest/linkage/measured-page.test.ts checks it). Served by `GET /analyses` as
  * `linkage.measured`.
  */
 export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
-  "labelled_set": "test/fixtures/linkage/labelled-43-fresh.csv, the fresh measured set and round 4's random clusters; labelled-43.csv, round 1 (docs/duplicates.md, \"The labelled set\")",
+  "labelled_set": "test/fixtures/linkage/labelled-43-fresh.csv, the blind readings since round 3 (round 5's measured set; round 3's fresh pairs and round 4's random clusters, tuning data since round 5); labelled-43.csv, round 1 (docs/duplicates.md, \"The labelled set\")",
+  "measured_round": 5,
+  "rules_frozen": "d9f278d",
   "pair_precision": {
-    "k": 61,
-    "n": 67,
-    "value": 0.9104,
-    "wilson_low": 0.8181,
-    "wilson_high": 0.9583
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
   },
   "pair_recall": {
-    "k": 61,
-    "n": 68,
-    "value": 0.8971,
-    "wilson_low": 0.8024,
-    "wilson_high": 0.9492
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
   },
   "cluster_precision": {
-    "k": 50,
-    "n": 56,
-    "value": 0.8929,
-    "wilson_low": 0.7853,
-    "wilson_high": 0.95
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
   },
   "same_case_clusters_whole": {
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
+  },
+  "pair_precision_weighted": -1,
+  "pair_recall_weighted": -1,
+  "second_reading_pairs": 60,
+  "kappa": 0.7683,
+  "pair_precision_fresh_post_hoc": {
+    "k": 63,
+    "n": 66,
+    "value": 0.9545,
+    "wilson_low": 0.8747,
+    "wilson_high": 0.9844
+  },
+  "pair_recall_fresh_post_hoc": {
+    "k": 63,
+    "n": 68,
+    "value": 0.9265,
+    "wilson_low": 0.8391,
+    "wilson_high": 0.9682
+  },
+  "cluster_precision_round_4_post_hoc": {
+    "k": 50,
+    "n": 53,
+    "value": 0.9434,
+    "wilson_low": 0.8463,
+    "wilson_high": 0.9806
+  },
+  "same_case_clusters_whole_round_4_post_hoc": {
     "k": 50,
     "n": 50,
     "value": 1,
     "wilson_low": 0.9287,
     "wilson_high": 1
   },
-  "second_reading_pairs": 60,
-  "kappa": 0.7683,
-  "pair_precision_weighted": 0.9104,
-  "pair_recall_weighted": 0.3688,
   "pair_precision_before": {
     "k": 65,
     "n": 98,
@@ -74,10 +106,10 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
   },
   "pair_precision_post_hoc": {
     "k": 58,
-    "n": 60,
-    "value": 0.9667,
-    "wilson_low": 0.8864,
-    "wilson_high": 0.9908
+    "n": 59,
+    "value": 0.9831,
+    "wilson_low": 0.91,
+    "wilson_high": 0.997
   },
   "pair_recall_post_hoc": {
     "k": 58,
@@ -87,11 +119,11 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
     "wilson_high": 0.8534
   },
   "cluster_precision_post_hoc": {
-    "k": 26,
-    "n": 27,
-    "value": 0.963,
-    "wilson_low": 0.8172,
-    "wilson_high": 0.9934
+    "k": 27,
+    "n": 28,
+    "value": 0.9643,
+    "wilson_low": 0.8229,
+    "wilson_high": 0.9937
   },
   "pair_precision_round_1_before": {
     "k": 71,

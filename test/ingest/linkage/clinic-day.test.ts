@@ -29,7 +29,7 @@ const patients: FixtureReport[] = [
 ];
 /** Patient 95004 reported again by the manufacturer: age a year off, one event more (two direct reports' ages agree: issue 43). */
 // The manufacturer's copy is entered later (a VAERS_ID far from the clinic's batch: round 3's batch veto reads near IDs with other ages as one batch's patients).
-const again: FixtureReport = { ...patients[3], id: 95107, age: 24, events: ['Urticaria', 'Pruritus', 'Rash'], received: 20000301, splttype: 'WAES0002' };
+const again: FixtureReport = { ...patients[3], id: 95107, age: 24, events: ['Urticaria', 'Pruritus', 'Rash'], received: dateAfter(830), splttype: 'WAES0002' };
 const reports = [...background, ...copies, ...patients, again];
 const rowOf = (id: number): number => reports.findIndex((r) => r.id === id);
 const result = linkReports(columnsOf(reports));

@@ -8,7 +8,7 @@ import type { LinkageColumns } from '../../../src/ingest/linkage/features.js';
 /** One report as written by hand (missing values: null, 0 for dates). */
 export interface FixtureReport {
   id: number;
-  /** RECVDATE, yyyymmdd. */
+  /** RECVDATE, yyyymmdd (default 0: blank, so that no hand-made report is received before its vaccination). */
   received?: number;
   age?: number | null;
   sex?: 'F' | 'M' | 'U';
@@ -54,7 +54,7 @@ export function columnsOf(reports: readonly FixtureReport[]): LinkageColumns {
   return {
     count: reports.length,
     id: Float64Array.from(reports, (r) => r.id),
-    received: Int32Array.from(reports, (r) => r.received ?? 20000101),
+    received: Int32Array.from(reports, (r) => r.received ?? 0),
     age: Float64Array.from(reports, (r) => r.age ?? NaN),
     sex: Uint8Array.from(reports, (r) => SEX_CODES.indexOf(r.sex ?? 'U')),
     state: Int32Array.from(reports, (r) => of(r.state ?? null)),

@@ -111,6 +111,17 @@ describe('the labelled set figures', () => {
     expect(items.filter((it) => it.part === 'clusters4' && it.kind === 'cluster')).toHaveLength(60);
   });
 
+  it('counts round 5\'s draw as the measured set: 250 pairs and 60 clusters, none labelled before', () => {
+    const { items, readings } = labelledSet(root);
+    const round5 = items.filter((it) => it.part === 'round5' || it.part === 'clusters5');
+    expect(round5.filter((it) => it.kind === 'pair' && it.part === 'round5')).toHaveLength(250);
+    expect(round5.filter((it) => it.kind === 'cluster' && it.part === 'clusters5')).toHaveLength(60);
+    // no pair of round 5's reports was an item read before (round 1's items, round 3's pairs, round 4's clusters)
+    const key = (ids: number[]): string[] => ids.flatMap((x, k) => ids.slice(k + 1).map((y) => `${Math.min(x, y)}-${Math.max(x, y)}`));
+    const read = new Set(items.filter((it) => !round5.includes(it) && readings.some((r) => r.item === it.item)).flatMap((it) => key(it.ids)));
+    expect(round5.flatMap((it) => key(it.ids)).filter((k) => read.has(k))).toEqual([]);
+  });
+
   it('weights each stratum\'s decided pairs back to its pool: precision 1/2, recall 1/11 on a hand-worked draw', () => {
     const pair = (item: string, ids: number[], stratum: string): Item => ({ item, kind: 'pair', ids, stratum, part: 'fresh', second: false });
     const items = [pair('R1', [1, 2], 'linked'), pair('R2', [3, 4], 'linked'), pair('R3', [5, 6], 'w40'), pair('R4', [7, 8], 'w40'), pair('R5', [9, 10], 'w40')];

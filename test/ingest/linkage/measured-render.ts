@@ -4,7 +4,10 @@
  * computed by test/ingest/linkage/measure.ts from the fixtures and the linkage's recorded verdicts
  * (test/fixtures/linkage/verdicts-43.json: per labelled VAERS_ID, its cluster's representative).
  */
-import { clusterFigures, freshStrata, labelledSet, labelsOfRecord, pairFigures, secondReading, weightedFigures, type ClusterFigures, type Item, type PairFigures, type Proportion } from './measure.js';
+import { clusterFigures, drawStrata, labelledSet, labelsOfRecord, pairFigures, secondReading, weightedFigures, type ClusterFigures, type Item, type PairFigures, type Proportion } from './measure.js';
+
+/** The round measured (its items read blind, the rules frozen before they were drawn) and the commit of those rules. */
+export const MEASURED_ROUND = { round: 5, rules: 'd9f278d' } as const;
 
 /** Per labelled VAERS_ID, the VAERS_ID of its cluster's representative under the linkage measured; `clusters`: the clusters of two or more reports of the default store. */
 export type Verdicts = Record<string, number>;
@@ -14,16 +17,22 @@ export interface MeasuredFigures {
   /** Labelled items per part, stratum and label of record (`unlabelled` when no reading yet). */
   counts: Array<{ part: string; stratum: string; same_case: number; different_patients: number; undecidable: number; unlabelled: number }>;
   /**
-   * Pairs: `fresh`, the fresh set's measured pairs (read blind; packet measured-04 left out);
-   * `freshBefore`, those pairs under the linkage of their draw (round 3's rules, f07a070: the
-   * `linked` stratum); `freshTuning`, measured-04's pairs under today's rules (tuning data since
-   * round 4, post hoc); `postHoc`, round 1's measured part under today's rules (tuning data since
-   * round 3); `before`, that part under the linkage of its draw; `tuning`, round 1's tuning part.
+   * Pairs: `round5`, round 5's candidate pairs (read blind, drawn on the rules frozen for round 5:
+   * the measurement); `fresh`, round 3's fresh pairs (packet measured-04 left out) under today's
+   * rules (tuning data since round 5, post hoc); `freshBefore`, those pairs under the linkage of
+   * their draw (round 3's rules, f07a070: the `linked` stratum); `freshTuning`, measured-04's pairs
+   * under today's rules (tuning data since round 4, post hoc); `postHoc`, round 1's measured part
+   * under today's rules (tuning data since round 3); `before`, that part under the linkage of its
+   * draw; `tuning`, round 1's tuning part.
    */
-  pairs: { fresh: PairFigures; freshBefore: PairFigures; freshTuning: PairFigures; before: PairFigures; postHoc: PairFigures; tuning: PairFigures };
-  /** Random clusters: `round4` (drawn from the clusters of the rules frozen for round 4, read blind), `fresh` (round 3's, cut by today's rules), `postHoc` (round 1's, cut by today's rules), `before` (round 1's as drawn). */
-  clusters: { round4: ClusterFigures; fresh: ClusterFigures; before: ClusterFigures; postHoc: ClusterFigures };
-  /** The fresh set's pairwise figures weighted back to all candidate pairs (measure.ts weightedFigures). */
+  pairs: { round5: PairFigures; fresh: PairFigures; freshBefore: PairFigures; freshTuning: PairFigures; before: PairFigures; postHoc: PairFigures; tuning: PairFigures };
+  /**
+   * Random clusters: `round5` (drawn from the clusters of the rules frozen for round 5, read blind:
+   * the measurement), `round4` (round 4's, cut by today's rules: post hoc since round 5), `fresh`
+   * (round 3's, never read), `postHoc` (round 1's, cut by today's rules), `before` (round 1's as drawn).
+   */
+  clusters: { round5: ClusterFigures; round4: ClusterFigures; fresh: ClusterFigures; before: ClusterFigures; postHoc: ClusterFigures };
+  /** Round 5's pairwise figures weighted back to all candidate pairs (measure.ts weightedFigures, its draw's strata). */
   weighted: ReturnType<typeof weightedFigures>;
   /** Second readings: round 3's doubly read pairs (measured-04's among them: a second reading tunes nothing), round 1's (all), round 1's measured part. */
   secondFresh: ReturnType<typeof secondReading>;
@@ -56,15 +65,15 @@ export function measuredFigures(root: string, verdicts: Verdicts, clusters: numb
   return {
     counts: [...counts.values()].sort((x, y) => x.part.localeCompare(y.part) || x.stratum.localeCompare(y.stratum)),
     pairs: {
-      fresh: pairFigures(items, labels, 'fresh', now), freshBefore: pairFigures(items, labels, 'fresh', linkedAt(['fresh', 'fresh_tuning'])),
+      round5: pairFigures(items, labels, 'round5', now), fresh: pairFigures(items, labels, 'fresh', now), freshBefore: pairFigures(items, labels, 'fresh', linkedAt(['fresh', 'fresh_tuning'])),
       freshTuning: pairFigures(items, labels, 'fresh_tuning', now),
       before: pairFigures(items, labels, 'measured', before), postHoc: pairFigures(items, labels, 'measured', now), tuning: pairFigures(items, labels, 'tuning', now),
     },
     clusters: {
-      round4: clusterFigures(items, labels, groupOf, 'clusters4'), fresh: clusterFigures(items, labels, groupOf, 'fresh'),
+      round5: clusterFigures(items, labels, groupOf, 'clusters5'), round4: clusterFigures(items, labels, groupOf, 'clusters4'), fresh: clusterFigures(items, labels, groupOf, 'fresh'),
       before: clusterFigures(items, labels, () => 0, 'measured'), postHoc: clusterFigures(items, labels, groupOf, 'measured'),
     },
-    weighted: weightedFigures(items, labels, 'fresh', freshStrata(root), now),
+    weighted: weightedFigures(items, labels, 'round5', drawStrata(root), now),
     secondFresh: secondReading(items, readings, ['fresh', 'fresh_tuning']),
     second: secondReading(items, readings, ['tuning', 'measured']),
     secondMeasured: secondReading(items, readings, 'measured'),
@@ -82,19 +91,21 @@ export function renderPage(m: MeasuredFigures): string {
     '|---|---|---|---|---|---|',
     ...m.counts.map((c) => `| ${c.part} | ${c.stratum} | ${c.same_case} | ${c.different_patients} | ${c.undecidable} | ${c.unlabelled} |`),
     '',
-    '| figure | measured, read blind: the fresh pairs (measured-04 left out) and round 4\'s random clusters, rules frozen for round 4 | the same fresh pairs under the linkage of their draw (round 3\'s rules) | measured-04, post hoc (tuning data since round 4) | round 1\'s measured part, post hoc (tuning data since round 3) | that part under the linkage of its draw |',
-    '|---|---|---|---|---|---|',
-    `| pairwise precision | ${show(m.pairs.fresh.precision)} | ${show(m.pairs.freshBefore.precision)} | ${show(m.pairs.freshTuning.precision)} | ${show(m.pairs.postHoc.precision)} | ${show(m.pairs.before.precision)} |`,
-    `| pairwise recall | ${show(m.pairs.fresh.recall)} | ${show(m.pairs.freshBefore.recall)} | ${show(m.pairs.freshTuning.recall)} | ${show(m.pairs.postHoc.recall)} | ${show(m.pairs.before.recall)} |`,
-    `| precision of the random clusters | ${show(m.clusters.round4.precision)} | - | - | ${show(m.clusters.postHoc.precision)} | ${show(m.clusters.before.precision)} |`,
-    `| same-case random clusters still whole | ${show(m.clusters.round4.sameWhole)} | - | - | ${show(m.clusters.postHoc.sameWhole)} | ${show(m.clusters.before.sameWhole)} |`,
+    `| figure | measured, read blind: round 5's pairs and random clusters, rules frozen for round 5 (${MEASURED_ROUND.rules}) | round 3's fresh pairs (measured-04 left out) and round 4's random clusters, post hoc (tuning data since round 5) | those fresh pairs under the linkage of their draw (round 3's rules) | measured-04, post hoc (tuning data since round 4) | round 1's measured part, post hoc (tuning data since round 3) | that part under the linkage of its draw |`,
+    '|---|---|---|---|---|---|---|',
+    `| pairwise precision | ${show(m.pairs.round5.precision)} | ${show(m.pairs.fresh.precision)} | ${show(m.pairs.freshBefore.precision)} | ${show(m.pairs.freshTuning.precision)} | ${show(m.pairs.postHoc.precision)} | ${show(m.pairs.before.precision)} |`,
+    `| pairwise recall | ${show(m.pairs.round5.recall)} | ${show(m.pairs.fresh.recall)} | ${show(m.pairs.freshBefore.recall)} | ${show(m.pairs.freshTuning.recall)} | ${show(m.pairs.postHoc.recall)} | ${show(m.pairs.before.recall)} |`,
+    `| precision of the random clusters | ${show(m.clusters.round5.precision)} | ${show(m.clusters.round4.precision)} | - | - | ${show(m.clusters.postHoc.precision)} | ${show(m.clusters.before.precision)} |`,
+    `| same-case random clusters still whole | ${show(m.clusters.round5.sameWhole)} | ${show(m.clusters.round4.sameWhole)} | - | - | ${show(m.clusters.postHoc.sameWhole)} | ${show(m.clusters.before.sameWhole)} |`,
     '',
-    `Fresh measured pairs weighted back to all candidate pairs (each stratum's decided pairs standing for its pool; point estimates): about ${Math.round(m.weighted.sameCasePairs)} same-case candidate pairs, pairwise precision ${f3(m.weighted.precision)}, recall ${f3(m.weighted.recall)}.`,
+    m.weighted.sameCasePairs === 0 && Number.isNaN(m.weighted.precision) ? 'Round 5\'s measured pairs weighted back to all candidate pairs: not yet read.'
+      : `Round 5's measured pairs weighted back to all candidate pairs (each stratum's decided pairs standing for its pool; point estimates): about ${Math.round(m.weighted.sameCasePairs)} same-case candidate pairs, pairwise precision ${f3(m.weighted.precision)}, recall ${f3(m.weighted.recall)}.`,
     `Round 1's tuning part (post hoc): pairwise precision ${show(m.pairs.tuning.precision)}, recall ${show(m.pairs.tuning.recall)}.`,
-    `Random clusters: round 4's ${m.clusters.round4.clusters} drawn, ${m.clusters.round4.decidedClusters} decided; round 3's ${m.clusters.fresh.clusters} drawn (on round 3's rules), ${m.clusters.fresh.decidedClusters} decided, cut by today's rules: precision ${show(m.clusters.fresh.precision)}; round 1's ${m.clusters.postHoc.clusters} drawn, ${m.clusters.postHoc.decidedClusters} decided. Clusters of two or more reports in the default store now: ${m.default_store_clusters}.`,
-    `Second reading, fresh set: ${m.secondFresh.pairs} pairs read twice, agreement ${f3(m.secondFresh.agreement)}, Cohen's kappa ${f3(m.secondFresh.kappa)}; disagreements (first/second): ${m.secondFresh.disagreements.join('; ') || 'none'}.`,
+    `Random clusters: round 5's ${m.clusters.round5.clusters} drawn, ${m.clusters.round5.decidedClusters} decided; round 4's ${m.clusters.round4.clusters} drawn, ${m.clusters.round4.decidedClusters} decided (post hoc); round 3's ${m.clusters.fresh.clusters} drawn (on round 3's rules), ${m.clusters.fresh.decidedClusters} decided; round 1's ${m.clusters.postHoc.clusters} drawn, ${m.clusters.postHoc.decidedClusters} decided. Clusters of two or more reports in the default store now: ${m.default_store_clusters}.`,
+    `Second reading, fresh set (round 3's draw): ${m.secondFresh.pairs} pairs read twice, agreement ${f3(m.secondFresh.agreement)}, Cohen's kappa ${f3(m.secondFresh.kappa)}; disagreements (first/second): ${m.secondFresh.disagreements.join('; ') || 'none'}.`,
     `Second reading, round 1: ${m.second.pairs} pairs read twice (${m.secondMeasured.pairs} of the measured part), agreement ${f3(m.second.agreement)}, Cohen's kappa ${f3(m.second.kappa)} (measured part: agreement ${f3(m.secondMeasured.agreement)}, kappa ${f3(m.secondMeasured.kappa)}); disagreements (first/second): ${m.second.disagreements.join('; ') || 'none'}.`,
-    `Fresh measured pairs the linkage gets wrong: ${m.pairs.fresh.wrong.join('; ') || 'none'}. Round 4's cluster groups wrong: ${m.clusters.round4.wrong.join('; ') || 'none'}. Measured-04's pairs wrong now (post hoc): ${m.pairs.freshTuning.wrong.join('; ') || 'none'}.`,
+    `Round 5's measured pairs the linkage gets wrong: ${m.pairs.round5.wrong.join('; ') || 'none'}. Round 5's cluster groups wrong: ${m.clusters.round5.wrong.join('; ') || 'none'}.`,
+    `Post hoc (tuning data): fresh pairs wrong now: ${m.pairs.fresh.wrong.join('; ') || 'none'}. Round 4's cluster groups wrong now: ${m.clusters.round4.wrong.join('; ') || 'none'}. Measured-04's pairs wrong now: ${m.pairs.freshTuning.wrong.join('; ') || 'none'}.`,
     `Round 1's measured pairs wrong now: ${m.pairs.postHoc.wrong.join('; ') || 'none'}. Round 1's cluster groups wrong now: ${m.clusters.postHoc.wrong.join('; ') || 'none'}.`,
   ];
   return lines.join('\n');
@@ -126,10 +137,13 @@ export function servedFigures(m: MeasuredFigures): Record<string, unknown> {
     ? { k: 0, n: 0, value: null, wilson_low: null, wilson_high: null }
     : { k: x.k, n: x.n, value: round(x.value), wilson_low: round(x.low), wilson_high: round(x.high) });
   return {
-    labelled_set: 'test/fixtures/linkage/labelled-43-fresh.csv, the fresh measured set and round 4\'s random clusters; labelled-43.csv, round 1 (docs/duplicates.md, "The labelled set")',
-    pair_precision: p(m.pairs.fresh.precision), pair_recall: p(m.pairs.fresh.recall), cluster_precision: p(m.clusters.round4.precision), same_case_clusters_whole: p(m.clusters.round4.sameWhole),
-    second_reading_pairs: m.secondFresh.pairs, kappa: round(m.secondFresh.kappa),
+    labelled_set: 'test/fixtures/linkage/labelled-43-fresh.csv, the blind readings since round 3 (round 5\'s measured set; round 3\'s fresh pairs and round 4\'s random clusters, tuning data since round 5); labelled-43.csv, round 1 (docs/duplicates.md, "The labelled set")',
+    measured_round: MEASURED_ROUND.round, rules_frozen: MEASURED_ROUND.rules,
+    pair_precision: p(m.pairs.round5.precision), pair_recall: p(m.pairs.round5.recall), cluster_precision: p(m.clusters.round5.precision), same_case_clusters_whole: p(m.clusters.round5.sameWhole),
     pair_precision_weighted: round(m.weighted.precision), pair_recall_weighted: round(m.weighted.recall),
+    second_reading_pairs: m.secondFresh.pairs, kappa: round(m.secondFresh.kappa),
+    pair_precision_fresh_post_hoc: p(m.pairs.fresh.precision), pair_recall_fresh_post_hoc: p(m.pairs.fresh.recall),
+    cluster_precision_round_4_post_hoc: p(m.clusters.round4.precision), same_case_clusters_whole_round_4_post_hoc: p(m.clusters.round4.sameWhole),
     pair_precision_before: p(m.pairs.freshBefore.precision), pair_recall_before: p(m.pairs.freshBefore.recall),
     pair_precision_tuning_fresh: p(m.pairs.freshTuning.precision), pair_recall_tuning_fresh: p(m.pairs.freshTuning.recall),
     pair_precision_post_hoc: p(m.pairs.postHoc.precision), pair_recall_post_hoc: p(m.pairs.postHoc.recall), cluster_precision_post_hoc: p(m.clusters.postHoc.precision),
@@ -143,13 +157,15 @@ const round = (x: number): number => (Number.isFinite(x) ? Math.round(x * 10000)
 export function renderDomainModule(m: MeasuredFigures): string {
   return `/**
  * The duplicate linkage measured on issue 43's labelled set (docs/duplicates.md, "The labelled
- * set"): pairwise precision and recall on the fresh set's measured pairs (read blind; packet
- * measured-04, tuned on in round 4, left out) and precision of round 4's random clusters (drawn on
- * the rules frozen for round 4, read blind), each with its Wilson 95% interval (k of n; n 0: not
- * yet read, value and interval null), and Cohen's kappa of the fresh set's second reading (-1: not
- * available); the fresh pairs under the linkage of their draw (_before: round 3's rules);
- * measured-04 post hoc (_tuning_fresh); round 1's measured part post hoc (tuning data since round
- * 3) and under the linkage of its draw (_round_1_before). Written by scripts/linkage-measure.ts; do not edit by hand
+ * set"): pairwise precision and recall on the measured round's candidate pairs and precision of its
+ * random clusters (measured_round: both drawn on the rules frozen for it, rules_frozen, and read
+ * blind), each with its Wilson 95% interval (k of n; n 0: not yet read, value and interval null),
+ * the pairs weighted back to all candidate pairs (_weighted, point estimates; -1: not available),
+ * and Cohen's kappa of the fresh set's second reading (round 3's draw; -1: not available). Post
+ * hoc (tuning data, not a measurement): round 3's fresh pairs and round 4's random clusters under
+ * today's rules (_fresh_post_hoc, _round_4_post_hoc), measured-04 (_tuning_fresh), round 1's
+ * measured part (_post_hoc); the fresh pairs under the linkage of their draw (_before: round 3's
+ * rules) and round 1's under its draw's (_round_1_before). Written by scripts/linkage-measure.ts; do not edit by hand
  * (test/ingest/linkage/measured-page.test.ts checks it). Served by \`GET /analyses\` as
  * \`linkage.measured\`.
  */

@@ -200,3 +200,39 @@ describe('differentPatients on hand-made pairs', () => {
     expect(differentPatients(f, e, 0, 1)).toBe('template');
   });
 });
+
+describe('two episodes, one measure, lots contained (issue 43, round 5)', () => {
+  it('reads a vaccination or onset after the other report was received as two episodes', () => {
+    // one boy's chickenpox of May 1999 against a report received in March 1998 (round 4's Q47)
+    const boy = { age: 6, sex: 'M' as const, vaccines: [{ name: 'VARCEL', lot: '1500B' }], vaxDate: 19960419 };
+    expect(reason({ ...boy, received: 19980311 }, { ...boy, onsetDate: 19990512, received: 19990601 })).toBe('episode');
+    // the later report of the same chickenpox (onset before the first was received) is no evidence
+    expect(reason({ ...boy, received: 19990520 }, { ...boy, onsetDate: 19990512, received: 19990601 })).toBe('');
+  });
+
+  it('reads vaccination dates and onsets both days apart as two episodes, not a vaccination date corrected', () => {
+    // one woman's two rabies doses, each with its soreness that day (Q20): 31 August and 3 September
+    const woman = { age: 51, sex: 'F' as const, splttype: '96013729', vaccines: [{ name: 'RAB', lot: null }] };
+    expect(reason({ ...woman, vaxDate: 19960831, onsetDate: 19960831 }, { ...woman, vaxDate: 19960903, onsetDate: 19960903 })).toBe('episode');
+    // a follow-up correcting the vaccination date keeps the onset (C49: 20 or 23 November, rash on the 23rd)
+    expect(reason({ ...woman, vaxDate: 19991120, onsetDate: 19991123 }, { ...woman, vaxDate: 19991123, onsetDate: 19991123 })).toBe('');
+    // a day apart is a date copied a day off, not an episode
+    expect(reason({ ...woman, vaxDate: 19960831, onsetDate: 19960831 }, { ...woman, vaxDate: 19960901, onsetDate: 19960901 })).toBe('');
+  });
+
+  it('reads one measure alone', () => {
+    expect(measuresOf('developed a 12 cm cellulitis at injection site')).toEqual([12]);
+    expect(reason({ narrative: 'a 12 cm cellulitis at injection site' }, { narrative: '10 cm cellulitis at injection site' })).toBe('measures');
+    expect(reason({ narrative: 'a 12 cm cellulitis at injection site' }, { narrative: 'cellulitis 12x10 cm' })).toBe('');
+  });
+
+  it('takes a lot within the other as one lot, and the same lots as one vaccination whatever the vaccines are named', () => {
+    expect(lotsAlike('21A012AA', 'AC21A012AA')).toBe(true);
+    expect(lotsAlike('1486L', 'A1486L')).toBe(false);
+    const child = { age: 1, sex: 'F' as const, vaxDate: 20040311, onsetDate: 20040319 };
+    expect(reason({ ...child, vaccines: [{ name: 'HEPBHIB', lot: '1115N' }, { name: 'MMR', lot: '0812N' }] },
+      { ...child, age: 1.3, vaccines: [{ name: 'HIBV', lot: '1115N' }, { name: 'MMR', lot: '0812N' }] })).toBe('');
+    expect(reason({ ...child, vaccines: [{ name: 'HEPBHIB', lot: '1115N' }, { name: 'MMR', lot: '0812N' }] },
+      { ...child, age: 1.3, vaccines: [{ name: 'HIBV', lot: '1116N' }, { name: 'MMR', lot: '0812N' }] })).toBe('vaccination');
+  });
+});
