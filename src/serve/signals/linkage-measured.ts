@@ -4,7 +4,8 @@
  * random clusters (measured_round: both drawn on the rules frozen for it, rules_frozen, and read
  * blind), each with its Wilson 95% interval (k of n; n 0: not yet read, value and interval null),
  * the pairs weighted back to all candidate pairs (_weighted, point estimates; -1: not available),
- * and Cohen's kappa of the fresh set's second reading (round 3's draw; -1: not available). Post
+ * Cohen's kappa of the measured round's blind second reading (_measured) and of the fresh set's
+ * (round 3's draw; -1: not available). Post
  * hoc (tuning data, not a measurement): round 3's fresh pairs and round 4's random clusters under
  * today's rules (_fresh_post_hoc, _round_4_post_hoc), measured-04 (_tuning_fresh), round 1's
  * measured part (_post_hoc); the fresh pairs under the linkage of their draw (_before: round 3's
@@ -17,35 +18,37 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
   "measured_round": 5,
   "rules_frozen": "d9f278d",
   "pair_precision": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 97,
+    "n": 113,
+    "value": 0.8584,
+    "wilson_low": 0.7823,
+    "wilson_high": 0.9109
   },
   "pair_recall": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 97,
+    "n": 99,
+    "value": 0.9798,
+    "wilson_low": 0.9293,
+    "wilson_high": 0.9944
   },
   "cluster_precision": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 48,
+    "n": 58,
+    "value": 0.8276,
+    "wilson_low": 0.7109,
+    "wilson_high": 0.9036
   },
   "same_case_clusters_whole": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 48,
+    "n": 48,
+    "value": 1,
+    "wilson_low": 0.9259,
+    "wilson_high": 1
   },
-  "pair_precision_weighted": -1,
-  "pair_recall_weighted": -1,
+  "pair_precision_weighted": 0.8584,
+  "pair_recall_weighted": 0.0584,
+  "second_reading_pairs_measured": 50,
+  "kappa_measured": 0.89,
   "second_reading_pairs": 60,
   "kappa": 0.7683,
   "pair_precision_fresh_post_hoc": {

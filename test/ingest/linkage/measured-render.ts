@@ -34,7 +34,8 @@ export interface MeasuredFigures {
   clusters: { round5: ClusterFigures; round4: ClusterFigures; fresh: ClusterFigures; before: ClusterFigures; postHoc: ClusterFigures };
   /** Round 5's pairwise figures weighted back to all candidate pairs (measure.ts weightedFigures, its draw's strata). */
   weighted: ReturnType<typeof weightedFigures>;
-  /** Second readings: round 3's doubly read pairs (measured-04's among them: a second reading tunes nothing), round 1's (all), round 1's measured part. */
+  /** Second readings: round 5's doubly read pairs (a blind fifth of its measured pairs), round 3's (measured-04's among them: a second reading tunes nothing), round 1's (all), round 1's measured part. */
+  secondRound5: ReturnType<typeof secondReading>;
   secondFresh: ReturnType<typeof secondReading>;
   second: ReturnType<typeof secondReading>;
   secondMeasured: ReturnType<typeof secondReading>;
@@ -74,6 +75,7 @@ export function measuredFigures(root: string, verdicts: Verdicts, clusters: numb
       before: clusterFigures(items, labels, () => 0, 'measured'), postHoc: clusterFigures(items, labels, groupOf, 'measured'),
     },
     weighted: weightedFigures(items, labels, 'round5', drawStrata(root), now),
+    secondRound5: secondReading(items, readings, 'round5'),
     secondFresh: secondReading(items, readings, ['fresh', 'fresh_tuning']),
     second: secondReading(items, readings, ['tuning', 'measured']),
     secondMeasured: secondReading(items, readings, 'measured'),
@@ -102,6 +104,7 @@ export function renderPage(m: MeasuredFigures): string {
       : `Round 5's measured pairs weighted back to all candidate pairs (each stratum's decided pairs standing for its pool; point estimates): about ${Math.round(m.weighted.sameCasePairs)} same-case candidate pairs, pairwise precision ${f3(m.weighted.precision)}, recall ${f3(m.weighted.recall)}.`,
     `Round 1's tuning part (post hoc): pairwise precision ${show(m.pairs.tuning.precision)}, recall ${show(m.pairs.tuning.recall)}.`,
     `Random clusters: round 5's ${m.clusters.round5.clusters} drawn, ${m.clusters.round5.decidedClusters} decided; round 4's ${m.clusters.round4.clusters} drawn, ${m.clusters.round4.decidedClusters} decided (post hoc); round 3's ${m.clusters.fresh.clusters} drawn (on round 3's rules), ${m.clusters.fresh.decidedClusters} decided; round 1's ${m.clusters.postHoc.clusters} drawn, ${m.clusters.postHoc.decidedClusters} decided. Clusters of two or more reports in the default store now: ${m.default_store_clusters}.`,
+    `Second reading, round 5 (measured): ${m.secondRound5.pairs} pairs read twice by another blind reader, agreement ${f3(m.secondRound5.agreement)}, Cohen's kappa ${f3(m.secondRound5.kappa)}; disagreements (first/second; each resolved by a blind third reader): ${m.secondRound5.disagreements.join('; ') || 'none'}.`,
     `Second reading, fresh set (round 3's draw): ${m.secondFresh.pairs} pairs read twice, agreement ${f3(m.secondFresh.agreement)}, Cohen's kappa ${f3(m.secondFresh.kappa)}; disagreements (first/second): ${m.secondFresh.disagreements.join('; ') || 'none'}.`,
     `Second reading, round 1: ${m.second.pairs} pairs read twice (${m.secondMeasured.pairs} of the measured part), agreement ${f3(m.second.agreement)}, Cohen's kappa ${f3(m.second.kappa)} (measured part: agreement ${f3(m.secondMeasured.agreement)}, kappa ${f3(m.secondMeasured.kappa)}); disagreements (first/second): ${m.second.disagreements.join('; ') || 'none'}.`,
     `Round 5's measured pairs the linkage gets wrong: ${m.pairs.round5.wrong.join('; ') || 'none'}. Round 5's cluster groups wrong: ${m.clusters.round5.wrong.join('; ') || 'none'}.`,
@@ -141,6 +144,7 @@ export function servedFigures(m: MeasuredFigures): Record<string, unknown> {
     measured_round: MEASURED_ROUND.round, rules_frozen: MEASURED_ROUND.rules,
     pair_precision: p(m.pairs.round5.precision), pair_recall: p(m.pairs.round5.recall), cluster_precision: p(m.clusters.round5.precision), same_case_clusters_whole: p(m.clusters.round5.sameWhole),
     pair_precision_weighted: round(m.weighted.precision), pair_recall_weighted: round(m.weighted.recall),
+    second_reading_pairs_measured: m.secondRound5.pairs, kappa_measured: round(m.secondRound5.kappa),
     second_reading_pairs: m.secondFresh.pairs, kappa: round(m.secondFresh.kappa),
     pair_precision_fresh_post_hoc: p(m.pairs.fresh.precision), pair_recall_fresh_post_hoc: p(m.pairs.fresh.recall),
     cluster_precision_round_4_post_hoc: p(m.clusters.round4.precision), same_case_clusters_whole_round_4_post_hoc: p(m.clusters.round4.sameWhole),
@@ -161,7 +165,8 @@ export function renderDomainModule(m: MeasuredFigures): string {
  * random clusters (measured_round: both drawn on the rules frozen for it, rules_frozen, and read
  * blind), each with its Wilson 95% interval (k of n; n 0: not yet read, value and interval null),
  * the pairs weighted back to all candidate pairs (_weighted, point estimates; -1: not available),
- * and Cohen's kappa of the fresh set's second reading (round 3's draw; -1: not available). Post
+ * Cohen's kappa of the measured round's blind second reading (_measured) and of the fresh set's
+ * (round 3's draw; -1: not available). Post
  * hoc (tuning data, not a measurement): round 3's fresh pairs and round 4's random clusters under
  * today's rules (_fresh_post_hoc, _round_4_post_hoc), measured-04 (_tuning_fresh), round 1's
  * measured part (_post_hoc); the fresh pairs under the linkage of their draw (_before: round 3's
