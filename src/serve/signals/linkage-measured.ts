@@ -18,18 +18,18 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
   "measured_round": 5,
   "rules_frozen": "d9f278d",
   "pair_precision": {
-    "k": 97,
+    "k": 98,
     "n": 113,
-    "value": 0.8584,
-    "wilson_low": 0.7823,
-    "wilson_high": 0.9109
+    "value": 0.8673,
+    "wilson_low": 0.7925,
+    "wilson_high": 0.9179
   },
   "pair_recall": {
-    "k": 97,
-    "n": 99,
-    "value": 0.9798,
-    "wilson_low": 0.9293,
-    "wilson_high": 0.9944
+    "k": 98,
+    "n": 100,
+    "value": 0.98,
+    "wilson_low": 0.93,
+    "wilson_high": 0.9945
   },
   "cluster_precision": {
     "k": 48,
@@ -45,8 +45,8 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
     "wilson_low": 0.9259,
     "wilson_high": 1
   },
-  "pair_precision_weighted": 0.8584,
-  "pair_recall_weighted": 0.0584,
+  "pair_precision_weighted": 0.8673,
+  "pair_recall_weighted": 0.0589,
   "second_reading_pairs_measured": 50,
   "kappa_measured": 0.89,
   "second_reading_pairs": 60,
