@@ -14,7 +14,16 @@ import type { BadCell, ReadValueOf, VaxRowValues } from './rows.js';
 import { ValueTally, type UnparseableValues } from './skips.js';
 import type { ReportText } from './report-text.js';
 
-/** Interned strings: each distinct value once, numbered in order of first appearance. */
+/**
+ * `value` as a string of its own: a field read from the file is a slice of the decoded chunk, and V8
+ * keeps the whole chunk alive while a slice of 13 or more characters is (shorter slices are copies).
+ * Concatenating makes a new string, which V8 flattens (copies) when the slice of it is taken.
+ */
+function ownString(value: string): string {
+  return value.length < 13 ? value : (' ' + value).slice(1);
+}
+
+/** Interned strings: each distinct value once (a string of its own), numbered in order of first appearance. */
 export class Interner {
   readonly values: string[] = [];
   private readonly index = new Map<string, number>();
@@ -23,7 +32,7 @@ export class Interner {
   of(value: string): number {
     let i = this.index.get(value);
     if (i === undefined) {
-      i = this.values.push(value) - 1;
+      i = this.values.push(ownString(value)) - 1;
       this.index.set(value, i);
     }
     return i;

@@ -34,8 +34,9 @@ export type TextColumns<F extends NarrativeField> = { [K in F]: Array<string | n
 /** Reports per chunk of text its consumers read at a time (textChunks; the linkage thread's messages). */
 export const TEXT_CHUNK_REPORTS = 1 << 15;
 
-/** DuckDB's memory cap for the scratch file (it spills to `<path>.tmp` beyond it). */
+/** DuckDB's memory cap for the scratch file while it is written (it spills to `<path>.tmp` beyond it), and once it is only read. */
 const MEMORY_LIMIT = '256MB';
+const READ_MEMORY_LIMIT = '64MB';
 
 /** The files DuckDB makes for a database file `path` (itself, its WAL, its spill folder). */
 export async function removeDuckDbFiles(path: string): Promise<void> {
@@ -88,13 +89,20 @@ export class ReportText {
     return this.count;
   }
 
-  /** Ends the writing (the last rows appended, the file checkpointed); the text can then be read (`chunks`). */
+  /**
+   * Ends the writing (the last rows appended, the file checkpointed) and opens the file again
+   * read-only with a smaller memory cap (READ_MEMORY_LIMIT: the pages cached while writing go);
+   * the text can then be read (`read`, textChunks).
+   */
   async finishWriting(): Promise<void> {
     if (this.appender === null) return;
     const appender = this.appender;
     this.appender = null;
     appender.finish();
     await this.connection!.run('CHECKPOINT');
+    this.close();
+    this.instance = await DuckDBInstance.create(this.path, { access_mode: 'READ_ONLY', memory_limit: READ_MEMORY_LIMIT, threads: '1' });
+    this.connection = await this.instance.connect();
   }
 
   /**
