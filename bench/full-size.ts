@@ -27,6 +27,10 @@
  *   10% sample, 2026-11-28 (issue 41, memory: evidence tables shared, linkage text in chunks, threads let go before the write;
  *     load mean 9.3 before, 19.9 after): peak RSS of the tree 2.98 -> 2.36 GiB (write 2.98 -> 2.36, rows types 2.55 -> 2.13),
  *     the phases' CPU 277 -> 296 s (noise of the load), the store identical (bench/compare-stores.ts).
+ *   10% sample, 2026-11-28 (issue 41, fifth round: the narratives in a scratch DuckDB file, not the V8 heap; load mean
+ *     10.5 before, 5.8 after): main heap after the read 672 of 806 -> 358 of 414 MiB (used of total), after the
+ *     interactions 920 of 958 -> 307 of 379; peak RSS of the tree 2.49 -> 1.94 GiB (write both times); read CPU
+ *     12.0 -> 10.4 s, write CPU 15.5 -> 20.0 s; the store identical (bench/compare-stores.ts).
  *
  * Run: npm run build && nice -n 10 npx tsx bench/full-size.ts --vaers DIR [--store FILE] [--skip-build] [--skip-duckdb] [--read-only]
  *   --read-only  the read phase alone (readVaers with the narratives, in a child process, RSS sampled) and DuckDB's read_csv; no build

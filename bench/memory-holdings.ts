@@ -9,7 +9,9 @@
  * 272 MiB. data/vaers: 327 MiB after the read, of which the seven narrative columns 100 MiB (55 Mi
  * characters: fields are slices of the decoded file text, which V8 keeps whole, two bytes a
  * character in a chunk with a character past U+00FF).
- * Run: node --expose-gc --import tsx bench/memory-holdings.ts --vaers DIR
+ * With `--scratch FILE`, the read is the build's (src/ingest/mining/build.ts): the narrative columns go to
+ * the scratch DuckDB file FILE (src/ingest/vaers/report-text.ts, removed at the end), not the heap.
+ * Run: node --expose-gc --import tsx bench/memory-holdings.ts --vaers DIR [--scratch FILE]
  */
 import { readVaers } from '../src/ingest/vaers/read.js';
 import { reportItems } from '../src/ingest/mining/items.js';
@@ -19,6 +21,7 @@ import { serialize } from 'node:v8';
 import { NARRATIVE_REPORT_COLUMNS } from '../src/domain/report-columns.js';
 import { readEventGroups } from '../src/ingest/mining/event-groups-step.js';
 import { parseAnalyses } from '../src/ingest/mining/build.js';
+import { ReportText } from '../src/ingest/vaers/report-text.js';
 
 const at = process.argv.indexOf('--vaers');
 if (at < 0) throw new Error('usage: bench/memory-holdings.ts --vaers DIR');
@@ -36,8 +39,11 @@ const step = (what: string): void => {
   last = now;
 };
 const groups = await readEventGroups(undefined, parseAnalyses('default'));
-const data = await readVaers(process.argv[at + 1], { narratives: true });
-step(`read: ${data.reports.length} reports`);
+const scratchAt = process.argv.indexOf('--scratch');
+const scratch = scratchAt < 0 ? null : await ReportText.create(process.argv[scratchAt + 1]);
+const data = await readVaers(process.argv[at + 1], { narratives: true, ...(scratch ? { text: scratch } : {}) });
+await scratch?.finishWriting();
+step(`read: ${data.reports.length} reports${scratch ? ` (the narratives in ${scratch.path})` : ''}`);
 const kinds = ['vaccine', 'vax_type_code', 'event_group'] as const;
 const itemsOf = new Map(kinds.map((k) => [k, reportItems(data, k, groups?.set)] as const));
 step('item lists of 3 kinds (items.ts reportItems)');
@@ -56,3 +62,4 @@ const characters = text.reduce((sum, column) => column.reduce((s, t) => s + (t?.
 for (const column of text) column.fill(null);
 step(`${text.length} narrative columns let go (${(characters / 2 ** 20).toFixed(0)} Mi characters)`);
 console.log(`remaining: the report columns and strings, and the evidence tables of ${evidence.size} kinds: ${mib(heap())}`);
+await scratch?.remove();

@@ -94,7 +94,12 @@ const POLL_MS = 250;
 /** Entries of other keys younger than this are left alone (a process may be loading one). */
 const PRUNE_AFTER_MS = 10 * 60_000;
 
-const TEMP_RE = /^default-[0-9a-f]{16}\.(?:duckdb\.tmp-(\d+)(?:\.staging)?(?:\.wal)?|lock\.draft-(\d+)|first-(\d+)\.duckdb(?:\.tmp-\d+(?:\.staging)?|\.(?:narratives|verified)(?:\.tmp-\d+-\d+)?)?(?:\.wal)?|duckdb\.(?:narratives|verified)\.tmp-(\d+)-\d+)$/;
+/**
+ * The temporary files of a builder (its pid in a group): the store's `.tmp-<pid>`, its staging
+ * database and the build's scratch text file (src/ingest/vaers/report-text.ts; with DuckDB's WAL
+ * and spill folder `.tmp`), the lock's draft, the first analysis's store and its side files.
+ */
+export const TEMP_RE = /^default-[0-9a-f]{16}\.(?:duckdb\.tmp-(\d+)(?:\.staging|\.text(?:\.tmp)?)?(?:\.wal)?|lock\.draft-(\d+)|first-(\d+)\.duckdb(?:\.tmp-\d+(?:\.staging)?|\.(?:narratives|verified)(?:\.tmp-\d+-\d+)?)?(?:\.wal)?|duckdb\.(?:narratives|verified)\.tmp-(\d+)-\d+)$/;
 const ENTRY_RE = /^default-([0-9a-f]{16})\.duckdb$/;
 
 /** A file system error's code and message, short. */
@@ -126,7 +131,7 @@ async function removeLeftovers(dir: string, log: (message: string) => void): Pro
     const pid = found ? Number(found[1] ?? found[2] ?? found[3] ?? found[4]) : 0;
     if (found && pid !== process.pid && !isAlive(pid)) {
       log(`removing ${join(dir, name)} (left by a build that did not finish)`);
-      await rm(join(dir, name), { force: true });
+      await rm(join(dir, name), { force: true, recursive: true });
     }
   }
 }

@@ -202,6 +202,13 @@ export interface ReportTables {
   vaccines: Iterable<ReportVaccineRow>;
   events: Iterable<ReportEventRow>;
   links?: Iterable<ReportLinkRow>;
+  /**
+   * The narrative columns of `reports`, kept in a DuckDB file instead of the rows (the build's
+   * scratch file, src/ingest/vaers/report-text.ts): its table `table` holds `columns` (store
+   * names of `reports` columns) keyed by INTEGER column `key`, which each row of `reports` carries
+   * (its values of `columns` are then null); the writer joins them in SQL, keeping the rows' order.
+   */
+  text?: { file: string; table: string; key: string; columns: readonly string[] };
 }
 
 const ddl = (table: string, columns: ReportTableColumns): string =>

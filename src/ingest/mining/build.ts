@@ -26,6 +26,7 @@ import { writeStore, type StoreContent } from '../store/write.js';
 import { eventGroupsMeta, eventGroupsSummary, readEventGroups, type EventGroupsRead } from './event-groups-step.js';
 import { vaxType } from '../../domain/vaccine-type.js';
 import { readVaers, type VaersData } from '../vaers/read.js';
+import { hasText, ReportText } from '../vaers/report-text.js';
 import { PROGRAM_VERSION } from '../../domain/version.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
 import { MIN_CO_REPORTS } from '../../domain/interactions.js';
@@ -33,7 +34,7 @@ import { interactionStep } from './interactions.js';
 import { evidenceInputs, setCaseKeys, type EvidenceInputs } from './evidence-step.js';
 import { reportItems, type ReportItems } from './items.js';
 import { KsMemo } from './ks-memo.js';
-import { linkDuplicates, linkInWorker } from './linkage-step.js';
+import { linkDuplicates, linkInWorker, withLinkageText } from './linkage-step.js';
 import { reportTables } from './report-tables.js';
 import { fitPass, planWindows, rowsPass, type FitPassResult, type WindowPlan } from './passes.js';
 import { WorkerPool } from './pool.js';
@@ -97,12 +98,12 @@ async function checkOutputFolder(out: string): Promise<void> {
   }
 }
 
-/** Reads the VAERS folder once, with a progress bar per file. */
-async function readReports(options: BuildOptions, progress: Progress): Promise<VaersData> {
+/** Reads the VAERS folder once, with a progress bar per file; the narratives go to `text` (report-text.ts) when given. */
+async function readReports(options: BuildOptions, progress: Progress, text: ReportText | null): Promise<VaersData> {
   let lastFile = '';
   const data = await readVaers(options.vaers, {
     includeNondomestic: options.includeNondomestic,
-    narratives: options.narratives,
+    narratives: options.narratives, ...(text ? { text } : {}),
     onProgress: (e) => {
       if (e.file !== lastFile) {
         if (lastFile === '') progress.start('read', e.fileCount, 'files');
@@ -112,6 +113,7 @@ async function readReports(options: BuildOptions, progress: Progress): Promise<V
     },
   });
   if (lastFile !== '') progress.end();
+  await text?.finishWriting();
   if (data.reports.length === 0) throw new UserError(`build: ${options.vaers}: no usable reports (need RECVDATE, a vaccine and an event)`);
   return data;
 }
@@ -319,14 +321,26 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   // The grouping file is read before the reports, all or nothing (a bad file: no store at all).
   const groups: EventGroupsRead | null = await readEventGroups(options.eventGroups, analyses);
   progress.plan?.(buildPhases(analyses, options.firstAnalysis !== undefined));
+  // The reports' free text goes to a scratch DuckDB file beside the store's temporary one, not the
+  // V8 heap (report-text.ts); its consumers read it back in chunks; removed whatever happens.
+  const text = options.narratives ? await ReportText.create(`${options.out}.tmp-${process.pid}.text`) : null;
+  try {
+    return await buildFrom(options, analyses, scheme, groups, text, progress, started);
+  } finally {
+    await text?.remove();
+  }
+}
+
+/** buildStore once the options are checked: the read (narratives into `text` when given), the counts, fits, rows and the store. */
+async function buildFrom(options: BuildOptions, analyses: AnalysisDefinition[], scheme: StrataScheme, groups: EventGroupsRead | null, text: ReportText | null, progress: Progress, started: number): Promise<BuildSummary> {
   let t = performance.now();
-  const data = await readReports(options, progress);
+  const data = await readReports(options, progress, text);
   const warn = (line: string): void => void process.stderr.write(line);
   // The linkage runs in its own thread while the reports are counted and the windows fitted (none
   // of which reads the clusters, unless an analysis counts each cluster once: then it runs first).
   const dedup = analyses.some((a) => a.deduplicated);
-  const linking = dedup ? null : linkInWorker(data.details, progress, warn);
-  const linkedFirst = dedup ? linkDuplicates(data.details, progress, warn) : null;
+  const linking = dedup ? null : await linkInWorker(data.details, progress, warn);
+  const linkedFirst = dedup ? linkDuplicates(await withLinkageText(data.details), progress, warn) : null;
   const readSeconds = seconds(t);
   t = performance.now();
   const scale = options.scale ?? 1;
@@ -355,6 +369,8 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
     const results = await fitting;
     const linkage = linkedFirst ?? (await linking!.result());
     setCaseKeys(evidence, data.details);
+    // Every reader of the text but the store's writer is done: the scratch file is closed for the writer to attach.
+    text?.close();
     const history = runs[0].history;
     let reportSeconds = 0;
     const reports = (): ReportTables => {
@@ -366,7 +382,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
       reportsRead: data.reportsRead, reportsKept, reportsCounted: history.reports, skipped: data.skipped, versions: data.versions,
       reportValues: {
         reports: data.details.count, vaccineRows: data.details.vaccines.name.length, eventRows: data.details.events.term.length,
-        narratives: data.details.narrative !== null, unparseable: data.details.unparseable, seconds: reportSeconds,
+        narratives: hasText(data.details), unparseable: data.details.unparseable, seconds: reportSeconds,
       },
       vaccines: data.vaccines.length, events: data.events.length, quarters: history.quarters.length,
       firstQuarter: history.quarters.length ? formatQuarter(history.quarters[0].quarter) : null,

@@ -21,6 +21,7 @@ import { isSerious, OUTCOME, SEX_CODES } from '../../domain/report-rules.js';
 import { EVIDENCE_NUMBER_COLUMNS, type EvidenceValues } from '../../domain/columns.js';
 import type { ReportDetails } from '../vaers/report-details.js';
 import type { VaersData } from '../vaers/read.js';
+import { hasText, textChunks, TEXT_CHUNK_REPORTS } from '../vaers/report-text.js';
 import { reportItems, type ReportItems } from './items.js';
 import type { ItemKind } from '../../domain/analysis-rules.js';
 import { dayNumber, onsetDaysFrom, quantileSorted } from '../../domain/report-days.js';
@@ -109,14 +110,17 @@ function anyVaxValue(details: ReportDetails, of: Int32Array, i: number): boolean
   return false;
 }
 
-/** The evidence of report i of the read (evidence.ts ReportEvidence). */
-export function reportEvidence(details: ReportDetails, i: number): ReportEvidence {
+/**
+ * The evidence of report i of the read (evidence.ts ReportEvidence); its narrative and LAB_DATA
+ * are `text`'s entry `k` (default: `details`' own columns at i; a column null when not kept).
+ */
+export function reportEvidence(details: ReportDetails, i: number, text: Pick<ReportDetails, 'narrative' | 'labData'> = details, k = i): ReportEvidence {
   const lag = daysBetween(details.vaxDate[i], details.received[i]);
   const onset = onsetDays(details.numdays[i], details.onsetDate[i], details.vaxDate[i]);
   const outcomes = details.outcomes[i];
   const recovd = details.recovd[i] >= 0 ? details.strings[details.recovd[i]] : null;
-  const narrative = details.narrative ? (details.narrative[i] ?? '') : null;
-  const lab = details.labData ? (details.labData[i] ?? '').trim() : null;
+  const narrative = text.narrative ? (text.narrative[k] ?? '') : null;
+  const lab = text.labData ? (text.labData[k] ?? '').trim() : null;
   const completeness = completenessScore({
     onset: Number.isFinite(details.numdays[i]) || (details.onsetDate[i] !== 0 && details.vaxDate[i] !== 0),
     outcome: recovd === 'Y' || recovd === 'N' || isSerious(outcomes),
@@ -156,28 +160,33 @@ export async function evidenceInputs(data: VaersData, items: ReadonlyMap<ItemKin
   const onsetLag = new Float64Array(n), caseKey = new Float64Array(n);
   const signatures = new Uint32Array(n * SIGNATURE_HASHES), hasSignature = new Uint8Array(n);
   const onsetAny = new Int32Array(n), vaxDate = new Int32Array(n), receivedDay = new Float64Array(n);
+  const d = data.details;
   let lastYield = performance.now();
-  for (let i = 0; i < n; i++) {
-    // The build's fits run meanwhile (build.ts): let this thread hand the workers their next chunks every ~20 ms.
-    if ((i & 255) === 0 && performance.now() - lastYield > YIELD_MS) {
-      await yieldToEventLoop();
-      lastYield = performance.now();
+  // The narratives and LAB_DATA a chunk of reports at a time (read back from the build's scratch file when it holds them: report-text.ts).
+  const chunks = hasText(d) ? textChunks(d, ['narrative', 'labData'], TEXT_CHUNK_REPORTS) : [{ start: 0, count: n, columns: { narrative: null, labData: null } }];
+  for await (const { start, count, columns: text } of chunks) {
+    for (let k = 0; k < count; k++) {
+      const i = start + k;
+      // The build's fits run meanwhile (build.ts): let this thread hand the workers their next chunks every ~20 ms.
+      if ((i & 255) === 0 && performance.now() - lastYield > YIELD_MS) {
+        await yieldToEventLoop();
+        lastYield = performance.now();
+      }
+      const e = reportEvidence(d, i, text, k);
+      onsetLag[i] = e.onsetLagDays ?? Number.NaN;
+      caseKey[i] = e.caseKey;
+      const narrative = text.narrative?.[k] ?? null;
+      if (narrative !== null && narrative.trim().length >= NARRATIVE_MIN_CHARS && writeSignature(narrative, signatures, i * SIGNATURE_HASHES)) hasSignature[i] = 1;
+      lagDays[i] = e.lagDays ?? Number.NaN;
+      onsetDays[i] = e.onsetDays ?? -1;
+      legal[i] = e.legal === null ? -1 : e.legal ? 1 : 0;
+      completeness[i] = e.completeness;
+      serious[i] = e.serious ? 1 : 0;
+      died[i] = e.died ? 1 : 0;
+      onsetAny[i] = onsetDaysFrom(d.numdays[i], daysBetween(d.vaxDate[i], d.onsetDate[i])) ?? -1;
+      vaxDate[i] = d.vaxDate[i];
+      receivedDay[i] = dayNumber(d.received[i]) ?? Number.NaN;
     }
-    const e = reportEvidence(data.details, i);
-    onsetLag[i] = e.onsetLagDays ?? Number.NaN;
-    caseKey[i] = e.caseKey;
-    const narrative = data.details.narrative?.[i] ?? null;
-    if (narrative !== null && narrative.trim().length >= NARRATIVE_MIN_CHARS && writeSignature(narrative, signatures, i * SIGNATURE_HASHES)) hasSignature[i] = 1;
-    lagDays[i] = e.lagDays ?? Number.NaN;
-    onsetDays[i] = e.onsetDays ?? -1;
-    legal[i] = e.legal === null ? -1 : e.legal ? 1 : 0;
-    completeness[i] = e.completeness;
-    serious[i] = e.serious ? 1 : 0;
-    died[i] = e.died ? 1 : 0;
-    const d = data.details;
-    onsetAny[i] = onsetDaysFrom(d.numdays[i], daysBetween(d.vaxDate[i], d.onsetDate[i])) ?? -1;
-    vaxDate[i] = d.vaxDate[i];
-    receivedDay[i] = dayNumber(d.received[i]) ?? Number.NaN;
   }
   // The reports' VAX_TYPE codes (every kind's co-reported type counts them) and each product's own code.
   const typed = items.get('vax_type_code') ?? reportItems(data, 'vax_type_code');
@@ -195,7 +204,7 @@ export async function evidenceInputs(data: VaersData, items: ReadonlyMap<ItemKin
     const itemNames = items.get(kind)!.names;
     const tables: EvidenceTables = {
       quarter, vaccineStart: vax.start, vaccines: vax.values, eventStart: own.start, events: own.values, nEvents: events?.names.length ?? data.events.length,
-      lagDays, onsetDays, legal, completeness, serious, died, onsetLagDays: onsetLag, caseKey, signatures, hasSignature, narratives: data.details.narrative !== null,
+      lagDays, onsetDays, legal, completeness, serious, died, onsetLagDays: onsetLag, caseKey, signatures, hasSignature, narratives: hasText(data.details),
       onsetAny, vaxDate, receivedDay, typeStart: typeRuns.start, types: typeRuns.values, nTypes: typed.names.length,
       itemType: byType ? Int32Array.from(itemNames, (_, v) => v) : productType, itemsAreTypes: byType,
       failure: failureTables(itemNames.map((name) => (byType ? vaxTypeName(name) ?? name : vaxType(name))), events?.names ?? data.events),

@@ -17,6 +17,7 @@ import type { LinkageSummary } from '../../domain/store-schema.js';
 import type { LinkageResult } from '../linkage/types.js';
 import type { ReportLinkRow } from '../../domain/store-schema.js';
 import type { ReportDetails } from '../vaers/report-details.js';
+import { textChunks, TEXT_CHUNK_REPORTS } from '../vaers/report-text.js';
 import type { Progress } from './progress.js';
 
 /** What the linkage step leaves for the store. */
@@ -82,7 +83,9 @@ function applyLinkage(details: ReportDetails, result: LinkageResult | Error, war
 /**
  * The report columns the linkage reads (features.ts LinkageColumns), taken from the build's
  * `details` without copying: what linkInWorker hands its thread (a structured clone copies only
- * these, not every report column) and what the linkage benchmarks cache.
+ * these, not every report column) and what the linkage benchmarks cache. The text (`narrative`,
+ * `otherMeds`) is `details`' own arrays: null when the build keeps it in its scratch file
+ * (`details.text`; withLinkageText reads it).
  */
 export function linkageColumnsOf(d: ReportDetails): LinkageColumns {
   return {
@@ -92,8 +95,25 @@ export function linkageColumnsOf(d: ReportDetails): LinkageColumns {
   };
 }
 
+/**
+ * `details` with its linkage text (narrative, OTHER_MEDS) as arrays, read back from the build's
+ * scratch file when `details.text` holds it (report-text.ts), for the linkage on this thread
+ * (`@dedup`: linkDuplicates): a shallow copy, sharing `details`' arrays (the clusters are set in
+ * `details.cluster` itself); `details` as it is when it holds no scratch file.
+ */
+export async function withLinkageText(details: ReportDetails): Promise<ReportDetails> {
+  if (!details.text) return details;
+  const narrative: Array<string | null> = [];
+  const otherMeds: Array<string | null> = [];
+  for await (const chunk of textChunks(details, ['narrative', 'otherMeds'], TEXT_CHUNK)) {
+    for (const value of chunk.columns.narrative!) narrative.push(value);
+    for (const value of chunk.columns.otherMeds!) otherMeds.push(value);
+  }
+  return { ...details, narrative, otherMeds };
+}
+
 /** Reports whose text (narrative, OTHER_MEDS) goes to the linkage worker in one message (sendColumns). */
-export const TEXT_CHUNK = 1 << 15;
+export const TEXT_CHUNK = TEXT_CHUNK_REPORTS;
 /** The longest sendColumns waits for the worker to take a chunk before it sends the rest without waiting (ms). */
 const TEXT_WAIT_MS = 5_000;
 
@@ -109,26 +129,30 @@ export interface LinkageStart {
 }
 
 /**
- * Sends the linkage's columns to its worker: a structured clone copies them, and the clone of
- * the text (the narratives and OTHER_MEDS, most of the bytes) is made message by message,
- * `textChunk` reports each (TEXT_CHUNK in a build), with at most two messages waiting in the worker's queue (this thread
- * waits, Atomics.wait, for the worker to take the one before; after TEXT_WAIT_MS without it, the
- * rest is sent at once): so the serialized text waiting in the queue is two chunks, not a second
- * copy of every narrative beside the worker's (docs/architecture.md "Scale").
+ * Sends the linkage's columns of `details` to its worker: a structured clone copies them, and the
+ * clone of the text (the narratives and OTHER_MEDS, most of the bytes) is made message by message,
+ * `textChunk` reports each (TEXT_CHUNK in a build), read from `details`' arrays or from the
+ * build's scratch file (report-text.ts textChunks: this thread never holds the whole text), with
+ * at most two messages waiting in the worker's queue (this thread waits, Atomics.wait, for the
+ * worker to take the one before; after TEXT_WAIT_MS without it, the rest is sent at once): so the
+ * serialized text waiting in the queue is two chunks, not a second copy of every narrative beside
+ * the worker's (docs/architecture.md "Scale").
  */
-function sendColumns(worker: Worker, columns: LinkageColumns, textChunk: number): void {
-  const { narrative, otherMeds } = columns;
-  const textChunks = narrative === null && !otherMeds ? 0 : Math.ceil(columns.count / textChunk);
+async function sendColumns(worker: Worker, details: ReportDetails, columns: LinkageColumns, textChunk: number): Promise<void> {
+  const kept = details.narrative !== null || !!details.otherMeds || !!details.text;
+  const chunks = kept ? Math.ceil(columns.count / textChunk) : 0;
   const taken = new Int32Array(new SharedArrayBuffer(4));
-  const start: LinkageStart = { columns: { ...columns, narrative: null, otherMeds: null }, textChunks, taken: taken.buffer as SharedArrayBuffer };
+  const start: LinkageStart = { columns: { ...columns, narrative: null, otherMeds: null }, textChunks: chunks, taken: taken.buffer as SharedArrayBuffer };
   worker.postMessage(start);
+  if (chunks === 0) return;
   let wait = true;
-  for (let k = 0; k < textChunks; k++) {
+  let k = 0;
+  for await (const chunk of textChunks(details, ['narrative', 'otherMeds'], textChunk)) {
     for (let seen = Atomics.load(taken, 0); wait && seen < k - 1; seen = Atomics.load(taken, 0)) {
       if (Atomics.wait(taken, 0, seen, TEXT_WAIT_MS) === 'timed-out') wait = false;
     }
-    const at = k * textChunk;
-    worker.postMessage({ narrative: narrative?.slice(at, at + textChunk) ?? null, otherMeds: otherMeds?.slice(at, at + textChunk) ?? null });
+    worker.postMessage({ narrative: chunk.columns.narrative, otherMeds: chunk.columns.otherMeds });
+    k++;
   }
 }
 
@@ -142,12 +166,14 @@ function startLinkageWorker(): Worker {
 
 /**
  * linkDuplicates in a worker thread (linkage-worker.ts), so that the main thread and the pool
- * work meanwhile: the linkage's columns of `details` (linkageColumnsOf) are copied to the worker (sendColumns: the text in chunks); the returned `result()` waits for
- * the linkage, then sets the clusters as linkDuplicates does (same outcome, same warning on a
- * failure, the worker's own failure included). Progress phase `link` spans the wait in `result()`.
- * `textChunk`: reports per message of text (sendColumns; tests give a small one).
+ * work meanwhile: the linkage's columns of `details` (linkageColumnsOf) are copied to the worker
+ * (sendColumns: the text in chunks, from the build's scratch file when `details.text` holds it;
+ * resolved once the last chunk is sent); the returned `result()` waits for the linkage, then
+ * sets the clusters as linkDuplicates does (same outcome, same warning on a failure, the worker's
+ * own failure and a failed read of the text included). Progress phase `link` spans the wait in
+ * `result()`. `textChunk`: reports per message of text (sendColumns; tests give a small one).
  */
-export function linkInWorker(details: ReportDetails, progress: Progress, warn: (line: string) => void, textChunk = TEXT_CHUNK): { result: () => Promise<LinkageOutcome> } {
+export async function linkInWorker(details: ReportDetails, progress: Progress, warn: (line: string) => void, textChunk = TEXT_CHUNK): Promise<{ result: () => Promise<LinkageOutcome> }> {
   const worker = startLinkageWorker();
   let columns: LinkageColumns | Error;
   try {
@@ -161,12 +187,20 @@ export function linkInWorker(details: ReportDetails, progress: Progress, warn: (
     worker.once('error', (error) => resolve(error));
     worker.once('exit', (code) => resolve(new Error(`the linkage worker thread exited with code ${code}`)));
   });
-  if (!(columns instanceof Error)) sendColumns(worker, columns, textChunk);
+  let sendError: Error | null = null;
+  if (!(columns instanceof Error)) {
+    try {
+      await sendColumns(worker, details, columns, textChunk);
+    } catch (error) {
+      // The text could not be read: a failure of the linkage like any other (the worker is ended).
+      sendError = error instanceof Error ? error : new Error(String(error));
+    }
+  }
   return {
     result: async () => {
       progress.start('link', 0, '');
       try {
-        return applyLinkage(details, await answer, warn);
+        return applyLinkage(details, sendError ?? await answer, warn);
       } finally {
         progress.end();
         await worker.terminate();

@@ -10,6 +10,7 @@ import { NARRATIVE_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type 
 import type { ReportEventRow, ReportRow, ReportTables, ReportVaccineRow } from '../../domain/store-schema.js';
 import type { ReportDetails } from '../vaers/report-details.js';
 import { isoDate } from '../vaers/values.js';
+import { REPORT_INDEX, REPORT_TEXT_TABLE } from '../vaers/report-text.js';
 
 /** The store's report order: newest RECVDATE first, then VAERS_ID descending (indexes into `details`). */
 function storeOrder(d: ReportDetails): Uint32Array {
@@ -50,9 +51,12 @@ function storeValue(d: ReportDetails, c: StoredReportColumn, i: number): string 
 
 /**
  * The report tables of the kept reports, in store order (src/domain/store-schema.ts), produced as
- * the writer reads them; `onDone` after the last row. With `releaseText` (the build, whose last
- * use of the narrative columns this is), each report's narrative columns are set to null in `d`
- * once its row is taken, so that the V8 heap lets the text go while DuckDB takes it.
+ * the writer reads them; `onDone` after the last row. When `d.text` holds the narratives (the
+ * build's scratch file, report-text.ts; closed by then), each `reports` row carries its report
+ * index (REPORT_INDEX) instead and `text` names the file, whose text the writer joins in SQL.
+ * With `releaseText` (whose last use of the narrative columns this is), each report's narrative
+ * columns held in `d` are set to null once its row is taken, so that the V8 heap lets the text
+ * go while DuckDB takes it.
  */
 export function reportTables(d: ReportDetails, onDone: () => void, releaseText = false): ReportTables {
   const order = storeOrder(d);
@@ -61,7 +65,9 @@ export function reportTables(d: ReportDetails, onDone: () => void, releaseText =
     ? NARRATIVE_REPORT_COLUMNS.map((c) => d[c.field] as Array<string | null> | null).filter((column): column is Array<string | null> => column !== null) : [];
   function* reports(): Generator<ReportRow> {
     for (const i of order) {
-      yield Object.fromEntries(STORED_REPORT_COLUMNS.map((c) => [c.store, storeValue(d, c, i)])) as ReportRow;
+      const row = Object.fromEntries(STORED_REPORT_COLUMNS.map((c) => [c.store, storeValue(d, c, i)]));
+      if (d.text) row[REPORT_INDEX] = i;
+      yield row as ReportRow;
       for (const column of narratives) column[i] = null;
     }
   }
@@ -78,5 +84,5 @@ export function reportTables(d: ReportDetails, onDone: () => void, releaseText =
     for (const i of order) for (let k = e.start[i]; k < e.start[i + 1]; k++) yield { vaers_id: d.id[i], term: d.strings[e.term[k]], version: text(e.version[k]) };
     onDone();
   }
-  return { reports: reports(), vaccines: vaccines(), events: events() };
+  return { reports: reports(), vaccines: vaccines(), events: events(), ...(d.text ? { text: { file: d.text.path, table: REPORT_TEXT_TABLE, key: REPORT_INDEX, columns: NARRATIVE_REPORT_COLUMNS.map((c) => c.store) } } : {}) };
 }

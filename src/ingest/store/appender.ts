@@ -157,16 +157,26 @@ class ChunkFiller {
   }
 }
 
+/** A table's appender taking one row at a time, synchronously (rowAppender). */
+export interface RowAppender<R> {
+  /** Appends one row (a full data chunk goes to DuckDB). @throws what `options.check` throws, or RangeError naming table and column. */
+  append(row: R): void;
+  /** Appends the last rows and closes the appender; returns the number of rows appended. */
+  finish(): number;
+  /** Closes the appender without appending the rows of the current data chunk (after a failure). */
+  close(): void;
+}
+
 /**
- * Appends `rows` (sync or async) to table `main.table` (of `options.catalog`, else the current
- * database), each row's `columns` in order (the table's columns: the data chunks take the
- * appender's column types). Returns the number of rows appended.
- * @throws what `options.check` throws (the rows before it in its data chunk are not appended; a
- * failed write is discarded: write.ts), or DuckDB's error (the appender is closed either way).
+ * An appender of table `main.table` (of `options.catalog`, else the current database) that takes
+ * rows one by one, synchronously (each row's `columns` in order, gathered into data chunks as
+ * appendRows does): for a producer that cannot await between rows (the VAERS reader's report
+ * text, src/ingest/vaers/report-text.ts). The caller calls `finish()` (or `close()` on failure).
+ * @throws Error when the table's columns differ in number or type from `columns` (the appender is closed).
  */
-export async function appendRows<R extends object>(connection: DuckDBConnection, table: string, columns: AppendColumns, rows: Iterable<R> | AsyncIterable<R>, options: AppendOptions<R> = {}): Promise<number> {
+export async function rowAppender<R extends object>(connection: DuckDBConnection, table: string, columns: AppendColumns, options: AppendOptions<R> = {}): Promise<RowAppender<R>> {
   const appender = await connection.createAppender(table, 'main', options.catalog ?? null);
-  let count = 0;
+  let filler: ChunkFiller;
   try {
     if (appender.columnCount !== columns.length) throw new Error(`appendRows: table ${table} has ${appender.columnCount} columns, ${columns.length} given`);
     const chunkTypes = columns.map((_, c) => appender.columnType(c));
@@ -175,18 +185,48 @@ export async function appendRows<R extends object>(connection: DuckDBConnection,
     columns.forEach(([name, type], c) => {
       if (chunkTypes[c].toString() !== appendedType(type)) throw new Error(`appendRows: table ${table}, column ${name}: declared ${type}, the table holds ${chunkTypes[c].toString()}`);
     });
-    const filler = new ChunkFiller(appender, table, columns.map(([name]) => name), columns.map(([, type]) => type), chunkTypes);
-    const append = (row: R): void => {
+    filler = new ChunkFiller(appender, table, columns.map(([name]) => name), columns.map(([, type]) => type), chunkTypes);
+  } catch (error) {
+    appender.closeSync();
+    throw error;
+  }
+  let count = 0;
+  return {
+    append(row: R): void {
       options.check?.(row);
       for (let c = 0; c < columns.length; c++) filler.set(c, (row as Record<string, unknown>)[columns[c][0]]);
       filler.endRow();
       count++;
-    };
-    if (Symbol.asyncIterator in rows) for await (const row of rows) append(row);
-    else for (const row of rows) append(row);
-    filler.flush();
-  } finally {
-    appender.closeSync();
+    },
+    finish(): number {
+      try {
+        filler.flush();
+      } finally {
+        appender.closeSync();
+      }
+      return count;
+    },
+    close(): void {
+      appender.closeSync();
+    },
+  };
+}
+
+/**
+ * Appends `rows` (sync or async) to table `main.table` (of `options.catalog`, else the current
+ * database), each row's `columns` in order (the table's columns: the data chunks take the
+ * appender's column types). Returns the number of rows appended.
+ * @throws what `options.check` throws (the rows before it in its data chunk are not appended; a
+ * failed write is discarded: write.ts), or DuckDB's error (the appender is closed either way).
+ */
+export async function appendRows<R extends object>(connection: DuckDBConnection, table: string, columns: AppendColumns, rows: Iterable<R> | AsyncIterable<R>, options: AppendOptions<R> = {}): Promise<number> {
+  const appender = await rowAppender(connection, table, columns, options);
+  try {
+    if (Symbol.asyncIterator in rows) for await (const row of rows) appender.append(row);
+    else for (const row of rows) appender.append(row);
+  } catch (error) {
+    appender.close();
+    throw error;
   }
-  return count;
+  return appender.finish();
 }

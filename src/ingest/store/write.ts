@@ -87,7 +87,26 @@ const WINDOW_COLUMNS: AppendColumns = [
   ['n_pairs', 'INTEGER'], ['n_reports', 'INTEGER'],
 ];
 
-/** Creates the report tables in the store and appends their rows. */
+/**
+ * Appends the `reports` rows whose text is in `text`'s file (ReportTables.text): the rows go to a
+ * staging table with their key, then into `reports` joined with the file's text, in the rows' order.
+ */
+async function appendReportsWithText(connection: DuckDBConnection, rows: Iterable<object>, text: NonNullable<ReportTables['text']>): Promise<void> {
+  const columns: AppendColumns = [...REPORT_TABLE_COLUMNS.map(([name, type]) => [name, type] as const), [text.key, 'INTEGER']];
+  await connection.run(`CREATE TABLE staging.report_rows (${columns.map(([name, type]) => `${name} ${type}`).join(', ')})`);
+  await appendRows(connection, 'report_rows', columns, rows, { catalog: 'staging' });
+  await connection.run(`ATTACH ${sqlString(text.file)} AS report_text (READ_ONLY)`);
+  try {
+    const fromText = new Set(text.columns);
+    const select = REPORT_TABLE_COLUMNS.map(([name]) => (fromText.has(name) ? `t.${name}` : `r.${name}`)).join(', ');
+    await connection.run(`INSERT INTO main.reports SELECT ${select} FROM staging.report_rows r LEFT JOIN report_text.${text.table} t ON t.${text.key} = r.${text.key} ORDER BY r.rowid`);
+  } finally {
+    await connection.run('DETACH report_text');
+  }
+  await connection.run('DROP TABLE staging.report_rows');
+}
+
+/** Creates the report tables in the store and appends their rows (the reports' text joined from `tables.text` when given). */
 async function appendReportTables(connection: DuckDBConnection, tables: ReportTables): Promise<void> {
   await connection.run(REPORT_TABLES_SQL);
   const parts: Array<[ReportTableName, ReportTableColumns, Iterable<object>]> = [
@@ -95,7 +114,8 @@ async function appendReportTables(connection: DuckDBConnection, tables: ReportTa
     ['report_events', REPORT_EVENT_COLUMNS, tables.events],
   ];
   for (const [table, columns, rows] of parts) {
-    await appendRows(connection, table, columns, rows);
+    if (table === 'reports' && tables.text) await appendReportsWithText(connection, rows, tables.text);
+    else await appendRows(connection, table, columns, rows);
   }
   if (tables.links !== undefined) await insertLinks(connection, tables.links);
 }

@@ -18,6 +18,7 @@ import { dateQuarter, parseVaersDate, parseVaersId, type DateNumber } from './va
 import { FollowUpVersions, parseVersion, VERSION_COLUMN, type FollowUpCounts } from './versions.js';
 import { noteVersions } from './versions-scan.js';
 import { reportFieldColumns, reportFields, type ReportFieldColumns, type ReportFields } from './report-fields.js';
+import type { ReportText } from './report-text.js';
 import { Interner, ReportDetailsBuilder, type ReportDetails, type ReportValues } from './report-details.js';
 import { SEX_CODES } from '../../domain/report-rules.js';
 import {
@@ -105,6 +106,12 @@ export interface VaersProgress {
 export interface ReadVaersOptions {
   includeNondomestic?: boolean;
   narratives?: boolean;
+  /**
+   * With `narratives`: the scratch DuckDB file that takes the narrative columns, report by report
+   * as they are kept (report-text.ts; `details.text`), instead of arrays on the V8 heap (the build).
+   * The caller finishes, closes and removes it.
+   */
+  text?: ReportText;
   onProgress?: (event: VaersProgress) => void;
 }
 
@@ -163,7 +170,7 @@ class VaersReader {
     private readonly options: ReadVaersOptions,
     readonly versions: FollowUpVersions,
   ) {
-    this.details = new ReportDetailsBuilder(options.narratives ?? false);
+    this.details = new ReportDetailsBuilder(options.narratives ?? false, options.narratives ? options.text ?? null : null);
   }
 
   /**

@@ -12,8 +12,18 @@
 import { CHECKED_FIELDS, NARRATIVE_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type ReportEncoding, type StoredReportColumn, type VaccineColumn } from '../../domain/report-columns.js';
 import type { BadCell, ReadValueOf, VaxRowValues } from './rows.js';
 import { ValueTally, type UnparseableValues } from './skips.js';
+import type { ReportText } from './report-text.js';
 
-/** Interned strings: each distinct value once, numbered in order of first appearance. */
+/**
+ * `value` as a string of its own: a field read from the file is a slice of the decoded chunk, and V8
+ * keeps the whole chunk alive while a slice of 13 or more characters is (shorter slices are copies).
+ * Concatenating makes a new string, which V8 flattens (copies) when the slice of it is taken.
+ */
+function ownString(value: string): string {
+  return value.length < 13 ? value : (' ' + value).slice(1);
+}
+
+/** Interned strings: each distinct value once (a string of its own), numbered in order of first appearance. */
 export class Interner {
   readonly values: string[] = [];
   private readonly index = new Map<string, number>();
@@ -22,7 +32,7 @@ export class Interner {
   of(value: string): number {
     let i = this.index.get(value);
     if (i === undefined) {
-      i = this.values.push(value) - 1;
+      i = this.values.push(ownString(value)) - 1;
       this.index.set(value, i);
     }
     return i;
@@ -107,6 +117,12 @@ export type ReportDetails = ReportDetailColumns & {
   strings: string[];
   /** Cells of the kept reports that could not be read (kept as unknown), per field with examples. */
   unparseable: UnparseableValues[];
+  /**
+   * The narrative columns kept in a scratch DuckDB file instead (a build's read, ReadVaersOptions.text;
+   * report-text.ts): then every narrative field here is null and the text is read back with
+   * report-text.ts `textChunks`. Absent or null: the narrative fields hold the text (or were not read).
+   */
+  text?: ReportText | null;
 };
 
 /** A VAX row of a pending report, as string numbers, one per VACCINE_COLUMNS column (the name first). */
@@ -140,8 +156,12 @@ export class ReportDetailsBuilder {
   private readonly vaccineString: number[] = [];
   private readonly eventString: number[] = [];
 
-  constructor(narratives: boolean) {
-    this.narratives = narratives ? NARRATIVE_REPORT_COLUMNS.map(() => []) : null;
+  /**
+   * `narratives`: keep each report's narrative columns; in `text` (a scratch DuckDB file, off the
+   * V8 heap) when given, else in arrays of `finish()`'s columns.
+   */
+  constructor(narratives: boolean, private readonly text: ReportText | null = null) {
+    this.narratives = narratives && text === null ? NARRATIVE_REPORT_COLUMNS.map(() => []) : null;
     this.vaxStart.push(0);
     this.eventStart.push(0);
   }
@@ -183,6 +203,7 @@ export class ReportDetailsBuilder {
     this.outcomes.push(report.outcomes);
     this.outcomesKnown.push(report.outcomesKnown);
     this.narratives?.forEach((into, k) => into.push(report[NARRATIVE_REPORT_COLUMNS[k].field]));
+    this.text?.add(report);
     for (const b of bad ?? []) this.tally.add(b.field, { vaers_id: report.id, file: where.file, line: where.line, cell: b.cell });
     for (let k = 0; k < vaxRows.length; k++) this.vax[k % VAX_ROW_WIDTH].push(vaxRows[k]);
     this.vaxStart.push(this.vax[0].length);
@@ -202,7 +223,7 @@ export class ReportDetailsBuilder {
       count: this.vaxStart.length - 1, outcomes: this.outcomes.done(), outcomesKnown: this.outcomesKnown.done(),
       vaccines: { start: this.vaxStart.done(), ...vaccines },
       events: { start: this.eventStart.done(), term: this.term.done(), version: this.version.done() },
-      strings: this.strings.values, unparseable: this.tally.list(),
+      strings: this.strings.values, unparseable: this.tally.list(), ...(this.text ? { text: this.text } : {}),
     } as ReportDetails;
   }
 }

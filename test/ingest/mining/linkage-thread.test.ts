@@ -78,7 +78,7 @@ describe('the linkage thread of the build', () => {
     const threaded = (await readVaers(vaers, { narratives: true })).details;
     const main = (await readVaers(vaers, { narratives: true })).details;
     expect(threaded.count).toBeGreaterThan(4); // several chunks, the last one short when the count is odd
-    const a = await linkInWorker(threaded, SILENT, () => undefined, 2).result();
+    const a = await (await linkInWorker(threaded, SILENT, () => undefined, 2)).result();
     const b = linkDuplicates(main, SILENT, () => undefined);
     expect(a.links.length).toBeGreaterThan(0);
     expect(a.links).toEqual(b.links);
@@ -91,7 +91,7 @@ describe('the linkage thread of the build', () => {
     // Columns the linkage needs are missing: it throws inside the worker thread.
     const details = { count: 3, id: Float64Array.of(1, 2, 3), cluster: Float64Array.of(7, 7, 7) } as unknown as ReportDetails;
     const warnings: string[] = [];
-    const outcome = await linkInWorker(details, SILENT, (line) => void warnings.push(line)).result();
+    const outcome = await (await linkInWorker(details, SILENT, (line) => void warnings.push(line))).result();
     expect(outcome).toMatchObject({ summary: null, links: [], warning: expect.stringMatching(/^duplicate-report linkage failed, the build goes on without links: /) });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^build: warning: duplicate-report linkage failed/);

@@ -1,0 +1,161 @@
+/**
+ * The kept reports' free text (the narrative columns of src/domain/report-columns.ts:
+ * SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL, OTHER_MEDS, PRIOR_VAX, ALLERGIES) held by DuckDB
+ * during a build instead of the V8 heap (issue 41; docs/architecture.md "Scale"): the reader
+ * appends each kept report's text to a scratch DuckDB file beside the store's temporary file
+ * (table REPORT_TEXT_TABLE, keyed by the report's index in `VaersData.reports`), and the build's
+ * consumers read it back in bounded chunks (`textChunks`): the linkage thread's text, the triage
+ * evidence, and the store's `reports` table (write.ts joins the file's table in SQL).
+ *
+ * The file is the build's own: created empty (an older one is removed), closed before the store
+ * is written (write.ts attaches it read-only), removed on success and on failure (`remove`).
+ */
+import { rm } from 'node:fs/promises';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { NARRATIVE_REPORT_COLUMNS, type NarrativeReportColumn } from '../../domain/report-columns.js';
+import { rowAppender, type AppendColumns, type RowAppender } from '../store/appender.js';
+
+/** The scratch file's table of report text: `report_index` (INTEGER, the report's index in the read) and one VARCHAR per narrative column (its store name). */
+export const REPORT_TEXT_TABLE = 'report_text';
+/** The key column of REPORT_TEXT_TABLE. */
+export const REPORT_INDEX = 'report_index';
+
+const COLUMNS: AppendColumns = [[REPORT_INDEX, 'INTEGER'], ...NARRATIVE_REPORT_COLUMNS.map((c) => [c.store, 'VARCHAR'] as const)];
+
+/** A narrative column's field name in ReportDetails (`narrative`, `labData`, ...). */
+export type NarrativeField = NarrativeReportColumn['field'];
+
+/** A kept report's text, one value (null: empty cell) per narrative field. */
+export type ReportTextValues = { [F in NarrativeField]: string | null };
+
+/** Text columns of some reports: per field asked for, one value per report (null: empty cell). */
+export type TextColumns<F extends NarrativeField> = { [K in F]: Array<string | null> };
+
+/** Reports per chunk of text its consumers read at a time (textChunks; the linkage thread's messages). */
+export const TEXT_CHUNK_REPORTS = 1 << 15;
+
+/** DuckDB's memory cap for the scratch file while it is written (it spills to `<path>.tmp` beyond it), and once it is only read. */
+const MEMORY_LIMIT = '256MB';
+const READ_MEMORY_LIMIT = '64MB';
+
+/** The files DuckDB makes for a database file `path` (itself, its WAL, its spill folder). */
+export async function removeDuckDbFiles(path: string): Promise<void> {
+  for (const file of [path, `${path}.wal`, `${path}.tmp`]) await rm(file, { force: true, recursive: true });
+}
+
+/**
+ * The scratch DuckDB file of a build's report text. Index `i` of the text is the `i`-th report
+ * added, which the reader keeps in the order of `VaersData.reports` (report-details.ts).
+ */
+export class ReportText {
+  private appender: RowAppender<object> | null;
+  private count = 0;
+  /** The row being appended (the appender copies its values). */
+  private readonly row: Record<string, string | number | null> = {};
+
+  private constructor(readonly path: string, private instance: DuckDBInstance | null, private connection: DuckDBConnection | null, appender: RowAppender<object>) {
+    this.appender = appender;
+  }
+
+  /**
+   * Creates an empty scratch file at `path` (removing an older one) ready to take text.
+   * @throws DuckDB's error when the file cannot be created (nothing is left behind).
+   */
+  static async create(path: string): Promise<ReportText> {
+    await removeDuckDbFiles(path);
+    let instance: DuckDBInstance | null = null;
+    try {
+      instance = await DuckDBInstance.create(path, { memory_limit: MEMORY_LIMIT, threads: '1' });
+      const connection = await instance.connect();
+      await connection.run(`CREATE TABLE ${REPORT_TEXT_TABLE} (${COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')})`);
+      return new ReportText(path, instance, connection, await rowAppender(connection, REPORT_TEXT_TABLE, COLUMNS));
+    } catch (error) {
+      instance?.closeSync();
+      await removeDuckDbFiles(path);
+      throw error;
+    }
+  }
+
+  /** Appends the text of the next kept report (index: the number added before it). */
+  add(values: ReportTextValues): void {
+    const row = this.row;
+    row[REPORT_INDEX] = this.count++;
+    for (const c of NARRATIVE_REPORT_COLUMNS) row[c.store] = values[c.field];
+    this.appender!.append(row);
+  }
+
+  /** The number of reports added. */
+  get reports(): number {
+    return this.count;
+  }
+
+  /**
+   * Ends the writing (the last rows appended, the file checkpointed) and opens the file again
+   * read-only with a smaller memory cap (READ_MEMORY_LIMIT: the pages cached while writing go);
+   * the text can then be read (`read`, textChunks).
+   */
+  async finishWriting(): Promise<void> {
+    if (this.appender === null) return;
+    const appender = this.appender;
+    this.appender = null;
+    appender.finish();
+    await this.connection!.run('CHECKPOINT');
+    this.close();
+    this.instance = await DuckDBInstance.create(this.path, { access_mode: 'READ_ONLY', memory_limit: READ_MEMORY_LIMIT, threads: '1' });
+    this.connection = await this.instance.connect();
+  }
+
+  /**
+   * The text of reports `from` .. `to - 1` (after finishWriting), per field of `fields`, each an
+   * array of `to - from` values in report order.
+   * @throws Error when the file is closed.
+   */
+  async read<F extends NarrativeField>(fields: readonly F[], from: number, to: number): Promise<TextColumns<F>> {
+    if (this.connection === null) throw new Error(`report text ${this.path}: read after close`);
+    const stores = fields.map((f) => NARRATIVE_REPORT_COLUMNS.find((c) => c.field === f)!.store);
+    const reader = await this.connection.runAndReadAll(
+      `SELECT ${stores.join(', ')} FROM ${REPORT_TEXT_TABLE} WHERE ${REPORT_INDEX} >= $1 AND ${REPORT_INDEX} < $2 ORDER BY ${REPORT_INDEX}`, [from, to]);
+    const columns = reader.getColumnsJS() as Array<Array<string | null>>;
+    return Object.fromEntries(fields.map((f, k) => [f, columns[k] ?? []])) as TextColumns<F>;
+  }
+
+  /** Closes the file (the store's writer then attaches it read-only); idempotent. */
+  close(): void {
+    this.appender?.close();
+    this.appender = null;
+    this.connection?.closeSync();
+    this.instance?.closeSync();
+    this.connection = null;
+    this.instance = null;
+  }
+
+  /** Closes and removes the file (and DuckDB's WAL and spill folder). */
+  async remove(): Promise<void> {
+    this.close();
+    await removeDuckDbFiles(this.path);
+  }
+}
+
+/** What textChunks reads: report columns whose narrative fields are arrays (or null: not kept), or whose `text` is in a scratch file. */
+export type TextHolder = { count: number; text?: ReportText | null } & { [F in NarrativeField]: Array<string | null> | null };
+
+/** Whether `d` holds its reports' narratives (on the heap or in its scratch file). */
+export function hasText(d: Pick<TextHolder, 'narrative' | 'text'>): boolean {
+  return d.narrative !== null || (d.text !== undefined && d.text !== null);
+}
+
+/**
+ * The text of fields `fields` of every report of `d`, `size` reports at a time in report order:
+ * `{ start, columns }` with `columns[f]` the values of reports `start .. start + n - 1` (slices of
+ * the arrays when `d` holds them, read from its scratch file when it is `d.text`), or null for a
+ * field `d` does not hold. Nothing when `d` holds no text at all (hasText).
+ */
+export async function* textChunks<F extends NarrativeField>(d: TextHolder, fields: readonly F[], size: number): AsyncGenerator<{ start: number; count: number; columns: { [K in F]: Array<string | null> | null } }> {
+  if (!hasText(d)) return;
+  for (let start = 0; start < d.count; start += size) {
+    const end = Math.min(d.count, start + size);
+    const read = d.text ? await d.text.read(fields, start, end) : null;
+    const columns = Object.fromEntries(fields.map((f) => [f, read ? read[f] : d[f]?.slice(start, end) ?? null])) as { [K in F]: Array<string | null> | null };
+    yield { start, count: end - start, columns };
+  }
+}

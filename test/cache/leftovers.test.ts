@@ -1,0 +1,28 @@
+/**
+ * The temporary files a killed builder of the default store leaves (src/cache/default-store.ts
+ * TEMP_RE, removed by the next start once their builder is gone): each name gives its builder's
+ * pid; the store itself and files of other names are never taken for leftovers.
+ */
+import { describe, expect, it } from 'vitest';
+import { TEMP_RE } from '../../src/cache/default-store.js';
+
+const pidOf = (name: string): number | null => {
+  const found = TEMP_RE.exec(name);
+  return found ? Number(found[1] ?? found[2] ?? found[3] ?? found[4]) : null;
+};
+
+describe('a dead builder\'s temporary files', () => {
+  it('the store\'s temporary file, its staging database and the build\'s scratch text file (with WAL and spill folder) name the builder', () => {
+    const key = '0123456789abcdef';
+    for (const tail of ['', '.wal', '.staging', '.staging.wal', '.text', '.text.wal', '.text.tmp']) {
+      expect(pidOf(`default-${key}.duckdb.tmp-4242${tail}`)).toBe(4242);
+    }
+    expect(pidOf(`default-${key}.lock.draft-77`)).toBe(77);
+  });
+
+  it('the store and other names are not leftovers', () => {
+    for (const name of ['default-0123456789abcdef.duckdb', 'default-0123456789abcdef.duckdb.tmp-12.texts', 'other.duckdb.tmp-12.text', 'default-0123456789abcdef.duckdb.text']) {
+      expect(pidOf(name)).toBeNull();
+    }
+  });
+});

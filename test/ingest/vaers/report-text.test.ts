@@ -1,0 +1,108 @@
+/**
+ * The build's report text off the V8 heap (src/ingest/vaers/report-text.ts): the reader appends
+ * each kept report's narrative columns to a scratch DuckDB file, its consumers read them back in
+ * chunks (textChunks), and the store's `reports` table joins them in SQL (write.ts). The text
+ * read back must be the text the reader keeps on the heap, value for value, in report order; the
+ * store built through the file must hold the same narratives; the scratch file never outlives
+ * the build, whether it succeeds or fails.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { describe, expect, it } from 'vitest';
+import { NARRATIVE_REPORT_COLUMNS } from '../../../src/domain/report-columns.js';
+import { buildStore } from '../../../src/ingest/mining/build.js';
+import { readVaers } from '../../../src/ingest/vaers/read.js';
+import { hasText, ReportText, textChunks } from '../../../src/ingest/vaers/report-text.js';
+import { UserError } from '../../../src/domain/user-error.js';
+import { tempDir } from './fixtures.js';
+import { NARRATIVE_101, writeReportFolder } from './report-fixtures.js';
+
+const FIELDS = NARRATIVE_REPORT_COLUMNS.map((c) => c.field);
+
+describe('report text in a scratch DuckDB file', () => {
+  it('holds every narrative column of every kept report, read back in chunks equal to the heap columns', async () => {
+    const dir = await tempDir();
+    await writeReportFolder(dir);
+    const heap = (await readVaers(dir, { narratives: true })).details;
+    const text = await ReportText.create(join(dir, 'scratch.duckdb'));
+    try {
+      const data = await readVaers(dir, { narratives: true, text });
+      await text.finishWriting();
+      const d = data.details;
+      expect(d.text).toBe(text);
+      for (const f of FIELDS) expect(d[f]).toBeNull(); // nothing on the heap
+      expect(hasText(d)).toBe(true);
+      expect(text.reports).toBe(6);
+      const chunks: Array<{ start: number; count: number }> = [];
+      const read = Object.fromEntries(FIELDS.map((f) => [f, [] as Array<string | null>]));
+      for await (const chunk of textChunks(d, FIELDS, 4)) {
+        chunks.push({ start: chunk.start, count: chunk.count });
+        for (const f of FIELDS) read[f].push(...chunk.columns[f]!);
+      }
+      expect(chunks).toEqual([{ start: 0, count: 4 }, { start: 4, count: 2 }]);
+      expect(read.narrative).toEqual([NARRATIVE_101, null, null, null, 'Sore arm', null]);
+      expect(read.allergies).toEqual([null, null, null, null, 'Penicillin', null]);
+      for (const f of FIELDS) expect(read[f]).toEqual(heap[f]);
+      // The same chunks from the heap columns (a read without a scratch file).
+      const fromHeap: Array<string | null> = [];
+      for await (const chunk of textChunks(heap, ['labData'], 4)) fromHeap.push(...chunk.columns.labData!);
+      expect(fromHeap).toEqual(['WBC 12.1', null, null, null, null, null]);
+    } finally {
+      await text.remove();
+    }
+    expect(existsSync(join(dir, 'scratch.duckdb'))).toBe(false);
+    expect(existsSync(join(dir, 'scratch.duckdb.wal'))).toBe(false);
+  });
+
+  it('a read without narratives writes no text and gives no chunks', async () => {
+    const dir = await tempDir();
+    await writeReportFolder(dir);
+    const text = await ReportText.create(join(dir, 'scratch.duckdb'));
+    try {
+      const data = await readVaers(dir, { narratives: false, text });
+      expect(text.reports).toBe(0);
+      expect(hasText(data.details)).toBe(false);
+      const chunks = [];
+      for await (const chunk of textChunks(data.details, ['narrative'], 4)) chunks.push(chunk);
+      expect(chunks).toEqual([]);
+    } finally {
+      await text.remove();
+    }
+  });
+
+  it('a build with --narratives stores the text read through the file, and leaves no scratch file; nor does a build that fails in the read', async () => {
+    const dir = await tempDir();
+    const vaers = join(dir, 'vaers');
+    await mkdir(vaers);
+    await writeReportFolder(vaers);
+    const heap = (await readVaers(vaers, { narratives: true })).details;
+    const out = join(dir, 'store.duckdb');
+    await buildStore({ vaers, out, narratives: true, workers: 1 });
+    const instance = await DuckDBInstance.create(out, { access_mode: 'READ_ONLY' });
+    const connection = await instance.connect();
+    try {
+      const columns = NARRATIVE_REPORT_COLUMNS.map((c) => c.store);
+      const stored = (await connection.runAndReadAll(`SELECT vaers_id::DOUBLE AS vaers_id, ${columns.join(', ')} FROM reports`)).getRowObjectsJS();
+      const expected = Array.from({ length: heap.count }, (_, i) => ({
+        vaers_id: heap.id[i], ...Object.fromEntries(NARRATIVE_REPORT_COLUMNS.map((c) => [c.store, heap[c.field]![i]])),
+      }));
+      // The table's own order: newest RECVDATE first, then VAERS_ID descending (report-tables.ts).
+      const order = [...expected.keys()].sort((a, b) => heap.received[b] - heap.received[a] || heap.id[b] - heap.id[a]);
+      expect(stored).toEqual(order.map((i) => expected[i]));
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+    expect((await readdir(dir)).sort()).toEqual(['store.duckdb', 'vaers']);
+    // A DATA file with a broken row: the read stops with the file and line, and the scratch file goes.
+    const bad = join(dir, 'bad');
+    await mkdir(bad);
+    await writeReportFolder(bad);
+    const data = (await readdir(bad)).find((f) => /DATA\.csv$/i.test(f))!;
+    await writeFile(join(bad, data), `VAERS_ID,RECVDATE,SYMPTOM_TEXT\n1,01/01/2005,"unterminated\n`);
+    await expect(buildStore({ vaers: bad, out: join(dir, 'failed.duckdb'), narratives: true, workers: 1 })).rejects.toBeInstanceOf(UserError);
+    expect((await readdir(dir)).sort()).toEqual(['bad', 'store.duckdb', 'vaers']);
+  }, 60_000);
+});
