@@ -216,7 +216,7 @@ async function fitAll(pool: WorkerPool, runs: readonly AnalysisRun[], progress: 
 }
 
 /**
- * The quarterly rows of every analysis in turn, each tagged with its analysis, with their triage
+ * The quarterly rows of every analysis in turn, as batches of columns (one per window, passes.ts rowsPass), each tagged with its analysis, with their triage
  * evidence computed in the workers: before an analysis's rows, each worker gets the analysis's
  * subset mask, the shared memo of exact KS probabilities and, the first time, its item kind's
  * evidence tables (pool.broadcast: views of the shared tables, shareEvidence). With `last` (the

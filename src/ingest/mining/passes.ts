@@ -4,8 +4,9 @@
  * 1. `fitPass`: per window, the MGPS prior fit and each pair's flags (`n_methods_flagged`);
  *    a pair is stored when some window flags it with at least SERVING_FLOOR methods.
  * 2. `rowsPass`: per window, the statistics of the stored pairs with the window's fitted
- *    hyperparameters, as quarterly rows, with the EWMA of EB05 per pair in quarter order, and
- *    (after the pool's EvidenceSetup of the analysis) their triage evidence.
+ *    hyperparameters, as a batch of quarterly columns (the store's appender takes them as they
+ *    are), with the EWMA of EB05 per pair in quarter order, and (after the pool's EvidenceSetup
+ *    of the analysis) their triage evidence.
  *
  * Windows are sent in chunks of CHUNK_WINDOWS consecutive windows (the first of a chunk fitted
  * from the fixed starting points, each later one also warm-started from the previous fit), so
