@@ -355,11 +355,6 @@ function fromDoubles<N extends string>(names: readonly N[], values: ArrayLike<nu
   return out as { [K in N]: number | null };
 }
 
-/** The statistics of one pair as an object, from the doubles `values[at + c]` in STAT_COLUMNS order (NaN for null). */
-export function statisticsFromDoubles(values: ArrayLike<number>, at: number): { [K in StatisticName]: number | null } {
-  return fromDoubles(STAT_COLUMNS, values, at);
-}
-
 /**
  * The numeric evidence of one pair as an object, from the doubles `values[at + c]` in EVIDENCE_NUMBER_COLUMNS
  * order (NaN for null; src/ingest/mining/evidence-step.ts WindowEvidence writes them in a worker thread).

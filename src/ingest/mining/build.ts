@@ -21,7 +21,8 @@ import { dirname, resolve } from 'node:path';
 import { UserError } from '../../domain/user-error.js';
 import { ANALYSIS_NAMES, DEFAULT_ANALYSES, parseAnalysisName, parseStrata, strataCount, stratumOf, subsetMask, type AnalysisDefinition, type ItemKind, type StrataScheme } from '../../domain/analysis-rules.js';
 import { formatQuarter } from '../../domain/quarter.js';
-import type { QuarterlyRow, ReportTables, StoreMeta, VaccineRow, WindowRow } from '../../domain/store-schema.js';
+import type { ReportTables, StoreMeta, VaccineRow, WindowRow } from '../../domain/store-schema.js';
+import type { ColumnBatch } from '../store/appender.js';
 import { writeStore, type StoreContent } from '../store/write.js';
 import { eventGroupsMeta, eventGroupsSummary, readEventGroups, type EventGroupsRead } from './event-groups-step.js';
 import { vaxType } from '../../domain/vaccine-type.js';
@@ -217,13 +218,13 @@ async function fitAll(pool: WorkerPool, runs: readonly AnalysisRun[], progress: 
 }
 
 /**
- * The quarterly rows of every analysis in turn, each tagged with its analysis, with their triage
+ * The quarterly rows of every analysis in turn, as batches of columns (one per window, passes.ts rowsPass), each tagged with its analysis, with their triage
  * evidence computed in the workers: before an analysis's rows, each worker gets the analysis's
  * subset mask, the shared memo of exact KS probabilities and, the first time, its item kind's
  * evidence tables (pool.broadcast: views of the shared tables, shareEvidence). With `last` (the
  * build's last store), the pool's threads end and the evidence tables go once the last row is staged.
  */
-async function* allRows(pool: WorkerPool, results: AnalysisResult[], evidence: Map<ItemKind, EvidenceInputs>, progress: Progress, writePhase: string, last: boolean): AsyncGenerator<QuarterlyRow> {
+async function* allRows(pool: WorkerPool, results: AnalysisResult[], evidence: Map<ItemKind, EvidenceInputs>, progress: Progress, writePhase: string, last: boolean): AsyncGenerator<ColumnBatch> {
   const sent = new Set<ItemKind>();
   const ksMemo = new KsMemo(); // one table of exact KS probabilities for every worker and analysis
   for (const result of results) {
@@ -238,9 +239,9 @@ async function* allRows(pool: WorkerPool, results: AnalysisResult[], evidence: M
     sent.add(analysis.items);
     progress.start(`rows ${analysis.name}`, result.plan.windowQuarters.length, 'windows');
     const names = { vaccines: result.run.items, events: result.run.events, types: inputs.typeNames };
-    for await (const row of rowsPass(pool, result.plan, result.fit, names, analysis.name, (done) => progress.update(done))) {
-      result.rows++;
-      yield row;
+    for await (const batch of rowsPass(pool, result.plan, result.fit, names, analysis.name, (done) => progress.update(done))) {
+      result.rows += batch.rows;
+      yield batch;
     }
     progress.end();
     result.seconds.rows_and_write = seconds(started);
@@ -413,7 +414,7 @@ async function buildFrom(options: BuildOptions, analyses: AnalysisDefinition[], 
       };
     };
     const content = (done: AnalysisResult[], writePhase: string, last = true): Omit<StoreContent, 'copyFrom'> => ({
-      quarterly: allRows(pool, done, evidence, progress, writePhase, last), vaccines: vaccineTable(data),
+      quarterly: { batches: allRows(pool, done, evidence, progress, writePhase, last) }, vaccines: vaccineTable(data),
       windows: () => windows(results), meta: () => meta(results), reports, interactions: interactions.rows,
     });
     if (first) {

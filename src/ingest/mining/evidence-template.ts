@@ -152,6 +152,9 @@ function bandKey(signatures: Uint32Array, r: number, b: number): number {
   return h >>> 0;
 }
 
+/** The band keys of the narrative templateShare is placing (one search at a time per thread). */
+const bandKeys = new Uint32Array(BANDS);
+
 /** Pairs with fewer narratives than this compare each with every seed (no band tables). */
 const BANDED_FROM = 32;
 
@@ -174,19 +177,23 @@ export function templateShare(signatures: Uint32Array, has: Uint8Array, reports:
     if (!has[r]) continue;
     let c = -1;
     if (bands) {
+      // Each band's key once: looked up here, and filed under when r starts a group.
       candidates.length = 0;
-      for (let b = 0; b < BANDS; b++) for (const seed of bands[b].get(bandKey(signatures, r, b)) ?? []) candidates.push(seed);
-      candidates.sort((x, y) => x - y);
+      for (let b = 0; b < BANDS; b++) {
+        bandKeys[b] = bandKey(signatures, r, b);
+        const list = bands[b].get(bandKeys[b]);
+        if (list) for (const seed of list) candidates.push(seed);
+      }
+      if (candidates.length > 1) candidates.sort((x, y) => x - y);
       for (let k = 0; k < candidates.length && c < 0; k++) if ((k === 0 || candidates[k] !== candidates[k - 1]) && resembles(signatures, seeds[candidates[k]], r)) c = candidates[k];
     } else c = seeds.findIndex((seed) => resembles(signatures, seed, r));
     if (c >= 0) sizes[c]++;
     else {
       if (bands) {
         for (let b = 0; b < BANDS; b++) {
-          const key = bandKey(signatures, r, b);
-          const list = bands[b].get(key);
+          const list = bands[b].get(bandKeys[b]);
           if (list) list.push(seeds.length);
-          else bands[b].set(key, [seeds.length]);
+          else bands[b].set(bandKeys[b], [seeds.length]);
         }
       }
       seeds.push(r);

@@ -4,8 +4,9 @@
  * 1. `fitPass`: per window, the MGPS prior fit and each pair's flags (`n_methods_flagged`);
  *    a pair is stored when some window flags it with at least SERVING_FLOOR methods.
  * 2. `rowsPass`: per window, the statistics of the stored pairs with the window's fitted
- *    hyperparameters, as quarterly rows, with the EWMA of EB05 per pair in quarter order, and
- *    (after the pool's EvidenceSetup of the analysis) their triage evidence.
+ *    hyperparameters, as a batch of quarterly columns (the store's appender takes them as they
+ *    are), with the EWMA of EB05 per pair in quarter order, and (after the pool's EvidenceSetup
+ *    of the analysis) their triage evidence.
  *
  * Windows are sent in chunks of CHUNK_WINDOWS consecutive windows (the first of a chunk fitted
  * from the fixed starting points, each later one also warm-started from the previous fit), so
@@ -15,12 +16,13 @@
 import { SERVING_FLOOR } from '../../domain/floor.js';
 import { formatQuarter, type QuarterIndex } from '../../domain/quarter.js';
 import { ewmaStep } from '../../stats/ewma.js';
-import type { QuarterlyRow, WindowRow } from '../../domain/store-schema.js';
+import { QUARTERLY_COLUMNS, type WindowRow } from '../../domain/store-schema.js';
+import type { ColumnBatch, ColumnValues } from '../store/appender.js';
 import { WINDOW_QUARTERS } from '../../domain/quarter.js';
 import { windowCounts, type HistoryCounts, type QuarterCounts, type WindowCounts } from './counts.js';
 import { scoreInOrder, type WorkerPool } from './pool.js';
 import { STAT_COLUMNS, type WindowRequest } from './protocol.js';
-import { EVIDENCE_NUMBER_COLUMNS, evidenceFromDoubles, statisticsFromDoubles } from '../../domain/columns.js';
+import { EVIDENCE_NUMBER_COLUMNS, finiteOrNull } from '../../domain/columns.js';
 
 /** Windows per worker job; fixed so that results do not depend on the number of workers. */
 export const CHUNK_WINDOWS = 8;
@@ -128,16 +130,65 @@ export async function fitPass(pool: WorkerPool, plan: WindowPlan, onWindows: (do
   return result;
 }
 
+/** What a window of rowsPass gives each quarterly column: its values over the window's stored pairs. */
+interface WindowColumns {
+  analysis: string;
+  quarter: string;
+  n_reports: number;
+  drug: string[];
+  event: string[];
+  /** n, n_vaccine, n_event of the stored pairs, in row order. */
+  counts: { n: Float64Array; n_vaccine: Float64Array; n_event: Float64Array };
+  /** The worker's statistics, `stats[j * STAT_COLUMNS.length + c]` (protocol.ts). */
+  stats: Float64Array;
+  n_methods_flagged: Float64Array;
+  /** 1 when is_signal_any, else 0. */
+  is_signal_any: Float64Array;
+  /** NaN for null. */
+  ewma_eb05: Float64Array;
+  /** The worker's numeric evidence, `evidence[j * EVIDENCE_NUMBER_COLUMNS.length + c]`; null: none (stored as null). */
+  evidence: Float64Array | null;
+  /** The text evidence columns; null: none (stored as null). */
+  texts: { co_vaccine: Array<string | null>; co_products: Array<string | null>; related_events: Array<string | null> } | null;
+}
+
+const NULL_COLUMN: ColumnValues = { kind: 'constant', value: null };
+
+/** How each quarterly column (QUARTERLY_COLUMNS, in table order) takes its values from a window's columns. */
+const QUARTERLY_SOURCES: ReadonlyArray<(w: WindowColumns) => ColumnValues> = QUARTERLY_COLUMNS.map(([name]): ((w: WindowColumns) => ColumnValues) => {
+  const stat = (STAT_COLUMNS as readonly string[]).indexOf(name);
+  if (stat >= 0) return (w) => ({ kind: 'numbers', values: w.stats, at: stat, stride: STAT_COLUMNS.length });
+  const evidence = (EVIDENCE_NUMBER_COLUMNS as readonly string[]).indexOf(name);
+  if (evidence >= 0) return (w) => (w.evidence ? { kind: 'numbers', values: w.evidence, at: evidence, stride: EVIDENCE_NUMBER_COLUMNS.length } : NULL_COLUMN);
+  const numbers = (values: Float64Array): ColumnValues => ({ kind: 'numbers', values, at: 0, stride: 1 });
+  switch (name) {
+    case 'analysis': return (w) => ({ kind: 'constant', value: w.analysis });
+    case 'quarter': return (w) => ({ kind: 'constant', value: w.quarter });
+    case 'n_reports': return (w) => ({ kind: 'constant', value: w.n_reports });
+    case 'drug': return (w) => ({ kind: 'values', values: w.drug });
+    case 'event': return (w) => ({ kind: 'values', values: w.event });
+    case 'n': case 'n_vaccine': case 'n_event': return (w) => numbers(w.counts[name]);
+    case 'n_methods_flagged': case 'is_signal_any': case 'ewma_eb05': return (w) => numbers(w[name]);
+    case 'co_vaccine': case 'co_products': case 'related_events': return (w) => (w.texts ? { kind: 'values', values: w.texts[name] } : NULL_COLUMN);
+    default: throw new Error(`rowsPass: no values for quarterly column ${name}`);
+  }
+});
+
+/** The position of eb05 in the worker's statistics (the EWMA smooths it). */
+const EB05_AT = STAT_COLUMNS.indexOf('eb05');
+
 /**
  * Pass 2: the quarterly rows of the flagged pairs, window by window in quarter order (the
- * EWMA of EB05 runs per pair over its rows in that order). `names` turns a pair key into the
- * vaccine and event names; every row carries `analysis` and its evidence columns, computed by
- * the workers (the pool must have had the analysis's EvidenceSetup: build.ts allRows).
+ * EWMA of EB05 runs per pair over its rows in that order), one batch of columns per window
+ * (store/appender.ts ColumnBatch, the columns of QUARTERLY_COLUMNS in order: the worker's
+ * statistics and evidence arrays are read in place, no object per row). `names` turns a pair key
+ * into the vaccine and event names; every row carries `analysis` and its evidence columns,
+ * computed by the workers (the pool must have had the analysis's EvidenceSetup: build.ts allRows).
  */
 export async function* rowsPass(
   pool: WorkerPool, plan: WindowPlan, fit: FitPassResult, names: { vaccines: readonly string[]; events: readonly string[]; types: readonly string[] }, analysis: string,
   onWindows: (done: number) => void = () => {},
-): AsyncGenerator<QuarterlyRow> {
+): AsyncGenerator<ColumnBatch> {
   const nEvents = plan.history.nEvents;
   const ewma = new Map<number, number | null>();
   const selected: Array<Array<{ w: WindowCounts; keep: Int32Array }>> = [];
@@ -159,29 +210,35 @@ export async function* rowsPass(
     done += picked.length;
     for (let i = 0; i < chunkReplies.length; i++) {
       const { w, keep } = picked[i];
-      const { flags, stats, evidence: evidenceValues, links } = chunkReplies[i];
-      const quarter = formatQuarter(w.quarter);
+      const { flags, stats, evidence, links } = chunkReplies[i];
+      const rows = keep.length;
       const width = STAT_COLUMNS.length;
       const related = links ? relatedByPair(links.related, (k) => names.events[w.keys[keep[k]] % nEvents]) : new Map<number, string>();
       const products = links ? relatedByPair(links.coProducts, (item) => names.vaccines[item], 0) : new Map<number, string>();
-      for (let j = 0; j < keep.length; j++) {
+      const columns: WindowColumns = {
+        analysis, quarter: formatQuarter(w.quarter), n_reports: w.n_reports, drug: new Array<string>(rows), event: new Array<string>(rows),
+        counts: { n: Float64Array.from(keep, (p) => w.n[p]), n_vaccine: Float64Array.from(keep, (p) => w.n_vaccine[p]), n_event: Float64Array.from(keep, (p) => w.n_event[p]) },
+        stats: stats!, n_methods_flagged: new Float64Array(rows), is_signal_any: new Float64Array(rows), ewma_eb05: new Float64Array(rows),
+        evidence: evidence ?? null,
+        texts: evidence ? { co_vaccine: new Array<string | null>(rows), co_products: new Array<string | null>(rows), related_events: new Array<string | null>(rows) } : null,
+      };
+      for (let j = 0; j < rows; j++) {
         const key = w.keys[keep[j]];
         const v = Math.floor(key / nEvents);
-        const statistics = statisticsFromDoubles(stats!, j * width);
-        const smoothed = ewmaStep(ewma.has(key) ? ewma.get(key)! : null, statistics.eb05);
+        columns.drug[j] = names.vaccines[v];
+        columns.event[j] = names.events[key - v * nEvents];
+        const smoothed = ewmaStep(ewma.has(key) ? ewma.get(key)! : null, finiteOrNull(stats![j * width + EB05_AT]));
         ewma.set(key, smoothed);
-        yield {
-          analysis, drug: names.vaccines[v], event: names.events[key - v * nEvents], quarter,
-          n: w.n[keep[j]], n_vaccine: w.n_vaccine[keep[j]], n_event: w.n_event[keep[j]], n_reports: w.n_reports,
-          ...statistics, n_methods_flagged: flags[j] & 0x7f, is_signal_any: (flags[j] & 0x80) !== 0, ewma_eb05: smoothed,
-          ...(evidenceValues ? {
-            ...evidenceFromDoubles(evidenceValues, j * EVIDENCE_NUMBER_COLUMNS.length),
-            co_vaccine: links && links.coVaccine[j] >= 0 ? names.types[links.coVaccine[j]] : null,
-            co_products: products.get(j) ?? null,
-            related_events: related.get(j) ?? null,
-          } : {}),
-        };
+        columns.ewma_eb05[j] = smoothed ?? Number.NaN;
+        columns.n_methods_flagged[j] = flags[j] & 0x7f;
+        columns.is_signal_any[j] = (flags[j] & 0x80) !== 0 ? 1 : 0;
+        if (columns.texts) {
+          columns.texts.co_vaccine[j] = links && links.coVaccine[j] >= 0 ? names.types[links.coVaccine[j]] : null;
+          columns.texts.co_products[j] = products.get(j) ?? null;
+          columns.texts.related_events[j] = related.get(j) ?? null;
+        }
       }
+      yield { rows, columns: QUARTERLY_SOURCES.map((source) => source(columns)) };
     }
     onWindows(done);
   }

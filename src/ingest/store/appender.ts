@@ -14,6 +14,10 @@
  * EXCEPT ALL both ways; test/ingest/store/appender.test.ts); a whole number out of its column's
  * range, or a column declared with another type than the table's, is an error as it was. @duckdb/node-bindings is
  * @duckdb/node-api's own binding layer, pinned by it to the same version (loaded from node-api's folder).
+ * `appendBatches` takes the rows column by column instead (ColumnBatch: the build's row passes hand
+ * the quarterly rows so, one batch per window, the worker's arrays of doubles read in place): no
+ * object per row and no property lookup per value (issue 41: those were the main thread's largest
+ * cost in the row passes). One data chunk is reused for every flush.
  */
 import { createRequire } from 'node:module';
 import { DuckDBDataChunk, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
@@ -91,17 +95,65 @@ function columnBuffer(type: string): ColumnBuffer {
 }
 
 /**
+ * The values of one column of a {@link ColumnBatch}, row i of the batch being:
+ * - `constant`: `value` for every row;
+ * - `numbers`: `values[at + i * stride]` (a non-finite number stored as null): a column of a
+ *   row-major table of doubles, such as the worker's statistics (src/ingest/mining/protocol.ts);
+ * - `values`: `values[i]`, any value storedValue takes.
+ */
+export type ColumnValues =
+  | { readonly kind: 'constant'; readonly value: unknown }
+  | { readonly kind: 'numbers'; readonly values: ArrayLike<number>; readonly at: number; readonly stride: number }
+  | { readonly kind: 'values'; readonly values: ArrayLike<unknown> };
+
+/** `rows` rows given column by column (`columns[c]` the values of the table's column c): what appendBatches appends. */
+export interface ColumnBatch {
+  rows: number;
+  columns: readonly ColumnValues[];
+}
+
+/**
  * Rows gathered into data chunks for an appender, column by column in typed arrays: each full
  * chunk (and the last, partial one) copied into DuckDB's vectors with one native call per number
  * column (its data, and its validity when it has a null) and one per text value, then appended.
+ * One data chunk is created and reused (reset before each fill): the appender copies a chunk's
+ * values when it is appended (DuckDB's C API duckdb_append_data_chunk).
  */
 class ChunkFiller {
   private readonly columns: ColumnBuffer[];
   /** Rows set in the current chunk. */
   private rows = 0;
+  private readonly chunk: DuckDBDataChunk;
 
-  constructor(private readonly appender: DuckDBAppender, private readonly table: string, private readonly names: readonly string[], columnTypes: readonly string[], private readonly chunkTypes: readonly DuckDBType[]) {
+  constructor(private readonly appender: DuckDBAppender, private readonly table: string, private readonly names: readonly string[], columnTypes: readonly string[], chunkTypes: readonly DuckDBType[]) {
     this.columns = columnTypes.map(columnBuffer);
+    this.chunk = DuckDBDataChunk.create(chunkTypes);
+  }
+
+  /** Rows the current chunk can still take. */
+  get room(): number {
+    return CHUNK_ROWS - this.rows;
+  }
+
+  /** The error of a value column `c` cannot hold. */
+  private refused(c: number, error: unknown): RangeError {
+    return new RangeError(`appendRows: table ${this.table}, column ${this.names[c]}: ${(error as Error).message}`, { cause: error });
+  }
+
+  /** Marks row `i` of column `column` null. */
+  private static setNull(column: ColumnBuffer, i: number): void {
+    column.validity[i >>> 5] &= ~(1 << (i & 31));
+    column.anyNull = true;
+    if (column.text) column.text[i] = null;
+  }
+
+  /** Sets row `i` of column `c` to `stored` (a value as storedValue gives it). */
+  private put(c: number, i: number, stored: DuckDBValue): void {
+    const column = this.columns[c];
+    if (stored === null) ChunkFiller.setNull(column, i);
+    else if (column.text) column.text[i] = stored as string;
+    else if (column.type === 'BOOLEAN') (column.data as Uint8Array)[i] = stored ? 1 : 0;
+    else (column.data as Float64Array)[i] = stored as number; // an Int32Array, BigInt64Array or Float64Array of the column's type
   }
 
   /**
@@ -109,26 +161,58 @@ class ChunkFiller {
    * @throws RangeError naming the table and column for a value the column's type cannot hold.
    */
   set(c: number, value: unknown): void {
-    const column = this.columns[c];
-    const i = this.rows;
     let stored: DuckDBValue;
     try {
-      stored = storedValue(column.type, value);
+      stored = storedValue(this.columns[c].type, value);
     } catch (error) {
-      throw new RangeError(`appendRows: table ${this.table}, column ${this.names[c]}: ${(error as Error).message}`, { cause: error });
+      throw this.refused(c, error);
     }
-    if (stored === null) {
-      column.validity[i >>> 5] &= ~(1 << (i & 31));
-      column.anyNull = true;
-      if (column.text) column.text[i] = null;
-    } else if (column.text) column.text[i] = stored as string;
-    else if (column.type === 'BOOLEAN') (column.data as Uint8Array)[i] = stored ? 1 : 0;
-    else (column.data as Float64Array)[i] = stored as number; // an Int32Array, BigInt64Array or Float64Array of the column's type
+    this.put(c, this.rows, stored);
+  }
+
+  /**
+   * Sets column `c` of the next `count` rows (from the current one; count <= room) to rows
+   * `from`..`from + count - 1` of `source`, each stored as storedValue stores it.
+   * @throws RangeError naming the table and column for a value the column's type cannot hold.
+   */
+  setColumn(c: number, source: ColumnValues, from: number, count: number): void {
+    const column = this.columns[c];
+    const first = this.rows;
+    if (source.kind === 'numbers' && (column.type === 'DOUBLE' || column.type === 'INTEGER')) {
+      // The common case, without a storedValue call per value: a non-finite number is null, an
+      // INTEGER must be a whole number within int32 (storedValue's rules).
+      const { values, at, stride } = source;
+      const data = column.data as Float64Array | Int32Array;
+      const whole = column.type === 'INTEGER';
+      for (let i = 0; i < count; i++) {
+        const v = values[at + (from + i) * stride];
+        if (!Number.isFinite(v)) ChunkFiller.setNull(column, first + i);
+        else if (whole && !(Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX)) throw this.refused(c, new RangeError(`not a 32-bit whole number: ${String(v)}`));
+        else data[first + i] = v;
+      }
+      return;
+    }
+    let stored: DuckDBValue = null;
+    try {
+      if (source.kind === 'constant') stored = storedValue(column.type, source.value);
+      for (let i = 0; i < count; i++) {
+        if (source.kind === 'numbers') stored = storedValue(column.type, source.values[source.at + (from + i) * source.stride]);
+        else if (source.kind === 'values') stored = storedValue(column.type, source.values[from + i]);
+        this.put(c, first + i, stored);
+      }
+    } catch (error) {
+      throw this.refused(c, error);
+    }
   }
 
   /** Ends the current row (a full chunk is appended). */
   endRow(): void {
-    this.rows++;
+    this.endRows(1);
+  }
+
+  /** Ends the next `count` rows (count <= room; a full chunk is appended). */
+  endRows(count: number): void {
+    this.rows += count;
     if (this.rows === CHUNK_ROWS) this.flush();
   }
 
@@ -136,7 +220,9 @@ class ChunkFiller {
   flush(): void {
     const n = this.rows;
     if (n === 0) return;
-    const chunk = DuckDBDataChunk.create(this.chunkTypes, n);
+    const { chunk } = this;
+    chunk.reset(); // every vector valid again, its strings released
+    chunk.rowCount = n;
     this.columns.forEach((column, c) => {
       const vector = duckdb.data_chunk_get_vector(chunk.chunk, c);
       if (column.text) {
@@ -167,16 +253,20 @@ export interface RowAppender<R> {
   close(): void;
 }
 
+/** Checks `row` (`check`, when given) and puts its `columns` into the filler's next row. */
+function appendRow<R extends object>(filler: ChunkFiller, columns: AppendColumns, row: R, check?: (row: R) => void): void {
+  check?.(row);
+  for (let c = 0; c < columns.length; c++) filler.set(c, (row as Record<string, unknown>)[columns[c][0]]);
+  filler.endRow();
+}
+
 /**
- * An appender of table `main.table` (of `options.catalog`, else the current database) that takes
- * rows one by one, synchronously (each row's `columns` in order, gathered into data chunks as
- * appendRows does): for a producer that cannot await between rows (the VAERS reader's report
- * text, src/ingest/vaers/report-text.ts). The caller calls `finish()` (or `close()` on failure).
+ * Opens an appender on `table` (of `catalog`, else the current database) and checks `columns`
+ * against it: the appender and its chunk filler.
  * @throws Error when the table's columns differ in number or type from `columns` (the appender is closed).
  */
-export async function rowAppender<R extends object>(connection: DuckDBConnection, table: string, columns: AppendColumns, options: AppendOptions<R> = {}): Promise<RowAppender<R>> {
-  const appender = await connection.createAppender(table, 'main', options.catalog ?? null);
-  let filler: ChunkFiller;
+async function openFiller(connection: DuckDBConnection, table: string, columns: AppendColumns, catalog: string | null): Promise<{ appender: DuckDBAppender; filler: ChunkFiller }> {
+  const appender = await connection.createAppender(table, 'main', catalog);
   try {
     if (appender.columnCount !== columns.length) throw new Error(`appendRows: table ${table} has ${appender.columnCount} columns, ${columns.length} given`);
     const chunkTypes = columns.map((_, c) => appender.columnType(c));
@@ -185,17 +275,26 @@ export async function rowAppender<R extends object>(connection: DuckDBConnection
     columns.forEach(([name, type], c) => {
       if (chunkTypes[c].toString() !== appendedType(type)) throw new Error(`appendRows: table ${table}, column ${name}: declared ${type}, the table holds ${chunkTypes[c].toString()}`);
     });
-    filler = new ChunkFiller(appender, table, columns.map(([name]) => name), columns.map(([, type]) => type), chunkTypes);
+    return { appender, filler: new ChunkFiller(appender, table, columns.map(([name]) => name), columns.map(([, type]) => type), chunkTypes) };
   } catch (error) {
     appender.closeSync();
     throw error;
   }
+}
+
+/**
+ * An appender of table `main.table` (of `options.catalog`, else the current database) that takes
+ * rows one by one, synchronously (each row's `columns` in order, gathered into data chunks as
+ * appendRows does): for a producer that cannot await between rows (the VAERS reader's report
+ * text, src/ingest/vaers/report-text.ts). The caller calls `finish()` (or `close()` on failure).
+ * @throws Error when the table's columns differ in number or type from `columns` (the appender is closed).
+ */
+export async function rowAppender<R extends object>(connection: DuckDBConnection, table: string, columns: AppendColumns, options: AppendOptions<R> = {}): Promise<RowAppender<R>> {
+  const { appender, filler } = await openFiller(connection, table, columns, options.catalog ?? null);
   let count = 0;
   return {
     append(row: R): void {
-      options.check?.(row);
-      for (let c = 0; c < columns.length; c++) filler.set(c, (row as Record<string, unknown>)[columns[c][0]]);
-      filler.endRow();
+      appendRow(filler, columns, row, options.check);
       count++;
     },
     finish(): number {
@@ -213,6 +312,24 @@ export async function rowAppender<R extends object>(connection: DuckDBConnection
 }
 
 /**
+ * Opens an appender on `table` (of `catalog`, else the current database), checks `columns`
+ * against it, gives each of `items` (sync or async) to `add` with the chunk filler, appends the
+ * last partial chunk and closes the appender whatever happens. Returns the rows `add` counted.
+ */
+async function appendItems<T>(connection: DuckDBConnection, table: string, columns: AppendColumns, catalog: string | null, items: Iterable<T> | AsyncIterable<T>, add: (filler: ChunkFiller, item: T) => number): Promise<number> {
+  const { appender, filler } = await openFiller(connection, table, columns, catalog);
+  let count = 0;
+  try {
+    if (Symbol.asyncIterator in items) for await (const item of items) count += add(filler, item);
+    else for (const item of items) count += add(filler, item);
+    filler.flush();
+  } finally {
+    appender.closeSync();
+  }
+  return count;
+}
+
+/**
  * Appends `rows` (sync or async) to table `main.table` (of `options.catalog`, else the current
  * database), each row's `columns` in order (the table's columns: the data chunks take the
  * appender's column types). Returns the number of rows appended.
@@ -220,13 +337,30 @@ export async function rowAppender<R extends object>(connection: DuckDBConnection
  * failed write is discarded: write.ts), or DuckDB's error (the appender is closed either way).
  */
 export async function appendRows<R extends object>(connection: DuckDBConnection, table: string, columns: AppendColumns, rows: Iterable<R> | AsyncIterable<R>, options: AppendOptions<R> = {}): Promise<number> {
-  const appender = await rowAppender(connection, table, columns, options);
-  try {
-    if (Symbol.asyncIterator in rows) for await (const row of rows) appender.append(row);
-    else for (const row of rows) appender.append(row);
-  } catch (error) {
-    appender.close();
-    throw error;
-  }
-  return appender.finish();
+  return appendItems(connection, table, columns, options.catalog ?? null, rows, (filler, row) => {
+    appendRow(filler, columns, row, options.check);
+    return 1;
+  });
+}
+
+/**
+ * Appends `batches` (sync or async) to table `main.table` (of `catalog`, else the current
+ * database) as appendRows appends rows, each batch's `columns[c]` the values of `columns[c]`
+ * (the table's columns in order), stored as storedValue stores them: no object per row. Returns
+ * the number of rows appended.
+ * @throws Error when a batch has another number of columns; RangeError naming table and column for a
+ * value its column cannot hold (the rows before it in its data chunk are not appended; a failed
+ * write is discarded: write.ts), or DuckDB's error (the appender is closed either way).
+ */
+export async function appendBatches(connection: DuckDBConnection, table: string, columns: AppendColumns, batches: Iterable<ColumnBatch> | AsyncIterable<ColumnBatch>, catalog?: string): Promise<number> {
+  return appendItems(connection, table, columns, catalog ?? null, batches, (filler, batch) => {
+    if (batch.columns.length !== columns.length) throw new Error(`appendBatches: table ${table} has ${columns.length} columns, a batch gives ${batch.columns.length}`);
+    for (let from = 0; from < batch.rows;) {
+      const take = Math.min(filler.room, batch.rows - from);
+      for (let c = 0; c < columns.length; c++) filler.setColumn(c, batch.columns[c], from, take);
+      filler.endRows(take);
+      from += take;
+    }
+    return batch.rows;
+  });
 }

@@ -14,7 +14,7 @@
  */
 import { rename, rm } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { appendRows, type AppendColumns } from './appender.js';
+import { appendBatches, appendRows, type AppendColumns, type ColumnBatch } from './appender.js';
 import { sqlString } from '../../domain/store-format.js';
 import {
   QUARTERLY_COLUMNS, REPORT_EVENT_COLUMNS, REPORT_LINKS_SQL, REPORT_LINKS_TABLE, REPORT_TABLE_COLUMNS, REPORT_TABLES_SQL, REPORT_VACCINE_COLUMNS, SCHEMA_SQL,
@@ -24,12 +24,14 @@ import { INTERACTIONS_SQL, INTERACTIONS_TABLE, type InteractionRow } from '../..
 import { appendInteractions } from './interactions.js';
 
 /**
- * What a store holds. `quarterly` may be an async iterable so that big builds can stream.
+ * What a store holds. `quarterly` may be an async iterable so that big builds can stream, and
+ * may be given as batches of columns (`{ batches }`, appender.ts ColumnBatch: the columns of
+ * QUARTERLY_COLUMNS in order), as the build's row passes give them, without an object per row.
  * `vaccines`, `windows` and `meta` may also be given as functions: they are called after every
  * quarterly row has been consumed, so a streaming producer can fill them in as it goes.
  */
 export interface StoreContent {
-  quarterly: Iterable<QuarterlyRow> | AsyncIterable<QuarterlyRow>;
+  quarterly: Iterable<QuarterlyRow> | AsyncIterable<QuarterlyRow> | { batches: Iterable<ColumnBatch> | AsyncIterable<ColumnBatch> };
   vaccines: Iterable<VaccineRow> | (() => Iterable<VaccineRow>);
   windows: Iterable<WindowRow> | (() => Iterable<WindowRow>);
   meta: StoreMeta | (() => StoreMeta);
@@ -77,6 +79,7 @@ const ORDER = 'ORDER BY analysis, drug, event, quarter';
 const ORDERED = `SELECT * FROM staging.quarterly ${ORDER}`;
 async function stageQuarterly(connection: DuckDBConnection, rows: StoreContent['quarterly']): Promise<number> {
   await connection.run(QUARTERLY_TABLE_SQL.replace('CREATE TABLE quarterly', 'CREATE TABLE staging.quarterly'));
+  if ('batches' in rows) return appendBatches(connection, 'quarterly', QUARTERLY_COLUMNS, rows.batches, 'staging');
   return appendRows(connection, 'quarterly', QUARTERLY_COLUMNS, rows, { catalog: 'staging' });
 }
 
