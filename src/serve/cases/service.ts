@@ -226,12 +226,23 @@ export class CasesService {
     markAll(byType ? this.index.types.reportsByCode : this.index.reportsByVaccine, names.vaccines ?? [], 1);
     markAll(this.index.reportsByEvent, groups ? termsOfItems(groups, names.events ?? []) : names.events ?? [], 2);
     yield;
-    const listed = scan.length === 1 ? scan[0] : ascendingUnion(scan);
     const candidates: number[] = [];
-    for (let i = 0; i < listed.length; i++) {
-      if (i % 16384 === 16383) yield;
-      const r = listed[i];
-      if (keep(r)) candidates.push(r);
+    let total = 0;
+    for (const list of scan) total += list.length;
+    if (scan.length > 1 && total > data.count / 8) {
+      // Lists too long to sort in one slice of the event loop: every report scanned, as marked, with yields.
+      const bits = pair ? 2 : 3;
+      for (let r = 0; r < data.count; r++) {
+        if (r % 16384 === 16383) yield;
+        if ((mark[r] & bits) !== 0 && keep(r)) candidates.push(r);
+      }
+    } else {
+      const listed = scan.length === 1 ? scan[0] : ascendingUnion(scan);
+      for (let i = 0; i < listed.length; i++) {
+        if (i % 16384 === 16383) yield;
+        const r = listed[i];
+        if (keep(r)) candidates.push(r);
+      }
     }
     const split = (found: Int32Array): Selection => {
       if (!pair) return { reports: found, vaccines: names.vaccines, events: names.events, others: null };

@@ -42,8 +42,8 @@ export interface LagSummary {
 }
 
 /**
- * Every report's day counts, computed once per ReportData (on the first case series that reads
- * them) from its date strings: `lag[r]` the lag in days (src/domain/report-days.ts lagDaysOf),
+ * Every report's day counts, computed once per ReportData (CasesService.open computes them at
+ * load) from its date strings: `lag[r]` the lag in days (src/domain/report-days.ts lagDaysOf),
  * `onset[r]` the onset in days when within 0..ONSET_MAX_DAYS (onsetDaysOf); -1 for unknown (or,
  * for the onset, beyond ONSET_MAX_DAYS). A case series then reads two typed arrays instead of
  * parsing two or three ISO dates per report and query (4 + 1 bytes per report).
