@@ -1,7 +1,8 @@
 /**
- * Issue 43, round 4 tuning aid (post hoc figures, not a measurement): the linkage's verdict on
- * every TUNING pair (round 1's labelled items, the member pairs of its labelled clusters, and the
- * fresh set's packet measured-04, tuning data since round 4), with weight, veto reason and the
+ * Issue 43 tuning aid (post hoc figures, not a measurement): the linkage's verdict on every
+ * labelled pair read so far (round 1's items and the member pairs of its clusters; round 3's fresh
+ * pairs and measured-04; round 4's clusters; since round 6 round 5's pairs `r5` and the member
+ * pairs of its clusters `t5-cluster`, by their same-case groups), with weight, veto reason and the
  * fields that decide; per source, precision and recall over the decided pairs; every pair's row
  * written as TSV to $TSV (default /tmp/dup4/pairs.tsv). Prints the wrong pairs and the same-case
  * ones (`--all`: every pair). Asserts nothing. Reads no label of the measured packets.
@@ -27,21 +28,27 @@ const row = new Map(Array.from(real.id, (id, i) => [id, i]));
 const csv = (p: string): Array<Record<string, string>> => parse(readFileSync(p), { columns: true }) as Array<Record<string, string>>;
 type P = { src: string; item: string; a: number; b: number; label: string; phrases: string };
 const pairs: P[] = [];
+/** A labelled cluster's member pairs: same case within one of its same-case groups, different patients across two (none when undecidable; unplaced members left out). */
+function memberPairs(src: string, ids: number[], r: Record<string, string>): P[] {
+  if (r.label === 'undecidable') return [];
+  const groups = (r.same_case_groups || '').split('|').map((g) => g.trim()).filter((g) => g && !g.includes('?')).map((g) => g.split(/\s+/).map(Number));
+  const groupOf = new Map<number, number>();
+  if (r.label === 'same_case') ids.forEach((id) => groupOf.set(id, 0)); else groups.forEach((g, k) => g.forEach((id) => groupOf.set(id, k)));
+  const out: P[] = [];
+  for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) {
+    const [gi, gj] = [groupOf.get(ids[i]), groupOf.get(ids[j])];
+    if (gi === undefined || gj === undefined) continue;
+    out.push({ src, item: r.item_id, a: ids[i], b: ids[j], label: gi === gj ? 'same_case' : 'different_patients', phrases: r.deciding_phrases });
+  }
+  return out;
+}
 const sample = new Map(csv('test/fixtures/linkage/sample-43.csv').map((r) => [r.item_id, r]));
 for (const r of csv('test/fixtures/linkage/labelled-43.csv')) {
   if (r.reading === 'second') continue;
   const s = sample.get(r.item_id)!;
   const ids = s.vaers_ids.split(' ').map(Number);
   if (s.kind === 'pair') { pairs.push({ src: `r1-${s.part}`, item: r.item_id, a: ids[0], b: ids[1], label: r.label, phrases: r.deciding_phrases }); continue; }
-  if (r.label === 'undecidable') continue;
-  const groups = (r.same_case_groups || '').split('|').map((g) => g.trim()).filter((g) => g && !g.includes('?')).map((g) => g.split(/\s+/).map(Number));
-  const groupOf = new Map<number, number>();
-  if (r.label === 'same_case') ids.forEach((id) => groupOf.set(id, 0)); else groups.forEach((g, k) => g.forEach((id) => groupOf.set(id, k)));
-  for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) {
-    const [gi, gj] = [groupOf.get(ids[i]), groupOf.get(ids[j])];
-    if (gi === undefined || gj === undefined) continue;
-    pairs.push({ src: 'r1-cluster', item: r.item_id, a: ids[i], b: ids[j], label: gi === gj ? 'same_case' : 'different_patients', phrases: r.deciding_phrases });
-  }
+  pairs.push(...memberPairs('r1-cluster', ids, r));
 }
 // Round 5: every label read so far is tuning data (post hoc): the fresh pairs (resolved reading over the first) and round 4's random clusters.
 const fresh = new Map<string, Record<string, string>>();
@@ -52,9 +59,11 @@ for (const r of csv('test/fixtures/linkage/labelled-43-fresh.csv')) {
 }
 for (const r of fresh.values()) {
   const ids = r.vaers_ids.split(' ').map(Number);
-  const src = r.item_id.startsWith('Q') ? 'q4-cluster' : r.labelled_by.includes('measured-04') ? 'm04' : 'fresh';
-  if (ids.length === 2) { pairs.push({ src, item: r.item_id, a: ids[0], b: ids[1], label: r.label, phrases: r.deciding_phrases }); continue; }
-  for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) pairs.push({ src, item: r.item_id, a: ids[i], b: ids[j], label: r.label, phrases: r.deciding_phrases });
+  const cluster = /^[QTV]/.test(r.item_id);
+  const src = r.item_id.startsWith('Q') ? 'q4-cluster' : r.item_id.startsWith('T') ? 't5-cluster' : r.item_id.startsWith('V') ? 'v6-cluster'
+    : r.item_id.startsWith('S') ? 'r5' : r.item_id.startsWith('U') ? 'r6' : r.labelled_by.includes('measured-04') ? 'm04' : 'fresh';
+  if (!cluster) { pairs.push({ src, item: r.item_id, a: ids[0], b: ids[1], label: r.label, phrases: r.deciding_phrases }); continue; }
+  pairs.push(...memberPairs(src, ids, r));
 }
 const tally = new Map<string, { pred: number; tp: number; same: number }>();
 const day = (d: number): string => (d < 0 ? '-' : new Date(d * 86400000).toISOString().slice(0, 10));
@@ -80,4 +89,9 @@ for (const p of pairs) {
   if (wrong) console.log(`      "${p.phrases.slice(0, 300)}"`);
 }
 writeFileSync(process.env.TSV ?? '/tmp/dup4/pairs.tsv', tsv.join('\n') + '\n');
-for (const [src, t] of tally) console.log(`${src}: precision ${t.tp}/${t.pred} = ${(t.tp / t.pred).toFixed(3)}, recall ${t.tp}/${t.same} = ${(t.tp / t.same).toFixed(3)}`);
+const all = { pred: 0, tp: 0, same: 0 };
+for (const [src, t] of tally) {
+  console.log(`${src}: precision ${t.tp}/${t.pred} = ${(t.tp / t.pred).toFixed(3)}, recall ${t.tp}/${t.same} = ${(t.tp / t.same).toFixed(3)}`);
+  all.pred += t.pred; all.tp += t.tp; all.same += t.same;
+}
+console.log(`all: precision ${all.tp}/${all.pred} = ${(all.tp / all.pred).toFixed(3)}, recall ${all.tp}/${all.same} = ${(all.tp / all.same).toFixed(3)}`);

@@ -37,9 +37,11 @@
  * candidate pairs in the strata of round 3's draw and CLUSTERS random clusters, all measured, no
  * second reading; every pair of the members of an item labelled before left out: round 1's items,
  * round 3's pairs, round 4's clusters; packets measured-01..05 of 50 pairs and clusters-01a,
- * clusters-01b of 30 clusters; item ids S001... and T01...).
+ * clusters-01b of 30 clusters; item ids S001... and T01...); `6` (round 6, on the rules frozen for
+ * it: as round 5, seed 20261201, every pair of the members of an item labelled in rounds 1-5 left
+ * out, round 5's pairs and clusters too; item ids U001... and V01...).
  *
- * Run: npx tsx scripts/linkage-sample.ts [--round first|fresh|clusters4|5] [--vaers DIR] [--cache FILE] [--out FILE] [--packets DIR]
+ * Run: npx tsx scripts/linkage-sample.ts [--round first|fresh|clusters4|5|6] [--vaers DIR] [--cache FILE] [--out FILE] [--packets DIR]
  */
 import { createReadStream, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -84,6 +86,12 @@ const ROUNDS = {
     out: 'test/fixtures/linkage/sample-43-round5.csv', packets: '/work/wt/notes/s5/packets',
     allocation: [['linked', 120], ['w40', 55], ['w30', 40], ['w21', 20], ['w13', 8], ['w0', 5], ['wneg', 2]] as ReadonlyArray<readonly [string, number]>,
   },
+  // Round 6: as round 5, on the rules frozen for round 6 (24041f8); round 5's items left out too.
+  6: {
+    seed: 20261201, tuningShare: 0, clusters: 60, packetSize: 50, clusterPacketSize: 30, pairPrefix: 'U', clusterPrefix: 'V',
+    out: 'test/fixtures/linkage/sample-43-round6.csv', packets: '/work/wt/notes/s6/packets',
+    allocation: [['linked', 120], ['w40', 55], ['w30', 40], ['w21', 20], ['w13', 8], ['w0', 5], ['wneg', 2]] as ReadonlyArray<readonly [string, number]>,
+  },
 } as const;
 /** The pairs issue 43 names (read from the clusters the issue describes): they go to the tuning part. */
 const NAMED: ReadonlyArray<readonly [number, number]> = [
@@ -94,7 +102,7 @@ const { values } = parseArgs({ options: {
   vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' }, round: { type: 'string', default: 'first' },
   out: { type: 'string' }, packets: { type: 'string' },
 } });
-if (values.round !== 'first' && values.round !== 'fresh' && values.round !== 'clusters4' && values.round !== '5') throw new Error(`--round: first, fresh, clusters4 or 5, not ${values.round}`);
+if (values.round !== 'first' && values.round !== 'fresh' && values.round !== 'clusters4' && values.round !== '5' && values.round !== '6') throw new Error(`--round: first, fresh, clusters4, 5 or 6, not ${values.round}`);
 const ROUND = ROUNDS[values.round];
 const CLUSTER_PACKET_SIZE = 'clusterPacketSize' in ROUND ? ROUND.clusterPacketSize : ROUND.packetSize;
 const { seed: SEED, tuningShare: TUNING_SHARE, clusters: CLUSTERS, packetSize: PACKET_SIZE, allocation: ALLOCATION } = ROUND;
@@ -109,8 +117,11 @@ if (values.round === 'fresh') {
   }
 }
 // Round 5: every item labelled before (round 1's pairs and clusters, round 3's 300 pairs, round 4's 60 clusters; not round 3's clusters, never read).
-if (values.round === '5') {
-  for (const [file, kinds] of [[ROUNDS.first.out, ['pair', 'cluster']], [ROUNDS.fresh.out, ['pair']], [ROUNDS.clusters4.out, ['cluster']]] as const) {
+// Round 6: those and round 5's 250 pairs and 60 clusters.
+if (values.round === '5' || values.round === '6') {
+  const before = [[ROUNDS.first.out, ['pair', 'cluster']], [ROUNDS.fresh.out, ['pair']], [ROUNDS.clusters4.out, ['cluster']]] as Array<readonly [string, readonly string[]]>;
+  if (values.round === '6') before.push([ROUNDS[5].out, ['pair', 'cluster']]);
+  for (const [file, kinds] of before) {
     for (const line of readFileSync(file, 'utf8').split('\n').slice(1).filter((l) => l !== '')) {
       const [, kind, list] = line.split(',');
       if (!(kinds as readonly string[]).includes(kind)) continue;
@@ -190,7 +201,7 @@ for (const [stratum, n] of ALLOCATION) {
   const pool = pools.get(stratum)!;
   for (const k of draw(pool.length, n)) addPair(scored.a[pool[k]], scored.b[pool[k]], stratum, scored.weight[pool[k]], raw[pool[k]]);
 }
-if (items.length > 0 && values.round !== '5') for (const k of draw(items.length, Math.round(items.length / 5))) items[k].second = true;
+if (items.length > 0 && values.round !== '5' && values.round !== '6') for (const k of draw(items.length, Math.round(items.length / 5))) items[k].second = true;
 // Clusters of two or more, ordered by their smallest VAERS_ID, drawn uniformly.
 const members = new Map<number, number[]>();
 for (let i = 0; i < rep.length; i++) members.set(rep[i], [...(members.get(rep[i]) ?? []), real.id[i]]);
@@ -255,7 +266,7 @@ const packetsOf = (name: string, list: Item[], what: string, size = PACKET_SIZE)
     const chunk = order.slice(p * size, (p + 1) * size);
     // Round 4's clusters follow round 3's clusters-01: clusters-02a, clusters-02b; round 5's (a new folder): clusters-01a, clusters-01b.
     const file = values.round === 'clusters4' ? `${name}-02${String.fromCharCode(97 + p)}`
-      : values.round === '5' && name === 'clusters' ? `${name}-01${String.fromCharCode(97 + p)}` : `${name}-${String(p + 1).padStart(2, '0')}`;
+      : (values.round === '5' || values.round === '6') && name === 'clusters' ? `${name}-01${String.fromCharCode(97 + p)}` : `${name}-${String(p + 1).padStart(2, '0')}`;
     const body = [`# Packet ${file}: ${chunk.length} ${what}`, '', 'Read docs: README.md in this folder. Label each item in `' + file + '.csv`.', ''];
     for (const it of chunk) body.push(`---`, '', `## Item ${it.item}: VAERS_IDs ${it.ids.join(', ')}`, '', ...it.ids.map(reportText));
     writeFileSync(join(values.packets!, `${file}.md`), `${body.join('\n')}\n`);
@@ -268,7 +279,7 @@ if (values.round !== 'clusters4') {
   packetsOf('measured', pairs.filter((it) => it.part === 'measured'), 'pairs of reports');
   if (values.round === 'first') packetsOf('tuning', pairs.filter((it) => it.part === 'tuning'), 'pairs of reports');
   else if (values.round === 'fresh') writeFileSync(join(values.packets!, 'second.txt'), `${pairs.filter((it) => it.second).map((it) => it.item).join('\n')}\n`);
-  if (values.round !== '5') packetsOf('second', pairs.filter((it) => it.second), 'pairs of reports');
+  if (values.round !== '5' && values.round !== '6') packetsOf('second', pairs.filter((it) => it.second), 'pairs of reports');
 }
 packetsOf('clusters', items.filter((it) => it.kind === 'cluster'), 'clusters of reports (judge each cluster whole)', CLUSTER_PACKET_SIZE);
 console.log(`reports ${ids.length}: data rows ${data.length}, vaccine rows ${vax.length}, symptom rows ${symptoms.length}; packets in ${values.packets}`);

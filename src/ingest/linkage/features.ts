@@ -26,7 +26,9 @@
  *   letters and digits only; blank, `UNK`, `UNKNOWN`, `NA`, `NONE` and lots of one character
  *   are missing);
  * - `events`: the sorted distinct MedDRA term string numbers;
- * - `splttype`: the normalised SPLTTYPE (upper case, letters and digits), '' when blank;
+ * - `splttype`: the normalised SPLTTYPE (upper case, letters and digits), '' when blank or when
+ *   more than SPLTTYPE_LABEL reports carry it (a label, not a case number: FEDREG2004 on 59 public
+ *   comments of one docket; issue 43 round 6);
  * - `narrative`: the sorted distinct 32-bit FNV-1a hashes of SYMPTOM_TEXT's words (lower case,
  *   letters and digits, two characters or more), empty when there is none.
  *
@@ -82,6 +84,9 @@ export interface LinkageFeatures {
   /** Number of identifying fields known (the completeness of the representative rule). */
   completeness: Uint8Array;
 }
+
+/** A SPLTTYPE carried by more reports than this is a label (a docket, a programme), not a case number (see the module header). */
+export const SPLTTYPE_LABEL = 20;
 
 const MISSING_LOTS = new Set(['UNK', 'UNKNOWN', 'NA', 'NONE', 'UNKN', 'NK']);
 const EMPTY = new Int32Array(0);
@@ -241,6 +246,15 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
       + (f.onsetDay[i] >= 0 ? 1 : 0) + (f.lots[i].length > 0 ? 1 : 0) + (f.splttype[i] !== '' ? 1 : 0) + (f.narrative[i].length > 0 ? 1 : 0);
     f.completeness[i] = known;
     f.identifiable[i] = known > 0 ? 1 : 0;
+  }
+  // A SPLTTYPE on more than SPLTTYPE_LABEL reports names no case (round 6): dropped, as blank.
+  const carriers = new Map<string, number>();
+  for (const s of f.splttype) if (s !== '') carriers.set(s, (carriers.get(s) ?? 0) + 1);
+  for (let i = 0; i < n; i++) {
+    if (f.splttype[i] === '' || carriers.get(f.splttype[i])! <= SPLTTYPE_LABEL) continue;
+    f.splttype[i] = '';
+    f.completeness[i]--;
+    f.identifiable[i] = f.completeness[i] > 0 ? 1 : 0;
   }
   return f;
 }

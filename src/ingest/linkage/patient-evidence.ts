@@ -279,7 +279,10 @@ export function otherVaccination(f: LinkageFeatures, a: number, b: number): bool
  * vaccination or onset lies after the day the other was received (that report cannot tell of it:
  * a boy's chickenpox of 1999 against a report of 1998); or the vaccination dates differ by
  * EPISODE_DAYS or more and so do the onsets (each dose with its own reaction: rabies doses on 31
- * August and 3 September, each with its soreness that day), none of the four possibly imputed.
+ * August and 3 September, each with its soreness that day), none of the four possibly imputed; or
+ * (round 6) the vaccination dates, neither possibly imputed, differ by DOSE_DAYS or more while
+ * neither narrative writes the other's date and the narratives share less than half their words
+ * (a girl's rash after the dose of 5 May and a worse one after that of 9 June).
  * A follow-up correcting a vaccination date keeps the onset (C49: vaccinated 20 or 23 November,
  * rash on the 23rd in both).
  */
@@ -287,8 +290,18 @@ export function twoEpisodes(f: LinkageFeatures, a: number, b: number): boolean {
   const after = (x: number, y: number): boolean => f.receivedDay[y] >= 0 && (f.vaxDay[x] > f.receivedDay[y] || f.onsetDay[x] > f.receivedDay[y]);
   if (after(a, b) || after(b, a)) return true;
   const exact = (day: Int32Array, imputed: Uint8Array): boolean => day[a] >= 0 && day[b] >= 0 && imputed[a] === 0 && imputed[b] === 0 && Math.abs(day[a] - day[b]) >= EPISODE_DAYS;
-  return exact(f.vaxDay, f.vaxImputed) && exact(f.onsetDay, f.onsetImputed);
+  if (exact(f.vaxDay, f.vaxImputed) && exact(f.onsetDay, f.onsetImputed)) return true;
+  // Round 6: two vaccination dates DOSE_DAYS or more apart, neither possibly imputed, are two doses (one person's second
+  // dose with its own reaction, or two persons), unless a narrative writes the other's vaccination date or the two
+  // narratives share half their words (a follow-up correcting a date repeats the report's text).
+  const named = (x: number, y: number): boolean => f.namedDays[x].includes(f.vaxDay[y]);
+  return f.vaxDay[a] >= 0 && f.vaxDay[b] >= 0 && f.vaxImputed[a] === 0 && f.vaxImputed[b] === 0
+    && Math.abs(f.vaxDay[a] - f.vaxDay[b]) >= DOSE_DAYS && !named(a, b) && !named(b, a)
+    && jaccard(f.narrative[a], f.narrative[b]) < 0.5;
 }
+
+/** Vaccination dates this many days apart or more, neither possibly imputed, are two doses (twoEpisodes; round 6). */
+export const DOSE_DAYS = 7;
 
 /** Vaccination dates and onsets both this many days apart or more are two episodes (twoEpisodes). */
 export const EPISODE_DAYS = 2;
@@ -311,6 +324,31 @@ export function oneReport(f: LinkageFeatures, a: number, b: number): boolean {
 }
 
 /**
+ * Whether reports `a` and `b` are two patients numbered apart by one sender (issue 43 round 6: a
+ * manufacturer's batch of one template, one case number per patient): two case numbers of one
+ * sender (oneSenderNumbers), ages known in both, and either the vaccination dates (both known)
+ * differ or the ages are a year or more apart. A sender's follow-up of one patient under a new
+ * number keeps the patient's age and vaccination date.
+ */
+export function otherNumberedPatient(f: LinkageFeatures, a: number, b: number): boolean {
+  if (!oneSenderNumbers(f.splttype[a], f.splttype[b]) || Number.isNaN(f.age[a]) || Number.isNaN(f.age[b])) return false;
+  return (f.vaxDay[a] >= 0 && f.vaxDay[b] >= 0 && f.vaxDay[a] !== f.vaxDay[b]) || Math.abs(f.age[a] - f.age[b]) >= 1 - 1e-9;
+}
+
+/**
+ * Whether two forms of one batch agree on what a form written twice repeats (issue 43 round 6):
+ * the same vaccines (VAX_NAME), the same onset day when both give it, and narratives sharing half
+ * their words (or none in either). A clinic's forms of a husband and wife (pneumococcal alone
+ * against influenza and pneumococcal; onsets a day apart), of two residents of one home or of two
+ * premature infants of one ward (one course told in other words) copy one text, not these.
+ */
+export function sameForm(f: LinkageFeatures, a: number, b: number): boolean {
+  const onsets = f.onsetDay[a] < 0 || f.onsetDay[b] < 0 || f.onsetDay[a] === f.onsetDay[b];
+  const text = jaccard(f.narrative[a], f.narrative[b]) >= 0.5 || (f.narrative[a].length === 0 && f.narrative[b].length === 0);
+  return equal(f.vaccines[a], f.vaccines[b]) && onsets && text;
+}
+
+/**
  * Whether reports `a` and `b` name one patient and one visit outright (issue 43, weighed on the
  * labelled pairs): the same age (to 0.01 year) and sex, the same vaccination day (neither
  * possibly imputed) and onsets at most 3 days apart. Such a pair is not kept apart by one-sided
@@ -329,7 +367,9 @@ export function sameVisit(f: LinkageFeatures, a: number, b: number): boolean {
  * The reason reports `a` and `b` are different patients, '' when nothing says so (see the module
  * header):
  * - `series`: two case numbers of one sender's series (sameSeries, given whether the narratives
- *   share half their words), or one number with two letter suffixes (otherSuffix);
+ *   share half their words), or one number with two letter suffixes (otherSuffix), or two numbers
+ *   of one sender for two patients (otherNumberedPatient: ages known, other vaccination dates or
+ *   ages a year apart; round 6);
  * - `group`: either narrative written for a group (one-sided, issue 43: "three other female
  *   patients" in one report is enough), unless the two are a direct report and a sender's copy
  *   of it (one with a SPLTTYPE and one without, narratives sharing half their words: the copy
@@ -342,13 +382,18 @@ export function sameVisit(f: LinkageFeatures, a: number, b: number): boolean {
  *   that name other vials (lotsDisagree, a lot one character off forgiven: a copy by hand);
  * - (`group` does not apply to a pair naming one visit outright either, unless the two carry two
  *   case numbers of one sender, oneSenderNumbers: two patients of the group, each reported;
- *   issue 43 round 4, "about 20 vaccinees", 22 and 21 months);
+ *   issue 43 round 4, "about 20 vaccinees", 22 and 21 months; or both narratives are written for
+ *   the group, round 6);
  * - `episode`: two vaccination episodes (twoEpisodes: one report's vaccination or onset after the
- *   other was received, or vaccination dates and onsets both EPISODE_DAYS or more apart; round 5);
+ *   other was received, or vaccination dates and onsets both EPISODE_DAYS or more apart, round 5;
+ *   or vaccination dates DOSE_DAYS or more apart, neither narrative naming the other's date and
+ *   the narratives sharing less than half their words, round 6);
  * - `batch`: VAERS_IDs at most BATCH_IDS apart (one batch of forms) without the same SPLTTYPE,
- *   unless the two have the same age (to 0.01 year, both known) and read as one report
- *   (oneReport: near-identical narratives, or the same events): a clinic's batch holds its
- *   several patients, who share age, day, vaccines and lots but not their forms' text (round 4);
+ *   unless the two have the same age (to 0.01 year, both known), read as one report
+ *   (oneReport: near-identical narratives, or the same events) and agree as one form written
+ *   twice (sameForm: the same vaccines, the same onset, narratives sharing half their words;
+ *   round 6): a clinic's batch holds its several patients, who share age, day, vaccines and lots
+ *   but not their forms' text (round 4);
  * - `onset`: onset dates more than ONSET_DAYS apart, neither possibly imputed (features.ts onsetImputed);
  * - `medicines`: two lists of concomitant medicines with no word in common (otherMedicines);
  * - `measures`: both narratives measure the reaction ("13x15cm") with no number in common;
@@ -364,6 +409,7 @@ export function sameVisit(f: LinkageFeatures, a: number, b: number): boolean {
 export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: number, b: number): string {
   const similar = jaccard(f.narrative[a], f.narrative[b]) >= 0.5;
   if (sameSeries(f.splttype[a], f.splttype[b], similar) || otherSuffix(f.splttype[a], f.splttype[b])) return 'series';
+  if (otherNumberedPatient(f, a, b)) return 'series';
   // One SPLTTYPE and none: two senders (a manufacturer's copy of a direct report) may share a group's narrative;
   // one SPLTTYPE twice is one sender's case (its follow-up repeats the group's wording).
   const oneSender = (f.splttype[a] === '') === (f.splttype[b] === '');
@@ -371,8 +417,9 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   const followUp = f.splttype[a] !== '' && f.splttype[a] === f.splttype[b] && Math.abs(f.age[a] - f.age[b]) <= 1 && f.sex[a] > 0 && f.sex[a] === f.sex[b];
   const copy = (!oneSender && similar) || followUp || sameMedicines(f, a, b);
   const visit = sameVisit(f, a, b);
-  // One visit lifts the group wording, unless the two carry two case numbers of one sender (two patients of the group, each reported).
-  if ((e.group[a] || e.group[b]) && !copy && !(visit && !oneSenderNumbers(f.splttype[a], f.splttype[b]))) return 'group';
+  // One visit lifts the group wording, unless the two carry two case numbers of one sender (two patients of the group, each
+  // reported) or both are written for the group (round 6: "1 of 2 pt from this facility" in each, each with its own course).
+  if ((e.group[a] || e.group[b]) && !copy && !(visit && !oneSenderNumbers(f.splttype[a], f.splttype[b]) && !(e.group[a] && e.group[b]))) return 'group';
   if ((e.sibling[a] || e.sibling[b]) && !copy) return 'sibling';
   const ageA = Number.isNaN(e.statedAge[a]) ? f.age[a] : e.statedAge[a];
   const ageB = Number.isNaN(e.statedAge[b]) ? f.age[b] : e.statedAge[b];
@@ -386,7 +433,7 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   if (visit ? lotsDisagree(f, a, b, true) : otherVaccination(f, a, b)) return 'vaccination';
   if (twoEpisodes(f, a, b)) return 'episode';
   if (Math.abs(f.vaersId[a] - f.vaersId[b]) <= BATCH_IDS && !(f.splttype[a] !== '' && f.splttype[a] === f.splttype[b])
-    && !(Math.abs(f.age[a] - f.age[b]) <= 0.01 && oneReport(f, a, b))) return 'batch';
+    && !(Math.abs(f.age[a] - f.age[b]) <= 0.01 && oneReport(f, a, b) && sameForm(f, a, b))) return 'batch';
   if (f.onsetDay[a] >= 0 && f.onsetDay[b] >= 0 && f.onsetImputed[a] === 0 && f.onsetImputed[b] === 0 && Math.abs(f.onsetDay[a] - f.onsetDay[b]) > ONSET_DAYS) return 'onset';
   if (otherMedicines(f, a, b)) return 'medicines';
   const [ma, mb] = [e.measures[a], e.measures[b]];

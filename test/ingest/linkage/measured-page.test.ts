@@ -111,15 +111,25 @@ describe('the labelled set figures', () => {
     expect(items.filter((it) => it.part === 'clusters4' && it.kind === 'cluster')).toHaveLength(60);
   });
 
-  it('counts round 5\'s draw as the measured set: 250 pairs and 60 clusters, none labelled before', () => {
+  /** A round's draw: 250 pairs of part `pairs` and 60 clusters of part `clusters`, no pair of its reports an item read before (`later`: parts read after it, left out). */
+  const expectFreshDraw = (pairs: Item['part'], clusters: Item['part'], later: ReadonlyArray<Item['part']>): void => {
     const { items, readings } = labelledSet(root);
-    const round5 = items.filter((it) => it.part === 'round5' || it.part === 'clusters5');
-    expect(round5.filter((it) => it.kind === 'pair' && it.part === 'round5')).toHaveLength(250);
-    expect(round5.filter((it) => it.kind === 'cluster' && it.part === 'clusters5')).toHaveLength(60);
-    // no pair of round 5's reports was an item read before (round 1's items, round 3's pairs, round 4's clusters)
+    const round = items.filter((it) => it.part === pairs || it.part === clusters);
+    expect(round.filter((it) => it.kind === 'pair' && it.part === pairs)).toHaveLength(250);
+    expect(round.filter((it) => it.kind === 'cluster' && it.part === clusters)).toHaveLength(60);
     const key = (ids: number[]): string[] => ids.flatMap((x, k) => ids.slice(k + 1).map((y) => `${Math.min(x, y)}-${Math.max(x, y)}`));
-    const read = new Set(items.filter((it) => !round5.includes(it) && readings.some((r) => r.item === it.item)).flatMap((it) => key(it.ids)));
-    expect(round5.flatMap((it) => key(it.ids)).filter((k) => read.has(k))).toEqual([]);
+    const read = new Set(items.filter((it) => !round.includes(it) && !later.includes(it.part) && readings.some((r) => r.item === it.item)).flatMap((it) => key(it.ids)));
+    expect(round.flatMap((it) => key(it.ids)).filter((k) => read.has(k))).toEqual([]);
+  };
+
+  it('counts round 5\'s draw as a measured set: 250 pairs and 60 clusters, none labelled before (round 1\'s items, round 3\'s pairs, round 4\'s clusters)', () => {
+    expectFreshDraw('round5', 'clusters5', ['round6', 'clusters6']);
+  });
+
+  it('counts round 6\'s draw as the measured set: 250 pairs and 60 clusters, none labelled in rounds 1-5 (round 5\'s all read)', () => {
+    const { items, readings } = labelledSet(root);
+    expect(items.filter((it) => it.part === 'round5' || it.part === 'clusters5').every((it) => readings.some((r) => r.item === it.item))).toBe(true);
+    expectFreshDraw('round6', 'clusters6', []);
   });
 
   it('weights each stratum\'s decided pairs back to its pool: precision 1/2, recall 1/11 on a hand-worked draw', () => {

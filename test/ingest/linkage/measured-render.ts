@@ -7,7 +7,7 @@
 import { clusterFigures, drawStrata, labelledSet, labelsOfRecord, pairFigures, secondReading, weightedFigures, type ClusterFigures, type Item, type PairFigures, type Proportion } from './measure.js';
 
 /** The round measured (its items read blind, the rules frozen before they were drawn) and the commit of those rules. */
-export const MEASURED_ROUND = { round: 5, rules: 'd9f278d' } as const;
+export const MEASURED_ROUND = { round: 6, rules: '24041f8' } as const;
 
 /** Per labelled VAERS_ID, the VAERS_ID of its cluster's representative under the linkage measured; `clusters`: the clusters of two or more reports of the default store. */
 export type Verdicts = Record<string, number>;
@@ -17,24 +17,25 @@ export interface MeasuredFigures {
   /** Labelled items per part, stratum and label of record (`unlabelled` when no reading yet). */
   counts: Array<{ part: string; stratum: string; same_case: number; different_patients: number; undecidable: number; unlabelled: number }>;
   /**
-   * Pairs: `round5`, round 5's candidate pairs (read blind, drawn on the rules frozen for round 5:
-   * the measurement); `fresh`, round 3's fresh pairs (packet measured-04 left out) under today's
+   * Pairs: `round6`, round 6's candidate pairs (read blind, drawn on the rules frozen for round 6:
+   * the measurement); `round5`, round 5's (tuning data since round 6, post hoc); `fresh`, round 3's fresh pairs (packet measured-04 left out) under today's
    * rules (tuning data since round 5, post hoc); `freshBefore`, those pairs under the linkage of
    * their draw (round 3's rules, f07a070: the `linked` stratum); `freshTuning`, measured-04's pairs
    * under today's rules (tuning data since round 4, post hoc); `postHoc`, round 1's measured part
    * under today's rules (tuning data since round 3); `before`, that part under the linkage of its
    * draw; `tuning`, round 1's tuning part.
    */
-  pairs: { round5: PairFigures; fresh: PairFigures; freshBefore: PairFigures; freshTuning: PairFigures; before: PairFigures; postHoc: PairFigures; tuning: PairFigures };
+  pairs: { round6: PairFigures; round5: PairFigures; fresh: PairFigures; freshBefore: PairFigures; freshTuning: PairFigures; before: PairFigures; postHoc: PairFigures; tuning: PairFigures };
   /**
-   * Random clusters: `round5` (drawn from the clusters of the rules frozen for round 5, read blind:
-   * the measurement), `round4` (round 4's, cut by today's rules: post hoc since round 5), `fresh`
+   * Random clusters: `round6` (drawn from the clusters of the rules frozen for round 6, read blind:
+   * the measurement), `round5` (round 5's, cut by today's rules: post hoc since round 6), `round4` (round 4's, cut by today's rules: post hoc since round 5), `fresh`
    * (round 3's, never read), `postHoc` (round 1's, cut by today's rules), `before` (round 1's as drawn).
    */
-  clusters: { round5: ClusterFigures; round4: ClusterFigures; fresh: ClusterFigures; before: ClusterFigures; postHoc: ClusterFigures };
-  /** Round 5's pairwise figures weighted back to all candidate pairs (measure.ts weightedFigures, its draw's strata). */
+  clusters: { round6: ClusterFigures; round5: ClusterFigures; round4: ClusterFigures; fresh: ClusterFigures; before: ClusterFigures; postHoc: ClusterFigures };
+  /** Round 6's pairwise figures weighted back to all candidate pairs (measure.ts weightedFigures, its draw's strata). */
   weighted: ReturnType<typeof weightedFigures>;
-  /** Second readings: round 5's doubly read pairs (a blind fifth of its measured pairs), round 3's (measured-04's among them: a second reading tunes nothing), round 1's (all), round 1's measured part. */
+  /** Second readings: round 6's doubly read pairs (a blind sample of its measured pairs, read after the draw), round 5's (50 of its pairs), round 3's (measured-04's among them: a second reading tunes nothing), round 1's (all), round 1's measured part. */
+  secondRound6: ReturnType<typeof secondReading>;
   secondRound5: ReturnType<typeof secondReading>;
   secondFresh: ReturnType<typeof secondReading>;
   second: ReturnType<typeof secondReading>;
@@ -66,15 +67,16 @@ export function measuredFigures(root: string, verdicts: Verdicts, clusters: numb
   return {
     counts: [...counts.values()].sort((x, y) => x.part.localeCompare(y.part) || x.stratum.localeCompare(y.stratum)),
     pairs: {
-      round5: pairFigures(items, labels, 'round5', now), fresh: pairFigures(items, labels, 'fresh', now), freshBefore: pairFigures(items, labels, 'fresh', linkedAt(['fresh', 'fresh_tuning'])),
+      round6: pairFigures(items, labels, 'round6', now), round5: pairFigures(items, labels, 'round5', now), fresh: pairFigures(items, labels, 'fresh', now), freshBefore: pairFigures(items, labels, 'fresh', linkedAt(['fresh', 'fresh_tuning'])),
       freshTuning: pairFigures(items, labels, 'fresh_tuning', now),
       before: pairFigures(items, labels, 'measured', before), postHoc: pairFigures(items, labels, 'measured', now), tuning: pairFigures(items, labels, 'tuning', now),
     },
     clusters: {
-      round5: clusterFigures(items, labels, groupOf, 'clusters5'), round4: clusterFigures(items, labels, groupOf, 'clusters4'), fresh: clusterFigures(items, labels, groupOf, 'fresh'),
+      round6: clusterFigures(items, labels, groupOf, 'clusters6'), round5: clusterFigures(items, labels, groupOf, 'clusters5'), round4: clusterFigures(items, labels, groupOf, 'clusters4'), fresh: clusterFigures(items, labels, groupOf, 'fresh'),
       before: clusterFigures(items, labels, () => 0, 'measured'), postHoc: clusterFigures(items, labels, groupOf, 'measured'),
     },
-    weighted: weightedFigures(items, labels, 'round5', drawStrata(root), now),
+    weighted: weightedFigures(items, labels, 'round6', drawStrata(root), now),
+    secondRound6: secondReading(items, readings, 'round6'),
     secondRound5: secondReading(items, readings, 'round5'),
     secondFresh: secondReading(items, readings, ['fresh', 'fresh_tuning']),
     second: secondReading(items, readings, ['tuning', 'measured']),
@@ -93,21 +95,23 @@ export function renderPage(m: MeasuredFigures): string {
     '|---|---|---|---|---|---|',
     ...m.counts.map((c) => `| ${c.part} | ${c.stratum} | ${c.same_case} | ${c.different_patients} | ${c.undecidable} | ${c.unlabelled} |`),
     '',
-    `| figure | measured, read blind: round 5's pairs and random clusters, rules frozen for round 5 (${MEASURED_ROUND.rules}) | round 3's fresh pairs (measured-04 left out) and round 4's random clusters, post hoc (tuning data since round 5) | those fresh pairs under the linkage of their draw (round 3's rules) | measured-04, post hoc (tuning data since round 4) | round 1's measured part, post hoc (tuning data since round 3) | that part under the linkage of its draw |`,
-    '|---|---|---|---|---|---|---|',
-    `| pairwise precision | ${show(m.pairs.round5.precision)} | ${show(m.pairs.fresh.precision)} | ${show(m.pairs.freshBefore.precision)} | ${show(m.pairs.freshTuning.precision)} | ${show(m.pairs.postHoc.precision)} | ${show(m.pairs.before.precision)} |`,
-    `| pairwise recall | ${show(m.pairs.round5.recall)} | ${show(m.pairs.fresh.recall)} | ${show(m.pairs.freshBefore.recall)} | ${show(m.pairs.freshTuning.recall)} | ${show(m.pairs.postHoc.recall)} | ${show(m.pairs.before.recall)} |`,
-    `| precision of the random clusters | ${show(m.clusters.round5.precision)} | ${show(m.clusters.round4.precision)} | - | - | ${show(m.clusters.postHoc.precision)} | ${show(m.clusters.before.precision)} |`,
-    `| same-case random clusters still whole | ${show(m.clusters.round5.sameWhole)} | ${show(m.clusters.round4.sameWhole)} | - | - | ${show(m.clusters.postHoc.sameWhole)} | ${show(m.clusters.before.sameWhole)} |`,
+    `| figure | measured, read blind: round 6's pairs and random clusters, rules frozen for round 6 (${MEASURED_ROUND.rules}) | round 5's pairs and random clusters, post hoc (tuning data since round 6) | round 3's fresh pairs (measured-04 left out) and round 4's random clusters, post hoc (tuning data since round 5) | those fresh pairs under the linkage of their draw (round 3's rules) | measured-04, post hoc (tuning data since round 4) | round 1's measured part, post hoc (tuning data since round 3) | that part under the linkage of its draw |`,
+    '|---|---|---|---|---|---|---|---|',
+    `| pairwise precision | ${show(m.pairs.round6.precision)} | ${show(m.pairs.round5.precision)} | ${show(m.pairs.fresh.precision)} | ${show(m.pairs.freshBefore.precision)} | ${show(m.pairs.freshTuning.precision)} | ${show(m.pairs.postHoc.precision)} | ${show(m.pairs.before.precision)} |`,
+    `| pairwise recall | ${show(m.pairs.round6.recall)} | ${show(m.pairs.round5.recall)} | ${show(m.pairs.fresh.recall)} | ${show(m.pairs.freshBefore.recall)} | ${show(m.pairs.freshTuning.recall)} | ${show(m.pairs.postHoc.recall)} | ${show(m.pairs.before.recall)} |`,
+    `| precision of the random clusters | ${show(m.clusters.round6.precision)} | ${show(m.clusters.round5.precision)} | ${show(m.clusters.round4.precision)} | - | - | ${show(m.clusters.postHoc.precision)} | ${show(m.clusters.before.precision)} |`,
+    `| same-case random clusters still whole | ${show(m.clusters.round6.sameWhole)} | ${show(m.clusters.round5.sameWhole)} | ${show(m.clusters.round4.sameWhole)} | - | - | ${show(m.clusters.postHoc.sameWhole)} | ${show(m.clusters.before.sameWhole)} |`,
     '',
-    m.weighted.sameCasePairs === 0 && Number.isNaN(m.weighted.precision) ? 'Round 5\'s measured pairs weighted back to all candidate pairs: not yet read.'
-      : `Round 5's measured pairs weighted back to all candidate pairs (each stratum's decided pairs standing for its pool; point estimates): about ${Math.round(m.weighted.sameCasePairs)} same-case candidate pairs, pairwise precision ${f3(m.weighted.precision)}, recall ${f3(m.weighted.recall)}.`,
+    m.weighted.sameCasePairs === 0 && Number.isNaN(m.weighted.precision) ? 'Round 6\'s measured pairs weighted back to all candidate pairs: not yet read.'
+      : `Round 6's measured pairs weighted back to all candidate pairs (each stratum's decided pairs standing for its pool; point estimates): about ${Math.round(m.weighted.sameCasePairs)} same-case candidate pairs, pairwise precision ${f3(m.weighted.precision)}, recall ${f3(m.weighted.recall)}.`,
     `Round 1's tuning part (post hoc): pairwise precision ${show(m.pairs.tuning.precision)}, recall ${show(m.pairs.tuning.recall)}.`,
-    `Random clusters: round 5's ${m.clusters.round5.clusters} drawn, ${m.clusters.round5.decidedClusters} decided; round 4's ${m.clusters.round4.clusters} drawn, ${m.clusters.round4.decidedClusters} decided (post hoc); round 3's ${m.clusters.fresh.clusters} drawn (on round 3's rules), ${m.clusters.fresh.decidedClusters} decided; round 1's ${m.clusters.postHoc.clusters} drawn, ${m.clusters.postHoc.decidedClusters} decided. Clusters of two or more reports in the default store now: ${m.default_store_clusters}.`,
-    `Second reading, round 5 (measured): ${m.secondRound5.pairs} pairs read twice by another blind reader, agreement ${f3(m.secondRound5.agreement)}, Cohen's kappa ${f3(m.secondRound5.kappa)}; disagreements (first/second; each resolved by a blind third reader): ${m.secondRound5.disagreements.join('; ') || 'none'}.`,
+    `Random clusters: round 6's ${m.clusters.round6.clusters} drawn, ${m.clusters.round6.decidedClusters} decided; round 5's ${m.clusters.round5.clusters} drawn, ${m.clusters.round5.decidedClusters} decided (post hoc); round 4's ${m.clusters.round4.clusters} drawn, ${m.clusters.round4.decidedClusters} decided (post hoc); round 3's ${m.clusters.fresh.clusters} drawn (on round 3's rules), ${m.clusters.fresh.decidedClusters} decided; round 1's ${m.clusters.postHoc.clusters} drawn, ${m.clusters.postHoc.decidedClusters} decided. Clusters of two or more reports in the default store now: ${m.default_store_clusters}.`,
+    `Second reading, round 6 (measured): ${m.secondRound6.pairs} pairs read twice by another blind reader, agreement ${f3(m.secondRound6.agreement)}, Cohen's kappa ${f3(m.secondRound6.kappa)}; disagreements (first/second): ${m.secondRound6.disagreements.join('; ') || 'none'}.`,
+    `Second reading, round 5 (tuning data since round 6): ${m.secondRound5.pairs} pairs read twice by another blind reader, agreement ${f3(m.secondRound5.agreement)}, Cohen's kappa ${f3(m.secondRound5.kappa)}; disagreements (first/second; each resolved by a blind third reader): ${m.secondRound5.disagreements.join('; ') || 'none'}.`,
     `Second reading, fresh set (round 3's draw): ${m.secondFresh.pairs} pairs read twice, agreement ${f3(m.secondFresh.agreement)}, Cohen's kappa ${f3(m.secondFresh.kappa)}; disagreements (first/second): ${m.secondFresh.disagreements.join('; ') || 'none'}.`,
     `Second reading, round 1: ${m.second.pairs} pairs read twice (${m.secondMeasured.pairs} of the measured part), agreement ${f3(m.second.agreement)}, Cohen's kappa ${f3(m.second.kappa)} (measured part: agreement ${f3(m.secondMeasured.agreement)}, kappa ${f3(m.secondMeasured.kappa)}); disagreements (first/second): ${m.second.disagreements.join('; ') || 'none'}.`,
-    `Round 5's measured pairs the linkage gets wrong: ${m.pairs.round5.wrong.join('; ') || 'none'}. Round 5's cluster groups wrong: ${m.clusters.round5.wrong.join('; ') || 'none'}.`,
+    `Round 6's measured pairs the linkage gets wrong: ${m.pairs.round6.wrong.join('; ') || 'none'}. Round 6's cluster groups wrong: ${m.clusters.round6.wrong.join('; ') || 'none'}.`,
+    `Post hoc (tuning data since round 6): round 5's pairs wrong now: ${m.pairs.round5.wrong.join('; ') || 'none'}. Round 5's cluster groups wrong now: ${m.clusters.round5.wrong.join('; ') || 'none'}.`,
     `Post hoc (tuning data): fresh pairs wrong now: ${m.pairs.fresh.wrong.join('; ') || 'none'}. Round 4's cluster groups wrong now: ${m.clusters.round4.wrong.join('; ') || 'none'}. Measured-04's pairs wrong now: ${m.pairs.freshTuning.wrong.join('; ') || 'none'}.`,
     `Round 1's measured pairs wrong now: ${m.pairs.postHoc.wrong.join('; ') || 'none'}. Round 1's cluster groups wrong now: ${m.clusters.postHoc.wrong.join('; ') || 'none'}.`,
   ];
@@ -140,11 +144,14 @@ export function servedFigures(m: MeasuredFigures): Record<string, unknown> {
     ? { k: 0, n: 0, value: null, wilson_low: null, wilson_high: null }
     : { k: x.k, n: x.n, value: round(x.value), wilson_low: round(x.low), wilson_high: round(x.high) });
   return {
-    labelled_set: 'test/fixtures/linkage/labelled-43-fresh.csv, the blind readings since round 3 (round 5\'s measured set; round 3\'s fresh pairs and round 4\'s random clusters, tuning data since round 5); labelled-43.csv, round 1 (docs/duplicates.md, "The labelled set")',
+    labelled_set: 'test/fixtures/linkage/labelled-43-fresh.csv, the blind readings since round 3 (round 6\'s measured set; round 5\'s pairs and random clusters, tuning data since round 6; round 3\'s fresh pairs and round 4\'s random clusters, tuning data since round 5); labelled-43.csv, round 1 (docs/duplicates.md, "The labelled set")',
     measured_round: MEASURED_ROUND.round, rules_frozen: MEASURED_ROUND.rules,
-    pair_precision: p(m.pairs.round5.precision), pair_recall: p(m.pairs.round5.recall), cluster_precision: p(m.clusters.round5.precision), same_case_clusters_whole: p(m.clusters.round5.sameWhole),
+    pair_precision: p(m.pairs.round6.precision), pair_recall: p(m.pairs.round6.recall), cluster_precision: p(m.clusters.round6.precision), same_case_clusters_whole: p(m.clusters.round6.sameWhole),
     pair_precision_weighted: round(m.weighted.precision), pair_recall_weighted: round(m.weighted.recall),
-    second_reading_pairs_measured: m.secondRound5.pairs, kappa_measured: round(m.secondRound5.kappa),
+    second_reading_pairs_measured: m.secondRound6.pairs, kappa_measured: round(m.secondRound6.kappa),
+    second_reading_pairs_round_5: m.secondRound5.pairs, kappa_round_5: round(m.secondRound5.kappa),
+    pair_precision_round_5_post_hoc: p(m.pairs.round5.precision), pair_recall_round_5_post_hoc: p(m.pairs.round5.recall),
+    cluster_precision_round_5_post_hoc: p(m.clusters.round5.precision), same_case_clusters_whole_round_5_post_hoc: p(m.clusters.round5.sameWhole),
     second_reading_pairs: m.secondFresh.pairs, kappa: round(m.secondFresh.kappa),
     pair_precision_fresh_post_hoc: p(m.pairs.fresh.precision), pair_recall_fresh_post_hoc: p(m.pairs.fresh.recall),
     cluster_precision_round_4_post_hoc: p(m.clusters.round4.precision), same_case_clusters_whole_round_4_post_hoc: p(m.clusters.round4.sameWhole),
@@ -165,10 +172,10 @@ export function renderDomainModule(m: MeasuredFigures): string {
  * random clusters (measured_round: both drawn on the rules frozen for it, rules_frozen, and read
  * blind), each with its Wilson 95% interval (k of n; n 0: not yet read, value and interval null),
  * the pairs weighted back to all candidate pairs (_weighted, point estimates; -1: not available),
- * Cohen's kappa of the measured round's blind second reading (_measured) and of the fresh set's
- * (round 3's draw; -1: not available). Post
- * hoc (tuning data, not a measurement): round 3's fresh pairs and round 4's random clusters under
- * today's rules (_fresh_post_hoc, _round_4_post_hoc), measured-04 (_tuning_fresh), round 1's
+ * Cohen's kappa of the measured round's blind second reading (_measured), of round 5's (_round_5)
+ * and of the fresh set's (round 3's draw; -1: not available). Post
+ * hoc (tuning data, not a measurement): round 5's pairs and random clusters, round 3's fresh pairs
+ * and round 4's random clusters under today's rules (_round_5_post_hoc, _fresh_post_hoc, _round_4_post_hoc), measured-04 (_tuning_fresh), round 1's
  * measured part (_post_hoc); the fresh pairs under the linkage of their draw (_before: round 3's
  * rules) and round 1's under its draw's (_round_1_before). Written by scripts/linkage-measure.ts; do not edit by hand
  * (test/ingest/linkage/measured-page.test.ts checks it). Served by \`GET /analyses\` as

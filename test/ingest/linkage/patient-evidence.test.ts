@@ -4,7 +4,7 @@
  * of the labelled set, test/fixtures/linkage/labelled-pairs.csv).
  */
 import { describe, expect, it } from 'vitest';
-import { linkageFeatures } from '../../../src/ingest/linkage/features.js';
+import { linkageFeatures, SPLTTYPE_LABEL } from '../../../src/ingest/linkage/features.js';
 import {
   ageBandOf, differentPatients, isGroupNarrative, lotsAlike, measuresOf, namesSibling, oneEditApart, otherSuffix, patientEvidence, pronounSexOf, sameSeries, statedAgeOf,
 } from '../../../src/ingest/linkage/patient-evidence.js';
@@ -234,5 +234,66 @@ describe('two episodes, one measure, lots contained (issue 43, round 5)', () => 
       { ...child, age: 1.3, vaccines: [{ name: 'HIBV', lot: '1115N' }, { name: 'MMR', lot: '0812N' }] })).toBe('');
     expect(reason({ ...child, vaccines: [{ name: 'HEPBHIB', lot: '1115N' }, { name: 'MMR', lot: '0812N' }] },
       { ...child, age: 1.3, vaccines: [{ name: 'HIBV', lot: '1116N' }, { name: 'MMR', lot: '0812N' }] })).toBe('vaccination');
+  });
+});
+
+describe('batches, numbered patients, doses apart, a docket label (issue 43, round 6)', () => {
+  it('keeps a batch pair apart unless it reads as one form written twice: the same vaccines, onset and half the words', () => {
+    // husband and wife of one clinic's mailing (S190): pneumococcal alone against influenza and pneumococcal, onsets a day apart
+    const text = 'BOTH THIS PATIENT AND SPOUSE HAD THE SAME VACCINATION; red swollen arm and fever';
+    const spouse = { age: 71, sex: 'F' as const, vaxDate: 20061107, onsetDate: 20061109, narrative: text, events: ['Erythema'] };
+    const ppv = [{ name: 'PPV', lot: '0486F' }];
+    expect(reason({ ...spouse, vaccines: ppv }, { ...spouse, vaccines: [...ppv, { name: 'FLU3', lot: 'U1913AA' }] }, [1, 2])).toBe('batch');
+    expect(reason({ ...spouse, vaccines: ppv }, { ...spouse, vaccines: ppv, onsetDate: 20061110 }, [1, 2])).toBe('batch');
+    // the same form sent twice
+    expect(reason({ ...spouse, vaccines: ppv }, { ...spouse, vaccines: ppv }, [1, 2])).toBe('');
+    // two premature infants of one ward: same day, lot and events, each course in its own words (S054)
+    const infant = { age: 0.2, sex: 'M' as const, vaxDate: 20060726, onsetDate: 20060727, events: ['Oxygen saturation decreased'] };
+    expect(reason({ ...infant, narrative: 'Oxygen saturation dropped from 98% to 68% within 1 hour, 90% 14 hours later' },
+      { ...infant, narrative: 'saturation dropped from 96% to 90% within 2 hours; 10 hours after injection O2 to 90% for 3 hours' }, [1, 12])).toBe('batch');
+  });
+
+  it('reads two case numbers of one sender as two patients when ages are known and the vaccination dates or ages differ', () => {
+    const girl = { age: 19, sex: 'F' as const, vaccines: [{ name: 'HPV4', lot: '0702F' }], narrative: 'Gardasil dose 1, became faint' };
+    // T05: WAES0608USA03961 vaccinated 15 August, WAES0609USA04418 on 11 August (texts apart: no series by template)
+    expect(reason({ ...girl, splttype: 'WAES0608USA03961', vaxDate: 20060815 }, { ...girl, splttype: 'WAES0609USA04418', vaxDate: 20060811, narrative: 'fever for four days' })).toBe('series');
+    // T08: ages 44 and 43 under two numbers
+    expect(reason({ ...girl, age: 44, splttype: 'EBU910949', vaxDate: 19910502 }, { ...girl, age: 43, splttype: 'EBU920342', vaxDate: 19910502 })).toBe('series');
+    // a sender's follow-up of one patient under a new number: the same age and vaccination date
+    expect(reason({ ...girl, splttype: 'WAES0608USA03961', vaxDate: 20060815 }, { ...girl, splttype: 'WAES0611USA00001', vaxDate: 20060815, narrative: 'follow-up: recovered' })).toBe('');
+    // an age missing in one is no evidence
+    expect(reason({ ...girl, splttype: 'WAES0608USA03961', vaxDate: 20060815 }, { ...girl, age: undefined, splttype: 'WAES0609USA04418', vaxDate: 20060811, narrative: 'fever for four days' })).toBe('');
+  });
+
+  it('reads vaccination dates a week or more apart as two doses unless a narrative names the other date or the texts are one', () => {
+    // S228: one girl's doses of 5 May and 9 June, each with its rash
+    const girl = { age: 13.4, sex: 'F' as const, splttype: 'ID97026', vaccines: [{ name: 'HEP', lot: '1156D' }] };
+    expect(reason({ ...girl, vaxDate: 19970505, narrative: 'pt recv vax and had sl rash around neck' },
+      { ...girl, vaxDate: 19970609, onsetDate: 19970612, narrative: 'pt devel more serious rash, hives over trunk' })).toBe('episode');
+    // a follow-up naming the other date corrects it
+    expect(reason({ ...girl, vaxDate: 19970505, narrative: 'pt recv vax and had sl rash around neck' },
+      { ...girl, vaxDate: 19970609, onsetDate: 19970612, narrative: 'vax date 05/05/1997 corrected; more serious rash' })).toBe('');
+    // one text with a typo in a date (S051: 06/02 against 06/22)
+    const text = 'seen by her physician on 07/11/2000 and sent to the ER; skin started to peel';
+    expect(reason({ ...girl, vaxDate: 20000602, narrative: text }, { ...girl, vaxDate: 20000622, narrative: text })).toBe('');
+    // six days apart is not yet two doses
+    expect(reason({ ...girl, vaxDate: 19970505, narrative: 'sl rash around neck' }, { ...girl, vaxDate: 19970511, narrative: 'hives over trunk' })).toBe('');
+  });
+
+  it('keeps group wording in both reports even for one visit', () => {
+    const child = { age: 1.5, sex: 'M' as const, vaxDate: 20010321, onsetDate: 20010321, vaccines: [{ name: 'PNC', lot: '473333' }] };
+    const one = 'This is 1 of 2 pt from this facility who had an adverse experience following receipt of Prevnar; trouble walking';
+    const two = 'This is 1 of 2 pt from this facility who had an adverse experience following receipt of Prevnar; red spots on face';
+    expect(reason({ ...child, splttype: 'HQ8866526MAR2001', narrative: one }, { ...child, splttype: 'HQ0482103MAY2001', narrative: two })).toBe('group');
+    // one-sided wording is lifted by one visit, as before
+    expect(reason({ ...child, splttype: 'HQ8866526MAR2001', narrative: one }, { ...child, splttype: 'HQ0482103MAY2001', narrative: 'red spots on face and trouble walking' })).toBe('');
+  });
+
+  it('reads a SPLTTYPE on more than SPLTTYPE_LABEL reports as a label, not a case number', () => {
+    const comments: FixtureReport[] = Array.from({ length: SPLTTYPE_LABEL + 1 }, (_, k) => ({ id: k + 1, splttype: 'FEDREG2004', vaccines: [{ name: 'ANTH', lot: null }], events: ['Pain'], vaxDate: 0 }));
+    const f = linkageFeatures(columnsOf(comments));
+    expect(f.splttype[0]).toBe('');
+    const few = linkageFeatures(columnsOf(comments.slice(0, SPLTTYPE_LABEL)));
+    expect(few.splttype[0]).toBe('FEDREG2004');
   });
 });
