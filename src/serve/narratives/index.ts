@@ -42,7 +42,7 @@
  * of text and 0.4 GB of postings). Such an index holds the file open until {@link close}.
  */
 import { TEXT_EXPANSION_MAX_WORDS, TEXT_PREFIX_MAX_WORDS, type TextQuery, type TextTerm } from './query.js';
-import { GrowingInt32, filter, intersect, subtract, unite } from './postings.js';
+import { GrowingInt32, intersect, subtract, unite } from './postings.js';
 import { NARRATIVE_FIELDS } from '../../domain/report-columns.js';
 import type { NarrativeRecord } from './records.js';
 import { NarrativeTexts, sharedInt32, type SharedTexts } from './texts.js';
@@ -338,10 +338,8 @@ export class NarrativeIndex {
   private holding(list: Int32Array, phrase: readonly string[], check: SearchCheck): Int32Array {
     const holds = phraseTest(phrase);
     let tested = 0;
-    return filter(list, (ordinal) => {
+    return this.texts.filterReports(list, FIELDS, holds, () => {
       if ((tested++ & 255) === 0) check();
-      for (const text of this.texts.run(ordinal * FIELDS, FIELDS)) if (text !== null && holds(text)) return true;
-      return false;
     });
   }
 

@@ -75,6 +75,27 @@ describe('the narrative index kept beside its store', () => {
     cut.close();
   });
 
+  it('a phrase verified over many candidates read from the file, near and far apart (reads grouped), finds what the index in memory finds', async () => {
+    // 400 reports; every 7th holds the phrase in one field, every 5th holds both words apart; every 11th carries 6,000 characters of filler (a gap past the grouping's).
+    const filler = 'lorem ipsum '.repeat(500);
+    const many = Array.from({ length: 400 }, (_, i): NarrativeRecord => ({
+      id: 1000 + i,
+      fields: [i % 11 === 0 ? filler : `report ${i}`, i % 7 === 0 ? 'seen at urgent care' : null, i % 5 === 0 ? 'care was urgent' : null, null, i % 13 === 0 ? 'Urgent   Care!' : null, null],
+    }));
+    const built = NarrativeIndex.build(many);
+    const reopened = (await saveAndReopen(file, indexKey(store), built))!;
+    try {
+      const expected = many.filter((r) => r.fields.some((t) => t !== null && /urgent\W+care/i.test(t))).map((r) => r.id);
+      expect(expected.length).toBe(84); // 58 multiples of 7 and 31 of 13 in 0..399, 5 of both (0, 91, 182, 273, 364)
+      expect(found(built, '"urgent care"')).toEqual(expected);
+      expect(found(reopened, '"urgent care"')).toEqual(expected);
+      expect(found(reopened, '"care was urgent" -"urgent care"')).toEqual(found(built, '"care was urgent" -"urgent care"'));
+      expect(found(reopened, '"lorem ipsum lorem"')).toEqual(many.filter((_, i) => i % 11 === 0).map((r) => r.id));
+    } finally {
+      reopened.close();
+    }
+  });
+
   it('saveAndReopen answers the index reading the file it wrote, with the same answers', async () => {
     const key = indexKey(store);
     const built = NarrativeIndex.build(CORPUS);
