@@ -146,8 +146,8 @@ export function* breakdownSteps(index: ReportIndex, reports: Int32Array, vaccine
     for (let row = data.vaccines.start[r]; row < data.vaccines.start[r + 1]; row++) {
       const id = index.vaccineId[row];
       if (vaccines === null || matchedVaccine[id]) {
-        if (firstDose === undefined) firstDose = data.vaccines.dose[row];
-        const maker = data.vaccines.manufacturer[row] ?? 'unknown';
+        if (firstDose === undefined) firstDose = data.vaccines.dose.at(row);
+        const maker = data.vaccines.manufacturer.at(row) ?? 'unknown';
         if (makerSeen.get(maker) !== r) {
           makerSeen.set(maker, r);
           add(manufacturer, maker);
