@@ -27,6 +27,10 @@
  *   10% sample, 2026-11-28 (issue 41, memory: evidence tables shared, linkage text in chunks, threads let go before the write;
  *     load mean 9.3 before, 19.9 after): peak RSS of the tree 2.98 -> 2.36 GiB (write 2.98 -> 2.36, rows types 2.55 -> 2.13),
  *     the phases' CPU 277 -> 296 s (noise of the load), the store identical (bench/compare-stores.ts).
+ *   full store served, 2026-11-28 (issue 41, fifth round: the narrative index's texts and postings read from its file, the
+ *     VAX and event strings as codes; main then this code on the same store, load 5-7): RSS at ready 3.13 -> 1.59 GiB (first
+ *     start, index built), 2.87 -> 1.34 GiB (second start), ready 23.0 -> 23.5 s (second), text p99 1,099 -> 716 ms,
+ *     cold /triage 1,003 -> 1,274 ms (latest; 830-945 in other runs), /signals p99 15.9 -> 7.0 ms.
  *
  * Run: npm run build && nice -n 10 npx tsx bench/full-size.ts --vaers DIR [--store FILE] [--skip-build] [--skip-duckdb] [--read-only]
  *   --read-only  the read phase alone (readVaers with the narratives, in a child process, RSS sampled) and DuckDB's read_csv; no build
