@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     const events = new Set<string>();
     for (const r of reports.subarray(0, 50)) {
       const { start, term } = service.index.data.events;
-      for (let row = start[r]; row < start[r + 1]; row++) events.add(term[row]);
+      for (let row = start[r]; row < start[r + 1]; row++) events.add(term.at(row));
     }
     for (const event of events) {
       if (pairTimes.length >= pairsWanted) break;

@@ -31,6 +31,10 @@
  *     10.5 before, 5.8 after): main heap after the read 672 of 806 -> 358 of 414 MiB (used of total), after the
  *     interactions 920 of 958 -> 307 of 379; peak RSS of the tree 2.49 -> 1.94 GiB (write both times); read CPU
  *     12.0 -> 10.4 s, write CPU 15.5 -> 20.0 s; the store identical (bench/compare-stores.ts).
+ *   full store served, 2026-11-28 (issue 41, fifth round: the narrative index's texts and postings read from its file, the
+ *     VAX and event strings as codes; main then this code on the same store, load 5-7): RSS at ready 3.13 -> 1.59 GiB (first
+ *     start, index built), 2.87 -> 1.34 GiB (second start), ready 23.0 -> 23.5 s (second), text p99 1,099 -> 716 ms,
+ *     cold /triage 1,003 -> 1,274 ms (latest; 830-945 in other runs), /signals p99 15.9 -> 7.0 ms.
  *
  * Run: npm run build && nice -n 10 npx tsx bench/full-size.ts --vaers DIR [--store FILE] [--skip-build] [--skip-duckdb] [--read-only]
  *   --read-only  the read phase alone (readVaers with the narratives, in a child process, RSS sampled) and DuckDB's read_csv; no build

@@ -30,8 +30,10 @@ export async function withGeneration(live: LiveStore, reply: FastifyReply, handl
     reply.header('x-reports-build', generation.build);
     return await handle(generation);
   } catch (error) {
-    // The store could not be read (a corrupt block): 503, and /readyz says not ready (live-store.ts).
+    // The store (a corrupt block) or its narrative index file (truncated) could not be read: 503,
+    // and /readyz says not ready (live-store.ts).
     if (!(error instanceof StoreReadError)) throw error;
+    generation.markBroken(error.message);
     return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).header('cache-control', 'no-store').send(errorBody(error.message));
   } finally {
     generation.release();

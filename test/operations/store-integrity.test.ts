@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, open, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,6 +119,58 @@ describe('a corrupt store is never served as ready', () => {
       expect(existsSync(`${copy}.verified`)).toBe(false);
       // What it holds in memory still answers.
       expect((await app.inject('/signals?vaccine=MMR')).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+});
+
+describe('the narrative index file beside the store, read at request time', () => {
+  it('cut short after it loaded: a text search and a report view answer 503 with the Error object, /readyz 503; a renamed-in file is never read', async () => {
+    const copy = join(dir, 'texts.duckdb');
+    await copyFile(store, copy);
+    const first = await buildServedApp({ storePath: copy });
+    await first.live.current!.complete;
+    await first.app.close(); // wrote copy.narratives
+    const { app, live } = await buildServedApp({ storePath: copy });
+    const reported: string[] = [];
+    live.onBroken = (path, message) => reported.push(`${path}: ${message}`);
+    try {
+      await live.current!.complete;
+      const found = await app.inject('/cases?text=narrative');
+      expect(found.statusCode).toBe(200);
+      const ids = (found.json().reports as Array<{ vaers_id: number }>).map((r) => r.vaers_id);
+      expect(ids.length).toBeGreaterThan(0);
+      // Another file renamed onto the path: the served index still reads the file it checked.
+      const file = `${copy}.narratives`;
+      await copyFile(file, `${file}.old`);
+      await writeFile(`${file}.new`, 'not an index');
+      await rename(`${file}.new`, file);
+      const again = await app.inject('/cases?text=narrative&limit=7');
+      expect(again.statusCode).toBe(200);
+      expect((again.json().reports as Array<{ vaers_id: number }>).map((r) => r.vaers_id)).toEqual(ids.slice(0, 7));
+      // The checked file itself cut short (the same inode the server holds open): reading past the cut fails.
+      await rename(`${file}.old`, file);
+      const { app: app2, live: live2 } = await buildServedApp({ storePath: copy });
+      live2.onBroken = (path, message) => reported.push(`${path}: ${message}`);
+      try {
+        await live2.current!.complete;
+        await truncate(file, 64);
+        const res = await app2.inject(`/reports/${ids[0]}`);
+        expect(res.statusCode, res.body).toBe(503);
+        expect(res.json()).toEqual({ error: expect.stringMatching(/narrative index .* could not be read.*truncated/), hypothesis: HYPOTHESIS });
+        expect(res.headers['retry-after']).toBeDefined();
+        const search = await app2.inject('/cases?text=narrative');
+        expect(search.statusCode, search.body).toBe(503);
+        expect(search.json().error).toMatch(/narrative index .* could not be read/);
+        expect((await app2.inject('/readyz')).statusCode).toBe(503);
+        expect(reported).toHaveLength(1);
+        expect(reported[0]).toContain('truncated');
+        // What does not read the file still answers.
+        expect((await app2.inject('/signals?vaccine=MMR')).statusCode).toBe(200);
+      } finally {
+        await app2.close();
+      }
     } finally {
       await app.close();
     }

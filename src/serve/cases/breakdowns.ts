@@ -10,6 +10,7 @@
 import { AGE_GROUPS, isSerious, OUTCOME, SEX_CODES, type OutcomeName } from '../../domain/report-rules.js';
 import type { ReportIndex } from './index.js';
 import { runAll, type Steps } from './slices.js';
+import { formatQuarter } from '../../domain/quarter.js';
 import { lagSteps, onsetSteps, STEP_REPORTS, type LagSummary, type OnsetComparison } from './timing.js';
 
 /** How many entries the ranked breakdowns (state, manufacturer, co-reported names) list. */
@@ -66,6 +67,9 @@ export function onsetInterval(days: number): (typeof ONSET_INTERVALS)[number] {
 /** The outcome flags as (breakdown key, bit), lower-cased once. */
 const OUTCOME_KEYS: ReadonlyArray<readonly [string, number]> = (Object.entries(OUTCOME) as Array<[OutcomeName, number]>).map(([name, bit]) => [name.toLowerCase(), bit]);
 
+/** The position of each onset interval in ONSET_INTERVALS. */
+const ONSET_INDEX: ReadonlyMap<string, number> = new Map(ONSET_INTERVALS.map((interval, k) => [interval, k]));
+
 function zeros(keys: readonly string[]): Record<string, number> {
   return Object.fromEntries(keys.map((k) => [k, 0]));
 }
@@ -112,6 +116,16 @@ export function* breakdownSteps(index: ReportIndex, reports: Int32Array, vaccine
   const dose = new Map<string, number>();
   const state = new Map<string, number>();
   const manufacturer = new Map<string, number>();
+  // Counted by code position (sex, age group, onset interval, outcome bit, RECVDATE quarter) and
+  // named once after the loop, in the same key order (issue 41: a text alone may select 10^5 reports).
+  const sexes = new Float64Array(SEX_CODES.length);
+  const ages = new Float64Array(AGE_GROUPS.length);
+  const onsets = new Float64Array(ONSET_INTERVALS.length);
+  const outcomes = new Float64Array(OUTCOME_KEYS.length);
+  const quarters = new Map<number, number>();
+  let serious = 0;
+  /** The last report that counted each manufacturer: one count per report. */
+  const makerSeen = new Map<string, number>();
   const coVaccines = new Int32Array(index.vaccineNames.length);
   const coEvents = new Int32Array(index.eventNames.length);
   // The last report that counted each name: a name counts once per report.
@@ -120,21 +134,24 @@ export function* breakdownSteps(index: ReportIndex, reports: Int32Array, vaccine
   for (let i = 0; i < reports.length; i++) {
     if (i % STEP_REPORTS === STEP_REPORTS - 1) yield;
     const r = reports[i];
-    out.sex[SEX_CODES[data.sex[r]]]++;
-    out.age_group[AGE_GROUPS[data.ageGroup[r]].label]++;
-    out.onset_interval[onsetInterval(data.numdays[r])]++;
-    out.serious[isSerious(data.outcomes[r]) ? 'serious' : 'not_serious']++;
-    for (const [name, bit] of OUTCOME_KEYS) if (data.outcomes[r] & bit) out.outcomes[name]++;
-    const year = data.received[r].slice(0, 4);
-    out.received_year[year] = (out.received_year[year] ?? 0) + 1;
+    sexes[data.sex[r]]++;
+    ages[data.ageGroup[r]]++;
+    onsets[ONSET_INDEX.get(onsetInterval(data.numdays[r]))!]++;
+    const flags = data.outcomes[r];
+    if (isSerious(flags)) serious++;
+    for (let k = 0; k < OUTCOME_KEYS.length; k++) if (flags & OUTCOME_KEYS[k][1]) outcomes[k]++;
+    quarters.set(data.quarter[r], (quarters.get(data.quarter[r]) ?? 0) + 1);
     add(state, data.state[r] ?? 'unknown');
     let firstDose: string | null | undefined;
-    const makers = new Set<string>();
     for (let row = data.vaccines.start[r]; row < data.vaccines.start[r + 1]; row++) {
       const id = index.vaccineId[row];
       if (vaccines === null || matchedVaccine[id]) {
-        if (firstDose === undefined) firstDose = data.vaccines.dose[row];
-        makers.add(data.vaccines.manufacturer[row] ?? 'unknown');
+        if (firstDose === undefined) firstDose = data.vaccines.dose.at(row);
+        const maker = data.vaccines.manufacturer.at(row) ?? 'unknown';
+        if (makerSeen.get(maker) !== r) {
+          makerSeen.set(maker, r);
+          add(manufacturer, maker);
+        }
       }
       if (!matchedVaccine[id] && vaccineSeen[id] !== r) {
         vaccineSeen[id] = r;
@@ -142,7 +159,6 @@ export function* breakdownSteps(index: ReportIndex, reports: Int32Array, vaccine
       }
     }
     add(dose, firstDose ?? 'unknown');
-    for (const m of makers) add(manufacturer, m);
     for (let row = data.events.start[r]; row < data.events.start[r + 1]; row++) {
       const id = index.eventId[row];
       if (!matchedEvent[id] && eventSeen[id] !== r) {
@@ -151,8 +167,19 @@ export function* breakdownSteps(index: ReportIndex, reports: Int32Array, vaccine
       }
     }
   }
+  SEX_CODES.forEach((code, k) => (out.sex[code] = sexes[k]));
+  AGE_GROUPS.forEach((group, k) => (out.age_group[group.label] = ages[k]));
+  ONSET_INTERVALS.forEach((interval, k) => (out.onset_interval[interval] = onsets[k]));
+  OUTCOME_KEYS.forEach(([name], k) => (out.outcomes[name] = outcomes[k]));
+  out.serious = { serious, not_serious: reports.length - serious };
+  // The year received: RECVDATE's year, the year of its quarter (src/serve/store/reports.ts checks each report's quarter against its RECVDATE).
+  const years: Record<string, number> = {};
+  for (const [quarter, n] of quarters) {
+    const year = formatQuarter(quarter).slice(0, 4);
+    years[year] = (years[year] ?? 0) + n;
+  }
   out.dose = Object.fromEntries([...dose].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
-  out.received_year = Object.fromEntries(Object.entries(out.received_year).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+  out.received_year = Object.fromEntries(Object.entries(years).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
   out.state = ranked(state);
   out.manufacturer = ranked(manufacturer);
   out.co_vaccines = ranked(new Map(index.vaccineNames.flatMap((n, i) => (coVaccines[i] > 0 ? [[n, coVaccines[i]] as [string, number]] : []))));

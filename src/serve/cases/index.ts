@@ -6,7 +6,7 @@
  */
 import { eventIndex, pushTo, vaccineIndex, vaxTypeIndex, type EventIndex, type Vocabulary } from '../query/names.js';
 import type { NarrativeIndex } from '../narratives/index.js';
-import type { ReportData } from '../store/reports.js';
+import type { CodedColumn, ReportData } from '../store/reports.js';
 import { indexNarratives } from './narratives.js';
 
 /** Reports and their indexes (immutable after `indexReports`). */
@@ -46,13 +46,13 @@ export interface TypeIndex {
 }
 
 /** Distinct ascending report indexes per name, from per-row names (null: the row names none, id -1) and report starts. */
-function reportsByName(start: Int32Array, names: readonly (string | null)[]): { byName: Map<string, Int32Array>; ids: Int32Array; list: string[]; idOf: Map<string, number> } {
+function reportsByName(start: Int32Array, names: CodedColumn<string | null>): { byName: Map<string, Int32Array>; ids: Int32Array; list: string[]; idOf: Map<string, number> } {
   const lists = new Map<string, number[]>();
   const idOf = new Map<string, number>();
   const ids = new Int32Array(names.length).fill(-1);
   for (let report = 0; report + 1 < start.length; report++) {
     for (let row = start[report]; row < start[report + 1]; row++) {
-      const name = names[row];
+      const name = names.at(row);
       if (name === null) continue;
       let id = idOf.get(name);
       if (id === undefined) idOf.set(name, (id = idOf.size));
@@ -75,13 +75,14 @@ export function indexReports(data: ReportData, narratives: NarrativeIndex | null
   const events = reportsByName(data.events.start, data.events.term);
   const terms = eventIndex(events.byName.keys());
   const codesOf = new Map<string, string[]>();
-  data.vaccines.name.forEach((name, row) => {
-    const code = data.vaccines.type[row];
-    if (code === null) return;
+  for (let row = 0; row < data.vaccines.name.length; row++) {
+    const name = data.vaccines.name.at(row);
+    const code = data.vaccines.type.at(row);
+    if (code === null) continue;
     const codes = codesOf.get(name);
     if (!codes) codesOf.set(name, [code]);
     else if (!codes.includes(code)) codes.push(code);
-  });
+  }
   return {
     data,
     vocabulary: { ...vaccineIndex(vaccines.byName.keys(), new Map(), codesOf), ...terms },
@@ -102,9 +103,10 @@ export function indexReports(data: ReportData, narratives: NarrativeIndex | null
 function typeIndex(data: ReportData, terms: EventIndex): TypeIndex {
   const codes = reportsByName(data.vaccines.start, data.vaccines.type);
   const products = new Map<string, Set<string>>();
-  data.vaccines.type.forEach((code, row) => {
-    if (code !== null) products.set(code, (products.get(code) ?? new Set<string>()).add(data.vaccines.name[row]));
-  });
+  for (let row = 0; row < data.vaccines.type.length; row++) {
+    const code = data.vaccines.type.at(row);
+    if (code !== null) products.set(code, (products.get(code) ?? new Set<string>()).add(data.vaccines.name.at(row)));
+  }
   return {
     vocabulary: { ...vaxTypeIndex(codes.byName.keys()), ...terms },
     reportsByCode: codes.byName,

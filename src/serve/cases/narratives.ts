@@ -6,11 +6,13 @@
  * then dropped from ReportData, so each text is held once (by the index). Other narrative
  * columns (ALLERGIES) stay in ReportData. The index built is kept in a file beside the store
  * (src/serve/narratives/index-file.ts): a later load of the same store reads that file and does
- * not read the six columns at all (`readIndexedReports`).
+ * not read the six columns at all (`readIndexedReports`). Either way the index served reads its
+ * texts and postings from that file when asked (file-range.ts), so they are not in the process's
+ * memory; only when the file cannot be written are they held in memory.
  */
 import { NARRATIVE_FIELDS, NARRATIVE_REPORT_COLUMNS, sourceFieldsOf, type NarrativeReportColumn } from '../../domain/report-columns.js';
 import { NarrativeIndex } from '../narratives/index.js';
-import { indexFileOf, indexKey, loadIndexFile, saveIndexFile } from '../narratives/index-file.js';
+import { indexFileOf, indexKey, loadIndexFile, saveAndReopen } from '../narratives/index-file.js';
 import type { NarrativeRecord } from '../narratives/records.js';
 import { readReportData, type ReportData } from '../store/reports.js';
 
@@ -59,8 +61,9 @@ export type IndexSource = { kind: 'loaded' } | { kind: 'built'; saved: boolean }
  * the index from its file beside the store when that file is this store's (index-file.ts key) and
  * numbers its reports, and then the six indexed columns are not read from the store; else read,
  * built (indexNarratives) and written to that file before it resolves (so a load never leaves a
- * temporary file behind it; a folder that cannot be written leaves no file: `source.saved` false).
- * Null when the store has no report tables.
+ * temporary file behind it; a folder that cannot be written leaves no file: `source.saved` false,
+ * and the index stays in memory). The index holds its file open: the caller closes it
+ * (NarrativeIndex.close) when it stops serving it. Null when the store has no report tables.
  * @throws Error naming the file as readReportData does.
  */
 export async function readIndexedReports(storePath: string): Promise<{ data: ReportData; narratives: NarrativeIndex | null; source: IndexSource } | null> {
@@ -73,15 +76,23 @@ export async function readIndexedReports(storePath: string): Promise<{ data: Rep
   const file = indexFileOf(storePath);
   const stored = key === null ? null : loadIndexFile(file, key);
   if (stored) {
-    const data = await readReportData(storePath, { skip: INDEXED_STORE_COLUMNS });
+    let data: ReportData | null;
+    try {
+      data = await readReportData(storePath, { skip: INDEXED_STORE_COLUMNS });
+    } catch (error) {
+      stored.close();
+      throw error;
+    }
+    if (data && indexes(stored, data)) return { data, narratives: stored, source: { kind: 'loaded' } };
+    stored.close();
     if (!data) return null;
-    if (indexes(stored, data)) return { data, narratives: stored, source: { kind: 'loaded' } };
   }
   const data = await readReportData(storePath);
   if (!data) return null;
-  const narratives = indexNarratives(data);
-  if (!narratives || key === null) return { data, narratives, source: { kind: 'none' } };
-  return { data, narratives, source: { kind: 'built', saved: await saveIndexFile(file, key, narratives) } };
+  const built = indexNarratives(data);
+  if (!built || key === null) return { data, narratives: built, source: { kind: 'none' } };
+  const reopened = await saveAndReopen(file, key, built);
+  return { data, narratives: reopened ?? built, source: { kind: 'built', saved: reopened !== null } };
 }
 
 /** The text of narrative column `c` of report `r` (null: blank, or not kept): from the index for the six indexed fields, else from `data`. */

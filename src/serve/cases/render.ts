@@ -86,10 +86,14 @@ const COMPUTED: Record<Extract<JsonReportColumn, { store: null }>['json']['name'
   vaccines: ({ data }, r) => {
     const v = data.vaccines;
     const rows: CaseVaccine[] = [];
-    for (let row = v.start[r]; row < v.start[r + 1]; row++) rows.push(Object.fromEntries(VACCINE_COLUMNS.map((c) => [c.json.name, v[c.field][row]])) as CaseVaccine);
+    for (let row = v.start[r]; row < v.start[r + 1]; row++) rows.push(Object.fromEntries(VACCINE_COLUMNS.map((c) => [c.json.name, v[c.field].at(row)])) as CaseVaccine);
     return rows;
   },
-  events: ({ data }, r) => data.events.term.slice(data.events.start[r], data.events.start[r + 1]),
+  events: ({ data }, r) => {
+    const terms: string[] = [];
+    for (let row = data.events.start[r]; row < data.events.start[r + 1]; row++) terms.push(data.events.term.at(row));
+    return terms;
+  },
 };
 
 /** The JSON value of stored column `c` of report `r` (src/domain/report-columns.ts `ReportEncoding`). */

@@ -41,7 +41,7 @@ export function reportView(index: ReportIndex, r: number, analyses: readonly str
   const { data } = index;
   const listed = caseReport(index, r) as unknown as Record<string, unknown>;
   const events: ReportView['events'] = [];
-  for (let k = data.events.start[r]; k < data.events.start[r + 1]; k++) events.push({ term: data.events.term[k], version: data.events.version[k] });
+  for (let k = data.events.start[r]; k < data.events.start[r + 1]; k++) events.push({ term: data.events.term.at(k), version: data.events.version.at(k) });
   const details = Object.fromEntries(DETAIL_COLUMNS.map((c) => [c.store, detailValue(index, c, r)]));
   if (!('narrative' in listed)) listed.narrative = null;
   return {

@@ -27,7 +27,7 @@ import { Unavailable } from '../query/unavailable.js';
 import { formatQuarter } from '../../domain/quarter.js';
 import { filter } from '../narratives/postings.js';
 import { TEXT_USAGE } from '../narratives/query.js';
-import { searchOffThread } from '../narratives/search-pool.js';
+import { searchesEnded, searchOffThread } from '../narratives/search-pool.js';
 import { breakdownSteps, type Breakdowns } from './breakdowns.js';
 import { collapseSteps } from './duplicates.js';
 import { indexReports, type ReportIndex } from './index.js';
@@ -156,6 +156,18 @@ export class CasesService {
     // The day counts every case series reads, computed at load rather than by the first query.
     reportDayCounts(read.data);
     return new CasesService(indexReports(read.data, read.narratives), reportsThrough, eventGroups);
+  }
+
+  /**
+   * Stops serving: closes the narrative index's file (NarrativeIndex.close) once the text searches
+   * running on it have ended. Called when the generation serving the store closes (no request
+   * holds it any more); after, a text search or a narrative read of this service fails.
+   */
+  async close(): Promise<void> {
+    const narratives = this.index.narratives;
+    if (!narratives) return;
+    await searchesEnded(narratives);
+    narratives.close();
   }
 
   /** Reports kept by an analysis's subset rule (1) or not (0), computed once per analysis. */

@@ -83,14 +83,22 @@ export function lagBreakdown(data: ReportData, reports: Int32Array): { lag_inter
 
 /** {@link lagBreakdown} in steps (a yield every STEP_REPORTS reports). */
 export function* lagSteps(data: ReportData, reports: Int32Array): Steps<{ lag_interval: Record<string, number>; lag: LagSummary }> {
-  const intervals: Record<string, number> = Object.fromEntries(LAG_INTERVALS.map((k) => [k, 0]));
+  // Counted per interval position (LAG_INTERVALS order; the last is `unknown`), named after.
+  const counts = new Float64Array(LAG_INTERVALS.length);
   const known: number[] = [];
   for (let i = 0; i < reports.length; i++) {
     if (i % STEP_REPORTS === STEP_REPORTS - 1) yield;
     const days = reportLagDays(data, reports[i]);
-    intervals[lagInterval(days)]++;
-    if (days !== null) known.push(days);
+    if (days === null) {
+      counts[LAG_INTERVALS.length - 1]++;
+      continue;
+    }
+    let k = 0;
+    while (k < LAG_UPPER.length && days > LAG_UPPER[k]) k++;
+    counts[k]++;
+    known.push(days);
   }
+  const intervals: Record<string, number> = Object.fromEntries(LAG_INTERVALS.map((name, k) => [name, counts[k]]));
   const sorted = Float64Array.from(known).sort();
   return {
     lag_interval: intervals,

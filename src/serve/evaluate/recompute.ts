@@ -46,7 +46,7 @@ function itemsOf(data: ReportData, kind: AnalysisDefinition['items'], i: number)
   const names = new Set<string>();
   const { start } = data.vaccines;
   for (let row = start[i]; row < start[i + 1]; row++) {
-    const name = kind === 'vaccine' ? data.vaccines.name[row] : data.vaccines.type[row];
+    const name = kind === 'vaccine' ? data.vaccines.name.at(row) : data.vaccines.type.at(row);
     if (name !== null && name !== undefined) names.add(name);
   }
   return names;
@@ -101,7 +101,7 @@ export function tallyAnalysis(data: ReportData, analysis: AnalysisDefinition, sc
     const named = [...itemSets[k]].filter((v) => tallies.items.has(v));
     for (const v of named) tallies.items.get(v)![cell]++;
     const hit = new Set<string>();
-    for (let row = data.events.start[i]; row < data.events.start[i + 1]; row++) for (const event of eventsOfTerm.get(data.events.term[row]) ?? []) hit.add(event);
+    for (let row = data.events.start[i]; row < data.events.start[i + 1]; row++) for (const event of eventsOfTerm.get(data.events.term.at(row)) ?? []) hit.add(event);
     for (const event of hit) {
       const counts = tallies.events.get(event)!;
       counts[cell]++;

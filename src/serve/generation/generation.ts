@@ -22,17 +22,9 @@ import { withStore, type OpenStore } from '../store/serving.js';
 import { verifiedStampOf, verifyTablesOnce } from '../store/verified.js';
 import { readTriageWindows, type TriageWindows } from '../store/triage-rows.js';
 import { readStoreWindows } from '../store/windows.js';
+import { StoreReadError } from '../query/store-read-error.js';
 
-/**
- * A store read at request time failed in the storage (a corrupt or unreadable block): the
- * resources answer 503 with its message, the generation is marked broken (`/readyz` 503).
- */
-export class StoreReadError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'StoreReadError';
-  }
-}
+export { StoreReadError };
 
 /** DuckDB's messages of a storage failure (as opposed to a bad query). */
 const STORAGE_FAILURE = /IO Error|Corrupt|checksum|Serialization Error|INTERNAL Error|FATAL Error|invalidated|Could not read/i;
@@ -158,12 +150,20 @@ export class Generation {
       const failure = `the store ${this.path} could not be read (${what}): ${message}`;
       // The file is no longer known good: the next load of it (a reload, a restart) reads it whole again.
       await rm(verifiedStampOf(this.path), { force: true }).catch(() => undefined);
-      if (this.failure === null) {
-        this.failure = failure;
-        this.onBroken?.(this, failure);
-      }
+      this.markBroken(failure);
       throw new StoreReadError(`${failure}; the server is not ready until the store is replaced or reloaded`, { cause: error });
     }
+  }
+
+  /**
+   * Marks the generation broken after a storage failure at request time (`failure`: /readyz
+   * answers 503; `onBroken` is told once): a failed read of the store (`read`), or of the narrative
+   * index file beside it (a StoreReadError of src/serve/narratives/file-range.ts, seen by src/http/resource.ts).
+   */
+  markBroken(message: string): void {
+    if (this.failure !== null) return;
+    this.failure = message;
+    this.onBroken?.(this, message);
   }
 
   /** Marks a request as using this generation. */
@@ -192,6 +192,7 @@ export class Generation {
       await Promise.allSettled(this.closeHooks.map((dispose) => dispose()));
       await this.complete.catch(() => undefined);
       await this.analyses.close();
+      await (await this.cases.catch(() => null))?.close();
       this.held.clear();
       this.store.close();
     })();

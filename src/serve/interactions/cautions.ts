@@ -81,7 +81,7 @@ function windowReports(index: ReportIndex, from: number, to: number): WindowRepo
     const products = new Set<number>(), types = new Set<string>(), events = new Set<number>();
     for (let row = data.vaccines.start[r]; row < data.vaccines.start[r + 1]; row++) {
       if (index.vaccineId[row] >= 0) products.add(index.vaccineId[row]);
-      const type = data.vaccines.type[row];
+      const type = data.vaccines.type.at(row);
       if (type) types.add(type);
     }
     if (products.size === 0) continue;

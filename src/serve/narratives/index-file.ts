@@ -15,9 +15,14 @@
  * of another key, a damaged one (digest, sizes) or one of another format is not used: the index is
  * built from the store as before and the file replaced. The caller also checks that the index's
  * VAERS_IDs are the store's reports, in order (src/serve/cases/service.ts).
+ *
+ * Read back, the texts and the postings are not copied into memory: the file stays open and they
+ * are read from it when asked (file-range.ts); the digest is still checked over every byte (in
+ * chunks, at load). The format is the one written since this file's first version.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import type { FileRange } from './file-range.js';
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +40,11 @@ const ARRAYS = [
 ] as const;
 
 type IndexArray = Int32Array | Uint32Array | Uint8Array;
+
+/** The arrays left in the file when it is read back (read on demand: file-range.ts). */
+const IN_FILE: ReadonlySet<string> = new Set(['texts.bytes', 'postings']);
+/** Bytes read at a time while the digest of an array left in the file is checked. */
+const DIGEST_CHUNK = 4 << 20;
 
 interface Header {
   key: string;
@@ -74,7 +84,9 @@ export function indexKey(storePath: string): string {
     .digest('hex');
 }
 
+/** The arrays of an index in file order. @throws Error when its texts or postings are not in memory (an index read back from its file). */
 function arraysOf(shared: SharedNarrativeIndex): IndexArray[] {
+  if (shared.texts.bytes === null || shared.postings === null) throw new Error('saveIndexFile: the index was read back from a file; it is saved already');
   return [shared.ids, shared.byId, shared.texts.bytes, shared.texts.ends, shared.vocabulary, shared.start, shared.postings];
 }
 
@@ -85,11 +97,24 @@ function bytesOf(array: IndexArray): Buffer {
 const padTo8 = (n: number): number => (8 - (n % 8)) % 8;
 
 /**
- * Writes `index` to `file` under `key` (a temporary file renamed when complete). Never throws:
- * a folder that cannot be written leaves no file (and no temporary one), and resolves false.
+ * Writes `index` (built in memory) to `file` under `key` (a temporary file renamed when complete).
+ * Never throws: a folder that cannot be written leaves no file (and no temporary one), and resolves false.
  */
 export async function saveIndexFile(file: string, key: string, index: NarrativeIndex): Promise<boolean> {
-  const arrays = arraysOf(index.share());
+  const saved = await saveAndReopen(file, key, index);
+  saved?.close();
+  return saved !== null;
+}
+
+/**
+ * Writes `index` (built in memory) to `file` under `key` as {@link saveIndexFile}, and answers the
+ * same index reading its texts and postings from the file just written (opened before the rename,
+ * so it is that file whatever is renamed onto the path later), as {@link loadIndexFile} would give
+ * it without reading the file back; null when the file could not be written (nothing left behind).
+ */
+export async function saveAndReopen(file: string, key: string, index: NarrativeIndex): Promise<NarrativeIndex | null> {
+  const shared = index.share();
+  const arrays = arraysOf(shared);
   const hash = createHash('sha256');
   for (const a of arrays) hash.update(bytesOf(a));
   const header: Header = { key, arrays: arrays.map((a, i) => ({ name: ARRAYS[i][0], bytes: a.byteLength })), sha256: hash.digest('hex') };
@@ -99,23 +124,33 @@ export async function saveIndexFile(file: string, key: string, index: NarrativeI
   head.writeUInt32LE(json.length, MAGIC.length);
   json.copy(head, MAGIC.length + 4);
   const temp = `${file}.tmp-${process.pid}-${Date.now()}`;
+  let fd: number | null = null;
   try {
     const handle = await open(temp, 'wx');
+    const offsets: number[] = [];
     try {
+      let position = head.length;
       await handle.write(head);
       for (const a of arrays) {
+        offsets.push(position);
         await handle.write(bytesOf(a));
         const pad = padTo8(a.byteLength);
         if (pad > 0) await handle.write(Buffer.alloc(pad));
+        position += a.byteLength + pad;
       }
     } finally {
       await handle.close();
     }
+    fd = openSync(temp, 'r');
     await rename(temp, file);
-    return true;
+    const range = (i: number): FileRange => ({ fd: fd as number, path: file, offset: offsets[i], bytes: arrays[i].byteLength });
+    const reopened = NarrativeIndex.fromStored({ ...shared, texts: { bytes: null, file: range(2), ends: shared.texts.ends }, postings: null, postingsFile: range(6) });
+    if (!reopened) throw new Error('unreachable: the index just written does not fit its own shape');
+    return reopened;
   } catch {
+    if (fd !== null) closeSync(fd);
     await rm(temp, { force: true }).catch(() => undefined);
-    return false;
+    return null;
   }
 }
 
@@ -130,10 +165,22 @@ function readFully(fd: number, into: Uint8Array, position: number): boolean {
   return true;
 }
 
+/** Feeds bytes `position`..`position + bytes` of the file to `hash`, DIGEST_CHUNK at a time; false when the file ends first. */
+function hashRange(fd: number, position: number, bytes: number, hash: ReturnType<typeof createHash>): boolean {
+  const chunk = Buffer.allocUnsafe(Math.min(bytes, DIGEST_CHUNK));
+  for (let done = 0; done < bytes; done += chunk.length) {
+    const part = chunk.subarray(0, Math.min(chunk.length, bytes - done));
+    if (!readFully(fd, part, position + done)) return false;
+    hash.update(part);
+  }
+  return true;
+}
+
 /**
  * The index held in `file` when it was written under `key` and is whole (magic, sizes and
- * digest check), its arrays in shared memory as NarrativeIndex.build makes them; else null
- * (absent, another key, damaged). Never throws for a bad file.
+ * digest check); else null (absent, another key, damaged). Never throws for a bad file. Its ids,
+ * offsets, vocabulary and postings' runs are read into shared memory; its texts and postings
+ * stay in the file, held open and read when asked (file-range.ts) until the index's `close()`.
  */
 export function loadIndexFile(file: string, key: string): NarrativeIndex | null {
   let fd: number;
@@ -142,6 +189,7 @@ export function loadIndexFile(file: string, key: string): NarrativeIndex | null 
   } catch {
     return null;
   }
+  let index: NarrativeIndex | null = null;
   try {
     const start = Buffer.alloc(MAGIC.length + 4);
     if (!readFully(fd, start, 0) || !start.subarray(0, MAGIC.length).equals(MAGIC)) return null;
@@ -153,27 +201,34 @@ export function loadIndexFile(file: string, key: string): NarrativeIndex | null 
     if (header.key !== key || !Array.isArray(header.arrays) || header.arrays.length !== ARRAYS.length) return null;
     let position = start.length + length + padTo8(start.length + length);
     const hash = createHash('sha256');
-    const arrays: IndexArray[] = [];
+    const arrays: Array<IndexArray | FileRange> = [];
     for (const [i, [name, Type]] of ARRAYS.entries()) {
       const { name: stored, bytes } = header.arrays[i];
       if (stored !== name || !Number.isSafeInteger(bytes) || bytes < 0 || bytes % Type.BYTES_PER_ELEMENT !== 0) return null;
-      const buffer = new SharedArrayBuffer(bytes);
-      const view = new Uint8Array(buffer);
-      if (!readFully(fd, view, position)) return null;
-      hash.update(view);
-      arrays.push(new (Type as unknown as new (shared: SharedArrayBuffer) => IndexArray)(buffer));
+      if (IN_FILE.has(name)) {
+        if (!hashRange(fd, position, bytes, hash)) return null;
+        arrays.push({ fd, path: file, offset: position, bytes });
+      } else {
+        const buffer = new SharedArrayBuffer(bytes);
+        const view = new Uint8Array(buffer);
+        if (!readFully(fd, view, position)) return null;
+        hash.update(view);
+        arrays.push(new (Type as unknown as new (shared: SharedArrayBuffer) => IndexArray)(buffer));
+      }
       position += bytes + padTo8(bytes);
     }
     if (hash.digest('hex') !== header.sha256) return null;
     const [ids, byId, bytes, ends, vocabulary, starts, postings] = arrays;
     const shared: SharedNarrativeIndex = {
-      ids: ids as Int32Array, byId: byId as Int32Array, texts: { bytes: bytes as Uint8Array, ends: ends as Uint32Array },
-      vocabulary: vocabulary as Uint8Array, start: starts as Int32Array, postings: postings as Int32Array,
+      ids: ids as Int32Array, byId: byId as Int32Array, texts: { bytes: null, file: bytes as FileRange, ends: ends as Uint32Array },
+      vocabulary: vocabulary as Uint8Array, start: starts as Int32Array, postings: null, postingsFile: postings as FileRange,
     };
-    return NarrativeIndex.fromStored(shared);
+    index = NarrativeIndex.fromStored(shared);
+    return index;
   } catch {
     return null;
   } finally {
-    closeSync(fd);
+    // Held open by the index it read (closed by its close()); else closed now.
+    if (index === null) closeSync(fd);
   }
 }

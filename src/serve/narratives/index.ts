@@ -35,12 +35,18 @@
  * for these texts, alone nearly the serving budget of 600 MB. So it is not used.
  * The index holds the texts (for phrase verification and snippets); `text()` and `fields()`
  * serve them to the report view, so that the narratives are held once in the serving process.
+ *
+ * Read back from its file (index-file.ts), the index keeps only the ids, the texts' offsets, the
+ * vocabulary and the runs of the postings in memory: the texts and the postings stay in the file
+ * and are read when a search or a page needs them (file-range.ts; at 2.1 million reports 0.9 GB
+ * of text and 0.4 GB of postings). Such an index holds the file open until {@link close}.
  */
 import { TEXT_EXPANSION_MAX_WORDS, TEXT_PREFIX_MAX_WORDS, type TextQuery, type TextTerm } from './query.js';
-import { GrowingInt32, filter, intersect, subtract, unite } from './postings.js';
+import { GrowingInt32, intersect, subtract, unite } from './postings.js';
 import { NARRATIVE_FIELDS } from '../../domain/report-columns.js';
 import type { NarrativeRecord } from './records.js';
 import { NarrativeTexts, sharedInt32, type SharedTexts } from './texts.js';
+import { closeFile, readRangeInto, type FileRange } from './file-range.js';
 import { phraseTest, words } from './words.js';
 import { ordinalById, partitionPoint } from '../query/search.js';
 
@@ -55,12 +61,15 @@ export interface NarrativeIndexStats {
   words: number;
   /** (word, report) entries of the postings. */
   postings: number;
+  /** Bytes of the texts and postings held in memory (0 for both when they are read from the index file). */
+  heldBytes: number;
 }
 
 /**
  * An index as plain shared memory, for a worker thread (src/serve/narratives/search-pool.ts): every
  * array lives in a SharedArrayBuffer, so posting it to a worker copies no data; the vocabulary
- * is its words joined by `\n` (a word never holds one), UTF-8.
+ * is its words joined by `\n` (a word never holds one), UTF-8. The postings are in memory
+ * (`postings`) or where they lie in the index file (`postingsFile`: a descriptor the worker reads too).
  */
 export interface SharedNarrativeIndex {
   ids: Int32Array;
@@ -68,7 +77,8 @@ export interface SharedNarrativeIndex {
   texts: SharedTexts;
   vocabulary: Uint8Array;
   start: Int32Array;
-  postings: Int32Array;
+  postings: Int32Array | null;
+  postingsFile: FileRange | null;
 }
 
 /**
@@ -94,7 +104,10 @@ export class NarrativeIndex {
     private readonly vocabulary: readonly string[],
     /** Postings of vocabulary[w]: postings[start[w] .. start[w + 1]). */
     private readonly start: Int32Array,
-    private readonly postings: Int32Array,
+    /** The postings in memory, or null when they are read from `postingsFile`. */
+    private readonly postings: Int32Array | null,
+    /** Where the postings lie in the index file (when `postings` is null). */
+    private readonly postingsFile: FileRange | null = null,
   ) {}
 
   /**
@@ -158,7 +171,7 @@ export class NarrativeIndex {
       const text = this.vocabulary.join('\n');
       const vocabulary = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text, 'utf8')));
       Buffer.from(vocabulary.buffer, 0, vocabulary.length).write(text, 'utf8');
-      this.shared = { ids: this.ids, byId: this.byId, texts: this.texts.share(), vocabulary, start: this.start, postings: this.postings };
+      this.shared = { ids: this.ids, byId: this.byId, texts: this.texts.share(), vocabulary, start: this.start, postings: this.postings, postingsFile: this.postingsFile };
     }
     return this.shared;
   }
@@ -167,7 +180,7 @@ export class NarrativeIndex {
   static fromShared(shared: SharedNarrativeIndex): NarrativeIndex {
     const { vocabulary: bytes } = shared;
     const vocabulary = bytes.length === 0 ? [] : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8').split('\n');
-    return new NarrativeIndex(shared.ids, shared.byId, NarrativeTexts.fromShared(shared.texts), vocabulary, shared.start, shared.postings);
+    return new NarrativeIndex(shared.ids, shared.byId, NarrativeTexts.fromShared(shared.texts), vocabulary, shared.start, shared.postings, shared.postingsFile);
   }
 
   /**
@@ -175,11 +188,13 @@ export class NarrativeIndex {
    * gives them (lengths of the ids, the texts' slots, the postings' runs); null when they do not fit.
    */
   static fromStored(shared: SharedNarrativeIndex): NarrativeIndex | null {
-    const { ids, byId, texts, start, postings } = shared;
+    const { ids, byId, texts, start } = shared;
     const reports = ids.length;
+    const textBytes = texts.bytes?.length ?? texts.file?.bytes;
+    const postings = shared.postings?.length ?? (shared.postingsFile ? shared.postingsFile.bytes / 4 : undefined);
     if (byId.length !== reports || texts.ends.length !== reports * FIELDS || start.length < 1) return null;
-    if ((texts.ends.length > 0 ? texts.ends[texts.ends.length - 1] : 0) !== texts.bytes.length) return null;
-    if (start[0] !== 0 || start[start.length - 1] !== postings.length) return null;
+    if ((texts.ends.length > 0 ? texts.ends[texts.ends.length - 1] : 0) !== textBytes) return null;
+    if (start[0] !== 0 || start[start.length - 1] !== postings) return null;
     const index = NarrativeIndex.fromShared(shared);
     if (index.vocabulary.length !== start.length - 1) return null;
     index.shared = shared;
@@ -212,11 +227,20 @@ export class NarrativeIndex {
 
   /**
    * The six fields of a report, in NARRATIVE_FIELDS order (for `snippet` and the report view).
-   * @throws RangeError when the ordinal is not in 0..size-1.
+   * @throws RangeError when the ordinal is not in 0..size-1; StoreReadError when read from an index file now shorter or unreadable.
    */
   fields(ordinal: number): Array<string | null> {
-    const first = this.firstSlot(ordinal);
-    return Array.from({ length: FIELDS }, (_, f) => this.texts.get(first + f));
+    return this.texts.run(this.firstSlot(ordinal), FIELDS);
+  }
+
+  /**
+   * Closes the index file an index read back from it holds open (index-file.ts); nothing for an
+   * index built in memory. Call once no search or read of it can still run: after, its texts and
+   * postings cannot be read.
+   */
+  close(): void {
+    const fds = new Set([this.texts.source?.fd, this.postingsFile?.fd].filter((fd): fd is number => fd !== undefined));
+    for (const fd of fds) closeFile(fd);
   }
 
   /** The text slot of an ordinal's first field. @throws RangeError when the ordinal is not in 0..size-1. */
@@ -227,7 +251,10 @@ export class NarrativeIndex {
 
   /** Sizes of the index. */
   stats(): NarrativeIndexStats {
-    return { reports: this.size, textBytes: this.texts.byteLength, words: this.vocabulary.length, postings: this.postings.length };
+    return {
+      reports: this.size, textBytes: this.texts.byteLength, words: this.vocabulary.length, postings: this.start[this.start.length - 1],
+      heldBytes: this.texts.heldBytes + (this.postings?.byteLength ?? 0),
+    };
   }
 
   /**
@@ -253,7 +280,7 @@ export class NarrativeIndex {
       const holding = intersect(found, this.candidates(term, found, check));
       found = subtract(found, term.kind === 'phrase' ? this.holding(holding, term.words, check) : holding);
     }
-    return found.buffer === this.postings.buffer || found === within ? found.slice() : found;
+    return (this.postings !== null && found.buffer === this.postings.buffer) || found === within ? found.slice() : found;
   }
 
   /** How many vocabulary words start with `prefix`. O(log words). */
@@ -311,13 +338,8 @@ export class NarrativeIndex {
   private holding(list: Int32Array, phrase: readonly string[], check: SearchCheck): Int32Array {
     const holds = phraseTest(phrase);
     let tested = 0;
-    return filter(list, (ordinal) => {
+    return this.texts.filterReports(list, FIELDS, holds, () => {
       if ((tested++ & 255) === 0) check();
-      for (let f = 0; f < FIELDS; f++) {
-        const text = this.texts.get(ordinal * FIELDS + f);
-        if (text !== null && holds(text)) return true;
-      }
-      return false;
     });
   }
 
@@ -327,8 +349,12 @@ export class NarrativeIndex {
     return w < this.vocabulary.length && this.vocabulary[w] === word ? this.postingsAt(w) : new Int32Array(0);
   }
 
+  /** The reports of vocabulary word w: a view of the postings in memory, or read from the index file (a new array). */
   private postingsAt(w: number): Int32Array {
-    return this.postings.subarray(this.start[w], this.start[w + 1]);
+    if (this.postings !== null) return this.postings.subarray(this.start[w], this.start[w + 1]);
+    const list = new Int32Array(this.start[w + 1] - this.start[w]);
+    readRangeInto(this.postingsFile!, this.start[w] * 4, this.start[w + 1] * 4, new Uint8Array(list.buffer));
+    return list;
   }
 
   /** The vocabulary's words starting with `prefix`: indexes [first, end). */

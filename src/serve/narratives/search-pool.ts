@@ -7,6 +7,9 @@
  * says so. When more searches wait than SEARCH_QUEUE_MAX, a new one is refused at once
  * (Unavailable `busy`: the server answers 503 with Retry-After).
  *
+ * The searches running on an index are counted (`searchesEnded`), so that the index file it reads
+ * is closed only after the last of them has stopped (src/serve/cases/service.ts `close`).
+ *
  * Threads: SEARCH_THREADS (one fewer than the cores, at least 1, at most 4), started on the first
  * search and ended after SEARCH_IDLE_MS without work; an idle thread does not keep the process alive.
  * Under TypeScript sources (vitest, tsx) the worker is started through search-worker-boot.mjs,
@@ -15,6 +18,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { Unavailable } from '../query/unavailable.js';
+import { StoreReadError } from '../query/store-read-error.js';
 import type { NarrativeIndex } from './index.js';
 import type { TextQuery } from './query.js';
 import type { SearchOutcome, SearchTask } from './search-worker.js';
@@ -41,6 +45,14 @@ function searchPool(): Piscina<SearchTask, SearchOutcome> {
   return pool;
 }
 
+/** Per index, its searches not yet ended (posted to the pool and not answered). */
+const running = new WeakMap<NarrativeIndex, Set<Promise<unknown>>>();
+
+/** Resolves when every search of `index` posted so far has ended (answered, stopped or failed). */
+export async function searchesEnded(index: NarrativeIndex): Promise<void> {
+  await Promise.allSettled([...(running.get(index) ?? [])]);
+}
+
 /** Searches of the process by outcome: found, stopped by their signal (`cancelled`), stopped at their deadline, refused (busy). */
 export const searchStats = { found: 0, cancelled: 0, deadline: 0, busy: 0 };
 
@@ -51,7 +63,7 @@ export const searchStats = { found: 0, cancelled: 0, deadline: 0, busy: 0 };
  * @param signal aborts the search (queued or running)
  * @returns ascending ordinals
  * @throws the signal's reason when it aborts; Unavailable `deadline` after the deadline, `busy`
- * when SEARCH_QUEUE_MAX searches already wait.
+ * when SEARCH_QUEUE_MAX searches already wait; StoreReadError when the index file could not be read.
  */
 export async function searchOffThread(index: NarrativeIndex, query: TextQuery, within: Int32Array | null, deadline: number, signal?: AbortSignal): Promise<Int32Array> {
   signal?.throwIfAborted();
@@ -63,8 +75,14 @@ export async function searchOffThread(index: NarrativeIndex, query: TextQuery, w
   };
   signal?.addEventListener('abort', stop, { once: true });
   let outcome: SearchOutcome;
+  const task = searchPool().run({ id, shared: index.share(), query, within, deadline, cancel });
+  let searches = running.get(index);
+  if (!searches) running.set(index, (searches = new Set()));
+  searches.add(task);
+  const ended = searches;
+  void task.then(() => ended.delete(task), () => ended.delete(task));
   try {
-    outcome = await searchPool().run({ id, shared: index.share(), query, within, deadline, cancel });
+    outcome = await task;
   } catch (error) {
     if (!(error as Error).message.includes('queue is at limit')) throw error;
     searchStats.busy++;
@@ -80,6 +98,7 @@ export async function searchOffThread(index: NarrativeIndex, query: TextQuery, w
     searchStats.deadline++;
     throw new Unavailable('deadline', 'the text search took longer than its time budget and was stopped; retry later, or narrow the query');
   }
+  if (!(outcome instanceof Int32Array)) throw new StoreReadError(outcome.unreadable);
   searchStats.found++;
   return outcome;
 }

@@ -3,9 +3,12 @@
  * search (NarrativeIndex.search) over an index held in shared memory, and stops between steps
  * when the task's cancel flag is set (the request was abandoned or ran out of time) or its
  * deadline (epoch ms) has passed. The indexes seen are rebuilt over the shared arrays once and
- * kept (the two most recent: a live store swap serves two generations for a while).
+ * kept (the two most recent: a live store swap serves two generations for a while). An index
+ * file that can no longer be read (file-range.ts: truncated) is answered as `unreadable` with the
+ * message (an error's class does not cross the thread; the pool throws a StoreReadError again).
  */
 import { move } from 'piscina';
+import { StoreReadError } from '../query/store-read-error.js';
 import { NarrativeIndex, type SharedNarrativeIndex } from './index.js';
 import type { TextQuery } from './query.js';
 
@@ -23,8 +26,8 @@ export interface SearchTask {
   cancel: Int32Array;
 }
 
-/** What a task answers: the found ordinals (ascending), or why it stopped. */
-export type SearchOutcome = Int32Array | 'cancelled' | 'deadline';
+/** What a task answers: the found ordinals (ascending), why it stopped, or why the index file could not be read. */
+export type SearchOutcome = Int32Array | 'cancelled' | 'deadline' | { unreadable: string };
 
 /** Thrown between the steps of a stopped search. */
 class Stop extends Error {
@@ -57,6 +60,7 @@ export default function search(task: SearchTask): SearchOutcome | ReturnType<typ
     return move(found);
   } catch (error) {
     if (error instanceof Stop) return error.why;
+    if (error instanceof StoreReadError) return { unreadable: error.message };
     throw error;
   }
 }

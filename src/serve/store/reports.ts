@@ -31,17 +31,59 @@ type ServedArrayOf<C extends StoredReportColumn> =
  */
 export type ReportColumnData = { -readonly [C in StoredReportColumn as C['field']]: ServedArrayOf<C> } & { count: number; outcomesKnown: Uint16Array };
 
+/**
+ * A column of strings held as codes into its distinct values: 4 bytes a row instead of a string
+ * reference of 8 (issue 41: the VAX and event rows are 3.2 and 7.5 million at full size). `T`
+ * includes null when the column may be blank (code -1).
+ */
+export class CodedColumn<T extends string | null> {
+  constructor(
+    /** Per row, an index into `values`, -1 for null. */
+    readonly codes: Int32Array,
+    /** The distinct values (in no particular order). */
+    readonly values: readonly string[],
+  ) {}
+
+  /** Rows. */
+  get length(): number {
+    return this.codes.length;
+  }
+
+  /** The value of a row (null: blank). */
+  at(row: number): T {
+    const code = this.codes[row];
+    return (code < 0 ? null : this.values[code]) as T;
+  }
+}
+
 /** The VAX rows of the reports (`report_vaccines`): report i's rows are `start[i] .. start[i + 1] - 1`, in file order; one property per VACCINE_COLUMNS field. */
-export type ReportVaccines = { start: Int32Array } & { -readonly [C in VaccineColumn as C['field']]: C extends { notNull: true } ? string[] : Array<string | null> };
+export type ReportVaccines = { start: Int32Array } & { -readonly [C in VaccineColumn as C['field']]: CodedColumn<C extends { notNull: true } ? string : string | null> };
 
 /** The distinct events of the reports (`report_events`), runs as in ReportVaccines. */
 export interface ReportEvents {
   /** Length count + 1. */
   start: Int32Array;
   /** MedDRA term. */
-  term: string[];
+  term: CodedColumn<string>;
   /** Its SYMPTOMVERSIONn. */
-  version: Array<string | null>;
+  version: CodedColumn<string | null>;
+}
+
+/** A column of strings as codes (-1 for null) into its distinct values, in the order first met. */
+function encode(column: ReadonlyArray<string | null>): CodedColumn<string | null> {
+  const codes = new Int32Array(column.length);
+  const codeOf = new Map<string, number>();
+  for (let i = 0; i < column.length; i++) {
+    const value = column[i];
+    if (value === null) {
+      codes[i] = -1;
+      continue;
+    }
+    let code = codeOf.get(value);
+    if (code === undefined) codeOf.set(value, (code = codeOf.size));
+    codes[i] = code;
+  }
+  return new CodedColumn(codes, [...codeOf.keys()]);
 }
 
 /** A suspected duplicate of a report (a row of `report_links`, seen from either end): the other report, the match weight (log2 units; null when not finite) and the fields that agreed. */
@@ -326,13 +368,17 @@ async function readReports(connection: DuckDBConnection, { from, file }: Sources
  */
 async function readRuns(
   connection: DuckDBConnection, { from, file }: { from: string; file: string }, table: string, columns: string[], id: Float64Array, pool: Map<string, string>,
-): Promise<{ start: Int32Array; values: Array<Array<string | null>> }> {
+  coded = false,
+): Promise<{ start: Int32Array; values: Array<Array<string | null>>; coded: Array<CodedColumn<string | null>> }> {
   const count = id.length;
   const start = new Int32Array(count + 1);
   let report = 0;
-  const { rows: total, dictionaries: coded } = await readDictionaries(connection, from, columns, file, table, pool);
-  const values = columns.map(() => new Array<string | null>(total));
-  const rows = await stream(connection, `SELECT ${ID_SQL}, ${coded.map((d, k) => d?.sql ?? columns[k]).join(', ')} FROM ${from}`, file, table, (chunk, at) => {
+  const { rows: total, dictionaries } = await readDictionaries(connection, from, columns, file, table, pool);
+  const hasDictionary = (k: number): boolean => dictionaries[k] !== null;
+  // With `coded`, a column read through a Dictionary keeps DuckDB's codes (no string per row); the others are encoded after.
+  const values = columns.map((_, k) => (coded && hasDictionary(k) ? [] : new Array<string | null>(total)));
+  const codes = columns.map((_, k) => (coded && hasDictionary(k) ? new Int32Array(total) : null));
+  const rows = await stream(connection, `SELECT ${ID_SQL}, ${dictionaries.map((d, k) => d?.sql ?? columns[k]).join(', ')} FROM ${from}`, file, table, (chunk, at) => {
     const rows = chunk.rowCount;
     if (at + rows > total) throw bad(file, table, 'more rows than counted');
     const ids = vectorNumbers(chunk.getColumnVector(0), rows);
@@ -340,15 +386,23 @@ async function readRuns(
       while (report < count && id[report] !== ids[i]) start[++report] = at + i;
       if (report === count) throw bad(file, table, `row ${at + i + 1}: vaers_id ${ids[i]} is not a report, or the rows are not in the reports' order`);
     }
-    coded.forEach((d, k) => {
-      if (d) decodeInto(chunk, 1 + k, rows, d.values, values[k], at);
+    dictionaries.forEach((d, k) => {
+      const into = codes[k];
+      if (into) into.set(vectorNumbers(chunk.getColumnVector(1 + k), rows).subarray(0, rows), at);
+      else if (d) decodeInto(chunk, 1 + k, rows, d.values, values[k], at);
       else strings(chunk, 1 + k).forEach((text, i) => { values[k][at + i] = text; });
     });
-    for (let i = 0; i < rows; i++) if (values[0][at + i] === null) throw bad(file, table, `row ${at + i + 1}: ${columns[0]} is null`);
+    for (let i = 0; i < rows; i++) if (codes[0] ? codes[0][at + i] < 0 : values[0][at + i] === null) throw bad(file, table, `row ${at + i + 1}: ${columns[0]} is null`);
   });
   if (rows !== total) throw bad(file, table, `${rows} rows read of ${total}`);
   while (report < count) start[++report] = rows;
-  return { start, values };
+  return {
+    start, values,
+    coded: coded ? columns.map((_, k) => {
+      const into = codes[k];
+      return into ? new CodedColumn<string | null>(into, dictionaries[k]!.values) : encode(values[k]);
+    }) : [],
+  };
 }
 
 /** The report tables of an attached DuckDB store, or null when it has none; an Error when only some are there. */
@@ -417,13 +471,14 @@ export async function readReportData(storePath: string, options: ReadReportOptio
     // The narratives make row groups of tens of MB: one thread, and room for a few of them (freed after the load).
     await connection.run(`SET threads = 1; SET memory_limit = '${REPORTS_MEMORY_LIMIT}'`);
     const reports = await readReports(connection, sources.reports, pool, options.skip ?? new Set());
-    const vax = await readRuns(connection, sources.report_vaccines, 'report_vaccines', VACCINE_COLUMNS.map((c) => c.store), reports.id, pool);
-    const vaccines = { start: vax.start, ...Object.fromEntries(VACCINE_COLUMNS.map((c, k) => [c.field, vax.values[k]])) } as ReportVaccines;
-    const ev = await readRuns(connection, sources.report_events, 'report_events', ['term', 'version'], reports.id, pool);
+    const vax = await readRuns(connection, sources.report_vaccines, 'report_vaccines', VACCINE_COLUMNS.map((c) => c.store), reports.id, pool, true);
+    // The notNull columns (VAX_NAME, the term) were checked non-null row by row in readRuns (the first column) or by the store's NOT NULL.
+    const vaccines = { start: vax.start, ...Object.fromEntries(VACCINE_COLUMNS.map((c, k) => [c.field, vax.coded[k]])) } as ReportVaccines;
+    const ev = await readRuns(connection, sources.report_events, 'report_events', ['term', 'version'], reports.id, pool, true);
     return {
       ...reports,
       vaccines,
-      events: { start: ev.start, term: ev.values[0] as string[], version: ev.values[1] },
+      events: { start: ev.start, term: ev.coded[0] as CodedColumn<string>, version: ev.coded[1] },
       duplicates: await readLinks(connection, storePath, reports.id),
     };
   });

@@ -60,12 +60,14 @@ export function vaccineListing(analysis: string, catalog: Catalog, reports: Repo
   // Codes from the report tables too (a name absent from the store's vaccines table: an import).
   const reportCodes = new Map<string, Set<string>>();
   if (reports) {
-    reports.data.vaccines.name.forEach((name, row) => {
-      const code = reports.data.vaccines.type[row];
-      if (code === null || catalog.codesOf.has(name)) return;
+    const { name: names, type } = reports.data.vaccines;
+    for (let row = 0; row < names.length; row++) {
+      const name = names.at(row);
+      const code = type.at(row);
+      if (code === null || catalog.codesOf.has(name)) continue;
       const set = reportCodes.get(name) ?? new Set<string>();
       reportCodes.set(name, set.add(code));
-    });
+    }
   }
   const vaccines = [...names].sort(compareText).map((vaccine): VaccineEntry => {
     const codes = new Set(catalog.codesOf.get(vaccine) ?? []);

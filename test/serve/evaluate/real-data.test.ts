@@ -103,7 +103,7 @@ describe.skipIf(!hasStore)('evaluate on the default store with data/reference/va
       else expect(recomputed.length > 0 && recomputed.every((r) => r.n_methods_flagged! < 2)).toBe(true);
     }
     // Every term of every reference concept is a term of the store's reports (the vaccines: no "names no vaccine" note above).
-    const storeTerms = new Set(data.events.term);
+    const storeTerms = new Set(data.events.term.values);
     const reference = parseReferenceSet(await readFile(join(repoRoot, 'data', 'reference', 'vaers-1990-2006.csv'), 'utf8'), 'vaers-1990-2006.csv');
     expect(reference.pairs.flatMap((p) => p.terms.filter((t) => !storeTerms.has(t)).map((t) => `${p.id}: ${t}`))).toEqual([]);
     // A concept's group item, recomputed for the `groups` twin of `stratified` (the term analysis's rule, the twin's

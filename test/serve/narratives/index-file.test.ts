@@ -1,9 +1,10 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync, utimesSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync, readdirSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NarrativeIndex } from '../../../src/serve/narratives/index.js';
-import { indexFileOf, indexKey, loadIndexFile, saveIndexFile } from '../../../src/serve/narratives/index-file.js';
+import { indexFileOf, indexKey, loadIndexFile, saveAndReopen, saveIndexFile } from '../../../src/serve/narratives/index-file.js';
+import { StoreReadError } from '../../../src/serve/query/store-read-error.js';
 import { parseTextQuery } from '../../../src/serve/narratives/query.js';
 import type { NarrativeRecord } from '../../../src/serve/narratives/records.js';
 
@@ -34,7 +35,7 @@ describe('the narrative index kept beside its store', () => {
     expect(await saveIndexFile(file, indexKey(store), built)).toBe(true);
     const loaded = loadIndexFile(file, indexKey(store))!;
     expect(loaded).not.toBeNull();
-    expect(loaded.stats()).toEqual(built.stats());
+    expect(loaded.stats()).toEqual({ ...built.stats(), heldBytes: 0 });
     expect([0, 1, 2, 3].map((r) => loaded.idAt(r))).toEqual([7, 3, 12, 5]);
     expect(loaded.ordinalOf(12)).toBe(2);
     expect(loaded.fields(3)).toEqual(['Feverish; INTUSSUSCEPTION confirmed — “smart quotes” €', null, null, null, null, null]);
@@ -42,9 +43,69 @@ describe('the narrative index kept beside its store', () => {
     expect(found(loaded, 'fever*')).toEqual([7, 5]);
     expect(found(loaded, '"guillain barre"')).toEqual([3]);
     expect(found(loaded, 'fever* -rash')).toEqual([5]);
-    // Shared memory, as a worker thread needs it.
-    expect(loaded.share().postings.buffer).toBeInstanceOf(SharedArrayBuffer);
+    // Shared memory, as a worker thread needs it; the texts and postings stay in the file.
+    expect(loaded.share().ids.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(loaded.share().postings).toBeNull();
+    expect(loaded.share().texts.bytes).toBeNull();
+    expect(built.stats().heldBytes).toBeGreaterThan(0);
+    expect(loaded.stats().heldBytes).toBe(0);
     expect(readdirSync(dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    loaded.close();
+  });
+
+  it('reads the texts and postings from the file it checked: a file renamed onto the path is not read, a truncated one is a StoreReadError', async () => {
+    const key = indexKey(store);
+    await saveIndexFile(file, key, NarrativeIndex.build(CORPUS));
+    const loaded = loadIndexFile(file, key)!;
+    const whole = readFileSync(file);
+    // Another index renamed onto the path: the loaded one still reads its own file.
+    const other = join(dir, 'other.narratives');
+    await saveIndexFile(other, key, NarrativeIndex.build([record(9, 'nothing alike')]));
+    renameSync(other, file);
+    expect(loaded.text(0, 0)).toBe('Pt developed fever and rash. Fevers persisted 3 days.');
+    expect(found(loaded, 'fever*')).toEqual([7, 5]);
+    loaded.close();
+    // The same file cut short after it was checked: reading a text past the cut fails as a storage failure.
+    writeFileSync(file, whole);
+    const cut = loadIndexFile(file, key)!;
+    truncateSync(file, 200);
+    expect(() => cut.fields(3)).toThrow(StoreReadError);
+    expect(() => cut.fields(3)).toThrow(/truncated/);
+    expect(() => found(cut, 'fever')).toThrow(StoreReadError);
+    cut.close();
+  });
+
+  it('a phrase verified over many candidates read from the file, near and far apart (reads grouped), finds what the index in memory finds', async () => {
+    // 400 reports; every 7th holds the phrase in one field, every 5th holds both words apart; every 11th carries 6,000 characters of filler (a gap past the grouping's).
+    const filler = 'lorem ipsum '.repeat(500);
+    const many = Array.from({ length: 400 }, (_, i): NarrativeRecord => ({
+      id: 1000 + i,
+      fields: [i % 11 === 0 ? filler : `report ${i}`, i % 7 === 0 ? 'seen at urgent care' : null, i % 5 === 0 ? 'care was urgent' : null, null, i % 13 === 0 ? 'Urgent   Care!' : null, null],
+    }));
+    const built = NarrativeIndex.build(many);
+    const reopened = (await saveAndReopen(file, indexKey(store), built))!;
+    try {
+      const expected = many.filter((r) => r.fields.some((t) => t !== null && /urgent\W+care/i.test(t))).map((r) => r.id);
+      expect(expected.length).toBe(84); // 58 multiples of 7 and 31 of 13 in 0..399, 5 of both (0, 91, 182, 273, 364)
+      expect(found(built, '"urgent care"')).toEqual(expected);
+      expect(found(reopened, '"urgent care"')).toEqual(expected);
+      expect(found(reopened, '"care was urgent" -"urgent care"')).toEqual(found(built, '"care was urgent" -"urgent care"'));
+      expect(found(reopened, '"lorem ipsum lorem"')).toEqual(many.filter((_, i) => i % 11 === 0).map((r) => r.id));
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it('saveAndReopen answers the index reading the file it wrote, with the same answers', async () => {
+    const key = indexKey(store);
+    const built = NarrativeIndex.build(CORPUS);
+    const reopened = (await saveAndReopen(file, key, built))!;
+    expect(reopened.stats()).toEqual({ ...built.stats(), heldBytes: 0 });
+    expect([0, 1, 2, 3].map((r) => reopened.fields(r))).toEqual([0, 1, 2, 3].map((r) => built.fields(r)));
+    expect(found(reopened, 'fever* -rash')).toEqual([5]);
+    expect(found(reopened, '"guillain barre"')).toEqual([3]);
+    reopened.close();
+    expect(loadIndexFile(file, key)!.stats()).toEqual(reopened.stats());
   });
 
   it('is not used for a store file changed since (another key)', async () => {

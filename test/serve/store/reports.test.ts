@@ -69,9 +69,9 @@ function rowsOf(d: ReportData): { reports: ReportRow[]; vaccines: ReportVaccineR
     reports.push(row);
     const v = d.vaccines;
     for (let k = v.start[i]; k < v.start[i + 1]; k++) {
-      vaccines.push({ vaers_id: d.id[i], vax_name: v.name[k], vax_type_code: v.type[k], vax_manu: v.manufacturer[k], vax_lot: v.lot[k], vax_dose: v.dose[k], vax_route: v.route[k], vax_site: v.site[k] });
+      vaccines.push({ vaers_id: d.id[i], vax_name: v.name.at(k), vax_type_code: v.type.at(k), vax_manu: v.manufacturer.at(k), vax_lot: v.lot.at(k), vax_dose: v.dose.at(k), vax_route: v.route.at(k), vax_site: v.site.at(k) });
     }
-    for (let k = d.events.start[i]; k < d.events.start[i + 1]; k++) events.push({ vaers_id: d.id[i], term: d.events.term[k], version: d.events.version[k] });
+    for (let k = d.events.start[i]; k < d.events.start[i + 1]; k++) events.push({ vaers_id: d.id[i], term: d.events.term.at(k), version: d.events.version.at(k) });
   }
   return { reports, vaccines, events };
 }
