@@ -8,7 +8,9 @@
  * evidence, and the store's `reports` table (write.ts joins the file's table in SQL).
  *
  * The file is the build's own: created empty (an older one is removed), closed before the store
- * is written (write.ts attaches it read-only), removed on success and on failure (`remove`).
+ * is written (write.ts attaches it read-only), removed on success and on failure (`remove`) and,
+ * by the CLI build, when it is interrupted (src/commands/build.ts removeBuildTemporaries); a
+ * process killed outright leaves it (docs/operations.md "A build's disk and temporary files").
  */
 import { rm } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
