@@ -99,6 +99,19 @@ async function checkOutputFolder(out: string): Promise<void> {
   }
 }
 
+/**
+ * The build's scratch text file beside `out` (report-text.ts, `<out>.tmp-<pid>.text`).
+ * @throws UserError naming `--out` when the file cannot be made in its folder (not writable, /proc, ...).
+ */
+async function scratchText(out: string): Promise<ReportText> {
+  try {
+    return await ReportText.create(`${out}.tmp-${process.pid}.text`);
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    throw new UserError(`build: --out ${out}: cannot write a file in its folder ${dirname(resolve(out))} (${message})`);
+  }
+}
+
 /** Reads the VAERS folder once, with a progress bar per file; the narratives go to `text` (report-text.ts) when given. */
 async function readReports(options: BuildOptions, progress: Progress, text: ReportText | null): Promise<VaersData> {
   let lastFile = '';
@@ -324,7 +337,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   progress.plan?.(buildPhases(analyses, options.firstAnalysis !== undefined));
   // The reports' free text goes to a scratch DuckDB file beside the store's temporary one, not the
   // V8 heap (report-text.ts); its consumers read it back in chunks; removed whatever happens.
-  const text = options.narratives ? await ReportText.create(`${options.out}.tmp-${process.pid}.text`) : null;
+  const text = options.narratives ? await scratchText(options.out) : null;
   try {
     return await buildFrom(options, analyses, scheme, groups, text, progress, started);
   } finally {

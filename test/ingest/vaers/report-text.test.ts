@@ -127,4 +127,15 @@ describe('report text in a scratch DuckDB file', () => {
       await text.remove();
     }
   });
+
+  it('a build with --narratives whose output folder cannot be written fails with a message about --out', async () => {
+    const dir = await tempDir();
+    const vaers = join(dir, 'vaers');
+    await mkdir(vaers);
+    await writeReportFolder(vaers);
+    // /proc exists but takes no new files, even for root.
+    const failed = buildStore({ vaers, out: '/proc/x.duckdb', narratives: true, workers: 1 });
+    await expect(failed).rejects.toBeInstanceOf(UserError);
+    await expect(failed).rejects.toThrow(/^build: --out \/proc\/x\.duckdb: cannot write a file in its folder \/proc \(/);
+  });
 });
