@@ -48,6 +48,14 @@ function send(message: ProgressMessage | PlanMessage | EndMessage | FirstMessage
   process.send?.(message);
 }
 
+/** Sends `message` to the parent and resolves once it is handed to the channel (or at once without one). */
+function sent(message: EndMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.send) process.send(message, undefined, {}, () => resolve());
+    else resolve();
+  });
+}
+
 /** The builder's CPU seconds so far (every thread: user and system). */
 function cpuNow(): number {
   const { user, system } = process.cpuUsage();
@@ -99,14 +107,16 @@ async function main(): Promise<void> {
     const analysesLine = summary.analyses.map((a) => `${a.name} ${a.pairs} pairs`).join(', ');
     process.stderr.write(`build: wrote ${out}: ${summary.reportsKept} reports through ${summary.reportsThrough}; ${analysesLine}; ` +
       `${summary.seconds.total} s, ${cpuSeconds()}, peak RSS ${(summary.peakRssBytes / 2 ** 20).toFixed(0)} MiB\n`);
-    send({ type: 'done' });
+    await sent({ type: 'done' });
     process.exitCode = 0;
   } catch (error) {
-    send({ type: 'failed', message: (error as Error).message });
+    await sent({ type: 'failed', message: (error as Error).message });
     process.exitCode = 1;
   }
   process.removeListener('disconnect', orphaned);
   process.disconnect?.();
+  // The outcome is reported: end now, whatever thread or handle a failed build may have left open.
+  process.exit();
 }
 
 void main();

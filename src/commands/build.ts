@@ -2,6 +2,8 @@
  * `reporting-signals build --vaers DIR --out FILE`: official VAERS files -> quarterly
  * signal store. Progress and the closing summary go to standard error.
  */
+import { readdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { buildStore, type BuildOptions } from '../ingest/mining/build.js';
 import { stderrProgress } from '../ingest/mining/progress.js';
 import type { AnalysisSummary, BuildSummary, ReportValuesSummary } from '../ingest/mining/summary.js';
@@ -88,7 +90,38 @@ export function formatSummary(s: BuildSummary, out: string): string {
 
 /** CLI entry. */
 export async function runBuild(options: BuildCommandOptions): Promise<void> {
-  const summary = await buildStore({ ...options, progress: stderrProgress() });
+  // Interrupted (SIGINT, SIGTERM): this build's temporary files go with it (exit 130 / 143).
+  const interrupted = (signal: NodeJS.Signals): void => {
+    removeBuildTemporaries(options.out, process.pid);
+    process.stderr.write(`reporting-signals: build interrupted (${signal}): ${options.out} not written\n`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  let summary: BuildSummary;
+  try {
+    summary = await buildStore({ ...options, progress: stderrProgress() });
+  } finally {
+    process.removeListener('SIGINT', interrupted);
+    process.removeListener('SIGTERM', interrupted);
+  }
   process.stderr.write(formatSummary(summary, options.out));
   if (process.env.REPORTING_SIGNALS_SUMMARY_JSON) process.stderr.write(`SUMMARY_JSON ${JSON.stringify(summary)}\n`);
+}
+
+/**
+ * Removes the temporary files of the build of process `pid` writing `out`: every name beside it
+ * starting `<out>.tmp-<pid>` (the store's temporary file, its staging database, the scratch text
+ * file, each with DuckDB's WAL and spill folder; src/ingest/store/write.ts, report-text.ts).
+ * Synchronous: it runs in a signal handler just before the process exits. Never throws.
+ */
+export function removeBuildTemporaries(out: string, pid: number): void {
+  const prefix = `${basename(out)}.tmp-${pid}`;
+  try {
+    for (const name of readdirSync(dirname(out))) {
+      if (name === prefix || name.startsWith(`${prefix}.`)) rmSync(join(dirname(out), name), { force: true, recursive: true });
+    }
+  } catch {
+    // The folder cannot be read: nothing of ours can be in it.
+  }
 }

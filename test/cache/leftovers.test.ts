@@ -12,16 +12,20 @@ const pidOf = (name: string): number | null => {
 };
 
 describe('a dead builder\'s temporary files', () => {
-  it('the store\'s temporary file, its staging database and the build\'s scratch text file (with WAL and spill folder) name the builder', () => {
+  it('the store\'s temporary file, its staging database and the build\'s scratch text file (each with WAL and DuckDB\'s spill folder) name the builder', () => {
     const key = '0123456789abcdef';
-    for (const tail of ['', '.wal', '.staging', '.staging.wal', '.text', '.text.wal', '.text.tmp']) {
+    for (const tail of ['', '.wal', '.tmp', '.staging', '.staging.wal', '.staging.tmp', '.text', '.text.wal', '.text.tmp']) {
       expect(pidOf(`default-${key}.duckdb.tmp-4242${tail}`)).toBe(4242);
+    }
+    // The first analysis's store being written (its builder's pid names it), with its WAL and DuckDB's spill folder.
+    for (const tail of ['', '.wal', '.tmp', '.staging', '.staging.tmp']) {
+      expect(pidOf(`default-${key}.first-77.duckdb.tmp-4242${tail}`)).toBe(77);
     }
     expect(pidOf(`default-${key}.lock.draft-77`)).toBe(77);
   });
 
   it('the store and other names are not leftovers', () => {
-    for (const name of ['default-0123456789abcdef.duckdb', 'default-0123456789abcdef.duckdb.tmp-12.texts', 'other.duckdb.tmp-12.text', 'default-0123456789abcdef.duckdb.text']) {
+    for (const name of ['default-0123456789abcdef.duckdb', 'default-0123456789abcdef.duckdb.tmp-12.texts', 'other.duckdb.tmp-12.text', 'default-0123456789abcdef.duckdb.text', 'default-0123456789abcdef.duckdb.tmp', 'default-0123456789abcdef.duckdb.tmp-12.tmp.tmp']) {
       expect(pidOf(name)).toBeNull();
     }
   });

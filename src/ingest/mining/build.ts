@@ -99,6 +99,19 @@ async function checkOutputFolder(out: string): Promise<void> {
   }
 }
 
+/**
+ * The build's scratch text file beside `out` (report-text.ts, `<out>.tmp-<pid>.text`).
+ * @throws UserError naming `--out` when the file cannot be made in its folder (not writable, /proc, ...).
+ */
+async function scratchText(out: string): Promise<ReportText> {
+  try {
+    return await ReportText.create(`${out}.tmp-${process.pid}.text`);
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    throw new UserError(`build: --out ${out}: cannot write a file in its folder ${dirname(resolve(out))} (${message})`);
+  }
+}
+
 /** Reads the VAERS folder once, with a progress bar per file; the narratives go to `text` (report-text.ts) when given. */
 async function readReports(options: BuildOptions, progress: Progress, text: ReportText | null): Promise<VaersData> {
   let lastFile = '';
@@ -324,7 +337,7 @@ export async function buildStore(options: BuildOptions): Promise<BuildSummary> {
   progress.plan?.(buildPhases(analyses, options.firstAnalysis !== undefined));
   // The reports' free text goes to a scratch DuckDB file beside the store's temporary one, not the
   // V8 heap (report-text.ts); its consumers read it back in chunks; removed whatever happens.
-  const text = options.narratives ? await ReportText.create(`${options.out}.tmp-${process.pid}.text`) : null;
+  const text = options.narratives ? await scratchText(options.out) : null;
   try {
     return await buildFrom(options, analyses, scheme, groups, text, progress, started);
   } finally {
@@ -341,94 +354,99 @@ async function buildFrom(options: BuildOptions, analyses: AnalysisDefinition[], 
   // of which reads the clusters, unless an analysis counts each cluster once: then it runs first).
   const dedup = analyses.some((a) => a.deduplicated);
   const linking = dedup ? null : await linkInWorker(data.details, progress, warn);
-  const linkedFirst = dedup ? linkDuplicates(await withLinkageText(data.details), progress, warn) : null;
-  const readSeconds = seconds(t);
-  t = performance.now();
-  const scale = options.scale ?? 1;
-  // Each item kind's lists once (src/ingest/mining/items.ts), for the counts and the evidence alike.
-  const itemsOf = new Map(analyses.map((a) => a.items).filter((k, i, all) => all.indexOf(k) === i).map((kind) => [kind, reportItems(data, kind, groups?.set)] as const));
-  const runs = countSubsets(data, analyses, itemsOf, scheme, scale, progress);
-  const reportsKept = data.reports.length;
-  // Omega of co-reported vaccines in the default analysis (docs/interactions.md), before the reports go.
-  progress.start('interactions', 1, 'analysis');
-  const interactions = interactionStep(data, analyses[0], itemsOf.get(analyses[0].items)!, MIN_CO_REPORTS);
-  progress.end();
-  const countSeconds = seconds(t);
-  const workers = Math.max(1, options.workers ?? availableParallelism());
-  const pool = new WorkerPool(workers);
   try {
-    // The fits start in the workers (only the first analysis's when it is written on its own);
-    // meanwhile this thread takes the evidence inputs (yielding to hand the workers their chunks),
-    // before the clusters are known when the linkage runs meanwhile too: the case keys are set
-    // after it (setCaseKeys).
-    const first = options.firstAnalysis && runs.length > 1 ? options.firstAnalysis : null;
-    const fitting = fitAll(pool, first ? runs.slice(0, 1) : runs, progress);
-    fitting.catch(() => undefined); // awaited below; an evidence error must not leave it unhandled
-    const evidence = shareEvidence(await evidenceInputs(data, itemsOf));
-    data.reports.length = 0; // the reports are no longer needed; let them go
-    itemsOf.clear(); // nor the per-report item lists (the evidence tables hold them as typed arrays)
-    const results = await fitting;
-    const linkage = linkedFirst ?? (await linking!.result());
-    setCaseKeys(evidence, data.details);
-    // Every reader of the text but the store's writer is done: the scratch file is closed for the writer to attach.
-    text?.close();
-    const history = runs[0].history;
-    let reportSeconds = 0;
-    const reports = (): ReportTables => {
-      const t0 = performance.now();
-      return { ...reportTables(data.details, () => (reportSeconds = seconds(t0)), true), links: linkage.links };
-    };
-    // The summary and metadata of the analyses done so far (`done`: results, a prefix of `analyses`).
-    const summary = (done: readonly AnalysisResult[]): BuildSummary => ({
-      reportsRead: data.reportsRead, reportsKept, reportsCounted: history.reports, skipped: data.skipped, versions: data.versions,
-      reportValues: {
-        reports: data.details.count, vaccineRows: data.details.vaccines.name.length, eventRows: data.details.events.term.length,
-        narratives: hasText(data.details), unparseable: data.details.unparseable, seconds: reportSeconds,
-      },
-      vaccines: data.vaccines.length, events: data.events.length, quarters: history.quarters.length,
-      firstQuarter: history.quarters.length ? formatQuarter(history.quarters[0].quarter) : null,
-      reportsThrough: history.quarters.length ? formatQuarter(history.quarters[history.quarters.length - 1].quarter) : null,
-      linkage: { summary: linkage.summary, warning: linkage.warning },
-      ...(groups ? { eventGroups: eventGroupsSummary(groups, data.events) } : {}),
-      analyses: done.map(analysisSummary), workers, scale,
-      seconds: { read: readSeconds, count: countSeconds, total: seconds(started) },
-      peakRssBytes: process.resourceUsage().maxRSS * 1024,
-    });
-    const windows = (done: readonly AnalysisResult[]): WindowRow[] => done.flatMap((r) => (r.fit?.windows ?? []).map((w) => ({ ...w, analysis: r.run.analysis.name })));
-    const meta = (done: readonly AnalysisResult[]): StoreMeta => {
-      const s = summary(done);
-      return {
-        reports_through: s.reportsThrough,
-        sources: data.sources.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
-        parameters: { ...buildParameters(history, s, options), strata: scheme.name, interactions: interactions.meta },
-        program_version: PROGRAM_VERSION,
-        built_at: new Date().toISOString(),
-        origin: 'build',
-        has_ic025: true,
-        analyses: s.analyses.map((a, i) => ({
-          ...analysisMeta(analyses[i], a, i === 0, scheme),
-          ...(analyses[i].items === 'event_group' && groups ? { event_groups: eventGroupsMeta(groups, data.events) } : {}),
-        })),
-        linkage: linkage.summary,
-        extra: { summary: s },
-      };
-    };
-    const content = (done: AnalysisResult[], writePhase: string, last = true): Omit<StoreContent, 'copyFrom'> => ({
-      quarterly: { batches: allRows(pool, done, evidence, progress, writePhase, last) }, vaccines: vaccineTable(data),
-      windows: () => windows(results), meta: () => meta(results), reports, interactions: interactions.rows,
-    });
-    if (first) {
-      // The first analysis alone, as a complete store of its own (served while the rest is built),
-      // then the others; the full store takes the first's rows and report tables from it.
-      await writeStore(first.out, content(results, `write ${analyses[0].name}`, false));
-      progress.end();
-      await first.written(first.out);
-      for (const run of runs.slice(1)) results.push(await fitAnalysis(pool, run, progress));
-      await writeStore(options.out, { ...content(results.slice(1), 'write'), copyFrom: first.out });
-    } else await writeStore(options.out, content(results, 'write'));
+    const linkedFirst = dedup ? linkDuplicates(await withLinkageText(data.details), progress, warn) : null;
+    const readSeconds = seconds(t);
+    t = performance.now();
+    const scale = options.scale ?? 1;
+    // Each item kind's lists once (src/ingest/mining/items.ts), for the counts and the evidence alike.
+    const itemsOf = new Map(analyses.map((a) => a.items).filter((k, i, all) => all.indexOf(k) === i).map((kind) => [kind, reportItems(data, kind, groups?.set)] as const));
+    const runs = countSubsets(data, analyses, itemsOf, scheme, scale, progress);
+    const reportsKept = data.reports.length;
+    // Omega of co-reported vaccines in the default analysis (docs/interactions.md), before the reports go.
+    progress.start('interactions', 1, 'analysis');
+    const interactions = interactionStep(data, analyses[0], itemsOf.get(analyses[0].items)!, MIN_CO_REPORTS);
     progress.end();
-    return summary(results);
+    const countSeconds = seconds(t);
+    const workers = Math.max(1, options.workers ?? availableParallelism());
+    const pool = new WorkerPool(workers);
+    try {
+      // The fits start in the workers (only the first analysis's when it is written on its own);
+      // meanwhile this thread takes the evidence inputs (yielding to hand the workers their chunks),
+      // before the clusters are known when the linkage runs meanwhile too: the case keys are set
+      // after it (setCaseKeys).
+      const first = options.firstAnalysis && runs.length > 1 ? options.firstAnalysis : null;
+      const fitting = fitAll(pool, first ? runs.slice(0, 1) : runs, progress);
+      fitting.catch(() => undefined); // awaited below; an evidence error must not leave it unhandled
+      const evidence = shareEvidence(await evidenceInputs(data, itemsOf));
+      data.reports.length = 0; // the reports are no longer needed; let them go
+      itemsOf.clear(); // nor the per-report item lists (the evidence tables hold them as typed arrays)
+      const results = await fitting;
+      const linkage = linkedFirst ?? (await linking!.result());
+      setCaseKeys(evidence, data.details);
+      // Every reader of the text but the store's writer is done: the scratch file is closed for the writer to attach.
+      text?.close();
+      const history = runs[0].history;
+      let reportSeconds = 0;
+      const reports = (): ReportTables => {
+        const t0 = performance.now();
+        return { ...reportTables(data.details, () => (reportSeconds = seconds(t0)), true), links: linkage.links };
+      };
+      // The summary and metadata of the analyses done so far (`done`: results, a prefix of `analyses`).
+      const summary = (done: readonly AnalysisResult[]): BuildSummary => ({
+        reportsRead: data.reportsRead, reportsKept, reportsCounted: history.reports, skipped: data.skipped, versions: data.versions,
+        reportValues: {
+          reports: data.details.count, vaccineRows: data.details.vaccines.name.length, eventRows: data.details.events.term.length,
+          narratives: hasText(data.details), unparseable: data.details.unparseable, seconds: reportSeconds,
+        },
+        vaccines: data.vaccines.length, events: data.events.length, quarters: history.quarters.length,
+        firstQuarter: history.quarters.length ? formatQuarter(history.quarters[0].quarter) : null,
+        reportsThrough: history.quarters.length ? formatQuarter(history.quarters[history.quarters.length - 1].quarter) : null,
+        linkage: { summary: linkage.summary, warning: linkage.warning },
+        ...(groups ? { eventGroups: eventGroupsSummary(groups, data.events) } : {}),
+        analyses: done.map(analysisSummary), workers, scale,
+        seconds: { read: readSeconds, count: countSeconds, total: seconds(started) },
+        peakRssBytes: process.resourceUsage().maxRSS * 1024,
+      });
+      const windows = (done: readonly AnalysisResult[]): WindowRow[] => done.flatMap((r) => (r.fit?.windows ?? []).map((w) => ({ ...w, analysis: r.run.analysis.name })));
+      const meta = (done: readonly AnalysisResult[]): StoreMeta => {
+        const s = summary(done);
+        return {
+          reports_through: s.reportsThrough,
+          sources: data.sources.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
+          parameters: { ...buildParameters(history, s, options), strata: scheme.name, interactions: interactions.meta },
+          program_version: PROGRAM_VERSION,
+          built_at: new Date().toISOString(),
+          origin: 'build',
+          has_ic025: true,
+          analyses: s.analyses.map((a, i) => ({
+            ...analysisMeta(analyses[i], a, i === 0, scheme),
+            ...(analyses[i].items === 'event_group' && groups ? { event_groups: eventGroupsMeta(groups, data.events) } : {}),
+          })),
+          linkage: linkage.summary,
+          extra: { summary: s },
+        };
+      };
+      const content = (done: AnalysisResult[], writePhase: string, last = true): Omit<StoreContent, 'copyFrom'> => ({
+        quarterly: { batches: allRows(pool, done, evidence, progress, writePhase, last) }, vaccines: vaccineTable(data),
+        windows: () => windows(results), meta: () => meta(results), reports, interactions: interactions.rows,
+      });
+      if (first) {
+        // The first analysis alone, as a complete store of its own (served while the rest is built),
+        // then the others; the full store takes the first's rows and report tables from it.
+        await writeStore(first.out, content(results, `write ${analyses[0].name}`, false));
+        progress.end();
+        await first.written(first.out);
+        for (const run of runs.slice(1)) results.push(await fitAnalysis(pool, run, progress));
+        await writeStore(options.out, { ...content(results.slice(1), 'write'), copyFrom: first.out });
+      } else await writeStore(options.out, content(results, 'write'));
+      progress.end();
+      return summary(results);
+    } finally {
+      await pool.close();
+    }
   } finally {
-    await pool.close();
+    // A build that fails before the linkage's result ends its worker thread here (else it keeps the process alive).
+    await linking?.cancel();
   }
 }

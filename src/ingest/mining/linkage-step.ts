@@ -171,9 +171,10 @@ function startLinkageWorker(): Worker {
  * resolved once the last chunk is sent); the returned `result()` waits for the linkage, then
  * sets the clusters as linkDuplicates does (same outcome, same warning on a failure, the worker's
  * own failure and a failed read of the text included). Progress phase `link` spans the wait in
- * `result()`. `textChunk`: reports per message of text (sendColumns; tests give a small one).
+ * `result()`. `cancel()` ends the worker without waiting for its answer (a build that fails
+ * before `result()` calls it, else the thread keeps the process alive). `textChunk`: reports per message of text (sendColumns; tests give a small one).
  */
-export async function linkInWorker(details: ReportDetails, progress: Progress, warn: (line: string) => void, textChunk = TEXT_CHUNK): Promise<{ result: () => Promise<LinkageOutcome> }> {
+export async function linkInWorker(details: ReportDetails, progress: Progress, warn: (line: string) => void, textChunk = TEXT_CHUNK): Promise<{ result: () => Promise<LinkageOutcome>; cancel: () => Promise<void> }> {
   const worker = startLinkageWorker();
   let columns: LinkageColumns | Error;
   try {
@@ -205,6 +206,9 @@ export async function linkInWorker(details: ReportDetails, progress: Progress, w
         progress.end();
         await worker.terminate();
       }
+    },
+    cancel: async () => {
+      await worker.terminate();
     },
   };
 }

@@ -8,7 +8,9 @@
  * evidence, and the store's `reports` table (write.ts joins the file's table in SQL).
  *
  * The file is the build's own: created empty (an older one is removed), closed before the store
- * is written (write.ts attaches it read-only), removed on success and on failure (`remove`).
+ * is written (write.ts attaches it read-only), removed on success and on failure (`remove`) and,
+ * by the CLI build, when it is interrupted (src/commands/build.ts removeBuildTemporaries); a
+ * process killed outright leaves it (docs/operations.md "A build's disk and temporary files").
  */
 import { rm } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -107,16 +109,31 @@ export class ReportText {
 
   /**
    * The text of reports `from` .. `to - 1` (after finishWriting), per field of `fields`, each an
-   * array of `to - from` values in report order.
-   * @throws Error when the file is closed.
+   * array of `to - from` values in report order. The rows are streamed chunk by chunk in the
+   * table's insertion order (which is report order: `add` numbers them), never sorted or
+   * materialised by DuckDB, so the read stays within READ_MEMORY_LIMIT whatever the text's length.
+   * @throws Error when the file is closed, or when a row is not the next report expected (the file
+   *   is not this build's, in order).
    */
   async read<F extends NarrativeField>(fields: readonly F[], from: number, to: number): Promise<TextColumns<F>> {
     if (this.connection === null) throw new Error(`report text ${this.path}: read after close`);
     const stores = fields.map((f) => NARRATIVE_REPORT_COLUMNS.find((c) => c.field === f)!.store);
-    const reader = await this.connection.runAndReadAll(
-      `SELECT ${stores.join(', ')} FROM ${REPORT_TEXT_TABLE} WHERE ${REPORT_INDEX} >= $1 AND ${REPORT_INDEX} < $2 ORDER BY ${REPORT_INDEX}`, [from, to]);
-    const columns = reader.getColumnsJS() as Array<Array<string | null>>;
-    return Object.fromEntries(fields.map((f, k) => [f, columns[k] ?? []])) as TextColumns<F>;
+    const result = await this.connection.stream(
+      `SELECT ${REPORT_INDEX}, ${stores.join(', ')} FROM ${REPORT_TEXT_TABLE} WHERE ${REPORT_INDEX} >= $1 AND ${REPORT_INDEX} < $2`, [from, to]);
+    const columns: Array<Array<string | null>> = fields.map(() => []);
+    let expected = from;
+    for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      const index = chunk.getColumnVector(0);
+      const vectors = fields.map((_, k) => chunk!.getColumnVector(k + 1));
+      for (let r = 0; r < chunk.rowCount; r++) {
+        const got = index.getItem(r);
+        if (got !== expected) throw new Error(`report text ${this.path}: row ${String(got)} where report ${expected} was expected (the file is not in report order)`);
+        expected++;
+        for (let k = 0; k < fields.length; k++) columns[k]!.push(vectors[k]!.getItem(r) as string | null);
+      }
+    }
+    if (expected !== to) throw new Error(`report text ${this.path}: reports ${expected} .. ${to - 1} are missing`);
+    return Object.fromEntries(fields.map((f, k) => [f, columns[k]!])) as TextColumns<F>;
   }
 
   /** Closes the file (the store's writer then attaches it read-only); idempotent. */

@@ -105,4 +105,37 @@ describe('report text in a scratch DuckDB file', () => {
     await expect(buildStore({ vaers: bad, out: join(dir, 'failed.duckdb'), narratives: true, workers: 1 })).rejects.toBeInstanceOf(UserError);
     expect((await readdir(dir)).sort()).toEqual(['bad', 'store.duckdb', 'vaers']);
   }, 60_000);
+
+  it('reads a chunk of 40,000 reports of 4,000-character narratives within the read-only memory cap, exactly and in order', async () => {
+    const dir = await tempDir();
+    const text = await ReportText.create(join(dir, 'long.duckdb'));
+    const empty = Object.fromEntries(FIELDS.map((f) => [f, null])) as Record<(typeof FIELDS)[number], string | null>;
+    // Report i's text: its number then a filler sentence, cut to 4,000 (narrative) and 1,000 (LAB_DATA) characters.
+    const narrativeOf = (i: number): string => `${i} ${'patient developed a rash and fever after the dose; '.repeat(80)}`.slice(0, 4000);
+    try {
+      for (let i = 0; i < 40000; i++) text.add({ ...empty, narrative: narrativeOf(i), labData: narrativeOf(i).slice(0, 1000) });
+      await text.finishWriting();
+      const read = await text.read(['narrative', 'labData'], 0, 40000);
+      expect(read.narrative.length).toBe(40000);
+      expect(read.labData.length).toBe(40000);
+      let wrong = 0;
+      for (let i = 0; i < 40000; i++) if (read.narrative[i] !== narrativeOf(i) || read.labData[i] !== narrativeOf(i).slice(0, 1000)) wrong++;
+      expect(wrong).toBe(0);
+      const middle = await text.read(['narrative'], 39998, 40000);
+      expect(middle.narrative.map((s) => s!.slice(0, 6))).toEqual(['39998 ', '39999 ']);
+    } finally {
+      await text.remove();
+    }
+  });
+
+  it('a build with --narratives whose output folder cannot be written fails with a message about --out', async () => {
+    const dir = await tempDir();
+    const vaers = join(dir, 'vaers');
+    await mkdir(vaers);
+    await writeReportFolder(vaers);
+    // /proc exists but takes no new files, even for root.
+    const failed = buildStore({ vaers, out: '/proc/x.duckdb', narratives: true, workers: 1 });
+    await expect(failed).rejects.toBeInstanceOf(UserError);
+    await expect(failed).rejects.toThrow(/^build: --out \/proc\/x\.duckdb: cannot write a file in its folder \/proc \(/);
+  });
 });
