@@ -52,18 +52,18 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
   "second_reading_pairs_round_5": 50,
   "kappa_round_5": 0.89,
   "pair_precision_round_5_post_hoc": {
-    "k": 97,
+    "k": 98,
     "n": 106,
-    "value": 0.9151,
-    "wilson_low": 0.8465,
-    "wilson_high": 0.9547
+    "value": 0.9245,
+    "wilson_low": 0.8581,
+    "wilson_high": 0.9613
   },
   "pair_recall_round_5_post_hoc": {
-    "k": 97,
-    "n": 99,
-    "value": 0.9798,
-    "wilson_low": 0.9293,
-    "wilson_high": 0.9944
+    "k": 98,
+    "n": 100,
+    "value": 0.98,
+    "wilson_low": 0.93,
+    "wilson_high": 0.9945
   },
   "cluster_precision_round_5_post_hoc": {
     "k": 48,
