@@ -18,37 +18,37 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
   "measured_round": 6,
   "rules_frozen": "24041f8",
   "pair_precision": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 102,
+    "n": 111,
+    "value": 0.9189,
+    "wilson_low": 0.8531,
+    "wilson_high": 0.9568
   },
   "pair_recall": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 102,
+    "n": 106,
+    "value": 0.9623,
+    "wilson_low": 0.907,
+    "wilson_high": 0.9852
   },
   "cluster_precision": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 49,
+    "n": 57,
+    "value": 0.8596,
+    "wilson_low": 0.7468,
+    "wilson_high": 0.9271
   },
   "same_case_clusters_whole": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 49,
+    "n": 49,
+    "value": 1,
+    "wilson_low": 0.9273,
+    "wilson_high": 1
   },
-  "pair_precision_weighted": -1,
-  "pair_recall_weighted": -1,
-  "second_reading_pairs_measured": 0,
-  "kappa_measured": -1,
+  "pair_precision_weighted": 0.9189,
+  "pair_recall_weighted": 0.0774,
+  "second_reading_pairs_measured": 50,
+  "kappa_measured": 0.9244,
   "second_reading_pairs_round_5": 50,
   "kappa_round_5": 0.89,
   "pair_precision_round_5_post_hoc": {
