@@ -218,35 +218,33 @@ export class CasesService {
     const groups = this.groupsOf(analysis);
     const names = matchNames(byType ? this.index.types.vocabulary : groups ? groups.vocabulary : this.index.vocabulary, params, CASES_USAGE);
     if (!names.ok) return { ok: false, error: errorBody(names.error.error, names.error) };
-    const want = names.union || names.vaccines === null || names.events === null ? 3 : 0;
     // With a vaccine and an event: the event's reports naming no matched vaccine (the onset
     // comparison's other group) are candidates too; `mark` tells the two groups apart.
-    const pair = want === 0;
+    const pair = !names.union && names.vaccines !== null && names.events !== null;
     // The candidates come from the names' own report lists (each ascending), not from a scan of
     // every report: a pair's are its event's reports (both names, 3, or the event alone, 2; not
     // the vaccine alone, 1), otherwise every listed report.
-    const mark = new Uint8Array(data.count);
-    const scan: Int32Array[] = [];
-    const markAll = (lists: Map<string, Int32Array>, keys: readonly string[], bit: number): void => {
-      for (const key of keys) {
-        const list = lists.get(key);
-        if (!list) continue;
-        for (const r of list) mark[r] |= bit;
-        if (!pair || bit === 2) scan.push(list);
-      }
-    };
-    markAll(byType ? this.index.types.reportsByCode : this.index.reportsByVaccine, names.vaccines ?? [], 1);
-    markAll(this.index.reportsByEvent, groups ? termsOfItems(groups, names.events ?? []) : names.events ?? [], 2);
-    yield;
-    const candidates: number[] = [];
+    const listsOf = (lists: Map<string, Int32Array>, keys: readonly string[]): Int32Array[] => keys.flatMap((key) => lists.get(key) ?? []);
+    const vaccineLists = listsOf(byType ? this.index.types.reportsByCode : this.index.reportsByVaccine, names.vaccines ?? []);
+    const eventLists = listsOf(this.index.reportsByEvent, groups ? termsOfItems(groups, names.events ?? []) : names.events ?? []);
+    const scan = pair ? eventLists : [...vaccineLists, ...eventLists];
     let total = 0;
     for (const list of scan) total += list.length;
-    if (scan.length > 1 && total > data.count / 8) {
-      // Lists too long to sort in one slice of the event loop: every report scanned, as marked, with yields.
+    // Lists too long to sort in one slice of the event loop: every report scanned, as marked, with yields.
+    const scanAll = scan.length > 1 && total > data.count / 8;
+    // Which names each report carries (1 vaccine, 2 event): needed to split a pair's reports, or to scan them all.
+    const mark = pair || scanAll ? new Uint8Array(data.count) : null;
+    if (mark) {
+      for (const list of vaccineLists) for (const r of list) mark[r] |= 1;
+      for (const list of eventLists) for (const r of list) mark[r] |= 2;
+    }
+    yield;
+    const candidates: number[] = [];
+    if (scanAll) {
       const bits = pair ? 2 : 3;
       for (let r = 0; r < data.count; r++) {
         if (r % 16384 === 16383) yield;
-        if ((mark[r] & bits) !== 0 && keep(r)) candidates.push(r);
+        if ((mark![r] & bits) !== 0 && keep(r)) candidates.push(r);
       }
     } else {
       const listed = scan.length === 1 ? scan[0] : ascendingUnion(scan);
@@ -260,7 +258,7 @@ export class CasesService {
       if (!pair) return { reports: found, vaccines: names.vaccines, events: names.events, others: null };
       const reports: number[] = [];
       const others: number[] = [];
-      for (const r of found) (mark[r] === 3 ? reports : others).push(r);
+      for (const r of found) (mark![r] === 3 ? reports : others).push(r);
       return { reports: Int32Array.from(reports), vaccines: names.vaccines, events: names.events, others: Int32Array.from(others) };
     };
     return { ok: true, within: Int32Array.from(candidates), split };

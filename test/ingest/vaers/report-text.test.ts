@@ -21,6 +21,15 @@ import { NARRATIVE_101, writeReportFolder } from './report-fixtures.js';
 
 const FIELDS = NARRATIVE_REPORT_COLUMNS.map((c) => c.field);
 
+/** A temporary folder holding the report fixture's VAERS files in its `vaers` folder. */
+async function reportFolderIn(): Promise<{ dir: string; vaers: string }> {
+  const dir = await tempDir();
+  const vaers = join(dir, 'vaers');
+  await mkdir(vaers);
+  await writeReportFolder(vaers);
+  return { dir, vaers };
+}
+
 describe('report text in a scratch DuckDB file', () => {
   it('holds every narrative column of every kept report, read back in chunks equal to the heap columns', async () => {
     const dir = await tempDir();
@@ -73,10 +82,7 @@ describe('report text in a scratch DuckDB file', () => {
   });
 
   it('a build with --narratives stores the text read through the file, and leaves no scratch file; nor does a build that fails in the read', async () => {
-    const dir = await tempDir();
-    const vaers = join(dir, 'vaers');
-    await mkdir(vaers);
-    await writeReportFolder(vaers);
+    const { dir, vaers } = await reportFolderIn();
     const heap = (await readVaers(vaers, { narratives: true })).details;
     const out = join(dir, 'store.duckdb');
     await buildStore({ vaers, out, narratives: true, workers: 1 });
@@ -129,10 +135,7 @@ describe('report text in a scratch DuckDB file', () => {
   });
 
   it('a build with --narratives whose output folder cannot be written fails with a message about --out', async () => {
-    const dir = await tempDir();
-    const vaers = join(dir, 'vaers');
-    await mkdir(vaers);
-    await writeReportFolder(vaers);
+    const { vaers } = await reportFolderIn();
     // /proc exists but takes no new files, even for root.
     const failed = buildStore({ vaers, out: '/proc/x.duckdb', narratives: true, workers: 1 });
     await expect(failed).rejects.toBeInstanceOf(UserError);
