@@ -49,6 +49,8 @@ export async function prepareDefaultStore(live: LiveStore, vaers: string | undef
       if (first !== null) {
         // Served from the full store now; with it go its narrative index (src/serve/narratives/index-file.ts) and integrity stamp (src/serve/store/verified.ts).
         for (const path of [first, `${first}.narratives`, `${first}.verified`]) await rm(path, { force: true }).catch(() => undefined);
+        log.info(`default store: the first analysis's store ${first} removed (served from the full store now)`);
+        first = null;
       }
       if (result.ok) {
         live.onBroken = (broken) => rebuildBroken(live, broken, vaers, log);
