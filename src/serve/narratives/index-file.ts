@@ -11,7 +11,8 @@
  *
  * The key names what the index was built from and by: the store file (device, inode, size and
  * modification time: a rebuilt or replaced store is a new file), the narrative fields in order,
- * and the digest of this folder's code (the tokenizer, words.ts, decides the vocabulary). A file
+ * and the digest of this folder's source code (the tokenizer, words.ts, decides the vocabulary; read
+ * from `src/` whichever tree runs). A file
  * of another key, a damaged one (digest, sizes) or one of another format is not used: the index is
  * built from the store as before and the file replaced. The caller also checks that the index's
  * VAERS_IDs are the store's reports, in order (src/serve/cases/service.ts).
@@ -21,7 +22,7 @@
  * chunks, at load). The format is the one written since this file's first version.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { FileRange } from './file-range.js';
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -59,10 +60,17 @@ export function indexFileOf(storePath: string): string {
 
 let codeDigest: string | null = null;
 
-/** SHA-256 of the files of this folder of the running code (`.ts` under tsx, `.js` compiled), hex. */
+/** This folder in the source tree (`src/serve/narratives/`), whether the program runs from `dist/` or under tsx. */
+const SOURCE_FOLDER = fileURLToPath(new URL('../../../src/serve/narratives/', import.meta.url));
+
+/**
+ * SHA-256 of the source files of this folder, hex: read from `src/` whichever tree runs (as the
+ * default store's key, src/cache/key.ts), so a test run under tsx and `npm start` from `dist/`
+ * share one index file; the running folder when no source tree is beside it.
+ */
 function narrativesCodeDigest(): string {
   if (codeDigest === null) {
-    const folder = dirname(fileURLToPath(import.meta.url));
+    const folder = existsSync(SOURCE_FOLDER) ? SOURCE_FOLDER : dirname(fileURLToPath(import.meta.url));
     const hash = createHash('sha256');
     for (const name of readdirSync(folder).sort()) {
       if (!/\.(ts|js|mjs)$/.test(name)) continue;

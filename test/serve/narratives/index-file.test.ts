@@ -148,4 +148,9 @@ describe('the narrative index kept beside its store', () => {
   it('a path inside a missing folder resolves false', async () => {
     expect(await saveIndexFile(join(dir, 'missing', 'x.narratives'), 'k', NarrativeIndex.build(CORPUS))).toBe(false);
   });
+
+  it('has the same key whether the program runs from src/ (tsx) or dist/: the code digest reads the sources', async () => {
+    const dist = await import(new URL('../../../dist/serve/narratives/index-file.js', import.meta.url).href) as typeof import('../../../src/serve/narratives/index-file.js');
+    expect(dist.indexKey(store)).toBe(indexKey(store));
+  });
 });
