@@ -42,6 +42,7 @@ import { estimate, type Estimates } from './estimate.js';
 import { linkageFeatures, type LinkageColumns, type LinkageFeatures } from './features.js';
 import { frequencyAdjustment, valueShares } from './frequency.js';
 import { differentPatients, patientEvidence, type PatientEvidence } from './patient-evidence.js';
+import { THIN_WEIGHT, thinLink } from './link-support.js';
 import type { LinkageSummary } from '../../domain/store-schema.js';
 import type { LinkageResult, ReportLink } from './types.js';
 
@@ -149,7 +150,10 @@ function fieldsOf(model: Estimates): LinkageSummary['fields'] {
 /**
  * The weight of reports `a` and `b` compared at `pattern` (steps 4 of the module header): the
  * Fellegi-Sunter weight of the pattern plus the frequency adjustment of the values agreed on,
- * -Infinity when the pattern does not identify one case (compare.ts identifiesCase).
+ * -Infinity when the pattern does not identify one case (compare.ts identifiesCase), when the
+ * reports are different patients (patient-evidence.ts differentPatients, counted per reason in
+ * `vetoes`), or when the link is thin (link-support.ts thinLink) and weighs less than THIN_WEIGHT
+ * (round 7; counted as `thin` when it reaches DEFAULT_THRESHOLD).
  */
 function pairWeigher(f: LinkageFeatures, model: Estimates, evidence: PatientEvidence, vetoes?: Map<string, number>): (a: number, b: number, pattern: number) => number {
   const patternWeight = weigher(model);
@@ -167,7 +171,13 @@ function pairWeigher(f: LinkageFeatures, model: Estimates, evidence: PatientEvid
       vetoes?.set(reason, (vetoes.get(reason) ?? 0) + 1);
       return -Infinity;
     }
-    return entry.weight + frequencyAdjustment(f, shares, model.u, a, b, entry.levels);
+    const weight = entry.weight + frequencyAdjustment(f, shares, model.u, a, b, entry.levels);
+    // Round 7: a thin link (link-support.ts: little individual evidence) needs THIN_WEIGHT bits.
+    if (weight < THIN_WEIGHT && thinLink(f, a, b)) {
+      if (weight >= DEFAULT_THRESHOLD) vetoes?.set('thin', (vetoes.get('thin') ?? 0) + 1);
+      return -Infinity;
+    }
+    return weight;
   };
 }
 
@@ -329,7 +339,8 @@ export function scorePairs(details: LinkageColumns, options: LinkageOptions = {}
 
 /**
  * The weight of a pair as the links see it (its **link weight**): +Infinity for an exact
- * duplicate (compare.ts isExactDuplicate) without evidence of different patients, so that it is
+ * duplicate (compare.ts isExactDuplicate) without evidence of different patients (even a thin link,
+ * link-support.ts: round 7), so that it is
  * linked first and its reports keep no looser link (the margin rule), else its weight (pairWeigher,
  * given as `weight`).
  */
@@ -338,6 +349,7 @@ function linkWeight(f: LinkageFeatures, evidence: PatientEvidence): (a: number, 
   return (a, b, pattern, weight) => {
     let e = exact.get(pattern);
     if (e === undefined) exact.set(pattern, (e = isExactDuplicate(pattern)));
+    // An exact duplicate is linked even when its link is thin (pairWeigher: round 7).
     return e && differentPatients(f, evidence, a, b) === '' ? Infinity : weight;
   };
 }

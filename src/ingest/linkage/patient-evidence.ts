@@ -15,6 +15,7 @@
  * Fellegi-Sunter weight, since these facts contradict "one case" outright.
  */
 import { jaccard } from './compare.js';
+import { oneSenderNumbers, otherNumberedPatient, otherSuffix, sameSeries } from './case-numbers.js';
 import { NO_MEDICINE, type LinkageFeatures } from './features.js';
 
 /** What a report's narrative says of its patient (see the module header); NaN / 0 / false when it says nothing. */
@@ -49,6 +50,8 @@ const GROUP = new RegExp([
   String.raw`\b(?:several|multiple|many|numerous)\s+(?:other\s+)?pts?\b`,
   String.raw`\b(?:another|other)\s+(?:${KIND}\s+)?(?:pts?|patients?|kids?|children|child|students?|vaccinees?)\b`,
   String.raw`\b(?:all|several) (?:\d+ )?(?:pts|patients)\b`,
+  // "in some cases topical hydrocortisone" (round 7: a report of a clinic's error, SEX U)
+  String.raw`\bin (?:some|several|many|most|all) cases\b`,
   String.raw`\bthis pt & \d+ other\b`,
 ].join('|'), 'i');
 const SIBLING = /\b(?:twins?|triplets?|siblings?|brothers?|sisters?)\b/i;
@@ -104,51 +107,6 @@ export function patientEvidence(narratives: ReadonlyArray<string | null> | null 
     e.measures[i] = measuresOf(text);
   }
   return e;
-}
-
-/**
- * Whether two normalised SPLTTYPEs (features.ts) are two case numbers of one sender: both known,
- * different, neither a prefix of the other (a truncated copy of one number is the same number:
- * MPI2000049220 and MPI200004922), and written alike: the same runs of letters and digits in the
- * same order, the letter runs equal (WAES92080647 and WAES92080671; WAES0310USA03020 and
- * WAES0311USA00634; 893291034E and 893291056E; HQ2110212OCT1999 and HQ2110312OCT1999).
- */
-export function oneSenderNumbers(x: string, y: string): boolean {
-  if (x === '' || y === '' || x === y || x.startsWith(y) || y.startsWith(x)) return false;
-  const shape = (s: string): string => (s.match(/[A-Z]+|[0-9]+/g) ?? []).map((run) => (/^\d/.test(run) ? '#' : run)).join('|');
-  return shape(x) === shape(y);
-}
-
-/**
- * Whether two case numbers are one sender's number with two letter suffixes (960153781A and
- * 960153781B: a sender's two cases filed under one number, issue 43 round 4, one boy's two
- * episodes): the same but for their last letter, both ending in a letter after a digit.
- */
-export function otherSuffix(x: string, y: string): boolean {
-  return x.length === y.length && x.length >= 3 && x !== y && x.slice(0, -1) === y.slice(0, -1)
-    && /[0-9][A-Z]$/.test(x) && /[0-9][A-Z]$/.test(y);
-}
-
-/**
- * Whether two case numbers are of one sender's **series** (a batch numbered one patient at a
- * time): two numbers of one sender (oneSenderNumbers) differing in one run of digits by at most
- * 1,000, or, compared as a whole (issue 43), differing anywhere while the two narratives share
- * half their words (`similarNarratives`: one template; WAES0310USA03020 and WAES0311USA00634, the
- * four women of one flu clinic). Two numbers of one sender with narratives written apart may be a
- * follow-up filed under a new number (WAES93090204 and WAES95129350, one woman's arteritis).
- */
-export function sameSeries(x: string, y: string, similarNarratives = false): boolean {
-  if (!oneSenderNumbers(x, y)) return false;
-  if (similarNarratives) return true;
-  const rx = x.match(/[A-Z]+|[0-9]+/g) ?? [];
-  const ry = y.match(/[A-Z]+|[0-9]+/g) ?? [];
-  let differing = 0;
-  for (let k = 0; k < rx.length; k++) {
-    if (rx[k] === ry[k]) continue;
-    if (Math.abs(Number(rx[k]) - Number(ry[k])) > 1000) return false;
-    differing++;
-  }
-  return differing === 1;
 }
 
 /** Onset dates further apart than this many days are two events (two episodes, or two patients). */
@@ -274,6 +232,39 @@ export function otherVaccination(f: LinkageFeatures, a: number, b: number): bool
 }
 
 /**
+ * How many vaccines reports `a` and `b` both give (one kind) with dose numbers known in both and
+ * none in common (features.ts doses: VAX_DOSE 1-9), plus how many with sides known in both and
+ * none in common (features.ts sites: VAX_SITE LA, RA, LL, RL, LG, RG; issue 43 round 7). Twins
+ * vaccinated together get one vaccine's other dose (Recombivax HB dose 1 and 2; MMR dose 0 and 1,
+ * Prevnar 2 and 3) or the same vaccines in the other limbs (IPOL right arm and left arm, MMR left
+ * and right); one child's form written twice copies both. A man's anthrax dose 3 in the right arm
+ * and dose 1 in the left are two visits.
+ */
+export function otherDosesOrSites(f: LinkageFeatures, a: number, b: number): number {
+  return differingValues(f.doses[a], f.doses[b], 10) + differingValues(f.sites[a], f.sites[b], 8);
+}
+
+/** Of the keys name * radix + value of two sorted lists, the number of names in both lists with no value in common. */
+function differingValues(x: Int32Array, y: Int32Array, radix: number): number {
+  if (x.length === 0 || y.length === 0) return 0;
+  const valuesOf = (keys: Int32Array): Map<number, number[]> => {
+    const m = new Map<number, number[]>();
+    for (const k of keys) {
+      const name = Math.floor(k / radix);
+      m.set(name, [...(m.get(name) ?? []), k]);
+    }
+    return m;
+  };
+  const [vx, vy] = [valuesOf(x), valuesOf(y)];
+  let differing = 0;
+  for (const [name, keys] of vx) {
+    const other = vy.get(name);
+    if (other !== undefined && !keys.some((k) => other.includes(k))) differing++;
+  }
+  return differing;
+}
+
+/**
  * Whether reports `a` and `b` tell of two vaccination episodes (issue 43, round 5: one person's two
  * doses, or two persons of one clinic, each report naming its own reaction): one report's
  * vaccination or onset lies after the day the other was received (that report cannot tell of it:
@@ -321,18 +312,6 @@ export function oneReport(f: LinkageFeatures, a: number, b: number): boolean {
   const events = jaccard(f.events[a], f.events[b]);
   const noText = f.narrative[a].length === 0 && f.narrative[b].length === 0;
   return text >= 0.8 || (text >= 0.5 && events >= 0.5) || (events === 1 && (text >= 0.2 || noText));
-}
-
-/**
- * Whether reports `a` and `b` are two patients numbered apart by one sender (issue 43 round 6: a
- * manufacturer's batch of one template, one case number per patient): two case numbers of one
- * sender (oneSenderNumbers), ages known in both, and either the vaccination dates (both known)
- * differ or the ages are a year or more apart. A sender's follow-up of one patient under a new
- * number keeps the patient's age and vaccination date.
- */
-export function otherNumberedPatient(f: LinkageFeatures, a: number, b: number): boolean {
-  if (!oneSenderNumbers(f.splttype[a], f.splttype[b]) || Number.isNaN(f.age[a]) || Number.isNaN(f.age[b])) return false;
-  return (f.vaxDay[a] >= 0 && f.vaxDay[b] >= 0 && f.vaxDay[a] !== f.vaxDay[b]) || Math.abs(f.age[a] - f.age[b]) >= 1 - 1e-9;
 }
 
 /**
@@ -384,6 +363,9 @@ export function sameVisit(f: LinkageFeatures, a: number, b: number): boolean {
  *   case numbers of one sender, oneSenderNumbers: two patients of the group, each reported;
  *   issue 43 round 4, "about 20 vaccinees", 22 and 21 months; or both narratives are written for
  *   the group, round 6);
+ * - `doses` (round 7): one vaccine given in both with other dose numbers or on other sides
+ *   (otherDosesOrSites), for two such vaccines, or for one when both are direct reports (no
+ *   SPLTTYPE: one clinic's forms of twins or siblings; a copy by hand may slip once);
  * - `episode`: two vaccination episodes (twoEpisodes: one report's vaccination or onset after the
  *   other was received, or vaccination dates and onsets both EPISODE_DAYS or more apart, round 5;
  *   or vaccination dates DOSE_DAYS or more apart, neither narrative naming the other's date and
@@ -431,6 +413,9 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   if (outside(ageA, e.ageBand[b]) || outside(ageB, e.ageBand[a]) || (!Number.isNaN(e.ageBand[a]) && !Number.isNaN(e.ageBand[b]) && e.ageBand[a] !== e.ageBand[b])) return 'age';
   // One visit forgives other vaccines named (a copy names its own) and a lot one character off (copied by hand), not another lot.
   if (visit ? lotsDisagree(f, a, b, true) : otherVaccination(f, a, b)) return 'vaccination';
+  // Round 7: one vaccine's other dose or limb in two direct reports (a clinic's forms of twins), or for two vaccines in any two.
+  const otherShots = otherDosesOrSites(f, a, b);
+  if (otherShots >= 2 || (otherShots === 1 && f.splttype[a] === '' && f.splttype[b] === '')) return 'doses';
   if (twoEpisodes(f, a, b)) return 'episode';
   if (Math.abs(f.vaersId[a] - f.vaersId[b]) <= BATCH_IDS && !(f.splttype[a] !== '' && f.splttype[a] === f.splttype[b])
     && !(Math.abs(f.age[a] - f.age[b]) <= 0.01 && oneReport(f, a, b) && sameForm(f, a, b))) return 'batch';
