@@ -4,51 +4,81 @@
  * random clusters (measured_round: both drawn on the rules frozen for it, rules_frozen, and read
  * blind), each with its Wilson 95% interval (k of n; n 0: not yet read, value and interval null),
  * the pairs weighted back to all candidate pairs (_weighted, point estimates; -1: not available),
- * Cohen's kappa of the measured round's blind second reading (_measured), of round 5's (_round_5)
- * and of the fresh set's (round 3's draw; -1: not available). Post
- * hoc (tuning data, not a measurement): round 5's pairs and random clusters, round 3's fresh pairs
- * and round 4's random clusters under today's rules (_round_5_post_hoc, _fresh_post_hoc, _round_4_post_hoc), measured-04 (_tuning_fresh), round 1's
+ * Cohen's kappa of the measured round's blind second reading (_measured), of round 6's (_round_6),
+ * of round 5's (_round_5) and of the fresh set's (round 3's draw; -1: not available). Post
+ * hoc (tuning data, not a measurement): round 6's and round 5's pairs and random clusters, round 3's fresh pairs
+ * and round 4's random clusters under today's rules (_round_6_post_hoc, _round_5_post_hoc, _fresh_post_hoc, _round_4_post_hoc), measured-04 (_tuning_fresh), round 1's
  * measured part (_post_hoc); the fresh pairs under the linkage of their draw (_before: round 3's
  * rules) and round 1's under its draw's (_round_1_before). Written by scripts/linkage-measure.ts; do not edit by hand
  * (test/ingest/linkage/measured-page.test.ts checks it). Served by `GET /analyses` as
  * `linkage.measured`.
  */
 export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
-  "labelled_set": "test/fixtures/linkage/labelled-43-fresh.csv, the blind readings since round 3 (round 6's measured set; round 5's pairs and random clusters, tuning data since round 6; round 3's fresh pairs and round 4's random clusters, tuning data since round 5); labelled-43.csv, round 1 (docs/duplicates.md, \"The labelled set\")",
-  "measured_round": 6,
-  "rules_frozen": "24041f8",
+  "labelled_set": "test/fixtures/linkage/labelled-43-fresh.csv, the blind readings since round 3 (round 7's measured set; round 6's pairs and random clusters, tuning data since round 7; round 5's, since round 6; round 3's fresh pairs and round 4's random clusters, tuning data since round 5); labelled-43.csv, round 1 (docs/duplicates.md, \"The labelled set\")",
+  "measured_round": 7,
+  "rules_frozen": "e2e2057",
   "pair_precision": {
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
+  },
+  "pair_recall": {
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
+  },
+  "cluster_precision": {
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
+  },
+  "same_case_clusters_whole": {
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
+  },
+  "pair_precision_weighted": -1,
+  "pair_recall_weighted": -1,
+  "second_reading_pairs_measured": 0,
+  "kappa_measured": -1,
+  "second_reading_pairs_round_6": 50,
+  "kappa_round_6": 0.9244,
+  "pair_precision_round_6_post_hoc": {
     "k": 95,
     "n": 98,
     "value": 0.9694,
     "wilson_low": 0.9138,
     "wilson_high": 0.9895
   },
-  "pair_recall": {
+  "pair_recall_round_6_post_hoc": {
     "k": 95,
     "n": 106,
     "value": 0.8962,
     "wilson_low": 0.8237,
     "wilson_high": 0.9411
   },
-  "cluster_precision": {
+  "cluster_precision_round_6_post_hoc": {
     "k": 46,
     "n": 48,
     "value": 0.9583,
     "wilson_low": 0.8602,
     "wilson_high": 0.9885
   },
-  "same_case_clusters_whole": {
+  "same_case_clusters_whole_round_6_post_hoc": {
     "k": 46,
     "n": 49,
     "value": 0.9388,
     "wilson_low": 0.8348,
     "wilson_high": 0.979
   },
-  "pair_precision_weighted": 0.9694,
-  "pair_recall_weighted": 0.0721,
-  "second_reading_pairs_measured": 50,
-  "kappa_measured": 0.9244,
   "second_reading_pairs_round_5": 50,
   "kappa_round_5": 0.89,
   "pair_precision_round_5_post_hoc": {
