@@ -15,7 +15,8 @@ import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { agreedFields, comparePair, jaccard } from '../src/ingest/linkage/compare.js';
 import { linkReports, streamPairs } from '../src/ingest/linkage/link.js';
-import { differentPatients, sameVisit, otherVaccination, sameMedicines } from '../src/ingest/linkage/patient-evidence.js';
+import { differentPatients, sameVisit, sameMedicines } from '../src/ingest/linkage/patient-evidence.js';
+import { otherVaccination } from '../src/ingest/linkage/vaccinations.js';
 import { oneSenderNumbers } from '../src/ingest/linkage/case-numbers.js';
 import { realLinkageColumns } from './linkage-columns.js';
 

@@ -150,10 +150,9 @@ function fieldsOf(model: Estimates): LinkageSummary['fields'] {
 /**
  * The weight of reports `a` and `b` compared at `pattern` (steps 4 of the module header): the
  * Fellegi-Sunter weight of the pattern plus the frequency adjustment of the values agreed on,
- * -Infinity when the pattern does not identify one case (compare.ts identifiesCase), when the
- * reports are different patients (patient-evidence.ts differentPatients, counted per reason in
- * `vetoes`), or when the link is thin (link-support.ts thinLink) and weighs less than THIN_WEIGHT
- * (round 7; counted as `thin` when it reaches DEFAULT_THRESHOLD).
+ * -Infinity when the pattern does not identify one case (compare.ts identifiesCase), for different
+ * patients (differentPatients, counted per reason in `vetoes`), or for a thin link (link-support.ts)
+ * under THIN_WEIGHT (round 7; counted as `thin` from DEFAULT_THRESHOLD).
  */
 function pairWeigher(f: LinkageFeatures, model: Estimates, evidence: PatientEvidence, vetoes?: Map<string, number>): (a: number, b: number, pattern: number) => number {
   const patternWeight = weigher(model);
@@ -172,12 +171,9 @@ function pairWeigher(f: LinkageFeatures, model: Estimates, evidence: PatientEvid
       return -Infinity;
     }
     const weight = entry.weight + frequencyAdjustment(f, shares, model.u, a, b, entry.levels);
-    // Round 7: a thin link (link-support.ts: little individual evidence) needs THIN_WEIGHT bits.
-    if (weight < THIN_WEIGHT && thinLink(f, a, b)) {
-      if (weight >= DEFAULT_THRESHOLD) vetoes?.set('thin', (vetoes.get('thin') ?? 0) + 1);
-      return -Infinity;
-    }
-    return weight;
+    if (weight >= THIN_WEIGHT || !thinLink(f, a, b)) return weight;
+    if (weight >= DEFAULT_THRESHOLD) vetoes?.set('thin', (vetoes.get('thin') ?? 0) + 1);
+    return -Infinity;
   };
 }
 
@@ -340,16 +336,14 @@ export function scorePairs(details: LinkageColumns, options: LinkageOptions = {}
 /**
  * The weight of a pair as the links see it (its **link weight**): +Infinity for an exact
  * duplicate (compare.ts isExactDuplicate) without evidence of different patients (even a thin link,
- * link-support.ts: round 7), so that it is
- * linked first and its reports keep no looser link (the margin rule), else its weight (pairWeigher,
- * given as `weight`).
+ * link-support.ts: round 7), so that it is linked first and its reports keep no looser link (the
+ * margin rule), else its weight (pairWeigher, given as `weight`).
  */
 function linkWeight(f: LinkageFeatures, evidence: PatientEvidence): (a: number, b: number, pattern: number, weight: number) => number {
   const exact = new Map<number, boolean>();
   return (a, b, pattern, weight) => {
     let e = exact.get(pattern);
     if (e === undefined) exact.set(pattern, (e = isExactDuplicate(pattern)));
-    // An exact duplicate is linked even when its link is thin (pairWeigher: round 7).
     return e && differentPatients(f, evidence, a, b) === '' ? Infinity : weight;
   };
 }

@@ -6,9 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { linkageFeatures, SPLTTYPE_LABEL } from '../../../src/ingest/linkage/features.js';
 import {
-  ageBandOf, differentPatients, isGroupNarrative, lotsAlike, measuresOf, namesSibling, oneEditApart, patientEvidence, pronounSexOf, statedAgeOf,
+  ageBandOf, differentPatients, isGroupNarrative, measuresOf, namesSibling, patientEvidence, pronounSexOf, statedAgeOf,
 } from '../../../src/ingest/linkage/patient-evidence.js';
 import { otherSuffix, sameSeries } from '../../../src/ingest/linkage/case-numbers.js';
+import { lotsAlike, oneEditApart } from '../../../src/ingest/linkage/vaccinations.js';
 import { thinLink } from '../../../src/ingest/linkage/link-support.js';
 import { columnsOf, type FixtureReport } from './fixtures.js';
 
