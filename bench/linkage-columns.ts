@@ -12,7 +12,12 @@ import { readVaers } from '../src/ingest/vaers/read.js';
 
 /** The linkage columns of the reports under `vaers` (cached in `cache` when given). */
 export async function realLinkageColumns(vaers: string, cache?: string): Promise<LinkageColumns> {
-  if (cache && existsSync(cache)) return deserialize(readFileSync(cache)) as LinkageColumns;
+  if (cache && existsSync(cache)) {
+    const cached = deserialize(readFileSync(cache)) as LinkageColumns;
+    // A cache written before round 7 lacks VAX_DOSE and VAX_SITE (features.ts doses, sites): read the files again.
+    if (cached.vaccines.dose && cached.vaccines.site) return cached;
+    console.log(`${cache} lacks the vaccines' doses and sites (written before issue 43 round 7): reading the files again`);
+  }
   const started = performance.now();
   const d = (await readVaers(vaers, { narratives: true })).details;
   console.log(`read ${d.count} reports in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -2,7 +2,8 @@
  * Issue 43 tuning aid (post hoc figures, not a measurement): the linkage's verdict on every
  * labelled pair read so far (round 1's items and the member pairs of its clusters; round 3's fresh
  * pairs and measured-04; round 4's clusters; since round 6 round 5's pairs `r5` and the member
- * pairs of its clusters `t5-cluster`, by their same-case groups), with weight, veto reason and the
+ * pairs of its clusters `t5-cluster`, by their same-case groups; since round 7 round 6's pairs `r6`
+ * and its clusters `v6-cluster`), with weight, veto reason and the
  * fields that decide; per source, precision and recall over the decided pairs; every pair's row
  * written as TSV to $TSV (default /tmp/dup4/pairs.tsv). Prints the wrong pairs and the same-case
  * ones (`--all`: every pair). Asserts nothing. Reads no label of the measured packets.
@@ -14,7 +15,9 @@ import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { agreedFields, comparePair, jaccard } from '../src/ingest/linkage/compare.js';
 import { linkReports, streamPairs } from '../src/ingest/linkage/link.js';
-import { differentPatients, sameVisit, otherVaccination, oneSenderNumbers, sameMedicines } from '../src/ingest/linkage/patient-evidence.js';
+import { differentPatients, sameVisit, sameMedicines } from '../src/ingest/linkage/patient-evidence.js';
+import { otherVaccination } from '../src/ingest/linkage/vaccinations.js';
+import { oneSenderNumbers } from '../src/ingest/linkage/case-numbers.js';
 import { realLinkageColumns } from './linkage-columns.js';
 
 const tsv: string[] = ['src\titem\ta\tb\tlabel\ttogether\tw\tveto\tnarrJ\tevJ\tsplt\tonesender\tvisit\tothervax\tmeds\tidgap\tagegap\tagreed'];

@@ -39,9 +39,14 @@
  * round 3's pairs, round 4's clusters; packets measured-01..05 of 50 pairs and clusters-01a,
  * clusters-01b of 30 clusters; item ids S001... and T01...); `6` (round 6, on the rules frozen for
  * it: as round 5, seed 20261201, every pair of the members of an item labelled in rounds 1-5 left
- * out, round 5's pairs and clusters too; item ids U001... and V01...).
+ * out, round 5's pairs and clusters too; item ids U001... and V01...); `7` (round 7, on the rules
+ * frozen for it: seed 20261202, every pair of the members of an item labelled in rounds 1-6 left
+ * out; 250 pairs W001-W250 and 80 clusters X01-X80; packets cut in item order, measured-01
+ * W001-W125, measured-02 W126-W250, clusters-01a X01-X40, clusters-01b X41-X80; and a second
+ * reading of SECOND_PAIRS pairs drawn at random from the 250, in shuffled order, packet second-01
+ * under `--second`, marked `second_reading` in the item list).
  *
- * Run: npx tsx scripts/linkage-sample.ts [--round first|fresh|clusters4|5|6] [--vaers DIR] [--cache FILE] [--out FILE] [--packets DIR]
+ * Run: npx tsx scripts/linkage-sample.ts [--round first|fresh|clusters4|5|6|7] [--vaers DIR] [--cache FILE] [--out FILE] [--packets DIR] [--second DIR]
  */
 import { createReadStream, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -92,17 +97,28 @@ const ROUNDS = {
     out: 'test/fixtures/linkage/sample-43-round6.csv', packets: '/work/wt/notes/s6/packets',
     allocation: [['linked', 120], ['w40', 55], ['w30', 40], ['w21', 20], ['w13', 8], ['w0', 5], ['wneg', 2]] as ReadonlyArray<readonly [string, number]>,
   },
+  // Round 7: as round 6, on the rules frozen for round 7 (e2e2057), rounds 1-6's items left out; 80 clusters; two packets of 125
+  // pairs and two of 40 clusters cut in item order; a second reading of 50 of the pairs (SECOND_PAIRS).
+  7: {
+    seed: 20261202, tuningShare: 0, clusters: 80, packetSize: 125, clusterPacketSize: 40, pairPrefix: 'W', clusterPrefix: 'X',
+    out: 'test/fixtures/linkage/sample-43-round7.csv', packets: '/work/wt/notes/s7/packets',
+    allocation: [['linked', 120], ['w40', 55], ['w30', 40], ['w21', 20], ['w13', 8], ['w0', 5], ['wneg', 2]] as ReadonlyArray<readonly [string, number]>,
+  },
 } as const;
 /** The pairs issue 43 names (read from the clusters the issue describes): they go to the tuning part. */
+/** Round 7: pairs of the draw read a second time by another blind reader (packet second-01, shuffled). */
+const SECOND_PAIRS = 50;
 const NAMED: ReadonlyArray<readonly [number, number]> = [
   [261055, 261056], [224854, 224886], [205964, 205965], [205964, 206168], [205965, 206168], [238571, 256191],
 ];
 
 const { values } = parseArgs({ options: {
   vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' }, round: { type: 'string', default: 'first' },
-  out: { type: 'string' }, packets: { type: 'string' },
+  out: { type: 'string' }, packets: { type: 'string' }, second: { type: 'string', default: '/work/wt/notes/s7/second' },
 } });
-if (values.round !== 'first' && values.round !== 'fresh' && values.round !== 'clusters4' && values.round !== '5' && values.round !== '6') throw new Error(`--round: first, fresh, clusters4, 5 or 6, not ${values.round}`);
+if (values.round !== 'first' && values.round !== 'fresh' && values.round !== 'clusters4' && values.round !== '5' && values.round !== '6' && values.round !== '7') throw new Error(`--round: first, fresh, clusters4, 5, 6 or 7, not ${values.round}`);
+/** Rounds 5 to 7: measured pairs and clusters, every pair labelled before left out. */
+const LATER = values.round === '5' || values.round === '6' || values.round === '7';
 const ROUND = ROUNDS[values.round];
 const CLUSTER_PACKET_SIZE = 'clusterPacketSize' in ROUND ? ROUND.clusterPacketSize : ROUND.packetSize;
 const { seed: SEED, tuningShare: TUNING_SHARE, clusters: CLUSTERS, packetSize: PACKET_SIZE, allocation: ALLOCATION } = ROUND;
@@ -117,10 +133,11 @@ if (values.round === 'fresh') {
   }
 }
 // Round 5: every item labelled before (round 1's pairs and clusters, round 3's 300 pairs, round 4's 60 clusters; not round 3's clusters, never read).
-// Round 6: those and round 5's 250 pairs and 60 clusters.
-if (values.round === '5' || values.round === '6') {
+// Round 6: those and round 5's 250 pairs and 60 clusters. Round 7: those and round 6's 250 pairs and 60 clusters.
+if (LATER) {
   const before = [[ROUNDS.first.out, ['pair', 'cluster']], [ROUNDS.fresh.out, ['pair']], [ROUNDS.clusters4.out, ['cluster']]] as Array<readonly [string, readonly string[]]>;
-  if (values.round === '6') before.push([ROUNDS[5].out, ['pair', 'cluster']]);
+  if (values.round === '6' || values.round === '7') before.push([ROUNDS[5].out, ['pair', 'cluster']]);
+  if (values.round === '7') before.push([ROUNDS[6].out, ['pair', 'cluster']]);
   for (const [file, kinds] of before) {
     for (const line of readFileSync(file, 'utf8').split('\n').slice(1).filter((l) => l !== '')) {
       const [, kind, list] = line.split(',');
@@ -201,7 +218,7 @@ for (const [stratum, n] of ALLOCATION) {
   const pool = pools.get(stratum)!;
   for (const k of draw(pool.length, n)) addPair(scored.a[pool[k]], scored.b[pool[k]], stratum, scored.weight[pool[k]], raw[pool[k]]);
 }
-if (items.length > 0 && values.round !== '5' && values.round !== '6') for (const k of draw(items.length, Math.round(items.length / 5))) items[k].second = true;
+if (items.length > 0 && !LATER) for (const k of draw(items.length, Math.round(items.length / 5))) items[k].second = true;
 // Clusters of two or more, ordered by their smallest VAERS_ID, drawn uniformly.
 const members = new Map<number, number[]>();
 for (let i = 0; i < rep.length; i++) members.set(rep[i], [...(members.get(rep[i]) ?? []), real.id[i]]);
@@ -217,6 +234,11 @@ let pairNo = 0;
 let clusterNo = 0;
 for (const it of shuffled(items)) it.item = it.kind === 'pair' ? `${ROUND.pairPrefix}${String(++pairNo).padStart(3, '0')}` : `${ROUND.clusterPrefix}${String(++clusterNo).padStart(2, '0')}`;
 items.sort((p, q) => (p.item < q.item ? -1 : 1));
+// Round 7: the second reading's pairs, drawn at random among the draw's pairs (after the ids are given).
+if (values.round === '7') {
+  const drawn = items.filter((it) => it.kind === 'pair');
+  for (const k of draw(drawn.length, SECOND_PAIRS)) drawn[k].second = true;
+}
 console.log(`round ${values.round}, seed ${SEED}; candidate pairs ${scored.a.length}; clusters of two or more ${clusters.length} (${fresh.length} not read before); pairs labelled before left out ${labelledBefore.size}; strata ${[...pools].map(([s, p]) => `${s} ${p.length}`).join(', ')}`);
 console.log(`drawn ${pairNo} pairs (tuning ${items.filter((i) => i.kind === 'pair' && i.part === 'tuning').length}, measured ${items.filter((i) => i.kind === 'pair' && i.part === 'measured').length}, second reading ${items.filter((i) => i.second).length}), ${clusterNo} clusters`);
 // The strata's sizes (pairs not labelled before) and draws, for the design-weighted figures (test/ingest/linkage/measure.ts weightedFigures).
@@ -260,17 +282,20 @@ function reportText(id: number): string {
   return lines.join('\n');
 }
 mkdirSync(values.packets!, { recursive: true });
-const packetsOf = (name: string, list: Item[], what: string, size = PACKET_SIZE): void => {
-  const order = shuffled(list);
+const packetsOf = (name: string, list: Item[], what: string, size = PACKET_SIZE, folder = values.packets!): void => {
+  // Round 7: packets cut in item order (the ids are in a seeded random order already), but the second reading's, shuffled.
+  const order = values.round === '7' && name !== 'second' ? [...list] : shuffled(list);
   for (let p = 0; p * size < order.length; p++) {
     const chunk = order.slice(p * size, (p + 1) * size);
     // Round 4's clusters follow round 3's clusters-01: clusters-02a, clusters-02b; round 5's (a new folder): clusters-01a, clusters-01b.
     const file = values.round === 'clusters4' ? `${name}-02${String.fromCharCode(97 + p)}`
-      : (values.round === '5' || values.round === '6') && name === 'clusters' ? `${name}-01${String.fromCharCode(97 + p)}` : `${name}-${String(p + 1).padStart(2, '0')}`;
-    const body = [`# Packet ${file}: ${chunk.length} ${what}`, '', 'Read docs: README.md in this folder. Label each item in `' + file + '.csv`.', ''];
+      : LATER && name === 'clusters' ? `${name}-01${String.fromCharCode(97 + p)}` : `${name}-${String(p + 1).padStart(2, '0')}`;
+    const readme = folder === values.packets ? 'README.md in this folder' : `README.md in ${values.packets}/`;
+    const body = [`# Packet ${file}: ${chunk.length} ${what}`, '', `Read docs: ${readme}. Label each item in \`${file}.csv\`.`, ''];
     for (const it of chunk) body.push(`---`, '', `## Item ${it.item}: VAERS_IDs ${it.ids.join(', ')}`, '', ...it.ids.map(reportText));
-    writeFileSync(join(values.packets!, `${file}.md`), `${body.join('\n')}\n`);
-    writeFileSync(join(values.packets!, `${file}.csv`), `item_id,vaers_ids,label,deciding_phrases${it0(chunk) ? ',same_case_groups' : ''}\n${chunk.map((it) => `${it.item},${it.ids.join(' ')},,${it.kind === 'cluster' ? ',' : ''}`).join('\n')}\n`);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `${file}.md`), `${body.join('\n')}\n`);
+    writeFileSync(join(folder, `${file}.csv`), `item_id,vaers_ids,label,deciding_phrases${it0(chunk) ? ',same_case_groups' : ''}\n${chunk.map((it) => `${it.item},${it.ids.join(' ')},,${it.kind === 'cluster' ? ',' : ''}`).join('\n')}\n`);
   }
 };
 const it0 = (chunk: Item[]): boolean => chunk[0]?.kind === 'cluster';
@@ -279,7 +304,8 @@ if (values.round !== 'clusters4') {
   packetsOf('measured', pairs.filter((it) => it.part === 'measured'), 'pairs of reports');
   if (values.round === 'first') packetsOf('tuning', pairs.filter((it) => it.part === 'tuning'), 'pairs of reports');
   else if (values.round === 'fresh') writeFileSync(join(values.packets!, 'second.txt'), `${pairs.filter((it) => it.second).map((it) => it.item).join('\n')}\n`);
-  if (values.round !== '5' && values.round !== '6') packetsOf('second', pairs.filter((it) => it.second), 'pairs of reports');
+  if (!LATER) packetsOf('second', pairs.filter((it) => it.second), 'pairs of reports');
+  else if (values.round === '7') packetsOf('second', pairs.filter((it) => it.second), 'pairs of reports', SECOND_PAIRS, values.second);
 }
 packetsOf('clusters', items.filter((it) => it.kind === 'cluster'), 'clusters of reports (judge each cluster whole)', CLUSTER_PACKET_SIZE);
 console.log(`reports ${ids.length}: data rows ${data.length}, vaccine rows ${vax.length}, symptom rows ${symptoms.length}; packets in ${values.packets}`);

@@ -22,6 +22,11 @@
  *   concomitant medicines, evidence both ways (compare.ts: none against a list disagrees, none
  *   twice says nothing);
  * - `vaccines`: the sorted distinct VAX_NAME string numbers of the report;
+ * - `doses`, `sites` (issue 43 round 7): per vaccine row of a known kind (vaccineKindOf: a
+ *   manufacturer's copy names its own brand) with VAX_DOSE 1 to 9, the key kind number * 10 +
+ *   dose; with a VAX_SITE on one side (LA, RA, LL, RL, LG, RG), the key kind number * 8 + the
+ *   side's index in SIDED_SITES; sorted distinct (a dose of 0, `UN`, a site `A`, `OT` and the
+ *   like are unknown; kind numbers are per linkage run);
  * - `lots`: the sorted distinct numbers (into `lotNames`) of the normalised lots (upper case,
  *   letters and digits only; blank, `UNK`, `UNKNOWN`, `NA`, `NONE` and lots of one character
  *   are missing);
@@ -48,7 +53,7 @@ import { ListPacker } from './pack.js';
  */
 export type LinkageColumns = Pick<ReportDetails, 'count' | 'id' | 'received' | 'age' | 'sex' | 'state' | 'vaxDate' | 'onsetDate' | 'splttype' | 'narrative' | 'strings'>
   & Partial<Pick<ReportDetails, 'otherMeds'>>
-  & { vaccines: Pick<ReportDetails['vaccines'], 'start' | 'name' | 'lot'>; events: Pick<ReportDetails['events'], 'start' | 'term'> };
+  & { vaccines: Pick<ReportDetails['vaccines'], 'start' | 'name' | 'lot'> & Partial<Pick<ReportDetails['vaccines'], 'dose' | 'site'>>; events: Pick<ReportDetails['events'], 'start' | 'term'> };
 
 /** The per-report values of the comparisons, column by column (index i: report row i). */
 export interface LinkageFeatures {
@@ -73,6 +78,10 @@ export interface LinkageFeatures {
   /** The word hashes of OTHER_MEDS, sorted distinct; empty when none is stated. */
   medicines: Int32Array[];
   vaccines: Int32Array[];
+  /** Vaccine kind number * 10 + VAX_DOSE (1-9) per vaccine row giving one, sorted distinct (see the module header). */
+  doses: Int32Array[];
+  /** Vaccine kind number * 8 + the index of VAX_SITE in SIDED_SITES per vaccine row giving one, sorted distinct. */
+  sites: Int32Array[];
   lots: Int32Array[];
   /** The normalised lots, each once. */
   lotNames: string[];
@@ -84,6 +93,9 @@ export interface LinkageFeatures {
   /** Number of identifying fields known (the completeness of the representative rule). */
   completeness: Uint8Array;
 }
+
+/** The sites of VAX_SITE that name a side (left or right arm, leg, gluteus): two of them, other, name two limbs. */
+export const SIDED_SITES = ['LA', 'RA', 'LL', 'RL', 'LG', 'RG'] as const;
 
 /** A SPLTTYPE carried by more reports than this is a label (a docket, a programme), not a case number (see the module header). */
 export const SPLTTYPE_LABEL = 20;
@@ -204,13 +216,22 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
     count: n, vaersId: details.id, age: new Float64Array(n), sex: new Uint8Array(n), state: new Int32Array(n), vaxDay: new Int32Array(n),
     onsetDay: new Int32Array(n), receivedDay: new Int32Array(n), vaxImputed: new Uint8Array(n), onsetImputed: new Uint8Array(n), namedDays: new Array<Int32Array>(n), medicines: new Array<Int32Array>(n),
     vaccineKinds: new Array<Int32Array>(n),
-    vaccines: new Array<Int32Array>(n), lots: new Array<Int32Array>(n), lotNames: [], events: new Array<Int32Array>(n),
+    vaccines: new Array<Int32Array>(n), doses: new Array<Int32Array>(n), sites: new Array<Int32Array>(n), lots: new Array<Int32Array>(n), lotNames: [], events: new Array<Int32Array>(n),
     splttype: new Array<string>(n), narrative: new Array<Int32Array>(n), identifiable: new Uint8Array(n), completeness: new Uint8Array(n),
   };
   // The lists as views into shared chunks (pack.ts: a small typed array each costs twice the memory).
   const lists = new ListPacker();
   const sexCode = (code: number): number => (SEX_CODES[code] === 'F' ? 1 : SEX_CODES[code] === 'M' ? 2 : 0);
-  const { start: vaxStart, name, lot } = details.vaccines;
+  const { start: vaxStart, name, lot, dose, site } = details.vaccines;
+  const cell = (column: Int32Array | undefined, k: number): string => (column && column[k] >= 0 ? strings[column[k]].trim().toUpperCase() : '');
+  const kindNumbers = new Map<string, number>();
+  const kindNumber = (k: number): number => {
+    const kind = vaccineKindOf(name[k] >= 0 ? strings[name[k]] : '');
+    if (kind === '') return -1;
+    let number = kindNumbers.get(kind);
+    if (number === undefined) kindNumbers.set(kind, (number = kindNumbers.size));
+    return number;
+  };
   const lotNumbers = new Map<string, number>();
   const lotNumber = (l: string): number => {
     let k = lotNumbers.get(l);
@@ -233,10 +254,20 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
     f.vaccines[i] = lists.packShared(runOf(vaxStart, name, i));
     f.vaccineKinds[i] = lists.packShared(vaccineKindsOf(Array.from(f.vaccines[i], (k) => (k >= 0 ? strings[k] : ''))));
     const lots: number[] = [];
+    const doses: number[] = [];
+    const sites: number[] = [];
     for (let k = vaxStart[i]; k < vaxStart[i + 1]; k++) {
       const l = normaliseLot(lot[k] >= 0 ? strings[lot[k]] : null);
       if (l !== '') lots.push(lotNumber(l));
+      const d = cell(dose, k);
+      const side = SIDED_SITES.indexOf(cell(site, k) as (typeof SIDED_SITES)[number]);
+      const kind = /^[1-9]$/.test(d) || side >= 0 ? kindNumber(k) : -1;
+      if (kind < 0) continue;
+      if (/^[1-9]$/.test(d)) doses.push(kind * 10 + Number(d));
+      if (side >= 0) sites.push(kind * 8 + side);
     }
+    f.doses[i] = doses.length === 0 ? EMPTY : lists.packShared(sortedDistinct(doses));
+    f.sites[i] = sites.length === 0 ? EMPTY : lists.packShared(sortedDistinct(sites));
     f.lots[i] = lots.length === 0 ? EMPTY : lists.packShared(sortedDistinct(lots));
     f.events[i] = lists.packShared(runOf(details.events.start, details.events.term, i));
     const splt = details.splttype[i];

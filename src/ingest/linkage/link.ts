@@ -42,6 +42,7 @@ import { estimate, type Estimates } from './estimate.js';
 import { linkageFeatures, type LinkageColumns, type LinkageFeatures } from './features.js';
 import { frequencyAdjustment, valueShares } from './frequency.js';
 import { differentPatients, patientEvidence, type PatientEvidence } from './patient-evidence.js';
+import { THIN_WEIGHT, thinLink } from './link-support.js';
 import type { LinkageSummary } from '../../domain/store-schema.js';
 import type { LinkageResult, ReportLink } from './types.js';
 
@@ -149,7 +150,9 @@ function fieldsOf(model: Estimates): LinkageSummary['fields'] {
 /**
  * The weight of reports `a` and `b` compared at `pattern` (steps 4 of the module header): the
  * Fellegi-Sunter weight of the pattern plus the frequency adjustment of the values agreed on,
- * -Infinity when the pattern does not identify one case (compare.ts identifiesCase).
+ * -Infinity when the pattern does not identify one case (compare.ts identifiesCase), for different
+ * patients (differentPatients, counted per reason in `vetoes`), or for a thin link (link-support.ts)
+ * under THIN_WEIGHT (round 7; counted as `thin` from DEFAULT_THRESHOLD).
  */
 function pairWeigher(f: LinkageFeatures, model: Estimates, evidence: PatientEvidence, vetoes?: Map<string, number>): (a: number, b: number, pattern: number) => number {
   const patternWeight = weigher(model);
@@ -167,7 +170,10 @@ function pairWeigher(f: LinkageFeatures, model: Estimates, evidence: PatientEvid
       vetoes?.set(reason, (vetoes.get(reason) ?? 0) + 1);
       return -Infinity;
     }
-    return entry.weight + frequencyAdjustment(f, shares, model.u, a, b, entry.levels);
+    const weight = entry.weight + frequencyAdjustment(f, shares, model.u, a, b, entry.levels);
+    if (weight >= THIN_WEIGHT || !thinLink(f, a, b)) return weight;
+    if (weight >= DEFAULT_THRESHOLD) vetoes?.set('thin', (vetoes.get('thin') ?? 0) + 1);
+    return -Infinity;
   };
 }
 
@@ -329,9 +335,9 @@ export function scorePairs(details: LinkageColumns, options: LinkageOptions = {}
 
 /**
  * The weight of a pair as the links see it (its **link weight**): +Infinity for an exact
- * duplicate (compare.ts isExactDuplicate) without evidence of different patients, so that it is
- * linked first and its reports keep no looser link (the margin rule), else its weight (pairWeigher,
- * given as `weight`).
+ * duplicate (compare.ts isExactDuplicate) without evidence of different patients (even a thin link,
+ * link-support.ts: round 7), so that it is linked first and its reports keep no looser link (the
+ * margin rule), else its weight (pairWeigher, given as `weight`).
  */
 function linkWeight(f: LinkageFeatures, evidence: PatientEvidence): (a: number, b: number, pattern: number, weight: number) => number {
   const exact = new Map<number, boolean>();

@@ -15,7 +15,9 @@
  * Fellegi-Sunter weight, since these facts contradict "one case" outright.
  */
 import { jaccard } from './compare.js';
+import { oneSenderNumbers, otherNumberedPatient, otherSuffix, sameSeries } from './case-numbers.js';
 import { NO_MEDICINE, type LinkageFeatures } from './features.js';
+import { equal, lotsDisagree, otherDosesOrSites, otherVaccination } from './vaccinations.js';
 
 /** What a report's narrative says of its patient (see the module header); NaN / 0 / false when it says nothing. */
 export interface PatientEvidence {
@@ -49,6 +51,8 @@ const GROUP = new RegExp([
   String.raw`\b(?:several|multiple|many|numerous)\s+(?:other\s+)?pts?\b`,
   String.raw`\b(?:another|other)\s+(?:${KIND}\s+)?(?:pts?|patients?|kids?|children|child|students?|vaccinees?)\b`,
   String.raw`\b(?:all|several) (?:\d+ )?(?:pts|patients)\b`,
+  // "in some cases topical hydrocortisone" (round 7: a report of a clinic's error, SEX U)
+  String.raw`\bin (?:some|several|many|most|all) cases\b`,
   String.raw`\bthis pt & \d+ other\b`,
 ].join('|'), 'i');
 const SIBLING = /\b(?:twins?|triplets?|siblings?|brothers?|sisters?)\b/i;
@@ -106,51 +110,6 @@ export function patientEvidence(narratives: ReadonlyArray<string | null> | null 
   return e;
 }
 
-/**
- * Whether two normalised SPLTTYPEs (features.ts) are two case numbers of one sender: both known,
- * different, neither a prefix of the other (a truncated copy of one number is the same number:
- * MPI2000049220 and MPI200004922), and written alike: the same runs of letters and digits in the
- * same order, the letter runs equal (WAES92080647 and WAES92080671; WAES0310USA03020 and
- * WAES0311USA00634; 893291034E and 893291056E; HQ2110212OCT1999 and HQ2110312OCT1999).
- */
-export function oneSenderNumbers(x: string, y: string): boolean {
-  if (x === '' || y === '' || x === y || x.startsWith(y) || y.startsWith(x)) return false;
-  const shape = (s: string): string => (s.match(/[A-Z]+|[0-9]+/g) ?? []).map((run) => (/^\d/.test(run) ? '#' : run)).join('|');
-  return shape(x) === shape(y);
-}
-
-/**
- * Whether two case numbers are one sender's number with two letter suffixes (960153781A and
- * 960153781B: a sender's two cases filed under one number, issue 43 round 4, one boy's two
- * episodes): the same but for their last letter, both ending in a letter after a digit.
- */
-export function otherSuffix(x: string, y: string): boolean {
-  return x.length === y.length && x.length >= 3 && x !== y && x.slice(0, -1) === y.slice(0, -1)
-    && /[0-9][A-Z]$/.test(x) && /[0-9][A-Z]$/.test(y);
-}
-
-/**
- * Whether two case numbers are of one sender's **series** (a batch numbered one patient at a
- * time): two numbers of one sender (oneSenderNumbers) differing in one run of digits by at most
- * 1,000, or, compared as a whole (issue 43), differing anywhere while the two narratives share
- * half their words (`similarNarratives`: one template; WAES0310USA03020 and WAES0311USA00634, the
- * four women of one flu clinic). Two numbers of one sender with narratives written apart may be a
- * follow-up filed under a new number (WAES93090204 and WAES95129350, one woman's arteritis).
- */
-export function sameSeries(x: string, y: string, similarNarratives = false): boolean {
-  if (!oneSenderNumbers(x, y)) return false;
-  if (similarNarratives) return true;
-  const rx = x.match(/[A-Z]+|[0-9]+/g) ?? [];
-  const ry = y.match(/[A-Z]+|[0-9]+/g) ?? [];
-  let differing = 0;
-  for (let k = 0; k < rx.length; k++) {
-    if (rx[k] === ry[k]) continue;
-    if (Math.abs(Number(rx[k]) - Number(ry[k])) > 1000) return false;
-    differing++;
-  }
-  return differing === 1;
-}
-
 /** Onset dates further apart than this many days are two events (two episodes, or two patients). */
 export const ONSET_DAYS = 7;
 
@@ -176,57 +135,6 @@ function agesConflict(x: number, y: number, stated: number): boolean {
   return gap >= 1 - 1e-9 || (Math.min(x, y) < 2 && gap > 0.25 + 1e-9);
 }
 
-/** Whether two arrays are equal value for value. */
-function equal(x: ArrayLike<number>, y: ArrayLike<number>): boolean {
-  if (x.length !== y.length) return false;
-  for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return false;
-  return true;
-}
-
-/**
- * Whether two normalised lots are one lot (issue 43: compared exactly, so lots one character
- * apart are two vials, as the DTaP lots of two infants of one clinic): equal once leading zeros
- * are dropped (0925880 and 925880), or one a prefix of the other of four characters or more
- * (X0481 and X04812: a fill number appended), or (round 5) one within the other of six characters
- * or more (21A012AA and AC21A012AA: a prefix written before it).
- */
-export function lotsAlike(s: string, t: string): boolean {
-  const [x, y] = [s.replace(/^0+/, ''), t.replace(/^0+/, '')];
-  return x === y || (Math.min(x.length, y.length) >= 4 && (x.startsWith(y) || y.startsWith(x)))
-    || (Math.min(x.length, y.length) >= 6 && (x.includes(y) || y.includes(x)));
-}
-
-/**
- * Whether two strings are one edit apart (one character replaced, inserted or dropped): a lot
- * copied by hand (UO378AA and U0378AA, 594AZ and 594A2, U1307CA and U13071CA). Issue 43, round
- * 4: 15 same-case pairs of the labelled set naming one visit (sameVisit) were kept apart by such
- * a lot; lotsDisagree forgives it only for such a pair (two infants of one clinic vaccinated on
- * other days may carry lots one character apart, 3F41027 and 3F41007).
- */
-export function oneEditApart(x: string, y: string): boolean {
-  if (Math.abs(x.length - y.length) > 1 || x === y) return false;
-  let i = 0;
-  while (i < x.length && i < y.length && x[i] === y[i]) i++;
-  if (x.length === y.length) return x.slice(i + 1) === y.slice(i + 1);
-  return x.length > y.length ? x.slice(i + 1) === y.slice(i) : x.slice(i) === y.slice(i + 1);
-}
-
-/**
- * Whether the lots of reports `a` and `b`, known in both, name other vials: some lot of the
- * report with fewer lots (either, when as many) has no lot alike (lotsAlike) in the other (a
- * manufacturer's copy may name its own vaccine's lot alone, never another lot).
- */
-export function lotsDisagree(f: LinkageFeatures, a: number, b: number, typos = false): boolean {
-  const x = f.lots[a];
-  const y = f.lots[b];
-  if (x.length === 0 || y.length === 0) return false;
-  const same = (s: string, t: string): boolean => lotsAlike(s, t) || (typos && Math.min(s.length, t.length) >= 4 && oneEditApart(s, t));
-  const alike = (k: number, others: Int32Array): boolean => others.some((l) => same(f.lotNames[k], f.lotNames[l]));
-  if (x.length === y.length) return x.some((k) => !alike(k, y)) || y.some((k) => !alike(k, x));
-  const [fewer, more] = x.length < y.length ? [x, y] : [y, x];
-  return fewer.some((k) => !alike(k, more));
-}
-
 /** Whether both reports list concomitant medicines sharing half their words (Jaccard >= 0.5; a stated "none" is no list). */
 export function sameMedicines(f: LinkageFeatures, a: number, b: number): boolean {
   const listed = (i: number): boolean => f.medicines[i].length > 0 && f.medicines[i][0] !== NO_MEDICINE;
@@ -249,28 +157,6 @@ export function measuresOf(text: string): number[] {
   // One measure alone ("a 12 cm cellulitis"; round 5).
   for (const m of text.matchAll(/\b(\d+(?:\.\d+)?)\s*(?:cm|mm)\b/gi)) numbers.add(Number(m[1]));
   return [...numbers].sort((p, q) => p - q);
-}
-
-/**
- * Whether reports `a` and `b` describe two vaccinations (so two patients of one clinic, as the
- * case-identity rule's dates within 3 days let through): their lots name other vials
- * (lotsDisagree); or no kind of vaccine in common (features.ts vaccineKinds: PNEUMOVAX against
- * DTaP, IPV and MMR); or they name other vaccines, and either their vaccination dates are known and
- * different, or both name their lots and come from one kind of sender (both or neither with a
- * SPLTTYPE: a manufacturer's copy of a direct report may name its own vaccine only). One
- * vaccination reported twice names its vaccines and lots alike (a lot missing in one report, or
- * a typo, is no evidence); as many lots in each, all alike, are one vaccination whatever names
- * the vaccines were given (round 5: COMVAX against its parts).
- */
-export function otherVaccination(f: LinkageFeatures, a: number, b: number): boolean {
-  if (lotsDisagree(f, a, b)) return true;
-  // The same lots, as many in each (round 5): one vaccination, whatever names the vaccines were given (COMVAX and its parts).
-  if (f.lots[a].length > 0 && f.lots[a].length === f.lots[b].length) return false;
-  if (f.vaccineKinds[a].length > 0 && f.vaccineKinds[b].length > 0 && jaccard(f.vaccineKinds[a], f.vaccineKinds[b]) === 0) return true;
-  if (equal(f.vaccines[a], f.vaccines[b])) return false;
-  const datesDiffer = f.vaxDay[a] >= 0 && f.vaxDay[b] >= 0 && f.vaxDay[a] !== f.vaxDay[b] && f.vaxImputed[a] === 0 && f.vaxImputed[b] === 0;
-  const oneSender = (f.splttype[a] === '') === (f.splttype[b] === '');
-  return datesDiffer || (oneSender && f.lots[a].length > 0 && f.lots[b].length > 0);
 }
 
 /**
@@ -324,18 +210,6 @@ export function oneReport(f: LinkageFeatures, a: number, b: number): boolean {
 }
 
 /**
- * Whether reports `a` and `b` are two patients numbered apart by one sender (issue 43 round 6: a
- * manufacturer's batch of one template, one case number per patient): two case numbers of one
- * sender (oneSenderNumbers), ages known in both, and either the vaccination dates (both known)
- * differ or the ages are a year or more apart. A sender's follow-up of one patient under a new
- * number keeps the patient's age and vaccination date.
- */
-export function otherNumberedPatient(f: LinkageFeatures, a: number, b: number): boolean {
-  if (!oneSenderNumbers(f.splttype[a], f.splttype[b]) || Number.isNaN(f.age[a]) || Number.isNaN(f.age[b])) return false;
-  return (f.vaxDay[a] >= 0 && f.vaxDay[b] >= 0 && f.vaxDay[a] !== f.vaxDay[b]) || Math.abs(f.age[a] - f.age[b]) >= 1 - 1e-9;
-}
-
-/**
  * Whether two forms of one batch agree on what a form written twice repeats (issue 43 round 6):
  * the same vaccines (VAX_NAME), the same onset day when both give it, and narratives sharing half
  * their words (or none in either). A clinic's forms of a husband and wife (pneumococcal alone
@@ -384,6 +258,9 @@ export function sameVisit(f: LinkageFeatures, a: number, b: number): boolean {
  *   case numbers of one sender, oneSenderNumbers: two patients of the group, each reported;
  *   issue 43 round 4, "about 20 vaccinees", 22 and 21 months; or both narratives are written for
  *   the group, round 6);
+ * - `doses` (round 7): one vaccine given in both with other dose numbers or on other sides
+ *   (otherDosesOrSites), for two such vaccines, or for one when both are direct reports (no
+ *   SPLTTYPE: one clinic's forms of twins or siblings; a copy by hand may slip once);
  * - `episode`: two vaccination episodes (twoEpisodes: one report's vaccination or onset after the
  *   other was received, or vaccination dates and onsets both EPISODE_DAYS or more apart, round 5;
  *   or vaccination dates DOSE_DAYS or more apart, neither narrative naming the other's date and
@@ -431,6 +308,9 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   if (outside(ageA, e.ageBand[b]) || outside(ageB, e.ageBand[a]) || (!Number.isNaN(e.ageBand[a]) && !Number.isNaN(e.ageBand[b]) && e.ageBand[a] !== e.ageBand[b])) return 'age';
   // One visit forgives other vaccines named (a copy names its own) and a lot one character off (copied by hand), not another lot.
   if (visit ? lotsDisagree(f, a, b, true) : otherVaccination(f, a, b)) return 'vaccination';
+  // Round 7: one vaccine's other dose or limb in two direct reports (a clinic's forms of twins), or for two vaccines in any two.
+  const otherShots = otherDosesOrSites(f, a, b);
+  if (otherShots >= 2 || (otherShots === 1 && f.splttype[a] === '' && f.splttype[b] === '')) return 'doses';
   if (twoEpisodes(f, a, b)) return 'episode';
   if (Math.abs(f.vaersId[a] - f.vaersId[b]) <= BATCH_IDS && !(f.splttype[a] !== '' && f.splttype[a] === f.splttype[b])
     && !(Math.abs(f.age[a] - f.age[b]) <= 0.01 && oneReport(f, a, b) && sameForm(f, a, b))) return 'batch';

@@ -91,7 +91,7 @@ export function linkageColumnsOf(d: ReportDetails): LinkageColumns {
   return {
     count: d.count, id: d.id, received: d.received, age: d.age, sex: d.sex, state: d.state, vaxDate: d.vaxDate, onsetDate: d.onsetDate,
     splttype: d.splttype, narrative: d.narrative, otherMeds: d.otherMeds, strings: d.strings,
-    vaccines: { start: d.vaccines.start, name: d.vaccines.name, lot: d.vaccines.lot }, events: { start: d.events.start, term: d.events.term },
+    vaccines: { start: d.vaccines.start, name: d.vaccines.name, lot: d.vaccines.lot, dose: d.vaccines.dose, site: d.vaccines.site }, events: { start: d.events.start, term: d.events.term },
   };
 }
 

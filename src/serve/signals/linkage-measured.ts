@@ -4,110 +4,140 @@
  * random clusters (measured_round: both drawn on the rules frozen for it, rules_frozen, and read
  * blind), each with its Wilson 95% interval (k of n; n 0: not yet read, value and interval null),
  * the pairs weighted back to all candidate pairs (_weighted, point estimates; -1: not available),
- * Cohen's kappa of the measured round's blind second reading (_measured), of round 5's (_round_5)
- * and of the fresh set's (round 3's draw; -1: not available). Post
- * hoc (tuning data, not a measurement): round 5's pairs and random clusters, round 3's fresh pairs
- * and round 4's random clusters under today's rules (_round_5_post_hoc, _fresh_post_hoc, _round_4_post_hoc), measured-04 (_tuning_fresh), round 1's
+ * Cohen's kappa of the measured round's blind second reading (_measured), of round 6's (_round_6),
+ * of round 5's (_round_5) and of the fresh set's (round 3's draw; -1: not available). Post
+ * hoc (tuning data, not a measurement): round 6's and round 5's pairs and random clusters, round 3's fresh pairs
+ * and round 4's random clusters under today's rules (_round_6_post_hoc, _round_5_post_hoc, _fresh_post_hoc, _round_4_post_hoc), measured-04 (_tuning_fresh), round 1's
  * measured part (_post_hoc); the fresh pairs under the linkage of their draw (_before: round 3's
  * rules) and round 1's under its draw's (_round_1_before). Written by scripts/linkage-measure.ts; do not edit by hand
  * (test/ingest/linkage/measured-page.test.ts checks it). Served by `GET /analyses` as
  * `linkage.measured`.
  */
 export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
-  "labelled_set": "test/fixtures/linkage/labelled-43-fresh.csv, the blind readings since round 3 (round 6's measured set; round 5's pairs and random clusters, tuning data since round 6; round 3's fresh pairs and round 4's random clusters, tuning data since round 5); labelled-43.csv, round 1 (docs/duplicates.md, \"The labelled set\")",
-  "measured_round": 6,
-  "rules_frozen": "24041f8",
+  "labelled_set": "test/fixtures/linkage/labelled-43-fresh.csv, the blind readings since round 3 (round 7's measured set; round 6's pairs and random clusters, tuning data since round 7; round 5's, since round 6; round 3's fresh pairs and round 4's random clusters, tuning data since round 5); labelled-43.csv, round 1 (docs/duplicates.md, \"The labelled set\")",
+  "measured_round": 7,
+  "rules_frozen": "e2e2057",
   "pair_precision": {
-    "k": 102,
-    "n": 111,
-    "value": 0.9189,
-    "wilson_low": 0.8531,
-    "wilson_high": 0.9568
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
   },
   "pair_recall": {
-    "k": 102,
-    "n": 106,
-    "value": 0.9623,
-    "wilson_low": 0.907,
-    "wilson_high": 0.9852
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
   },
   "cluster_precision": {
-    "k": 49,
-    "n": 57,
-    "value": 0.8596,
-    "wilson_low": 0.7468,
-    "wilson_high": 0.9271
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
   },
   "same_case_clusters_whole": {
-    "k": 49,
-    "n": 49,
-    "value": 1,
-    "wilson_low": 0.9273,
-    "wilson_high": 1
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
   },
-  "pair_precision_weighted": 0.9189,
-  "pair_recall_weighted": 0.0774,
-  "second_reading_pairs_measured": 50,
-  "kappa_measured": 0.9244,
+  "pair_precision_weighted": -1,
+  "pair_recall_weighted": -1,
+  "second_reading_pairs_measured": 0,
+  "kappa_measured": -1,
+  "second_reading_pairs_round_6": 50,
+  "kappa_round_6": 0.9244,
+  "pair_precision_round_6_post_hoc": {
+    "k": 95,
+    "n": 98,
+    "value": 0.9694,
+    "wilson_low": 0.9138,
+    "wilson_high": 0.9895
+  },
+  "pair_recall_round_6_post_hoc": {
+    "k": 95,
+    "n": 106,
+    "value": 0.8962,
+    "wilson_low": 0.8237,
+    "wilson_high": 0.9411
+  },
+  "cluster_precision_round_6_post_hoc": {
+    "k": 46,
+    "n": 48,
+    "value": 0.9583,
+    "wilson_low": 0.8602,
+    "wilson_high": 0.9885
+  },
+  "same_case_clusters_whole_round_6_post_hoc": {
+    "k": 46,
+    "n": 49,
+    "value": 0.9388,
+    "wilson_low": 0.8348,
+    "wilson_high": 0.979
+  },
   "second_reading_pairs_round_5": 50,
   "kappa_round_5": 0.89,
   "pair_precision_round_5_post_hoc": {
-    "k": 98,
-    "n": 106,
-    "value": 0.9245,
-    "wilson_low": 0.8581,
-    "wilson_high": 0.9613
+    "k": 93,
+    "n": 97,
+    "value": 0.9588,
+    "wilson_low": 0.8987,
+    "wilson_high": 0.9838
   },
   "pair_recall_round_5_post_hoc": {
-    "k": 98,
+    "k": 93,
     "n": 100,
-    "value": 0.98,
-    "wilson_low": 0.93,
-    "wilson_high": 0.9945
+    "value": 0.93,
+    "wilson_low": 0.8625,
+    "wilson_high": 0.9657
   },
   "cluster_precision_round_5_post_hoc": {
-    "k": 48,
-    "n": 51,
-    "value": 0.9412,
-    "wilson_low": 0.8408,
-    "wilson_high": 0.9798
+    "k": 45,
+    "n": 45,
+    "value": 1,
+    "wilson_low": 0.9213,
+    "wilson_high": 1
   },
   "same_case_clusters_whole_round_5_post_hoc": {
-    "k": 48,
+    "k": 45,
     "n": 48,
-    "value": 1,
-    "wilson_low": 0.9259,
-    "wilson_high": 1
+    "value": 0.9375,
+    "wilson_low": 0.8316,
+    "wilson_high": 0.9785
   },
   "second_reading_pairs": 60,
   "kappa": 0.7683,
   "pair_precision_fresh_post_hoc": {
-    "k": 63,
-    "n": 66,
-    "value": 0.9545,
-    "wilson_low": 0.8747,
-    "wilson_high": 0.9844
+    "k": 59,
+    "n": 61,
+    "value": 0.9672,
+    "wilson_low": 0.8881,
+    "wilson_high": 0.991
   },
   "pair_recall_fresh_post_hoc": {
-    "k": 63,
+    "k": 59,
     "n": 68,
-    "value": 0.9265,
-    "wilson_low": 0.8391,
-    "wilson_high": 0.9682
+    "value": 0.8676,
+    "wilson_low": 0.7672,
+    "wilson_high": 0.9288
   },
   "cluster_precision_round_4_post_hoc": {
-    "k": 50,
-    "n": 53,
-    "value": 0.9434,
-    "wilson_low": 0.8463,
-    "wilson_high": 0.9806
+    "k": 48,
+    "n": 50,
+    "value": 0.96,
+    "wilson_low": 0.8654,
+    "wilson_high": 0.989
   },
   "same_case_clusters_whole_round_4_post_hoc": {
-    "k": 50,
+    "k": 48,
     "n": 50,
-    "value": 1,
-    "wilson_low": 0.9287,
-    "wilson_high": 1
+    "value": 0.96,
+    "wilson_low": 0.8654,
+    "wilson_high": 0.989
   },
   "pair_precision_before": {
     "k": 65,
@@ -124,32 +154,32 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
     "wilson_high": 0.9849
   },
   "pair_precision_tuning_fresh": {
-    "k": 9,
-    "n": 9,
+    "k": 8,
+    "n": 8,
     "value": 1,
-    "wilson_low": 0.7009,
+    "wilson_low": 0.6756,
     "wilson_high": 1
   },
   "pair_recall_tuning_fresh": {
-    "k": 9,
+    "k": 8,
     "n": 10,
-    "value": 0.9,
-    "wilson_low": 0.5958,
-    "wilson_high": 0.9821
+    "value": 0.8,
+    "wilson_low": 0.4902,
+    "wilson_high": 0.9433
   },
   "pair_precision_post_hoc": {
-    "k": 58,
-    "n": 59,
-    "value": 0.9831,
-    "wilson_low": 0.91,
-    "wilson_high": 0.997
+    "k": 56,
+    "n": 56,
+    "value": 1,
+    "wilson_low": 0.9358,
+    "wilson_high": 1
   },
   "pair_recall_post_hoc": {
-    "k": 58,
+    "k": 56,
     "n": 75,
-    "value": 0.7733,
-    "wilson_low": 0.6666,
-    "wilson_high": 0.8534
+    "value": 0.7467,
+    "wilson_low": 0.6379,
+    "wilson_high": 0.8314
   },
   "cluster_precision_post_hoc": {
     "k": 27,

@@ -16,7 +16,8 @@ export interface FixtureReport {
   /** VAX_DATE, yyyymmdd (0: blank). */
   vaxDate?: number;
   onsetDate?: number;
-  vaccines: Array<{ name: string; lot?: string | null }>;
+  /** Each vaccine row: VAX_NAME, VAX_LOT, VAX_DOSE and VAX_SITE as written. */
+  vaccines: Array<{ name: string; lot?: string | null; dose?: string | null; site?: string | null }>;
   events: string[];
   splttype?: string | null;
   narrative?: string | null;
@@ -40,12 +41,16 @@ export function columnsOf(reports: readonly FixtureReport[]): LinkageColumns {
   const vaxStart = [0];
   const name: number[] = [];
   const lot: number[] = [];
+  const dose: number[] = [];
+  const site: number[] = [];
   const eventStart = [0];
   const term: number[] = [];
   for (const r of reports) {
     for (const v of r.vaccines) {
       name.push(of(v.name));
       lot.push(of(v.lot ?? null));
+      dose.push(of(v.dose ?? null));
+      site.push(of(v.site ?? null));
     }
     vaxStart.push(name.length);
     for (const e of r.events) term.push(of(e));
@@ -63,7 +68,7 @@ export function columnsOf(reports: readonly FixtureReport[]): LinkageColumns {
     splttype: Int32Array.from(reports, (r) => of(r.splttype ?? null)),
     narrative: reports.map((r) => r.narrative ?? null),
     otherMeds: reports.map((r) => r.otherMeds ?? null),
-    vaccines: { start: Int32Array.from(vaxStart), name: Int32Array.from(name), lot: Int32Array.from(lot) },
+    vaccines: { start: Int32Array.from(vaxStart), name: Int32Array.from(name), lot: Int32Array.from(lot), dose: Int32Array.from(dose), site: Int32Array.from(site) },
     events: { start: Int32Array.from(eventStart), term: Int32Array.from(term) },
     strings,
   };
@@ -74,7 +79,8 @@ export function reportOf(columns: LinkageColumns, i: number): FixtureReport {
   const s = (k: number): string | null => (k >= 0 ? columns.strings[k] : null);
   const vaccines: FixtureReport['vaccines'] = [];
   for (let k = columns.vaccines.start[i]; k < columns.vaccines.start[i + 1]; k++) {
-    vaccines.push({ name: s(columns.vaccines.name[k])!, lot: s(columns.vaccines.lot[k]) });
+    const { dose, site } = columns.vaccines;
+    vaccines.push({ name: s(columns.vaccines.name[k])!, lot: s(columns.vaccines.lot[k]), dose: dose ? s(dose[k]) : null, site: site ? s(site[k]) : null });
   }
   const events: string[] = [];
   for (let k = columns.events.start[i]; k < columns.events.start[i + 1]; k++) events.push(s(columns.events.term[k])!);

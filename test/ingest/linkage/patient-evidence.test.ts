@@ -6,8 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { linkageFeatures, SPLTTYPE_LABEL } from '../../../src/ingest/linkage/features.js';
 import {
-  ageBandOf, differentPatients, isGroupNarrative, lotsAlike, measuresOf, namesSibling, oneEditApart, otherSuffix, patientEvidence, pronounSexOf, sameSeries, statedAgeOf,
+  ageBandOf, differentPatients, isGroupNarrative, measuresOf, namesSibling, patientEvidence, pronounSexOf, statedAgeOf,
 } from '../../../src/ingest/linkage/patient-evidence.js';
+import { otherSuffix, sameSeries } from '../../../src/ingest/linkage/case-numbers.js';
+import { lotsAlike, oneEditApart } from '../../../src/ingest/linkage/vaccinations.js';
+import { thinLink } from '../../../src/ingest/linkage/link-support.js';
 import { columnsOf, type FixtureReport } from './fixtures.js';
 
 describe('what a narrative says of its patient', () => {
@@ -295,5 +298,46 @@ describe('batches, numbered patients, doses apart, a docket label (issue 43, rou
     expect(f.splttype[0]).toBe('');
     const few = linkageFeatures(columnsOf(comments.slice(0, SPLTTYPE_LABEL)));
     expect(few.splttype[0]).toBe('FEDREG2004');
+  });
+
+  it('reads one vaccine\'s other dose or limb in two direct reports, or two vaccines\' in any two, as twins (round 7)', () => {
+    // U088: twins' forms, Recombivax HB dose 1 and 2, one text
+    const twin = { age: 0.2, sex: 'M' as const, vaxDate: 19960429, onsetDate: 19960501, narrative: 'irritability for 4 days, not sleeping, induration/tenderness lt leg' };
+    const shots = (hepb: string, side: string): FixtureReport['vaccines'] => [{ name: 'DTP + HIB (TETRAMUNE)', lot: '426150', dose: '0', site: 'LL' }, { name: 'HEP B (RECOMBIVAX HB)', lot: '1163A', dose: hepb, site: side }];
+    expect(reason({ ...twin, vaccines: shots('1', 'RL') }, { ...twin, vaccines: shots('2', 'RL') }, [85916, 86006])).toBe('doses');
+    // the same form twice copies doses and sites; a dose of 0 or UN and a site A say nothing
+    expect(reason({ ...twin, vaccines: shots('1', 'RL') }, { ...twin, vaccines: shots('1', 'RL') }, [85916, 86006])).toBe('');
+    expect(reason({ ...twin, vaccines: shots('1', 'RL') }, { ...twin, vaccines: shots('UN', 'A') }, [85916, 86006])).toBe('');
+    // one vaccine's other limb in a direct report and a manufacturer's copy (which names its own brand) is one slip
+    expect(reason({ ...twin, vaccines: shots('1', 'RL') }, { ...twin, splttype: 'WAES96050001', vaccines: shots('1', 'LL') }, [85916, 86006])).toBe('');
+    // ... two such vaccines are two visits, whatever the brand (V41: anthrax dose 3 right arm against dose 1 left arm)
+    const man = { age: 28, sex: 'M' as const, vaxDate: 20000331, onsetDate: 20000331 };
+    expect(reason({ ...man, vaccines: [{ name: 'ANTHRAX (NO BRAND NAME)', lot: 'FAV047', dose: '3', site: 'RA' }] },
+      { ...man, splttype: 'PCRN04AV0006', vaccines: [{ name: 'ANTHRAX (BIOTHRAX)', lot: 'FAV047', dose: '1', site: 'LA' }] }, [150883, 217178])).toBe('doses');
+  });
+
+  it('reads "in some cases" as group wording (round 7)', () => {
+    expect(isGroupNarrative('pt recv Td instead of PPD & exp wide spread redness; in some cases topical hydrocortisone')).toBe(true);
+    expect(isGroupNarrative('in this case the pt recovered')).toBe(false);
+  });
+
+  it('calls a link thin when neither a shared case number nor shared text supports it (round 7)', () => {
+    const thin = (x: Partial<FixtureReport>, y: Partial<FixtureReport>): boolean => {
+      const base: FixtureReport = { id: 0, age: 20, sex: 'M', vaccines: [{ name: 'SMALLPOX (DRYVAX)', lot: '4020071' }], events: ['Rash'], vaxDate: 20030131 };
+      return thinLink(linkageFeatures(columnsOf([{ ...base, ...x, id: 1 }, { ...base, ...y, id: 2 }])), 0, 1);
+    };
+    // U161: two direct reports of one military lot and day, each with its own course and events
+    const quarters = { narrative: 'On quarters for 24 hours. Rx: Tylenol', events: ['Pyrexia', 'Headache', 'Malaise'] };
+    const er = { narrative: 'went to ER c/o flu-like sxs and a generalized rash, hospitalized r/o generalized vaccinia', events: ['Rash generalised', 'Influenza like illness', 'Pyrexia', 'Hospitalisation'] };
+    expect(thin(quarters, er)).toBe(true);
+    // the same events, or text in common, or one report a manufacturer's copy: not thin
+    expect(thin(quarters, { ...er, events: quarters.events })).toBe(false);
+    expect(thin(quarters, { ...quarters, events: er.events })).toBe(false);
+    expect(thin(quarters, { ...er, splttype: 'DOD2003001' })).toBe(false);
+    // V03: two numbers of one sender, texts apart (two women of 71 with other histories); the same number, or text in common, is support
+    const woman = { age: 71, sex: 'F' as const, events: ['Injection site pain'] };
+    expect(thin({ ...woman, splttype: 'WAES0511USA02337', narrative: 'a 71 year old female with high cholesterol who on 10Nov05 was vaccinated' },
+      { ...woman, splttype: 'WAES0512USA02511', narrative: 'a 71 year old female with a history of osteoporosis on alendronate, pain' })).toBe(true);
+    expect(thin({ ...woman, splttype: 'WAES0511USA02337', narrative: 'pain and swelling at the site' }, { ...woman, splttype: 'WAES0511USA02337', narrative: 'the arm was red' })).toBe(false);
   });
 });
