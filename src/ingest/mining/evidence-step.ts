@@ -234,6 +234,9 @@ function total(counts: ArrayLike<number>): number {
   return sum;
 }
 
+/** The received days of evidenceOf (one call at a time per thread), grown as needed. */
+let receivedScratch = new Float64Array(256);
+
 /**
  * The evidence of pair key `key` (= v * nEvents + e) in a window's grouping, with the two onset
  * KS tests (WindowEvidence asks it for the pairs flagged in the window only).
@@ -243,7 +246,8 @@ function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number): Evide
   const e = key - v * t.nEvents;
   const reports = groups.pairReports(key);
   const values = pairEvidenceAt(t, reports);
-  const onsets = onsetCounts(reports.flatMap((r) => (t.onsetDays[r] < 0 ? [] : [t.onsetDays[r]])));
+  const onsets = onsetCounts([]);
+  for (const r of reports) if (t.onsetDays[r] >= 0) onsets[t.onsetDays[r]]++;
   // Each comparator goes to SCRATCH in turn (its size, then its KS test).
   const otherVaccines = without(groups.eventOnsets(e) ?? NO_ONSETS, onsets, SCRATCH);
   const vsVaccines = onsetKs(onsets, otherVaccines);
@@ -262,7 +266,10 @@ function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number): Evide
   values.failure_late_n = failure.late;
   values.vaccine_last_vax_date = groups.lastVaxDate(v) ?? null;
   values.vaccine_dated_n = groups.datedReports(v);
-  const received = reports.map((r) => t.receivedDay[r]).filter((d) => !Number.isNaN(d)).sort((a, b) => a - b);
+  if (receivedScratch.length < reports.length) receivedScratch = new Float64Array(Math.max(reports.length, 2 * receivedScratch.length));
+  let nReceived = 0;
+  for (const r of reports) if (!Number.isNaN(t.receivedDay[r])) receivedScratch[nReceived++] = t.receivedDay[r];
+  const received = receivedScratch.subarray(0, nReceived).sort(); // day numbers: the order of a sort by a - b
   const q1 = quantileSorted(received, 0.25), q3 = quantileSorted(received, 0.75);
   values.received_iqr_days = q1 === null || q3 === null ? null : q3 - q1;
   values.received_median_date = received.length ? yyyymmdd(received[Math.floor((received.length - 1) / 2)]) : null;
