@@ -3,7 +3,7 @@
  * the quarterly rows the triage queue can hold (the pair flagged in the window; null for the other
  * stored rows: columns.ts EVIDENCE_SCOPE), from the window's reports of that analysis (quarters
  * q-3..q, the analysis's subset). They are computed where the rows are scored, in the build's
- * worker threads (passes.ts rowsPass sends each window's stored pair keys; worker.ts answers
+ * worker threads (passes.ts rowsPasses sends each window's stored pair keys; worker.ts answers
  * their statistics and evidence together), so that both cores share the work.
  *
  * `evidenceInputs(data, items)` is taken once, right after the read and before the build lets the
@@ -282,17 +282,21 @@ function yyyymmdd(day: number): number {
   return date.getUTCFullYear() * 10_000 + (date.getUTCMonth() + 1) * 100 + date.getUTCDate();
 }
 
+/** The report indexes of each quarter, ascending (`quarter[r]` report r's quarter: EvidenceTables.quarter). */
+export function reportsByQuarter(quarter: ArrayLike<number>): Map<QuarterIndex, number[]> {
+  const byQuarter = new Map<QuarterIndex, number[]>();
+  for (let r = 0; r < quarter.length; r++) push(byQuarter, quarter[r], r);
+  return byQuarter;
+}
+
 /**
  * The evidence of one analysis's pairs, window by window: the tables of its item kind and its
  * subset mask (`subsetMask`, 1 for the reports the analysis keeps). Built where the rows are
  * scored (a worker thread of the build, worker.ts), from what protocol.ts `EvidenceSetup` carries.
  */
 export class WindowEvidence {
-  private readonly byQuarter = new Map<QuarterIndex, number[]>();
-
-  constructor(private readonly tables: EvidenceTables, private readonly mask: Uint8Array) {
-    tables.quarter.forEach((q, r) => push(this.byQuarter, q, r));
-  }
+  /** `byQuarter`: reportsByQuarter(tables.quarter), when the caller has it (a worker keeps it per item kind). */
+  constructor(private readonly tables: EvidenceTables, private readonly mask: Uint8Array, private readonly byQuarter: ReadonlyMap<QuarterIndex, readonly number[]> = reportsByQuarter(tables.quarter)) {}
 
   /**
    * The evidence of pairs `keys` (pair keys `v * nEvents + e`) in the window ending at quarter
