@@ -75,7 +75,7 @@ mkdirSync(outDir, { recursive: true });
 const kinds = ['read', 'counts', 'interactions', 'fits', 'link', 'rows', 'write'];
 const fmt = (x: number): string => x.toFixed(1).padStart(6);
 console.log(`build-paired: ${vaers}, ${pairs} pair(s); before ${before}, after ${after}`);
-console.log(`run         ${kinds.map((k) => `${k} wall/cpu`.padStart(19)).join('')}  build wall  load mean/max`);
+console.log(`run         ${kinds.map((k) => `${k} wall/cpu`.padStart(23)).join('')}  build wall  load mean/max`);
 const totals = new Map<string, Map<string, { wall: number; cpu: number }>>([['before', new Map()], ['after', new Map()]]);
 for (let p = 0; p < pairs; p++) {
   const order = p % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
@@ -93,13 +93,13 @@ for (let p = 0; p < pairs; p++) {
       const total = totals.get(which)!.get(kind) ?? { wall: 0, cpu: 0 };
       totals.get(which)!.set(kind, { wall: total.wall + sum.wall, cpu: total.cpu + sum.cpu });
     }
-    const cells = kinds.map((k) => `${fmt(sums.get(k)?.wall ?? 0)} /${fmt(sums.get(k)?.cpu ?? 0)}`.padStart(19)).join('');
+    const cells = kinds.map((k) => `${fmt(sums.get(k)?.wall ?? 0)} /${fmt(sums.get(k)?.cpu ?? 0)}`.padStart(23)).join('');
     console.log(`${`${which} ${p + 1}`.padEnd(12)}${cells}${fmt(wall)} s    ${seen.mean.toFixed(1)} / ${seen.max.toFixed(1)}`);
     console.log(`             rows: ${phases.filter((x) => x.phase.startsWith('rows ')).map((x) => `${x.phase.slice(5)} ${x.wall}/${x.cpu}`).join(', ')}`);
   }
 }
 for (const which of ['before', 'after']) {
   const t = totals.get(which)!;
-  console.log(`${`${which} mean`.padEnd(12)}${kinds.map((k) => `${fmt((t.get(k)?.wall ?? 0) / pairs)} /${fmt((t.get(k)?.cpu ?? 0) / pairs)}`.padStart(19)).join('')}`);
+  console.log(`${`${which} mean`.padEnd(12)}${kinds.map((k) => `${fmt((t.get(k)?.wall ?? 0) / pairs)} /${fmt((t.get(k)?.cpu ?? 0) / pairs)}`.padStart(23)).join('')}`);
 }
 console.log(`stores of the last pair: ${path.join(outDir, 'before.duckdb')} and ${path.join(outDir, 'after.duckdb')} (npx tsx bench/compare-stores.ts A B)`);

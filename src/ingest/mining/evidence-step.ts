@@ -31,7 +31,7 @@ import {
   completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, onsetLagDays, pairEvidenceAt, without, type ReportEvidence,
 } from './evidence.js';
 import { coReportedType, relatedPairs, type PairScores, type WindowLinks } from './evidence-links.js';
-import { ChunkGrouping, push, type WindowGroups } from './evidence-groups.js';
+import { ChunkGrouping, type WindowGroups } from './evidence-groups.js';
 import { failureCounts, failureTables, type FailureTables } from './evidence-failure.js';
 import { SIGNATURE_HASHES, templateShare, writeSignature } from './evidence-template.js';
 
@@ -282,11 +282,31 @@ function yyyymmdd(day: number): number {
   return date.getUTCFullYear() * 10_000 + (date.getUTCMonth() + 1) * 100 + date.getUTCDate();
 }
 
-/** The report indexes of each quarter, ascending (`quarter[r]` report r's quarter: EvidenceTables.quarter). */
-export function reportsByQuarter(quarter: ArrayLike<number>): Map<QuarterIndex, number[]> {
-  const byQuarter = new Map<QuarterIndex, number[]>();
-  for (let r = 0; r < quarter.length; r++) push(byQuarter, quarter[r], r);
-  return byQuarter;
+/**
+ * The report indexes of each quarter, ascending (`quarter[r]` report r's quarter, a Uint16:
+ * EvidenceTables.quarter): `of(q)` a view of one array holding every report once, grouped by
+ * quarter (a counting sort: 4 bytes a report, no JavaScript array per quarter).
+ */
+export class QuarterReports {
+  private readonly order: Int32Array;
+  /** `order[start[q] .. start[q + 1] - 1]` are quarter q's reports. */
+  private readonly start: Int32Array;
+
+  constructor(quarter: Uint16Array) {
+    let last = 0;
+    for (let r = 0; r < quarter.length; r++) if (quarter[r] > last) last = quarter[r];
+    this.start = new Int32Array(last + 2);
+    for (let r = 0; r < quarter.length; r++) this.start[quarter[r] + 1]++;
+    for (let q = 0; q <= last; q++) this.start[q + 1] += this.start[q];
+    const next = this.start.slice(0, last + 1);
+    this.order = new Int32Array(quarter.length);
+    for (let r = 0; r < quarter.length; r++) this.order[next[quarter[r]]++] = r;
+  }
+
+  /** Quarter q's report indexes, ascending (empty for a quarter without reports). */
+  of(q: QuarterIndex): Int32Array {
+    return q >= 0 && q + 1 < this.start.length ? this.order.subarray(this.start[q], this.start[q + 1]) : this.order.subarray(0, 0);
+  }
 }
 
 /**
@@ -295,8 +315,8 @@ export function reportsByQuarter(quarter: ArrayLike<number>): Map<QuarterIndex, 
  * scored (a worker thread of the build, worker.ts), from what protocol.ts `EvidenceSetup` carries.
  */
 export class WindowEvidence {
-  /** `byQuarter`: reportsByQuarter(tables.quarter), when the caller has it (a worker keeps it per item kind). */
-  constructor(private readonly tables: EvidenceTables, private readonly mask: Uint8Array, private readonly byQuarter: ReadonlyMap<QuarterIndex, readonly number[]> = reportsByQuarter(tables.quarter)) {}
+  /** `byQuarter`: the tables' QuarterReports, when the caller has it (a worker keeps it per item kind). */
+  constructor(private readonly tables: EvidenceTables, private readonly mask: Uint8Array, private readonly byQuarter = new QuarterReports(tables.quarter)) {}
 
   /**
    * The evidence of pairs `keys` (pair keys `v * nEvents + e`) in the window ending at quarter
@@ -331,7 +351,7 @@ export class WindowEvidence {
         if (scores?.flagged[j]) flaggedEvents.add(keys[j] % this.tables.nEvents);
       }
     }
-    const grouping = new ChunkGrouping(this.tables, (quarter) => this.byQuarter.get(quarter) ?? [], this.mask, wanted, flaggedEvents);
+    const grouping = new ChunkGrouping(this.tables, (quarter) => this.byQuarter.of(quarter), this.mask, wanted, flaggedEvents);
     return requests.map(({ quarter, keys, scores }) => this.evidence(grouping.window(quarter), keys, scores));
   }
 

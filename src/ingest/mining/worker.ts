@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { scoreWindow, windowFlags } from '../../stats/window.js';
 import type { PriorFit } from '../../stats/mgps.js';
-import { reportsByQuarter, WindowEvidence, type EvidenceTables } from './evidence-step.js';
+import { QuarterReports, WindowEvidence, type EvidenceTables } from './evidence-step.js';
 import { useKsMemo } from './evidence.js';
 import { KsMemo } from './ks-memo.js';
 import { STAT_COLUMNS, type ChunkReply, type ChunkRequest, type EvidenceSetup, type WindowReply } from './protocol.js';
@@ -15,7 +15,7 @@ import type { PairScores } from './evidence-links.js';
 import { isFlagged } from '../../domain/floor.js';
 
 /** The tables of each item kind received so far, with their reports by quarter (the same for every analysis of the kind). */
-const tablesOf = new Map<string, { tables: EvidenceTables; byQuarter: ReadonlyMap<number, number[]> }>();
+const tablesOf = new Map<string, { tables: EvidenceTables; byQuarter: QuarterReports }>();
 /**
  * The evidence of the last few analyses set up, by name, or why the setup failed (the chunks that
  * need it fail with this reason): the rows pass sends an analysis's first chunks while the
@@ -27,7 +27,7 @@ const SETUPS_KEPT = 8;
 
 function setUp(setup: EvidenceSetup): WindowEvidence {
   if (setup.ksMemo) useKsMemo(new KsMemo(setup.ksMemo)); // a view of the one shared table
-  if (setup.tables) tablesOf.set(setup.kind, { tables: setup.tables, byQuarter: reportsByQuarter(setup.tables.quarter) });
+  if (setup.tables) tablesOf.set(setup.kind, { tables: setup.tables, byQuarter: new QuarterReports(setup.tables.quarter) });
   const kind = tablesOf.get(setup.kind);
   if (!kind) throw new Error(`evidence setup of ${setup.analysis}: no tables of item kind ${setup.kind}`);
   return new WindowEvidence(kind.tables, setup.mask, kind.byQuarter);
