@@ -9,9 +9,14 @@
  * 1-minute load (mean and max, sampled every 2 s). The last pair's stores are kept in `--out` for
  * bench/compare-stores.ts. Asserts nothing.
  *
- * Figures (2 shared cores; issue 41's seventh round, branch rows: the exact KS band recursion, the
- * memoised gamma quantile, the template share's hash table, the evidence without per-report arrays):
- * see the round's report and docs/architecture.md "Scale".
+ * Figures (2 shared cores, 2026-11-28; issue 41's seventh round: main c300298 before, the rows
+ * branch after (the exact KS band recursion, the memoised gamma quantile, the template share's hash
+ * table, the evidence without per-report arrays, the analyses' row chunks in one sequence); other
+ * builds and a test suite on the machine, so compare CPU):
+ *   10% sample (398,038 reports), 2 pairs, load 4.1-6.7: rows 98.1 -> 71.9 s wall, 88.0 -> 68.0 s CPU;
+ *     fits 115.8 -> 119.6 s CPU (unchanged code: load); the stores equal (bench/compare-stores.ts).
+ *   data/vaers, 2 pairs, load 6.4-9.7: rows 45.8 -> 31.3 s CPU (wall 47.3 -> 44.5: the after runs got
+ *     under one core of the two); fits 52.4 -> 52.1 s CPU; the stores equal.
  *
  * Run: npm run build && nice -n 10 npx tsx bench/build-paired.ts --vaers DIR --before DIST --after DIST [--pairs N] [--out DIR]
  *   e.g. --vaers data/vaers, or ~/.cache/reporting-signals-bench/full-29-0.1 (bench/full-download.ts --fraction 0.1)
