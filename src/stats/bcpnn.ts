@@ -6,7 +6,7 @@
  * posterior of the observed-to-expected ratio, `Gamma(shape n + 0.5, rate E + 0.5)`, on log2.
  */
 import gammainc from '@stdlib/math-base-special-gammainc';
-import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
+import { gammaQuantile } from './gamma-quantile.js';
 import { quantileAtLeast } from './quantile-test.js';
 
 /** IC and its 95% credibility interval (log2 scale). */

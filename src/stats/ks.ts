@@ -130,32 +130,66 @@ export function probOutsideSquare(n: number, h: number): number {
 /**
  * P(D_{m,n} >= h / lcm(m, n)) for m != n (SciPy `_compute_outer_prob_inside_method`): the share
  * of lattice paths that do not stay strictly inside |n x - m y| / g < h, by the inside method's
- * column recursion carried as 1 - p over a sliding window of the column (Hodges 1958; Viehmann 2021).
+ * column recursion carried as 1 - p (Hodges 1958; Viehmann 2021). Column i (1..m, m the larger
+ * size) covers the rows j in [lower(i), upper(i)) of the band: `A_i[j] = (A_{i-1}[j] i + A_i[j-1] j)
+ * / (i + j)`, where a row above the previous column's band reads 1 and the row below the band
+ * reads 0 at j = 0, else 1. SciPy keeps one column in a sliding window; here one array indexed by
+ * the row holds the latest value of each row (the band's ends only move up, so a row above it is
+ * still 1), and four columns are computed together on a diagonal: column i + k at row s - k in
+ * step s, which needs column i + k - 1's value of that row, written in step s - 1. The four
+ * updates of a step are independent, so the processor overlaps their divisions (about 3x faster
+ * on the build's onset tests); each value is the same expression of the same operands as
+ * SciPy's, so the result is the same to the last bit (test/stats/ks.test.ts checks it against
+ * the sliding window).
  */
 export function probOutsideBand(m: number, n: number, g: number, h: number): number {
   if (m < n) [m, n] = [n, m];
   const mg = m / g, ng = n / g;
-  let minj = 0;
-  let maxj = Math.min(Math.ceil(h / mg), n + 1);
-  let curlen = maxj - minj;
-  const lenA = Math.min(2 * maxj + 2, n + 1);
-  const A = new Float64Array(lenA).fill(1);
-  A.fill(0, minj, maxj);
-  for (let i = 1; i <= m; i++) {
-    const lastminj = minj, lastlen = curlen;
-    minj = Math.min(Math.max(Math.floor((ng * i - h) / mg) + 1, 0), n);
-    maxj = Math.min(Math.ceil((ng * i + h) / mg), n + 1);
-    if (maxj <= minj) return 1;
-    let val = minj === 0 ? 0 : 1;
-    for (let jj = 0; jj < maxj - minj; jj++) {
-      const j = jj + minj;
-      val = (A[jj + minj - lastminj] * i + val * j) / (i + j);
-      A[jj] = val;
+  const lower = (i: number): number => Math.min(Math.max(Math.floor((ng * i - h) / mg) + 1, 0), n);
+  const upper = (i: number): number => Math.min(Math.ceil((ng * i + h) / mg), n + 1);
+  const A = new Float64Array(n + 1).fill(1);
+  A.fill(0, 0, Math.min(Math.ceil(h / mg), n + 1)); // column 0
+  let last = 0; // upper() of the last column computed
+  let i = 1;
+  for (; i + 3 <= m; i += 4) {
+    const i0 = i, i1 = i + 1, i2 = i + 2, i3 = i + 3;
+    const min0 = lower(i0), max0 = upper(i0), min1 = lower(i1), max1 = upper(i1);
+    const min2 = lower(i2), max2 = upper(i2), min3 = lower(i3), max3 = upper(i3);
+    // An empty band: no path stays inside (SciPy returns 1 when it reaches that column).
+    if (max0 <= min0 || max1 <= min1 || max2 <= min2 || max3 <= min3) return 1;
+    let v0 = min0 === 0 ? 0 : 1, v1 = min1 === 0 ? 0 : 1, v2 = min2 === 0 ? 0 : 1, v3 = min3 === 0 ? 0 : 1;
+    for (let s = min0; s < max3 + 3; s++) {
+      const j1 = s - 1, j2 = s - 2, j3 = s - 3;
+      if (s < max0) {
+        v0 = (A[s] * i0 + v0 * s) / (i0 + s);
+        A[s] = v0;
+      }
+      if (j1 >= min1 && j1 < max1) {
+        v1 = (A[j1] * i1 + v1 * j1) / (i1 + j1);
+        A[j1] = v1;
+      }
+      if (j2 >= min2 && j2 < max2) {
+        v2 = (A[j2] * i2 + v2 * j2) / (i2 + j2);
+        A[j2] = v2;
+      }
+      if (j3 >= min3 && j3 < max3) {
+        v3 = (A[j3] * i3 + v3 * j3) / (i3 + j3);
+        A[j3] = v3;
+      }
     }
-    curlen = maxj - minj;
-    if (lastlen > curlen) A.fill(1, maxj - minj, Math.min(maxj - minj + (lastlen - curlen), lenA));
+    last = max3;
   }
-  return A[maxj - minj - 1];
+  for (; i <= m; i++) {
+    const min = lower(i), max = upper(i);
+    if (max <= min) return 1;
+    let v = min === 0 ? 0 : 1;
+    for (let j = min; j < max; j++) {
+      v = (A[j] * i + v * j) / (i + j);
+      A[j] = v;
+    }
+    last = max;
+  }
+  return A[last - 1];
 }
 
 /** The asymptotic branch: kstwo.sf(D, round(n1 n2 / (n1 + n2))), clipped to [0, 1]; null when undefined. */

@@ -23,7 +23,7 @@
 import digamma from '@stdlib/math-base-special-digamma';
 import gammainc from '@stdlib/math-base-special-gammainc';
 import gammaln from '@stdlib/math-base-special-gammaln';
-import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
+import { gammaQuantile } from './gamma-quantile.js';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import { BoxBfgs } from './optimise.js';
 import { quantileAtLeast } from './quantile-test.js';

@@ -15,7 +15,7 @@
  * test/stats/omega.test.ts: n111 = 0, n11. = 6, n1.1 = 5, n.11 = 0, n1.. = 51, n.1. = 15,
  * n..1 = 15, N = 1000 -> g11 = 1/9, E111 = 2/3, Omega = -1.22239242133645).
  */
-import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
+import { gammaQuantile } from './gamma-quantile.js';
 import type { OmegaCounts, OmegaResult } from '../domain/interactions.js';
 
 /** The counts of one triple and its Omega: the shapes live beside the stored row (src/domain/interactions.ts). */

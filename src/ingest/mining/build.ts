@@ -6,7 +6,7 @@
  *
  * Steps, each a function: `readReports` (once), `countSubsets` (once per distinct report subset:
  * `all` and `stratified` share one count, since strata only add margins), then per analysis
- * `planWindows`, `fitPass` and `rowsPass` (passes.ts), and `writeStore` with the metadata and the
+ * `planWindows`, `fitPass` and `rowsPasses` (passes.ts), and `writeStore` with the metadata and the
  * report tables (the case series' data: the kept reports, their VAX rows and events, written once
  * from the reader's `details`, newest RECVDATE first; `--scale` replays only the counts).
  *
@@ -37,7 +37,7 @@ import { reportItems, type ReportItems } from './items.js';
 import { KsMemo } from './ks-memo.js';
 import { linkDuplicates, linkInWorker, withLinkageText } from './linkage-step.js';
 import { reportTables } from './report-tables.js';
-import { fitPass, planWindows, rowsPass, type FitPassResult, type WindowPlan } from './passes.js';
+import { fitPass, planWindows, rowsPasses, type FitPassResult, type RowsPassInput, type WindowPlan } from './passes.js';
 import { WorkerPool } from './pool.js';
 import { shareArrays } from './shared-arrays.js';
 import { SILENT, type Progress } from './progress.js';
@@ -231,34 +231,45 @@ async function fitAll(pool: WorkerPool, runs: readonly AnalysisRun[], progress: 
 }
 
 /**
- * The quarterly rows of every analysis in turn, as batches of columns (one per window, passes.ts rowsPass), each tagged with its analysis, with their triage
- * evidence computed in the workers: before an analysis's rows, each worker gets the analysis's
- * subset mask, the shared memo of exact KS probabilities and, the first time, its item kind's
- * evidence tables (pool.broadcast: views of the shared tables, shareEvidence). With `last` (the
+ * The quarterly rows of every analysis in turn, as batches of columns (one per window, passes.ts rowsPasses), each tagged with its analysis, with their triage
+ * evidence computed in the workers: before an analysis's first chunk is sent (while the previous
+ * analysis's last chunks may still be scored), each worker gets the analysis's subset mask, the
+ * shared memo of exact KS probabilities and, the first time, its item kind's evidence tables
+ * (pool.broadcast: views of the shared tables, shareEvidence). The phase `rows NAME` runs from the
+ * analysis's first rows taken to its last. With `last` (the
  * build's last store), the pool's threads end and the evidence tables go once the last row is staged.
  */
 async function* allRows(pool: WorkerPool, results: AnalysisResult[], evidence: Map<ItemKind, EvidenceInputs>, progress: Progress, writePhase: string, last: boolean): AsyncGenerator<ColumnBatch> {
   const sent = new Set<ItemKind>();
   const ksMemo = new KsMemo(); // one table of exact KS probabilities for every worker and analysis
-  for (const result of results) {
-    if (!result.plan || !result.fit) continue;
-    const started = performance.now();
+  const passes: RowsPassInput[] = results.flatMap((result) => {
+    const { plan, fit } = result;
+    if (!plan || !fit) return [];
     const { analysis } = result.run;
     const inputs = evidence.get(analysis.items)!;
-    pool.broadcast({
-      type: 'evidence-setup', analysis: analysis.name, kind: analysis.items, mask: subsetMask(analysis, inputs.details), ksMemo: ksMemo.buffer,
-      ...(sent.has(analysis.items) ? {} : { tables: inputs.tables }),
-    });
-    sent.add(analysis.items);
-    progress.start(`rows ${analysis.name}`, result.plan.windowQuarters.length, 'windows');
-    const names = { vaccines: result.run.items, events: result.run.events, types: inputs.typeNames };
-    for await (const batch of rowsPass(pool, result.plan, result.fit, names, analysis.name, (done) => progress.update(done))) {
-      result.rows += batch.rows;
-      yield batch;
-    }
-    progress.end();
-    result.seconds.rows_and_write = seconds(started);
-  }
+    let started = 0;
+    return [{
+      plan, fit, analysis: analysis.name, names: { vaccines: result.run.items, events: result.run.events, types: inputs.typeNames },
+      setUp: () => {
+        pool.broadcast({
+          type: 'evidence-setup', analysis: analysis.name, kind: analysis.items, mask: subsetMask(analysis, inputs.details), ksMemo: ksMemo.buffer,
+          ...(sent.has(analysis.items) ? {} : { tables: inputs.tables }),
+        });
+        sent.add(analysis.items);
+      },
+      onStart: () => {
+        started = performance.now();
+        progress.start(`rows ${analysis.name}`, plan.windowQuarters.length, 'windows');
+      },
+      onWindows: (done: number) => progress.update(done),
+      onEnd: (rows: number) => {
+        result.rows += rows;
+        progress.end();
+        result.seconds.rows_and_write = seconds(started);
+      },
+    }];
+  });
+  yield* rowsPasses(pool, passes);
   if (last) {
     // The last rows are staged: the workers' threads (their heaps: evidence groupings, setups) and
     // the evidence tables go before the store sorts its rows and takes the report tables.

@@ -60,7 +60,7 @@ export function push<K>(map: Map<K, number[]>, key: K, value: number): void {
  * Groups `reports` (one quarter's report indexes, ascending) kept by `mask` (1 kept): pairs
  * restricted to the `wanted` keys (`v * nEvents + e`), the two-type counts to the events of `typeEvents`.
  */
-export function quarterGroups(t: GroupingTables, reports: readonly number[], mask: Uint8Array, wanted: ReadonlySet<number>, typeEvents: ReadonlySet<number>): QuarterGroups {
+export function quarterGroups(t: GroupingTables, reports: Iterable<number>, mask: Uint8Array, wanted: ReadonlySet<number>, typeEvents: ReadonlySet<number>): QuarterGroups {
   const groups: QuarterGroups = {
     pairReports: new Map(), vaccineOnsets: new Map(), eventOnsets: new Map(), types: typeCounts(typeEvents), lastVaxDate: new Map(), datedReports: new Map(),
   };
@@ -187,7 +187,7 @@ export class ChunkGrouping {
 
   constructor(
     private readonly tables: GroupingTables,
-    private readonly reportsOf: (quarter: QuarterIndex) => readonly number[],
+    private readonly reportsOf: (quarter: QuarterIndex) => Iterable<number>,
     private readonly mask: Uint8Array,
     private readonly wanted: ReadonlySet<number>,
     private readonly typeEvents: ReadonlySet<number>,

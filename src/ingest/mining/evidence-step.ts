@@ -3,7 +3,7 @@
  * the quarterly rows the triage queue can hold (the pair flagged in the window; null for the other
  * stored rows: columns.ts EVIDENCE_SCOPE), from the window's reports of that analysis (quarters
  * q-3..q, the analysis's subset). They are computed where the rows are scored, in the build's
- * worker threads (passes.ts rowsPass sends each window's stored pair keys; worker.ts answers
+ * worker threads (passes.ts rowsPasses sends each window's stored pair keys; worker.ts answers
  * their statistics and evidence together), so that both cores share the work.
  *
  * `evidenceInputs(data, items)` is taken once, right after the read and before the build lets the
@@ -31,7 +31,7 @@ import {
   completenessScore, daysBetween, legalWording, NARRATIVE_MIN_CHARS, onsetCounts, onsetDays, onsetKs, onsetLagDays, pairEvidenceAt, without, type ReportEvidence,
 } from './evidence.js';
 import { coReportedType, relatedPairs, type PairScores, type WindowLinks } from './evidence-links.js';
-import { ChunkGrouping, push, type WindowGroups } from './evidence-groups.js';
+import { ChunkGrouping, type WindowGroups } from './evidence-groups.js';
 import { failureCounts, failureTables, type FailureTables } from './evidence-failure.js';
 import { SIGNATURE_HASHES, templateShare, writeSignature } from './evidence-template.js';
 
@@ -234,6 +234,9 @@ function total(counts: ArrayLike<number>): number {
   return sum;
 }
 
+/** The received days of evidenceOf (one call at a time per thread), grown as needed. */
+let receivedScratch = new Float64Array(256);
+
 /**
  * The evidence of pair key `key` (= v * nEvents + e) in a window's grouping, with the two onset
  * KS tests (WindowEvidence asks it for the pairs flagged in the window only).
@@ -243,7 +246,8 @@ function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number): Evide
   const e = key - v * t.nEvents;
   const reports = groups.pairReports(key);
   const values = pairEvidenceAt(t, reports);
-  const onsets = onsetCounts(reports.flatMap((r) => (t.onsetDays[r] < 0 ? [] : [t.onsetDays[r]])));
+  const onsets = onsetCounts([]);
+  for (const r of reports) if (t.onsetDays[r] >= 0) onsets[t.onsetDays[r]]++;
   // Each comparator goes to SCRATCH in turn (its size, then its KS test).
   const otherVaccines = without(groups.eventOnsets(e) ?? NO_ONSETS, onsets, SCRATCH);
   const vsVaccines = onsetKs(onsets, otherVaccines);
@@ -262,7 +266,10 @@ function evidenceOf(t: EvidenceTables, groups: WindowGroups, key: number): Evide
   values.failure_late_n = failure.late;
   values.vaccine_last_vax_date = groups.lastVaxDate(v) ?? null;
   values.vaccine_dated_n = groups.datedReports(v);
-  const received = reports.map((r) => t.receivedDay[r]).filter((d) => !Number.isNaN(d)).sort((a, b) => a - b);
+  if (receivedScratch.length < reports.length) receivedScratch = new Float64Array(Math.max(reports.length, 2 * receivedScratch.length));
+  let nReceived = 0;
+  for (const r of reports) if (!Number.isNaN(t.receivedDay[r])) receivedScratch[nReceived++] = t.receivedDay[r];
+  const received = receivedScratch.subarray(0, nReceived).sort(); // day numbers: the order of a sort by a - b
   const q1 = quantileSorted(received, 0.25), q3 = quantileSorted(received, 0.75);
   values.received_iqr_days = q1 === null || q3 === null ? null : q3 - q1;
   values.received_median_date = received.length ? yyyymmdd(received[Math.floor((received.length - 1) / 2)]) : null;
@@ -276,16 +283,40 @@ function yyyymmdd(day: number): number {
 }
 
 /**
+ * The report indexes of each quarter, ascending (`quarter[r]` report r's quarter, a Uint16:
+ * EvidenceTables.quarter): `of(q)` a view of one array holding every report once, grouped by
+ * quarter (a counting sort: 4 bytes a report, no JavaScript array per quarter).
+ */
+export class QuarterReports {
+  private readonly order: Int32Array;
+  /** `order[start[q] .. start[q + 1] - 1]` are quarter q's reports. */
+  private readonly start: Int32Array;
+
+  constructor(quarter: Uint16Array) {
+    let last = 0;
+    for (let r = 0; r < quarter.length; r++) if (quarter[r] > last) last = quarter[r];
+    this.start = new Int32Array(last + 2);
+    for (let r = 0; r < quarter.length; r++) this.start[quarter[r] + 1]++;
+    for (let q = 0; q <= last; q++) this.start[q + 1] += this.start[q];
+    const next = this.start.slice(0, last + 1);
+    this.order = new Int32Array(quarter.length);
+    for (let r = 0; r < quarter.length; r++) this.order[next[quarter[r]]++] = r;
+  }
+
+  /** Quarter q's report indexes, ascending (empty for a quarter without reports). */
+  of(q: QuarterIndex): Int32Array {
+    return q >= 0 && q + 1 < this.start.length ? this.order.subarray(this.start[q], this.start[q + 1]) : this.order.subarray(0, 0);
+  }
+}
+
+/**
  * The evidence of one analysis's pairs, window by window: the tables of its item kind and its
  * subset mask (`subsetMask`, 1 for the reports the analysis keeps). Built where the rows are
  * scored (a worker thread of the build, worker.ts), from what protocol.ts `EvidenceSetup` carries.
  */
 export class WindowEvidence {
-  private readonly byQuarter = new Map<QuarterIndex, number[]>();
-
-  constructor(private readonly tables: EvidenceTables, private readonly mask: Uint8Array) {
-    tables.quarter.forEach((q, r) => push(this.byQuarter, q, r));
-  }
+  /** `byQuarter`: the tables' QuarterReports, when the caller has it (a worker keeps it per item kind). */
+  constructor(private readonly tables: EvidenceTables, private readonly mask: Uint8Array, private readonly byQuarter = new QuarterReports(tables.quarter)) {}
 
   /**
    * The evidence of pairs `keys` (pair keys `v * nEvents + e`) in the window ending at quarter
@@ -320,7 +351,7 @@ export class WindowEvidence {
         if (scores?.flagged[j]) flaggedEvents.add(keys[j] % this.tables.nEvents);
       }
     }
-    const grouping = new ChunkGrouping(this.tables, (quarter) => this.byQuarter.get(quarter) ?? [], this.mask, wanted, flaggedEvents);
+    const grouping = new ChunkGrouping(this.tables, (quarter) => this.byQuarter.of(quarter), this.mask, wanted, flaggedEvents);
     return requests.map(({ quarter, keys, scores }) => this.evidence(grouping.window(quarter), keys, scores));
   }
 

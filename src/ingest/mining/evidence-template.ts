@@ -155,15 +155,47 @@ function bandKey(signatures: Uint32Array, r: number, b: number): number {
 /** The band keys of the narrative templateShare is placing (one search at a time per thread). */
 const bandKeys = new Uint32Array(BANDS);
 
-/** Pairs with fewer narratives than this compare each with every seed (no band tables). */
+/** Pairs with fewer narratives than this compare each with every seed (no band table). */
 const BANDED_FROM = 32;
+
+/**
+ * The band table of templateShare (one search at a time per thread, grown as needed): a hash
+ * table of chains in typed arrays, one node per (seed, band) holding the band's key and the
+ * seed; `heads[bucket]` is the bucket's first node (-1 none), `next` links a chain. Every band
+ * shares the table: a key found under another band only adds a candidate, which resembles() then
+ * judges, so the candidates are still every seed that can resemble (and the result is exact).
+ */
+const table = { heads: new Int32Array(0), key: new Uint32Array(0), seed: new Int32Array(0), next: new Int32Array(0) };
+
+/** Readies the band table for `narratives` narratives; returns the bucket mask. */
+function bandTable(narratives: number): number {
+  const nodes = narratives * BANDS;
+  if (table.key.length < nodes) {
+    const grown = Math.max(nodes, 2 * table.key.length);
+    table.key = new Uint32Array(grown);
+    table.seed = new Int32Array(grown);
+    table.next = new Int32Array(grown);
+  }
+  let buckets = 1024;
+  while (buckets < 2 * nodes) buckets *= 2;
+  if (table.heads.length < buckets) table.heads = new Int32Array(buckets);
+  table.heads.fill(-1, 0, buckets);
+  return buckets - 1;
+}
+
+/** The bucket of a band key (Fibonacci hashing: the key's high bits spread over the table). */
+function bucketOf(key: number, mask: number): number {
+  return (Math.imul(key, 0x9e3779b1) >>> 7) & mask;
+}
 
 /**
  * The template share of a pair's reports: over those with a signature (`has[r]` 1), the largest
  * group resembling its first member (greedy, in report order: a narrative joins the first group
  * whose first member it resembles, else starts a group) divided by their number; null without
  * any. From BANDED_FROM narratives the groups' first members are found through their bands
- * (exact, see BANDS), so a pair of thousands of reports costs about linear time.
+ * (exact, see BANDS: the first seed that resembles among those sharing a band key with the
+ * narrative is the first seed that resembles), so a pair of thousands of reports costs about
+ * linear time; the band keys live in one typed-array hash table (bandTable), not a Map per band.
  */
 export function templateShare(signatures: Uint32Array, has: Uint8Array, reports: readonly number[]): number | null {
   const seeds: number[] = [];
@@ -171,29 +203,34 @@ export function templateShare(signatures: Uint32Array, has: Uint8Array, reports:
   let narratives = 0;
   for (const r of reports) if (has[r]) narratives++;
   if (narratives === 0) return null;
-  const bands = narratives >= BANDED_FROM ? Array.from({ length: BANDS }, () => new Map<number, number[]>()) : null;
+  const banded = narratives >= BANDED_FROM;
+  const mask = banded ? bandTable(narratives) : 0;
+  const { heads, key, seed, next } = table;
+  let nodes = 0;
   const candidates: number[] = [];
   for (const r of reports) {
     if (!has[r]) continue;
     let c = -1;
-    if (bands) {
+    if (banded) {
       // Each band's key once: looked up here, and filed under when r starts a group.
       candidates.length = 0;
       for (let b = 0; b < BANDS; b++) {
-        bandKeys[b] = bandKey(signatures, r, b);
-        const list = bands[b].get(bandKeys[b]);
-        if (list) for (const seed of list) candidates.push(seed);
+        const k = bandKey(signatures, r, b);
+        bandKeys[b] = k;
+        for (let x = heads[bucketOf(k, mask)]; x >= 0; x = next[x]) if (key[x] === k) candidates.push(seed[x]);
       }
       if (candidates.length > 1) candidates.sort((x, y) => x - y);
       for (let k = 0; k < candidates.length && c < 0; k++) if ((k === 0 || candidates[k] !== candidates[k - 1]) && resembles(signatures, seeds[candidates[k]], r)) c = candidates[k];
-    } else c = seeds.findIndex((seed) => resembles(signatures, seed, r));
+    } else c = seeds.findIndex((s) => resembles(signatures, s, r));
     if (c >= 0) sizes[c]++;
     else {
-      if (bands) {
+      if (banded) {
         for (let b = 0; b < BANDS; b++) {
-          const list = bands[b].get(bandKeys[b]);
-          if (list) list.push(seeds.length);
-          else bands[b].set(bandKeys[b], [seeds.length]);
+          const bucket = bucketOf(bandKeys[b], mask);
+          key[nodes] = bandKeys[b];
+          seed[nodes] = seeds.length;
+          next[nodes] = heads[bucket];
+          heads[bucket] = nodes++;
         }
       }
       seeds.push(r);

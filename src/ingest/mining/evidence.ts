@@ -194,19 +194,30 @@ export interface ReportEvidenceColumns {
   caseKey: ArrayLike<number>;
 }
 
+/** Scratch columns of pairEvidenceAt (one call at a time per thread), grown as needed. */
+let scratch = { lags: new Float64Array(256), onsets: new Float64Array(256), onsetLags: new Float64Array(256) };
+
 /**
  * pairEvidence of the reports `reports` (indexes into the columns `t`), read from the columns
- * without an object per report (the build's evidence step runs this for every stored row).
+ * without an object per report (the build's evidence step runs this for every flagged row): the
+ * values gathered into this thread's scratch typed arrays and sorted there (numbers, no NaN: the
+ * same order as a sort by `a - b`), no array per call.
  */
 export function pairEvidenceAt(t: ReportEvidenceColumns, reports: readonly number[]): EvidenceValues {
-  const lags: number[] = [];
-  const onsets: number[] = [];
-  const onsetLags: number[] = [];
+  if (scratch.lags.length < reports.length) {
+    const size = Math.max(reports.length, 2 * scratch.lags.length);
+    scratch = { lags: new Float64Array(size), onsets: new Float64Array(size), onsetLags: new Float64Array(size) };
+  }
   const cases = new Set<number>();
+  let nLags = 0, nOnsets = 0, nOnsetLags = 0, late = 0;
   let legal = 0, legalKnown = 0, completeness = 0, well = 0, serious = 0, deaths = 0;
   for (const r of reports) {
-    if (!Number.isNaN(t.lagDays[r])) lags.push(t.lagDays[r]);
-    if (t.onsetDays[r] >= 0) onsets.push(t.onsetDays[r]);
+    const lag = t.lagDays[r];
+    if (!Number.isNaN(lag)) {
+      scratch.lags[nLags++] = lag;
+      if (lag > LATE_DAYS) late++;
+    }
+    if (t.onsetDays[r] >= 0) scratch.onsets[nOnsets++] = t.onsetDays[r];
     if (t.legal[r] >= 0) {
       legalKnown++;
       if (t.legal[r] === 1) legal++;
@@ -215,24 +226,24 @@ export function pairEvidenceAt(t: ReportEvidenceColumns, reports: readonly numbe
     if (t.completeness[r] > WELL_DOCUMENTED) well++;
     if (t.serious[r] === 1) serious++;
     if (t.died[r] === 1) deaths++;
-    if (!Number.isNaN(t.onsetLagDays[r])) onsetLags.push(t.onsetLagDays[r]);
+    if (!Number.isNaN(t.onsetLagDays[r])) scratch.onsetLags[nOnsetLags++] = t.onsetLagDays[r];
     cases.add(t.caseKey[r]);
   }
-  lags.sort((a, b) => a - b);
-  onsets.sort((a, b) => a - b);
-  onsetLags.sort((a, b) => a - b);
+  const lags = scratch.lags.subarray(0, nLags).sort();
+  const onsets = scratch.onsets.subarray(0, nOnsets).sort();
+  const onsetLags = scratch.onsetLags.subarray(0, nOnsetLags).sort();
   const n = reports.length;
   const share = (k: number, of: number): number | null => (of > 0 ? k / of : null);
   return {
-    lag_n: lags.length, lag_excluded: n - lags.length,
+    lag_n: nLags, lag_excluded: n - nLags,
     lag_median_days: quantileSorted(lags, 0.5), lag_q1_days: quantileSorted(lags, 0.25), lag_q3_days: quantileSorted(lags, 0.75),
-    lag_share_over_365: share(lags.filter((d) => d > LATE_DAYS).length, lags.length),
+    lag_share_over_365: share(late, nLags),
     legal_share: legalKnown === n ? share(legal, n) : null,
-    onset_n: onsets.length, onset_median_days: quantileSorted(onsets, 0.5),
+    onset_n: nOnsets, onset_median_days: quantileSorted(onsets, 0.5),
     onset_d_other_vaccines: null, onset_p_other_vaccines: null, onset_d_other_events: null, onset_p_other_events: null,
     completeness_mean: share(completeness, n), well_documented_share: share(well, n),
     serious_share: share(serious, n), deaths,
-    onset_lag_n: onsetLags.length, onset_lag_median_days: quantileSorted(onsetLags, 0.5),
+    onset_lag_n: nOnsetLags, onset_lag_median_days: quantileSorted(onsetLags, 0.5),
     onset_lag_q1_days: quantileSorted(onsetLags, 0.25), onset_lag_q3_days: quantileSorted(onsetLags, 0.75),
     onset_n_other_vaccines: null, onset_n_other_events: null,
     n_cases: cases.size,

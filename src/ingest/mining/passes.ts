@@ -3,10 +3,10 @@
  *
  * 1. `fitPass`: per window, the MGPS prior fit and each pair's flags (`n_methods_flagged`);
  *    a pair is stored when some window flags it with at least SERVING_FLOOR methods.
- * 2. `rowsPass`: per window, the statistics of the stored pairs with the window's fitted
+ * 2. `rowsPasses`: per window, the statistics of the stored pairs with the window's fitted
  *    hyperparameters, as a batch of quarterly columns (the store's appender takes them as they
  *    are), with the EWMA of EB05 per pair in quarter order, and (after the pool's EvidenceSetup
- *    of the analysis) their triage evidence.
+ *    of the analysis) their triage evidence; every analysis's chunks in one sequence.
  *
  * Windows are sent in chunks of CHUNK_WINDOWS consecutive windows (the first of a chunk fitted
  * from the fixed starting points, each later one also warm-started from the previous fit), so
@@ -20,8 +20,8 @@ import { QUARTERLY_COLUMNS, type WindowRow } from '../../domain/store-schema.js'
 import type { ColumnBatch, ColumnValues } from '../store/appender.js';
 import { WINDOW_QUARTERS } from '../../domain/quarter.js';
 import { windowCounts, type HistoryCounts, type QuarterCounts, type WindowCounts } from './counts.js';
-import { scoreInOrder, type WorkerPool } from './pool.js';
-import { STAT_COLUMNS, type WindowRequest } from './protocol.js';
+import { scoreInOrder, type ChunkJob, type WorkerPool } from './pool.js';
+import { STAT_COLUMNS, type WindowReply, type WindowRequest } from './protocol.js';
 import { EVIDENCE_NUMBER_COLUMNS, finiteOrNull } from '../../domain/columns.js';
 
 /** Windows per worker job; fixed so that results do not depend on the number of workers. */
@@ -107,12 +107,14 @@ function request(w: WindowCounts, keep?: Int32Array, hyper?: WindowRow): WindowR
 export async function fitPass(pool: WorkerPool, plan: WindowPlan, onWindows: (done: number) => void = () => {}): Promise<FitPassResult> {
   const result: FitPassResult = { flagged: new Set(), windows: [], fits: new Map(), partialWindows: [], skippedWindows: [], pairWindowsScored: 0 };
   const pending: WindowCounts[][] = [];
-  const replies = scoreInOrder(pool, 'flags', plan.chunks, (chunk) => {
-    const { counts, skipped } = chunkCounts(plan, chunk);
-    result.skippedWindows.push(...skipped);
-    pending.push(counts);
-    return counts.map((w) => request(w));
-  });
+  const replies = scoreInOrder(pool, 'flags', Array.from({ length: plan.chunks }, (_, chunk) => ({
+    make: () => {
+      const { counts, skipped } = chunkCounts(plan, chunk);
+      result.skippedWindows.push(...skipped);
+      pending.push(counts);
+      return counts.map((w) => request(w));
+    },
+  })));
   for await (const chunkReplies of replies) {
     const counts = pending.shift()!;
     chunkReplies.forEach((reply, i) => {
@@ -130,7 +132,7 @@ export async function fitPass(pool: WorkerPool, plan: WindowPlan, onWindows: (do
   return result;
 }
 
-/** What a window of rowsPass gives each quarterly column: its values over the window's stored pairs. */
+/** What a window of rowsPasses gives each quarterly column: its values over the window's stored pairs. */
 interface WindowColumns {
   analysis: string;
   quarter: string;
@@ -170,44 +172,65 @@ const QUARTERLY_SOURCES: ReadonlyArray<(w: WindowColumns) => ColumnValues> = QUA
     case 'n': case 'n_vaccine': case 'n_event': return (w) => numbers(w.counts[name]);
     case 'n_methods_flagged': case 'is_signal_any': case 'ewma_eb05': return (w) => numbers(w[name]);
     case 'co_vaccine': case 'co_products': case 'related_events': return (w) => (w.texts ? { kind: 'values', values: w.texts[name] } : NULL_COLUMN);
-    default: throw new Error(`rowsPass: no values for quarterly column ${name}`);
+    default: throw new Error(`rowsPasses: no values for quarterly column ${name}`);
   }
 });
 
 /** The position of eb05 in the worker's statistics (the EWMA smooths it). */
 const EB05_AT = STAT_COLUMNS.indexOf('eb05');
 
+/** One analysis of the rows pass (rowsPasses): its windows and fit, the names of its items, and what to call as it goes. */
+export interface RowsPassInput {
+  plan: WindowPlan;
+  fit: FitPassResult;
+  /** Turns a pair key into the vaccine and event names; `types` names the co-reported types. */
+  names: { vaccines: readonly string[]; events: readonly string[]; types: readonly string[] };
+  analysis: string;
+  /** Called before the analysis's first chunk is sent (the pool's EvidenceSetup of the analysis: build.ts allRows). */
+  setUp: () => void;
+  /** Called when the first of the analysis's rows are taken, after the previous analysis's last (its phase). */
+  onStart?: () => void;
+  /** Windows of the analysis done so far. */
+  onWindows?: (done: number) => void;
+  /** Called after the analysis's last rows, with their number. */
+  onEnd?: (rows: number) => void;
+}
+
 /**
- * Pass 2: the quarterly rows of the flagged pairs, window by window in quarter order (the
- * EWMA of EB05 runs per pair over its rows in that order), one batch of columns per window
- * (store/appender.ts ColumnBatch, the columns of QUARTERLY_COLUMNS in order: the worker's
- * statistics and evidence arrays are read in place, no object per row). `names` turns a pair key
- * into the vaccine and event names; every row carries `analysis` and its evidence columns,
- * computed by the workers (the pool must have had the analysis's EvidenceSetup: build.ts allRows).
+ * One analysis's rows, chunk by chunk: `request(chunk)` the chunk's windows for the workers (the
+ * stored pairs of each window with its fit, and their keys for the evidence), `batches(replies)`
+ * the chunk's rows from the workers' replies, in quarter order (the EWMA of EB05 runs per pair
+ * over its rows in that order).
  */
-export async function* rowsPass(
-  pool: WorkerPool, plan: WindowPlan, fit: FitPassResult, names: { vaccines: readonly string[]; events: readonly string[]; types: readonly string[] }, analysis: string,
-  onWindows: (done: number) => void = () => {},
-): AsyncGenerator<ColumnBatch> {
-  const nEvents = plan.history.nEvents;
-  const ewma = new Map<number, number | null>();
-  const selected: Array<Array<{ w: WindowCounts; keep: Int32Array }>> = [];
-  const replies = scoreInOrder(pool, 'rows', plan.chunks, (chunk) => {
+class RowsPassState {
+  private readonly ewma = new Map<number, number | null>();
+  private readonly selected: Array<Array<{ w: WindowCounts; keep: Int32Array }>> = [];
+  /** Chunks whose replies were taken, windows done, rows given. */
+  received = 0;
+  windows = 0;
+  rows = 0;
+
+  constructor(readonly input: RowsPassInput) {}
+
+  request(chunk: number): WindowRequest[] {
+    const { plan, fit } = this.input;
     const picked = chunkCounts(plan, chunk).counts.map((w) => {
       const keep: number[] = [];
       for (let p = 0; p < w.keys.length; p++) if (fit.flagged.has(w.keys[p])) keep.push(p);
       return { w, keep: Int32Array.from(keep) };
     }).filter((s) => s.keep.length > 0);
-    selected.push(picked);
+    this.selected.push(picked);
     return picked.map(({ w, keep }) => ({
       ...request(w, keep, fit.fits.get(w.quarter)!),
       evidence: { quarter: w.quarter, keys: Float64Array.from(keep, (p) => w.keys[p]) },
     }));
-  }, analysis);
-  let done = 0;
-  for await (const chunkReplies of replies) {
-    const picked = selected.shift()!;
-    done += picked.length;
+  }
+
+  *batches(chunkReplies: WindowReply[]): Generator<ColumnBatch> {
+    const { plan, names, analysis } = this.input;
+    const nEvents = plan.history.nEvents;
+    const { ewma } = this;
+    const picked = this.selected.shift()!;
     for (let i = 0; i < chunkReplies.length; i++) {
       const { w, keep } = picked[i];
       const { flags, stats, evidence, links } = chunkReplies[i];
@@ -238,10 +261,51 @@ export async function* rowsPass(
           columns.texts.related_events[j] = related.get(j) ?? null;
         }
       }
+      this.rows += rows;
       yield { rows, columns: QUARTERLY_SOURCES.map((source) => source(columns)) };
     }
-    onWindows(done);
+    this.received++;
+    this.windows += picked.length;
   }
+}
+
+/**
+ * Pass 2 of each analysis in `passes`, in turn: the quarterly rows of the flagged pairs, window
+ * by window in quarter order (the EWMA of EB05 runs per pair over its rows in that order), one
+ * batch of columns per window (store/appender.ts ColumnBatch, the columns of QUARTERLY_COLUMNS in
+ * order: the worker's statistics and evidence arrays are read in place, no object per row). Every
+ * row carries `analysis` and its evidence columns, computed by the workers. The chunks of every
+ * analysis go through the pool as one sequence (pool.ts scoreInOrder): an analysis's first chunks
+ * are sent (after its `setUp`, the workers' EvidenceSetup) while the previous analysis's last are
+ * still scored, so neither thread waits for the slowest chunk of an analysis; the batches come out
+ * in the same order as one analysis after the other (its `onStart`, batches, `onEnd`).
+ */
+export async function* rowsPasses(pool: WorkerPool, passes: readonly RowsPassInput[]): AsyncGenerator<ColumnBatch> {
+  const states = passes.map((input) => new RowsPassState(input));
+  function* jobs(): Generator<ChunkJob> {
+    for (const state of states) {
+      for (let chunk = 0; chunk < state.input.plan.chunks; chunk++) {
+        yield { analysis: state.input.analysis, make: () => {
+          if (chunk === 0) state.input.setUp();
+          return state.request(chunk);
+        } };
+      }
+    }
+  }
+  let at = -1; // the analysis whose rows are being taken
+  const advance = (): void => {
+    if (at >= 0) states[at].input.onEnd?.(states[at].rows);
+    at++;
+    if (at < states.length) states[at].input.onStart?.();
+  };
+  advance();
+  for await (const chunkReplies of scoreInOrder(pool, 'rows', jobs())) {
+    while (states[at].received === states[at].input.plan.chunks) advance(); // an analysis without windows has no chunk
+    const state = states[at];
+    yield* state.batches(chunkReplies);
+    state.input.onWindows?.(state.windows);
+  }
+  while (at < states.length) advance();
 }
 
 /**

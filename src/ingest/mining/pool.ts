@@ -57,8 +57,8 @@ export class WorkerPool {
   /**
    * Sends `setup` to every worker (copied to each, but for arrays over a SharedArrayBuffer, which each
    * worker sees as the same memory: the evidence tables, build.ts shareEvidence). A worker handles its messages in order, so
-   * every chunk sent after this call sees the setup; send it when no chunk of the previous
-   * analysis is pending.
+   * every chunk sent after this call sees the setup; a worker keeps the setups of the last few
+   * analyses (worker.ts), so the chunks of the previous analysis still pending find theirs.
    */
   broadcast(setup: EvidenceSetup): void {
     for (const worker of [...this.idle, ...this.busy.keys()]) worker.postMessage(setup);
@@ -102,23 +102,31 @@ export class WorkerPool {
   }
 }
 
+/** One chunk of windows to score: `make()` builds its windows when the chunk is sent; `analysis` names the EvidenceSetup they need. */
+export interface ChunkJob {
+  make: () => WindowRequest[];
+  analysis?: string;
+}
+
 /**
- * Scores `count` chunks through the pool, keeping at most `2 * pool.size` in flight, and yields
- * the replies chunk by chunk in chunk order (so memory holds a few chunks, not the history).
- * `make(i)` builds chunk i's windows when it is sent.
+ * Scores the chunks `jobs` (taken lazily, in order) through the pool, keeping at most
+ * `2 * pool.size` in flight, and yields the replies chunk by chunk in the jobs' order (so memory
+ * holds a few chunks, not the history). The jobs may belong to several analyses in turn (the
+ * rows pass: passes.ts rowsPasses): the next analysis's first chunks then start while the last of
+ * the previous one are still scored, and no thread waits at an analysis's end.
  */
-export async function* scoreInOrder(
-  pool: WorkerPool,
-  mode: ChunkRequest['mode'],
-  count: number,
-  make: (chunk: number) => WindowRequest[],
-  analysis?: string,
-): AsyncGenerator<WindowReply[]> {
+export async function* scoreInOrder(pool: WorkerPool, mode: ChunkRequest['mode'], jobs: Iterable<ChunkJob>): AsyncGenerator<WindowReply[]> {
   const inFlight: Array<Promise<WindowReply[]>> = [];
-  let sent = 0;
+  const pending = jobs[Symbol.iterator]();
+  let more = true;
   const fill = (): void => {
-    while (sent < count && inFlight.length < 2 * pool.size) {
-      const promise = pool.run(mode, make(sent++), analysis);
+    while (more && inFlight.length < 2 * pool.size) {
+      const next = pending.next();
+      if (next.done) {
+        more = false;
+        break;
+      }
+      const promise = pool.run(mode, next.value.make(), next.value.analysis);
       promise.catch(() => undefined); // awaited in order below; avoid unhandled rejections meanwhile
       inFlight.push(promise);
     }

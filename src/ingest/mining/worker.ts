@@ -2,30 +2,41 @@
  * Worker thread of the build (the per-window statistics run in worker threads). It
  * scores chunks of consecutive windows with `scoreWindow` (src/stats/window.ts) and, in mode
  * `rows` when asked, the windows' triage evidence (evidence-step.ts `WindowEvidence`, from the
- * last `EvidenceSetup` received); it answers with compact typed arrays; see `protocol.ts`.
+ * `EvidenceSetup` of the chunk's analysis); it answers with compact typed arrays; see `protocol.ts`.
  */
 import { parentPort } from 'node:worker_threads';
 import { scoreWindow, windowFlags } from '../../stats/window.js';
 import type { PriorFit } from '../../stats/mgps.js';
-import { WindowEvidence, type EvidenceTables } from './evidence-step.js';
+import { QuarterReports, WindowEvidence, type EvidenceTables } from './evidence-step.js';
 import { useKsMemo } from './evidence.js';
 import { KsMemo } from './ks-memo.js';
 import { STAT_COLUMNS, type ChunkReply, type ChunkRequest, type EvidenceSetup, type WindowReply } from './protocol.js';
 import type { PairScores } from './evidence-links.js';
 import { isFlagged } from '../../domain/floor.js';
 
-/** The tables of each item kind received so far, and the evidence of the current analysis. */
-const tablesOf = new Map<string, EvidenceTables>();
-let current: { analysis: string; evidence: WindowEvidence } | null = null;
-/** Why the last setup failed (the chunks that need it fail with this reason). */
-let setupError: string | null = null;
+/** The tables of each item kind received so far, with their reports by quarter (the same for every analysis of the kind). */
+const tablesOf = new Map<string, { tables: EvidenceTables; byQuarter: QuarterReports }>();
+/**
+ * The evidence of the last few analyses set up, by name, or why the setup failed (the chunks that
+ * need it fail with this reason): the rows pass sends an analysis's first chunks while the
+ * previous analysis's last are pending (passes.ts rowsPasses), at most 2 x the pool's threads
+ * chunks in flight, so they span at most that many analyses; SETUPS_KEPT is more than enough.
+ */
+const setups = new Map<string, WindowEvidence | string>();
+const SETUPS_KEPT = 8;
 
-function setUp(setup: EvidenceSetup): void {
+function setUp(setup: EvidenceSetup): WindowEvidence {
   if (setup.ksMemo) useKsMemo(new KsMemo(setup.ksMemo)); // a view of the one shared table
-  if (setup.tables) tablesOf.set(setup.kind, setup.tables);
-  const tables = tablesOf.get(setup.kind);
-  if (!tables) throw new Error(`evidence setup of ${setup.analysis}: no tables of item kind ${setup.kind}`);
-  current = { analysis: setup.analysis, evidence: new WindowEvidence(tables, setup.mask) };
+  if (setup.tables) tablesOf.set(setup.kind, { tables: setup.tables, byQuarter: new QuarterReports(setup.tables.quarter) });
+  const kind = tablesOf.get(setup.kind);
+  if (!kind) throw new Error(`evidence setup of ${setup.analysis}: no tables of item kind ${setup.kind}`);
+  return new WindowEvidence(kind.tables, setup.mask, kind.byQuarter);
+}
+
+function keep(analysis: string, setup: WindowEvidence | string): void {
+  setups.delete(analysis);
+  setups.set(analysis, setup);
+  if (setups.size > SETUPS_KEPT) setups.delete(setups.keys().next().value!);
 }
 
 /** A pair's flags as one byte (protocol.ts): n_methods_flagged in the low bits, is_signal_any (n_methods_flagged >= 1, flags.ts) as 0x80. */
@@ -73,8 +84,10 @@ function scoreChunk(request: ChunkRequest): ChunkReply {
   }
   // The chunk's evidence at once: each quarter's reports grouped once for the chunk's windows (evidence-groups.ts).
   if (wantEvidence.length > 0) {
-    if (!current || current.analysis !== request.analysis) throw new Error(setupError ?? `no evidence setup for analysis ${request.analysis} (have ${current?.analysis ?? 'none'})`);
-    current.evidence.windows(wantEvidence).forEach(({ values, links }, k) => {
+    const evidence = request.analysis === undefined ? undefined : setups.get(request.analysis);
+    if (evidence === undefined) throw new Error(`no evidence setup for analysis ${request.analysis} (have ${[...setups.keys()].join(', ') || 'none'})`);
+    if (typeof evidence === 'string') throw new Error(evidence);
+    evidence.windows(wantEvidence).forEach(({ values, links }, k) => {
       Object.assign(windows[wantEvidence[k].at], { evidence: values, links });
       transfer.push(values.buffer as ArrayBuffer, links.coVaccine.buffer as ArrayBuffer, links.coProducts.buffer as ArrayBuffer, links.related.buffer as ArrayBuffer);
     });
@@ -85,11 +98,9 @@ function scoreChunk(request: ChunkRequest): ChunkReply {
 parentPort!.on('message', (request: ChunkRequest | EvidenceSetup) => {
   if ('type' in request) {
     try {
-      setUp(request);
-      setupError = null;
+      keep(request.analysis, setUp(request));
     } catch (error) {
-      current = null;
-      setupError = error instanceof Error ? error.message : String(error);
+      keep(request.analysis, error instanceof Error ? error.message : String(error));
     }
     return;
   }

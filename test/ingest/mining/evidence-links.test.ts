@@ -119,7 +119,8 @@ describe('delay from onset and narrative template', () => {
   });
   it('templateShare with band tables (32+ narratives) equals the plain greedy grouping on perturbed copies of a few forms', () => {
     const random = seededRandom(7);
-    for (const size of [40, 200, 1000]) {
+    // Sizes in an order that reuses the thread's band table: after a larger pair, a smaller one must not see its keys.
+    for (const size of [40, 200, 1000, 33, 3000, 32, 500]) {
       const forms = 1 + Math.floor(size / 50);
       const signatures = new Uint32Array(size * SIGNATURE_HASHES);
       const has = new Uint8Array(size);

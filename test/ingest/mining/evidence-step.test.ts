@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { evidenceFromDoubles, EVIDENCE_NUMBER_COLUMNS } from '../../../src/domain/columns.js';
-import { WindowEvidence, type EvidenceTables } from '../../../src/ingest/mining/evidence-step.js';
+import { QuarterReports, WindowEvidence, type EvidenceTables } from '../../../src/ingest/mining/evidence-step.js';
 import { ks2samp } from '../../../src/stats/ks.js';
 import { failureTables } from '../../../src/ingest/mining/evidence-failure.js';
 
@@ -52,6 +52,18 @@ function evidenceOf(wanted: string[], quarter: number, mask = new Uint8Array(REP
   expect(values.length).toBe(wanted.length * EVIDENCE_NUMBER_COLUMNS.length);
   return wanted.map((_, j) => evidenceFromDoubles(values, j * EVIDENCE_NUMBER_COLUMNS.length));
 }
+
+describe('QuarterReports', () => {
+  it("lists each quarter's reports in ascending order, none for a quarter without reports or outside the range", () => {
+    const byQuarter = new QuarterReports(Uint16Array.from([3, 1, 3, 0, 1, 3]));
+    expect([...byQuarter.of(0)]).toEqual([3]);
+    expect([...byQuarter.of(1)]).toEqual([1, 4]);
+    expect([...byQuarter.of(2)]).toEqual([]);
+    expect([...byQuarter.of(3)]).toEqual([0, 2, 5]);
+    expect([...byQuarter.of(4)]).toEqual([]);
+    expect([...byQuarter.of(-1)]).toEqual([]);
+  });
+});
 
 describe('the evidence step', () => {
   it('A x X in 2000Q1: the window\'s four reports of the pair; onsets against X after B and against Y after A', async () => {
