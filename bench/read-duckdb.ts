@@ -6,18 +6,20 @@
  * join), the database removed at the end. Prints wall and CPU seconds, the process's peak RSS
  * (maxRSS: DuckDB's threads are inside it), the V8 heap used at the end, and the reports kept.
  * `--mode compare` runs both and counts the reports whose id, vaccines, events or SYMPTOM_TEXT (its
- * exact characters) differ, in reading order.
+ * exact characters) differ, in reading order, and the rows of the three raw tables whose `line`
+ * (record-lines.ts) or VAERS_ID cell differs from the streaming reader's (csv.ts) record by record.
  * Compare with `bench/full-size.ts --read-only --duckdb-only` (DuckDB's plain read_csv). Asserts nothing.
  *
  * Run: nice -n 10 npx tsx bench/read-duckdb.ts --vaers DIR --mode stream|duckdb|compare
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { joinVaersTables, vaersDataCounts } from '../src/ingest/vaers/duckdb-join.js';
-import { loadVaersTables } from '../src/ingest/vaers/duckdb-load.js';
+import { loadVaersTables, RAW_TABLES } from '../src/ingest/vaers/duckdb-load.js';
+import { readCsv } from '../src/ingest/vaers/csv.js';
 import { readVaers } from '../src/ingest/vaers/read.js';
-import { scanFolder } from '../src/ingest/vaers/sources.js';
+import { openMember, scanFolder, type VaersFolder } from '../src/ingest/vaers/sources.js';
 
 const argv = process.argv.slice(2);
 const vaers = argv[argv.indexOf('--vaers') + 1];
@@ -55,6 +57,7 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
         let differ = Math.abs(rows.length - streamed.length);
         rows.forEach((r, i) => { if (JSON.stringify([r.id, sorted(r.vaccines), sorted(r.events), r.text]) !== streamed[i]) differ++; });
         phases.push(`compare: ${rows.length} joined, ${streamed.length} streamed, ${differ} differ`);
+        phases.push(`lines: ${await linesDiffer(folder, connection)} rows differ`);
         console.log(`DATA records, DuckDB: ${JSON.stringify(await vaersDataCounts(connection))}\nreadVaers (BAD_ID counts VAX and SYMPTOMS rows too): ${streamedCounts}`);
       }
     } finally {
@@ -68,4 +71,24 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
   console.log(`read ${mode} ${vaers}: ${kept} reports kept; wall ${((performance.now() - t0) / 1000).toFixed(1)} s (${phases.join(', ') || 'one phase'}); ` +
     `cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; peak RSS ${(process.resourceUsage().maxRSS / 2 ** 20).toFixed(2)} GiB; ` +
     `V8 heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
+}
+
+/** Rows of the raw tables whose (group, VAERS_ID cell, line) differ from the streaming reader's records, in reading order. */
+async function linesDiffer(folder: VaersFolder, connection: DuckDBConnection): Promise<number> {
+  let differ = 0;
+  for (const kind of ['DATA', 'VAX', 'SYMPTOMS'] as const) {
+    const streamed: string[] = [];
+    for (const [grp, group] of folder.groups.entries()) {
+      let idAt = 0;
+      const member = group.members[kind];
+      await readCsv(await openMember(member, folder, () => undefined, null), member.where, {
+        onHeader: (columns) => void (idAt = columns.get('VAERS_ID') ?? 0),
+        onRecord: (fields, line) => void streamed.push(`${grp} ${fields[idAt]} ${line}`),
+      });
+    }
+    const loaded = (await connection.runAndReadAll(`SELECT grp, VAERS_ID, line FROM ${RAW_TABLES[kind]} ORDER BY rowid`)).getRows();
+    differ += Math.abs(loaded.length - streamed.length);
+    loaded.forEach((r, i) => { if (`${String(r[0])} ${String(r[1])} ${String(r[2])}` !== streamed[i]) differ++; });
+  }
+  return differ;
 }
