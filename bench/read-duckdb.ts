@@ -5,7 +5,8 @@
  * read_csv into a database file beside the download, then duckdb-join.ts's latest versions and
  * join), the database removed at the end. Prints wall and CPU seconds, the process's peak RSS
  * (maxRSS: DuckDB's threads are inside it), the V8 heap used at the end, and the reports kept.
- * `--mode compare` runs both and counts the reports whose id, vaccines, events or SYMPTOM_TEXT (its
+ * `--mode compare` runs both, says whether the skip tallies (counts, examples naming file and line) are
+ * equal, and counts the reports whose id, vaccines, events or SYMPTOM_TEXT (its
  * exact characters) differ, in reading order, and the rows of the three raw tables whose `line`
  * (record-lines.ts) or VAERS_ID cell differs from the streaming reader's (csv.ts) record by record.
  * Compare with `bench/full-size.ts --read-only --duckdb-only` (DuckDB's plain read_csv). Asserts nothing.
@@ -15,7 +16,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { joinVaersTables, vaersDataCounts } from '../src/ingest/vaers/duckdb-join.js';
+import { joinVaersTables } from '../src/ingest/vaers/duckdb-join.js';
+import { vaersSkipped } from '../src/ingest/vaers/duckdb-skips.js';
 import { loadVaersTables, RAW_TABLES } from '../src/ingest/vaers/duckdb-load.js';
 import { readCsv } from '../src/ingest/vaers/csv.js';
 import { readVaers } from '../src/ingest/vaers/read.js';
@@ -37,7 +39,7 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
     const data = await readVaers(vaers, { narratives: true });
     kept = data.reports.length;
     const names = (list: number[], of: string[]): string[] => list.map((k) => of[k]).sort();
-    streamedCounts = JSON.stringify({ reportsRead: data.reportsRead, skipped: Object.fromEntries(data.skipped.map((x) => [x.reason, x.count])) });
+    streamedCounts = JSON.stringify({ reportsRead: data.reportsRead, kept, skipped: data.skipped });
     if (mode === 'compare') streamed = data.reports.map((r, i) => JSON.stringify([r.id, names(r.vaccines, data.vaccines), names(r.events, data.events), data.details.narrative?.[i] ?? null]));
   }
   if (mode !== 'stream') {
@@ -58,7 +60,9 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
         rows.forEach((r, i) => { if (JSON.stringify([r.id, sorted(r.vaccines), sorted(r.events), r.text]) !== streamed[i]) differ++; });
         phases.push(`compare: ${rows.length} joined, ${streamed.length} streamed, ${differ} differ`);
         phases.push(`lines: ${await linesDiffer(folder, connection)} rows differ`);
-        console.log(`DATA records, DuckDB: ${JSON.stringify(await vaersDataCounts(connection))}\nreadVaers (BAD_ID counts VAX and SYMPTOMS rows too): ${streamedCounts}`);
+        const counts = JSON.stringify(await vaersSkipped(connection, folder));
+        phases.push(`skips (counts and examples): ${counts === streamedCounts ? 'equal' : 'DIFFER'}`);
+        console.log(`skips, DuckDB: ${counts}\nskips, readVaers: ${streamedCounts}`);
       }
     } finally {
       folder.close();

@@ -9,13 +9,14 @@ import { Readable } from 'node:stream';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/domain/user-error.js';
-import { joinVaersTables, vaersDataCounts } from '../../../src/ingest/vaers/duckdb-join.js';
+import { joinVaersTables } from '../../../src/ingest/vaers/duckdb-join.js';
+import { vaersSkipped } from '../../../src/ingest/vaers/duckdb-skips.js';
 import { SKIP } from '../../../src/ingest/vaers/skips.js';
 import { loadVaersTables } from '../../../src/ingest/vaers/duckdb-load.js';
 import { readVaers } from '../../../src/ingest/vaers/read.js';
 import { scanFolder } from '../../../src/ingest/vaers/sources.js';
 import { Cp1252ToUtf8 } from '../../../src/ingest/vaers/transcode.js';
-import { dataCsv, followUpFiles, hasZipTool, makeZip, sampleYear, skipFiles, SYMPTOMS_HEADER, tempDir, writeFiles } from './fixtures.js';
+import { dataCsv, followUpFiles, hasZipTool, makeZip, sampleYear, skipFiles, symptomsCsv, SYMPTOMS_HEADER, tempDir, vaxCsv, writeFiles } from './fixtures.js';
 
 /** The stream's output for `chunks`, as text. */
 async function transcode(chunks: Buffer[]): Promise<string> {
@@ -27,7 +28,7 @@ async function transcode(chunks: Buffer[]): Promise<string> {
 interface Joined { id: number; received: string; vaccines: string[]; events: string[]; text: string | null }
 
 /** Loads and joins `dir` in a fresh in-memory DuckDB; the kept reports in reading order with their SYMPTOM_TEXT. */
-async function duckRead(dir: string): Promise<Joined[] & { counts?: Awaited<ReturnType<typeof vaersDataCounts>> }> {
+async function duckRead(dir: string): Promise<Joined[] & { counts?: Awaited<ReturnType<typeof vaersSkipped>> }> {
   const folder = await scanFolder(dir, false);
   const db = await DuckDBInstance.create(':memory:');
   const connection = await db.connect();
@@ -38,7 +39,7 @@ async function duckRead(dir: string): Promise<Joined[] & { counts?: Awaited<Retu
       SELECT r.id::INTEGER AS id, strftime(r.received, '%Y-%m-%d') AS received, r.vaccines, r.events, d.SYMPTOM_TEXT AS text
       FROM vaers_reports r JOIN raw_data d ON d.rowid = r.seq ORDER BY r.seq`)).getRowObjectsJS();
     const joined = rows.map((r) => ({ ...(r as unknown as Joined), vaccines: [...(r.vaccines as string[])], events: [...(r.events as string[])] }));
-    return Object.assign(joined, { counts: await vaersDataCounts(connection) });
+    return Object.assign(joined, { counts: await vaersSkipped(connection, folder) });
   } finally {
     connection.closeSync();
     db.closeSync();
@@ -122,7 +123,14 @@ describe('DuckDB read and join', () => {
       [20, '2024-03-15', ['FLU NEW'], ['Urticaria']],
     ]);
     expect(shape(rows)).toEqual(await streamRead(dir));
-    expect(rows.counts).toEqual({ reportsRead: 6, kept: 5, skipped: { [SKIP.EARLIER_VERSION_DATA]: 1 } });
+    const streamed = await readVaers(dir);
+    expect(rows.counts).toEqual({ reportsRead: 6, kept: 5, skipped: streamed.skipped });
+    expect(streamed.skipped.map((s) => [s.reason, s.count, s.examples[0]])).toEqual([
+      [SKIP.EARLIER_VERSION_DATA, 1, 'VAERS_ID 20 (2024VAERSDATA.csv line 2)'],
+      // report 20's 2024 rows (version 1 of 2), then 10's version-1 rows in 2025 (ZOSTER A; Pain in extremity and Dialysis)
+      [SKIP.VAX_EARLIER_VERSION, 2, 'VAERS_ID 20 (2024VAERSVAX.csv line 2): ORDER 1 of 2'],
+      [SKIP.SYMPTOMS_EARLIER_VERSION, 3, 'VAERS_ID 20 (2024VAERSSYMPTOMS.csv line 2): ORDER 1 of 2'],
+    ]);
   });
 
   it('puts each DATA record in the bucket the streaming reader counts it in', async () => {
@@ -130,11 +138,33 @@ describe('DuckDB read and join', () => {
     await writeFiles(dir, skipFiles());
     const rows = await duckRead(dir);
     expect(rows.map((r) => [r.id, r.vaccines, r.events])).toEqual([[1, ['KEPT VACCINE'], ['Pyrexia']]]);
-    // readVaers's BAD_ID also counts the VAX row with a blank id (2); the DATA records' share is 1.
-    expect(rows.counts).toEqual({
-      reportsRead: 9, kept: 1,
-      skipped: { [SKIP.BAD_RECVDATE]: 2, [SKIP.NO_VACCINE]: 2, [SKIP.NO_EVENT]: 2, [SKIP.DUPLICATE_ID]: 1, [SKIP.BAD_ID]: 1 },
-    });
+    // Every reason with its count and examples naming file and line, as readVaers tallies them (test/ingest/vaers/skips.test.ts).
+    const streamed = await readVaers(dir);
+    expect(rows.counts).toEqual({ reportsRead: 9, kept: 1, skipped: streamed.skipped });
+    expect(streamed.skipped.find((s) => s.reason === SKIP.BAD_ID)?.examples).toEqual(["1999VAERSDATA.csv line 10: VAERS_ID '12a'", "1999VAERSVAX.csv line 8: VAERS_ID ''"]);
+  });
+
+  it('words the skip examples as readVaers: cells as written, five per reason in reading order, across years', async () => {
+    const dir = await tempDir();
+    for (const year of [2001, 2002]) {
+      await writeFiles(dir, {
+        [`${year}VAERSDATA.csv`]: dataCsv('old', [{ id: '5', recvdate: `03/03/${year}` },
+          ...Array.from({ length: 7 }, (_, k) => ({ id: ` ${year * 10 + k} `, recvdate: k % 2 ? ' UNKNOWN ' : 'a,"b"' })), { id: ' 1x ', recvdate: '01/01/2001' }]),
+        [`${year}VAERSVAX.csv`]: vaxCsv('old', [{ id: '5', type: 'T', name: `V${year}` }, { id: '\t', type: 'T', name: 'V' }]),
+        [`${year}VAERSSYMPTOMS.csv`]: symptomsCsv([{ id: '5', terms: ['E'] }]),
+      });
+    }
+    const rows = await duckRead(dir);
+    const streamed = await readVaers(dir);
+    expect(rows.counts).toEqual({ reportsRead: 18, kept: 1, skipped: streamed.skipped });
+    expect(streamed.skipped.map((s) => [s.reason, s.count, s.examples.slice(0, 2)])).toEqual([
+      [SKIP.BAD_RECVDATE, 14, ["VAERS_ID 20010 (2001VAERSDATA.csv line 3): RECVDATE 'a,\"b\"'", "VAERS_ID 20011 (2001VAERSDATA.csv line 4): RECVDATE ' UNKNOWN '"]],
+      [SKIP.DUPLICATE_ID, 1, ['VAERS_ID 5 (2002VAERSDATA.csv line 2)']],
+      [SKIP.BAD_ID, 4, ["2001VAERSDATA.csv line 10: VAERS_ID ' 1x '", "2001VAERSVAX.csv line 3: VAERS_ID '\t'"]],
+      [SKIP.VAX_ORPHAN, 1, ['VAERS_ID 5 (2002VAERSVAX.csv line 2)']],
+      [SKIP.SYMPTOMS_ORPHAN, 1, ['VAERS_ID 5 (2002VAERSSYMPTOMS.csv line 2)']],
+    ]);
+    expect(streamed.skipped[0].examples).toHaveLength(5);
   });
 
   it('a malformed row is a UserError naming the file and line', async () => {
