@@ -1,14 +1,15 @@
 /**
  * The read phase two ways on one download (issue 41, "DuckDB reads and joins"), one way per run so
  * each gets its own process's figures: `--mode stream` is readVaers with the narratives (the
- * build's read today); `--mode duckdb` is the DuckDB path (transcode.ts + duckdb-load.ts
+ * build's read today); `--mode duckdb` is the DuckDB path (transcode.ts + record-lines.ts + duckdb-load.ts
  * read_csv into a database file beside the download, then duckdb-join.ts's latest versions and
- * join), the database removed at the end. Prints wall and CPU seconds, the process's peak RSS
- * (maxRSS: DuckDB's threads are inside it), the V8 heap used at the end, and the reports kept.
- * `--mode compare` runs both, says whether the skip tallies (counts, examples naming file and line) are
- * equal, and counts the reports whose id, vaccines, events or SYMPTOM_TEXT (its
- * exact characters) differ, in reading order, and the rows of the three raw tables whose `line`
- * (record-lines.ts) or VAERS_ID cell differs from the streaming reader's (csv.ts) record by record.
+ * join, duckdb-reports.ts's report lists and duckdb-skips.ts's skip tally), the database removed at
+ * the end. Prints wall and CPU seconds, the process's peak RSS (maxRSS: DuckDB's threads are inside
+ * it), the V8 heap used at the end, and the reports kept. `--mode compare` runs both and says
+ * whether the skip tallies (counts, examples naming file and line) and the report lists with their
+ * numbering, VAX_TYPE codes and follow-up counts are equal; counts the reports whose id, vaccines,
+ * events or SYMPTOM_TEXT (its exact characters) differ, in reading order, and the rows of the three
+ * raw tables whose `line` or VAERS_ID cell differs from the streaming reader's (csv.ts) records.
  * Compare with `bench/full-size.ts --read-only --duckdb-only` (DuckDB's plain read_csv). Asserts nothing.
  *
  * Run: nice -n 10 npx tsx bench/read-duckdb.ts --vaers DIR --mode stream|duckdb|compare
@@ -18,6 +19,7 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { joinVaersTables } from '../src/ingest/vaers/duckdb-join.js';
 import { vaersSkipped } from '../src/ingest/vaers/duckdb-skips.js';
+import { vaersReportLists, type VaersReportLists } from '../src/ingest/vaers/duckdb-reports.js';
 import { loadVaersTables, RAW_TABLES } from '../src/ingest/vaers/duckdb-load.js';
 import { readCsv } from '../src/ingest/vaers/csv.js';
 import { readVaers } from '../src/ingest/vaers/read.js';
@@ -35,11 +37,13 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
   const phases: string[] = [];
   let streamed: string[] = [];
   let streamedCounts = '';
+  let streamedLists = '';
   if (mode !== 'duckdb') {
     const data = await readVaers(vaers, { narratives: true });
     kept = data.reports.length;
     const names = (list: number[], of: string[]): string[] => list.map((k) => of[k]).sort();
     streamedCounts = JSON.stringify({ reportsRead: data.reportsRead, kept, skipped: data.skipped });
+    if (mode === 'compare') streamedLists = listsJson(data);
     if (mode === 'compare') streamed = data.reports.map((r, i) => JSON.stringify([r.id, names(r.vaccines, data.vaccines), names(r.events, data.events), data.details.narrative?.[i] ?? null]));
   }
   if (mode !== 'stream') {
@@ -51,7 +55,13 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
       const step = (name: string, seconds: number): void => void phases.push(`${name} ${seconds.toFixed(1)} s`);
       await loadVaersTables(folder, connection, scratch, step);
       await joinVaersTables(connection, step);
-      kept = Number((await connection.runAndReadAll('SELECT count(*) FROM vaers_reports')).getRows()[0][0]);
+      let t1 = performance.now();
+      const lists = await vaersReportLists(connection);
+      step('report lists', (performance.now() - t1) / 1000);
+      t1 = performance.now();
+      const skips = await vaersSkipped(connection, folder);
+      step('skips', (performance.now() - t1) / 1000);
+      kept = lists.reports.length;
       if (mode === 'compare') {
         const sorted = (list: unknown): string[] => [...(list as string[])].sort();
         const rows = (await connection.runAndReadAll(`SELECT r.id::DOUBLE AS id, r.vaccines, r.events, CASE WHEN trim(d.SYMPTOM_TEXT) <> '' THEN d.SYMPTOM_TEXT END AS text
@@ -60,7 +70,8 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
         rows.forEach((r, i) => { if (JSON.stringify([r.id, sorted(r.vaccines), sorted(r.events), r.text]) !== streamed[i]) differ++; });
         phases.push(`compare: ${rows.length} joined, ${streamed.length} streamed, ${differ} differ`);
         phases.push(`lines: ${await linesDiffer(folder, connection)} rows differ`);
-        const counts = JSON.stringify(await vaersSkipped(connection, folder));
+        phases.push(`report lists, names, VAX_TYPE codes, versions: ${listsJson(lists) === streamedLists ? 'equal' : 'DIFFER'}`);
+        const counts = JSON.stringify(skips);
         phases.push(`skips (counts and examples): ${counts === streamedCounts ? 'equal' : 'DIFFER'}`);
         console.log(`skips, DuckDB: ${counts}\nskips, readVaers: ${streamedCounts}`);
       }
@@ -95,4 +106,9 @@ async function linesDiffer(folder: VaersFolder, connection: DuckDBConnection): P
     loaded.forEach((r, i) => { if (`${String(r[0])} ${String(r[1])} ${String(r[2])}` !== streamed[i]) differ++; });
   }
   return differ;
+}
+
+/** The report lists (ids, quarters, vaccine and event indexes), names, VAX_TYPE codes (in Map and Set order) and follow-up counts, as JSON. */
+function listsJson(data: VaersReportLists): string {
+  return JSON.stringify([data.reports, data.vaccines, data.events, [...data.vaxTypeCodes].map(([k, codes]) => [k, [...codes]]), data.versions]);
 }

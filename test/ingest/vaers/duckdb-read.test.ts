@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/domain/user-error.js';
 import { joinVaersTables } from '../../../src/ingest/vaers/duckdb-join.js';
 import { vaersSkipped } from '../../../src/ingest/vaers/duckdb-skips.js';
+import { vaersReportLists, type VaersReportLists } from '../../../src/ingest/vaers/duckdb-reports.js';
 import { SKIP } from '../../../src/ingest/vaers/skips.js';
 import { loadVaersTables } from '../../../src/ingest/vaers/duckdb-load.js';
 import { readVaers } from '../../../src/ingest/vaers/read.js';
@@ -28,7 +29,7 @@ async function transcode(chunks: Buffer[]): Promise<string> {
 interface Joined { id: number; received: string; vaccines: string[]; events: string[]; text: string | null }
 
 /** Loads and joins `dir` in a fresh in-memory DuckDB; the kept reports in reading order with their SYMPTOM_TEXT. */
-async function duckRead(dir: string): Promise<Joined[] & { counts?: Awaited<ReturnType<typeof vaersSkipped>> }> {
+async function duckRead(dir: string): Promise<Joined[] & { counts?: Awaited<ReturnType<typeof vaersSkipped>>; lists?: VaersReportLists }> {
   const folder = await scanFolder(dir, false);
   const db = await DuckDBInstance.create(':memory:');
   const connection = await db.connect();
@@ -39,7 +40,7 @@ async function duckRead(dir: string): Promise<Joined[] & { counts?: Awaited<Retu
       SELECT r.id::INTEGER AS id, strftime(r.received, '%Y-%m-%d') AS received, r.vaccines, r.events, d.SYMPTOM_TEXT AS text
       FROM vaers_reports r JOIN raw_data d ON d.rowid = r.seq ORDER BY r.seq`)).getRowObjectsJS();
     const joined = rows.map((r) => ({ ...(r as unknown as Joined), vaccines: [...(r.vaccines as string[])], events: [...(r.events as string[])] }));
-    return Object.assign(joined, { counts: await vaersSkipped(connection, folder) });
+    return Object.assign(joined, { counts: await vaersSkipped(connection, folder), lists: await vaersReportLists(connection) });
   } finally {
     connection.closeSync();
     db.closeSync();
@@ -54,6 +55,9 @@ async function streamRead(dir: string): Promise<Array<[number, string[], string[
 }
 const shape = (rows: Joined[]): Array<[number, string[], string[], string | null]> =>
   rows.map((r) => [r.id, [...r.vaccines].sort(), [...r.events].sort(), r.text]);
+
+/** The report lists, names, VAX_TYPE codes (Map and Set order kept) and follow-up counts, comparable with toEqual. */
+const listsOf = (d: VaersReportLists): unknown => [d.reports, d.vaccines, d.events, [...d.vaxTypeCodes].map(([k, codes]) => [k, [...codes]]), d.versions];
 
 async function userError(run: Promise<unknown>): Promise<string> {
   try {
@@ -105,6 +109,7 @@ describe('DuckDB read and join', () => {
     const fromGz = await duckRead(gz);
     expect(fromGz.map((r) => r.id)).toEqual([1, 2, 3, 100, 101, 102]);
     expect(shape(fromGz)).toEqual(await streamRead(gz));
+    expect(listsOf(fromGz.lists as VaersReportLists)).toEqual(listsOf(await readVaers(gz)));
     if (!hasZipTool()) return;
     const zip = await tempDir();
     await makeZip(join(zip, 'AllVAERSDataCSVS.zip'), { ...sampleYear(1999, 'old', 1), ...sampleYear(2021, 'modern', 100) });
@@ -125,6 +130,16 @@ describe('DuckDB read and join', () => {
     expect(shape(rows)).toEqual(await streamRead(dir));
     const streamed = await readVaers(dir);
     expect(rows.counts).toEqual({ reportsRead: 6, kept: 5, skipped: streamed.skipped });
+    // Numbered by first joined row in reading order (2024 first; 10's version-1 ZOSTER A is dropped, so B and C come before A).
+    expect(listsOf(rows.lists as VaersReportLists)).toEqual([
+      [{ id: 21, quarter: 2024 * 4 + 1, vaccines: [0], events: [0] }, { id: 10, quarter: 2025 * 4, vaccines: [1, 2], events: [1] },
+        { id: 11, quarter: 2025 * 4, vaccines: [3], events: [1] }, { id: 12, quarter: 2025 * 4 + 2, vaccines: [3], events: [2] },
+        { id: 20, quarter: 2024 * 4, vaccines: [4], events: [3] }],
+      ['FLU OLD', 'ZOSTER B', 'ZOSTER C', 'ZOSTER A', 'FLU NEW'], ['Rash', 'Pain', 'Headache', 'Urticaria'],
+      [[0, ['FLU3']], [1, ['VARZOS']], [2, ['VARZOS']], [3, ['VARZOS']], [4, ['VARZOS']]],
+      { followUpReports: 3, reportsWithSeveralVersions: 2, vaxRowsDropped: 2, symptomsRowsDropped: 3, dataRowsDropped: 1 },
+    ]);
+    expect(listsOf(rows.lists as VaersReportLists)).toEqual(listsOf(streamed));
     expect(streamed.skipped.map((s) => [s.reason, s.count, s.examples[0]])).toEqual([
       [SKIP.EARLIER_VERSION_DATA, 1, 'VAERS_ID 20 (2024VAERSDATA.csv line 2)'],
       // report 20's 2024 rows (version 1 of 2), then 10's version-1 rows in 2025 (ZOSTER A; Pain in extremity and Dialysis)
@@ -141,6 +156,7 @@ describe('DuckDB read and join', () => {
     // Every reason with its count and examples naming file and line, as readVaers tallies them (test/ingest/vaers/skips.test.ts).
     const streamed = await readVaers(dir);
     expect(rows.counts).toEqual({ reportsRead: 9, kept: 1, skipped: streamed.skipped });
+    expect(listsOf(rows.lists as VaersReportLists)).toEqual(listsOf(streamed));
     expect(streamed.skipped.find((s) => s.reason === SKIP.BAD_ID)?.examples).toEqual(["1999VAERSDATA.csv line 10: VAERS_ID '12a'", "1999VAERSVAX.csv line 8: VAERS_ID ''"]);
   });
 
@@ -157,6 +173,7 @@ describe('DuckDB read and join', () => {
     const rows = await duckRead(dir);
     const streamed = await readVaers(dir);
     expect(rows.counts).toEqual({ reportsRead: 18, kept: 1, skipped: streamed.skipped });
+    expect(listsOf(rows.lists as VaersReportLists)).toEqual(listsOf(streamed));
     expect(streamed.skipped.map((s) => [s.reason, s.count, s.examples.slice(0, 2)])).toEqual([
       [SKIP.BAD_RECVDATE, 14, ["VAERS_ID 20010 (2001VAERSDATA.csv line 3): RECVDATE 'a,\"b\"'", "VAERS_ID 20011 (2001VAERSDATA.csv line 4): RECVDATE ' UNKNOWN '"]],
       [SKIP.DUPLICATE_ID, 1, ['VAERS_ID 5 (2002VAERSDATA.csv line 2)']],
