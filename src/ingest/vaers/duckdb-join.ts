@@ -65,11 +65,11 @@ export async function joinVaersTables(connection: DuckDBConnection, onStep?: (ta
     .sort((a, b) => Number(a[0][1]) - Number(b[0][1]))
     .map(([m]) => ({ n: Number(m[1]), sql: at(symptoms, `SYMPTOM${m[1]}`) }));
   const statements = `
-    CREATE OR REPLACE TEMP VIEW vax_rows AS
+    CREATE OR REPLACE TEMP TABLE vax_rows AS
       SELECT rowid AS seq, grp, line, ${at(vax, 'VAERS_ID')} AS id_cell, ${vaersId(at(vax, 'VAERS_ID'))} AS id, ${versionOf(vax)} AS version,
         ${jsTrim(at(vax, 'VAX_NAME'))} AS name
       FROM ${RAW_TABLES.VAX};
-    CREATE OR REPLACE TEMP VIEW symptom_rows AS
+    CREATE OR REPLACE TEMP TABLE symptom_rows AS
       SELECT rowid AS seq, grp, line, ${at(symptoms, 'VAERS_ID')} AS id_cell, ${vaersId(at(symptoms, 'VAERS_ID'))} AS id, ${versionOf(symptoms)} AS version, ${
         termColumns.length ? `[${termColumns.map((t) => jsTrim(t.sql)).join(', ')}]` : '[]::VARCHAR[]'} AS terms
       FROM ${RAW_TABLES.SYMPTOMS};
@@ -77,7 +77,7 @@ export async function joinVaersTables(connection: DuckDBConnection, onStep?: (ta
       SELECT id, max(version) AS latest, arg_min(grp, (-version, grp)) AS grp_latest
       FROM (SELECT id, version, grp FROM vax_rows UNION ALL SELECT id, version, grp FROM symptom_rows)
       WHERE id IS NOT NULL AND version >= 2 GROUP BY id;
-    CREATE OR REPLACE TEMP VIEW data_kept AS
+    CREATE OR REPLACE TEMP TABLE data_kept AS
       WITH d AS (
         SELECT rowid AS seq, grp, ${vaersId(at(data, 'VAERS_ID'))} AS id,
           regexp_extract(${jsTrim(at(data, 'RECVDATE'))}, '^(\\d{1,2})/(\\d{1,2})/(\\d{4})$', ['m', 'd', 'y']) AS date

@@ -67,17 +67,15 @@ export async function vaersSkipped(connection: DuckDBConnection, folder: VaersFo
   const sqlOf = reasonRows(idCell);
   const reasons = (Object.keys(SKIP) as Reason[]).map((reason) => [reason, sqlOf[reason]] as const);
   const rows = (await connection.runAndReadAll(`
-    SELECT * FROM (${reasons.map(([reason, sql]) => `SELECT '${reason}' AS reason, * FROM (${sql})`).join('\nUNION ALL ')})
+    SELECT *, count(*) OVER (PARTITION BY reason)::DOUBLE AS n
+    FROM (${reasons.map(([reason, sql]) => `SELECT '${reason}' AS reason, * FROM (${sql})`).join('\nUNION ALL ')})
     QUALIFY row_number() OVER (PARTITION BY reason ORDER BY grp, kind, seq) <= ${MAX_EXAMPLES}
     ORDER BY reason, grp, kind, seq`)).getRowObjectsJS();
-  const counts = new Map((await connection.runAndReadAll(`
-    SELECT reason, count(*)::DOUBLE AS n FROM (${reasons.map(([reason, sql]) => `SELECT '${reason}' AS reason FROM (${sql})`).join('\nUNION ALL ')})
-    GROUP BY reason`)).getRows().map(([reason, n]) => [reason as Reason, n as number]));
   const skipped: SkipCount[] = [];
   for (const [reason] of reasons) {
-    const count = counts.get(reason);
-    if (!count) continue;
-    const examples = rows.filter((r) => r.reason === reason).map((r) => {
+    const mine = rows.filter((r) => r.reason === reason);
+    if (mine.length === 0) continue;
+    const examples = mine.map((r) => {
       const label = folder.groups[Number(r.grp)].members[KINDS[Number(r.kind)]].label;
       const where = `${label} line ${Number(r.line)}`;
       if (reason === 'BAD_ID') return `${where}: VAERS_ID '${String(r.cell)}'`;
@@ -86,7 +84,7 @@ export async function vaersSkipped(connection: DuckDBConnection, folder: VaersFo
       if (reason === 'VAX_EARLIER_VERSION' || reason === 'SYMPTOMS_EARLIER_VERSION') return `${id}: ORDER ${Number(r.version)} of ${Number(r.latest)}`;
       return id;
     });
-    skipped.push({ reason: SKIP[reason], count, examples });
+    skipped.push({ reason: SKIP[reason], count: Number(mine[0].n), examples });
   }
   const [read, kept] = (await connection.runAndReadAll(
     'SELECT (SELECT count(*) FROM skip_data)::DOUBLE, (SELECT count(*) FROM vaers_reports)::DOUBLE')).getRows()[0] as number[];
