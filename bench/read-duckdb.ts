@@ -23,7 +23,7 @@ import { vaersReportLists, type VaersReportLists } from '../src/ingest/vaers/duc
 import { loadVaersTables, RAW_TABLES } from '../src/ingest/vaers/duckdb-load.js';
 import { readCsv } from '../src/ingest/vaers/csv.js';
 import { readVaers } from '../src/ingest/vaers/read.js';
-import { openMember, scanFolder, type VaersFolder } from '../src/ingest/vaers/sources.js';
+import { openMember, scanFolder, SourceHashes, type VaersFolder } from '../src/ingest/vaers/sources.js';
 
 const argv = process.argv.slice(2);
 const vaers = argv[argv.indexOf('--vaers') + 1];
@@ -38,12 +38,14 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
   let streamed: string[] = [];
   let streamedCounts = '';
   let streamedLists = '';
+  let streamedSources = '';
   if (mode !== 'duckdb') {
     const data = await readVaers(vaers, { narratives: true });
     kept = data.reports.length;
     const names = (list: number[], of: string[]): string[] => list.map((k) => of[k]).sort();
     streamedCounts = JSON.stringify({ reportsRead: data.reportsRead, kept, skipped: data.skipped });
     if (mode === 'compare') streamedLists = listsJson(data);
+    streamedSources = JSON.stringify(data.sources);
     if (mode === 'compare') streamed = data.reports.map((r, i) => JSON.stringify([r.id, names(r.vaccines, data.vaccines), names(r.events, data.events), data.details.narrative?.[i] ?? null]));
   }
   if (mode !== 'stream') {
@@ -53,7 +55,8 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
     const folder = await scanFolder(vaers, false);
     try {
       const step = (name: string, seconds: number): void => void phases.push(`${name} ${seconds.toFixed(1)} s`);
-      await loadVaersTables(folder, connection, scratch, step);
+      const hashes = new SourceHashes(folder);
+      await loadVaersTables(folder, connection, scratch, step, { hashes });
       await joinVaersTables(connection, step);
       let t1 = performance.now();
       const lists = await vaersReportLists(connection);
@@ -70,6 +73,7 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
         rows.forEach((r, i) => { if (JSON.stringify([r.id, sorted(r.vaccines), sorted(r.events), r.text]) !== streamed[i]) differ++; });
         phases.push(`compare: ${rows.length} joined, ${streamed.length} streamed, ${differ} differ`);
         phases.push(`lines: ${await linesDiffer(folder, connection)} rows differ`);
+        phases.push(`sources' sha256: ${JSON.stringify(await hashes.list()) === streamedSources ? 'equal' : 'DIFFER'}`);
         phases.push(`report lists, names, VAX_TYPE codes, versions: ${listsJson(lists) === streamedLists ? 'equal' : 'DIFFER'}`);
         const counts = JSON.stringify(skips);
         phases.push(`skips (counts and examples): ${counts === streamedCounts ? 'equal' : 'DIFFER'}`);

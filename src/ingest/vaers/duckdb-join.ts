@@ -48,7 +48,10 @@ export function column(columns: readonly string[], name: string): string | null 
  * Builds, in `connection` (after loadVaersTables), the table `vaers_reports`: one row per kept
  * report with `id` (BIGINT), `grp` (group index), `seq` (rowid of its DATA row: reading order),
  * `received` (DATE), `vaccines` and `events` (VARCHAR[], distinct, sorted by name), and
- * `vaers_latest` (id, latest, grp_latest) for the reports whose latest version is a follow-up.
+ * `vaers_latest` (id, latest, grp_latest) for the reports whose latest version is a follow-up;
+ * and the temp tables duckdb-reports.ts and duckdb-skips.ts read: `vax_rows` and `symptom_rows`
+ * (seq = rowid, grp, line, id_cell as written, id, version, and the trimmed `name` or `terms`), and
+ * `data_kept` (the first DATA row of each id not of an earlier version: seq, grp, id, received or NULL).
  */
 export async function joinVaersTables(connection: DuckDBConnection, onStep?: (table: string, seconds: number) => void): Promise<void> {
   const vax = await columnsOf(connection, RAW_TABLES.VAX);

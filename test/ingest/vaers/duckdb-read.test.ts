@@ -15,7 +15,7 @@ import { vaersReportLists, type VaersReportLists } from '../../../src/ingest/vae
 import { SKIP } from '../../../src/ingest/vaers/skips.js';
 import { loadVaersTables } from '../../../src/ingest/vaers/duckdb-load.js';
 import { readVaers } from '../../../src/ingest/vaers/read.js';
-import { scanFolder } from '../../../src/ingest/vaers/sources.js';
+import { scanFolder, SourceHashes, type SourceFile, type VaersProgress } from '../../../src/ingest/vaers/sources.js';
 import { Cp1252ToUtf8 } from '../../../src/ingest/vaers/transcode.js';
 import { dataCsv, followUpFiles, hasZipTool, makeZip, sampleYear, skipFiles, symptomsCsv, SYMPTOMS_HEADER, tempDir, vaxCsv, writeFiles } from './fixtures.js';
 
@@ -29,18 +29,20 @@ async function transcode(chunks: Buffer[]): Promise<string> {
 interface Joined { id: number; received: string; vaccines: string[]; events: string[]; text: string | null }
 
 /** Loads and joins `dir` in a fresh in-memory DuckDB; the kept reports in reading order with their SYMPTOM_TEXT. */
-async function duckRead(dir: string): Promise<Joined[] & { counts?: Awaited<ReturnType<typeof vaersSkipped>>; lists?: VaersReportLists }> {
+async function duckRead(dir: string): Promise<Joined[] & { counts?: Awaited<ReturnType<typeof vaersSkipped>>; lists?: VaersReportLists; sources?: SourceFile[]; progress?: VaersProgress[] }> {
   const folder = await scanFolder(dir, false);
   const db = await DuckDBInstance.create(':memory:');
   const connection = await db.connect();
   try {
-    await loadVaersTables(folder, connection, await tempDir('vaers-scratch-'));
+    const hashes = new SourceHashes(folder);
+    const progress: VaersProgress[] = [];
+    await loadVaersTables(folder, connection, await tempDir('vaers-scratch-'), undefined, { hashes, onProgress: (e) => progress.push(e) });
     await joinVaersTables(connection);
     const rows = (await connection.runAndReadAll(`
       SELECT r.id::INTEGER AS id, strftime(r.received, '%Y-%m-%d') AS received, r.vaccines, r.events, d.SYMPTOM_TEXT AS text
       FROM vaers_reports r JOIN raw_data d ON d.rowid = r.seq ORDER BY r.seq`)).getRowObjectsJS();
     const joined = rows.map((r) => ({ ...(r as unknown as Joined), vaccines: [...(r.vaccines as string[])], events: [...(r.events as string[])] }));
-    return Object.assign(joined, { counts: await vaersSkipped(connection, folder), lists: await vaersReportLists(connection) });
+    return Object.assign(joined, { counts: await vaersSkipped(connection, folder), lists: await vaersReportLists(connection), sources: await hashes.list(), progress });
   } finally {
     connection.closeSync();
     db.closeSync();
@@ -109,11 +111,22 @@ describe('DuckDB read and join', () => {
     const fromGz = await duckRead(gz);
     expect(fromGz.map((r) => r.id)).toEqual([1, 2, 3, 100, 101, 102]);
     expect(shape(fromGz)).toEqual(await streamRead(gz));
-    expect(listsOf(fromGz.lists as VaersReportLists)).toEqual(listsOf(await readVaers(gz)));
+    // The sources' sha256 and each file's progress events as readVaers gives them (files in the load's order: DATA, VAX, SYMPTOMS).
+    const progress: VaersProgress[] = [];
+    const streamed = await readVaers(gz, { onProgress: (e) => progress.push(e) });
+    expect(listsOf(fromGz.lists as VaersReportLists)).toEqual(listsOf(streamed));
+    expect(fromGz.sources).toEqual(streamed.sources);
+    expect(fromGz.sources?.[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+    const byFile = (events: VaersProgress[]): unknown => events.map(({ fileIndex: _, ...e }) => e).sort((a, b) => a.file.localeCompare(b.file));
+    expect(byFile(fromGz.progress ?? [])).toEqual(byFile(progress));
+    expect(fromGz.progress?.map((e) => `${e.fileIndex}:${e.phase}`).filter((_, k) => k % 2 === 0)).toEqual(
+      ['0:DATA', '1:DATA', '2:VAX', '3:VAX', '4:SYMPTOMS', '5:SYMPTOMS']);
     if (!hasZipTool()) return;
     const zip = await tempDir();
     await makeZip(join(zip, 'AllVAERSDataCSVS.zip'), { ...sampleYear(1999, 'old', 1), ...sampleYear(2021, 'modern', 100) });
-    expect(shape(await duckRead(zip))).toEqual(shape(fromGz));
+    const fromZip = await duckRead(zip);
+    expect(shape(fromZip)).toEqual(shape(fromGz));
+    expect(fromZip.sources).toEqual((await readVaers(zip)).sources);
   });
 
   it('keeps the latest follow-up version of each report, across years', async () => {
