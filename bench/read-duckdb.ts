@@ -1,23 +1,29 @@
 /**
  * The read phase two ways on one download (issue 41, "DuckDB reads and joins"), one way per run so
  * each gets its own process's figures: `--mode stream` is readVaers with the narratives (the
- * build's read today); `--mode duckdb` is the DuckDB path (transcode.ts + duckdb-load.ts
+ * build's read today); `--mode duckdb` is the DuckDB path (transcode.ts + record-lines.ts + duckdb-load.ts
  * read_csv into a database file beside the download, then duckdb-join.ts's latest versions and
- * join), the database removed at the end. Prints wall and CPU seconds, the process's peak RSS
- * (maxRSS: DuckDB's threads are inside it), the V8 heap used at the end, and the reports kept.
- * `--mode compare` runs both and counts the reports whose id, vaccines, events or SYMPTOM_TEXT (its
- * exact characters) differ, in reading order.
+ * join, duckdb-reports.ts's report lists and duckdb-skips.ts's skip tally), the database removed at
+ * the end. Prints wall and CPU seconds, the process's peak RSS (maxRSS: DuckDB's threads are inside
+ * it), the V8 heap used at the end, and the reports kept. `--mode compare` runs both and says
+ * whether the skip tallies (counts, examples naming file and line) and the report lists with their
+ * numbering, VAX_TYPE codes and follow-up counts are equal; counts the reports whose id, vaccines,
+ * events or SYMPTOM_TEXT (its exact characters) differ, in reading order, and the rows of the three
+ * raw tables whose `line` or VAERS_ID cell differs from the streaming reader's (csv.ts) records.
  * Compare with `bench/full-size.ts --read-only --duckdb-only` (DuckDB's plain read_csv). Asserts nothing.
  *
  * Run: nice -n 10 npx tsx bench/read-duckdb.ts --vaers DIR --mode stream|duckdb|compare
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { joinVaersTables, vaersDataCounts } from '../src/ingest/vaers/duckdb-join.js';
-import { loadVaersTables } from '../src/ingest/vaers/duckdb-load.js';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { joinVaersTables } from '../src/ingest/vaers/duckdb-join.js';
+import { vaersSkipped } from '../src/ingest/vaers/duckdb-skips.js';
+import { vaersReportLists, type VaersReportLists } from '../src/ingest/vaers/duckdb-reports.js';
+import { loadVaersTables, RAW_TABLES } from '../src/ingest/vaers/duckdb-load.js';
+import { readCsv } from '../src/ingest/vaers/csv.js';
 import { readVaers } from '../src/ingest/vaers/read.js';
-import { scanFolder } from '../src/ingest/vaers/sources.js';
+import { openMember, scanFolder, SourceHashes, type VaersFolder } from '../src/ingest/vaers/sources.js';
 
 const argv = process.argv.slice(2);
 const vaers = argv[argv.indexOf('--vaers') + 1];
@@ -31,11 +37,15 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
   const phases: string[] = [];
   let streamed: string[] = [];
   let streamedCounts = '';
+  let streamedLists = '';
+  let streamedSources = '';
   if (mode !== 'duckdb') {
     const data = await readVaers(vaers, { narratives: true });
     kept = data.reports.length;
     const names = (list: number[], of: string[]): string[] => list.map((k) => of[k]).sort();
-    streamedCounts = JSON.stringify({ reportsRead: data.reportsRead, skipped: Object.fromEntries(data.skipped.map((x) => [x.reason, x.count])) });
+    streamedCounts = JSON.stringify({ reportsRead: data.reportsRead, kept, skipped: data.skipped });
+    if (mode === 'compare') streamedLists = listsJson(data);
+    streamedSources = JSON.stringify(data.sources);
     if (mode === 'compare') streamed = data.reports.map((r, i) => JSON.stringify([r.id, names(r.vaccines, data.vaccines), names(r.events, data.events), data.details.narrative?.[i] ?? null]));
   }
   if (mode !== 'stream') {
@@ -45,9 +55,16 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
     const folder = await scanFolder(vaers, false);
     try {
       const step = (name: string, seconds: number): void => void phases.push(`${name} ${seconds.toFixed(1)} s`);
-      await loadVaersTables(folder, connection, scratch, step);
+      const hashes = new SourceHashes(folder);
+      await loadVaersTables(folder, connection, scratch, step, { hashes });
       await joinVaersTables(connection, step);
-      kept = Number((await connection.runAndReadAll('SELECT count(*) FROM vaers_reports')).getRows()[0][0]);
+      let t1 = performance.now();
+      const lists = await vaersReportLists(connection);
+      step('report lists', (performance.now() - t1) / 1000);
+      t1 = performance.now();
+      const skips = await vaersSkipped(connection, folder);
+      step('skips', (performance.now() - t1) / 1000);
+      kept = lists.reports.length;
       if (mode === 'compare') {
         const sorted = (list: unknown): string[] => [...(list as string[])].sort();
         const rows = (await connection.runAndReadAll(`SELECT r.id::DOUBLE AS id, r.vaccines, r.events, CASE WHEN trim(d.SYMPTOM_TEXT) <> '' THEN d.SYMPTOM_TEXT END AS text
@@ -55,7 +72,12 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
         let differ = Math.abs(rows.length - streamed.length);
         rows.forEach((r, i) => { if (JSON.stringify([r.id, sorted(r.vaccines), sorted(r.events), r.text]) !== streamed[i]) differ++; });
         phases.push(`compare: ${rows.length} joined, ${streamed.length} streamed, ${differ} differ`);
-        console.log(`DATA records, DuckDB: ${JSON.stringify(await vaersDataCounts(connection))}\nreadVaers (BAD_ID counts VAX and SYMPTOMS rows too): ${streamedCounts}`);
+        phases.push(`lines: ${await linesDiffer(folder, connection)} rows differ`);
+        phases.push(`sources' sha256: ${JSON.stringify(await hashes.list()) === streamedSources ? 'equal' : 'DIFFER'}`);
+        phases.push(`report lists, names, VAX_TYPE codes, versions: ${listsJson(lists) === streamedLists ? 'equal' : 'DIFFER'}`);
+        const counts = JSON.stringify(skips);
+        phases.push(`skips (counts and examples): ${counts === streamedCounts ? 'equal' : 'DIFFER'}`);
+        console.log(`skips, DuckDB: ${counts}\nskips, readVaers: ${streamedCounts}`);
       }
     } finally {
       folder.close();
@@ -68,4 +90,29 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
   console.log(`read ${mode} ${vaers}: ${kept} reports kept; wall ${((performance.now() - t0) / 1000).toFixed(1)} s (${phases.join(', ') || 'one phase'}); ` +
     `cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; peak RSS ${(process.resourceUsage().maxRSS / 2 ** 20).toFixed(2)} GiB; ` +
     `V8 heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
+}
+
+/** Rows of the raw tables whose (group, VAERS_ID cell, line) differ from the streaming reader's records, in reading order. */
+async function linesDiffer(folder: VaersFolder, connection: DuckDBConnection): Promise<number> {
+  let differ = 0;
+  for (const kind of ['DATA', 'VAX', 'SYMPTOMS'] as const) {
+    const streamed: string[] = [];
+    for (const [grp, group] of folder.groups.entries()) {
+      let idAt = 0;
+      const member = group.members[kind];
+      await readCsv(await openMember(member, folder, () => undefined, null), member.where, {
+        onHeader: (columns) => void (idAt = columns.get('VAERS_ID') ?? 0),
+        onRecord: (fields, line) => void streamed.push(`${grp} ${fields[idAt]} ${line}`),
+      });
+    }
+    const loaded = (await connection.runAndReadAll(`SELECT grp, VAERS_ID, line FROM ${RAW_TABLES[kind]} ORDER BY rowid`)).getRows();
+    differ += Math.abs(loaded.length - streamed.length);
+    loaded.forEach((r, i) => { if (`${String(r[0])} ${String(r[1])} ${String(r[2])}` !== streamed[i]) differ++; });
+  }
+  return differ;
+}
+
+/** The report lists (ids, quarters, vaccine and event indexes), names, VAX_TYPE codes (in Map and Set order) and follow-up counts, as JSON. */
+function listsJson(data: VaersReportLists): string {
+  return JSON.stringify([data.reports, data.vaccines, data.events, [...data.vaxTypeCodes].map(([k, codes]) => [k, [...codes]]), data.versions]);
 }

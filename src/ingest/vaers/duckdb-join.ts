@@ -17,7 +17,6 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { RAW_TABLES } from './duckdb-load.js';
-import { SKIP } from './skips.js';
 
 /** ECMA-262 WhiteSpace and LineTerminator code points (what String.prototype.trim removes). */
 /** The same code points as a string, for DuckDB's `trim(text, characters)` (much cheaper than a regular expression). */
@@ -25,21 +24,22 @@ const JS_SPACE_CHARS = [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, ...Arr
   0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff].map((c) => String.fromCodePoint(c)).join('');
 
 /** SQL of a cell trimmed as JavaScript trims it. */
-const jsTrim = (cell: string): string => `trim(${cell}, '${JS_SPACE_CHARS}')`;
+export const jsTrim = (cell: string): string => `trim(${cell}, '${JS_SPACE_CHARS}')`;
 /** SQL of a VAERS_ID cell read as values.ts parseVaersId reads it (NULL: not an id). */
-const vaersId = (cell: string): string =>
+export const vaersId = (cell: string): string =>
   `CASE WHEN regexp_full_match(${jsTrim(cell)}, '\\d{1,15}') THEN CAST(${jsTrim(cell)} AS BIGINT) END`;
 /** SQL of an ORDER cell read as versions.ts parseVersion reads it. */
 const version = (cell: string): string =>
   `coalesce(CASE WHEN regexp_full_match(${jsTrim(cell)}, '\\d{1,9}') THEN nullif(CAST(${jsTrim(cell)} AS INTEGER), 0) END, 1)`;
 
-async function columnsOf(connection: DuckDBConnection, table: string): Promise<string[]> {
+/** The column names of `table`. */
+export async function columnsOf(connection: DuckDBConnection, table: string): Promise<string[]> {
   const rows = (await connection.runAndReadAll(`DESCRIBE ${table}`)).getRowObjectsJS() as Array<{ column_name: string }>;
   return rows.map((r) => r.column_name);
 }
 
 /** The column of `columns` named `name` case-insensitively (csv.ts maps headers upper-cased), quoted, or null. */
-function column(columns: readonly string[], name: string): string | null {
+export function column(columns: readonly string[], name: string): string | null {
   const found = columns.find((c) => c.trim().toUpperCase() === name);
   return found === undefined ? null : `"${found.replaceAll('"', '""')}"`;
 }
@@ -48,7 +48,10 @@ function column(columns: readonly string[], name: string): string | null {
  * Builds, in `connection` (after loadVaersTables), the table `vaers_reports`: one row per kept
  * report with `id` (BIGINT), `grp` (group index), `seq` (rowid of its DATA row: reading order),
  * `received` (DATE), `vaccines` and `events` (VARCHAR[], distinct, sorted by name), and
- * `vaers_latest` (id, latest, grp_latest) for the reports whose latest version is a follow-up.
+ * `vaers_latest` (id, latest, grp_latest) for the reports whose latest version is a follow-up;
+ * and the temp tables duckdb-reports.ts and duckdb-skips.ts read: `vax_rows` and `symptom_rows`
+ * (seq = rowid, grp, line, id_cell as written, id, version, and the trimmed `name` or `terms`), and
+ * `data_kept` (the first DATA row of each id not of an earlier version: seq, grp, id, received or NULL).
  */
 export async function joinVaersTables(connection: DuckDBConnection, onStep?: (table: string, seconds: number) => void): Promise<void> {
   const vax = await columnsOf(connection, RAW_TABLES.VAX);
@@ -65,18 +68,19 @@ export async function joinVaersTables(connection: DuckDBConnection, onStep?: (ta
     .sort((a, b) => Number(a[0][1]) - Number(b[0][1]))
     .map(([m]) => ({ n: Number(m[1]), sql: at(symptoms, `SYMPTOM${m[1]}`) }));
   const statements = `
-    CREATE OR REPLACE TEMP VIEW vax_rows AS
-      SELECT rowid AS seq, grp, ${vaersId(at(vax, 'VAERS_ID'))} AS id, ${versionOf(vax)} AS version, ${jsTrim(at(vax, 'VAX_NAME'))} AS name
+    CREATE OR REPLACE TEMP TABLE vax_rows AS
+      SELECT rowid AS seq, grp, line, ${at(vax, 'VAERS_ID')} AS id_cell, ${vaersId(at(vax, 'VAERS_ID'))} AS id, ${versionOf(vax)} AS version,
+        ${jsTrim(at(vax, 'VAX_NAME'))} AS name
       FROM ${RAW_TABLES.VAX};
-    CREATE OR REPLACE TEMP VIEW symptom_rows AS
-      SELECT rowid AS seq, grp, ${vaersId(at(symptoms, 'VAERS_ID'))} AS id, ${versionOf(symptoms)} AS version, ${
+    CREATE OR REPLACE TEMP TABLE symptom_rows AS
+      SELECT rowid AS seq, grp, line, ${at(symptoms, 'VAERS_ID')} AS id_cell, ${vaersId(at(symptoms, 'VAERS_ID'))} AS id, ${versionOf(symptoms)} AS version, ${
         termColumns.length ? `[${termColumns.map((t) => jsTrim(t.sql)).join(', ')}]` : '[]::VARCHAR[]'} AS terms
       FROM ${RAW_TABLES.SYMPTOMS};
     CREATE OR REPLACE TEMP TABLE vaers_latest AS
       SELECT id, max(version) AS latest, arg_min(grp, (-version, grp)) AS grp_latest
       FROM (SELECT id, version, grp FROM vax_rows UNION ALL SELECT id, version, grp FROM symptom_rows)
       WHERE id IS NOT NULL AND version >= 2 GROUP BY id;
-    CREATE OR REPLACE TEMP VIEW data_kept AS
+    CREATE OR REPLACE TEMP TABLE data_kept AS
       WITH d AS (
         SELECT rowid AS seq, grp, ${vaersId(at(data, 'VAERS_ID'))} AS id,
           regexp_extract(${jsTrim(at(data, 'RECVDATE'))}, '^(\\d{1,2})/(\\d{1,2})/(\\d{4})$', ['m', 'd', 'y']) AS date
@@ -86,8 +90,8 @@ export async function joinVaersTables(connection: DuckDBConnection, onStep?: (ta
         WHERE d.id IS NOT NULL AND (l.grp_latest IS NULL OR l.grp_latest <= d.grp)),
       first AS (SELECT * FROM live QUALIFY row_number() OVER (PARTITION BY id ORDER BY seq) = 1)
       SELECT seq, grp, id, TRY_CAST(
-        CASE WHEN date.y <> '' AND CAST(date.y AS INTEGER) BETWEEN 1900 AND 2999
-          THEN printf('%s-%02d-%02d', date.y, CAST(date.m AS INTEGER), CAST(date.d AS INTEGER)) END AS DATE) AS received
+        CASE WHEN TRY_CAST(date.y AS INTEGER) BETWEEN 1900 AND 2999
+          THEN printf('%s-%02d-%02d', date.y, TRY_CAST(date.m AS INTEGER), TRY_CAST(date.d AS INTEGER)) END AS DATE) AS received
       FROM first;
     CREATE OR REPLACE TABLE vaers_reports AS
       WITH r AS (SELECT d.*, coalesce(l.latest, 1) AS latest FROM data_kept d LEFT JOIN vaers_latest l USING (id) WHERE d.received IS NOT NULL),
@@ -109,33 +113,4 @@ export async function joinVaersTables(connection: DuckDBConnection, onStep?: (ta
     await connection.run(sql);
     onStep?.(/(?:TABLE|VIEW) (\w+)/.exec(sql)?.[1] ?? '?', (performance.now() - t0) / 1000);
   }
-}
-
-/**
- * Where each DATA record went (after joinVaersTables), by the reader's reasons (skips.ts `SKIP`,
- * DATA-row and report reasons only; no examples yet): `reportsRead` DATA records, each counted in
- * exactly one of `kept` or a reason. Reasons with no record are left out.
- */
-export async function vaersDataCounts(connection: DuckDBConnection): Promise<{ reportsRead: number; kept: number; skipped: Record<string, number> }> {
-  const data = await columnsOf(connection, RAW_TABLES.DATA);
-  const id = vaersId(column(data, 'VAERS_ID') as string);
-  const row = (await connection.runAndReadAll(`
-    WITH d AS (SELECT rowid AS seq, grp, ${id} AS id FROM ${RAW_TABLES.DATA}),
-    k AS (SELECT k.*, (SELECT count(*) FROM vax_rows x LEFT JOIN vaers_latest l USING (id)
-                      WHERE x.id = k.id AND x.grp = k.grp AND x.name <> '' AND x.version >= coalesce(l.latest, 1)) > 0 AS has_vaccine
-          FROM data_kept k WHERE k.received IS NOT NULL)
-    SELECT (SELECT count(*) FROM d)::DOUBLE AS read,
-      (SELECT count(*) FROM d WHERE id IS NULL)::DOUBLE AS bad_id,
-      (SELECT count(*) FROM d JOIN vaers_latest l USING (id) WHERE l.grp_latest > d.grp)::DOUBLE AS earlier,
-      (SELECT count(*) FROM data_kept)::DOUBLE AS first,
-      (SELECT count(*) FROM data_kept WHERE received IS NULL)::DOUBLE AS bad_date,
-      (SELECT count(*) FROM k WHERE NOT has_vaccine)::DOUBLE AS no_vaccine,
-      (SELECT count(*) FROM vaers_reports)::DOUBLE AS kept`)).getRowObjectsJS()[0] as Record<string, number>;
-  const live = row.read - row.bad_id - row.earlier;
-  const withDate = row.first - row.bad_date;
-  const counts: Array<[string, number]> = [
-    [SKIP.BAD_RECVDATE, row.bad_date], [SKIP.NO_VACCINE, row.no_vaccine], [SKIP.NO_EVENT, withDate - row.no_vaccine - row.kept],
-    [SKIP.DUPLICATE_ID, live - row.first], [SKIP.BAD_ID, row.bad_id], [SKIP.EARLIER_VERSION_DATA, row.earlier],
-  ];
-  return { reportsRead: row.read, kept: row.kept, skipped: Object.fromEntries(counts.filter(([, n]) => n > 0)) };
 }

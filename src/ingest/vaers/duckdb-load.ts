@@ -5,7 +5,8 @@
  * characters) into a scratch file, then `read_csv` reads all files of a kind at once
  * (`union_by_name`, every column as text) into `raw_data`, `raw_vax`, `raw_symptoms`, each row
  * with `grp`, the index of its group in reading order (sources.ts: years ascending, NonDomestic
- * last), and the table's insertion order is the reading order (rowid).
+ * last), and `line`, the physical line its record starts on (record-lines.ts numbers them on the
+ * way in: the line the streaming reader names); the table's insertion order is the reading order (rowid).
  *
  * Errors stay those of the streaming reader: a missing required column is a UserError naming the
  * file and its header line (csv.ts `requireColumns`); when `read_csv` refuses a file (broken
@@ -20,8 +21,9 @@ import { pipeline } from 'node:stream/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { UserError } from '../../domain/user-error.js';
 import { readCsv, requireColumns, type ColumnIndex } from './csv.js';
-import { openMember, type VaersFolder, type VaersKind, type VaersMember } from './sources.js';
+import { memberProgress, openMember, type SourceHashes, type VaersFolder, type VaersKind, type VaersMember, type VaersProgress } from './sources.js';
 import { Cp1252ToUtf8 } from './transcode.js';
+import { LINE_COLUMN, RecordLines } from './record-lines.js';
 
 /** The table each kind is loaded into. */
 export const RAW_TABLES: Readonly<Record<VaersKind, string>> = { DATA: 'raw_data', VAX: 'raw_vax', SYMPTOMS: 'raw_symptoms' };
@@ -49,7 +51,9 @@ async function headerOf(file: string, member: VaersMember): Promise<ColumnIndex>
   stream.destroy();
   const leading = /^[\r\n]*/.exec(head)?.[0] ?? '';
   line += (leading.match(/\r\n|\r|\n/g) ?? []).length;
-  const first = head.slice(leading.length).split(/\r\n|\r|\n/)[0] ?? '';
+  const numbered = head.slice(leading.length).split(/\r\n|\r|\n/)[0] ?? '';
+  // The line column record-lines.ts put first is not the file's.
+  const first = numbered.startsWith(`${LINE_COLUMN},`) ? numbered.slice(LINE_COLUMN.length + 1) : numbered;
   if (first === '') throw new UserError(`${member.where}: empty file (no header line)`);
   first.split(',').forEach((name, i) => {
     const key = name.replace(/^"|"$/g, '').trim().toUpperCase();
@@ -63,10 +67,12 @@ async function headerOf(file: string, member: VaersMember): Promise<ColumnIndex>
  * Streams one member (decompressed, transcoded to UTF-8) into `file` and checks its header.
  * @throws UserError as the streaming reader: binary data, a corrupt gzip or zip, a missing column.
  */
-async function transcodeMember(member: VaersMember, folder: VaersFolder, file: string): Promise<void> {
-  const stages = await openMember(member, folder, () => undefined, null);
+async function transcodeMember(member: VaersMember, folder: VaersFolder, file: string, reading: LoadReading, fileIndex: number): Promise<void> {
+  const progress = memberProgress(member, fileIndex, folder.groups.length * 3, reading.onProgress);
+  const stages = await openMember(member, folder, progress.bytes, reading.hashes?.of(member) ?? null);
   try {
-    await pipeline([...stages, new Cp1252ToUtf8(member.where), createWriteStream(file)] as unknown as ReadonlyArray<NodeJS.ReadWriteStream>);
+    await pipeline([...stages, new Cp1252ToUtf8(member.where), new RecordLines(), createWriteStream(file)] as unknown as ReadonlyArray<NodeJS.ReadWriteStream>);
+    progress.end();
   } catch (error) {
     if (error instanceof UserError) throw error;
     // The streaming reader words gzip, zip and I/O failures: let it read the member to say what is wrong.
@@ -91,15 +97,27 @@ async function explainRefusal(members: VaersMember[], folder: VaersFolder, error
 }
 
 /**
+ * What a load reports while it reads: `hashes` sees every file's bytes on disk (the sources' sha256,
+ * sources.ts SourceHashes), `onProgress` hears each CSV's progress (its `fileIndex` counts in
+ * the load's order: every DATA file, then every VAX, then every SYMPTOMS file).
+ */
+export interface LoadReading {
+  hashes?: SourceHashes;
+  onProgress?: (event: VaersProgress) => void;
+}
+
+/**
  * Loads every CSV of `folder` into `raw_data`, `raw_vax` and `raw_symptoms` of `connection`
- * (replacing them), every column as VARCHAR plus `grp` (INTEGER, group index in reading order);
+ * (replacing them), every column as VARCHAR plus `grp` (INTEGER, group index in reading order) and
+ * `line` (INTEGER, the physical line the record starts on, as csv.ts numbers it);
  * scratch files go to `scratch` (a folder that exists) and are removed before returning; `onStep`
- * hears the seconds of each kind's transcoding and `read_csv` (bench/read-duckdb.ts).
+ * hears the seconds of each kind's transcoding and `read_csv` (bench/read-duckdb.ts); `reading`: see LoadReading.
  * @throws UserError naming the file (and the line where it applies), as the streaming reader does.
  */
 export async function loadVaersTables(
-  folder: VaersFolder, connection: DuckDBConnection, scratch: string, onStep?: (step: string, seconds: number) => void,
+  folder: VaersFolder, connection: DuckDBConnection, scratch: string, onStep?: (step: string, seconds: number) => void, reading: LoadReading = {},
 ): Promise<void> {
+  let fileIndex = 0;
   const files: string[] = [];
   try {
     for (const kind of ['DATA', 'VAX', 'SYMPTOMS'] as const) {
@@ -108,10 +126,11 @@ export async function loadVaersTables(
       let t0 = performance.now();
       for (const [i, member] of members.entries()) {
         files.push(paths[i]);
-        await transcodeMember(member, folder, paths[i]);
+        await transcodeMember(member, folder, paths[i], reading, fileIndex++);
       }
       const sql = `CREATE OR REPLACE TABLE ${RAW_TABLES[kind]} AS
-        SELECT CAST(regexp_extract(filename, 'g(\\d+)-[A-Z]+\\.csv$', 1) AS INTEGER) AS grp, * EXCLUDE (filename)
+        SELECT CAST(regexp_extract(filename, 'g(\\d+)-[A-Z]+\\.csv$', 1) AS INTEGER) AS grp,
+          CAST(${LINE_COLUMN} AS INTEGER) AS line, * EXCLUDE (filename, ${LINE_COLUMN})
         FROM read_csv([${paths.map(quote).join(', ')}], union_by_name = true, all_varchar = true, header = true,
           delim = ',', quote = '"', escape = '"', strict_mode = true, null_padding = false, filename = true,
           max_line_size = ${MAX_LINE_BYTES}, normalize_names = false)`;

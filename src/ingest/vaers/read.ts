@@ -9,11 +9,10 @@
  * (state, dates, outcomes, every VAX row's fields, each term's version: the case series' data) ride along in
  * `details` (report-details.ts; the cells of each file: rows.ts).
  */
-import { createHash, type Hash } from 'node:crypto';
 import type { QuarterIndex } from '../../domain/quarter.js';
 import { readCsv, requireColumns } from './csv.js';
 import { SKIP, SkipTally } from './skips.js';
-import { hashFile, openMember, scanFolder, type VaersFolder, type VaersMember } from './sources.js';
+import { memberProgress, openMember, scanFolder, SourceHashes, type SourceFile, type VaersFolder, type VaersMember, type VaersProgress } from './sources.js';
 import { dateQuarter, parseVaersDate, parseVaersId, type DateNumber } from './values.js';
 import { FollowUpVersions, parseVersion, VERSION_COLUMN, type FollowUpCounts } from './versions.js';
 import { noteVersions } from './versions-scan.js';
@@ -46,15 +45,7 @@ export interface SkipReason {
   examples: string[];
 }
 
-/** A file on disk the data came from (a CSV, a .gz or a zip as found in the folder), for the build metadata. */
-export interface SourceFile {
-  /** File name within the folder, e.g. `1999VAERSDATA.csv.gz` or `AllVAERSDataCSVS.zip`. */
-  name: string;
-  /** sha256 of the file's bytes on disk (of the .gz or .zip itself), lower-case hex. */
-  sha256: string;
-  /** Size on disk in bytes. */
-  bytes: number;
-}
+export type { SourceFile, VaersProgress } from './sources.js';
 
 /**
  * Everything the build needs from the VAERS files.
@@ -84,22 +75,6 @@ export interface VaersData {
 }
 
 /**
- * Progress of the read, for progress bars (the reader prints nothing). Sent when a CSV starts,
- * about every MiB, and when it ends. `file` is the CSV's short name (`2006VAERSDATA.csv.gz`,
- * `AllVAERSDataCSVS.zip:2006VAERSDATA.csv`); `bytesRead`/`bytesTotal` count the file's bytes on
- * disk for plain and .gz files, and the uncompressed bytes for zip members; `phase` is the kind
- * being read (`DATA`, `VAX` or `SYMPTOMS`). Added: `fileIndex` (0-based) of `fileCount` CSVs.
- */
-export interface VaersProgress {
-  file: string;
-  bytesRead: number;
-  bytesTotal: number | null;
-  phase: string;
-  fileIndex: number;
-  fileCount: number;
-}
-
-/**
  * Options of `readVaers`. `includeNondomestic` reads `NonDomesticVAERS*` files too (default off);
  * `narratives` keeps each kept report's narrative columns (SYMPTOM_TEXT, LAB_DATA, HISTORY, CUR_ILL, OTHER_MEDS, PRIOR_VAX, ALLERGIES) in `details` (default off).
  */
@@ -114,8 +89,6 @@ export interface ReadVaersOptions {
   text?: ReportText;
   onProgress?: (event: VaersProgress) => void;
 }
-
-const PROGRESS_STEP = 1 << 20;
 
 /** Join state of one DATA row until its VAX and SYMPTOMS rows have been read. */
 class Pending {
@@ -166,7 +139,7 @@ class VaersReader {
 
   constructor(
     private readonly folder: VaersFolder,
-    private readonly fileHashes: (Hash | null)[],
+    private readonly hashes: SourceHashes,
     private readonly options: ReadVaersOptions,
     readonly versions: FollowUpVersions,
   ) {
@@ -330,22 +303,9 @@ class VaersReader {
   }
 
   private async stream(member: VaersMember, handlers: Parameters<typeof readCsv>[2]): Promise<void> {
-    const fileIndex = this.fileIndex++;
-    const fileCount = this.folder.groups.length * 3;
-    const report = (bytesRead: number): void =>
-      this.options.onProgress?.({ file: member.label, bytesRead, bytesTotal: member.bytesTotal, phase: member.kind, fileIndex, fileCount });
-    let last = 0;
-    let total = 0;
-    report(0);
-    const stages = await openMember(member, this.folder, (bytesRead) => {
-      total = bytesRead;
-      if (bytesRead - last >= PROGRESS_STEP) {
-        last = bytesRead;
-        report(bytesRead);
-      }
-    }, this.fileHashes[member.source]);
-    await readCsv(stages, member.where, handlers);
-    report(total);
+    const progress = memberProgress(member, this.fileIndex++, this.folder.groups.length * 3, this.options.onProgress);
+    await readCsv(await openMember(member, this.folder, progress.bytes, this.hashes.of(member)), member.where, handlers);
+    progress.end();
   }
 
   /** Drops vaccines and events no kept report names; renumbers keeping order (so lists stay sorted). */
@@ -394,23 +354,18 @@ function renumber(size: number, reports: VaersReport[], list: (r: VaersReport) =
  */
 export async function readVaers(dir: string, options: ReadVaersOptions = {}): Promise<VaersData> {
   const folder = await scanFolder(dir, options.includeNondomestic ?? false);
-  const zipHashes = folder.sources.map((s) => (s.zip ? hashFile(s.path) : null));
-  const fileHashes = folder.sources.map((s) => (s.zip ? null : createHash('sha256')));
+  const hashes = new SourceHashes(folder);
   try {
-    const reader = new VaersReader(folder, fileHashes, options, await noteVersions(folder));
+    const reader = new VaersReader(folder, hashes, options, await noteVersions(folder));
     for (const [group, { members }] of folder.groups.entries()) await reader.readGroup(members, group);
     const { vaccines, events, vaxTypeCodes } = reader.compact();
-    const sources: SourceFile[] = [];
-    for (const [i, s] of folder.sources.entries()) {
-      const sha256 = zipHashes[i] ? await zipHashes[i].done : (fileHashes[i] as Hash).digest('hex');
-      sources.push({ name: s.name, sha256, bytes: s.bytes });
-    }
+    const sources = await hashes.list();
     return {
       reports: reader.reports, vaccines, events, vaxTypeCodes, reportsRead: reader.reportsRead, skipped: reader.tally.list(), sources,
       details: reader.details.finish(), versions: reader.versions.counts(),
     };
   } catch (error) {
-    for (const h of zipHashes) h?.cancel();
+    hashes.cancel();
     throw error;
   } finally {
     folder.close();

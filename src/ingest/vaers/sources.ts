@@ -259,3 +259,90 @@ export function hashFile(path: string): { done: Promise<string>; cancel(): void 
   done.catch(() => undefined);
   return { done, cancel: () => stream.destroy() };
 }
+
+/** A file on disk the data came from (a CSV, a .gz or a zip as found in the folder), for the build metadata. */
+export interface SourceFile {
+  /** File name within the folder, e.g. `1999VAERSDATA.csv.gz` or `AllVAERSDataCSVS.zip`. */
+  name: string;
+  /** sha256 of the file's bytes on disk (of the .gz or .zip itself), lower-case hex. */
+  sha256: string;
+  /** Size on disk in bytes. */
+  bytes: number;
+}
+
+/**
+ * The sha256 of every file of a folder, taken while it is read: a plain or .gz file's by its one
+ * member's reading (`of`, given to openMember), a zip's by a read of its own started at once
+ * (its members are read by random access). `list()` once every member was read; `cancel()` on failure.
+ */
+export class SourceHashes {
+  private readonly zips: Array<ReturnType<typeof hashFile> | null>;
+  private readonly files: Array<Hash | null>;
+
+  constructor(private readonly folder: VaersFolder) {
+    this.zips = folder.sources.map((s) => (s.zip ? hashFile(s.path) : null));
+    this.files = folder.sources.map((s) => (s.zip ? null : createHash('sha256')));
+  }
+
+  /** The hash that sees `member`'s bytes on disk (openMember's `hash`), or null for a zip member. */
+  of(member: VaersMember): Hash | null {
+    return this.files[member.source];
+  }
+
+  /** The folder's files in name order with their sha256 and size. */
+  async list(): Promise<SourceFile[]> {
+    const sources: SourceFile[] = [];
+    for (const [i, s] of this.folder.sources.entries()) {
+      const zip = this.zips[i];
+      sources.push({ name: s.name, sha256: zip ? await zip.done : (this.files[i] as Hash).digest('hex'), bytes: s.bytes });
+    }
+    return sources;
+  }
+
+  /** Stops the zips' own reads. */
+  cancel(): void {
+    for (const h of this.zips) h?.cancel();
+  }
+}
+
+/**
+ * Progress of a read, for progress bars (the readers print nothing). Sent when a CSV starts,
+ * about every MiB, and when it ends. `file` is the CSV's short name (`2006VAERSDATA.csv.gz`,
+ * `AllVAERSDataCSVS.zip:2006VAERSDATA.csv`); `bytesRead`/`bytesTotal` count the file's bytes on
+ * disk for plain and .gz files, and the uncompressed bytes for zip members; `phase` is the kind
+ * being read (`DATA`, `VAX` or `SYMPTOMS`). Added: `fileIndex` (0-based) of `fileCount` CSVs.
+ */
+export interface VaersProgress {
+  file: string;
+  bytesRead: number;
+  bytesTotal: number | null;
+  phase: string;
+  fileIndex: number;
+  fileCount: number;
+}
+
+const PROGRESS_STEP = 1 << 20;
+
+/**
+ * The progress events of one CSV (VaersProgress): sends the start at once; `bytes` is openMember's
+ * `onBytes` (an event about every MiB); `end()` sends the last count.
+ */
+export function memberProgress(
+  member: VaersMember, fileIndex: number, fileCount: number, onProgress: ((event: VaersProgress) => void) | undefined,
+): { bytes: (bytesRead: number) => void; end: () => void } {
+  const report = (bytesRead: number): void =>
+    onProgress?.({ file: member.label, bytesRead, bytesTotal: member.bytesTotal, phase: member.kind, fileIndex, fileCount });
+  let last = 0;
+  let total = 0;
+  report(0);
+  return {
+    bytes: (bytesRead) => {
+      total = bytesRead;
+      if (bytesRead - last >= PROGRESS_STEP) {
+        last = bytesRead;
+        report(bytesRead);
+      }
+    },
+    end: () => report(total),
+  };
+}

@@ -9,13 +9,15 @@ import { Readable } from 'node:stream';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/domain/user-error.js';
-import { joinVaersTables, vaersDataCounts } from '../../../src/ingest/vaers/duckdb-join.js';
+import { joinVaersTables } from '../../../src/ingest/vaers/duckdb-join.js';
+import { vaersSkipped } from '../../../src/ingest/vaers/duckdb-skips.js';
+import { vaersReportLists, type VaersReportLists } from '../../../src/ingest/vaers/duckdb-reports.js';
 import { SKIP } from '../../../src/ingest/vaers/skips.js';
 import { loadVaersTables } from '../../../src/ingest/vaers/duckdb-load.js';
 import { readVaers } from '../../../src/ingest/vaers/read.js';
-import { scanFolder } from '../../../src/ingest/vaers/sources.js';
+import { scanFolder, SourceHashes, type SourceFile, type VaersProgress } from '../../../src/ingest/vaers/sources.js';
 import { Cp1252ToUtf8 } from '../../../src/ingest/vaers/transcode.js';
-import { dataCsv, followUpFiles, hasZipTool, makeZip, sampleYear, skipFiles, SYMPTOMS_HEADER, tempDir, writeFiles } from './fixtures.js';
+import { dataCsv, followUpFiles, hasZipTool, makeZip, sampleYear, skipFiles, symptomsCsv, SYMPTOMS_HEADER, tempDir, vaxCsv, writeFiles } from './fixtures.js';
 
 /** The stream's output for `chunks`, as text. */
 async function transcode(chunks: Buffer[]): Promise<string> {
@@ -27,18 +29,20 @@ async function transcode(chunks: Buffer[]): Promise<string> {
 interface Joined { id: number; received: string; vaccines: string[]; events: string[]; text: string | null }
 
 /** Loads and joins `dir` in a fresh in-memory DuckDB; the kept reports in reading order with their SYMPTOM_TEXT. */
-async function duckRead(dir: string): Promise<Joined[] & { counts?: Awaited<ReturnType<typeof vaersDataCounts>> }> {
+async function duckRead(dir: string): Promise<Joined[] & { counts?: Awaited<ReturnType<typeof vaersSkipped>>; lists?: VaersReportLists; sources?: SourceFile[]; progress?: VaersProgress[] }> {
   const folder = await scanFolder(dir, false);
   const db = await DuckDBInstance.create(':memory:');
   const connection = await db.connect();
   try {
-    await loadVaersTables(folder, connection, await tempDir('vaers-scratch-'));
+    const hashes = new SourceHashes(folder);
+    const progress: VaersProgress[] = [];
+    await loadVaersTables(folder, connection, await tempDir('vaers-scratch-'), undefined, { hashes, onProgress: (e) => progress.push(e) });
     await joinVaersTables(connection);
     const rows = (await connection.runAndReadAll(`
       SELECT r.id::INTEGER AS id, strftime(r.received, '%Y-%m-%d') AS received, r.vaccines, r.events, d.SYMPTOM_TEXT AS text
       FROM vaers_reports r JOIN raw_data d ON d.rowid = r.seq ORDER BY r.seq`)).getRowObjectsJS();
     const joined = rows.map((r) => ({ ...(r as unknown as Joined), vaccines: [...(r.vaccines as string[])], events: [...(r.events as string[])] }));
-    return Object.assign(joined, { counts: await vaersDataCounts(connection) });
+    return Object.assign(joined, { counts: await vaersSkipped(connection, folder), lists: await vaersReportLists(connection), sources: await hashes.list(), progress });
   } finally {
     connection.closeSync();
     db.closeSync();
@@ -53,6 +57,9 @@ async function streamRead(dir: string): Promise<Array<[number, string[], string[
 }
 const shape = (rows: Joined[]): Array<[number, string[], string[], string | null]> =>
   rows.map((r) => [r.id, [...r.vaccines].sort(), [...r.events].sort(), r.text]);
+
+/** The report lists, names, VAX_TYPE codes (Map and Set order kept) and follow-up counts, comparable with toEqual. */
+const listsOf = (d: VaersReportLists): unknown => [d.reports, d.vaccines, d.events, [...d.vaxTypeCodes].map(([k, codes]) => [k, [...codes]]), d.versions];
 
 async function userError(run: Promise<unknown>): Promise<string> {
   try {
@@ -104,10 +111,22 @@ describe('DuckDB read and join', () => {
     const fromGz = await duckRead(gz);
     expect(fromGz.map((r) => r.id)).toEqual([1, 2, 3, 100, 101, 102]);
     expect(shape(fromGz)).toEqual(await streamRead(gz));
+    // The sources' sha256 and each file's progress events as readVaers gives them (files in the load's order: DATA, VAX, SYMPTOMS).
+    const progress: VaersProgress[] = [];
+    const streamed = await readVaers(gz, { onProgress: (e) => progress.push(e) });
+    expect(listsOf(fromGz.lists as VaersReportLists)).toEqual(listsOf(streamed));
+    expect(fromGz.sources).toEqual(streamed.sources);
+    expect(fromGz.sources?.[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+    const byFile = (events: VaersProgress[]): unknown => events.map(({ fileIndex: _, ...e }) => e).sort((a, b) => a.file.localeCompare(b.file));
+    expect(byFile(fromGz.progress ?? [])).toEqual(byFile(progress));
+    expect(fromGz.progress?.map((e) => `${e.fileIndex}:${e.phase}`).filter((_, k) => k % 2 === 0)).toEqual(
+      ['0:DATA', '1:DATA', '2:VAX', '3:VAX', '4:SYMPTOMS', '5:SYMPTOMS']);
     if (!hasZipTool()) return;
     const zip = await tempDir();
     await makeZip(join(zip, 'AllVAERSDataCSVS.zip'), { ...sampleYear(1999, 'old', 1), ...sampleYear(2021, 'modern', 100) });
-    expect(shape(await duckRead(zip))).toEqual(shape(fromGz));
+    const fromZip = await duckRead(zip);
+    expect(shape(fromZip)).toEqual(shape(fromGz));
+    expect(fromZip.sources).toEqual((await readVaers(zip)).sources);
   });
 
   it('keeps the latest follow-up version of each report, across years', async () => {
@@ -122,7 +141,24 @@ describe('DuckDB read and join', () => {
       [20, '2024-03-15', ['FLU NEW'], ['Urticaria']],
     ]);
     expect(shape(rows)).toEqual(await streamRead(dir));
-    expect(rows.counts).toEqual({ reportsRead: 6, kept: 5, skipped: { [SKIP.EARLIER_VERSION_DATA]: 1 } });
+    const streamed = await readVaers(dir);
+    expect(rows.counts).toEqual({ reportsRead: 6, kept: 5, skipped: streamed.skipped });
+    // Numbered by first joined row in reading order (2024 first; 10's version-1 ZOSTER A is dropped, so B and C come before A).
+    expect(listsOf(rows.lists as VaersReportLists)).toEqual([
+      [{ id: 21, quarter: 2024 * 4 + 1, vaccines: [0], events: [0] }, { id: 10, quarter: 2025 * 4, vaccines: [1, 2], events: [1] },
+        { id: 11, quarter: 2025 * 4, vaccines: [3], events: [1] }, { id: 12, quarter: 2025 * 4 + 2, vaccines: [3], events: [2] },
+        { id: 20, quarter: 2024 * 4, vaccines: [4], events: [3] }],
+      ['FLU OLD', 'ZOSTER B', 'ZOSTER C', 'ZOSTER A', 'FLU NEW'], ['Rash', 'Pain', 'Headache', 'Urticaria'],
+      [[0, ['FLU3']], [1, ['VARZOS']], [2, ['VARZOS']], [3, ['VARZOS']], [4, ['VARZOS']]],
+      { followUpReports: 3, reportsWithSeveralVersions: 2, vaxRowsDropped: 2, symptomsRowsDropped: 3, dataRowsDropped: 1 },
+    ]);
+    expect(listsOf(rows.lists as VaersReportLists)).toEqual(listsOf(streamed));
+    expect(streamed.skipped.map((s) => [s.reason, s.count, s.examples[0]])).toEqual([
+      [SKIP.EARLIER_VERSION_DATA, 1, 'VAERS_ID 20 (2024VAERSDATA.csv line 2)'],
+      // report 20's 2024 rows (version 1 of 2), then 10's version-1 rows in 2025 (ZOSTER A; Pain in extremity and Dialysis)
+      [SKIP.VAX_EARLIER_VERSION, 2, 'VAERS_ID 20 (2024VAERSVAX.csv line 2): ORDER 1 of 2'],
+      [SKIP.SYMPTOMS_EARLIER_VERSION, 3, 'VAERS_ID 20 (2024VAERSSYMPTOMS.csv line 2): ORDER 1 of 2'],
+    ]);
   });
 
   it('puts each DATA record in the bucket the streaming reader counts it in', async () => {
@@ -130,11 +166,35 @@ describe('DuckDB read and join', () => {
     await writeFiles(dir, skipFiles());
     const rows = await duckRead(dir);
     expect(rows.map((r) => [r.id, r.vaccines, r.events])).toEqual([[1, ['KEPT VACCINE'], ['Pyrexia']]]);
-    // readVaers's BAD_ID also counts the VAX row with a blank id (2); the DATA records' share is 1.
-    expect(rows.counts).toEqual({
-      reportsRead: 9, kept: 1,
-      skipped: { [SKIP.BAD_RECVDATE]: 2, [SKIP.NO_VACCINE]: 2, [SKIP.NO_EVENT]: 2, [SKIP.DUPLICATE_ID]: 1, [SKIP.BAD_ID]: 1 },
-    });
+    // Every reason with its count and examples naming file and line, as readVaers tallies them (test/ingest/vaers/skips.test.ts).
+    const streamed = await readVaers(dir);
+    expect(rows.counts).toEqual({ reportsRead: 9, kept: 1, skipped: streamed.skipped });
+    expect(listsOf(rows.lists as VaersReportLists)).toEqual(listsOf(streamed));
+    expect(streamed.skipped.find((s) => s.reason === SKIP.BAD_ID)?.examples).toEqual(["1999VAERSDATA.csv line 10: VAERS_ID '12a'", "1999VAERSVAX.csv line 8: VAERS_ID ''"]);
+  });
+
+  it('words the skip examples as readVaers: cells as written, five per reason in reading order, across years', async () => {
+    const dir = await tempDir();
+    for (const year of [2001, 2002]) {
+      await writeFiles(dir, {
+        [`${year}VAERSDATA.csv`]: dataCsv('old', [{ id: '5', recvdate: `03/03/${year}` },
+          ...Array.from({ length: 7 }, (_, k) => ({ id: ` ${year * 10 + k} `, recvdate: k % 2 ? ' UNKNOWN ' : 'a,"b"' })), { id: ' 1x ', recvdate: '01/01/2001' }]),
+        [`${year}VAERSVAX.csv`]: vaxCsv('old', [{ id: '5', type: 'T', name: `V${year}` }, { id: '\t', type: 'T', name: 'V' }]),
+        [`${year}VAERSSYMPTOMS.csv`]: symptomsCsv([{ id: '5', terms: ['E'] }]),
+      });
+    }
+    const rows = await duckRead(dir);
+    const streamed = await readVaers(dir);
+    expect(rows.counts).toEqual({ reportsRead: 18, kept: 1, skipped: streamed.skipped });
+    expect(listsOf(rows.lists as VaersReportLists)).toEqual(listsOf(streamed));
+    expect(streamed.skipped.map((s) => [s.reason, s.count, s.examples.slice(0, 2)])).toEqual([
+      [SKIP.BAD_RECVDATE, 14, ["VAERS_ID 20010 (2001VAERSDATA.csv line 3): RECVDATE 'a,\"b\"'", "VAERS_ID 20011 (2001VAERSDATA.csv line 4): RECVDATE ' UNKNOWN '"]],
+      [SKIP.DUPLICATE_ID, 1, ['VAERS_ID 5 (2002VAERSDATA.csv line 2)']],
+      [SKIP.BAD_ID, 4, ["2001VAERSDATA.csv line 10: VAERS_ID ' 1x '", "2001VAERSVAX.csv line 3: VAERS_ID '\t'"]],
+      [SKIP.VAX_ORPHAN, 1, ['VAERS_ID 5 (2002VAERSVAX.csv line 2)']],
+      [SKIP.SYMPTOMS_ORPHAN, 1, ['VAERS_ID 5 (2002VAERSSYMPTOMS.csv line 2)']],
+    ]);
+    expect(streamed.skipped[0].examples).toHaveLength(5);
   });
 
   it('a malformed row is a UserError naming the file and line', async () => {
