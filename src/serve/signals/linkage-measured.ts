@@ -18,37 +18,37 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
   "measured_round": 7,
   "rules_frozen": "e2e2057",
   "pair_precision": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 112,
+    "n": 118,
+    "value": 0.9492,
+    "wilson_low": 0.8935,
+    "wilson_high": 0.9765
   },
   "pair_recall": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 112,
+    "n": 119,
+    "value": 0.9412,
+    "wilson_low": 0.8835,
+    "wilson_high": 0.9712
   },
   "cluster_precision": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 65,
+    "n": 74,
+    "value": 0.8784,
+    "wilson_low": 0.7847,
+    "wilson_high": 0.9347
   },
   "same_case_clusters_whole": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 65,
+    "n": 65,
+    "value": 1,
+    "wilson_low": 0.9442,
+    "wilson_high": 1
   },
-  "pair_precision_weighted": -1,
-  "pair_recall_weighted": -1,
-  "second_reading_pairs_measured": 0,
-  "kappa_measured": -1,
+  "pair_precision_weighted": 0.9492,
+  "pair_recall_weighted": 0.1458,
+  "second_reading_pairs_measured": 50,
+  "kappa_measured": 0.8512,
   "second_reading_pairs_round_6": 50,
   "kappa_round_6": 0.9244,
   "pair_precision_round_6_post_hoc": {
