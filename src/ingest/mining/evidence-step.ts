@@ -21,7 +21,7 @@ import { isSerious, OUTCOME, SEX_CODES } from '../../domain/report-rules.js';
 import { EVIDENCE_NUMBER_COLUMNS, type EvidenceValues } from '../../domain/columns.js';
 import type { ReportDetails } from '../vaers/report-details.js';
 import type { VaersData } from '../vaers/read.js';
-import { hasText, textChunks, TEXT_CHUNK_REPORTS } from '../vaers/report-text.js';
+import { hasText, textChunks, TEXT_CHUNK_REPORTS } from '../vaers/text-chunks.js';
 import { reportItems, type ReportItems } from './items.js';
 import type { ItemKind } from '../../domain/analysis-rules.js';
 import { dayNumber, onsetDaysFrom, quantileSorted } from '../../domain/report-days.js';

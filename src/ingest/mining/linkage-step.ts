@@ -17,7 +17,7 @@ import type { LinkageSummary } from '../../domain/store-schema.js';
 import type { LinkageResult } from '../linkage/types.js';
 import type { ReportLinkRow } from '../../domain/store-schema.js';
 import type { ReportDetails } from '../vaers/report-details.js';
-import { textChunks, TEXT_CHUNK_REPORTS } from '../vaers/report-text.js';
+import { textChunks, TEXT_CHUNK_REPORTS } from '../vaers/text-chunks.js';
 import type { Progress } from './progress.js';
 
 /** What the linkage step leaves for the store. */

@@ -14,7 +14,11 @@
  */
 import { rm } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { NARRATIVE_REPORT_COLUMNS, type NarrativeReportColumn } from '../../domain/report-columns.js';
+import { NARRATIVE_REPORT_COLUMNS } from '../../domain/report-columns.js';
+import type { NarrativeField, TextColumns } from './text-chunks.js';
+
+// The DuckDB-free helpers live in text-chunks.ts (worker threads import them without loading DuckDB's addon).
+export { hasText, textChunks, TEXT_CHUNK_REPORTS, type NarrativeField, type TextColumns, type TextHolder } from './text-chunks.js';
 import { rowAppender, type AppendColumns, type RowAppender } from '../store/appender.js';
 
 /** The scratch file's table of report text: `report_index` (INTEGER, the report's index in the read) and one VARCHAR per narrative column (its store name). */
@@ -24,17 +28,8 @@ export const REPORT_INDEX = 'report_index';
 
 const COLUMNS: AppendColumns = [[REPORT_INDEX, 'INTEGER'], ...NARRATIVE_REPORT_COLUMNS.map((c) => [c.store, 'VARCHAR'] as const)];
 
-/** A narrative column's field name in ReportDetails (`narrative`, `labData`, ...). */
-export type NarrativeField = NarrativeReportColumn['field'];
-
 /** A kept report's text, one value (null: empty cell) per narrative field. */
 export type ReportTextValues = { [F in NarrativeField]: string | null };
-
-/** Text columns of some reports: per field asked for, one value per report (null: empty cell). */
-export type TextColumns<F extends NarrativeField> = { [K in F]: Array<string | null> };
-
-/** Reports per chunk of text its consumers read at a time (textChunks; the linkage thread's messages). */
-export const TEXT_CHUNK_REPORTS = 1 << 15;
 
 /** DuckDB's memory cap for the scratch file while it is written (it spills to `<path>.tmp` beyond it), and once it is only read. */
 const MEMORY_LIMIT = '256MB';
@@ -150,29 +145,5 @@ export class ReportText {
   async remove(): Promise<void> {
     this.close();
     await removeDuckDbFiles(this.path);
-  }
-}
-
-/** What textChunks reads: report columns whose narrative fields are arrays (or null: not kept), or whose `text` is in a scratch file. */
-export type TextHolder = { count: number; text?: ReportText | null } & { [F in NarrativeField]: Array<string | null> | null };
-
-/** Whether `d` holds its reports' narratives (on the heap or in its scratch file). */
-export function hasText(d: Pick<TextHolder, 'narrative' | 'text'>): boolean {
-  return d.narrative !== null || (d.text !== undefined && d.text !== null);
-}
-
-/**
- * The text of fields `fields` of every report of `d`, `size` reports at a time in report order:
- * `{ start, columns }` with `columns[f]` the values of reports `start .. start + n - 1` (slices of
- * the arrays when `d` holds them, read from its scratch file when it is `d.text`), or null for a
- * field `d` does not hold. Nothing when `d` holds no text at all (hasText).
- */
-export async function* textChunks<F extends NarrativeField>(d: TextHolder, fields: readonly F[], size: number): AsyncGenerator<{ start: number; count: number; columns: { [K in F]: Array<string | null> | null } }> {
-  if (!hasText(d)) return;
-  for (let start = 0; start < d.count; start += size) {
-    const end = Math.min(d.count, start + size);
-    const read = d.text ? await d.text.read(fields, start, end) : null;
-    const columns = Object.fromEntries(fields.map((f) => [f, read ? read[f] : d[f]?.slice(start, end) ?? null])) as { [K in F]: Array<string | null> | null };
-    yield { start, count: end - start, columns };
   }
 }
