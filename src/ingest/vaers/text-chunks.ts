@@ -8,7 +8,6 @@
  * an instance of 'Napi::Error'").
  */
 import type { NarrativeReportColumn } from '../../domain/report-columns.js';
-import type { ReportText } from './report-text.js';
 
 /** A narrative column's field name in ReportDetails (`narrative`, `labData`, ...). */
 export type NarrativeField = NarrativeReportColumn['field'];
@@ -19,8 +18,13 @@ export type TextColumns<F extends NarrativeField> = { [K in F]: Array<string | n
 /** Reports per chunk of text its consumers read at a time (textChunks; the linkage thread's messages). */
 export const TEXT_CHUNK_REPORTS = 1 << 15;
 
+/** What textChunks needs of a build's scratch file of text (report-text.ts ReportText): the text of reports `from` .. `to - 1`. */
+export interface TextSource {
+  read<F extends NarrativeField>(fields: readonly F[], from: number, to: number): Promise<TextColumns<F>>;
+}
+
 /** What textChunks reads: report columns whose narrative fields are arrays (or null: not kept), or whose `text` is in a scratch file. */
-export type TextHolder = { count: number; text?: ReportText | null } & { [F in NarrativeField]: Array<string | null> | null };
+export type TextHolder = { count: number; text?: TextSource | null } & { [F in NarrativeField]: Array<string | null> | null };
 
 /** Whether `d` holds its reports' narratives (on the heap or in its scratch file). */
 export function hasText(d: Pick<TextHolder, 'narrative' | 'text'>): boolean {
