@@ -28,6 +28,7 @@ import { formatDuration, phasePercent, type ExpectedTimes, type ProgressSnapshot
 import { cacheDir, cacheEntry, cacheKey, DEFAULT_VAERS_DIR, exists, type CacheEntry } from './key.js';
 import { isAlive, tryLock, unlock } from './lock.js';
 import { liveServers } from './serve-pid.js';
+import { heldStores, holdStore } from './holds.js';
 
 /** Where the default store's preparation stands (for /readyz and the logs). */
 export interface BuildStatus {
@@ -138,18 +139,24 @@ async function removeLeftovers(dir: string, log: (message: string) => void): Pro
 }
 
 /**
- * Removes the stores of other keys (older inputs or code) that no live builder holds and no live
- * server serves (the `served` store of the pid files in the folder, src/cache/serve-pid.ts; the pid
- * files of dead servers are removed on the way).
+ * Removes the stores of other keys (older inputs or code) that no live builder holds, no live
+ * server serves (the `served` store of the pid files in the folder, src/cache/serve-pid.ts) and no
+ * live process holds (a test run, the golden recorder, a benchmark: src/cache/holds.ts); the pid
+ * and hold files of dead processes are removed on the way.
  */
 export async function pruneOthers(entry: CacheEntry, log: (message: string) => void): Promise<void> {
   const served = new Set((await liveServers(entry.dir)).flatMap((server) => (typeof server.served === 'string' ? [resolve(server.served)] : [])));
+  const held = await heldStores(entry.dir);
   for (const name of await readdir(entry.dir)) {
     const found = ENTRY_RE.exec(name);
     const path = join(entry.dir, name);
     if (!found || path === entry.store) continue;
     if (served.has(resolve(path))) {
       log(`keeping ${path} (a default store of other inputs or code that a live server serves)`);
+      continue;
+    }
+    if (held.has(resolve(path))) {
+      log(`keeping ${path} (a default store of other inputs or code that a live process holds)`);
       continue;
     }
     const age = Date.now() - (await stat(path).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
@@ -348,8 +355,13 @@ export async function discardCachedStore(path: string): Promise<void> {
 /**
  * The default store as `serve` without `--store` serves it: `ensureDefaultStore` over data/vaers
  * (DEFAULT_VAERS_DIR), the default analyses and the cache folder from the environment. For the
- * benchmarks, the golden recorder and the tests' global setup.
+ * benchmarks, the golden recorder and the tests' global setup, which open it in their own process:
+ * the process holds it until it exits (src/cache/holds.ts), so that a build of other inputs or code
+ * in the same folder does not remove it meanwhile.
  */
 export async function defaultStorePath(log?: (message: string) => void): Promise<string> {
-  return ensureDefaultStore({ cacheDir: cacheDir(), vaers: DEFAULT_VAERS_DIR, analyses: DEFAULT_ANALYSES, log });
+  const dir = cacheDir();
+  const store = await ensureDefaultStore({ cacheDir: dir, vaers: DEFAULT_VAERS_DIR, analyses: DEFAULT_ANALYSES, log });
+  await holdStore(dir, store);
+  return store;
 }
