@@ -42,7 +42,7 @@ import { estimate, type Estimates } from './estimate.js';
 import { linkageFeatures, type LinkageColumns, type LinkageFeatures } from './features.js';
 import { frequencyAdjustment, valueShares } from './frequency.js';
 import { differentPatients, patientEvidence, type PatientEvidence } from './patient-evidence.js';
-import { THIN_WEIGHT, thinLink } from './link-support.js';
+import { PINNED_WEIGHT, pinnedPerson, THIN_WEIGHT, thinLink } from './link-support.js';
 import type { LinkageSummary } from '../../domain/store-schema.js';
 import type { LinkageResult, ReportLink } from './types.js';
 
@@ -151,8 +151,9 @@ function fieldsOf(model: Estimates): LinkageSummary['fields'] {
  * The weight of reports `a` and `b` compared at `pattern` (steps 4 of the module header): the
  * Fellegi-Sunter weight of the pattern plus the frequency adjustment of the values agreed on,
  * -Infinity when the pattern does not identify one case (compare.ts identifiesCase), for different
- * patients (differentPatients, counted per reason in `vetoes`), or for a thin link (link-support.ts)
- * under THIN_WEIGHT (round 7; counted as `thin` from DEFAULT_THRESHOLD).
+ * patients (differentPatients, counted per reason in `vetoes`), for a thin link (link-support.ts)
+ * under THIN_WEIGHT (round 7; counted as `thin` from DEFAULT_THRESHOLD), or for a link under
+ * PINNED_WEIGHT that does not pin the person (round 8; counted as `unpinned` from DEFAULT_THRESHOLD).
  */
 function pairWeigher(f: LinkageFeatures, model: Estimates, evidence: PatientEvidence, vetoes?: Map<string, number>): (a: number, b: number, pattern: number) => number {
   const patternWeight = weigher(model);
@@ -171,8 +172,9 @@ function pairWeigher(f: LinkageFeatures, model: Estimates, evidence: PatientEvid
       return -Infinity;
     }
     const weight = entry.weight + frequencyAdjustment(f, shares, model.u, a, b, entry.levels);
-    if (weight >= THIN_WEIGHT || !thinLink(f, a, b)) return weight;
-    if (weight >= DEFAULT_THRESHOLD) vetoes?.set('thin', (vetoes.get('thin') ?? 0) + 1);
+    const unsupported = weight < THIN_WEIGHT && thinLink(f, a, b) ? 'thin' : weight < PINNED_WEIGHT && !pinnedPerson(f, a, b) ? 'unpinned' : '';
+    if (unsupported === '') return weight;
+    if (weight >= DEFAULT_THRESHOLD) vetoes?.set(unsupported, (vetoes.get(unsupported) ?? 0) + 1);
     return -Infinity;
   };
 }
