@@ -44,9 +44,11 @@
  * out; 250 pairs W001-W250 and 80 clusters X01-X80; packets cut in item order, measured-01
  * W001-W125, measured-02 W126-W250, clusters-01a X01-X40, clusters-01b X41-X80; and a second
  * reading of SECOND_PAIRS pairs drawn at random from the 250, in shuffled order, packet second-01
- * under `--second`, marked `second_reading` in the item list).
+ * under `--second`, marked `second_reading` in the item list); `8` (round 8, on the rules frozen
+ * for it: seed 20261203, rounds 1-7's items left out; 200 pairs Y001-Y200 in four packets of 50,
+ * 80 clusters Z01-Z80 in four packets of 20, clusters-01a..01d; a second reading of 40 pairs).
  *
- * Run: npx tsx scripts/linkage-sample.ts [--round first|fresh|clusters4|5|6|7] [--vaers DIR] [--cache FILE] [--out FILE] [--packets DIR] [--second DIR]
+ * Run: npx tsx scripts/linkage-sample.ts [--round first|fresh|clusters4|5|6|7|8] [--vaers DIR] [--cache FILE] [--out FILE] [--packets DIR] [--second DIR]
  */
 import { createReadStream, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -104,26 +106,35 @@ const ROUNDS = {
     out: 'test/fixtures/linkage/sample-43-round7.csv', packets: '/work/wt/notes/s7/packets',
     allocation: [['linked', 120], ['w40', 55], ['w30', 40], ['w21', 20], ['w13', 8], ['w0', 5], ['wneg', 2]] as ReadonlyArray<readonly [string, number]>,
   },
+  // Round 8: as round 7, on the rules frozen for round 8 (8da6346), rounds 1-7's items left out; 200 pairs in four packets of 50,
+  // 80 clusters in four packets of 20 (shorter packets, read in parallel); a second reading of 40 of the pairs (a fifth).
+  8: {
+    seed: 20261203, tuningShare: 0, clusters: 80, packetSize: 50, clusterPacketSize: 20, pairPrefix: 'Y', clusterPrefix: 'Z',
+    out: 'test/fixtures/linkage/sample-43-round8.csv', packets: '/work/wt/notes/s8/packets',
+    allocation: [['linked', 96], ['w40', 44], ['w30', 32], ['w21', 16], ['w13', 7], ['w0', 4], ['wneg', 1]] as ReadonlyArray<readonly [string, number]>,
+  },
 } as const;
 /** The pairs issue 43 names (read from the clusters the issue describes): they go to the tuning part. */
-/** Round 7: pairs of the draw read a second time by another blind reader (packet second-01, shuffled). */
-const SECOND_PAIRS = 50;
+/** Rounds 7 and 8: pairs of the draw read a second time by another blind reader (packet second-01, shuffled): 50 of 250, 40 of 200. */
+const SECOND_PAIRS_OF: Record<string, number> = { 7: 50, 8: 40 };
 const NAMED: ReadonlyArray<readonly [number, number]> = [
   [261055, 261056], [224854, 224886], [205964, 205965], [205964, 206168], [205965, 206168], [238571, 256191],
 ];
 
 const { values } = parseArgs({ options: {
   vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' }, round: { type: 'string', default: 'first' },
-  out: { type: 'string' }, packets: { type: 'string' }, second: { type: 'string', default: '/work/wt/notes/s7/second' },
+  out: { type: 'string' }, packets: { type: 'string' }, second: { type: 'string' },
 } });
-if (values.round !== 'first' && values.round !== 'fresh' && values.round !== 'clusters4' && values.round !== '5' && values.round !== '6' && values.round !== '7') throw new Error(`--round: first, fresh, clusters4, 5, 6 or 7, not ${values.round}`);
+if (values.round !== 'first' && values.round !== 'fresh' && values.round !== 'clusters4' && values.round !== '5' && values.round !== '6' && values.round !== '7' && values.round !== '8') throw new Error(`--round: first, fresh, clusters4, 5, 6, 7 or 8, not ${values.round}`);
 /** Rounds 5 to 7: measured pairs and clusters, every pair labelled before left out. */
-const LATER = values.round === '5' || values.round === '6' || values.round === '7';
+const LATER = values.round === '5' || values.round === '6' || values.round === '7' || values.round === '8';
+const SECOND_PAIRS = SECOND_PAIRS_OF[values.round] ?? 0;
 const ROUND = ROUNDS[values.round];
 const CLUSTER_PACKET_SIZE = 'clusterPacketSize' in ROUND ? ROUND.clusterPacketSize : ROUND.packetSize;
 const { seed: SEED, tuningShare: TUNING_SHARE, clusters: CLUSTERS, packetSize: PACKET_SIZE, allocation: ALLOCATION } = ROUND;
 values.out ??= ROUND.out;
 values.packets ??= ROUND.packets;
+values.second ??= join(ROUND.packets, '..', 'second');
 /** Pairs already labelled (round 1's items, every pair of its clusters' members): the fresh draw leaves them out. */
 const labelledBefore = new Set<string>();
 if (values.round === 'fresh') {
@@ -136,8 +147,9 @@ if (values.round === 'fresh') {
 // Round 6: those and round 5's 250 pairs and 60 clusters. Round 7: those and round 6's 250 pairs and 60 clusters.
 if (LATER) {
   const before = [[ROUNDS.first.out, ['pair', 'cluster']], [ROUNDS.fresh.out, ['pair']], [ROUNDS.clusters4.out, ['cluster']]] as Array<readonly [string, readonly string[]]>;
-  if (values.round === '6' || values.round === '7') before.push([ROUNDS[5].out, ['pair', 'cluster']]);
-  if (values.round === '7') before.push([ROUNDS[6].out, ['pair', 'cluster']]);
+  if (values.round === '6' || values.round === '7' || values.round === '8') before.push([ROUNDS[5].out, ['pair', 'cluster']]);
+  if (values.round === '7' || values.round === '8') before.push([ROUNDS[6].out, ['pair', 'cluster']]);
+  if (values.round === '8') before.push([ROUNDS[7].out, ['pair', 'cluster']]);
   for (const [file, kinds] of before) {
     for (const line of readFileSync(file, 'utf8').split('\n').slice(1).filter((l) => l !== '')) {
       const [, kind, list] = line.split(',');
@@ -234,8 +246,8 @@ let pairNo = 0;
 let clusterNo = 0;
 for (const it of shuffled(items)) it.item = it.kind === 'pair' ? `${ROUND.pairPrefix}${String(++pairNo).padStart(3, '0')}` : `${ROUND.clusterPrefix}${String(++clusterNo).padStart(2, '0')}`;
 items.sort((p, q) => (p.item < q.item ? -1 : 1));
-// Round 7: the second reading's pairs, drawn at random among the draw's pairs (after the ids are given).
-if (values.round === '7') {
+// Rounds 7 and 8: the second reading's pairs, drawn at random among the draw's pairs (after the ids are given).
+if (SECOND_PAIRS > 0) {
   const drawn = items.filter((it) => it.kind === 'pair');
   for (const k of draw(drawn.length, SECOND_PAIRS)) drawn[k].second = true;
 }
@@ -282,9 +294,9 @@ function reportText(id: number): string {
   return lines.join('\n');
 }
 mkdirSync(values.packets!, { recursive: true });
-const packetsOf = (name: string, list: Item[], what: string, size = PACKET_SIZE, folder = values.packets!): void => {
+const packetsOf = (name: string, list: Item[], what: string, size: number = PACKET_SIZE, folder = values.packets!): void => {
   // Round 7: packets cut in item order (the ids are in a seeded random order already), but the second reading's, shuffled.
-  const order = values.round === '7' && name !== 'second' ? [...list] : shuffled(list);
+  const order = SECOND_PAIRS > 0 && name !== 'second' ? [...list] : shuffled(list);
   for (let p = 0; p * size < order.length; p++) {
     const chunk = order.slice(p * size, (p + 1) * size);
     // Round 4's clusters follow round 3's clusters-01: clusters-02a, clusters-02b; round 5's (a new folder): clusters-01a, clusters-01b.
@@ -305,7 +317,7 @@ if (values.round !== 'clusters4') {
   if (values.round === 'first') packetsOf('tuning', pairs.filter((it) => it.part === 'tuning'), 'pairs of reports');
   else if (values.round === 'fresh') writeFileSync(join(values.packets!, 'second.txt'), `${pairs.filter((it) => it.second).map((it) => it.item).join('\n')}\n`);
   if (!LATER) packetsOf('second', pairs.filter((it) => it.second), 'pairs of reports');
-  else if (values.round === '7') packetsOf('second', pairs.filter((it) => it.second), 'pairs of reports', SECOND_PAIRS, values.second);
+  else if (SECOND_PAIRS > 0) packetsOf('second', pairs.filter((it) => it.second), 'pairs of reports', SECOND_PAIRS, values.second);
 }
 packetsOf('clusters', items.filter((it) => it.kind === 'cluster'), 'clusters of reports (judge each cluster whole)', CLUSTER_PACKET_SIZE);
 console.log(`reports ${ids.length}: data rows ${data.length}, vaccine rows ${vax.length}, symptom rows ${symptoms.length}; packets in ${values.packets}`);
