@@ -111,11 +111,11 @@ describe('the labelled set figures', () => {
     expect(items.filter((it) => it.part === 'clusters4' && it.kind === 'cluster')).toHaveLength(60);
   });
 
-  /** A round's draw: 250 pairs of part `pairs` and `count` clusters of part `clusters`, no pair of its reports an item read before (`later`: parts read after it, left out). */
-  const expectFreshDraw = (pairs: Item['part'], clusters: Item['part'], later: ReadonlyArray<Item['part']>, count = 60): void => {
+  /** A round's draw: `pairCount` pairs of part `pairs` and `count` clusters of part `clusters`, no pair of its reports an item read before (`later`: parts read after it, left out). */
+  const expectFreshDraw = (pairs: Item['part'], clusters: Item['part'], later: ReadonlyArray<Item['part']>, count = 60, pairCount = 250): void => {
     const { items, readings } = labelledSet(root);
     const round = items.filter((it) => it.part === pairs || it.part === clusters);
-    expect(round.filter((it) => it.kind === 'pair' && it.part === pairs)).toHaveLength(250);
+    expect(round.filter((it) => it.kind === 'pair' && it.part === pairs)).toHaveLength(pairCount);
     expect(round.filter((it) => it.kind === 'cluster' && it.part === clusters)).toHaveLength(count);
     const key = (ids: number[]): string[] => ids.flatMap((x, k) => ids.slice(k + 1).map((y) => `${Math.min(x, y)}-${Math.max(x, y)}`));
     const read = new Set(items.filter((it) => !round.includes(it) && !later.includes(it.part) && readings.some((r) => r.item === it.item)).flatMap((it) => key(it.ids)));
@@ -123,20 +123,27 @@ describe('the labelled set figures', () => {
   };
 
   it('counts round 5\'s draw as a measured set: 250 pairs and 60 clusters, none labelled before (round 1\'s items, round 3\'s pairs, round 4\'s clusters)', () => {
-    expectFreshDraw('round5', 'clusters5', ['round6', 'clusters6', 'round7', 'clusters7']);
+    expectFreshDraw('round5', 'clusters5', ['round6', 'clusters6', 'round7', 'clusters7', 'round8', 'clusters8']);
   });
 
   it('counts round 6\'s draw as a measured set: 250 pairs and 60 clusters, none labelled in rounds 1-5 (round 5\'s all read)', () => {
     const { items, readings } = labelledSet(root);
     expect(items.filter((it) => it.part === 'round5' || it.part === 'clusters5').every((it) => readings.some((r) => r.item === it.item))).toBe(true);
-    expectFreshDraw('round6', 'clusters6', ['round7', 'clusters7']);
+    expectFreshDraw('round6', 'clusters6', ['round7', 'clusters7', 'round8', 'clusters8']);
   });
 
-  it('counts round 7\'s draw as the measured set: 250 pairs and 80 clusters, none labelled in rounds 1-6 (round 6\'s all read), 50 pairs marked for the second reading', () => {
+  it('counts round 7\'s draw as a measured set: 250 pairs and 80 clusters, none labelled in rounds 1-6 (round 6\'s all read), 50 pairs marked for the second reading', () => {
     const { items, readings } = labelledSet(root);
     expect(items.filter((it) => it.part === 'round6' || it.part === 'clusters6').every((it) => readings.some((r) => r.item === it.item))).toBe(true);
-    expectFreshDraw('round7', 'clusters7', [], 80);
+    expectFreshDraw('round7', 'clusters7', ['round8', 'clusters8'], 80);
     expect(items.filter((it) => it.part === 'round7' && it.second)).toHaveLength(50);
+  });
+
+  it('counts round 8\'s draw as the measured set: 200 pairs and 80 clusters, none labelled in rounds 1-7 (round 7\'s all read), 40 pairs marked for the second reading', () => {
+    const { items, readings } = labelledSet(root);
+    expect(items.filter((it) => it.part === 'round7' || it.part === 'clusters7').every((it) => readings.some((r) => r.item === it.item))).toBe(true);
+    expectFreshDraw('round8', 'clusters8', [], 80, 200);
+    expect(items.filter((it) => it.part === 'round8' && it.second)).toHaveLength(40);
   });
 
   it('weights each stratum\'s decided pairs back to its pool: precision 1/2, recall 1/11 on a hand-worked draw', () => {
