@@ -31,8 +31,8 @@ const NARRATIVE_NAMES = new Set(NARRATIVE_REPORT_COLUMNS.flatMap((c) => sourceFi
 const upper = (name: string): string => name.trim().toUpperCase();
 
 /**
- * One kind's raw table as the reader's files: the columns streamed (quoted SQL, as one list of
- * cells), and per group a ColumnIndex from the group's header names to positions in that list.
+ * One kind's raw table as the reader's files: the columns streamed (quoted SQL, in this order), and
+ * per group a ColumnIndex from the group's header names to positions among them.
  */
 interface KindColumns {
   select: string[];
@@ -56,14 +56,6 @@ async function kindColumns(connection: DuckDBConnection, kind: VaersKind, header
   return { select: raw.map((c) => `t."${c.replaceAll('"', '""')}"`), groups };
 }
 
-/** A streamed list of cells as the reader's fields (NULL -> ''). */
-function fieldsOf(cells: unknown): string[] {
-  const items = (cells as { items: Array<string | null> }).items;
-  const fields = new Array<string>(items.length);
-  for (let i = 0; i < items.length; i++) fields[i] = items[i] ?? '';
-  return fields;
-}
-
 /** What one kept report has gathered while its rows stream by. */
 interface Gathering {
   values: ReportValues;
@@ -83,13 +75,16 @@ interface Gathering {
 export async function vaersReportDetails(connection: DuckDBConnection, folder: VaersFolder, headers: VaersHeaders): Promise<ReportDetails> {
   const builder = new ReportDetailsBuilder(false, null);
   const [data, vax, symptoms] = await Promise.all((['DATA', 'VAX', 'SYMPTOMS'] as const).map((k) => kindColumns(connection, k, headers)));
+  // The three kinds' cells side by side in `width` columns (a kind with fewer padded with NULLs).
+  const width = Math.max(data.select.length, vax.select.length, symptoms.select.length);
+  const cells = (c: KindColumns): string => Array.from({ length: width }, (_, i) => `${c.select[i] ?? 'NULL::VARCHAR'} AS c${i}`).join(', ');
   const latest = (kind: 'VAX' | 'SYMPTOMS', rows: string, columns: KindColumns, k: number): string => `
-    SELECT r.seq AS report, ${k} AS kind, x.seq AS row, t.grp, 0 AS line, 0::DOUBLE AS id, [${columns.select.join(', ')}]::VARCHAR[] AS cells
+    SELECT r.seq AS report, ${k} AS kind, x.seq AS row, t.grp, 0 AS line, 0::DOUBLE AS id, ${cells(columns)}
     FROM ${rows} x JOIN vaers_reports r ON r.id = x.id AND r.grp = x.grp LEFT JOIN vaers_latest l ON l.id = x.id
       JOIN ${RAW_TABLES[kind]} t ON t.rowid = x.seq
     WHERE x.version >= coalesce(l.latest, 1)`;
   const result = await connection.stream(`
-    SELECT r.seq AS report, 0 AS kind, r.seq AS row, t.grp, t.line, r.id::DOUBLE AS id, [${data.select.join(', ')}]::VARCHAR[] AS cells
+    SELECT r.seq AS report, 0 AS kind, r.seq AS row, t.grp, t.line, r.id::DOUBLE AS id, ${cells(data)}
     FROM vaers_reports r JOIN ${RAW_TABLES.DATA} t ON t.rowid = r.seq
     UNION ALL ${latest('VAX', 'vax_rows', vax, 1)}
     UNION ALL ${latest('SYMPTOMS', 'symptom_rows', symptoms, 2)}
@@ -105,10 +100,17 @@ export async function vaersReportDetails(connection: DuckDBConnection, folder: V
   const keep = (r: Gathering | null): void => {
     if (r) builder.add(r.values, r.bad, r.vax, r.events, r.where);
   };
+  const lengths = [data.select.length, vax.select.length, symptoms.select.length];
   for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    for (const [, kind, , grp, line, id, cells] of chunk.getRows()) {
-      const fields = fieldsOf(cells);
-      const group = Number(grp);
+    const [kinds, grps, lines, ids] = [1, 3, 4, 5].map((k) => chunk!.getColumnVector(k));
+    const vectors = Array.from({ length: width }, (_, i) => chunk!.getColumnVector(6 + i));
+    for (let r = 0; r < chunk.rowCount; r++) {
+      const kind = kinds.getItem(r) as number;
+      const group = grps.getItem(r) as number;
+      const fields = new Array<string>(lengths[kind]);
+      for (let i = 0; i < fields.length; i++) fields[i] = (vectors[i].getItem(r) as string | null) ?? '';
+      const line = lines.getItem(r);
+      const id = ids.getItem(r);
       if (kind === 0) {
         keep(report);
         const a = at[group];
