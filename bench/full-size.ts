@@ -249,7 +249,7 @@ async function main(): Promise<void> {
   if (argv.includes('--read-only')) {
     if (!argv.includes('--duckdb-only')) {
       const r = await readOnly(vaers);
-      console.log(`read phase alone (readVaers, narratives): ${r.output}; wall ${r.seconds.toFixed(0)} s; peak RSS of the process ${gib(r.peakRss)}; load average mean ${r.load.mean.toFixed(1)}, max ${r.load.max.toFixed(1)} (2 cores)`);
+      console.log(`read phase alone (the build's, narratives): ${r.output}; wall ${r.seconds.toFixed(0)} s; peak RSS of the process ${gib(r.peakRss)}; load average mean ${r.load.mean.toFixed(1)}, max ${r.load.max.toFixed(1)} (2 cores)`);
       readSeconds = (JSON.parse(r.output) as { seconds: number }).seconds;
     }
     const d = await duckdbRead(vaers);

@@ -64,14 +64,22 @@ export async function readVaersWithDuckdb(dir: string, options: DuckdbReadOption
     };
     const headers = await loadVaersTables(folder, c, options.scratch, step, { hashes, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
     await joinVaersTables(c, step);
-    const lists = await timed('report lists', () => vaersReportLists(c));
-    const { reportsRead, skipped } = await timed('skips', () => vaersSkipped(c, folder));
-    const details = await timed('details', () => vaersReportDetails(c, folder, headers));
-    if (options.narratives && options.text) {
-      const text = options.text;
-      await timed('text', () => text.fill((path) => insertReportText(c, headers, path)));
-      details.text = text;
-    }
+    // The narratives are copied by DuckDB's threads on a connection of their own (the raw tables and
+    // vaers_reports are the database's) while this thread reads the lists, skips and details.
+    const text = options.narratives ? options.text ?? null : null;
+    const textConnection = text ? await instance.connect() : null;
+    const copying = text && textConnection ? timed('text', () => text.fill((path) => insertReportText(textConnection, headers, path))) : null;
+    const reading = (async () => {
+      const lists = await timed('report lists', () => vaersReportLists(c));
+      const { reportsRead, skipped } = await timed('skips', () => vaersSkipped(c, folder));
+      return { lists, reportsRead, skipped, details: await timed('details', () => vaersReportDetails(c, folder, headers)) };
+    })();
+    const [read, copied] = await Promise.allSettled([reading, copying]);
+    textConnection?.closeSync();
+    if (read.status === 'rejected') throw read.reason;
+    if (copied.status === 'rejected') throw copied.reason;
+    const { lists, reportsRead, skipped, details } = read.value;
+    if (text) details.text = text;
     return { ...lists, reportsRead, skipped, details, sources: await hashes.list() };
   } catch (error) {
     hashes.cancel();
