@@ -33,7 +33,11 @@ const REQUIRED: Readonly<Record<VaersKind, readonly string[]>> = {
   DATA: ['VAERS_ID', 'RECVDATE'], VAX: ['VAERS_ID', 'VAX_NAME'], SYMPTOMS: ['VAERS_ID', 'SYMPTOM1'],
 };
 
-/** Longest line DuckDB accepts, in bytes (csv.ts accepts records of 8 million characters). */
+/**
+ * Longest line DuckDB accepts, in bytes (csv.ts accepts records of 8 million characters). Its read
+ * buffers are given twice that: by default they are 16 times the longest line (512 MB each, one per
+ * thread, held pinned: with a memory cap of 300 MB the 10% sample's read failed allocating one).
+ */
 const MAX_LINE_BYTES = 32_000_000;
 
 const quote = (text: string): string => `'${text.replaceAll("'", "''")}'`;
@@ -138,7 +142,7 @@ export async function loadVaersTables(
           CAST(${LINE_COLUMN} AS INTEGER) AS line, * EXCLUDE (filename, ${LINE_COLUMN})
         FROM read_csv([${paths.map(quote).join(', ')}], union_by_name = true, all_varchar = true, header = true,
           delim = ',', quote = '"', escape = '"', strict_mode = true, null_padding = false, filename = true,
-          max_line_size = ${MAX_LINE_BYTES}, normalize_names = false)`;
+          max_line_size = ${MAX_LINE_BYTES}, buffer_size = ${2 * MAX_LINE_BYTES}, normalize_names = false)`;
       onStep?.(`transcode ${kind}`, (performance.now() - t0) / 1000);
       t0 = performance.now();
       try {
