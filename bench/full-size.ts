@@ -37,7 +37,7 @@
  *     cold /triage 1,003 -> 1,274 ms (latest; 830-945 in other runs), /signals p99 15.9 -> 7.0 ms.
  *
  * Run: npm run build && nice -n 10 npx tsx bench/full-size.ts --vaers DIR [--store FILE] [--skip-build] [--skip-duckdb] [--read-only]
- *   --read-only  the read phase alone (readVaers with the narratives, in a child process, RSS sampled) and DuckDB's read_csv; no build
+ *   --read-only  the read phase alone (the build's: readVaersWithDuckdb with the narratives, in a child process, RSS sampled) and DuckDB's read_csv; no build
  *                (with --duckdb-only: DuckDB's read_csv alone)
  *   --vaers  the download (e.g. ~/.cache/reporting-signals-bench/full-29-1 from bench/full-download.ts)
  *   --store  the store to write (default DIR/../<name of DIR>.duckdb); --skip-build serves it as it is
@@ -95,11 +95,16 @@ async function build(vaers: string, out: string): Promise<{ summary: BuildSummar
   return { summary: JSON.parse(line.slice('SUMMARY_JSON '.length)) as BuildSummary, phases, wall: (performance.now() - started) / 1000, peakRss, load };
 }
 
-/** The reader alone (readVaers with the narratives, as the build calls it) in a child process: its seconds, reports and the tree's peak RSS. */
+/**
+ * The reader alone (readVaersWithDuckdb with the narratives into a scratch text file beside the
+ * download, as the build calls it) in a child process: its seconds, reports and the tree's peak RSS.
+ */
 async function readOnly(vaers: string): Promise<{ seconds: number; peakRss: number; load: { mean: number; max: number }; output: string }> {
-  const module = path.join(repoRoot, 'dist', 'ingest', 'vaers', 'read.js');
-  const script = `const { readVaers } = await import(${JSON.stringify(module)}); const t0 = performance.now();
-    const d = await readVaers(${JSON.stringify(vaers)}, { narratives: true });
+  const module = (name: string): string => JSON.stringify(path.join(repoRoot, 'dist', 'ingest', 'vaers', name));
+  const scratch = JSON.stringify(path.join(path.dirname(path.resolve(vaers)), `read-only-${process.pid}`));
+  const script = `const { readVaersWithDuckdb } = await import(${module('duckdb-read.js')}); const { ReportText } = await import(${module('report-text.js')});
+    const t0 = performance.now(); const text = await ReportText.create(${scratch} + '.text');
+    const d = await readVaersWithDuckdb(${JSON.stringify(vaers)}, { narratives: true, text, scratch: ${scratch} + '.read' }); await text.remove();
     console.log(JSON.stringify({ seconds: (performance.now() - t0) / 1000, reports: d.reports.length, read: d.reportsRead, versions: d.versions, heapMiB: Math.round(process.memoryUsage().heapUsed / 2 ** 20) }));`;
   const started = performance.now();
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -244,7 +249,7 @@ async function main(): Promise<void> {
   if (argv.includes('--read-only')) {
     if (!argv.includes('--duckdb-only')) {
       const r = await readOnly(vaers);
-      console.log(`read phase alone (readVaers, narratives): ${r.output}; wall ${r.seconds.toFixed(0)} s; peak RSS of the process ${gib(r.peakRss)}; load average mean ${r.load.mean.toFixed(1)}, max ${r.load.max.toFixed(1)} (2 cores)`);
+      console.log(`read phase alone (the build's, narratives): ${r.output}; wall ${r.seconds.toFixed(0)} s; peak RSS of the process ${gib(r.peakRss)}; load average mean ${r.load.mean.toFixed(1)}, max ${r.load.max.toFixed(1)} (2 cores)`);
       readSeconds = (JSON.parse(r.output) as { seconds: number }).seconds;
     }
     const d = await duckdbRead(vaers);

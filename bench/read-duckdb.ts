@@ -10,9 +10,15 @@
  * numbering, VAX_TYPE codes and follow-up counts are equal; counts the reports whose id, vaccines,
  * events or SYMPTOM_TEXT (its exact characters) differ, in reading order, and the rows of the three
  * raw tables whose `line` or VAERS_ID cell differs from the streaming reader's (csv.ts) records.
+ * `--mode before` is readVaers as the build called it before the DuckDB read (narratives appended to a
+ * scratch text file); `--mode build` is the build's read (duckdb-read.ts readVaersWithDuckdb: all of the above, the report
+ * details and the narratives copied into a scratch text file); `--mode details` runs readVaers and
+ * the build's read and counts the reports whose resolved values differ (every report column with its
+ * strings resolved, VAX rows, events with versions, the narratives read back from the text file),
+ * and says whether the unreadable cells' tally (examples naming file and line), the lists and skips are equal.
  * Compare with `bench/full-size.ts --read-only --duckdb-only` (DuckDB's plain read_csv). Asserts nothing.
  *
- * Run: nice -n 10 npx tsx bench/read-duckdb.ts --vaers DIR --mode stream|duckdb|compare
+ * Run: nice -n 10 npx tsx bench/read-duckdb.ts --vaers DIR --mode stream|duckdb|compare|before|build|details
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,14 +28,19 @@ import { vaersSkipped } from '../src/ingest/vaers/duckdb-skips.js';
 import { vaersReportLists, type VaersReportLists } from '../src/ingest/vaers/duckdb-reports.js';
 import { loadVaersTables, RAW_TABLES } from '../src/ingest/vaers/duckdb-load.js';
 import { readCsv } from '../src/ingest/vaers/csv.js';
-import { readVaers } from '../src/ingest/vaers/read.js';
+import { readVaers, type VaersData } from '../src/ingest/vaers/read.js';
+import { readVaersWithDuckdb } from '../src/ingest/vaers/duckdb-read.js';
+import { ReportText } from '../src/ingest/vaers/report-text.js';
+import { resolvedReports } from './resolved-details.js';
 import { openMember, scanFolder, SourceHashes, type VaersFolder } from '../src/ingest/vaers/sources.js';
 
 const argv = process.argv.slice(2);
 const vaers = argv[argv.indexOf('--vaers') + 1];
 const mode = argv[argv.indexOf('--mode') + 1];
-if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mode)) {
-  console.log('bench/read-duckdb: pass --vaers DIR --mode stream|duckdb|compare; nothing to measure');
+if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare', 'before', 'build', 'details'].includes(mode)) {
+  console.log('bench/read-duckdb: pass --vaers DIR --mode stream|duckdb|compare|before|build|details; nothing to measure');
+} else if (mode === 'build' || mode === 'details' || mode === 'before') {
+  await buildRead(mode);
 } else {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
@@ -86,10 +97,7 @@ if (argv.indexOf('--vaers') < 0 || !['stream', 'duckdb', 'compare'].includes(mod
       await rm(scratch, { recursive: true, force: true });
     }
   }
-  const cpu = process.cpuUsage(cpu0);
-  console.log(`read ${mode} ${vaers}: ${kept} reports kept; wall ${((performance.now() - t0) / 1000).toFixed(1)} s (${phases.join(', ') || 'one phase'}); ` +
-    `cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; peak RSS ${(process.resourceUsage().maxRSS / 2 ** 20).toFixed(2)} GiB; ` +
-    `V8 heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
+  console.log(`read ${mode} ${vaers}: ${kept} reports kept; ${figures(t0, cpu0, phases.join(', ') || 'one phase')}`);
 }
 
 /** Rows of the raw tables whose (group, VAERS_ID cell, line) differ from the streaming reader's records, in reading order. */
@@ -110,6 +118,61 @@ async function linesDiffer(folder: VaersFolder, connection: DuckDBConnection): P
     loaded.forEach((r, i) => { if (`${String(r[0])} ${String(r[1])} ${String(r[2])}` !== streamed[i]) differ++; });
   }
   return differ;
+}
+
+/** `--mode build` (the build's read alone), `--mode details` (readVaers first, then compared) or `--mode before` (readVaers into a text file). */
+async function buildRead(which: 'build' | 'details' | 'before'): Promise<void> {
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const notes: string[] = [];
+  let streamed: { resolved: string[]; unparseable: string; rest: string } | null = null;
+  if (which === 'details') {
+    const data = await readVaers(vaers, { narratives: true });
+    streamed = { resolved: await resolvedReports(data), unparseable: JSON.stringify(data.details.unparseable), rest: restJson(data) };
+  }
+  const scratch = await mkdtemp(path.join(path.dirname(path.resolve(vaers)), 'read-build-'));
+  const text = await ReportText.create(path.join(scratch, 'text.duckdb'));
+  try {
+    const t1 = performance.now();
+    if (which === 'before') {
+      const data = await readVaers(vaers, { narratives: true, text });
+      await text.finishWriting();
+      console.log(`read before ${vaers}: ${data.reports.length} reports kept; ${figures(t0, cpu0, 'one phase')}`);
+      return;
+    }
+    const onStep = (name: string, seconds: number): void => void notes.push(`${name} ${seconds.toFixed(1)} s`);
+    const data = await readVaersWithDuckdb(vaers, { narratives: true, text, scratch: path.join(scratch, 'read'), onStep });
+    notes.push(`build's read ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+    if (streamed) {
+      const resolved = await resolvedReports(data);
+      let differ = Math.abs(resolved.length - streamed.resolved.length);
+      resolved.forEach((r, i) => {
+        if (r !== streamed.resolved[i]) {
+          if (differ < 3) console.log(`differ at ${i}:\n  duckdb ${r}\n  stream ${streamed.resolved[i]}`);
+          differ++;
+        }
+      });
+      notes.push(`details: ${resolved.length} reports, ${differ} differ`);
+      notes.push(`unparseable: ${JSON.stringify(data.details.unparseable) === streamed.unparseable ? 'equal' : 'DIFFER'}`);
+      notes.push(`lists, skips, reportsRead, sources, versions: ${restJson(data) === streamed.rest ? 'equal' : 'DIFFER'}`);
+    }
+    console.log(`read ${which} ${vaers}: ${data.reports.length} reports kept; ${figures(t0, cpu0, notes.join(', '))}`);
+  } finally {
+    await text.remove();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Wall and CPU seconds since `t0`/`cpu0` (with `phases`), the process's peak RSS and the V8 heap used now. */
+function figures(t0: number, cpu0: NodeJS.CpuUsage, phases: string): string {
+  const cpu = process.cpuUsage(cpu0);
+  return `wall ${((performance.now() - t0) / 1000).toFixed(1)} s (${phases}); cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; ` +
+    `peak RSS ${(process.resourceUsage().maxRSS / 2 ** 20).toFixed(2)} GiB; V8 heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`;
+}
+
+/** Everything of VaersData but the details, as JSON. */
+function restJson(data: VaersData): string {
+  return JSON.stringify([listsJson(data), data.skipped, data.reportsRead, data.sources, data.versions]);
 }
 
 /** The report lists (ids, quarters, vaccine and event indexes), names, VAX_TYPE codes (in Map and Set order) and follow-up counts, as JSON. */

@@ -97,11 +97,12 @@ const PRUNE_AFTER_MS = 10 * 60_000;
 
 /**
  * The temporary files of a builder (its pid in a group): the store's `.tmp-<pid>`, its staging
- * database and the build's scratch text file (src/ingest/vaers/report-text.ts), each with DuckDB's
+ * database, the build's scratch text file (src/ingest/vaers/report-text.ts) and its read's scratch
+ * folder (`.read`: transcoded CSVs and DuckDB's spill; src/ingest/vaers/duckdb-read.ts), each with DuckDB's
  * WAL and spill folder (`.wal`, `.tmp`), the lock's draft, the first analysis's store and its
  * side files (its temporary file's WAL and spill folder too).
  */
-export const TEMP_RE = /^default-[0-9a-f]{16}\.(?:duckdb\.tmp-(\d+)(?:\.staging|\.text)?(?:\.wal|\.tmp)?|lock\.draft-(\d+)|first-(\d+)\.duckdb(?:\.tmp-\d+(?:\.staging)?|\.(?:narratives|verified)(?:\.tmp-\d+-\d+)?)?(?:\.wal|\.tmp)?|duckdb\.(?:narratives|verified)\.tmp-(\d+)-\d+)$/;
+export const TEMP_RE = /^default-[0-9a-f]{16}\.(?:duckdb\.tmp-(\d+)(?:\.staging|\.text|\.read)?(?:\.wal|\.tmp)?|lock\.draft-(\d+)|first-(\d+)\.duckdb(?:\.tmp-\d+(?:\.staging)?|\.(?:narratives|verified)(?:\.tmp-\d+-\d+)?)?(?:\.wal|\.tmp)?|duckdb\.(?:narratives|verified)\.tmp-(\d+)-\d+)$/;
 const ENTRY_RE = /^default-([0-9a-f]{16})\.duckdb$/;
 
 /** A file system error's code and message, short. */

@@ -112,7 +112,8 @@ export async function runBuild(options: BuildCommandOptions): Promise<void> {
 /**
  * Removes the temporary files of the build of process `pid` writing `out`: every name beside it
  * starting `<out>.tmp-<pid>` (the store's temporary file, its staging database, the scratch text
- * file, each with DuckDB's WAL and spill folder; src/ingest/store/write.ts, report-text.ts).
+ * file, each with DuckDB's WAL and spill folder, and the read's scratch folder `.read`;
+ * src/ingest/store/write.ts, report-text.ts, duckdb-read.ts).
  * Synchronous: it runs in a signal handler just before the process exits. Never throws.
  */
 export function removeBuildTemporaries(out: string, pid: number): void {

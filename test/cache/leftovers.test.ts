@@ -12,9 +12,9 @@ const pidOf = (name: string): number | null => {
 };
 
 describe('a dead builder\'s temporary files', () => {
-  it('the store\'s temporary file, its staging database and the build\'s scratch text file (each with WAL and DuckDB\'s spill folder) name the builder', () => {
+  it('the store\'s temporary file, its staging database, the build\'s scratch text file (each with WAL and DuckDB\'s spill folder) and its read\'s scratch folder name the builder', () => {
     const key = '0123456789abcdef';
-    for (const tail of ['', '.wal', '.tmp', '.staging', '.staging.wal', '.staging.tmp', '.text', '.text.wal', '.text.tmp']) {
+    for (const tail of ['', '.wal', '.tmp', '.staging', '.staging.wal', '.staging.tmp', '.text', '.text.wal', '.text.tmp', '.read']) {
       expect(pidOf(`default-${key}.duckdb.tmp-4242${tail}`)).toBe(4242);
     }
     // The first analysis's store being written (its builder's pid names it), with its WAL and DuckDB's spill folder.
@@ -25,7 +25,7 @@ describe('a dead builder\'s temporary files', () => {
   });
 
   it('the store and other names are not leftovers', () => {
-    for (const name of ['default-0123456789abcdef.duckdb', 'default-0123456789abcdef.duckdb.tmp-12.texts', 'other.duckdb.tmp-12.text', 'default-0123456789abcdef.duckdb.text', 'default-0123456789abcdef.duckdb.tmp', 'default-0123456789abcdef.duckdb.tmp-12.tmp.tmp']) {
+    for (const name of ['default-0123456789abcdef.duckdb', 'default-0123456789abcdef.duckdb.tmp-12.texts', 'other.duckdb.tmp-12.text', 'default-0123456789abcdef.duckdb.text', 'default-0123456789abcdef.duckdb.tmp', 'default-0123456789abcdef.duckdb.tmp-12.tmp.tmp', 'default-0123456789abcdef.duckdb.tmp-12.reads', 'default-0123456789abcdef.duckdb.read']) {
       expect(pidOf(name)).toBeNull();
     }
   });

@@ -2,7 +2,7 @@
  * An interrupted CLI build (SIGINT, SIGTERM) removes its own temporary files before it exits
  * (src/commands/build.ts removeBuildTemporaries): every `<out>.tmp-<pid>*` of its pid beside the
  * output (the store's temporary file, staging database, scratch text file, their WALs and DuckDB's
- * spill folders), and nothing else.
+ * spill folders, the read's scratch folder with its transcoded CSVs and spill), and nothing else.
  */
 import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ describe('an interrupted build\'s temporary files', () => {
     const ours = ['sig.duckdb.tmp-4242', 'sig.duckdb.tmp-4242.wal', 'sig.duckdb.tmp-4242.staging', 'sig.duckdb.tmp-4242.text', 'sig.duckdb.tmp-4242.text.wal'];
     const kept = ['sig.duckdb', 'sig.duckdb.tmp-42420', 'sig.duckdb.tmp-424.text', 'other.duckdb.tmp-4242.text', 'sig.duckdbx.tmp-4242'];
     for (const name of [...ours, ...kept]) await writeFile(join(dir, name), 'x');
-    for (const folder of ['sig.duckdb.tmp-4242.tmp', 'sig.duckdb.tmp-4242.text.tmp']) {
+    for (const folder of ['sig.duckdb.tmp-4242.tmp', 'sig.duckdb.tmp-4242.text.tmp', 'sig.duckdb.tmp-4242.read', 'sig.duckdb.tmp-4242.read/spill']) {
       await mkdir(join(dir, folder));
       await writeFile(join(dir, folder, 'duckdb_temp_storage-0.tmp'), 'x');
     }

@@ -26,7 +26,8 @@ import type { ColumnBatch } from '../store/appender.js';
 import { writeStore, type StoreContent } from '../store/write.js';
 import { eventGroupsMeta, eventGroupsSummary, readEventGroups, type EventGroupsRead } from './event-groups-step.js';
 import { vaxType } from '../../domain/vaccine-type.js';
-import { readVaers, type VaersData } from '../vaers/read.js';
+import type { VaersData } from '../vaers/read.js';
+import { readVaersWithDuckdb } from '../vaers/duckdb-read.js';
 import { hasText, ReportText } from '../vaers/report-text.js';
 import { PROGRAM_VERSION } from '../../domain/version.js';
 import { countQuarters, type HistoryCounts } from './counts.js';
@@ -112,11 +113,15 @@ async function scratchText(out: string): Promise<ReportText> {
   }
 }
 
-/** Reads the VAERS folder once, with a progress bar per file; the narratives go to `text` (report-text.ts) when given. */
+/**
+ * Reads the VAERS folder once through DuckDB (src/ingest/vaers/duckdb-read.ts; its scratch folder
+ * `<out>.tmp-<pid>.read` is removed before it returns), with a progress bar per file; the narratives
+ * go to `text` (report-text.ts), filled in SQL, when given.
+ */
 async function readReports(options: BuildOptions, progress: Progress, text: ReportText | null): Promise<VaersData> {
   let lastFile = '';
-  const data = await readVaers(options.vaers, {
-    includeNondomestic: options.includeNondomestic,
+  const data = await readVaersWithDuckdb(options.vaers, {
+    includeNondomestic: options.includeNondomestic, scratch: `${options.out}.tmp-${process.pid}.read`,
     narratives: options.narratives, ...(text ? { text } : {}),
     onProgress: (e) => {
       if (e.file !== lastFile) {

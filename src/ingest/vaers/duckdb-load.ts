@@ -33,7 +33,11 @@ const REQUIRED: Readonly<Record<VaersKind, readonly string[]>> = {
   DATA: ['VAERS_ID', 'RECVDATE'], VAX: ['VAERS_ID', 'VAX_NAME'], SYMPTOMS: ['VAERS_ID', 'SYMPTOM1'],
 };
 
-/** Longest line DuckDB accepts, in bytes (csv.ts accepts records of 8 million characters). */
+/**
+ * Longest line DuckDB accepts, in bytes (csv.ts accepts records of 8 million characters). Its read
+ * buffers are given twice that: by default they are 16 times the longest line (512 MB each, one per
+ * thread, held pinned: with a memory cap of 300 MB the 10% sample's read failed allocating one).
+ */
 const MAX_LINE_BYTES = 32_000_000;
 
 const quote = (text: string): string => `'${text.replaceAll("'", "''")}'`;
@@ -67,7 +71,7 @@ async function headerOf(file: string, member: VaersMember): Promise<ColumnIndex>
  * Streams one member (decompressed, transcoded to UTF-8) into `file` and checks its header.
  * @throws UserError as the streaming reader: binary data, a corrupt gzip or zip, a missing column.
  */
-async function transcodeMember(member: VaersMember, folder: VaersFolder, file: string, reading: LoadReading, fileIndex: number): Promise<void> {
+async function transcodeMember(member: VaersMember, folder: VaersFolder, file: string, reading: LoadReading, fileIndex: number): Promise<ColumnIndex> {
   const progress = memberProgress(member, fileIndex, folder.groups.length * 3, reading.onProgress);
   const stages = await openMember(member, folder, progress.bytes, reading.hashes?.of(member) ?? null);
   try {
@@ -79,7 +83,7 @@ async function transcodeMember(member: VaersMember, folder: VaersFolder, file: s
     await readCsv(await openMember(member, folder, () => undefined, null), member.where, { onHeader: () => undefined, onRecord: () => undefined });
     throw new UserError(`${member.where}: cannot read (${error instanceof Error ? error.message : String(error)})`);
   }
-  await headerOf(file, member);
+  return headerOf(file, member);
 }
 
 /** After `read_csv` refused a kind's files: the streaming reader's error for the first bad file, else DuckDB's wording. */
@@ -106,18 +110,23 @@ export interface LoadReading {
   onProgress?: (event: VaersProgress) => void;
 }
 
+/** Each group's header (csv.ts ColumnIndex: upper-cased trimmed name -> its position in the file), per kind, index = group. */
+export type VaersHeaders = Record<VaersKind, ColumnIndex[]>;
+
 /**
  * Loads every CSV of `folder` into `raw_data`, `raw_vax` and `raw_symptoms` of `connection`
  * (replacing them), every column as VARCHAR plus `grp` (INTEGER, group index in reading order) and
  * `line` (INTEGER, the physical line the record starts on, as csv.ts numbers it);
  * scratch files go to `scratch` (a folder that exists) and are removed before returning; `onStep`
  * hears the seconds of each kind's transcoding and `read_csv` (bench/read-duckdb.ts); `reading`: see LoadReading.
+ * Returns each file's header (the columns a group's file has, as the streaming reader maps them).
  * @throws UserError naming the file (and the line where it applies), as the streaming reader does.
  */
 export async function loadVaersTables(
   folder: VaersFolder, connection: DuckDBConnection, scratch: string, onStep?: (step: string, seconds: number) => void, reading: LoadReading = {},
-): Promise<void> {
+): Promise<VaersHeaders> {
   let fileIndex = 0;
+  const headers: VaersHeaders = { DATA: [], VAX: [], SYMPTOMS: [] };
   const files: string[] = [];
   try {
     for (const kind of ['DATA', 'VAX', 'SYMPTOMS'] as const) {
@@ -126,14 +135,14 @@ export async function loadVaersTables(
       let t0 = performance.now();
       for (const [i, member] of members.entries()) {
         files.push(paths[i]);
-        await transcodeMember(member, folder, paths[i], reading, fileIndex++);
+        headers[kind].push(await transcodeMember(member, folder, paths[i], reading, fileIndex++));
       }
       const sql = `CREATE OR REPLACE TABLE ${RAW_TABLES[kind]} AS
         SELECT CAST(regexp_extract(filename, 'g(\\d+)-[A-Z]+\\.csv$', 1) AS INTEGER) AS grp,
           CAST(${LINE_COLUMN} AS INTEGER) AS line, * EXCLUDE (filename, ${LINE_COLUMN})
         FROM read_csv([${paths.map(quote).join(', ')}], union_by_name = true, all_varchar = true, header = true,
           delim = ',', quote = '"', escape = '"', strict_mode = true, null_padding = false, filename = true,
-          max_line_size = ${MAX_LINE_BYTES}, normalize_names = false)`;
+          max_line_size = ${MAX_LINE_BYTES}, buffer_size = ${2 * MAX_LINE_BYTES}, normalize_names = false)`;
       onStep?.(`transcode ${kind}`, (performance.now() - t0) / 1000);
       t0 = performance.now();
       try {
@@ -144,6 +153,7 @@ export async function loadVaersTables(
       onStep?.(`read_csv ${kind}`, (performance.now() - t0) / 1000);
       for (const path of paths) await rm(path, { force: true });
     }
+    return headers;
   } finally {
     for (const path of files) await rm(path, { force: true });
   }

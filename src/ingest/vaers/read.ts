@@ -18,8 +18,7 @@ import { FollowUpVersions, parseVersion, VERSION_COLUMN, type FollowUpCounts } f
 import { noteVersions } from './versions-scan.js';
 import { reportFieldColumns, reportFields, type ReportFieldColumns, type ReportFields } from './report-fields.js';
 import type { ReportText } from './report-text.js';
-import { Interner, ReportDetailsBuilder, type ReportDetails, type ReportValues } from './report-details.js';
-import { SEX_CODES } from '../../domain/report-rules.js';
+import { Interner, ReportDetailsBuilder, reportValues, type ReportDetails } from './report-details.js';
 import {
   dataDetailColumns, dataDetails, symptomsRow, symptomsRowColumns, vaxRow, vaxRowColumns,
   type DataDetailColumns, type DataDetails, type SymptomsRowColumns, type VaxRowColumns,
@@ -258,19 +257,7 @@ class VaersReader {
       else if (!p.events) this.tally.add(SKIP.NO_EVENT, () => `VAERS_ID ${id} (${data.label} line ${p.line})`);
       else {
         this.reports.push({ id, quarter: p.quarter, vaccines: p.vaccines.sort(byNumber).slice(), events: p.events.sort(byNumber).slice() });
-        // Every report column's value (src/domain/report-columns.ts): the `cell` columns come read in `details`,
-        // completed in place (a copy of its two dozen fields per report cost 14% of the read: profiled).
-        const values = p.details as unknown as ReportValues;
-        values.id = id;
-        values.received = p.received;
-        values.quarter = p.quarter;
-        values.age = p.fields.age;
-        values.ageSource = p.fields.ageSource;
-        values.ageGroup = p.fields.ageGroup;
-        values.sex = SEX_CODES.indexOf(p.fields.sex);
-        values.outcomes = p.fields.outcomes;
-        values.outcomesKnown = p.outcomesKnown;
-        values.cluster = null; // set by the build's duplicate-report linkage after reading (src/ingest/mining/linkage-step.ts)
+        const values = reportValues(id, p.received, p.quarter, p.fields, p.details, p.outcomesKnown);
         this.details.add(values, p.details.bad, p.vaxRows, p.eventRows, { file: data.label, line: p.line });
       }
     }

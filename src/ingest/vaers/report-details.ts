@@ -10,7 +10,11 @@
  * `--scale` replays only the counts.
  */
 import { CHECKED_FIELDS, NARRATIVE_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type ReportEncoding, type StoredReportColumn, type VaccineColumn } from '../../domain/report-columns.js';
-import type { BadCell, ReadValueOf, VaxRowValues } from './rows.js';
+import type { BadCell, DataDetails, ReadValueOf, VaxRowValues } from './rows.js';
+import type { ReportFields } from './report-fields.js';
+import { SEX_CODES } from '../../domain/report-rules.js';
+import type { QuarterIndex } from '../../domain/quarter.js';
+import type { DateNumber } from './values.js';
 import { ValueTally, type UnparseableValues } from './skips.js';
 import type { ReportText } from './report-text.js';
 
@@ -124,6 +128,28 @@ export type ReportDetails = ReportDetailColumns & {
    */
   text?: ReportText | null;
 };
+
+/**
+ * A kept report's values (every REPORT_COLUMNS field): its DATA row's `details` (rows.ts dataDetails)
+ * completed in place with its id, RECVDATE (`yyyymmdd`) and quarter, the report-level `fields`
+ * (report-fields.ts) and the OUTCOME bits its file has (a copy of its two dozen fields per report
+ * cost 14% of the read: profiled). `cluster` is null: the build's duplicate-report linkage sets it
+ * after reading (src/ingest/mining/linkage-step.ts). Both readers (read.ts, duckdb-details.ts) use it.
+ */
+export function reportValues(id: number, received: DateNumber, quarter: QuarterIndex, fields: ReportFields, details: DataDetails, outcomesKnown: number): ReportValues {
+  const values = details as unknown as ReportValues;
+  values.id = id;
+  values.received = received;
+  values.quarter = quarter;
+  values.age = fields.age;
+  values.ageSource = fields.ageSource;
+  values.ageGroup = fields.ageGroup;
+  values.sex = SEX_CODES.indexOf(fields.sex);
+  values.outcomes = fields.outcomes;
+  values.outcomesKnown = outcomesKnown;
+  values.cluster = null;
+  return values;
+}
 
 /** A VAX row of a pending report, as string numbers, one per VACCINE_COLUMNS column (the name first). */
 export const VAX_ROW_WIDTH = VACCINE_COLUMNS.length;

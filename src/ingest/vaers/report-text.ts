@@ -98,6 +98,23 @@ export class ReportText {
     appender.finish();
     await this.connection!.run('CHECKPOINT');
     this.close();
+    await this.openReadOnly();
+  }
+
+  /**
+   * Fills the empty file from elsewhere instead of `add`: closes it, lets `fill` write REPORT_TEXT_TABLE
+   * (the DuckDB read attaches the file and inserts every kept report's text in SQL: duckdb-details.ts
+   * insertReportText; it returns the rows written), then opens it read-only as `finishWriting` does.
+   * @throws Error when text was added already; `fill`'s error (the file stays closed).
+   */
+  async fill(fill: (path: string) => Promise<number>): Promise<void> {
+    if (this.appender === null || this.count > 0) throw new Error(`report text ${this.path}: fill after add or finishWriting`);
+    this.close();
+    this.count = await fill(this.path);
+    await this.openReadOnly();
+  }
+
+  private async openReadOnly(): Promise<void> {
     this.instance = await DuckDBInstance.create(this.path, { access_mode: 'READ_ONLY', memory_limit: READ_MEMORY_LIMIT, threads: '1' });
     this.connection = await this.instance.connect();
   }
