@@ -15,7 +15,7 @@
  */
 import { BROAD_SUFFIX } from '../../domain/event-groups.js';
 import type { TriageRow } from '../store/triage-rows.js';
-import { compareTriage, hasArtefact, type Note, type RelatedEvent, type TriagePair } from './rank.js';
+import { hasArtefact, sortTriage, type Note, type RelatedEvent, type TriagePair } from './rank.js';
 
 /** Overlap from which two flagged pairs of one vaccine are linked (one signal). */
 export const FOLD_OVERLAP = 0.4;
@@ -146,5 +146,5 @@ export function foldSignals(ranked: readonly TriagePair[], rows: readonly Triage
     }
     out.push(folded.length ? withFoldedCautions({ ...head, related_events: folded }, folded, new Map(folded.map((f) => [f.event, pairs.get(f.event)!]))) : head);
   }
-  return out.sort(compareTriage);
+  return sortTriage(out);
 }
