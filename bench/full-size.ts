@@ -46,12 +46,11 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { BuildSummary } from '../src/ingest/mining/summary.js';
-import { gib, processMemory, quantile, timeAll, timedGet, TreeSampler } from './full-size/measure.js';
+import { gib, processMemory, quantile, startServe, timeAll, timedGet, TreeSampler } from './full-size/measure.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(repoRoot, 'dist', 'cli.js');
@@ -141,37 +140,13 @@ async function duckdbRead(vaers: string): Promise<Record<string, number>> {
   return seconds;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `serve --store` and waits for /readyz 200 (polled every 100 ms): the process, its URL and the seconds to ready. */
-async function startServe(store: string): Promise<{ child: ReturnType<typeof spawn>; base: string; seconds: number }> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const started = performance.now();
-  const child = spawn(process.execPath, [cli, 'serve', '--store', store, '--port', String(port)], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 100));
-    const ready = await timedGet(`${base}/readyz`).catch(() => null);
-    if (ready?.status === 200) break;
-    if (child.exitCode !== null) throw new Error('serve exited');
-  }
-  return { child, base, seconds: (performance.now() - started) / 1000 };
-}
-
 /**
  * Serves the store and measures memory and latencies; prints as it goes. The first start builds
  * the narrative index (unless `<store>.narratives` is already this store's); a second start then
  * loads it from that file (src/serve/narratives/index-file.ts): both times are printed.
  */
 async function serve(store: string): Promise<void> {
-  const { child, base, seconds } = await startServe(store);
+  const { child, base, seconds } = await startServe(cli, store);
   try {
     const pid = child.pid as number;
     console.log(`serve: ready in ${seconds.toFixed(1)} s, RSS ${gib(processMemory(pid).rss)}, CPU ${cpuSecondsOf(pid).toFixed(1)} s`);
@@ -207,7 +182,7 @@ async function serve(store: string): Promise<void> {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('close', resolve));
   }
-  const again = await startServe(store);
+  const again = await startServe(cli, store);
   const pid = again.child.pid as number;
   console.log(`serve again (the narrative index from ${store}.narratives): ready in ${again.seconds.toFixed(1)} s, RSS ${gib(processMemory(pid).rss)}, CPU ${cpuSecondsOf(pid).toFixed(1)} s`);
   again.child.kill('SIGTERM');

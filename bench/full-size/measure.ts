@@ -1,10 +1,13 @@
 /**
  * Measuring helpers of bench/full-size.ts: the resident memory of a process tree sampled from
  * /proc (worker threads share their process's RSS; DuckDB runs inside it; child processes such
- * as `unzip -p` are added), the machine's load, HTTP timings and percentiles.
+ * as `unzip -p` are added), the machine's load, HTTP timings and percentiles, a served store.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
+import path from 'node:path';
 
 /** Resident set size of one process in bytes (VmRSS of /proc/PID/status), 0 when it is gone. */
 function rssOf(pid: number): number {
@@ -112,3 +115,32 @@ export async function timeAll(urls: string[]): Promise<{ ms: number[]; statuses:
 
 /** "12.3 s" / "1.2 GiB" formatting. */
 export const gib = (bytes: number): string => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
+
+/** A free TCP port on 127.0.0.1. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `node CLI serve --store STORE` (CLI: the built dist/cli.js) and waits for /readyz 200
+ * (polled every 100 ms): the process, its URL and the seconds to ready.
+ * @throws Error when the server exits before it is ready.
+ */
+export async function startServe(cli: string, store: string): Promise<{ child: ChildProcess; base: string; seconds: number }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, [cli, 'serve', '--store', store, '--port', String(port)], { cwd: path.dirname(path.dirname(cli)), stdio: ['ignore', 'ignore', 'inherit'] });
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 100));
+    const ready = await timedGet(`${base}/readyz`).catch(() => null);
+    if (ready?.status === 200) break;
+    if (child.exitCode !== null) throw new Error('serve exited');
+  }
+  return { child, base, seconds: (performance.now() - started) / 1000 };
+}

@@ -11,11 +11,16 @@
  *   VAERS `VAX_TYPE` codes seen with it.
  * - `windows`: per analysis and window, the MGPS hyperparameters and fit diagnostics.
  * - `meta`: build metadata as key -> JSON text.
+ * - `triage_rows`: a derived index of `quarterly`, not a record kind of its own (TRIAGE_ROWS_SQL):
+ *   the flagged rows (`n_methods_flagged >= SERVING_FLOOR`) with the columns GET /triage reads and
+ *   each pair's first flagged quarter, in quarter order within each analysis, so that one window's
+ *   rows are one stretch of the table (the `quarterly` table is in pair order).
  */
 import type { EventGroupsMeta } from './event-groups.js';
 import type { AnalysisDefinition } from './analysis-rules.js';
 import { HYPER_NAMES, type Hyperparameters } from './mgps-prior.js';
-import { COLUMNS, type ColumnName, type QuarterlyRow, type StoreType } from './columns.js';
+import { SERVING_FLOOR } from './floor.js';
+import { COLUMNS, EVIDENCE_COLUMNS, type ColumnName, type QuarterlyRow, type StoreType } from './columns.js';
 import { OUTCOME_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type StoredReportColumn, type VaccineColumn } from './report-columns.js';
 import type { OutcomeName } from './report-rules.js';
 
@@ -125,6 +130,25 @@ CREATE TABLE windows (analysis VARCHAR NOT NULL, quarter VARCHAR NOT NULL, ${HYP
   neg_log_lik DOUBLE, converged BOOLEAN, at_bound VARCHAR, n_pairs INTEGER, n_reports INTEGER, PRIMARY KEY (analysis, quarter));
 CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
 `;
+
+/** The derived table of the triage read (see above; src/serve/store/triage-rows.ts reads it). */
+export const TRIAGE_ROWS_TABLE = 'triage_rows';
+
+/** The columns of `triage_rows` after its key (analysis, quarter, drug, event): the `quarterly` columns the triage read takes, then `first_flagged`. */
+export const TRIAGE_ROWS_VALUES = ['n', 'eb05', 'prr', 'ic025', 'n_methods_flagged', ...EVIDENCE_COLUMNS] as const;
+
+/**
+ * DDL of `triage_rows`, derived from the complete `quarterly` table by SQL (the store's writer runs
+ * it after the quarterly rows; an import's evidence columns are null, and so are its copies here):
+ * every flagged row (src/domain/floor.ts isFlagged) with TRIAGE_ROWS_VALUES and `first_flagged`,
+ * the first quarter in which the analysis flags the pair, ordered by analysis, quarter, drug, event.
+ */
+export const TRIAGE_ROWS_SQL = `CREATE TABLE ${TRIAGE_ROWS_TABLE} AS
+  WITH first AS (SELECT analysis, drug, event, min(quarter) AS first_flagged FROM quarterly WHERE n_methods_flagged >= ${SERVING_FLOOR} GROUP BY analysis, drug, event)
+  SELECT q.analysis, q.quarter, q.drug, q.event, ${TRIAGE_ROWS_VALUES.map((c) => `q.${c}`).join(', ')}, f.first_flagged
+  FROM quarterly q JOIN first f ON q.analysis = f.analysis AND q.drug = f.drug AND q.event = f.event
+  WHERE q.n_methods_flagged >= ${SERVING_FLOOR}
+  ORDER BY q.analysis, q.quarter, q.drug, q.event`;
 
 /*
  * Report tables (the case series behind every signal). A build writes, for

@@ -6,7 +6,9 @@
  * Quarterly rows are first appended to a staging database on disk (`<out>.tmp-<pid>.staging`,
  * so a big build does not hold its rows in memory), then copied into the store sorted by
  * (drug, event, quarter): a pair's series is contiguous, which keeps the file compact and lets
- * DuckDB's zone maps find a pair without a separate index.
+ * DuckDB's zone maps find a pair without a separate index. The triage read's index of the flagged
+ * rows, in quarter order (`triage_rows`, store-schema.ts TRIAGE_ROWS_SQL), is then derived from
+ * them by SQL.
  *
  * The store is one DuckDB database file (the tables of `schema.ts`), whatever its name (
  * the format of a store is read from its content, format.ts): the report tables (schema.ts
@@ -17,7 +19,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { appendBatches, appendRows, type AppendColumns, type ColumnBatch } from './appender.js';
 import { sqlString } from '../../domain/store-format.js';
 import {
-  QUARTERLY_COLUMNS, REPORT_EVENT_COLUMNS, REPORT_LINKS_SQL, REPORT_LINKS_TABLE, REPORT_TABLE_COLUMNS, REPORT_TABLES_SQL, REPORT_VACCINE_COLUMNS, SCHEMA_SQL,
+  QUARTERLY_COLUMNS, REPORT_EVENT_COLUMNS, REPORT_LINKS_SQL, REPORT_LINKS_TABLE, REPORT_TABLE_COLUMNS, REPORT_TABLES_SQL, REPORT_VACCINE_COLUMNS, SCHEMA_SQL, TRIAGE_ROWS_SQL,
   type QuarterlyRow, type ReportLinkRow, type ReportTableColumns, type ReportTableName, type ReportTables, type StoreMeta, type VaccineRow, type WindowRow,
 } from '../../domain/store-schema.js';
 import { INTERACTIONS_SQL, INTERACTIONS_TABLE, type InteractionRow } from '../../domain/interactions.js';
@@ -146,6 +148,7 @@ async function insertLinks(connection: DuckDBConnection, links: Iterable<ReportL
 async function writeDuckDb(connection: DuckDBConnection, content: StoreContent, meta: StoreMeta): Promise<void> {
   await connection.run(SCHEMA_SQL);
   await connection.run(`INSERT INTO quarterly ${ORDERED}`);
+  await connection.run(TRIAGE_ROWS_SQL);
   for (const v of later(content.vaccines)) {
     await connection.run('INSERT INTO vaccines VALUES ($1, $2, $3::VARCHAR[])', [v.vax_name, v.vax_type, JSON.stringify(v.vax_type_codes)]);
   }

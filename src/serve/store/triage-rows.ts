@@ -4,16 +4,19 @@
  * (src/domain/columns.ts kind `evidence`, EVIDENCE_COLUMNS), the first quarter each pair was
  * flagged, and each window's MGPS fit (`windows.at_bound`): every window in one read (the
  * evaluation), or one window per read (the server reads a window at its first GET /triage of a
- * store generation and keeps it: src/serve/generation Generation.triageWindow). A store without the evidence
+ * store generation and keeps it: src/serve/generation Generation.triageWindow), from the store's
+ * `triage_rows` (the flagged rows in quarter order: a window is one stretch of it), or from
+ * `quarterly` in a store written before that table. A store without the evidence
  * columns (an import, or one built before them) reads them as null; a store without an
  * `analysis` column holds one analysis.
  */
 import { compareText } from '../query/names.js';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { EVIDENCE_COLUMNS, EVIDENCE_TEXT_COLUMNS, type EvidenceValues } from '../../domain/columns.js';
+import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
+import { EVIDENCE_COLUMNS, EVIDENCE_TEXT_COLUMNS, finiteOrNull, type EvidenceValues } from '../../domain/columns.js';
 import { SERVING_FLOOR } from '../../domain/floor.js';
+import { TRIAGE_ROWS_TABLE, TRIAGE_ROWS_VALUES } from '../../domain/store-schema.js';
 import { withStore, type StoreSource } from './serving.js';
-import { numberOrNull } from './windows.js';
+import { vectorNumbers } from './vector-numbers.js';
 
 /** One flagged row of a window with its evidence. */
 export interface TriageRow extends EvidenceValues {
@@ -39,11 +42,111 @@ export interface TriageWindow {
   has_evidence: boolean;
 }
 
+/** A flagged window row (src/domain/floor.ts isFlagged), in SQL. */
+const FLAGGED = `n_methods_flagged >= ${SERVING_FLOOR}`;
+
 /** The text evidence columns (read as strings; the others as numbers). */
 const TEXT: ReadonlySet<string> = new Set(EVIDENCE_TEXT_COLUMNS);
 
-/** A flagged window row (src/domain/floor.ts isFlagged), in SQL. */
-const FLAGGED = `n_methods_flagged >= ${SERVING_FLOOR}`;
+/**
+ * The columns of the triage read, in its select order: the key, the values (TRIAGE_ROWS_VALUES:
+ * n, the statistics, then EVIDENCE_COLUMNS), `first_flagged`; each a text or a number.
+ */
+const READ_COLUMNS: ReadonlyArray<{ name: string; text: boolean }> = [
+  ...['quarter', 'drug', 'event'].map((name) => ({ name, text: true })),
+  ...TRIAGE_ROWS_VALUES.map((name) => ({ name, text: TEXT.has(name) })),
+  { name: 'first_flagged', text: true },
+];
+
+/**
+ * The select list of the read over `source` (SQL of a column by name; null: the store lacks it,
+ * read as null): a text as VARCHAR, a number as a DOUBLE with NaN for null (so that the chunk's
+ * vector is a plain Float64Array: vector-numbers.ts), in READ_COLUMNS order.
+ */
+function selectList(source: (name: string) => string | null): string {
+  return READ_COLUMNS.map(({ name, text }) => {
+    const value = source(name) ?? 'NULL';
+    return text ? `CAST(${value} AS VARCHAR) AS ${name}` : `coalesce(CAST(${value} AS DOUBLE), 'NaN'::DOUBLE) AS ${name}`;
+  }).join(', ');
+}
+
+/** Whether the store holds `table`. */
+async function hasTable(connection: DuckDBConnection, table: string): Promise<boolean> {
+  const found = await connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE database_name = 'store' AND schema_name = 'main' AND table_name = '${table}'`);
+  return Number(found.getRowObjectsJS()[0]?.n) > 0;
+}
+
+/**
+ * The read from `triage_rows` (store-schema.ts TRIAGE_ROWS_SQL: the flagged rows with their first
+ * flagged quarter, in quarter order within each analysis: one window's rows are one stretch of it).
+ */
+function indexSql(oneWindow: boolean): string {
+  return `SELECT ${selectList((name) => name)} FROM store.${TRIAGE_ROWS_TABLE}
+    WHERE analysis = $analysis${oneWindow ? ' AND quarter = $quarter' : ''}`;
+}
+
+/**
+ * The same read from `quarterly` (a store written before `triage_rows`): the first flagged
+ * quarters by a grouping of the analysis's flagged rows (with one window, of its pairs only);
+ * columns the store lacks read as null.
+ */
+function quarterlySql(columns: Set<string>, of: string, oneWindow: boolean): string {
+  const inWindow = oneWindow ? ' AND quarter = $quarter' : '';
+  const pairs = oneWindow ? ` AND (drug, event) IN (SELECT drug, event FROM store.quarterly WHERE ${of}${inWindow} AND ${FLAGGED})` : '';
+  return `WITH first AS (SELECT drug, event, min(quarter) AS first_flagged FROM store.quarterly WHERE ${of} AND ${FLAGGED}${pairs} GROUP BY drug, event)
+      SELECT ${selectList((name) => (name === 'first_flagged' ? 'f.first_flagged' : columns.has(name) ? `q.${name}` : null))}
+      FROM store.quarterly q JOIN first f ON q.drug = f.drug AND q.event = f.event
+      WHERE ${of.replace('analysis', 'q.analysis')}${inWindow.replace('quarter', 'q.quarter')} AND ${FLAGGED.replace(/n_methods_flagged/g, 'q.n_methods_flagged')}`;
+}
+
+/** Every property of a TriageRow, null, in one object made by JSON.parse (a fast object, not a dictionary: chunkRows clones it). */
+const ROW_TEMPLATE: Readonly<Record<string, null>> = JSON.parse(JSON.stringify(Object.fromEntries(
+  ['vaccine', 'event', 'n', 'eb05', 'prr', 'ic025', 'n_methods_flagged', 'first_flagged', ...EVIDENCE_COLUMNS].map((name) => [name, null]),
+))) as Record<string, null>;
+
+/**
+ * The rows of one result chunk (columns in READ_COLUMNS order) and each row's quarter, column by column: the numbers
+ * from the vectors' typed arrays (vector-numbers.ts; NaN, a null, and any non-finite value read
+ * as null: finiteOrNull), the texts item by item; every row built
+ * with its properties in one order (one object shape for the ranking that reads them).
+ */
+function chunkRows(chunk: DuckDBDataChunk): { quarters: string[]; rows: TriageRow[] } {
+  const count = chunk.rowCount;
+  const columns = READ_COLUMNS.map(({ text }, k) => {
+    const vector = chunk.getColumnVector(k);
+    if (!text) return vectorNumbers(vector, count);
+    const items: Array<string | null> = new Array<string | null>(count);
+    for (let i = 0; i < count; i++) {
+      const v = vector.getItem(i);
+      items[i] = v === null || v === undefined ? null : String(v);
+    }
+    return items;
+  });
+  const at = (name: string): ArrayLike<number | string | null> => columns[READ_COLUMNS.findIndex((c) => c.name === name)];
+  const [quarter, drug, event, n, eb05, prr, ic025, nmf, first] = ['quarter', 'drug', 'event', 'n', 'eb05', 'prr', 'ic025', 'n_methods_flagged', 'first_flagged'].map(at);
+  const evidence = EVIDENCE_COLUMNS.map((name) => [name, at(name), TEXT.has(name)] as const);
+  const rows: TriageRow[] = new Array<TriageRow>(count);
+  const quarters: string[] = new Array<string>(count);
+  for (let i = 0; i < count; i++) {
+    const nValue = n[i] as number;
+    const nmfValue = nmf[i] as number;
+    // A clone of the template (ROW_TEMPLATE), then its own properties set: every row has one
+    // fast object shape (adding some 40 properties one by one leaves an object in dictionary mode).
+    const row: Record<string, unknown> = { ...ROW_TEMPLATE };
+    row.vaccine = String(drug[i]);
+    row.event = String(event[i]);
+    row.n = Number.isNaN(nValue) ? 0 : nValue;
+    row.eb05 = finiteOrNull(eb05[i] as number);
+    row.prr = finiteOrNull(prr[i] as number);
+    row.ic025 = finiteOrNull(ic025[i] as number);
+    row.n_methods_flagged = Number.isNaN(nmfValue) ? 0 : nmfValue;
+    row.first_flagged = String(first[i]);
+    for (const [name, values, text] of evidence) row[name] = text ? values[i] : finiteOrNull(values[i] as number);
+    rows[i] = row as unknown as TriageRow;
+    quarters[i] = String(quarter[i]);
+  }
+  return { quarters, rows };
+}
 
 async function columnsOf(connection: DuckDBConnection, table: string): Promise<Set<string>> {
   return new Set((await connection.runAndReadAll(`SELECT * FROM store.${table} LIMIT 0`)).columnNames());
@@ -78,17 +181,10 @@ export async function readTriageWindows(path: StoreSource, analysis: string, qua
     const bounds = (await connection.runAndReadAll(`SELECT min(quarter) AS first, max(quarter) AS last FROM store.quarterly WHERE ${of}`, params)).getRowObjectsJS()[0];
     const range = typeof bounds?.first === 'string' && typeof bounds.last === 'string' ? { first: bounds.first, last: bounds.last } : null;
     const hasEvidence = EVIDENCE_COLUMNS.every((c) => columns.has(c));
-    const evidence = EVIDENCE_COLUMNS.map((c) => (columns.has(c) ? `q.${c}` : `NULL AS ${c}`)).join(', ');
-    const ic025 = columns.has('ic025') ? 'q.ic025' : 'NULL AS ic025';
-    // One window: its flagged rows, and the first flagged quarter of those pairs only.
+    // One window: its flagged rows (the first flagged quarter is the pair's in the whole analysis).
     const window = quarter === undefined ? null : quarter === 'last' ? range?.last ?? '' : quarter;
     const sqlParams: Record<string, string> = window === null ? params : { ...params, quarter: window };
-    const inWindow = window === null ? '' : ' AND quarter = $quarter';
-    const pairs = window === null ? '' : ` AND (drug, event) IN (SELECT drug, event FROM store.quarterly WHERE ${of}${inWindow} AND ${FLAGGED})`;
-    const sql = `WITH first AS (SELECT drug, event, min(quarter) AS first_flagged FROM store.quarterly WHERE ${of} AND ${FLAGGED}${pairs} GROUP BY drug, event)
-      SELECT q.quarter, q.drug, q.event, q.n, q.eb05, q.prr, ${ic025}, q.n_methods_flagged, f.first_flagged, ${evidence}
-      FROM store.quarterly q JOIN first f ON q.drug = f.drug AND q.event = f.event
-      WHERE ${of.replace('analysis', 'q.analysis')}${inWindow.replace('quarter', 'q.quarter')} AND ${FLAGGED.replace(/n_methods_flagged/g, 'q.n_methods_flagged')}`;
+    const sql = hasAnalysis && (await hasTable(connection, TRIAGE_ROWS_TABLE)) ? indexSql(window !== null) : quarterlySql(columns, of, window !== null);
     const atBound = new Map<string, string>();
     await connection.runAndReadAll(`SELECT quarter, at_bound FROM store.windows WHERE ${of}`, params)
       .then((fits) => { for (const w of fits.getRowObjectsJS()) atBound.set(String(w.quarter), String(w.at_bound ?? '')); })
@@ -98,18 +194,18 @@ export async function readTriageWindows(path: StoreSource, analysis: string, qua
     const byQuarter = new Map<string, TriageWindow>();
     let rowCount = 0;
     let anyLag = false;
-    for await (const chunk of (await connection.stream(sql, sqlParams)).yieldRowObjectJs()) {
-      for (const r of chunk) {
+    const result = await connection.stream(sql, sqlParams);
+    for (;;) {
+      const chunk = await result.fetchChunk();
+      if (!chunk || chunk.rowCount === 0) break;
+      const { quarters, rows } = chunkRows(chunk);
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i], quarter = quarters[i];
         rowCount++;
-        if (r.lag_n !== null && r.lag_n !== undefined) anyLag = true;
-        const quarter = String(r.quarter);
+        if (r.lag_n !== null) anyLag = true;
         let window = byQuarter.get(quarter);
         if (!window) byQuarter.set(quarter, (window = { quarter, rows: [], at_bound: atBound.get(quarter) ?? null, has_evidence: hasEvidence }));
-        const values = Object.fromEntries(EVIDENCE_COLUMNS.map((c) => [c, TEXT.has(c) ? (r[c] === null || r[c] === undefined ? null : String(r[c])) : numberOrNull(r[c])])) as unknown as EvidenceValues;
-        window.rows.push({
-          vaccine: String(r.drug), event: String(r.event), n: Number(r.n), eb05: numberOrNull(r.eb05), prr: numberOrNull(r.prr),
-          ic025: numberOrNull(r.ic025), n_methods_flagged: Number(r.n_methods_flagged ?? 0), first_flagged: String(r.first_flagged), ...values,
-        });
+        window.rows.push(r);
       }
     }
     // The windows in quarter order, each's rows by vaccine then event (as an ORDER BY would give them).

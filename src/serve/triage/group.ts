@@ -15,7 +15,7 @@
  */
 import { BROAD_SUFFIX } from '../../domain/event-groups.js';
 import type { TriageRow } from '../store/triage-rows.js';
-import { compareTriage, hasArtefact, type Note, type RelatedEvent, type TriagePair } from './rank.js';
+import { hasArtefact, sortTriage, type Note, type RelatedEvent, type TriagePair } from './rank.js';
 
 /** Overlap from which two flagged pairs of one vaccine are linked (one signal). */
 export const FOLD_OVERLAP = 0.4;
@@ -76,55 +76,75 @@ function withFoldedCautions(head: TriagePair, folded: readonly RelatedEvent[], b
  * then ranks as compareTriage orders it.
  */
 export function foldSignals(ranked: readonly TriagePair[], rows: readonly TriageRow[], groupsOfTerm?: ReadonlyMap<string, readonly string[]>): TriagePair[] {
-  const key = (vaccine: string, event: string): string => `${vaccine}\0${event}`;
-  const links = new Map(rows.map((r) => [key(r.vaccine, r.event), relatedOf(r.related_events)]));
-  const byKey = new Map(ranked.map((p) => [key(p.vaccine, p.event), p]));
-  const byVaccine = new Map<string, TriagePair[]>();
-  for (const p of ranked) {
-    const list = byVaccine.get(p.vaccine);
-    if (list) list.push(p);
-    else byVaccine.set(p.vaccine, [p]);
+  // By vaccine, then event (no key string to build and hash per link): each row's links, each ranked pair (in triage order).
+  // The links' texts, parsed when a pair's links are first needed (a pair folded by its group never is).
+  const texts = new Map<string, Map<string, string | null>>();
+  for (const r of rows) {
+    let ofVaccine = texts.get(r.vaccine);
+    if (!ofVaccine) texts.set(r.vaccine, (ofVaccine = new Map()));
+    ofVaccine.set(r.event, r.related_events);
   }
-  // Each event's narrow groups, computed once (a head is compared with every pair of its vaccine).
+  const parsed = new Map<TriagePair, Array<[string, number]>>();
+  const linksOf = (p: TriagePair): Array<[string, number]> => {
+    let list = parsed.get(p);
+    if (list === undefined) parsed.set(p, (list = relatedOf(texts.get(p.vaccine)?.get(p.event) ?? null)));
+    return list;
+  };
+  // Each event's narrow groups, computed once.
   const narrow = new Map<string, string[]>();
   const narrowOf = (event: string): string[] => {
     let items = narrow.get(event);
     if (items === undefined) narrow.set(event, (items = narrowGroups(groupsOfTerm, event)));
     return items;
   };
-  const placed = new Set<string>();
+  // By vaccine: its pairs by event, and by narrow group the positions (in triage order) of its pairs in the group.
+  const byVaccine = new Map<string, { pairs: Map<string, TriagePair>; inGroup: Map<string, number[]>; order: TriagePair[] }>();
+  for (const p of ranked) {
+    let ofVaccine = byVaccine.get(p.vaccine);
+    if (!ofVaccine) byVaccine.set(p.vaccine, (ofVaccine = { pairs: new Map(), inGroup: new Map(), order: [] }));
+    ofVaccine.pairs.set(p.event, p);
+    for (const g of narrowOf(p.event)) {
+      const at = ofVaccine.inGroup.get(g);
+      if (at) at.push(ofVaccine.order.length);
+      else ofVaccine.inGroup.set(g, [ofVaccine.order.length]);
+    }
+    ofVaccine.order.push(p);
+  }
+  const placed = new Set<TriagePair>();
   const out: TriagePair[] = [];
   for (const head of ranked) {
-    const own = key(head.vaccine, head.event);
-    if (placed.has(own)) continue;
-    placed.add(own);
-    const withHead = new Map(links.get(own) ?? []);
+    if (placed.has(head)) continue;
+    placed.add(head);
+    const { pairs, inGroup, order } = byVaccine.get(head.vaccine)!;
+    const withHead = new Map(linksOf(head));
     const folded: RelatedEvent[] = [];
     const queue: TriagePair[] = [head];
-    while (queue.length) {
-      const from = queue.shift()!;
-      for (const [event, overlap] of links.get(key(from.vaccine, from.event)) ?? []) {
-        const k = key(head.vaccine, event);
-        const other = byKey.get(k);
+    for (let at = 0; at < queue.length; at++) {
+      const from = queue[at];
+      for (const [event, overlap] of linksOf(from)) {
+        if (overlap < FOLD_OVERLAP) continue;
         const direct = withHead.get(event) ?? 0;
-        if (overlap < FOLD_OVERLAP || direct < HEAD_OVERLAP || !other || placed.has(k)) continue;
-        placed.add(k);
+        if (direct < HEAD_OVERLAP) continue;
+        const other = pairs.get(event);
+        if (!other || placed.has(other)) continue;
+        placed.add(other);
         queue.push(other);
         folded.push({ event, n: other.n, overlap: direct, via: from === head ? null : from.event });
       }
     }
     const headGroups = narrowOf(head.event);
     if (headGroups.length) {
-      for (const other of byVaccine.get(head.vaccine) ?? []) {
-        const k = key(other.vaccine, other.event);
-        if (placed.has(k)) continue;
+      // The vaccine's pairs sharing a narrow group with the head, in triage order (as a walk over all its pairs would meet them).
+      const positions = [...new Set(headGroups.flatMap((g) => inGroup.get(g) ?? []))].sort((a, b) => a - b);
+      for (const other of positions.map((k) => order[k])) {
+        if (placed.has(other)) continue;
         const group = narrowOf(other.event).find((g) => headGroups.includes(g));
         if (group === undefined) continue;
-        placed.add(k);
+        placed.add(other);
         folded.push({ event: other.event, n: other.n, overlap: withHead.get(other.event) ?? 0, via: null, group });
       }
     }
-    out.push(folded.length ? withFoldedCautions({ ...head, related_events: folded }, folded, new Map(folded.map((f) => [f.event, byKey.get(key(head.vaccine, f.event))!]))) : head);
+    out.push(folded.length ? withFoldedCautions({ ...head, related_events: folded }, folded, new Map(folded.map((f) => [f.event, pairs.get(f.event)!]))) : head);
   }
-  return out.sort(compareTriage);
+  return sortTriage(out);
 }

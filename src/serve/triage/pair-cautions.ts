@@ -21,7 +21,9 @@ export interface Note {
 
 const fmt = (x: number, digits = 2): string => String(Math.round(x * 10 ** digits) / 10 ** digits);
 const pct = (x: number): string => `${Math.round(x * 100)}%`;
-const count = (n: number): string => n.toLocaleString('en-US');
+/** One formatter for every count (as `n.toLocaleString('en-US')`, without building one per call). */
+const EN_US = new Intl.NumberFormat('en-US');
+const count = (n: number): string => EN_US.format(n);
 /** A yyyymmdd number as YYYY-MM-DD. */
 const isoDate = (d: number): string => `${Math.floor(d / 10_000)}-${String(Math.floor(d / 100) % 100).padStart(2, '0')}-${String(d % 100).padStart(2, '0')}`;
 
@@ -43,8 +45,16 @@ export function failureOf(r: TriageRow, vaxType: string): FailureEvidence | null
   if (r.failure_n === null || r.n <= 0) return null;
   return {
     share: r.failure_n / r.n, n: r.failure_n, lack_of_effect: r.failure_lack_n ?? 0, disease: r.failure_disease_n ?? 0, late_onset: r.failure_late_n ?? 0,
-    window_days: failureRule(vaxType).windowDays,
+    window_days: windowDaysOf(vaxType),
   };
+}
+
+/** failureRule(vaxType).windowDays by vax_type: the rule reads fixed lists, so once per type, not once per pair of a window. */
+const windowDays = new Map<string, number | null>();
+function windowDaysOf(vaxType: string): number | null {
+  let days = windowDays.get(vaxType);
+  if (days === undefined) windowDays.set(vaxType, (days = failureRule(vaxType).windowDays));
+  return days;
 }
 
 function lateReports(r: TriageRow): Note | null {

@@ -245,12 +245,25 @@ const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Triage order: pairs without an artefact caution first; score descending; EB05 descending (null last); n descending; then the names (equal evidence only). */
 export function compareTriage(a: TriagePair, b: TriagePair): number {
-  return Number(hasArtefact(a)) - Number(hasArtefact(b)) || b.score - a.score
-    || (b.eb05 ?? -Infinity) - (a.eb05 ?? -Infinity) || b.n - a.n
-    || byName(a.vaccine, b.vaccine) || byName(a.event, b.event);
+  return Number(hasArtefact(a)) - Number(hasArtefact(b)) || compareEvidence(a, b);
+}
+
+/**
+ * `pairs` sorted in triage order (compareTriage; the sort is stable), each pair's artefact flag
+ * computed once instead of at every comparison (a window of 10,000 pairs compares some 140,000 times).
+ */
+export function sortTriage(pairs: readonly TriagePair[]): TriagePair[] {
+  const flagged = pairs.map((pair) => ({ artefact: Number(hasArtefact(pair)), pair }));
+  flagged.sort((a, b) => a.artefact - b.artefact || compareEvidence(a.pair, b.pair));
+  return flagged.map((f) => f.pair);
+}
+
+/** compareTriage after the artefact flag: score descending; EB05 descending (null last); n descending; then the names. */
+function compareEvidence(a: TriagePair, b: TriagePair): number {
+  return b.score - a.score || (b.eb05 ?? -Infinity) - (a.eb05 ?? -Infinity) || b.n - a.n || byName(a.vaccine, b.vaccine) || byName(a.event, b.event);
 }
 
 /** The pairs in triage order (compareTriage). */
 export function rankPairs(rows: readonly TriageRow[], context: WindowContext): TriagePair[] {
-  return rows.map((r) => triagePair(r, context)).sort(compareTriage);
+  return sortTriage(rows.map((r) => triagePair(r, context)));
 }
