@@ -18,37 +18,37 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
   "measured_round": 8,
   "rules_frozen": "8da6346",
   "pair_precision": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 91,
+    "n": 94,
+    "value": 0.9681,
+    "wilson_low": 0.9103,
+    "wilson_high": 0.9891
   },
   "pair_recall": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 91,
+    "n": 93,
+    "value": 0.9785,
+    "wilson_low": 0.9249,
+    "wilson_high": 0.9941
   },
   "cluster_precision": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 70,
+    "n": 75,
+    "value": 0.9333,
+    "wilson_low": 0.8532,
+    "wilson_high": 0.9712
   },
   "same_case_clusters_whole": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 70,
+    "n": 70,
+    "value": 1,
+    "wilson_low": 0.948,
+    "wilson_high": 1
   },
-  "pair_precision_weighted": -1,
-  "pair_recall_weighted": -1,
-  "second_reading_pairs_measured": 0,
-  "kappa_measured": -1,
+  "pair_precision_weighted": 0.9681,
+  "pair_recall_weighted": 0.2189,
+  "second_reading_pairs_measured": 40,
+  "kappa_measured": 1,
   "second_reading_pairs_round_7": 50,
   "kappa_round_7": 0.8512,
   "pair_precision_round_7_post_hoc": {
