@@ -17,6 +17,8 @@
  * - `vaccineKinds`: the sorted distinct hashes of the vaccines' kinds (VAX_NAME without its
  *   bracketed brand: `INFLUENZA (SEASONAL) (FLUZONE)` is `INFLUENZA (SEASONAL)`), empty when a
  *   vaccine is not specified: two reports of one vaccination name some kind in common;
+ * - `history`, `priorVax`, `writtenDay` (round 9): HISTORY's words as `medicines`, PRIOR_VAX's
+ *   as `narrative`, RPT_DATE's day (form-evidence.ts);
  * - `medicines`: the sorted distinct word hashes of OTHER_MEDS (as `narrative`), empty when blank,
  *   the one value NO_MEDICINE when it says none (`none`, `no`, `unknown`, `n/a`, ...):
  *   concomitant medicines, evidence both ways (compare.ts: none against a list disagrees, none
@@ -52,8 +54,13 @@ import { ListPacker } from './pack.js';
  * that hand-made fixtures and the benchmark's mixed reports need only these.
  */
 export type LinkageColumns = Pick<ReportDetails, 'count' | 'id' | 'received' | 'age' | 'sex' | 'state' | 'vaxDate' | 'onsetDate' | 'splttype' | 'narrative' | 'strings'>
-  & Partial<Pick<ReportDetails, 'otherMeds'>>
+  & Partial<Pick<ReportDetails, 'otherMeds' | 'history' | 'priorVax' | 'rptDate'>>
   & { vaccines: Pick<ReportDetails['vaccines'], 'start' | 'name' | 'lot'> & Partial<Pick<ReportDetails['vaccines'], 'dose' | 'site'>>; events: Pick<ReportDetails['events'], 'start' | 'term'> };
+
+/** The text columns the linkage reads: SYMPTOM_TEXT, OTHER_MEDS, and since issue 43 round 9 HISTORY and PRIOR_VAX (form-evidence.ts). */
+export const LINKAGE_TEXT = ['narrative', 'otherMeds', 'history', 'priorVax'] as const;
+/** One of LINKAGE_TEXT. */
+export type LinkageText = (typeof LINKAGE_TEXT)[number];
 
 /** The per-report values of the comparisons, column by column (index i: report row i). */
 export interface LinkageFeatures {
@@ -77,6 +84,12 @@ export interface LinkageFeatures {
   vaccineKinds: Int32Array[];
   /** The word hashes of OTHER_MEDS, sorted distinct; empty when none is stated. */
   medicines: Int32Array[];
+  /** The word hashes of HISTORY (as `medicines`: [NO_MEDICINE] when it says none), sorted distinct; empty when blank (round 9, form-evidence.ts). */
+  history: Int32Array[];
+  /** The word hashes of PRIOR_VAX (as `narrative`), sorted distinct; empty when blank (round 9, form-evidence.ts citesReaction). */
+  priorVax: Int32Array[];
+  /** Days since 1970-01-01 of RPT_DATE (the day the form was written), -1 when blank (round 9: a form cannot tell of an onset after it). */
+  writtenDay: Int32Array;
   vaccines: Int32Array[];
   /** Vaccine kind number * 10 + VAX_DOSE (1-9) per vaccine row giving one, sorted distinct (see the module header). */
   doses: Int32Array[];
@@ -214,7 +227,7 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
   const strings = details.strings;
   const f: LinkageFeatures = {
     count: n, vaersId: details.id, age: new Float64Array(n), sex: new Uint8Array(n), state: new Int32Array(n), vaxDay: new Int32Array(n),
-    onsetDay: new Int32Array(n), receivedDay: new Int32Array(n), vaxImputed: new Uint8Array(n), onsetImputed: new Uint8Array(n), namedDays: new Array<Int32Array>(n), medicines: new Array<Int32Array>(n),
+    onsetDay: new Int32Array(n), receivedDay: new Int32Array(n), writtenDay: new Int32Array(n), history: new Array<Int32Array>(n), priorVax: new Array<Int32Array>(n), vaxImputed: new Uint8Array(n), onsetImputed: new Uint8Array(n), namedDays: new Array<Int32Array>(n), medicines: new Array<Int32Array>(n),
     vaccineKinds: new Array<Int32Array>(n),
     vaccines: new Array<Int32Array>(n), doses: new Array<Int32Array>(n), sites: new Array<Int32Array>(n), lots: new Array<Int32Array>(n), lotNames: [], events: new Array<Int32Array>(n),
     splttype: new Array<string>(n), narrative: new Array<Int32Array>(n), identifiable: new Uint8Array(n), completeness: new Uint8Array(n),
@@ -247,10 +260,13 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
     f.vaxDay[i] = dayOf(details.vaxDate[i]);
     f.onsetDay[i] = dayOf(details.onsetDate[i]);
     f.receivedDay[i] = dayOf(details.received[i]);
+    f.writtenDay[i] = details.rptDate ? dayOf(details.rptDate[i]) : -1;
     f.vaxImputed[i] = imputedLevel(details.vaxDate[i]);
     f.onsetImputed[i] = imputedLevel(details.onsetDate[i]);
     f.namedDays[i] = lists.pack(namedDaysOf(details.narrative?.[i] ?? null));
     f.medicines[i] = lists.packShared(medicineTokens(details.otherMeds?.[i]));
+    f.history[i] = lists.packShared(medicineTokens(details.history?.[i]));
+    f.priorVax[i] = lists.pack(narrativeTokens(details.priorVax?.[i] ?? null));
     f.vaccines[i] = lists.packShared(runOf(vaxStart, name, i));
     f.vaccineKinds[i] = lists.packShared(vaccineKindsOf(Array.from(f.vaccines[i], (k) => (k >= 0 ? strings[k] : ''))));
     const lots: number[] = [];

@@ -236,10 +236,12 @@ function mayLink(pattern: number): boolean {
 export function streamPairs(details: LinkageColumns, options: LinkageOptions, lowerBound: number,
   visit: (a: number, b: number, pattern: number, weight: number, linkWeight: number) => void): PairPasses {
   const f = linkageFeatures(details);
-  const evidence = patientEvidence(details.narrative, f.count);
+  const evidence = patientEvidence(details.narrative, f.count, details);
   if (options.releaseText) {
     details.narrative = null;
     details.otherMeds = null;
+    details.history = null;
+    details.priorVax = null;
   }
   // Template shares: per report, the candidate reports with a near-identical narrative (the top narrative level).
   const narrativeDigit = RADIX.slice(0, NARRATIVE).reduce((x, r) => x * r, 1);

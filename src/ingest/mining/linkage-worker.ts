@@ -8,6 +8,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { linkReports } from '../linkage/link.js';
+import { LINKAGE_TEXT, type LinkageText } from '../linkage/features.js';
 import type { LinkageStart } from './linkage-step.js';
 
 type Text = Array<string | null> | null;
@@ -33,15 +34,14 @@ function append(into: Text | undefined, chunk: Text): Text {
   return column;
 }
 
-parentPort!.on('message', (message: LinkageStart | { narrative: Text; otherMeds: Text }) => {
+parentPort!.on('message', (message: LinkageStart | Record<LinkageText, Text>) => {
   if (start === null) {
     start = message as LinkageStart;
     taken = new Int32Array(start.taken);
   } else {
-    const chunk = message as { narrative: Text; otherMeds: Text };
+    const chunk = message as Record<LinkageText, Text>;
     const { columns } = start;
-    columns.narrative = append(received === 0 ? undefined : columns.narrative, chunk.narrative);
-    columns.otherMeds = append(received === 0 ? undefined : columns.otherMeds, chunk.otherMeds);
+    for (const field of LINKAGE_TEXT) columns[field] = append(received === 0 ? undefined : columns[field], chunk[field]);
     received++;
     Atomics.add(taken, 0, 1);
     Atomics.notify(taken, 0);
