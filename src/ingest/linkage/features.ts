@@ -221,19 +221,48 @@ function runOf(start: Int32Array, values: Int32Array, i: number): Int32Array {
   return sortedDistinct(Array.from(values.subarray(from, to)));
 }
 
-/** The linkage's values of every report of `details` (see LinkageFeatures). */
-export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
+/** The values of LinkageFeatures read from the text (LINKAGE_TEXT), per report. */
+export type LinkageTextValues = Pick<LinkageFeatures, 'namedDays' | 'medicines' | 'history' | 'priorVax' | 'narrative'>;
+
+/** The text values of `count` reports without text (every list empty), to be read row by row (readTextValues). */
+export function emptyTextValues(count: number): LinkageTextValues {
+  const none = (): Int32Array[] => new Array<Int32Array>(count).fill(EMPTY);
+  return { namedDays: none(), medicines: none(), history: none(), priorVax: none(), narrative: none() };
+}
+
+/** Sets row i of `v` from that report's text (null or undefined: blank), its lists packed by `lists`. */
+export function readTextValues(v: LinkageTextValues, lists: ListPacker, i: number, text: Partial<Record<LinkageText, string | null>>): void {
+  v.namedDays[i] = lists.pack(namedDaysOf(text.narrative ?? null));
+  v.medicines[i] = lists.packShared(medicineTokens(text.otherMeds));
+  v.history[i] = lists.packShared(medicineTokens(text.history));
+  v.priorVax[i] = lists.pack(narrativeTokens(text.priorVax ?? null));
+  v.narrative[i] = lists.pack(narrativeTokens(text.narrative ?? null));
+}
+
+/**
+ * The linkage's values of every report of `details` (see LinkageFeatures); `text`: the values of
+ * its text when they were read already (readTextValues, a chunk at a time as the build's linkage
+ * thread receives the text: linkage-text.ts), the text columns of `details` then unread.
+ */
+export function linkageFeatures(details: LinkageColumns, text?: LinkageTextValues): LinkageFeatures {
   const n = details.count;
   const strings = details.strings;
-  const f: LinkageFeatures = {
-    count: n, vaersId: details.id, age: new Float64Array(n), sex: new Uint8Array(n), state: new Int32Array(n), vaxDay: new Int32Array(n),
-    onsetDay: new Int32Array(n), receivedDay: new Int32Array(n), writtenDay: new Int32Array(n), history: new Array<Int32Array>(n), priorVax: new Array<Int32Array>(n), vaxImputed: new Uint8Array(n), onsetImputed: new Uint8Array(n), namedDays: new Array<Int32Array>(n), medicines: new Array<Int32Array>(n),
-    vaccineKinds: new Array<Int32Array>(n),
-    vaccines: new Array<Int32Array>(n), doses: new Array<Int32Array>(n), sites: new Array<Int32Array>(n), lots: new Array<Int32Array>(n), lotNames: [], events: new Array<Int32Array>(n),
-    splttype: new Array<string>(n), narrative: new Array<Int32Array>(n), identifiable: new Uint8Array(n), completeness: new Uint8Array(n),
-  };
   // The lists as views into shared chunks (pack.ts: a small typed array each costs twice the memory).
   const lists = new ListPacker();
+  const read = text ?? emptyTextValues(n);
+  if (!text) {
+    for (let i = 0; i < n; i++) {
+      readTextValues(read, lists, i, { narrative: details.narrative?.[i], otherMeds: details.otherMeds?.[i], history: details.history?.[i], priorVax: details.priorVax?.[i] });
+    }
+  }
+  const f: LinkageFeatures = {
+    count: n, vaersId: details.id, age: new Float64Array(n), sex: new Uint8Array(n), state: new Int32Array(n), vaxDay: new Int32Array(n),
+    onsetDay: new Int32Array(n), receivedDay: new Int32Array(n), writtenDay: new Int32Array(n), vaxImputed: new Uint8Array(n), onsetImputed: new Uint8Array(n),
+    ...read,
+    vaccineKinds: new Array<Int32Array>(n),
+    vaccines: new Array<Int32Array>(n), doses: new Array<Int32Array>(n), sites: new Array<Int32Array>(n), lots: new Array<Int32Array>(n), lotNames: [], events: new Array<Int32Array>(n),
+    splttype: new Array<string>(n), identifiable: new Uint8Array(n), completeness: new Uint8Array(n),
+  };
   const sexCode = (code: number): number => (SEX_CODES[code] === 'F' ? 1 : SEX_CODES[code] === 'M' ? 2 : 0);
   const { start: vaxStart, name, lot, dose, site } = details.vaccines;
   const cell = (column: Int32Array | undefined, k: number): string => (column && column[k] >= 0 ? strings[column[k]].trim().toUpperCase() : '');
@@ -263,10 +292,6 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
     f.writtenDay[i] = details.rptDate ? dayOf(details.rptDate[i]) : -1;
     f.vaxImputed[i] = imputedLevel(details.vaxDate[i]);
     f.onsetImputed[i] = imputedLevel(details.onsetDate[i]);
-    f.namedDays[i] = lists.pack(namedDaysOf(details.narrative?.[i] ?? null));
-    f.medicines[i] = lists.packShared(medicineTokens(details.otherMeds?.[i]));
-    f.history[i] = lists.packShared(medicineTokens(details.history?.[i]));
-    f.priorVax[i] = lists.pack(narrativeTokens(details.priorVax?.[i] ?? null));
     f.vaccines[i] = lists.packShared(runOf(vaxStart, name, i));
     f.vaccineKinds[i] = lists.packShared(vaccineKindsOf(Array.from(f.vaccines[i], (k) => (k >= 0 ? strings[k] : ''))));
     const lots: number[] = [];
@@ -288,7 +313,6 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
     f.events[i] = lists.packShared(runOf(details.events.start, details.events.term, i));
     const splt = details.splttype[i];
     f.splttype[i] = splt >= 0 ? strings[splt].toUpperCase().replace(/[^A-Z0-9]/g, '') : '';
-    f.narrative[i] = lists.pack(narrativeTokens(details.narrative?.[i] ?? null));
     const known = (Number.isNaN(f.age[i]) ? 0 : 1) + (f.sex[i] > 0 ? 1 : 0) + (f.state[i] >= 0 ? 1 : 0) + (f.vaxDay[i] >= 0 ? 1 : 0)
       + (f.onsetDay[i] >= 0 ? 1 : 0) + (f.lots[i].length > 0 ? 1 : 0) + (f.splttype[i] !== '' ? 1 : 0) + (f.narrative[i].length > 0 ? 1 : 0);
     f.completeness[i] = known;

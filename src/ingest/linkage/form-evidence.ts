@@ -4,7 +4,7 @@
  * Round 8's wrong clusters and the twins of earlier rounds differed in what the linkage did not
  * read: HISTORY, PRIOR_VAX, RPT_DATE, a case's number in the narrative, the numbers a form writes.
  *
- * Per report (`formEvidence`):
+ * Per report (`readFormEvidence`, row by row into `emptyFormEvidence`; patient-evidence.ts reads it with the rest):
  * - `caseLabel`: the label a narrative gives its patient among several ("Case 1 -- Local reddened
  *   area", "Case 2 -- ..."; "patient #2", "pt #1", "child 3", "twin A", "baby B", "triplet C"),
  *   as a hash, 0 when none: two labels that differ are two patients of one reporter;
@@ -74,20 +74,19 @@ export interface FormEvidence {
   sibling: Uint8Array;
 }
 
-/** The form evidence of every report (see FormEvidence); the text columns null or absent give none. */
-export function formEvidence(count: number, narrative: ReadonlyArray<string | null> | null | undefined,
-  history: ReadonlyArray<string | null> | null | undefined, priorVax: ReadonlyArray<string | null> | null | undefined): FormEvidence {
-  const e: FormEvidence = { caseLabel: new Int32Array(count), numbers: new Array<Int32Array>(count).fill(EMPTY), sibling: new Uint8Array(count) };
-  for (let i = 0; i < count; i++) {
-    const text = narrative?.[i];
-    if (text) {
-      const label = caseLabelOf(text);
-      e.caseLabel[i] = label === '' ? 0 : hash(label) || 1;
-      e.numbers[i] = numbersOf(text);
-    }
-    e.sibling[i] = fieldsNamingSibling(history?.[i], priorVax?.[i]);
+/** The form evidence of `count` reports without text (every text blank), to be read row by row (readFormEvidence). */
+export function emptyFormEvidence(count: number): FormEvidence {
+  return { caseLabel: new Int32Array(count), numbers: new Array<Int32Array>(count).fill(EMPTY), sibling: new Uint8Array(count) };
+}
+
+/** Sets row i of `e` from that report's SYMPTOM_TEXT, HISTORY and PRIOR_VAX (null or undefined: blank). */
+export function readFormEvidence(e: FormEvidence, i: number, narrative: string | null | undefined, history: string | null | undefined, priorVax: string | null | undefined): void {
+  if (narrative) {
+    const label = caseLabelOf(narrative);
+    e.caseLabel[i] = label === '' ? 0 : hash(label) || 1;
+    e.numbers[i] = numbersOf(narrative);
   }
-  return e;
+  e.sibling[i] = fieldsNamingSibling(history, priorVax);
 }
 
 /** Whether the two narratives label their patients otherwise ("Case 1" and "Case 2"; see the module header). */

@@ -18,7 +18,7 @@ import { jaccard } from './compare.js';
 import { oneSenderNumbers, otherNumberedPatient, otherSuffix, sameSeries } from './case-numbers.js';
 import { NO_MEDICINE, type LinkageFeatures } from './features.js';
 import { equal, lotsDisagree, otherDosesOrSites, otherVaccination } from './vaccinations.js';
-import { citesReaction, formEvidence, otherCaseLabels, otherHistories, otherNumbers, otherSiblingFields, type FormEvidence } from './form-evidence.js';
+import { citesReaction, emptyFormEvidence, otherCaseLabels, readFormEvidence, otherHistories, otherNumbers, otherSiblingFields, type FormEvidence } from './form-evidence.js';
 
 /** What a report's narrative says of its patient (see the module header); NaN / 0 / false when it says nothing. */
 export interface PatientEvidence {
@@ -100,22 +100,34 @@ export function namesSibling(text: string): boolean {
  */
 export function patientEvidence(narratives: ReadonlyArray<string | null> | null | undefined, count: number,
   fields: { history?: ReadonlyArray<string | null> | null; priorVax?: ReadonlyArray<string | null> | null } = {}): PatientEvidence {
-  const form = formEvidence(count, narratives, fields.history, fields.priorVax);
-  const e: PatientEvidence = {
-    statedAge: new Float64Array(count).fill(NaN), ageBand: new Float64Array(count).fill(NaN), pronounSex: new Uint8Array(count),
-    group: new Uint8Array(count), sibling: new Uint8Array(count), measures: new Array<number[]>(count).fill([]), templateShare: new Int32Array(count), form,
-  };
-  for (let i = 0; i < count; i++) {
-    const text = narratives?.[i];
-    if (!text) continue;
-    e.statedAge[i] = statedAgeOf(text);
-    e.ageBand[i] = ageBandOf(text);
-    e.pronounSex[i] = pronounSexOf(text);
-    e.group[i] = isGroupNarrative(text) ? 1 : 0;
-    e.sibling[i] = namesSibling(text) ? 1 : 0;
-    e.measures[i] = measuresOf(text);
-  }
+  const e = emptyPatientEvidence(count);
+  for (let i = 0; i < count; i++) readPatientEvidence(e, i, narratives?.[i], fields.history?.[i], fields.priorVax?.[i]);
   return e;
+}
+
+/**
+ * The evidence of `count` reports without text (what patientEvidence gives for every text null), to
+ * be read row by row (readPatientEvidence: the build's linkage thread reads its text a chunk at a
+ * time, linkage-text.ts).
+ */
+export function emptyPatientEvidence(count: number): PatientEvidence {
+  return {
+    statedAge: new Float64Array(count).fill(NaN), ageBand: new Float64Array(count).fill(NaN), pronounSex: new Uint8Array(count),
+    group: new Uint8Array(count), sibling: new Uint8Array(count), measures: new Array<number[]>(count).fill([]), templateShare: new Int32Array(count),
+    form: emptyFormEvidence(count),
+  };
+}
+
+/** Sets row i of `e` (as patientEvidence) from that report's SYMPTOM_TEXT, HISTORY and PRIOR_VAX (null or undefined: blank). */
+export function readPatientEvidence(e: PatientEvidence, i: number, text: string | null | undefined, history: string | null | undefined, priorVax: string | null | undefined): void {
+  readFormEvidence(e.form, i, text, history, priorVax);
+  if (!text) return;
+  e.statedAge[i] = statedAgeOf(text);
+  e.ageBand[i] = ageBandOf(text);
+  e.pronounSex[i] = pronounSexOf(text);
+  e.group[i] = isGroupNarrative(text) ? 1 : 0;
+  e.sibling[i] = namesSibling(text) ? 1 : 0;
+  e.measures[i] = measuresOf(text);
 }
 
 /** Onset dates further apart than this many days are two events (two episodes, or two patients). */

@@ -13,6 +13,7 @@
 import { Worker } from 'node:worker_threads';
 import { linkReports } from '../linkage/link.js';
 import { LINKAGE_TEXT, type LinkageColumns, type LinkageText } from '../linkage/features.js';
+import type { LinkageTextChunk } from '../linkage/linkage-text.js';
 import type { LinkageSummary } from '../../domain/store-schema.js';
 import type { LinkageResult } from '../linkage/types.js';
 import type { ReportLinkRow } from '../../domain/store-schema.js';
@@ -115,6 +116,9 @@ export const TEXT_CHUNK = TEXT_CHUNK_REPORTS;
 /** The longest sendColumns waits for the worker to take a chunk before it sends the rest without waiting (ms). */
 const TEXT_WAIT_MS = 5_000;
 
+/** A message of text to the linkage worker (after LinkageStart): LINKAGE_TEXT's values of the reports from `start` on (a column null: blank). */
+export type LinkageTextMessage = { start: number } & LinkageTextChunk;
+
 /**
  * The first message to the linkage worker (linkage-worker.ts): the columns without their text,
  * the number of text messages that follow (each LINKAGE_TEXT's values for the next TEXT_CHUNK
@@ -149,7 +153,8 @@ async function sendColumns(worker: Worker, details: ReportDetails, columns: Link
     for (let seen = Atomics.load(taken, 0); wait && seen < k - 1; seen = Atomics.load(taken, 0)) {
       if (Atomics.wait(taken, 0, seen, TEXT_WAIT_MS) === 'timed-out') wait = false;
     }
-    worker.postMessage(Object.fromEntries(LINKAGE_TEXT.map((field) => [field, chunk.columns[field]])));
+    const message: LinkageTextMessage = { start: chunk.start, ...Object.fromEntries(LINKAGE_TEXT.map((field) => [field, chunk.columns[field]])) };
+    worker.postMessage(message);
     k++;
   }
 }
