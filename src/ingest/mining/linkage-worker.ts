@@ -1,9 +1,10 @@
 /**
  * Worker thread of the build's duplicate-report linkage (linkage-step.ts `linkInWorker`): it
  * receives the linkage's report columns (a structured clone of linkage-step.ts `linkageColumnsOf`: the
- * columns first, without their text, then the text in chunks, linkage-step.ts sendColumns), reads
- * each chunk's text values and patient evidence as it arrives and lets the chunk go
- * (src/ingest/linkage/linkage-text.ts: the thread never holds the whole text), then runs
+ * columns first, without their text, then the text in chunks, linkage-step.ts sendColumns), takes
+ * each chunk as it arrives and reads its text values and patient evidence, a chunk a turn, letting
+ * it go once read (src/ingest/linkage/linkage-text.ts: the thread holds only the chunks not read
+ * yet, never the whole text unless the text comes much faster than it is read), then runs
  * src/ingest/linkage `linkReports` on them and answers `{ok: true, representative, links,
  * summary}` (`representative` transferred), or `{ok: false, message}` when the linkage threw. It
  * runs while the main thread counts and the pool fits (build.ts), so both cores work meanwhile.
@@ -15,7 +16,6 @@ import type { LinkageStart, LinkageTextMessage } from './linkage-step.js';
 
 let start: LinkageStart | null = null;
 let text: LinkageTextReader | null = null;
-let received = 0;
 let taken: Int32Array;
 let failure: Error | null = null;
 
@@ -29,21 +29,38 @@ function run(start: LinkageStart): void {
   }
 }
 
+/**
+ * Reads the oldest chunk waiting, one chunk a turn of the event loop (setImmediate), so that the
+ * messages are taken as they come (the sender waits for that, linkage-step.ts sendColumns) while
+ * the chunks are read: only the chunks not read yet are held, and the linkage runs after the last.
+ */
+function readNext(): void {
+  const message = waiting.shift();
+  if (message === undefined) return;
+  const { start: from, ...chunk } = message;
+  try {
+    if (!failure) text!.read(from, chunk);
+  } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
+  }
+  read++;
+  if (read === start!.textChunks) run(start!);
+  else if (waiting.length > 0) setImmediate(readNext);
+}
+
+const waiting: LinkageTextMessage[] = [];
+let read = 0;
+
 parentPort!.on('message', (message: LinkageStart | LinkageTextMessage) => {
   if (start === null) {
     start = message as LinkageStart;
     taken = new Int32Array(start.taken);
     if (start.textChunks > 0) text = new LinkageTextReader(start.columns.count);
-  } else {
-    const { start: from, ...chunk } = message as LinkageTextMessage;
-    try {
-      if (!failure) text!.read(from, chunk);
-    } catch (error) {
-      failure = error instanceof Error ? error : new Error(String(error));
-    }
-    received++;
-    Atomics.add(taken, 0, 1);
-    Atomics.notify(taken, 0);
+    else run(start);
+    return;
   }
-  if (received === start.textChunks) run(start);
+  waiting.push(message as LinkageTextMessage);
+  if (waiting.length === 1) setImmediate(readNext);
+  Atomics.add(taken, 0, 1);
+  Atomics.notify(taken, 0);
 });
