@@ -33,6 +33,8 @@ export const READ_MEMORY_LIMIT = '2GB';
  */
 export type DuckdbReadOptions = ReadVaersOptions & {
   scratch: string;
+  /** Reports whose rows the details query sorts at once (duckdb-details.ts DETAILS_BATCH; tests give a small one). */
+  detailsBatch?: number;
   /** Hears each step's seconds (transcoding and read_csv per kind, the join's tables, lists, skips, details, text): bench/read-duckdb.ts. */
   onStep?: (step: string, seconds: number) => void;
 };
@@ -72,7 +74,7 @@ export async function readVaersWithDuckdb(dir: string, options: DuckdbReadOption
     const reading = (async () => {
       const lists = await timed('report lists', () => vaersReportLists(c));
       const { reportsRead, skipped } = await timed('skips', () => vaersSkipped(c, folder));
-      return { lists, reportsRead, skipped, details: await timed('details', () => vaersReportDetails(c, folder, headers)) };
+      return { lists, reportsRead, skipped, details: await timed('details', () => vaersReportDetails(c, folder, headers, options.detailsBatch)) };
     })();
     const [read, copied] = await Promise.allSettled([reading, copying]);
     textConnection?.closeSync();
