@@ -8,9 +8,10 @@
  * build's scratch text file (report-text.ts). The same answers as read.ts readVaers, which stays
  * the reader of the tests, benches and tools that want the narratives on the heap.
  *
- * The read's own DuckDB database is in memory, capped at READ_MEMORY_LIMIT; beyond that it spills,
- * like the transcoded CSVs, into the scratch folder `scratch`, which is created (an older one
- * removed) and removed whatever happens.
+ * The read's own DuckDB database is a file in the scratch folder `scratch` (with its spill and the
+ * transcoded CSVs), its memory capped at READ_MEMORY_LIMIT (the full download's raw tables do not
+ * fit: an in-memory database ran out at the cap); the folder is created (an older one removed) and
+ * removed whatever happens.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -33,6 +34,8 @@ export const READ_MEMORY_LIMIT = '2GB';
  */
 export type DuckdbReadOptions = ReadVaersOptions & {
   scratch: string;
+  /** Reports whose rows the details query sorts at once (duckdb-details.ts DETAILS_BATCH; tests give a small one). */
+  detailsBatch?: number;
   /** Hears each step's seconds (transcoding and read_csv per kind, the join's tables, lists, skips, details, text): bench/read-duckdb.ts. */
   onStep?: (step: string, seconds: number) => void;
 };
@@ -52,7 +55,10 @@ export async function readVaersWithDuckdb(dir: string, options: DuckdbReadOption
   try {
     await rm(options.scratch, { recursive: true, force: true });
     await mkdir(options.scratch);
-    instance = await DuckDBInstance.create(':memory:', { memory_limit: READ_MEMORY_LIMIT, temp_directory: join(options.scratch, 'spill') });
+    // A database file in the scratch folder, not ':memory:', and its intermediate tables plain tables, not TEMP ones: the
+    // full download's raw and intermediate tables (2.1 million reports) outgrow the memory cap, and a file's blocks can be
+    // evicted and read again where an in-memory or temporary table's could not (DuckDB ran out at the cap).
+    instance = await DuckDBInstance.create(join(options.scratch, 'read.duckdb'), { memory_limit: READ_MEMORY_LIMIT, temp_directory: join(options.scratch, 'spill') });
     connection = await instance.connect();
     const c = connection;
     const step = options.onStep;
@@ -72,7 +78,7 @@ export async function readVaersWithDuckdb(dir: string, options: DuckdbReadOption
     const reading = (async () => {
       const lists = await timed('report lists', () => vaersReportLists(c));
       const { reportsRead, skipped } = await timed('skips', () => vaersSkipped(c, folder));
-      return { lists, reportsRead, skipped, details: await timed('details', () => vaersReportDetails(c, folder, headers)) };
+      return { lists, reportsRead, skipped, details: await timed('details', () => vaersReportDetails(c, folder, headers, options.detailsBatch)) };
     })();
     const [read, copied] = await Promise.allSettled([reading, copying]);
     textConnection?.closeSync();
