@@ -137,8 +137,9 @@ export interface LinkageStart {
  * build's scratch file (report-text.ts textChunks: this thread never holds the whole text), with
  * at most two messages waiting in the worker's queue (this thread waits, Atomics.wait, for the
  * worker to take the one before; after TEXT_WAIT_MS without it, the rest is sent at once): so the
- * serialized text waiting in the queue is two chunks, not a second copy of every narrative beside
- * the worker's (docs/architecture.md "Scale").
+ * serialized text waiting in the queue is two chunks, not a second copy of every narrative; the
+ * worker reads each chunk's values as it comes and lets the chunk go (linkage-worker.ts), so it
+ * holds no copy of the whole text either (docs/architecture.md "Scale").
  */
 async function sendColumns(worker: Worker, details: ReportDetails, columns: LinkageColumns, textChunk: number): Promise<void> {
   const kept = LINKAGE_TEXT.some((field) => !!details[field]) || !!details.text;
