@@ -18,37 +18,37 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
   "measured_round": 9,
   "rules_frozen": "67ffa82",
   "pair_precision": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 92,
+    "n": 95,
+    "value": 0.9684,
+    "wilson_low": 0.9112,
+    "wilson_high": 0.9892
   },
   "pair_recall": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 92,
+    "n": 93,
+    "value": 0.9892,
+    "wilson_low": 0.9416,
+    "wilson_high": 0.9981
   },
   "cluster_precision": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 76,
+    "n": 78,
+    "value": 0.9744,
+    "wilson_low": 0.9112,
+    "wilson_high": 0.9929
   },
   "same_case_clusters_whole": {
-    "k": 0,
-    "n": 0,
-    "value": null,
-    "wilson_low": null,
-    "wilson_high": null
+    "k": 76,
+    "n": 76,
+    "value": 1,
+    "wilson_low": 0.9519,
+    "wilson_high": 1
   },
-  "pair_precision_weighted": -1,
-  "pair_recall_weighted": -1,
-  "second_reading_pairs_measured": 0,
-  "kappa_measured": -1,
+  "pair_precision_weighted": 0.9684,
+  "pair_recall_weighted": 0.0204,
+  "second_reading_pairs_measured": 40,
+  "kappa_measured": 0.9509,
   "second_reading_pairs_round_8": 40,
   "kappa_round_8": 1,
   "pair_precision_round_8_post_hoc": {
