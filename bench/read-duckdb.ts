@@ -140,7 +140,10 @@ async function buildRead(which: 'build' | 'details' | 'before'): Promise<void> {
       console.log(`read before ${vaers}: ${data.reports.length} reports kept; ${figures(t0, cpu0, 'one phase')}`);
       return;
     }
-    const onStep = (name: string, seconds: number): void => void notes.push(`${name} ${seconds.toFixed(1)} s`);
+    const onStep = (name: string, seconds: number): void => {
+      notes.push(`${name} ${seconds.toFixed(1)} s`);
+      console.error(`  step ${name} ${seconds.toFixed(1)} s, RSS ${(process.memoryUsage().rss / 2 ** 30).toFixed(2)} GiB`);
+    };
     const data = await readVaersWithDuckdb(vaers, { narratives: true, text, scratch: path.join(scratch, 'read'), onStep });
     notes.push(`build's read ${((performance.now() - t1) / 1000).toFixed(1)} s`);
     if (streamed) {
