@@ -30,10 +30,11 @@ import { scanFolder, SourceHashes } from './sources.js';
 
 /**
  * DuckDB's memory cap for the read's database (it spills into the scratch folder beyond it): a
- * quarter of the machine's memory, at least 2 GiB and at most 6 GiB (os.totalmem). 2 GiB was too
- * little for the full download (2.1 million reports): the details' ordered query ran out.
+ * quarter of the machine's memory, at least 2 GiB and at most 4 GiB (os.totalmem). 2 GiB was too
+ * little for the full download (2.1 million reports): the details' ordered query ran out; 4 GiB
+ * reads it (bench/read-duckdb.ts --mode build: peak RSS 5.4 GiB, 6 GiB gave 6.6).
  */
-export const READ_MEMORY_LIMIT = `${Math.round(Math.min(6 * 2 ** 10, Math.max(2 * 2 ** 10, totalmem() / 4 / 2 ** 20)))}MiB`;
+export const READ_MEMORY_LIMIT = `${Math.round(Math.min(4 * 2 ** 10, Math.max(2 * 2 ** 10, totalmem() / 4 / 2 ** 20)))}MiB`;
 
 /**
  * Options of `readVaersWithDuckdb`: those of readVaers, where `narratives` needs `text` (the
