@@ -7,7 +7,8 @@
  * them ("PHASE: done in W s (cpu C s)", src/ingest/mining/progress.ts), summed per kind (read,
  * counts, interactions, fits, link, rows, write), the rows of each analysis, and the machine's
  * 1-minute load (mean and max, sampled every 2 s). The last pair's stores are kept in `--out` for
- * bench/compare-stores.ts. Asserts nothing.
+ * bench/compare-stores.ts. Also per run the build's peak RSS (its summary) and, with
+ * REPORTING_SIGNALS_MEMORY=1 in the environment, its RSS after each phase. Asserts nothing.
  *
  * Figures (2 shared cores, 2026-11-28; issue 41's seventh round: main c300298 before, the rows
  * branch after (the exact KS band recursion, the memoised gamma quantile, the template share's hash
@@ -50,13 +51,15 @@ function load(): number {
 }
 
 /** Runs one build with `dist`'s cli.js into `out`; resolves with its phase lines, wall seconds and the load seen. */
-function runBuild(dist: string, vaers: string, out: string): Promise<{ phases: PhaseTime[]; wall: number; load: { mean: number; max: number } }> {
+function runBuild(dist: string, vaers: string, out: string): Promise<{ phases: PhaseTime[]; wall: number; load: { mean: number; max: number }; peakRss: number; rssAfter: Array<[string, number]> }> {
   const started = performance.now();
   const loads: number[] = [load()];
   const sampler = setInterval(() => loads.push(load()), 2000);
-  const child = spawn(process.execPath, [path.join(dist, 'cli.js'), 'build', '--vaers', vaers, '--analyses', 'default', '--narratives', '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(dist, 'cli.js'), 'build', '--vaers', vaers, '--analyses', 'default', '--narratives', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
+  let stdout = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   return new Promise((resolve, reject) => {
     child.on('close', (code) => {
       clearInterval(sampler);
@@ -65,7 +68,10 @@ function runBuild(dist: string, vaers: string, out: string): Promise<{ phases: P
         return;
       }
       const phases = [...stderr.matchAll(/^(.+): done in ([\d.]+) s \(cpu ([\d.]+) s\)/gm)].map((m) => ({ phase: m[1], wall: Number(m[2]), cpu: Number(m[3]) }));
-      resolve({ phases, wall: (performance.now() - started) / 1000, load: { mean: loads.reduce((a, b) => a + b, 0) / loads.length, max: Math.max(...loads) } });
+      // The build's summary (stdout, commands/build.ts) gives the process's peak RSS; REPORTING_SIGNALS_MEMORY=1 the RSS after each phase (progress.ts).
+      const peakRss = Number(/peak RSS\s+(\d+) MiB/.exec(stdout + stderr)?.[1] ?? NaN);
+      const rssAfter = [...stderr.matchAll(/^(.+): memory MiB: .*rss (\d+)/gm)].map((m): [string, number] => [m[1], Number(m[2])]);
+      resolve({ phases, wall: (performance.now() - started) / 1000, load: { mean: loads.reduce((a, b) => a + b, 0) / loads.length, max: Math.max(...loads) }, peakRss, rssAfter });
     });
   });
 }
@@ -87,7 +93,7 @@ for (let p = 0; p < pairs; p++) {
   for (const which of order) {
     const out = path.join(outDir, `${which}.duckdb`);
     rmSync(out, { force: true });
-    const { phases, wall, load: seen } = await runBuild(which === 'before' ? before : after, vaers, out);
+    const { phases, wall, load: seen, peakRss, rssAfter } = await runBuild(which === 'before' ? before : after, vaers, out);
     const sums = new Map<string, { wall: number; cpu: number }>();
     for (const { phase, wall: w, cpu } of phases) {
       const kind = kindOf(phase);
@@ -100,6 +106,8 @@ for (let p = 0; p < pairs; p++) {
     }
     const cells = kinds.map((k) => `${fmt(sums.get(k)?.wall ?? 0)} /${fmt(sums.get(k)?.cpu ?? 0)}`.padStart(23)).join('');
     console.log(`${`${which} ${p + 1}`.padEnd(12)}${cells}${fmt(wall)} s    ${seen.mean.toFixed(1)} / ${seen.max.toFixed(1)}`);
+    const highest = rssAfter.reduce<[string, number] | null>((h, x) => (h === null || x[1] > h[1] ? x : h), null);
+    console.log(`             peak RSS ${peakRss} MiB${highest ? `; RSS after a phase highest after ${highest[0]}: ${highest[1]} MiB (${rssAfter.map(([phase, rss]) => `${phase} ${rss}`).join(', ')})` : ''}`);
     console.log(`             rows: ${phases.filter((x) => x.phase.startsWith('rows ')).map((x) => `${x.phase.slice(5)} ${x.wall}/${x.cpu}`).join(', ')}`);
   }
 }

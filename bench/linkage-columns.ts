@@ -14,9 +14,9 @@ import { readVaers } from '../src/ingest/vaers/read.js';
 export async function realLinkageColumns(vaers: string, cache?: string): Promise<LinkageColumns> {
   if (cache && existsSync(cache)) {
     const cached = deserialize(readFileSync(cache)) as LinkageColumns;
-    // A cache written before round 7 lacks VAX_DOSE and VAX_SITE (features.ts doses, sites): read the files again.
-    if (cached.vaccines.dose && cached.vaccines.site) return cached;
-    console.log(`${cache} lacks the vaccines' doses and sites (written before issue 43 round 7): reading the files again`);
+    // A cache written before round 7 lacks VAX_DOSE and VAX_SITE (features.ts doses, sites), before round 9 HISTORY, PRIOR_VAX, RPT_DATE: read the files again.
+    if (cached.vaccines.dose && cached.vaccines.site && cached.history !== undefined && cached.priorVax !== undefined && cached.rptDate !== undefined) return cached;
+    console.log(`${cache} lacks the vaccines' doses and sites (round 7) or HISTORY, PRIOR_VAX and RPT_DATE (round 9): reading the files again`);
   }
   const started = performance.now();
   const d = (await readVaers(vaers, { narratives: true })).details;

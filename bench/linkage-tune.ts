@@ -3,7 +3,7 @@
  * labelled pair read so far (round 1's items and the member pairs of its clusters; round 3's fresh
  * pairs and measured-04; round 4's clusters; since round 6 round 5's pairs `r5` and the member
  * pairs of its clusters `t5-cluster`, by their same-case groups; since round 7 round 6's pairs `r6`
- * and its clusters `v6-cluster`; since round 8 round 7's pairs `r7` and its clusters `x7-cluster`), with weight, veto reason and the
+ * and its clusters `v6-cluster`; since round 8 round 7's pairs `r7` and its clusters `x7-cluster`; since round 9 round 8's pairs `r8` and its clusters `z8-cluster`), with weight, veto reason and the
  * fields that decide; per source, precision and recall over the decided pairs; every pair's row
  * written as TSV to $TSV (default /tmp/dup4/pairs.tsv). Prints the wrong pairs and the same-case
  * ones (`--all`: every pair). Asserts nothing. Reads no label of the measured packets.
@@ -62,9 +62,10 @@ for (const r of csv('test/fixtures/linkage/labelled-43-fresh.csv')) {
 }
 for (const r of fresh.values()) {
   const ids = r.vaers_ids.split(' ').map(Number);
-  const cluster = /^[QTVX]/.test(r.item_id);
+  const cluster = /^[QTVXZ]/.test(r.item_id);
   const src = r.item_id.startsWith('Q') ? 'q4-cluster' : r.item_id.startsWith('T') ? 't5-cluster' : r.item_id.startsWith('V') ? 'v6-cluster'
     : r.item_id.startsWith('X') ? 'x7-cluster' : r.item_id.startsWith('W') ? 'r7'
+      : r.item_id.startsWith('Z') ? 'z8-cluster' : r.item_id.startsWith('Y') ? 'r8'
       : r.item_id.startsWith('S') ? 'r5' : r.item_id.startsWith('U') ? 'r6' : r.labelled_by.includes('measured-04') ? 'm04' : 'fresh';
   if (!cluster) { pairs.push({ src, item: r.item_id, a: ids[0], b: ids[1], label: r.label, phrases: r.deciding_phrases }); continue; }
   pairs.push(...memberPairs(src, ids, r));

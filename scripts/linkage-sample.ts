@@ -46,9 +46,10 @@
  * reading of SECOND_PAIRS pairs drawn at random from the 250, in shuffled order, packet second-01
  * under `--second`, marked `second_reading` in the item list); `8` (round 8, on the rules frozen
  * for it: seed 20261203, rounds 1-7's items left out; 200 pairs Y001-Y200 in four packets of 50,
- * 80 clusters Z01-Z80 in four packets of 20, clusters-01a..01d; a second reading of 40 pairs).
+ * 80 clusters Z01-Z80 in four packets of 20, clusters-01a..01d; a second reading of 40 pairs); `9` (round 9,
+ * as round 8 on the rules frozen for it: seed 20261204, rounds 1-8's items left out; A001-A200, B01-B80).
  *
- * Run: npx tsx scripts/linkage-sample.ts [--round first|fresh|clusters4|5|6|7|8] [--vaers DIR] [--cache FILE] [--out FILE] [--packets DIR] [--second DIR]
+ * Run: npx tsx scripts/linkage-sample.ts [--round first|fresh|clusters4|5|6|7|8|9] [--vaers DIR] [--cache FILE] [--out FILE] [--packets DIR] [--second DIR]
  */
 import { createReadStream, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -113,10 +114,16 @@ const ROUNDS = {
     out: 'test/fixtures/linkage/sample-43-round8.csv', packets: '/work/wt/notes/s8/packets',
     allocation: [['linked', 96], ['w40', 44], ['w30', 32], ['w21', 16], ['w13', 7], ['w0', 4], ['wneg', 1]] as ReadonlyArray<readonly [string, number]>,
   },
+  // Round 9: as round 8, on the rules frozen for round 9 (67ffa82), rounds 1-8's items left out; item ids A001-A200 and B01-B80.
+  9: {
+    seed: 20261204, tuningShare: 0, clusters: 80, packetSize: 50, clusterPacketSize: 20, pairPrefix: 'A', clusterPrefix: 'B',
+    out: 'test/fixtures/linkage/sample-43-round9.csv', packets: '/work/wt/notes/s9/packets',
+    allocation: [['linked', 96], ['w40', 44], ['w30', 32], ['w21', 16], ['w13', 7], ['w0', 4], ['wneg', 1]] as ReadonlyArray<readonly [string, number]>,
+  },
 } as const;
 /** The pairs issue 43 names (read from the clusters the issue describes): they go to the tuning part. */
 /** Rounds 7 and 8: pairs of the draw read a second time by another blind reader (packet second-01, shuffled): 50 of 250, 40 of 200. */
-const SECOND_PAIRS_OF: Record<string, number> = { 7: 50, 8: 40 };
+const SECOND_PAIRS_OF: Record<string, number> = { 7: 50, 8: 40, 9: 40 };
 const NAMED: ReadonlyArray<readonly [number, number]> = [
   [261055, 261056], [224854, 224886], [205964, 205965], [205964, 206168], [205965, 206168], [238571, 256191],
 ];
@@ -125,11 +132,11 @@ const { values } = parseArgs({ options: {
   vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' }, round: { type: 'string', default: 'first' },
   out: { type: 'string' }, packets: { type: 'string' }, second: { type: 'string' },
 } });
-if (values.round !== 'first' && values.round !== 'fresh' && values.round !== 'clusters4' && values.round !== '5' && values.round !== '6' && values.round !== '7' && values.round !== '8') throw new Error(`--round: first, fresh, clusters4, 5, 6, 7 or 8, not ${values.round}`);
+if (!Object.hasOwn(ROUNDS, values.round!)) throw new Error(`--round: first, fresh, clusters4, 5, 6, 7, 8 or 9, not ${values.round}`);
 /** Rounds 5 to 7: measured pairs and clusters, every pair labelled before left out. */
-const LATER = values.round === '5' || values.round === '6' || values.round === '7' || values.round === '8';
+const LATER = /^[5-9]$/.test(values.round!);
 const SECOND_PAIRS = SECOND_PAIRS_OF[values.round] ?? 0;
-const ROUND = ROUNDS[values.round];
+const ROUND = ROUNDS[values.round as keyof typeof ROUNDS];
 const CLUSTER_PACKET_SIZE = 'clusterPacketSize' in ROUND ? ROUND.clusterPacketSize : ROUND.packetSize;
 const { seed: SEED, tuningShare: TUNING_SHARE, clusters: CLUSTERS, packetSize: PACKET_SIZE, allocation: ALLOCATION } = ROUND;
 values.out ??= ROUND.out;
@@ -147,9 +154,8 @@ if (values.round === 'fresh') {
 // Round 6: those and round 5's 250 pairs and 60 clusters. Round 7: those and round 6's 250 pairs and 60 clusters.
 if (LATER) {
   const before = [[ROUNDS.first.out, ['pair', 'cluster']], [ROUNDS.fresh.out, ['pair']], [ROUNDS.clusters4.out, ['cluster']]] as Array<readonly [string, readonly string[]]>;
-  if (values.round === '6' || values.round === '7' || values.round === '8') before.push([ROUNDS[5].out, ['pair', 'cluster']]);
-  if (values.round === '7' || values.round === '8') before.push([ROUNDS[6].out, ['pair', 'cluster']]);
-  if (values.round === '8') before.push([ROUNDS[7].out, ['pair', 'cluster']]);
+  // Every later round's earlier rounds (5 .. round - 1) left out too.
+  for (let r = 5; r < Number(values.round); r++) before.push([ROUNDS[r as 5 | 6 | 7 | 8].out, ['pair', 'cluster']]);
   for (const [file, kinds] of before) {
     for (const line of readFileSync(file, 'utf8').split('\n').slice(1).filter((l) => l !== '')) {
       const [, kind, list] = line.split(',');

@@ -17,6 +17,8 @@
  * - `vaccineKinds`: the sorted distinct hashes of the vaccines' kinds (VAX_NAME without its
  *   bracketed brand: `INFLUENZA (SEASONAL) (FLUZONE)` is `INFLUENZA (SEASONAL)`), empty when a
  *   vaccine is not specified: two reports of one vaccination name some kind in common;
+ * - `history`, `priorVax`, `writtenDay` (round 9): HISTORY's words as `medicines`, PRIOR_VAX's
+ *   as `narrative`, RPT_DATE's day (form-evidence.ts);
  * - `medicines`: the sorted distinct word hashes of OTHER_MEDS (as `narrative`), empty when blank,
  *   the one value NO_MEDICINE when it says none (`none`, `no`, `unknown`, `n/a`, ...):
  *   concomitant medicines, evidence both ways (compare.ts: none against a list disagrees, none
@@ -52,8 +54,13 @@ import { ListPacker } from './pack.js';
  * that hand-made fixtures and the benchmark's mixed reports need only these.
  */
 export type LinkageColumns = Pick<ReportDetails, 'count' | 'id' | 'received' | 'age' | 'sex' | 'state' | 'vaxDate' | 'onsetDate' | 'splttype' | 'narrative' | 'strings'>
-  & Partial<Pick<ReportDetails, 'otherMeds'>>
+  & Partial<Pick<ReportDetails, 'otherMeds' | 'history' | 'priorVax' | 'rptDate'>>
   & { vaccines: Pick<ReportDetails['vaccines'], 'start' | 'name' | 'lot'> & Partial<Pick<ReportDetails['vaccines'], 'dose' | 'site'>>; events: Pick<ReportDetails['events'], 'start' | 'term'> };
+
+/** The text columns the linkage reads: SYMPTOM_TEXT, OTHER_MEDS, and since issue 43 round 9 HISTORY and PRIOR_VAX (form-evidence.ts). */
+export const LINKAGE_TEXT = ['narrative', 'otherMeds', 'history', 'priorVax'] as const;
+/** One of LINKAGE_TEXT. */
+export type LinkageText = (typeof LINKAGE_TEXT)[number];
 
 /** The per-report values of the comparisons, column by column (index i: report row i). */
 export interface LinkageFeatures {
@@ -77,6 +84,12 @@ export interface LinkageFeatures {
   vaccineKinds: Int32Array[];
   /** The word hashes of OTHER_MEDS, sorted distinct; empty when none is stated. */
   medicines: Int32Array[];
+  /** The word hashes of HISTORY (as `medicines`: [NO_MEDICINE] when it says none), sorted distinct; empty when blank (round 9, form-evidence.ts). */
+  history: Int32Array[];
+  /** The word hashes of PRIOR_VAX (as `narrative`), sorted distinct; empty when blank (round 9, form-evidence.ts citesReaction). */
+  priorVax: Int32Array[];
+  /** Days since 1970-01-01 of RPT_DATE (the day the form was written), -1 when blank (round 9: a form cannot tell of an onset after it). */
+  writtenDay: Int32Array;
   vaccines: Int32Array[];
   /** Vaccine kind number * 10 + VAX_DOSE (1-9) per vaccine row giving one, sorted distinct (see the module header). */
   doses: Int32Array[];
@@ -208,19 +221,48 @@ function runOf(start: Int32Array, values: Int32Array, i: number): Int32Array {
   return sortedDistinct(Array.from(values.subarray(from, to)));
 }
 
-/** The linkage's values of every report of `details` (see LinkageFeatures). */
-export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
+/** The values of LinkageFeatures read from the text (LINKAGE_TEXT), per report. */
+export type LinkageTextValues = Pick<LinkageFeatures, 'namedDays' | 'medicines' | 'history' | 'priorVax' | 'narrative'>;
+
+/** The text values of `count` reports without text (every list empty), to be read row by row (readTextValues). */
+export function emptyTextValues(count: number): LinkageTextValues {
+  const none = (): Int32Array[] => new Array<Int32Array>(count).fill(EMPTY);
+  return { namedDays: none(), medicines: none(), history: none(), priorVax: none(), narrative: none() };
+}
+
+/** Sets row i of `v` from that report's text (null or undefined: blank), its lists packed by `lists`. */
+export function readTextValues(v: LinkageTextValues, lists: ListPacker, i: number, text: Partial<Record<LinkageText, string | null>>): void {
+  v.namedDays[i] = lists.pack(namedDaysOf(text.narrative ?? null));
+  v.medicines[i] = lists.packShared(medicineTokens(text.otherMeds));
+  v.history[i] = lists.packShared(medicineTokens(text.history));
+  v.priorVax[i] = lists.pack(narrativeTokens(text.priorVax ?? null));
+  v.narrative[i] = lists.pack(narrativeTokens(text.narrative ?? null));
+}
+
+/**
+ * The linkage's values of every report of `details` (see LinkageFeatures); `text`: the values of
+ * its text when they were read already (readTextValues, a chunk at a time as the build's linkage
+ * thread receives the text: linkage-text.ts), the text columns of `details` then unread.
+ */
+export function linkageFeatures(details: LinkageColumns, text?: LinkageTextValues): LinkageFeatures {
   const n = details.count;
   const strings = details.strings;
-  const f: LinkageFeatures = {
-    count: n, vaersId: details.id, age: new Float64Array(n), sex: new Uint8Array(n), state: new Int32Array(n), vaxDay: new Int32Array(n),
-    onsetDay: new Int32Array(n), receivedDay: new Int32Array(n), vaxImputed: new Uint8Array(n), onsetImputed: new Uint8Array(n), namedDays: new Array<Int32Array>(n), medicines: new Array<Int32Array>(n),
-    vaccineKinds: new Array<Int32Array>(n),
-    vaccines: new Array<Int32Array>(n), doses: new Array<Int32Array>(n), sites: new Array<Int32Array>(n), lots: new Array<Int32Array>(n), lotNames: [], events: new Array<Int32Array>(n),
-    splttype: new Array<string>(n), narrative: new Array<Int32Array>(n), identifiable: new Uint8Array(n), completeness: new Uint8Array(n),
-  };
   // The lists as views into shared chunks (pack.ts: a small typed array each costs twice the memory).
   const lists = new ListPacker();
+  const read = text ?? emptyTextValues(n);
+  if (!text) {
+    for (let i = 0; i < n; i++) {
+      readTextValues(read, lists, i, { narrative: details.narrative?.[i], otherMeds: details.otherMeds?.[i], history: details.history?.[i], priorVax: details.priorVax?.[i] });
+    }
+  }
+  const f: LinkageFeatures = {
+    count: n, vaersId: details.id, age: new Float64Array(n), sex: new Uint8Array(n), state: new Int32Array(n), vaxDay: new Int32Array(n),
+    onsetDay: new Int32Array(n), receivedDay: new Int32Array(n), writtenDay: new Int32Array(n), vaxImputed: new Uint8Array(n), onsetImputed: new Uint8Array(n),
+    ...read,
+    vaccineKinds: new Array<Int32Array>(n),
+    vaccines: new Array<Int32Array>(n), doses: new Array<Int32Array>(n), sites: new Array<Int32Array>(n), lots: new Array<Int32Array>(n), lotNames: [], events: new Array<Int32Array>(n),
+    splttype: new Array<string>(n), identifiable: new Uint8Array(n), completeness: new Uint8Array(n),
+  };
   const sexCode = (code: number): number => (SEX_CODES[code] === 'F' ? 1 : SEX_CODES[code] === 'M' ? 2 : 0);
   const { start: vaxStart, name, lot, dose, site } = details.vaccines;
   const cell = (column: Int32Array | undefined, k: number): string => (column && column[k] >= 0 ? strings[column[k]].trim().toUpperCase() : '');
@@ -247,10 +289,9 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
     f.vaxDay[i] = dayOf(details.vaxDate[i]);
     f.onsetDay[i] = dayOf(details.onsetDate[i]);
     f.receivedDay[i] = dayOf(details.received[i]);
+    f.writtenDay[i] = details.rptDate ? dayOf(details.rptDate[i]) : -1;
     f.vaxImputed[i] = imputedLevel(details.vaxDate[i]);
     f.onsetImputed[i] = imputedLevel(details.onsetDate[i]);
-    f.namedDays[i] = lists.pack(namedDaysOf(details.narrative?.[i] ?? null));
-    f.medicines[i] = lists.packShared(medicineTokens(details.otherMeds?.[i]));
     f.vaccines[i] = lists.packShared(runOf(vaxStart, name, i));
     f.vaccineKinds[i] = lists.packShared(vaccineKindsOf(Array.from(f.vaccines[i], (k) => (k >= 0 ? strings[k] : ''))));
     const lots: number[] = [];
@@ -272,7 +313,6 @@ export function linkageFeatures(details: LinkageColumns): LinkageFeatures {
     f.events[i] = lists.packShared(runOf(details.events.start, details.events.term, i));
     const splt = details.splttype[i];
     f.splttype[i] = splt >= 0 ? strings[splt].toUpperCase().replace(/[^A-Z0-9]/g, '') : '';
-    f.narrative[i] = lists.pack(narrativeTokens(details.narrative?.[i] ?? null));
     const known = (Number.isNaN(f.age[i]) ? 0 : 1) + (f.sex[i] > 0 ? 1 : 0) + (f.state[i] >= 0 ? 1 : 0) + (f.vaxDay[i] >= 0 ? 1 : 0)
       + (f.onsetDay[i] >= 0 ? 1 : 0) + (f.lots[i].length > 0 ? 1 : 0) + (f.splttype[i] !== '' ? 1 : 0) + (f.narrative[i].length > 0 ? 1 : 0);
     f.completeness[i] = known;

@@ -40,6 +40,7 @@ import { clusterLinks, REPRESENTATIVE_RULE, type WeightedPair } from './cluster.
 import { agreedFields, COMPARED_FIELDS, comparePair, identifiesCase, isExactDuplicate, levelsOf, RADIX } from './compare.js';
 import { estimate, type Estimates } from './estimate.js';
 import { linkageFeatures, type LinkageColumns, type LinkageFeatures } from './features.js';
+import type { LinkageTextReader } from './linkage-text.js';
 import { frequencyAdjustment, valueShares } from './frequency.js';
 import { differentPatients, patientEvidence, type PatientEvidence } from './patient-evidence.js';
 import { PINNED_WEIGHT, pinnedPerson, THIN_WEIGHT, thinLink } from './link-support.js';
@@ -110,6 +111,12 @@ export interface LinkageOptions {
   releaseText?: boolean;
   /** Pairs held between the two passes at most (default MAX_HELD_PAIRS; streamPairs). */
   maxHeld?: number;
+  /**
+   * The text's values and patient evidence read already, a chunk at a time (linkage-text.ts; the
+   * build's linkage thread): the text columns of `details` are then not read. Used once (the
+   * linkage adds its template shares to the evidence).
+   */
+  text?: LinkageTextReader;
 }
 
 /**
@@ -235,11 +242,14 @@ function mayLink(pattern: number): boolean {
  */
 export function streamPairs(details: LinkageColumns, options: LinkageOptions, lowerBound: number,
   visit: (a: number, b: number, pattern: number, weight: number, linkWeight: number) => void): PairPasses {
-  const f = linkageFeatures(details);
-  const evidence = patientEvidence(details.narrative, f.count);
+  if (options.text && options.text.count !== details.count) throw new Error(`linkage: the text read is of ${options.text.count} reports, the columns of ${details.count}`);
+  const f = linkageFeatures(details, options.text?.values);
+  const evidence = options.text?.evidence ?? patientEvidence(details.narrative, f.count, details);
   if (options.releaseText) {
     details.narrative = null;
     details.otherMeds = null;
+    details.history = null;
+    details.priorVax = null;
   }
   // Template shares: per report, the candidate reports with a near-identical narrative (the top narrative level).
   const narrativeDigit = RADIX.slice(0, NARRATIVE).reduce((x, r) => x * r, 1);

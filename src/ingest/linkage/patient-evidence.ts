@@ -18,6 +18,7 @@ import { jaccard } from './compare.js';
 import { oneSenderNumbers, otherNumberedPatient, otherSuffix, sameSeries } from './case-numbers.js';
 import { NO_MEDICINE, type LinkageFeatures } from './features.js';
 import { equal, lotsDisagree, otherDosesOrSites, otherVaccination } from './vaccinations.js';
+import { citesReaction, emptyFormEvidence, otherCaseLabels, readFormEvidence, otherHistories, otherNumbers, otherSiblingFields, type FormEvidence } from './form-evidence.js';
 
 /** What a report's narrative says of its patient (see the module header); NaN / 0 / false when it says nothing. */
 export interface PatientEvidence {
@@ -35,6 +36,8 @@ export interface PatientEvidence {
   measures: number[][];
   /** Number of other candidate reports whose narrative is near identical (word-set Jaccard >= 0.8); set by the linkage (link.ts). */
   templateShare: Int32Array;
+  /** What the narrative's case label and numbers, HISTORY and PRIOR_VAX say (form-evidence.ts; round 9). */
+  form: FormEvidence;
 }
 
 const AGE = /\b(\d{1,3}(?:\.\d)?)[- ]?(year|yr|month|mo|week|wk)s?[- ]?(?:old|of age)\b/i;
@@ -91,23 +94,40 @@ export function namesSibling(text: string): boolean {
   return SIBLING.test(text);
 }
 
-/** The evidence of every report of `narratives` (index i: report row i; null: no narrative). */
-export function patientEvidence(narratives: ReadonlyArray<string | null> | null | undefined, count: number): PatientEvidence {
-  const e: PatientEvidence = {
+/**
+ * The evidence of every report of `narratives` (index i: report row i; null: no narrative); `fields`: HISTORY and
+ * PRIOR_VAX per report (round 9: a sibling named there counts as in the narrative; form-evidence.ts).
+ */
+export function patientEvidence(narratives: ReadonlyArray<string | null> | null | undefined, count: number,
+  fields: { history?: ReadonlyArray<string | null> | null; priorVax?: ReadonlyArray<string | null> | null } = {}): PatientEvidence {
+  const e = emptyPatientEvidence(count);
+  for (let i = 0; i < count; i++) readPatientEvidence(e, i, narratives?.[i], fields.history?.[i], fields.priorVax?.[i]);
+  return e;
+}
+
+/**
+ * The evidence of `count` reports without text (what patientEvidence gives for every text null), to
+ * be read row by row (readPatientEvidence: the build's linkage thread reads its text a chunk at a
+ * time, linkage-text.ts).
+ */
+export function emptyPatientEvidence(count: number): PatientEvidence {
+  return {
     statedAge: new Float64Array(count).fill(NaN), ageBand: new Float64Array(count).fill(NaN), pronounSex: new Uint8Array(count),
     group: new Uint8Array(count), sibling: new Uint8Array(count), measures: new Array<number[]>(count).fill([]), templateShare: new Int32Array(count),
+    form: emptyFormEvidence(count),
   };
-  for (let i = 0; i < count; i++) {
-    const text = narratives?.[i];
-    if (!text) continue;
-    e.statedAge[i] = statedAgeOf(text);
-    e.ageBand[i] = ageBandOf(text);
-    e.pronounSex[i] = pronounSexOf(text);
-    e.group[i] = isGroupNarrative(text) ? 1 : 0;
-    e.sibling[i] = namesSibling(text) ? 1 : 0;
-    e.measures[i] = measuresOf(text);
-  }
-  return e;
+}
+
+/** Sets row i of `e` (as patientEvidence) from that report's SYMPTOM_TEXT, HISTORY and PRIOR_VAX (null or undefined: blank). */
+export function readPatientEvidence(e: PatientEvidence, i: number, text: string | null | undefined, history: string | null | undefined, priorVax: string | null | undefined): void {
+  readFormEvidence(e.form, i, text, history, priorVax);
+  if (!text) return;
+  e.statedAge[i] = statedAgeOf(text);
+  e.ageBand[i] = ageBandOf(text);
+  e.pronounSex[i] = pronounSexOf(text);
+  e.group[i] = isGroupNarrative(text) ? 1 : 0;
+  e.sibling[i] = namesSibling(text) ? 1 : 0;
+  e.measures[i] = measuresOf(text);
 }
 
 /** Onset dates further apart than this many days are two events (two episodes, or two patients). */
@@ -170,11 +190,27 @@ export function measuresOf(text: string): number[] {
  * neither narrative writes the other's date and the narratives share less than half their words
  * (a girl's rash after the dose of 5 May and a worse one after that of 9 June).
  * A follow-up correcting a vaccination date keeps the onset (C49: vaccinated 20 or 23 November,
- * rash on the 23rd in both).
+ * rash on the 23rd in both). Round 9: an onset after the day the other form was written (RPT_DATE,
+ * when not before that report's own dates; onsets EPISODE_DAYS or more apart: a form of 1
+ * November cannot tell an onset of 2 November), or a vaccination EPISODE_DAYS or more after the
+ * other's onset (a rash from 27 January, a second dose on 16 February), narratives sharing less
+ * than half their words.
  */
 export function twoEpisodes(f: LinkageFeatures, a: number, b: number): boolean {
   const after = (x: number, y: number): boolean => f.receivedDay[y] >= 0 && (f.vaxDay[x] > f.receivedDay[y] || f.onsetDay[x] > f.receivedDay[y]);
   if (after(a, b) || after(b, a)) return true;
+  // Round 9: an onset after the day the other form was written (RPT_DATE), or before the other's vaccination by EPISODE_DAYS
+  // or more (that reaction began before the other dose was given), none of the dates possibly imputed.
+  const sure = (day: Int32Array, imputed: Uint8Array, x: number): boolean => day[x] >= 0 && imputed[x] === 0;
+  // RPT_DATE is the form's day only when not before the report's own vaccination and onset; onsets a day apart are one onset told twice.
+  const written = (y: number): number => (f.writtenDay[y] >= Math.max(f.vaxDay[y], f.onsetDay[y]) ? f.writtenDay[y] : -1);
+  const laterOnset = (x: number, y: number): boolean => sure(f.onsetDay, f.onsetImputed, x) && written(y) >= 0 && f.onsetDay[x] > written(y)
+    && !(f.onsetDay[y] >= 0 && Math.abs(f.onsetDay[x] - f.onsetDay[y]) < EPISODE_DAYS);
+  // A vaccination after the other's onset: unless the narratives share half their words (a follow-up correcting the date repeats the text).
+  // An onset before its own report's vaccination is no onset of that dose.
+  const doseAfterOnset = (x: number, y: number): boolean => sure(f.onsetDay, f.onsetImputed, x) && sure(f.vaxDay, f.vaxImputed, y)
+    && f.onsetDay[x] >= f.vaxDay[x] && f.vaxDay[y] - f.onsetDay[x] >= EPISODE_DAYS && jaccard(f.narrative[x], f.narrative[y]) < 0.5;
+  if (laterOnset(a, b) || laterOnset(b, a) || doseAfterOnset(a, b) || doseAfterOnset(b, a)) return true;
   const exact = (day: Int32Array, imputed: Uint8Array): boolean => day[a] >= 0 && day[b] >= 0 && imputed[a] === 0 && imputed[b] === 0 && Math.abs(day[a] - day[b]) >= EPISODE_DAYS;
   if (exact(f.vaxDay, f.vaxImputed) && exact(f.onsetDay, f.onsetImputed)) return true;
   // Round 6: two vaccination dates DOSE_DAYS or more apart, neither possibly imputed, are two doses (one person's second
@@ -244,14 +280,19 @@ export function sameVisit(f: LinkageFeatures, a: number, b: number): boolean {
  *   share half their words), or one number with two letter suffixes (otherSuffix), or two numbers
  *   of one sender for two patients (otherNumberedPatient: ages known, other vaccination dates or
  *   ages a year apart; round 6);
+ * - `numbered` (round 9): the narratives label their patients otherwise ("Case 1", "Case 2";
+ *   form-evidence.ts otherCaseLabels);
+ * - `prior` (round 9): one report's PRIOR_VAX tells the other's reaction as an earlier dose's
+ *   (form-evidence.ts citesReaction);
  * - `group`: either narrative written for a group (one-sided, issue 43: "three other female
  *   patients" in one report is enough), unless the two are a direct report and a sender's copy
  *   of it (one with a SPLTTYPE and one without, narratives sharing half their words: the copy
  *   repeats the text), carry one SPLTTYPE with ages within a year and one sex (a sender's case
  *   and its follow-up; a group report entered once per patient states no age) or name the same
  *   concomitant medicines (OTHER_MEDS words, Jaccard >= 0.5: one patient);
- * - `sibling`: either names a sibling or twin ("His brother had an adverse reaction"), with the
- *   same exception;
+ * - `sibling`: either names a sibling or twin ("His brother had an adverse reaction"), or (round 9)
+ *   both state HISTORY or PRIOR_VAX and one only names a sibling there (form-evidence.ts
+ *   otherSiblingFields), with the same exception;
  * - `vaccination`: otherVaccination; for a pair naming one visit outright (sameVisit) only lots
  *   that name other vials (lotsDisagree, a lot one character off forgiven: a copy by hand);
  * - (`group` does not apply to a pair naming one visit outright either, unless the two carry two
@@ -264,12 +305,16 @@ export function sameVisit(f: LinkageFeatures, a: number, b: number): boolean {
  * - `episode`: two vaccination episodes (twoEpisodes: one report's vaccination or onset after the
  *   other was received, or vaccination dates and onsets both EPISODE_DAYS or more apart, round 5;
  *   or vaccination dates DOSE_DAYS or more apart, neither narrative naming the other's date and
- *   the narratives sharing less than half their words, round 6);
+ *   the narratives sharing less than half their words, round 6; or, round 9, an onset after the
+ *   day the other form was written, RPT_DATE, onsets EPISODE_DAYS or more apart, or a
+ *   vaccination EPISODE_DAYS or more after the other's onset, narratives sharing less than half
+ *   their words);
  * - `batch`: VAERS_IDs at most BATCH_IDS apart (one batch of forms) without the same SPLTTYPE,
  *   unless the two have the same age (to 0.01 year, both known), read as one report
  *   (oneReport: near-identical narratives, or the same events) and agree as one form written
  *   twice (sameForm: the same vaccines, the same onset, narratives sharing half their words;
- *   round 6): a clinic's batch holds its several patients, who share age, day, vaccines and lots
+ *   round 6; round 9: the numbers of the narrative with fewer all in the other, form-evidence.ts
+ *   otherNumbers, and HISTORY not disagreeing, otherHistories): a clinic's batch holds its several patients, who share age, day, vaccines and lots
  *   but not their forms' text (round 4);
  * - `onset`: onset dates more than ONSET_DAYS apart, neither possibly imputed (features.ts onsetImputed);
  * - `medicines`: two lists of concomitant medicines with no word in common (otherMedicines);
@@ -287,6 +332,9 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   const similar = jaccard(f.narrative[a], f.narrative[b]) >= 0.5;
   if (sameSeries(f.splttype[a], f.splttype[b], similar) || otherSuffix(f.splttype[a], f.splttype[b])) return 'series';
   if (otherNumberedPatient(f, a, b)) return 'series';
+  // Round 9: "Case 1" and "Case 2" of one reporter; one report's PRIOR_VAX telling of the other's reaction (a later dose).
+  if (otherCaseLabels(e.form, a, b)) return 'numbered';
+  if (citesReaction(f, a, b)) return 'prior';
   // One SPLTTYPE and none: two senders (a manufacturer's copy of a direct report) may share a group's narrative;
   // one SPLTTYPE twice is one sender's case (its follow-up repeats the group's wording).
   const oneSender = (f.splttype[a] === '') === (f.splttype[b] === '');
@@ -297,7 +345,8 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   // One visit lifts the group wording, unless the two carry two case numbers of one sender (two patients of the group, each
   // reported) or both are written for the group (round 6: "1 of 2 pt from this facility" in each, each with its own course).
   if ((e.group[a] || e.group[b]) && !copy && !(visit && !oneSenderNumbers(f.splttype[a], f.splttype[b]) && !(e.group[a] && e.group[b]))) return 'group';
-  if ((e.sibling[a] || e.sibling[b]) && !copy) return 'sibling';
+  // Round 9: HISTORY or PRIOR_VAX naming a sibling on one side only ("pt's sibling exp crying all noc"; both naming one: one twin's forms).
+  if ((e.sibling[a] || e.sibling[b] || otherSiblingFields(f, e.form, a, b)) && !copy) return 'sibling';
   const ageA = Number.isNaN(e.statedAge[a]) ? f.age[a] : e.statedAge[a];
   const ageB = Number.isNaN(e.statedAge[b]) ? f.age[b] : e.statedAge[b];
   const stated = (Number.isNaN(e.statedAge[a]) ? 0 : 1) + (Number.isNaN(e.statedAge[b]) ? 0 : 1);
@@ -313,7 +362,7 @@ export function differentPatients(f: LinkageFeatures, e: PatientEvidence, a: num
   if (otherShots >= 2 || (otherShots === 1 && f.splttype[a] === '' && f.splttype[b] === '')) return 'doses';
   if (twoEpisodes(f, a, b)) return 'episode';
   if (Math.abs(f.vaersId[a] - f.vaersId[b]) <= BATCH_IDS && !(f.splttype[a] !== '' && f.splttype[a] === f.splttype[b])
-    && !(Math.abs(f.age[a] - f.age[b]) <= 0.01 && oneReport(f, a, b) && sameForm(f, a, b))) return 'batch';
+    && !(Math.abs(f.age[a] - f.age[b]) <= 0.01 && oneReport(f, a, b) && sameForm(f, a, b) && !otherNumbers(e.form, a, b) && !otherHistories(f, a, b))) return 'batch';
   if (f.onsetDay[a] >= 0 && f.onsetDay[b] >= 0 && f.onsetImputed[a] === 0 && f.onsetImputed[b] === 0 && Math.abs(f.onsetDay[a] - f.onsetDay[b]) > ONSET_DAYS) return 'onset';
   if (otherMedicines(f, a, b)) return 'medicines';
   const [ma, mb] = [e.measures[a], e.measures[b]];

@@ -12,7 +12,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { linkReports } from '../linkage/link.js';
-import type { LinkageColumns } from '../linkage/features.js';
+import { LINKAGE_TEXT, type LinkageColumns, type LinkageText } from '../linkage/features.js';
+import type { LinkageTextChunk } from '../linkage/linkage-text.js';
 import type { LinkageSummary } from '../../domain/store-schema.js';
 import type { LinkageResult } from '../linkage/types.js';
 import type { ReportLinkRow } from '../../domain/store-schema.js';
@@ -90,7 +91,7 @@ function applyLinkage(details: ReportDetails, result: LinkageResult | Error, war
 export function linkageColumnsOf(d: ReportDetails): LinkageColumns {
   return {
     count: d.count, id: d.id, received: d.received, age: d.age, sex: d.sex, state: d.state, vaxDate: d.vaxDate, onsetDate: d.onsetDate,
-    splttype: d.splttype, narrative: d.narrative, otherMeds: d.otherMeds, strings: d.strings,
+    splttype: d.splttype, narrative: d.narrative, otherMeds: d.otherMeds, history: d.history, priorVax: d.priorVax, rptDate: d.rptDate, strings: d.strings,
     vaccines: { start: d.vaccines.start, name: d.vaccines.name, lot: d.vaccines.lot, dose: d.vaccines.dose, site: d.vaccines.site }, events: { start: d.events.start, term: d.events.term },
   };
 }
@@ -103,23 +104,24 @@ export function linkageColumnsOf(d: ReportDetails): LinkageColumns {
  */
 export async function withLinkageText(details: ReportDetails): Promise<ReportDetails> {
   if (!details.text) return details;
-  const narrative: Array<string | null> = [];
-  const otherMeds: Array<string | null> = [];
-  for await (const chunk of textChunks(details, ['narrative', 'otherMeds'], TEXT_CHUNK)) {
-    for (const value of chunk.columns.narrative!) narrative.push(value);
-    for (const value of chunk.columns.otherMeds!) otherMeds.push(value);
+  const text = Object.fromEntries(LINKAGE_TEXT.map((field) => [field, [] as Array<string | null>])) as Record<LinkageText, Array<string | null>>;
+  for await (const chunk of textChunks(details, LINKAGE_TEXT, TEXT_CHUNK)) {
+    for (const field of LINKAGE_TEXT) for (const value of chunk.columns[field]!) text[field].push(value);
   }
-  return { ...details, narrative, otherMeds };
+  return { ...details, ...text };
 }
 
-/** Reports whose text (narrative, OTHER_MEDS) goes to the linkage worker in one message (sendColumns). */
+/** Reports whose text (LINKAGE_TEXT) goes to the linkage worker in one message (sendColumns). */
 export const TEXT_CHUNK = TEXT_CHUNK_REPORTS;
 /** The longest sendColumns waits for the worker to take a chunk before it sends the rest without waiting (ms). */
 const TEXT_WAIT_MS = 5_000;
 
+/** A message of text to the linkage worker (after LinkageStart): LINKAGE_TEXT's values of the reports from `start` on (a column null: blank). */
+export type LinkageTextMessage = { start: number } & LinkageTextChunk;
+
 /**
  * The first message to the linkage worker (linkage-worker.ts): the columns without their text,
- * the number of text messages that follow (each `{ narrative, otherMeds }` for the next TEXT_CHUNK
+ * the number of text messages that follow (each LINKAGE_TEXT's values for the next TEXT_CHUNK
  * reports, either null when the column is), and the counter the worker raises as it takes each.
  */
 export interface LinkageStart {
@@ -135,23 +137,25 @@ export interface LinkageStart {
  * build's scratch file (report-text.ts textChunks: this thread never holds the whole text), with
  * at most two messages waiting in the worker's queue (this thread waits, Atomics.wait, for the
  * worker to take the one before; after TEXT_WAIT_MS without it, the rest is sent at once): so the
- * serialized text waiting in the queue is two chunks, not a second copy of every narrative beside
- * the worker's (docs/architecture.md "Scale").
+ * serialized text waiting in the queue is two chunks, not a second copy of every narrative; the
+ * worker reads each chunk's values as it comes and lets the chunk go (linkage-worker.ts), so it
+ * holds no copy of the whole text either (docs/architecture.md "Scale").
  */
 async function sendColumns(worker: Worker, details: ReportDetails, columns: LinkageColumns, textChunk: number): Promise<void> {
-  const kept = details.narrative !== null || !!details.otherMeds || !!details.text;
+  const kept = LINKAGE_TEXT.some((field) => !!details[field]) || !!details.text;
   const chunks = kept ? Math.ceil(columns.count / textChunk) : 0;
   const taken = new Int32Array(new SharedArrayBuffer(4));
-  const start: LinkageStart = { columns: { ...columns, narrative: null, otherMeds: null }, textChunks: chunks, taken: taken.buffer as SharedArrayBuffer };
+  const start: LinkageStart = { columns: { ...columns, narrative: null, otherMeds: null, history: null, priorVax: null }, textChunks: chunks, taken: taken.buffer as SharedArrayBuffer };
   worker.postMessage(start);
   if (chunks === 0) return;
   let wait = true;
   let k = 0;
-  for await (const chunk of textChunks(details, ['narrative', 'otherMeds'], textChunk)) {
+  for await (const chunk of textChunks(details, LINKAGE_TEXT, textChunk)) {
     for (let seen = Atomics.load(taken, 0); wait && seen < k - 1; seen = Atomics.load(taken, 0)) {
       if (Atomics.wait(taken, 0, seen, TEXT_WAIT_MS) === 'timed-out') wait = false;
     }
-    worker.postMessage({ narrative: chunk.columns.narrative, otherMeds: chunk.columns.otherMeds });
+    const message: LinkageTextMessage = { start: chunk.start, ...Object.fromEntries(LINKAGE_TEXT.map((field) => [field, chunk.columns[field]])) };
+    worker.postMessage(message);
     k++;
   }
 }

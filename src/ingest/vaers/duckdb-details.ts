@@ -14,7 +14,7 @@
  * The string numbers (`strings`) follow this order of reading; the values they resolve to are
  * readVaers's (whose own numbering depends on how its VAX and SYMPTOMS streams interleave).
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import { NARRATIVE_REPORT_COLUMNS, sourceFieldsOf } from '../../domain/report-columns.js';
 import type { ColumnIndex } from './csv.js';
 import { RAW_TABLES, type VaersHeaders } from './duckdb-load.js';
@@ -69,26 +69,32 @@ interface Gathering {
 /**
  * The kept reports' values (after joinVaersTables; `headers` from loadVaersTables), index i being
  * the i-th report of vaers_reports by `seq` (the order of vaersReportLists's reports). The
- * narrative fields are null (they stay in DuckDB: insertReportText). One query streams every kept
- * report's DATA row, then its VAX rows, then its SYMPTOMS rows (the latest version's, file order).
+ * narrative fields are null (they stay in DuckDB: insertReportText). One query per batch of
+ * `batchReports` reports (DETAILS_BATCH) streams each kept report's DATA row, then its VAX rows, then
+ * its SYMPTOMS rows (the latest version's, file order).
  */
-export async function vaersReportDetails(connection: DuckDBConnection, folder: VaersFolder, headers: VaersHeaders): Promise<ReportDetails> {
+export async function vaersReportDetails(connection: DuckDBConnection, folder: VaersFolder, headers: VaersHeaders, batchReports = DETAILS_BATCH): Promise<ReportDetails> {
   const builder = new ReportDetailsBuilder(false, null);
   const [data, vax, symptoms] = await Promise.all((['DATA', 'VAX', 'SYMPTOMS'] as const).map((k) => kindColumns(connection, k, headers)));
   // The three kinds' cells side by side in `width` columns (a kind with fewer padded with NULLs).
   const width = Math.max(data.select.length, vax.select.length, symptoms.select.length);
   const cells = (c: KindColumns): string => Array.from({ length: width }, (_, i) => `${c.select[i] ?? 'NULL::VARCHAR'} AS c${i}`).join(', ');
-  const latest = (kind: 'VAX' | 'SYMPTOMS', rows: string, columns: KindColumns, k: number): string => `
+  // The reports of `seq` in [from, to): sorted in one piece, the full download's ~10 million rows of cells outgrew the
+  // read's memory cap (DuckDB could not pin a block at 1.8 GiB); batches of DETAILS_BATCH reports each sort a part.
+  const latest = (kind: 'VAX' | 'SYMPTOMS', rows: string, columns: KindColumns, k: number, within: string): string => `
     SELECT r.seq AS report, ${k} AS kind, x.seq AS row, t.grp, 0 AS line, 0::DOUBLE AS id, ${cells(columns)}
     FROM ${rows} x JOIN vaers_reports r ON r.id = x.id AND r.grp = x.grp LEFT JOIN vaers_latest l ON l.id = x.id
       JOIN ${RAW_TABLES[kind]} t ON t.rowid = x.seq
-    WHERE x.version >= coalesce(l.latest, 1)`;
-  const result = await connection.stream(`
+    WHERE x.version >= coalesce(l.latest, 1) AND ${within}`;
+  const batch = (from: bigint, to: bigint): string => {
+    const within = `r.seq >= ${from} AND r.seq < ${to}`;
+    return `
     SELECT r.seq AS report, 0 AS kind, r.seq AS row, t.grp, t.line, r.id::DOUBLE AS id, ${cells(data)}
-    FROM vaers_reports r JOIN ${RAW_TABLES.DATA} t ON t.rowid = r.seq
-    UNION ALL ${latest('VAX', 'vax_rows', vax, 1)}
-    UNION ALL ${latest('SYMPTOMS', 'symptom_rows', symptoms, 2)}
-    ORDER BY report, kind, row`);
+    FROM vaers_reports r JOIN ${RAW_TABLES.DATA} t ON t.rowid = r.seq WHERE ${within}
+    UNION ALL ${latest('VAX', 'vax_rows', vax, 1, within)}
+    UNION ALL ${latest('SYMPTOMS', 'symptom_rows', symptoms, 2, within)}
+    ORDER BY report, kind, row`;
+  };
   const at = data.groups.map((c, g) => ({
     fields: reportFieldColumns(c), details: dataDetailColumns(c), date: c.get('RECVDATE') ?? -1, label: folder.groups[g].members.DATA.label,
   }));
@@ -101,9 +107,9 @@ export async function vaersReportDetails(connection: DuckDBConnection, folder: V
     if (r) builder.add(r.values, r.bad, r.vax, r.events, r.where);
   };
   const lengths = [data.select.length, vax.select.length, symptoms.select.length];
-  for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    const [kinds, grps, lines, ids] = [1, 3, 4, 5].map((k) => chunk!.getColumnVector(k));
-    const vectors = Array.from({ length: width }, (_, i) => chunk!.getColumnVector(6 + i));
+  for await (const chunk of detailChunks(connection, batch, batchReports)) {
+    const [kinds, grps, lines, ids] = [1, 3, 4, 5].map((k) => chunk.getColumnVector(k));
+    const vectors = Array.from({ length: width }, (_, i) => chunk.getColumnVector(6 + i));
     for (let r = 0; r < chunk.rowCount; r++) {
       const kind = kinds.getItem(r) as number;
       const group = grps.getItem(r) as number;
@@ -136,6 +142,23 @@ export async function vaersReportDetails(connection: DuckDBConnection, folder: V
   }
   keep(report);
   return builder.finish();
+}
+
+/** Reports whose rows the details query sorts at once (vaersReportDetails): the default data's 203,445 in one batch, the full download's 2.1 million in nine. */
+export const DETAILS_BATCH = 250_000;
+
+/**
+ * The chunks of the details query `batch(from, to)` for consecutive ranges of `vaers_reports.seq`, each
+ * holding about `batchReports` reports (seq ranges of equal width; seq is the DATA row's rowid), in seq order.
+ */
+async function* detailChunks(connection: DuckDBConnection, batch: (from: bigint, to: bigint) => string, batchReports: number): AsyncGenerator<DuckDBDataChunk> {
+  const [low, high, count] = (await connection.runAndReadAll('SELECT coalesce(min(seq), 0)::BIGINT, coalesce(max(seq) + 1, 0)::BIGINT, count(*)::BIGINT FROM vaers_reports')).getRows()[0] as bigint[];
+  const parts = (count + BigInt(batchReports) - 1n) / BigInt(batchReports);
+  const step = parts === 0n ? 1n : (high - low + parts - 1n) / parts;
+  for (let from = low; from < high; from += step) {
+    const result = await connection.stream(batch(from, from + step));
+    for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) yield chunk;
+  }
 }
 
 /**

@@ -49,7 +49,7 @@ export function column(columns: readonly string[], name: string): string | null 
  * report with `id` (BIGINT), `grp` (group index), `seq` (rowid of its DATA row: reading order),
  * `received` (DATE), `vaccines` and `events` (VARCHAR[], distinct, sorted by name), and
  * `vaers_latest` (id, latest, grp_latest) for the reports whose latest version is a follow-up;
- * and the temp tables duckdb-reports.ts and duckdb-skips.ts read: `vax_rows` and `symptom_rows`
+ * and the tables duckdb-reports.ts and duckdb-skips.ts read: `vax_rows` and `symptom_rows`
  * (seq = rowid, grp, line, id_cell as written, id, version, and the trimmed `name` or `terms`), and
  * `data_kept` (the first DATA row of each id not of an earlier version: seq, grp, id, received or NULL).
  * `onStepStart` hears each table's name as its statement begins, `onStep` its seconds when done.
@@ -71,19 +71,19 @@ export async function joinVaersTables(
     .sort((a, b) => Number(a[0][1]) - Number(b[0][1]))
     .map(([m]) => ({ n: Number(m[1]), sql: at(symptoms, `SYMPTOM${m[1]}`) }));
   const statements = `
-    CREATE OR REPLACE TEMP TABLE vax_rows AS
+    CREATE OR REPLACE TABLE vax_rows AS
       SELECT rowid AS seq, grp, line, ${at(vax, 'VAERS_ID')} AS id_cell, ${vaersId(at(vax, 'VAERS_ID'))} AS id, ${versionOf(vax)} AS version,
         ${jsTrim(at(vax, 'VAX_NAME'))} AS name
       FROM ${RAW_TABLES.VAX};
-    CREATE OR REPLACE TEMP TABLE symptom_rows AS
+    CREATE OR REPLACE TABLE symptom_rows AS
       SELECT rowid AS seq, grp, line, ${at(symptoms, 'VAERS_ID')} AS id_cell, ${vaersId(at(symptoms, 'VAERS_ID'))} AS id, ${versionOf(symptoms)} AS version, ${
         termColumns.length ? `[${termColumns.map((t) => jsTrim(t.sql)).join(', ')}]` : '[]::VARCHAR[]'} AS terms
       FROM ${RAW_TABLES.SYMPTOMS};
-    CREATE OR REPLACE TEMP TABLE vaers_latest AS
+    CREATE OR REPLACE TABLE vaers_latest AS
       SELECT id, max(version) AS latest, arg_min(grp, (-version, grp)) AS grp_latest
       FROM (SELECT id, version, grp FROM vax_rows UNION ALL SELECT id, version, grp FROM symptom_rows)
       WHERE id IS NOT NULL AND version >= 2 GROUP BY id;
-    CREATE OR REPLACE TEMP TABLE data_kept AS
+    CREATE OR REPLACE TABLE data_kept AS
       WITH d AS (
         SELECT rowid AS seq, grp, ${vaersId(at(data, 'VAERS_ID'))} AS id,
           regexp_extract(${jsTrim(at(data, 'RECVDATE'))}, '^(\\d{1,2})/(\\d{1,2})/(\\d{4})$', ['m', 'd', 'y']) AS date

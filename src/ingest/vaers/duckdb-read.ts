@@ -8,15 +8,13 @@
  * build's scratch text file (report-text.ts). The same answers as read.ts readVaers, which stays
  * the reader of the tests, benches and tools that want the narratives on the heap.
  *
- * The read's own DuckDB database is a file in the scratch folder `scratch` (`read.duckdb`), so its
- * tables can leave memory: an in-memory database's tables count against the cap and the full
- * download's raw tables outgrew it (bench/full-size.ts: "Out of Memory Error" at 91% of the files).
- * DuckDB's memory is capped at READ_MEMORY_LIMIT; beyond that it spills, like the transcoded CSVs,
- * into the scratch folder, which is created (an older one removed) and removed whatever happens.
- * Should DuckDB still run out of memory, the UserError says so (readMemoryError).
+ * The read's own DuckDB database is a file in the scratch folder `scratch` (with its spill and the
+ * transcoded CSVs), its memory capped at READ_MEMORY_LIMIT (the full download's raw tables do not
+ * fit: an in-memory database ran out at the cap); the folder is created (an older one removed) and
+ * removed whatever happens. Should DuckDB still run out of memory, the UserError says so
+ * (readMemoryError; in `read_csv`, duckdb-load.ts names the files).
  */
 import { mkdir, rm } from 'node:fs/promises';
-import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { UserError } from '../../domain/user-error.js';
@@ -28,13 +26,8 @@ import { vaersSkipped } from './duckdb-skips.js';
 import type { ReadVaersOptions, VaersData } from './read.js';
 import { scanFolder, SourceHashes } from './sources.js';
 
-/**
- * DuckDB's memory cap for the read's database (it spills into the scratch folder beyond it): a
- * quarter of the machine's memory, at least 2 GiB and at most 4 GiB (os.totalmem). 2 GiB was too
- * little for the full download (2.1 million reports): the details' ordered query ran out; 4 GiB
- * reads it (bench/read-duckdb.ts --mode build: peak RSS 5.4 GiB, 6 GiB gave 6.6).
- */
-export const READ_MEMORY_LIMIT = `${Math.round(Math.min(4 * 2 ** 10, Math.max(2 * 2 ** 10, totalmem() / 4 / 2 ** 20)))}MiB`;
+/** DuckDB's memory cap for the read's database (it spills into the scratch folder beyond it). */
+export const READ_MEMORY_LIMIT = '2GB';
 
 /**
  * Options of `readVaersWithDuckdb`: those of readVaers, where `narratives` needs `text` (the
@@ -43,6 +36,8 @@ export const READ_MEMORY_LIMIT = `${Math.round(Math.min(4 * 2 ** 10, Math.max(2 
  */
 export type DuckdbReadOptions = ReadVaersOptions & {
   scratch: string;
+  /** Reports whose rows the details query sorts at once (duckdb-details.ts DETAILS_BATCH; tests give a small one). */
+  detailsBatch?: number;
   /** Hears each step's seconds (transcoding and read_csv per kind, the join's tables, lists, skips, details, text): bench/read-duckdb.ts. */
   onStep?: (step: string, seconds: number) => void;
   /** Hears each of those steps as it begins (the build's progress shows it). */
@@ -64,6 +59,9 @@ export async function readVaersWithDuckdb(dir: string, options: DuckdbReadOption
   try {
     await rm(options.scratch, { recursive: true, force: true });
     await mkdir(options.scratch);
+    // A database file in the scratch folder, not ':memory:', and its intermediate tables plain tables, not TEMP ones: the
+    // full download's raw and intermediate tables (2.1 million reports) outgrow the memory cap, and a file's blocks can be
+    // evicted and read again where an in-memory or temporary table's could not (DuckDB ran out at the cap).
     instance = await DuckDBInstance.create(join(options.scratch, 'read.duckdb'), { memory_limit: READ_MEMORY_LIMIT, temp_directory: join(options.scratch, 'spill') });
     connection = await instance.connect();
     const c = connection;
@@ -87,7 +85,7 @@ export async function readVaersWithDuckdb(dir: string, options: DuckdbReadOption
     const reading = (async () => {
       const lists = await timed('report lists', () => vaersReportLists(c));
       const { reportsRead, skipped } = await timed('skips', () => vaersSkipped(c, folder));
-      return { lists, reportsRead, skipped, details: await timed('details', () => vaersReportDetails(c, folder, headers)) };
+      return { lists, reportsRead, skipped, details: await timed('details', () => vaersReportDetails(c, folder, headers, options.detailsBatch)) };
     })();
     const [read, copied] = await Promise.allSettled([reading, copying]);
     textConnection?.closeSync();

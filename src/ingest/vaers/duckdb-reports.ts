@@ -42,23 +42,23 @@ export async function vaersReportLists(connection: DuckDBConnection): Promise<Va
   const vax = await columnsOf(connection, RAW_TABLES.VAX);
   const type = column(vax, 'VAX_TYPE');
   const setup = `
-    CREATE OR REPLACE TEMP TABLE pending AS SELECT seq, grp, id, received FROM data_kept WHERE received IS NOT NULL;
-    CREATE OR REPLACE TEMP TABLE joined_vax AS
+    CREATE OR REPLACE TABLE pending AS SELECT seq, grp, id, received FROM data_kept WHERE received IS NOT NULL;
+    CREATE OR REPLACE TABLE joined_vax AS
       SELECT x.seq, k.seq AS report, x.name, ${type === null ? 'NULL::VARCHAR' : `nullif(${jsTrim(`v.${type}`)}, '')`} AS type
       FROM vax_rows x JOIN pending k ON k.id = x.id AND k.grp = x.grp LEFT JOIN vaers_latest l ON l.id = x.id
         JOIN ${RAW_TABLES.VAX} v ON v.rowid = x.seq
       WHERE x.name <> '' AND x.version >= coalesce(l.latest, 1);
-    CREATE OR REPLACE TEMP TABLE joined_events AS
+    CREATE OR REPLACE TABLE joined_events AS
       SELECT seq, k, report, term FROM (
         SELECT x.seq, k.seq AS report, unnest(x.terms) AS term, unnest(range(1, len(x.terms) + 1)) AS k
         FROM symptom_rows x JOIN pending k ON k.id = x.id AND k.grp = x.grp LEFT JOIN vaers_latest l ON l.id = x.id
         WHERE x.version >= coalesce(l.latest, 1))
       WHERE term <> '';
-    CREATE OR REPLACE TEMP TABLE vaccine_numbers AS
+    CREATE OR REPLACE TABLE vaccine_numbers AS
       SELECT name, (row_number() OVER (ORDER BY first) - 1)::INTEGER AS number
       FROM (SELECT name, min(seq) AS first FROM joined_vax GROUP BY name)
       WHERE name IN (SELECT j.name FROM joined_vax j JOIN vaers_reports r ON r.seq = j.report);
-    CREATE OR REPLACE TEMP TABLE event_numbers AS
+    CREATE OR REPLACE TABLE event_numbers AS
       SELECT term, (row_number() OVER (ORDER BY first_seq, first_k) - 1)::INTEGER AS number
       FROM (SELECT term, min(seq) AS first_seq, arg_min(k, (seq, k)) AS first_k FROM joined_events GROUP BY term)
       WHERE term IN (SELECT j.term FROM joined_events j JOIN vaers_reports r ON r.seq = j.report)`;

@@ -57,10 +57,10 @@ export async function vaersSkipped(connection: DuckDBConnection, folder: VaersFo
   const idCell = column(data, 'VAERS_ID') as string;
   const dateCell = column(data, 'RECVDATE') as string;
   const setup = `
-    CREATE OR REPLACE TEMP TABLE skip_data AS
+    CREATE OR REPLACE TABLE skip_data AS
       SELECT rowid AS seq, grp, line, ${idCell}, ${vaersId(idCell)} AS id, ${dateCell} AS date_cell FROM ${RAW_TABLES.DATA};
-    CREATE OR REPLACE TEMP TABLE dated AS SELECT k.seq, k.grp, k.id, d.line FROM data_kept k JOIN skip_data d USING (seq) WHERE k.received IS NOT NULL;
-    CREATE OR REPLACE TEMP TABLE with_vaccine AS
+    CREATE OR REPLACE TABLE dated AS SELECT k.seq, k.grp, k.id, d.line FROM data_kept k JOIN skip_data d USING (seq) WHERE k.received IS NOT NULL;
+    CREATE OR REPLACE TABLE with_vaccine AS
       SELECT DISTINCT k.seq FROM dated k JOIN vax_rows x ON x.id = k.id AND x.grp = k.grp LEFT JOIN vaers_latest l ON l.id = k.id
       WHERE x.name <> '' AND x.version >= coalesce(l.latest, 1)`;
   for (const sql of setup.split(';')) await connection.run(sql);

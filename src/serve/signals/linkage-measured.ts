@@ -4,59 +4,89 @@
  * random clusters (measured_round: both drawn on the rules frozen for it, rules_frozen, and read
  * blind), each with its Wilson 95% interval (k of n; n 0: not yet read, value and interval null),
  * the pairs weighted back to all candidate pairs (_weighted, point estimates; -1: not available),
- * Cohen's kappa of the measured round's blind second reading (_measured), of round 7's (_round_7),
+ * Cohen's kappa of the measured round's blind second reading (_measured), of round 8's (_round_8), of round 7's (_round_7),
  * of round 6's (_round_6), of round 5's (_round_5) and of the fresh set's (round 3's draw; -1: not available). Post
- * hoc (tuning data, not a measurement): round 7's, round 6's and round 5's pairs and random clusters, round 3's fresh pairs
- * and round 4's random clusters under today's rules (_round_7_post_hoc, _round_6_post_hoc, _round_5_post_hoc, _fresh_post_hoc, _round_4_post_hoc), measured-04 (_tuning_fresh), round 1's
+ * hoc (tuning data, not a measurement): round 8's, round 7's, round 6's and round 5's pairs and random clusters, round 3's fresh pairs
+ * and round 4's random clusters under today's rules (_round_8_post_hoc, _round_7_post_hoc, _round_6_post_hoc, _round_5_post_hoc, _fresh_post_hoc, _round_4_post_hoc), measured-04 (_tuning_fresh), round 1's
  * measured part (_post_hoc); the fresh pairs under the linkage of their draw (_before: round 3's
  * rules) and round 1's under its draw's (_round_1_before). Written by scripts/linkage-measure.ts; do not edit by hand
  * (test/ingest/linkage/measured-page.test.ts checks it). Served by `GET /analyses` as
  * `linkage.measured`.
  */
 export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
-  "labelled_set": "test/fixtures/linkage/labelled-43-fresh.csv, the blind readings since round 3 (round 8's measured set; round 7's pairs and random clusters, tuning data since round 8; round 6's, since round 7; round 5's, since round 6; round 3's fresh pairs and round 4's random clusters, tuning data since round 5); labelled-43.csv, round 1 (docs/duplicates.md, \"The labelled set\")",
-  "measured_round": 8,
-  "rules_frozen": "8da6346",
+  "labelled_set": "test/fixtures/linkage/labelled-43-fresh.csv, the blind readings since round 3 (round 9's measured set; round 8's pairs and random clusters, tuning data since round 9; round 7's, since round 8; round 6's, since round 7; round 5's, since round 6; round 3's fresh pairs and round 4's random clusters, tuning data since round 5); labelled-43.csv, round 1 (docs/duplicates.md, \"The labelled set\")",
+  "measured_round": 9,
+  "rules_frozen": "67ffa82",
   "pair_precision": {
-    "k": 91,
-    "n": 94,
-    "value": 0.9681,
-    "wilson_low": 0.9103,
-    "wilson_high": 0.9891
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
   },
   "pair_recall": {
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
+  },
+  "cluster_precision": {
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
+  },
+  "same_case_clusters_whole": {
+    "k": 0,
+    "n": 0,
+    "value": null,
+    "wilson_low": null,
+    "wilson_high": null
+  },
+  "pair_precision_weighted": -1,
+  "pair_recall_weighted": -1,
+  "second_reading_pairs_measured": 0,
+  "kappa_measured": -1,
+  "second_reading_pairs_round_8": 40,
+  "kappa_round_8": 1,
+  "pair_precision_round_8_post_hoc": {
+    "k": 91,
+    "n": 92,
+    "value": 0.9891,
+    "wilson_low": 0.941,
+    "wilson_high": 0.9981
+  },
+  "pair_recall_round_8_post_hoc": {
     "k": 91,
     "n": 93,
     "value": 0.9785,
     "wilson_low": 0.9249,
     "wilson_high": 0.9941
   },
-  "cluster_precision": {
+  "cluster_precision_round_8_post_hoc": {
     "k": 70,
-    "n": 75,
-    "value": 0.9333,
-    "wilson_low": 0.8532,
-    "wilson_high": 0.9712
+    "n": 71,
+    "value": 0.9859,
+    "wilson_low": 0.9244,
+    "wilson_high": 0.9975
   },
-  "same_case_clusters_whole": {
+  "same_case_clusters_whole_round_8_post_hoc": {
     "k": 70,
     "n": 70,
     "value": 1,
     "wilson_low": 0.948,
     "wilson_high": 1
   },
-  "pair_precision_weighted": 0.9681,
-  "pair_recall_weighted": 0.2189,
-  "second_reading_pairs_measured": 40,
-  "kappa_measured": 1,
   "second_reading_pairs_round_7": 50,
   "kappa_round_7": 0.8512,
   "pair_precision_round_7_post_hoc": {
     "k": 105,
-    "n": 106,
-    "value": 0.9906,
-    "wilson_low": 0.9485,
-    "wilson_high": 0.9983
+    "n": 105,
+    "value": 1,
+    "wilson_low": 0.9647,
+    "wilson_high": 1
   },
   "pair_recall_round_7_post_hoc": {
     "k": 105,
@@ -67,10 +97,10 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
   },
   "cluster_precision_round_7_post_hoc": {
     "k": 58,
-    "n": 62,
-    "value": 0.9355,
-    "wilson_low": 0.8455,
-    "wilson_high": 0.9746
+    "n": 61,
+    "value": 0.9508,
+    "wilson_low": 0.8651,
+    "wilson_high": 0.9831
   },
   "same_case_clusters_whole_round_7_post_hoc": {
     "k": 58,
@@ -82,25 +112,25 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
   "second_reading_pairs_round_6": 50,
   "kappa_round_6": 0.9244,
   "pair_precision_round_6_post_hoc": {
-    "k": 90,
-    "n": 91,
-    "value": 0.989,
-    "wilson_low": 0.9404,
-    "wilson_high": 0.9981
+    "k": 88,
+    "n": 89,
+    "value": 0.9888,
+    "wilson_low": 0.9391,
+    "wilson_high": 0.998
   },
   "pair_recall_round_6_post_hoc": {
-    "k": 90,
+    "k": 88,
     "n": 106,
-    "value": 0.8491,
-    "wilson_low": 0.7688,
-    "wilson_high": 0.9049
+    "value": 0.8302,
+    "wilson_low": 0.7475,
+    "wilson_high": 0.8898
   },
   "cluster_precision_round_6_post_hoc": {
     "k": 43,
-    "n": 45,
-    "value": 0.9556,
-    "wilson_low": 0.8517,
-    "wilson_high": 0.9877
+    "n": 44,
+    "value": 0.9773,
+    "wilson_low": 0.8819,
+    "wilson_high": 0.996
   },
   "same_case_clusters_whole_round_6_post_hoc": {
     "k": 43,
@@ -142,25 +172,25 @@ export const LINKAGE_MEASURED: Readonly<Record<string, unknown>> = {
   "second_reading_pairs": 60,
   "kappa": 0.7683,
   "pair_precision_fresh_post_hoc": {
-    "k": 57,
-    "n": 58,
-    "value": 0.9828,
-    "wilson_low": 0.9086,
+    "k": 56,
+    "n": 57,
+    "value": 0.9825,
+    "wilson_low": 0.9071,
     "wilson_high": 0.9969
   },
   "pair_recall_fresh_post_hoc": {
-    "k": 57,
+    "k": 56,
     "n": 68,
-    "value": 0.8382,
-    "wilson_low": 0.7331,
-    "wilson_high": 0.9072
+    "value": 0.8235,
+    "wilson_low": 0.7164,
+    "wilson_high": 0.8961
   },
   "cluster_precision_round_4_post_hoc": {
     "k": 44,
-    "n": 46,
-    "value": 0.9565,
-    "wilson_low": 0.8547,
-    "wilson_high": 0.988
+    "n": 45,
+    "value": 0.9778,
+    "wilson_low": 0.8843,
+    "wilson_high": 0.9961
   },
   "same_case_clusters_whole_round_4_post_hoc": {
     "k": 44,

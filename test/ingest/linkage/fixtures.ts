@@ -23,6 +23,11 @@ export interface FixtureReport {
   narrative?: string | null;
   /** OTHER_MEDS as written. */
   otherMeds?: string | null;
+  /** HISTORY and PRIOR_VAX as written (issue 43 round 9). */
+  history?: string | null;
+  priorVax?: string | null;
+  /** RPT_DATE, yyyymmdd (0: blank). */
+  rptDate?: number;
 }
 
 /** The linkage's columns of `reports` (index i: reports[i]). */
@@ -68,6 +73,9 @@ export function columnsOf(reports: readonly FixtureReport[]): LinkageColumns {
     splttype: Int32Array.from(reports, (r) => of(r.splttype ?? null)),
     narrative: reports.map((r) => r.narrative ?? null),
     otherMeds: reports.map((r) => r.otherMeds ?? null),
+    history: reports.map((r) => r.history ?? null),
+    priorVax: reports.map((r) => r.priorVax ?? null),
+    rptDate: Int32Array.from(reports, (r) => r.rptDate ?? 0),
     vaccines: { start: Int32Array.from(vaxStart), name: Int32Array.from(name), lot: Int32Array.from(lot), dose: Int32Array.from(dose), site: Int32Array.from(site) },
     events: { start: Int32Array.from(eventStart), term: Int32Array.from(term) },
     strings,

@@ -33,7 +33,7 @@ export type Label = 'same_case' | 'different_patients' | 'undecidable';
 
 /**
  * One drawn item (sample-43.csv, round 1; sample-43-fresh.csv, round 3; sample-43-clusters4.csv,
- * round 4; sample-43-round5.csv, round 5; sample-43-round6.csv, round 6; sample-43-round7.csv, round 7; sample-43-round8.csv, round 8). Parts: round 1's `tuning` and `measured` (both tuning data since round 3: its
+ * round 4; sample-43-round5.csv, round 5; sample-43-round6.csv, round 6; sample-43-round7.csv, round 7; sample-43-round8.csv, round 8; sample-43-round9.csv, round 9). Parts: round 1's `tuning` and `measured` (both tuning data since round 3: its
  * measured labels were seen before the rules were retuned, so its figures are post hoc); round
  * 3's `fresh` (drawn on the rules frozen for it, read blind, never tuned on: the measurement),
  * but for the 50 pairs of its packet measured-04, `fresh_tuning` (read and tuned on in round 4:
@@ -46,20 +46,21 @@ export type Label = 'same_case' | 'different_patients' | 'undecidable';
  * round 6 and read blind, were its measurement, and are tuning data since round 7; round 7's
  * `round7` and `clusters7` (sample-43-round7.csv), drawn on the rules frozen for round 7 and read
  * blind, were its measurement, and are tuning data since round 8; round 8's `round8` and
- * `clusters8` (sample-43-round8.csv), drawn on the rules frozen for round 8 and read blind, are the
- * measurement.
+ * `clusters8` (sample-43-round8.csv), drawn on the rules frozen for round 8 and read blind, were its
+ * measurement, and are tuning data since round 9; round 9's `round9` and `clusters9`
+ * (sample-43-round9.csv), drawn on the rules frozen for round 9 and read blind, are the measurement.
  */
 export interface Item {
   item: string;
   kind: 'pair' | 'cluster';
   ids: number[];
   stratum: string;
-  part: 'tuning' | 'measured' | 'fresh' | 'fresh_tuning' | 'clusters4' | 'round5' | 'clusters5' | 'round6' | 'clusters6' | 'round7' | 'clusters7' | 'round8' | 'clusters8';
+  part: 'tuning' | 'measured' | 'fresh' | 'fresh_tuning' | 'clusters4' | 'round5' | 'clusters5' | 'round6' | 'clusters6' | 'round7' | 'clusters7' | 'round8' | 'clusters8' | 'round9' | 'clusters9';
   second: boolean;
 }
 
 /** The item lists and label files of the labelled set (test/fixtures/linkage). */
-export const SAMPLES = ['sample-43.csv', 'sample-43-fresh.csv', 'sample-43-clusters4.csv', 'sample-43-round5.csv', 'sample-43-round6.csv', 'sample-43-round7.csv', 'sample-43-round8.csv'] as const;
+export const SAMPLES = ['sample-43.csv', 'sample-43-fresh.csv', 'sample-43-clusters4.csv', 'sample-43-round5.csv', 'sample-43-round6.csv', 'sample-43-round7.csv', 'sample-43-round8.csv', 'sample-43-round9.csv'] as const;
 export const LABELS = ['labelled-43.csv', 'labelled-43-fresh.csv'] as const;
 /** The readings whose items are tuning data since round 4 (packet measured-04 of the fresh set, read in round 3 and tuned on). */
 export const FRESH_TUNING = 'readings-43-fresh/measured-04.csv';
@@ -87,7 +88,8 @@ export function labelledSet(root: string): { items: Item[]; readings: Reading[] 
     : name === 'sample-43-clusters4.csv' ? 'clusters4' : name === 'sample-43-round5.csv' ? (r.kind === 'pair' ? 'round5' : 'clusters5')
       : name === 'sample-43-round6.csv' ? (r.kind === 'pair' ? 'round6' : 'clusters6')
         : name === 'sample-43-round7.csv' ? (r.kind === 'pair' ? 'round7' : 'clusters7')
-          : name === 'sample-43-round8.csv' ? (r.kind === 'pair' ? 'round8' : 'clusters8') : r.part as Item['part']);
+          : name === 'sample-43-round8.csv' ? (r.kind === 'pair' ? 'round8' : 'clusters8')
+            : name === 'sample-43-round9.csv' ? (r.kind === 'pair' ? 'round9' : 'clusters9') : r.part as Item['part']);
   const items = SAMPLES.flatMap((name) => csv(name).map((r): Item => ({
     item: r.item_id, kind: r.kind as Item['kind'], ids: r.vaers_ids.split(' ').map(Number), stratum: r.stratum,
     part: partOf(name, r), second: r.second_reading === 'true',
@@ -297,8 +299,8 @@ export interface Stratum {
   drawn: number;
 }
 
-/** The strata of a draw (`file`: sample-43-fresh-strata.csv, round 3's; sample-43-round5-strata.csv, round 5's; sample-43-round6-strata.csv, round 6's; sample-43-round7-strata.csv, round 7's; sample-43-round8-strata.csv, round 8's) under `root`, empty when absent. */
-export function drawStrata(root: string, file = 'sample-43-round8-strata.csv'): Stratum[] {
+/** The strata of a draw (`file`: sample-43-fresh-strata.csv, round 3's; sample-43-round5-strata.csv, round 5's; sample-43-round6-strata.csv, round 6's; sample-43-round7-strata.csv, round 7's; sample-43-round8-strata.csv, round 8's; sample-43-round9-strata.csv, round 9's) under `root`, empty when absent. */
+export function drawStrata(root: string, file = 'sample-43-round9-strata.csv'): Stratum[] {
   const path = join(root, 'test/fixtures/linkage', file);
   if (!existsSync(path)) return [];
   return (parse(readFileSync(path), { columns: true }) as Array<Record<string, string>>).map((r) => ({ stratum: r.stratum, pool: Number(r.pool), drawn: Number(r.drawn) }));

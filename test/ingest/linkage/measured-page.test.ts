@@ -123,27 +123,34 @@ describe('the labelled set figures', () => {
   };
 
   it('counts round 5\'s draw as a measured set: 250 pairs and 60 clusters, none labelled before (round 1\'s items, round 3\'s pairs, round 4\'s clusters)', () => {
-    expectFreshDraw('round5', 'clusters5', ['round6', 'clusters6', 'round7', 'clusters7', 'round8', 'clusters8']);
+    expectFreshDraw('round5', 'clusters5', ['round6', 'clusters6', 'round7', 'clusters7', 'round8', 'clusters8', 'round9', 'clusters9']);
   });
 
   it('counts round 6\'s draw as a measured set: 250 pairs and 60 clusters, none labelled in rounds 1-5 (round 5\'s all read)', () => {
     const { items, readings } = labelledSet(root);
     expect(items.filter((it) => it.part === 'round5' || it.part === 'clusters5').every((it) => readings.some((r) => r.item === it.item))).toBe(true);
-    expectFreshDraw('round6', 'clusters6', ['round7', 'clusters7', 'round8', 'clusters8']);
+    expectFreshDraw('round6', 'clusters6', ['round7', 'clusters7', 'round8', 'clusters8', 'round9', 'clusters9']);
   });
 
   it('counts round 7\'s draw as a measured set: 250 pairs and 80 clusters, none labelled in rounds 1-6 (round 6\'s all read), 50 pairs marked for the second reading', () => {
     const { items, readings } = labelledSet(root);
     expect(items.filter((it) => it.part === 'round6' || it.part === 'clusters6').every((it) => readings.some((r) => r.item === it.item))).toBe(true);
-    expectFreshDraw('round7', 'clusters7', ['round8', 'clusters8'], 80);
+    expectFreshDraw('round7', 'clusters7', ['round8', 'clusters8', 'round9', 'clusters9'], 80);
     expect(items.filter((it) => it.part === 'round7' && it.second)).toHaveLength(50);
   });
 
-  it('counts round 8\'s draw as the measured set: 200 pairs and 80 clusters, none labelled in rounds 1-7 (round 7\'s all read), 40 pairs marked for the second reading', () => {
+  it('counts round 8\'s draw as a measured set: 200 pairs and 80 clusters, none labelled in rounds 1-7 (round 7\'s all read), 40 pairs marked for the second reading', () => {
     const { items, readings } = labelledSet(root);
     expect(items.filter((it) => it.part === 'round7' || it.part === 'clusters7').every((it) => readings.some((r) => r.item === it.item))).toBe(true);
-    expectFreshDraw('round8', 'clusters8', [], 80, 200);
+    expectFreshDraw('round8', 'clusters8', ['round9', 'clusters9'], 80, 200);
     expect(items.filter((it) => it.part === 'round8' && it.second)).toHaveLength(40);
+  });
+
+  it('counts round 9\'s draw as the measured set: 200 pairs and 80 clusters, none labelled in rounds 1-8 (round 8\'s all read), 40 pairs marked for the second reading', () => {
+    const { items, readings } = labelledSet(root);
+    expect(items.filter((it) => it.part === 'round8' || it.part === 'clusters8').every((it) => readings.some((r) => r.item === it.item))).toBe(true);
+    expectFreshDraw('round9', 'clusters9', [], 80, 200);
+    expect(items.filter((it) => it.part === 'round9' && it.second)).toHaveLength(40);
   });
 
   it('weights each stratum\'s decided pairs back to its pool: precision 1/2, recall 1/11 on a hand-worked draw', () => {

@@ -7,7 +7,7 @@
 import { clusterFigures, drawStrata, labelledSet, labelsOfRecord, pairFigures, secondReading, weightedFigures, type ClusterFigures, type Item, type PairFigures, type Proportion } from './measure.js';
 
 /** The round measured (its items read blind, the rules frozen before they were drawn) and the commit of those rules. */
-export const MEASURED_ROUND = { round: 8, rules: '8da6346' } as const;
+export const MEASURED_ROUND = { round: 9, rules: '67ffa82' } as const;
 
 /** Per labelled VAERS_ID, the VAERS_ID of its cluster's representative under the linkage measured; `clusters`: the clusters of two or more reports of the default store. */
 export type Verdicts = Record<string, number>;
@@ -17,24 +17,25 @@ export interface MeasuredFigures {
   /** Labelled items per part, stratum and label of record (`unlabelled` when no reading yet). */
   counts: Array<{ part: string; stratum: string; same_case: number; different_patients: number; undecidable: number; unlabelled: number }>;
   /**
-   * Pairs: `round8`, round 8's candidate pairs (read blind, drawn on the rules frozen for round 8:
-   * the measurement); `round7`, round 7's (tuning data since round 8, post hoc); `round6`, round 6's (tuning data since round 7, post hoc); `round5`, round 5's (tuning data since round 6, post hoc); `fresh`, round 3's fresh pairs (packet measured-04 left out) under today's
+   * Pairs: `round9`, round 9's candidate pairs (read blind, drawn on the rules frozen for round 9:
+   * the measurement); `round8`, round 8's (tuning data since round 9, post hoc); `round7`, round 7's (tuning data since round 8, post hoc); `round6`, round 6's (tuning data since round 7, post hoc); `round5`, round 5's (tuning data since round 6, post hoc); `fresh`, round 3's fresh pairs (packet measured-04 left out) under today's
    * rules (tuning data since round 5, post hoc); `freshBefore`, those pairs under the linkage of
    * their draw (round 3's rules, f07a070: the `linked` stratum); `freshTuning`, measured-04's pairs
    * under today's rules (tuning data since round 4, post hoc); `postHoc`, round 1's measured part
    * under today's rules (tuning data since round 3); `before`, that part under the linkage of its
    * draw; `tuning`, round 1's tuning part.
    */
-  pairs: { round8: PairFigures; round7: PairFigures; round6: PairFigures; round5: PairFigures; fresh: PairFigures; freshBefore: PairFigures; freshTuning: PairFigures; before: PairFigures; postHoc: PairFigures; tuning: PairFigures };
+  pairs: { round9: PairFigures; round8: PairFigures; round7: PairFigures; round6: PairFigures; round5: PairFigures; fresh: PairFigures; freshBefore: PairFigures; freshTuning: PairFigures; before: PairFigures; postHoc: PairFigures; tuning: PairFigures };
   /**
-   * Random clusters: `round8` (drawn from the clusters of the rules frozen for round 8, read blind:
-   * the measurement), `round7` (round 7's, cut by today's rules: post hoc since round 8), `round6` (round 6's, cut by today's rules: post hoc since round 7), `round5` (round 5's, cut by today's rules: post hoc since round 6), `round4` (round 4's, cut by today's rules: post hoc since round 5), `fresh`
+   * Random clusters: `round9` (drawn from the clusters of the rules frozen for round 9, read blind:
+   * the measurement), `round8` (round 8's, cut by today's rules: post hoc since round 9), `round7` (round 7's, cut by today's rules: post hoc since round 8), `round6` (round 6's, cut by today's rules: post hoc since round 7), `round5` (round 5's, cut by today's rules: post hoc since round 6), `round4` (round 4's, cut by today's rules: post hoc since round 5), `fresh`
    * (round 3's, never read), `postHoc` (round 1's, cut by today's rules), `before` (round 1's as drawn).
    */
-  clusters: { round8: ClusterFigures; round7: ClusterFigures; round6: ClusterFigures; round5: ClusterFigures; round4: ClusterFigures; fresh: ClusterFigures; before: ClusterFigures; postHoc: ClusterFigures };
-  /** Round 8's pairwise figures weighted back to all candidate pairs (measure.ts weightedFigures, its draw's strata). */
+  clusters: { round9: ClusterFigures; round8: ClusterFigures; round7: ClusterFigures; round6: ClusterFigures; round5: ClusterFigures; round4: ClusterFigures; fresh: ClusterFigures; before: ClusterFigures; postHoc: ClusterFigures };
+  /** Round 9's pairwise figures weighted back to all candidate pairs (measure.ts weightedFigures, its draw's strata). */
   weighted: ReturnType<typeof weightedFigures>;
-  /** Second readings: round 8's doubly read pairs (40 of its pairs drawn at random, read blind by another reader), round 7's (50 of its pairs; tuning data since round 8), round 6's (a blind sample of its pairs; tuning data since round 7), round 5's (50 of its pairs), round 3's (measured-04's among them: a second reading tunes nothing), round 1's (all), round 1's measured part. */
+  /** Second readings: round 9's doubly read pairs (40 of its pairs drawn at random, read blind by another reader), round 8's (40 of its pairs; tuning data since round 9), round 7's (50 of its pairs; tuning data since round 8), round 6's (a blind sample of its pairs; tuning data since round 7), round 5's (50 of its pairs), round 3's (measured-04's among them: a second reading tunes nothing), round 1's (all), round 1's measured part. */
+  secondRound9: ReturnType<typeof secondReading>;
   secondRound8: ReturnType<typeof secondReading>;
   secondRound7: ReturnType<typeof secondReading>;
   secondRound6: ReturnType<typeof secondReading>;
@@ -69,15 +70,16 @@ export function measuredFigures(root: string, verdicts: Verdicts, clusters: numb
   return {
     counts: [...counts.values()].sort((x, y) => x.part.localeCompare(y.part) || x.stratum.localeCompare(y.stratum)),
     pairs: {
-      round8: pairFigures(items, labels, 'round8', now), round7: pairFigures(items, labels, 'round7', now), round6: pairFigures(items, labels, 'round6', now), round5: pairFigures(items, labels, 'round5', now), fresh: pairFigures(items, labels, 'fresh', now), freshBefore: pairFigures(items, labels, 'fresh', linkedAt(['fresh', 'fresh_tuning'])),
+      round9: pairFigures(items, labels, 'round9', now), round8: pairFigures(items, labels, 'round8', now), round7: pairFigures(items, labels, 'round7', now), round6: pairFigures(items, labels, 'round6', now), round5: pairFigures(items, labels, 'round5', now), fresh: pairFigures(items, labels, 'fresh', now), freshBefore: pairFigures(items, labels, 'fresh', linkedAt(['fresh', 'fresh_tuning'])),
       freshTuning: pairFigures(items, labels, 'fresh_tuning', now),
       before: pairFigures(items, labels, 'measured', before), postHoc: pairFigures(items, labels, 'measured', now), tuning: pairFigures(items, labels, 'tuning', now),
     },
     clusters: {
-      round8: clusterFigures(items, labels, groupOf, 'clusters8'), round7: clusterFigures(items, labels, groupOf, 'clusters7'), round6: clusterFigures(items, labels, groupOf, 'clusters6'), round5: clusterFigures(items, labels, groupOf, 'clusters5'), round4: clusterFigures(items, labels, groupOf, 'clusters4'), fresh: clusterFigures(items, labels, groupOf, 'fresh'),
+      round9: clusterFigures(items, labels, groupOf, 'clusters9'), round8: clusterFigures(items, labels, groupOf, 'clusters8'), round7: clusterFigures(items, labels, groupOf, 'clusters7'), round6: clusterFigures(items, labels, groupOf, 'clusters6'), round5: clusterFigures(items, labels, groupOf, 'clusters5'), round4: clusterFigures(items, labels, groupOf, 'clusters4'), fresh: clusterFigures(items, labels, groupOf, 'fresh'),
       before: clusterFigures(items, labels, () => 0, 'measured'), postHoc: clusterFigures(items, labels, groupOf, 'measured'),
     },
-    weighted: weightedFigures(items, labels, 'round8', drawStrata(root), now),
+    weighted: weightedFigures(items, labels, 'round9', drawStrata(root), now),
+    secondRound9: secondReading(items, readings, 'round9'),
     secondRound8: secondReading(items, readings, 'round8'),
     secondRound7: secondReading(items, readings, 'round7'),
     secondRound6: secondReading(items, readings, 'round6'),
@@ -99,24 +101,26 @@ export function renderPage(m: MeasuredFigures): string {
     '|---|---|---|---|---|---|',
     ...m.counts.map((c) => `| ${c.part} | ${c.stratum} | ${c.same_case} | ${c.different_patients} | ${c.undecidable} | ${c.unlabelled} |`),
     '',
-    `| figure | measured, read blind: round 8's pairs and random clusters, rules frozen for round 8 (${MEASURED_ROUND.rules}) | round 7's pairs and random clusters, post hoc (tuning data since round 8) | round 6's pairs and random clusters, post hoc (tuning data since round 7) | round 5's pairs and random clusters, post hoc (tuning data since round 6) | round 3's fresh pairs (measured-04 left out) and round 4's random clusters, post hoc (tuning data since round 5) | those fresh pairs under the linkage of their draw (round 3's rules) | measured-04, post hoc (tuning data since round 4) | round 1's measured part, post hoc (tuning data since round 3) | that part under the linkage of its draw |`,
-    '|---|---|---|---|---|---|---|---|---|---|',
-    `| pairwise precision | ${show(m.pairs.round8.precision)} | ${show(m.pairs.round7.precision)} | ${show(m.pairs.round6.precision)} | ${show(m.pairs.round5.precision)} | ${show(m.pairs.fresh.precision)} | ${show(m.pairs.freshBefore.precision)} | ${show(m.pairs.freshTuning.precision)} | ${show(m.pairs.postHoc.precision)} | ${show(m.pairs.before.precision)} |`,
-    `| pairwise recall | ${show(m.pairs.round8.recall)} | ${show(m.pairs.round7.recall)} | ${show(m.pairs.round6.recall)} | ${show(m.pairs.round5.recall)} | ${show(m.pairs.fresh.recall)} | ${show(m.pairs.freshBefore.recall)} | ${show(m.pairs.freshTuning.recall)} | ${show(m.pairs.postHoc.recall)} | ${show(m.pairs.before.recall)} |`,
-    `| precision of the random clusters | ${show(m.clusters.round8.precision)} | ${show(m.clusters.round7.precision)} | ${show(m.clusters.round6.precision)} | ${show(m.clusters.round5.precision)} | ${show(m.clusters.round4.precision)} | - | - | ${show(m.clusters.postHoc.precision)} | ${show(m.clusters.before.precision)} |`,
-    `| same-case random clusters still whole | ${show(m.clusters.round8.sameWhole)} | ${show(m.clusters.round7.sameWhole)} | ${show(m.clusters.round6.sameWhole)} | ${show(m.clusters.round5.sameWhole)} | ${show(m.clusters.round4.sameWhole)} | - | - | ${show(m.clusters.postHoc.sameWhole)} | ${show(m.clusters.before.sameWhole)} |`,
+    `| figure | measured, read blind: round 9's pairs and random clusters, rules frozen for round 9 (${MEASURED_ROUND.rules}) | round 8's pairs and random clusters, post hoc (tuning data since round 9) | round 7's pairs and random clusters, post hoc (tuning data since round 8) | round 6's pairs and random clusters, post hoc (tuning data since round 7) | round 5's pairs and random clusters, post hoc (tuning data since round 6) | round 3's fresh pairs (measured-04 left out) and round 4's random clusters, post hoc (tuning data since round 5) | those fresh pairs under the linkage of their draw (round 3's rules) | measured-04, post hoc (tuning data since round 4) | round 1's measured part, post hoc (tuning data since round 3) | that part under the linkage of its draw |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    `| pairwise precision | ${show(m.pairs.round9.precision)} | ${show(m.pairs.round8.precision)} | ${show(m.pairs.round7.precision)} | ${show(m.pairs.round6.precision)} | ${show(m.pairs.round5.precision)} | ${show(m.pairs.fresh.precision)} | ${show(m.pairs.freshBefore.precision)} | ${show(m.pairs.freshTuning.precision)} | ${show(m.pairs.postHoc.precision)} | ${show(m.pairs.before.precision)} |`,
+    `| pairwise recall | ${show(m.pairs.round9.recall)} | ${show(m.pairs.round8.recall)} | ${show(m.pairs.round7.recall)} | ${show(m.pairs.round6.recall)} | ${show(m.pairs.round5.recall)} | ${show(m.pairs.fresh.recall)} | ${show(m.pairs.freshBefore.recall)} | ${show(m.pairs.freshTuning.recall)} | ${show(m.pairs.postHoc.recall)} | ${show(m.pairs.before.recall)} |`,
+    `| precision of the random clusters | ${show(m.clusters.round9.precision)} | ${show(m.clusters.round8.precision)} | ${show(m.clusters.round7.precision)} | ${show(m.clusters.round6.precision)} | ${show(m.clusters.round5.precision)} | ${show(m.clusters.round4.precision)} | - | - | ${show(m.clusters.postHoc.precision)} | ${show(m.clusters.before.precision)} |`,
+    `| same-case random clusters still whole | ${show(m.clusters.round9.sameWhole)} | ${show(m.clusters.round8.sameWhole)} | ${show(m.clusters.round7.sameWhole)} | ${show(m.clusters.round6.sameWhole)} | ${show(m.clusters.round5.sameWhole)} | ${show(m.clusters.round4.sameWhole)} | - | - | ${show(m.clusters.postHoc.sameWhole)} | ${show(m.clusters.before.sameWhole)} |`,
     '',
-    m.weighted.sameCasePairs === 0 && Number.isNaN(m.weighted.precision) ? 'Round 8\'s measured pairs weighted back to all candidate pairs: not yet read.'
-      : `Round 8's measured pairs weighted back to all candidate pairs (each stratum's decided pairs standing for its pool; point estimates): about ${Math.round(m.weighted.sameCasePairs)} same-case candidate pairs, pairwise precision ${f3(m.weighted.precision)}, recall ${f3(m.weighted.recall)}.`,
+    m.weighted.sameCasePairs === 0 && Number.isNaN(m.weighted.precision) ? 'Round 9\'s measured pairs weighted back to all candidate pairs: not yet read.'
+      : `Round 9's measured pairs weighted back to all candidate pairs (each stratum's decided pairs standing for its pool; point estimates): about ${Math.round(m.weighted.sameCasePairs)} same-case candidate pairs, pairwise precision ${f3(m.weighted.precision)}, recall ${f3(m.weighted.recall)}.`,
     `Round 1's tuning part (post hoc): pairwise precision ${show(m.pairs.tuning.precision)}, recall ${show(m.pairs.tuning.recall)}.`,
-    `Random clusters: round 8's ${m.clusters.round8.clusters} drawn, ${m.clusters.round8.decidedClusters} decided; round 7's ${m.clusters.round7.clusters} drawn, ${m.clusters.round7.decidedClusters} decided (post hoc); round 6's ${m.clusters.round6.clusters} drawn, ${m.clusters.round6.decidedClusters} decided (post hoc); round 5's ${m.clusters.round5.clusters} drawn, ${m.clusters.round5.decidedClusters} decided (post hoc); round 4's ${m.clusters.round4.clusters} drawn, ${m.clusters.round4.decidedClusters} decided (post hoc); round 3's ${m.clusters.fresh.clusters} drawn (on round 3's rules), ${m.clusters.fresh.decidedClusters} decided; round 1's ${m.clusters.postHoc.clusters} drawn, ${m.clusters.postHoc.decidedClusters} decided. Clusters of two or more reports in the default store now: ${m.default_store_clusters}.`,
-    `Second reading, round 8 (measured): ${m.secondRound8.pairs} pairs read twice by another blind reader, agreement ${f3(m.secondRound8.agreement)}, Cohen's kappa ${f3(m.secondRound8.kappa)}; disagreements (first/second): ${m.secondRound8.disagreements.join('; ') || 'none'}.`,
+    `Random clusters: round 9's ${m.clusters.round9.clusters} drawn, ${m.clusters.round9.decidedClusters} decided; round 8's ${m.clusters.round8.clusters} drawn, ${m.clusters.round8.decidedClusters} decided (post hoc); round 7's ${m.clusters.round7.clusters} drawn, ${m.clusters.round7.decidedClusters} decided (post hoc); round 6's ${m.clusters.round6.clusters} drawn, ${m.clusters.round6.decidedClusters} decided (post hoc); round 5's ${m.clusters.round5.clusters} drawn, ${m.clusters.round5.decidedClusters} decided (post hoc); round 4's ${m.clusters.round4.clusters} drawn, ${m.clusters.round4.decidedClusters} decided (post hoc); round 3's ${m.clusters.fresh.clusters} drawn (on round 3's rules), ${m.clusters.fresh.decidedClusters} decided; round 1's ${m.clusters.postHoc.clusters} drawn, ${m.clusters.postHoc.decidedClusters} decided. Clusters of two or more reports in the default store now: ${m.default_store_clusters}.`,
+    `Second reading, round 9 (measured): ${m.secondRound9.pairs} pairs read twice by another blind reader, agreement ${f3(m.secondRound9.agreement)}, Cohen's kappa ${f3(m.secondRound9.kappa)}; disagreements (first/second): ${m.secondRound9.disagreements.join('; ') || 'none'}.`,
+    `Second reading, round 8 (tuning data since round 9): ${m.secondRound8.pairs} pairs read twice by another blind reader, agreement ${f3(m.secondRound8.agreement)}, Cohen's kappa ${f3(m.secondRound8.kappa)}; disagreements (first/second): ${m.secondRound8.disagreements.join('; ') || 'none'}.`,
     `Second reading, round 7 (tuning data since round 8): ${m.secondRound7.pairs} pairs read twice by another blind reader, agreement ${f3(m.secondRound7.agreement)}, Cohen's kappa ${f3(m.secondRound7.kappa)}; disagreements (first/second; each resolved by a blind third reader): ${m.secondRound7.disagreements.join('; ') || 'none'}.`,
     `Second reading, round 6 (tuning data since round 7): ${m.secondRound6.pairs} pairs read twice by another blind reader, agreement ${f3(m.secondRound6.agreement)}, Cohen's kappa ${f3(m.secondRound6.kappa)}; disagreements (first/second; each resolved by a blind third reader): ${m.secondRound6.disagreements.join('; ') || 'none'}.`,
     `Second reading, round 5 (tuning data since round 6): ${m.secondRound5.pairs} pairs read twice by another blind reader, agreement ${f3(m.secondRound5.agreement)}, Cohen's kappa ${f3(m.secondRound5.kappa)}; disagreements (first/second; each resolved by a blind third reader): ${m.secondRound5.disagreements.join('; ') || 'none'}.`,
     `Second reading, fresh set (round 3's draw): ${m.secondFresh.pairs} pairs read twice, agreement ${f3(m.secondFresh.agreement)}, Cohen's kappa ${f3(m.secondFresh.kappa)}; disagreements (first/second): ${m.secondFresh.disagreements.join('; ') || 'none'}.`,
     `Second reading, round 1: ${m.second.pairs} pairs read twice (${m.secondMeasured.pairs} of the measured part), agreement ${f3(m.second.agreement)}, Cohen's kappa ${f3(m.second.kappa)} (measured part: agreement ${f3(m.secondMeasured.agreement)}, kappa ${f3(m.secondMeasured.kappa)}); disagreements (first/second): ${m.second.disagreements.join('; ') || 'none'}.`,
-    `Round 8's measured pairs the linkage gets wrong: ${m.pairs.round8.wrong.join('; ') || 'none'}. Round 8's cluster groups wrong: ${m.clusters.round8.wrong.join('; ') || 'none'}.`,
+    `Round 9's measured pairs the linkage gets wrong: ${m.pairs.round9.wrong.join('; ') || 'none'}. Round 9's cluster groups wrong: ${m.clusters.round9.wrong.join('; ') || 'none'}.`,
+    `Post hoc (tuning data since round 9): round 8's pairs wrong now: ${m.pairs.round8.wrong.join('; ') || 'none'}. Round 8's cluster groups wrong now: ${m.clusters.round8.wrong.join('; ') || 'none'}.`,
     `Post hoc (tuning data since round 8): round 7's pairs wrong now: ${m.pairs.round7.wrong.join('; ') || 'none'}. Round 7's cluster groups wrong now: ${m.clusters.round7.wrong.join('; ') || 'none'}.`,
     `Post hoc (tuning data since round 7): round 6's pairs wrong now: ${m.pairs.round6.wrong.join('; ') || 'none'}. Round 6's cluster groups wrong now: ${m.clusters.round6.wrong.join('; ') || 'none'}.`,
     `Post hoc (tuning data since round 6): round 5's pairs wrong now: ${m.pairs.round5.wrong.join('; ') || 'none'}. Round 5's cluster groups wrong now: ${m.clusters.round5.wrong.join('; ') || 'none'}.`,
@@ -152,11 +156,14 @@ export function servedFigures(m: MeasuredFigures): Record<string, unknown> {
     ? { k: 0, n: 0, value: null, wilson_low: null, wilson_high: null }
     : { k: x.k, n: x.n, value: round(x.value), wilson_low: round(x.low), wilson_high: round(x.high) });
   return {
-    labelled_set: 'test/fixtures/linkage/labelled-43-fresh.csv, the blind readings since round 3 (round 8\'s measured set; round 7\'s pairs and random clusters, tuning data since round 8; round 6\'s, since round 7; round 5\'s, since round 6; round 3\'s fresh pairs and round 4\'s random clusters, tuning data since round 5); labelled-43.csv, round 1 (docs/duplicates.md, "The labelled set")',
+    labelled_set: 'test/fixtures/linkage/labelled-43-fresh.csv, the blind readings since round 3 (round 9\'s measured set; round 8\'s pairs and random clusters, tuning data since round 9; round 7\'s, since round 8; round 6\'s, since round 7; round 5\'s, since round 6; round 3\'s fresh pairs and round 4\'s random clusters, tuning data since round 5); labelled-43.csv, round 1 (docs/duplicates.md, "The labelled set")',
     measured_round: MEASURED_ROUND.round, rules_frozen: MEASURED_ROUND.rules,
-    pair_precision: p(m.pairs.round8.precision), pair_recall: p(m.pairs.round8.recall), cluster_precision: p(m.clusters.round8.precision), same_case_clusters_whole: p(m.clusters.round8.sameWhole),
+    pair_precision: p(m.pairs.round9.precision), pair_recall: p(m.pairs.round9.recall), cluster_precision: p(m.clusters.round9.precision), same_case_clusters_whole: p(m.clusters.round9.sameWhole),
     pair_precision_weighted: round(m.weighted.precision), pair_recall_weighted: round(m.weighted.recall),
-    second_reading_pairs_measured: m.secondRound8.pairs, kappa_measured: round(m.secondRound8.kappa),
+    second_reading_pairs_measured: m.secondRound9.pairs, kappa_measured: round(m.secondRound9.kappa),
+    second_reading_pairs_round_8: m.secondRound8.pairs, kappa_round_8: round(m.secondRound8.kappa),
+    pair_precision_round_8_post_hoc: p(m.pairs.round8.precision), pair_recall_round_8_post_hoc: p(m.pairs.round8.recall),
+    cluster_precision_round_8_post_hoc: p(m.clusters.round8.precision), same_case_clusters_whole_round_8_post_hoc: p(m.clusters.round8.sameWhole),
     second_reading_pairs_round_7: m.secondRound7.pairs, kappa_round_7: round(m.secondRound7.kappa),
     pair_precision_round_7_post_hoc: p(m.pairs.round7.precision), pair_recall_round_7_post_hoc: p(m.pairs.round7.recall),
     cluster_precision_round_7_post_hoc: p(m.clusters.round7.precision), same_case_clusters_whole_round_7_post_hoc: p(m.clusters.round7.sameWhole),
@@ -186,10 +193,10 @@ export function renderDomainModule(m: MeasuredFigures): string {
  * random clusters (measured_round: both drawn on the rules frozen for it, rules_frozen, and read
  * blind), each with its Wilson 95% interval (k of n; n 0: not yet read, value and interval null),
  * the pairs weighted back to all candidate pairs (_weighted, point estimates; -1: not available),
- * Cohen's kappa of the measured round's blind second reading (_measured), of round 7's (_round_7),
+ * Cohen's kappa of the measured round's blind second reading (_measured), of round 8's (_round_8), of round 7's (_round_7),
  * of round 6's (_round_6), of round 5's (_round_5) and of the fresh set's (round 3's draw; -1: not available). Post
- * hoc (tuning data, not a measurement): round 7's, round 6's and round 5's pairs and random clusters, round 3's fresh pairs
- * and round 4's random clusters under today's rules (_round_7_post_hoc, _round_6_post_hoc, _round_5_post_hoc, _fresh_post_hoc, _round_4_post_hoc), measured-04 (_tuning_fresh), round 1's
+ * hoc (tuning data, not a measurement): round 8's, round 7's, round 6's and round 5's pairs and random clusters, round 3's fresh pairs
+ * and round 4's random clusters under today's rules (_round_8_post_hoc, _round_7_post_hoc, _round_6_post_hoc, _round_5_post_hoc, _fresh_post_hoc, _round_4_post_hoc), measured-04 (_tuning_fresh), round 1's
  * measured part (_post_hoc); the fresh pairs under the linkage of their draw (_before: round 3's
  * rules) and round 1's under its draw's (_round_1_before). Written by scripts/linkage-measure.ts; do not edit by hand
  * (test/ingest/linkage/measured-page.test.ts checks it). Served by \`GET /analyses\` as

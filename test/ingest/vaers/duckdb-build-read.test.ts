@@ -18,12 +18,12 @@ import { SKIP } from '../../../src/ingest/vaers/skips.js';
 import { csvBytes, followUpFiles, sampleYear, skipFiles, SYMPTOMS_HEADER, tempDir, writeFiles } from './fixtures.js';
 
 /** readVaersWithDuckdb on `dir` with its narratives in a scratch text file under a fresh folder; `use` sees the data before the file goes. */
-async function duckdbRead<T>(dir: string, use: (data: VaersData, scratch: string) => Promise<T>): Promise<T> {
+async function duckdbRead<T>(dir: string, use: (data: VaersData, scratch: string) => Promise<T>, detailsBatch?: number): Promise<T> {
   const work = await tempDir('vaers-build-read-');
   const text = await ReportText.create(join(work, 'text.duckdb'));
   try {
     const scratch = join(work, 'out.duckdb.tmp-1.read');
-    return await use(await readVaersWithDuckdb(dir, { narratives: true, text, scratch }), scratch);
+    return await use(await readVaersWithDuckdb(dir, { narratives: true, text, scratch, ...(detailsBatch ? { detailsBatch } : {}) }), scratch);
   } finally {
     await text.remove();
   }
@@ -91,7 +91,7 @@ describe('the build\'s read through DuckDB', () => {
     });
   });
 
-  it('gives readVaers\'s values (strings resolved), lists, skips and sources on the shared fixtures', async () => {
+  it('gives readVaers\'s values (strings resolved), lists, skips and sources on the shared fixtures, its details read whole or in batches', async () => {
     const years = await tempDir();
     await writeFiles(years, { ...sampleYear(1999, 'old', 1), ...sampleYear(2021, 'modern', 100), ...handWorkedYear() }, true);
     const fixtures = [years];
@@ -102,13 +102,16 @@ describe('the build\'s read through DuckDB', () => {
     }
     for (const dir of fixtures) {
       const streamed = await readVaers(dir, { narratives: true });
-      await duckdbRead(dir, async (data) => {
-        expect(await resolvedReports(data)).toEqual(await resolvedReports(streamed));
-        expect(data.details.unparseable).toEqual(streamed.details.unparseable);
-        const { details: _a, ...rest } = data;
-        const { details: _b, ...streamedRest } = streamed;
-        expect(rest).toEqual(streamedRest);
-      });
+      // In one batch, and (as the full download's 2.1 million reports are) in batches of 3 reports.
+      for (const batch of [undefined, 3]) {
+        await duckdbRead(dir, async (data) => {
+          expect(await resolvedReports(data)).toEqual(await resolvedReports(streamed));
+          expect(data.details.unparseable).toEqual(streamed.details.unparseable);
+          const { details: _a, ...rest } = data;
+          const { details: _b, ...streamedRest } = streamed;
+          expect(rest).toEqual(streamedRest);
+        }, batch);
+      }
     }
   });
 
