@@ -15,6 +15,7 @@
  * (readMemoryError; in `read_csv`, duckdb-load.ts names the files).
  */
 import { mkdir, rm } from 'node:fs/promises';
+import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { UserError } from '../../domain/user-error.js';
@@ -26,8 +27,13 @@ import { vaersSkipped } from './duckdb-skips.js';
 import type { ReadVaersOptions, VaersData } from './read.js';
 import { scanFolder, SourceHashes } from './sources.js';
 
-/** DuckDB's memory cap for the read's database (it spills into the scratch folder beyond it). */
-export const READ_MEMORY_LIMIT = '2GB';
+/**
+ * DuckDB's memory cap for the read's database (it spills into the scratch folder beyond it): a
+ * quarter of the machine's memory, at least 2 GiB and at most 4 GiB (os.totalmem). 2 GiB was too
+ * little for the full download (2.1 million reports): `vaers_reports`'s lists ran out of it
+ * (bench/read-duckdb.ts --mode build, 2026-11-29; the details' ordered query before it was batched).
+ */
+export const READ_MEMORY_LIMIT = `${Math.round(Math.min(4 * 2 ** 10, Math.max(2 * 2 ** 10, totalmem() / 4 / 2 ** 20)))}MiB`;
 
 /**
  * Options of `readVaersWithDuckdb`: those of readVaers, where `narratives` needs `text` (the
