@@ -16,6 +16,7 @@
  * the build's read and counts the reports whose resolved values differ (every report column with its
  * strings resolved, VAX rows, events with versions, the narratives read back from the text file),
  * and says whether the unreadable cells' tally (examples naming file and line), the lists and skips are equal.
+ * `build` and `details` print each step of the build's read on standard error as it ends, with the RSS then.
  * Compare with `bench/full-size.ts --read-only --duckdb-only` (DuckDB's plain read_csv). Asserts nothing.
  *
  * Run: nice -n 10 npx tsx bench/read-duckdb.ts --vaers DIR --mode stream|duckdb|compare|before|build|details
