@@ -16,6 +16,7 @@
  * the build's read and counts the reports whose resolved values differ (every report column with its
  * strings resolved, VAX rows, events with versions, the narratives read back from the text file),
  * and says whether the unreadable cells' tally (examples naming file and line), the lists and skips are equal.
+ * `build` and `details` print each step of the build's read on standard error as it ends, with the RSS then.
  * Compare with `bench/full-size.ts --read-only --duckdb-only` (DuckDB's plain read_csv). Asserts nothing.
  *
  * Run: nice -n 10 npx tsx bench/read-duckdb.ts --vaers DIR --mode stream|duckdb|compare|before|build|details
@@ -140,7 +141,10 @@ async function buildRead(which: 'build' | 'details' | 'before'): Promise<void> {
       console.log(`read before ${vaers}: ${data.reports.length} reports kept; ${figures(t0, cpu0, 'one phase')}`);
       return;
     }
-    const onStep = (name: string, seconds: number): void => void notes.push(`${name} ${seconds.toFixed(1)} s`);
+    const onStep = (name: string, seconds: number): void => {
+      notes.push(`${name} ${seconds.toFixed(1)} s`);
+      console.error(`  step ${name} ${seconds.toFixed(1)} s, RSS ${(process.memoryUsage().rss / 2 ** 30).toFixed(2)} GiB`);
+    };
     const data = await readVaersWithDuckdb(vaers, { narratives: true, text, scratch: path.join(scratch, 'read'), onStep });
     notes.push(`build's read ${((performance.now() - t1) / 1000).toFixed(1)} s`);
     if (streamed) {

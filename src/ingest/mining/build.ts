@@ -130,6 +130,7 @@ async function readReports(options: BuildOptions, progress: Progress, text: Repo
       }
       progress.update(Math.round((e.fileIndex + (e.bytesTotal ? e.bytesRead / e.bytesTotal : 0)) * 100) / 100, e.file);
     },
+    onStepStart: (step) => progress.note?.(step),
   });
   if (lastFile !== '') progress.end();
   await text?.finishWriting();

@@ -14,6 +14,8 @@ export interface Progress {
   start(phase: string, total: number, unit: string): void;
   /** `done` of `total` are finished; `detail` is a short note (e.g. the file being read). */
   update(done: number, detail?: string): void;
+  /** A step of the phase begins that moves no count (e.g. the read's SQL steps): shown as its detail (a line of its own in a log). */
+  note?(detail: string): void;
   /** The phase ends. */
   end(): void;
 }
@@ -42,6 +44,9 @@ export function stderrProgress(stream: NodeJS.WriteStream = process.stderr): Pro
       update(done, detail) {
         bar?.update(done, { detail: detail ?? '' });
       },
+      note(detail) {
+        bar?.update({ detail });
+      },
       end() {
         bar?.stop();
         bar = null;
@@ -62,6 +67,9 @@ export function stderrProgress(stream: NodeJS.WriteStream = process.stderr): Pro
       if (done < current.nextShown || current.total <= 0) return;
       current.nextShown = done + current.total / 10;
       stream.write(`${current.phase}: ${Math.floor((100 * done) / current.total)}% (${done}/${current.total} ${current.unit})${detail ? ` ${detail}` : ''}\n`);
+    },
+    note(detail) {
+      stream.write(`${current.phase}: ${detail}\n`);
     },
     end() {
       stream.write(`${current.phase}: done in ${((Date.now() - current.started) / 1000).toFixed(1)} s (cpu ${(cpuSeconds() - current.cpu).toFixed(1)} s)\n`);

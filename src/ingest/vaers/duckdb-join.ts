@@ -52,8 +52,11 @@ export function column(columns: readonly string[], name: string): string | null 
  * and the tables duckdb-reports.ts and duckdb-skips.ts read: `vax_rows` and `symptom_rows`
  * (seq = rowid, grp, line, id_cell as written, id, version, and the trimmed `name` or `terms`), and
  * `data_kept` (the first DATA row of each id not of an earlier version: seq, grp, id, received or NULL).
+ * `onStepStart` hears each table's name as its statement begins, `onStep` its seconds when done.
  */
-export async function joinVaersTables(connection: DuckDBConnection, onStep?: (table: string, seconds: number) => void): Promise<void> {
+export async function joinVaersTables(
+  connection: DuckDBConnection, onStep?: (table: string, seconds: number) => void, onStepStart?: (table: string) => void,
+): Promise<void> {
   const vax = await columnsOf(connection, RAW_TABLES.VAX);
   const symptoms = await columnsOf(connection, RAW_TABLES.SYMPTOMS);
   const data = await columnsOf(connection, RAW_TABLES.DATA);
@@ -109,8 +112,10 @@ export async function joinVaersTables(connection: DuckDBConnection, onStep?: (ta
       ORDER BY r.seq;
   `.split(';').filter((sql) => sql.trim() !== '');
   for (const sql of statements) {
+    const table = /(?:TABLE|VIEW) (\w+)/.exec(sql)?.[1] ?? '?';
+    onStepStart?.(table);
     const t0 = performance.now();
     await connection.run(sql);
-    onStep?.(/(?:TABLE|VIEW) (\w+)/.exec(sql)?.[1] ?? '?', (performance.now() - t0) / 1000);
+    onStep?.(table, (performance.now() - t0) / 1000);
   }
 }

@@ -86,8 +86,20 @@ async function transcodeMember(member: VaersMember, folder: VaersFolder, file: s
   return headerOf(file, member);
 }
 
-/** After `read_csv` refused a kind's files: the streaming reader's error for the first bad file, else DuckDB's wording. */
+/** Whether `error` is DuckDB's "Out of Memory Error" (its memory cap reached: nothing wrong with the files). */
+export function isOutOfMemory(error: unknown): boolean {
+  return error instanceof Error && /^Out of Memory Error/.test(error.message);
+}
+
+/**
+ * After `read_csv` refused a kind's files: when DuckDB ran out of memory, says so (naming the
+ * files it was reading); else the streaming reader's error for the first bad file, else DuckDB's wording.
+ */
 async function explainRefusal(members: VaersMember[], folder: VaersFolder, error: unknown): Promise<UserError> {
+  const files = members.map((m) => m.where).join(', ');
+  if (isOutOfMemory(error)) {
+    return new UserError(`${files}: out of memory while DuckDB's read_csv read them (${error instanceof Error ? error.message.split('\n')[0] : ''})`);
+  }
   for (const member of members) {
     try {
       await readCsv(await openMember(member, folder, () => undefined, null), member.where, { onHeader: () => undefined, onRecord: () => undefined });
@@ -97,7 +109,7 @@ async function explainRefusal(members: VaersMember[], folder: VaersFolder, error
     }
   }
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  return new UserError(`${members.map((m) => m.where).join(', ')}: not valid CSV (${message})`);
+  return new UserError(`${files}: not valid CSV (${message})`);
 }
 
 /**
@@ -108,6 +120,8 @@ async function explainRefusal(members: VaersMember[], folder: VaersFolder, error
 export interface LoadReading {
   hashes?: SourceHashes;
   onProgress?: (event: VaersProgress) => void;
+  /** Hears each kind's `read_csv` as it begins (`read_csv DATA`, ...). */
+  onStepStart?: (step: string) => void;
 }
 
 /** Each group's header (csv.ts ColumnIndex: upper-cased trimmed name -> its position in the file), per kind, index = group. */
@@ -144,6 +158,7 @@ export async function loadVaersTables(
           delim = ',', quote = '"', escape = '"', strict_mode = true, null_padding = false, filename = true,
           max_line_size = ${MAX_LINE_BYTES}, buffer_size = ${2 * MAX_LINE_BYTES}, normalize_names = false)`;
       onStep?.(`transcode ${kind}`, (performance.now() - t0) / 1000);
+      reading.onStepStart?.(`read_csv ${kind}`);
       t0 = performance.now();
       try {
         await connection.run(sql);

@@ -11,21 +11,29 @@
  * The read's own DuckDB database is a file in the scratch folder `scratch` (with its spill and the
  * transcoded CSVs), its memory capped at READ_MEMORY_LIMIT (the full download's raw tables do not
  * fit: an in-memory database ran out at the cap); the folder is created (an older one removed) and
- * removed whatever happens.
+ * removed whatever happens. Should DuckDB still run out of memory, the UserError says so
+ * (readMemoryError; in `read_csv`, duckdb-load.ts names the files).
  */
 import { mkdir, rm } from 'node:fs/promises';
+import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { UserError } from '../../domain/user-error.js';
 import { insertReportText, vaersReportDetails } from './duckdb-details.js';
 import { joinVaersTables } from './duckdb-join.js';
-import { loadVaersTables } from './duckdb-load.js';
+import { isOutOfMemory, loadVaersTables } from './duckdb-load.js';
 import { vaersReportLists } from './duckdb-reports.js';
 import { vaersSkipped } from './duckdb-skips.js';
 import type { ReadVaersOptions, VaersData } from './read.js';
 import { scanFolder, SourceHashes } from './sources.js';
 
-/** DuckDB's memory cap for the read's database (it spills into the scratch folder beyond it). */
-export const READ_MEMORY_LIMIT = '2GB';
+/**
+ * DuckDB's memory cap for the read's database (it spills into the scratch folder beyond it): a
+ * quarter of the machine's memory, at least 2 GiB and at most 4 GiB (os.totalmem). 2 GiB was too
+ * little for the full download (2.1 million reports): `vaers_reports`'s lists ran out of it
+ * (bench/read-duckdb.ts --mode build, 2026-11-29; the details' ordered query before it was batched).
+ */
+export const READ_MEMORY_LIMIT = `${Math.round(Math.min(4 * 2 ** 10, Math.max(2 * 2 ** 10, totalmem() / 4 / 2 ** 20)))}MiB`;
 
 /**
  * Options of `readVaersWithDuckdb`: those of readVaers, where `narratives` needs `text` (the
@@ -38,6 +46,8 @@ export type DuckdbReadOptions = ReadVaersOptions & {
   detailsBatch?: number;
   /** Hears each step's seconds (transcoding and read_csv per kind, the join's tables, lists, skips, details, text): bench/read-duckdb.ts. */
   onStep?: (step: string, seconds: number) => void;
+  /** Hears each of those steps as it begins (the build's progress shows it). */
+  onStepStart?: (step: string) => void;
 };
 
 /**
@@ -63,13 +73,16 @@ export async function readVaersWithDuckdb(dir: string, options: DuckdbReadOption
     const c = connection;
     const step = options.onStep;
     const timed = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+      options.onStepStart?.(name);
       const t0 = performance.now();
       const result = await run();
       step?.(name, (performance.now() - t0) / 1000);
       return result;
     };
-    const headers = await loadVaersTables(folder, c, options.scratch, step, { hashes, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-    await joinVaersTables(c, step);
+    const headers = await loadVaersTables(folder, c, options.scratch, step, {
+      hashes, ...(options.onProgress ? { onProgress: options.onProgress } : {}), ...(options.onStepStart ? { onStepStart: options.onStepStart } : {}),
+    });
+    await joinVaersTables(c, step, options.onStepStart);
     // The narratives are copied by DuckDB's threads on a connection of their own (the raw tables and
     // vaers_reports are the database's) while this thread reads the lists, skips and details.
     const text = options.narratives ? options.text ?? null : null;
@@ -89,11 +102,20 @@ export async function readVaersWithDuckdb(dir: string, options: DuckdbReadOption
     return { ...lists, reportsRead, skipped, details, sources: await hashes.list() };
   } catch (error) {
     hashes.cancel();
-    throw error;
+    throw isOutOfMemory(error) ? readMemoryError(dir, error) : error;
   } finally {
     connection?.closeSync();
     instance?.closeSync();
     folder.close();
     await rm(options.scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * The UserError of DuckDB running out of memory in the read's SQL steps (after `read_csv`, whose
+ * error names the files: duckdb-load.ts): the folder, the cap and DuckDB's first line.
+ */
+function readMemoryError(dir: string, error: unknown): UserError {
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return new UserError(`${dir}: out of memory while joining the VAERS files in DuckDB (memory_limit ${READ_MEMORY_LIMIT}; ${message})`);
 }

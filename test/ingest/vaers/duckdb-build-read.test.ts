@@ -131,4 +131,14 @@ describe('the build\'s read through DuckDB', () => {
     }
     expect(await readdir(work)).toEqual([]);
   });
+
+  it('tells each step as it begins (the build shows them in its progress), in order', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, sampleYear(1999, 'old', 1));
+    const work = await tempDir('vaers-build-read-');
+    const started: string[] = [];
+    await readVaersWithDuckdb(dir, { scratch: join(work, 'x.read'), onStepStart: (step) => started.push(step) });
+    expect(started).toEqual(['read_csv DATA', 'read_csv VAX', 'read_csv SYMPTOMS', 'vax_rows', 'symptom_rows', 'vaers_latest', 'data_kept',
+      'vaers_reports', 'report lists', 'skips', 'details']);
+  });
 });

@@ -208,4 +208,23 @@ describe('DuckDB read and join', () => {
     await writeFiles(dir, { '1999VAERSDATA.csv': Buffer.from('VAERS_ID,RPT_DATE\r\n1,01/01/1999\r\n') });
     expect(await userError(duckRead(dir))).toBe(`${join(dir, '1999VAERSDATA.csv')} line 1: header lacks column RECVDATE (found: VAERS_ID, RPT_DATE)`);
   });
+
+  it('DuckDB running out of memory in read_csv is said as memory, naming the files, not as bad CSV', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, sampleYear(1999, 'old', 1));
+    const folder = await scanFolder(dir, false);
+    // read_csv's buffers are 64 MB (duckdb-load.ts): a 16 MB cap cannot hold one.
+    const db = await DuckDBInstance.create(':memory:', { memory_limit: '16MB' });
+    const connection = await db.connect();
+    try {
+      const message = await userError(loadVaersTables(folder, connection, await tempDir('vaers-scratch-')));
+      expect(message).toMatch(/^(.*): out of memory while DuckDB's read_csv read them \(Out of Memory Error: /);
+      expect(message.startsWith(`${join(dir, '1999VAERSDATA.csv')}: out of memory`)).toBe(true);
+      expect(message).not.toContain('not valid CSV');
+    } finally {
+      connection.closeSync();
+      db.closeSync();
+      folder.close();
+    }
+  });
 });
