@@ -100,8 +100,6 @@ export interface WindowContext {
   /** Parameters of the window's MGPS fit on a bound ('' or null: none). */
   at_bound: string | null;
   vaxTypeOf: (vaccine: string) => string;
-  /** The window's EB05 of another pair of the queue, if there. */
-  eb05Of?: (vaccine: string, event: string) => number | null | undefined;
   /** The narrow event groups (adverse events of special interest: the store's event groups) whose terms include an event; absent: none. */
   specialGroups?: (event: string) => readonly string[];
 }

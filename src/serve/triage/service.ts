@@ -89,10 +89,8 @@ export function triageAnswer(analysis: string, params: TriageParams, window: Tri
       ? vaccines.has(r.vaccine) || events.has(r.event)
       : (names.vaccines === null || vaccines.has(r.vaccine)) && (names.events === null || events.has(r.event))));
   }
-  const eb05 = new Map(window.rows.map((r) => [`${r.vaccine}\0${r.event}`, r.eb05]));
   let pairs = rankPairs(rows, {
     quarter: window.quarter ?? '', at_bound: window.at_bound, vaxTypeOf: (v) => vocabulary.vaxTypeOf.get(v) ?? v,
-    eb05Of: (vaccine, event) => eb05.get(`${vaccine}\0${event}`),
     specialGroups: (event) => narrowGroups(groupsOfTerm, event),
   });
   if (params.group === 'signal') pairs = foldSignals(pairs, rows, groupsOfTerm);
