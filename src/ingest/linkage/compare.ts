@@ -103,14 +103,14 @@ function withinImputed(day: number, imputed: number, other: number): boolean {
   return imputed === 2 ? Math.floor(x / 12) === Math.floor(y / 12) : x === y;
 }
 
-/** Whether sorted distinct `days` holds `day`. */
-function names(days: Int32Array, day: number): boolean {
+/** Whether the sorted list `list` holds `value` (binary search; e.g. whether sorted distinct named days hold a day). */
+export function sortedIncludes(list: Int32Array, value: number): boolean {
   let lo = 0;
-  let hi = days.length - 1;
+  let hi = list.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (days[mid] === day) return true;
-    if (days[mid] < day) lo = mid + 1; else hi = mid - 1;
+    if (list[mid] === value) return true;
+    if (list[mid] < value) lo = mid + 1; else hi = mid - 1;
   }
   return false;
 }
@@ -124,7 +124,7 @@ function names(days: Int32Array, day: number): boolean {
 function dateLevel(f: LinkageFeatures, a: number, b: number, x: number, y: number, ix: number, iy: number, within: number): number {
   if (x < 0 || y < 0) return 0;
   if (x === y) return ix === 0 && iy === 0 ? 3 : 2;
-  if (Math.abs(x - y) <= within || withinImputed(x, ix, y) || withinImputed(y, iy, x) || names(f.namedDays[a], y) || names(f.namedDays[b], x)) return 2;
+  if (Math.abs(x - y) <= within || withinImputed(x, ix, y) || withinImputed(y, iy, x) || sortedIncludes(f.namedDays[a], y) || sortedIncludes(f.namedDays[b], x)) return 2;
   return 1;
 }
 

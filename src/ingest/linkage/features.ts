@@ -188,7 +188,7 @@ export function medicineTokens(text: string | null | undefined): Int32Array {
 }
 
 /** 32-bit FNV-1a hash of a string (its UTF-16 code units). */
-function fnv1a(s: string): number {
+export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);

@@ -20,8 +20,8 @@
  * The per-report word lists of HISTORY and PRIOR_VAX (features.ts `history`, `priorVax`) and the
  * day the form was written (features.ts `writtenDay`, RPT_DATE) are in LinkageFeatures.
  */
-import { jaccard } from './compare.js';
-import { NO_MEDICINE, type LinkageFeatures } from './features.js';
+import { jaccard, sortedIncludes } from './compare.js';
+import { fnv1a, NO_MEDICINE, type LinkageFeatures } from './features.js';
 
 /** A label among several patients: "Case 1", "case #2", "patient #2", "pt #1", "Twin A", "Baby B", "triplet C" (the letter in capitals). */
 const CASE_LABEL = /\b(?:[Cc]ase|CASE)\s*#?\s*(\d{1,2})\b(?!\s*(?:[/.,:]\d|%|years?|yrs?|months?|mos?|weeks?|wks?|days?|hrs?|hours?|doses?))|\b(?:patient|pt|PATIENT|PT|Patient|Pt)\s*#\s*(\d{1,2})\b|\b(?:[Tt]win|TWIN|[Bb]aby|BABY|[Tt]riplet|TRIPLET)\s+([ABC])\b/;
@@ -44,23 +44,13 @@ export function fieldsNamingSibling(history: string | null | undefined, priorVax
   return (SIBLING.test(history ?? '') ? 1 : 0) | (SIBLING.test(priorVax ?? '') ? 2 : 0);
 }
 
-/** 32-bit FNV-1a hash of a string. */
-function hash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h | 0;
-}
-
 const EMPTY = new Int32Array(0);
 
 /** The sorted distinct hashes of the numbers a narrative writes (see the module header). */
 export function numbersOf(text: string | null | undefined): Int32Array {
   const found = text?.replace(DATES, ' ').match(NUMBER);
   if (!found) return EMPTY;
-  const values = Int32Array.from(new Set(found.map((x) => hash(String(Number(x)))))).sort();
+  const values = Int32Array.from(new Set(found.map((x) => fnv1a(String(Number(x)))))).sort();
   return values;
 }
 
@@ -83,7 +73,7 @@ export function emptyFormEvidence(count: number): FormEvidence {
 export function readFormEvidence(e: FormEvidence, i: number, narrative: string | null | undefined, history: string | null | undefined, priorVax: string | null | undefined): void {
   if (narrative) {
     const label = caseLabelOf(narrative);
-    e.caseLabel[i] = label === '' ? 0 : hash(label) || 1;
+    e.caseLabel[i] = label === '' ? 0 : fnv1a(label) || 1;
     e.numbers[i] = numbersOf(narrative);
   }
   e.sibling[i] = fieldsNamingSibling(history, priorVax);
@@ -102,7 +92,7 @@ export function otherCaseLabels(e: FormEvidence, a: number, b: number): boolean 
 export function otherNumbers(e: FormEvidence, a: number, b: number): boolean {
   const [x, y] = e.numbers[a].length <= e.numbers[b].length ? [e.numbers[a], e.numbers[b]] : [e.numbers[b], e.numbers[a]];
   if (x.length === 0) return false;
-  for (const value of x) if (!includes(y, value)) return true;
+  for (const value of x) if (!sortedIncludes(y, value)) return true;
   return false;
 }
 
@@ -140,20 +130,8 @@ export function citesReaction(f: LinkageFeatures, a: number, b: number): boolean
     const [prior, told] = [f.priorVax[x], f.narrative[y]];
     if (prior.length < PRIOR_WORDS || told.length === 0) return false;
     let shared = 0;
-    for (const w of told) if (includes(prior, w)) shared++;
+    for (const w of told) if (sortedIncludes(prior, w)) shared++;
     return shared >= PRIOR_WORDS && shared >= PRIOR_SHARE * told.length;
   };
   return cites(a, b) || cites(b, a);
-}
-
-/** Whether the sorted list `list` holds `value` (binary search). */
-function includes(list: Int32Array, value: number): boolean {
-  let lo = 0;
-  let hi = list.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] === value) return true;
-    if (list[mid] < value) lo = mid + 1; else hi = mid - 1;
-  }
-  return false;
 }
