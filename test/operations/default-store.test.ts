@@ -122,7 +122,13 @@ describe.skipIf(!hasData)('serve without --store: the default store built into t
       expect(Date.now() - t).toBeLessThan(30_000);
       await new Promise((done) => setTimeout(done, 50));
     }
-    expect(await entries(cache)).toEqual(await kept(cache)); // no lock, temporary or progress file left
+    // No lock, temporary or progress file left: a file being written at this moment (the pid file rewritten whole
+    // through `serve-PORT.json.tmp-PID` when the full store replaces the first analysis's) goes within moments; a
+    // leftover stays.
+    for (const t = Date.now(); (await entries(cache)).length !== (await kept(cache)).length && Date.now() - t < 10_000; ) {
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    expect(await entries(cache)).toEqual(await kept(cache));
     serve.child.kill('SIGTERM');
     expect(await serve.exit).toBe(0);
     const again = await start(cache);
