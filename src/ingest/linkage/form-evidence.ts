@@ -6,7 +6,7 @@
  *
  * Per report (`readFormEvidence`, row by row into `emptyFormEvidence`; patient-evidence.ts reads it with the rest):
  * - `caseLabel`: the label a narrative gives its patient among several ("Case 1 -- Local reddened
- *   area", "Case 2 -- ..."; "patient #2", "pt #1", "child 3", "twin A", "baby B", "triplet C"),
+ *   area", "Case 2 -- ..."; "case #2", "patient #2", "pt #1", "Twin A", "Baby B", "triplet C"),
  *   as a hash, 0 when none: two labels that differ are two patients of one reporter;
  * - `numbers`: the sorted distinct hashes of the numbers a narrative writes ("BP 192/86, P 104,
  *   T 99.1" gives 192, 86, 104, 99.1), empty when none: a form written twice copies its numbers
@@ -31,6 +31,11 @@ const DATES = /\b\d{1,2}[/-]\d{1,2}(?:[/-]\d{2,4})?\b|\b(?:19|20)\d\d\b/g;
 const NUMBER = /\d+(?:\.\d+)?(?!\d|\.\d|st\b|nd\b|rd\b|th\b)/gi;
 const SIBLING = /\b(?:twins?|triplets?|siblings?|brothers?|sisters?)\b/i;
 
+/** Whether a text (a narrative, HISTORY, PRIOR_VAX) names a sibling or twin. */
+export function namesSibling(text: string): boolean {
+  return SIBLING.test(text);
+}
+
 /** The label a narrative gives its patient among several (see the module header), '' when none. */
 export function caseLabelOf(text: string): string {
   const m = CASE_LABEL.exec(text);
@@ -41,7 +46,7 @@ export function caseLabelOf(text: string): string {
 
 /** Which of HISTORY (1) and PRIOR_VAX (2) name a sibling, twin or triplet, as bits. */
 export function fieldsNamingSibling(history: string | null | undefined, priorVax: string | null | undefined): number {
-  return (SIBLING.test(history ?? '') ? 1 : 0) | (SIBLING.test(priorVax ?? '') ? 2 : 0);
+  return (namesSibling(history ?? '') ? 1 : 0) | (namesSibling(priorVax ?? '') ? 2 : 0);
 }
 
 const EMPTY = new Int32Array(0);
@@ -50,8 +55,7 @@ const EMPTY = new Int32Array(0);
 export function numbersOf(text: string | null | undefined): Int32Array {
   const found = text?.replace(DATES, ' ').match(NUMBER);
   if (!found) return EMPTY;
-  const values = Int32Array.from(new Set(found.map((x) => fnv1a(String(Number(x)))))).sort();
-  return values;
+  return Int32Array.from(new Set(found.map((x) => fnv1a(String(Number(x)))))).sort();
 }
 
 /** A report's form evidence (see the module header), index i: report row i. */

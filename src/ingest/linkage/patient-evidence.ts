@@ -18,7 +18,7 @@ import { jaccard } from './compare.js';
 import { oneSenderNumbers, otherNumberedPatient, otherSuffix, sameSeries } from './case-numbers.js';
 import { NO_MEDICINE, type LinkageFeatures } from './features.js';
 import { equal, lotsDisagree, otherDosesOrSites, otherVaccination } from './vaccinations.js';
-import { citesReaction, emptyFormEvidence, otherCaseLabels, readFormEvidence, otherHistories, otherNumbers, otherSiblingFields, type FormEvidence } from './form-evidence.js';
+import { citesReaction, namesSibling, emptyFormEvidence, otherCaseLabels, readFormEvidence, otherHistories, otherNumbers, otherSiblingFields, type FormEvidence } from './form-evidence.js';
 
 /** What a report's narrative says of its patient (see the module header); NaN / 0 / false when it says nothing. */
 export interface PatientEvidence {
@@ -58,7 +58,6 @@ const GROUP = new RegExp([
   String.raw`\bin (?:some|several|many|most|all) cases\b`,
   String.raw`\bthis pt & \d+ other\b`,
 ].join('|'), 'i');
-const SIBLING = /\b(?:twins?|triplets?|siblings?|brothers?|sisters?)\b/i;
 const FEMALE = /\b(?:she|her|herself)\b/gi;
 const MALE = /\b(?:he|him|his|himself)\b/gi;
 
@@ -89,10 +88,7 @@ export function isGroupNarrative(text: string): boolean {
   return GROUP.test(text);
 }
 
-/** Whether a narrative names a sibling or twin. */
-export function namesSibling(text: string): boolean {
-  return SIBLING.test(text);
-}
+export { namesSibling } from './form-evidence.js';
 
 /**
  * The evidence of every report of `narratives` (index i: report row i; null: no narrative); `fields`: HISTORY and
