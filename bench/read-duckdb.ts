@@ -16,7 +16,7 @@
  * the build's read and counts the reports whose resolved values differ (every report column with its
  * strings resolved, VAX rows, events with versions, the narratives read back from the text file),
  * and says whether the unreadable cells' tally (examples naming file and line), the lists and skips are equal.
- * `build` and `details` print each step of the build's read on standard error as it ends, with the RSS then.
+ * `build` and `details` print each step of the build's read on standard error as it ends, with the RSS and the process's CPU seconds then.
  * Compare with `bench/full-size.ts --read-only --duckdb-only` (DuckDB's plain read_csv). Asserts nothing.
  *
  * Run: nice -n 10 npx tsx bench/read-duckdb.ts --vaers DIR --mode stream|duckdb|compare|before|build|details
@@ -143,7 +143,8 @@ async function buildRead(which: 'build' | 'details' | 'before'): Promise<void> {
     }
     const onStep = (name: string, seconds: number): void => {
       notes.push(`${name} ${seconds.toFixed(1)} s`);
-      console.error(`  step ${name} ${seconds.toFixed(1)} s, RSS ${(process.memoryUsage().rss / 2 ** 30).toFixed(2)} GiB`);
+      const used = process.cpuUsage(cpu0);
+      console.error(`  step ${name} ${seconds.toFixed(1)} s, RSS ${(process.memoryUsage().rss / 2 ** 30).toFixed(2)} GiB, process CPU so far ${((used.user + used.system) / 1e6).toFixed(1)} s`);
     };
     const data = await readVaersWithDuckdb(vaers, { narratives: true, text, scratch: path.join(scratch, 'read'), onStep });
     notes.push(`build's read ${((performance.now() - t1) / 1000).toFixed(1)} s`);

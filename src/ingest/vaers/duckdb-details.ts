@@ -1,164 +1,151 @@
 /**
- * The kept reports' own values (report-details.ts ReportDetails) from the tables duckdb-join.ts
- * derives (issue 41, "DuckDB reads and joins"), and their narratives copied inside DuckDB into the
- * build's scratch text file (report-text.ts) without crossing the V8 heap.
+ * The kept reports' own values (report-details.ts ReportDetails) from the tables duckdb-join.ts and
+ * duckdb-reports.ts derive (issue 41, "DuckDB does the relational work"), and their narratives
+ * copied inside DuckDB into the build's scratch text file (report-text.ts) without crossing the V8 heap.
  *
- * Exact by construction: each kept report's DATA row, each of its VAX rows and each of its SYMPTOMS
- * rows is streamed from DuckDB (chunk by chunk, in reading order, the narrative columns left out)
- * and rebuilt as the streaming reader's `fields` of its own file (its group's header, csv.ts
- * ColumnIndex; a cell the file lacks or DuckDB reads as NULL is ''), then read by the same
- * functions as read.ts (report-fields.ts reportFields, rows.ts dataDetails / vaxRow / symptomsRow)
- * into the same ReportDetailsBuilder: the cells, age and sex, the outcome bits and the columns the
- * group's file has (`outcomesKnown`), the VAX rows of the latest version with a VAX_NAME, the
- * distinct terms with their first SYMPTOMVERSIONn, and the unreadable cells named by file and line.
- * The string numbers (`strings`) follow this order of reading; the values they resolve to are
- * readVaers's (whose own numbering depends on how its VAX and SYMPTOMS streams interleave).
+ * DuckDB reads the cells: each kept report's DATA row comes as typed values (duckdb-cells.ts: dates
+ * as `yyyymmdd`, numbers, codes as indexes, the age and outcome bits, free text trimmed), a row with
+ * a cell in no plain form as its cells, read by the streaming reader's functions (report-fields.ts
+ * reportFields, rows.ts dataDetails: they name its unreadable cells by file and line); its VAX rows
+ * of the latest version with a VAX_NAME (duckdb-reports.ts `joined_vax`) as the vaccine's number and
+ * the other cells trimmed (NULL when blank), in file order; its terms (`joined_events`) as the
+ * event's number with its SYMPTOMVERSIONn, in file order, the first of each term kept. The same
+ * ReportDetailsBuilder as read.ts. The string numbers (`strings`) follow this order of reading; the
+ * values they resolve to are readVaers's (whose own numbering depends on how its VAX and SYMPTOMS
+ * streams interleave).
  */
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
-import { NARRATIVE_REPORT_COLUMNS, sourceFieldsOf } from '../../domain/report-columns.js';
-import type { ColumnIndex } from './csv.js';
+import { NARRATIVE_REPORT_COLUMNS, VACCINE_COLUMNS } from '../../domain/report-columns.js';
+import { AGE_SOURCES, ageGroupOf, SEX_CODES } from '../../domain/report-rules.js';
+import { dataCellSql, groupCell } from './duckdb-cells.js';
 import { RAW_TABLES, type VaersHeaders } from './duckdb-load.js';
 import { column, columnsOf, jsTrim } from './duckdb-join.js';
-import { Interner, ReportDetailsBuilder, reportValues, type ReportDetails, type ReportValues } from './report-details.js';
+import { ReportDetailsBuilder, reportValues, type ReportDetails, type ReportValues } from './report-details.js';
 import { REPORT_INDEX, REPORT_TEXT_TABLE } from './report-text.js';
 import { reportFieldColumns, reportFields } from './report-fields.js';
-import { dataDetailColumns, dataDetails, symptomsRow, symptomsRowColumns, vaxRow, vaxRowColumns, type BadCell } from './rows.js';
-import type { VaersFolder, VaersKind } from './sources.js';
-import { dateQuarter, parseVaersDate } from './values.js';
+import { CELL_COLUMNS, dataDetailColumns, dataDetails, type DataDetails, type VaxRowValues } from './rows.js';
+import type { VaersFolder } from './sources.js';
+import { dateQuarter } from './values.js';
 
-/** The source field names of the narrative columns (upper case): never streamed to JavaScript. */
-const NARRATIVE_NAMES = new Set(NARRATIVE_REPORT_COLUMNS.flatMap((c) => sourceFieldsOf(c)));
-const upper = (name: string): string => name.trim().toUpperCase();
-
-/**
- * One kind's raw table as the reader's files: the columns streamed (quoted SQL, in this order), and
- * per group a ColumnIndex from the group's header names to positions among them.
- */
-interface KindColumns {
-  select: string[];
-  groups: ColumnIndex[];
-}
-
-async function kindColumns(connection: DuckDBConnection, kind: VaersKind, headers: VaersHeaders): Promise<KindColumns> {
-  const raw = (await columnsOf(connection, RAW_TABLES[kind])).filter((c) => c !== 'grp' && c !== 'line' && !(kind === 'DATA' && NARRATIVE_NAMES.has(upper(c))));
-  const position = new Map<string, number>();
-  raw.forEach((c, i) => {
-    if (!position.has(upper(c))) position.set(upper(c), i);
-  });
-  const groups = headers[kind].map((header) => {
-    const index: ColumnIndex = new Map();
-    for (const name of header.keys()) {
-      const at = position.get(name);
-      if (at !== undefined) index.set(name, at);
-    }
-    return index;
-  });
-  return { select: raw.map((c) => `t."${c.replaceAll('"', '""')}"`), groups };
-}
-
-/** What one kept report has gathered while its rows stream by. */
-interface Gathering {
-  values: ReportValues;
-  bad: BadCell[] | null;
-  where: { file: string; line: number };
-  vax: number[];
-  events: number[];
-  seen: Set<string>;
+/** The names the report lists numbered (duckdb-reports.ts vaersReportLists: `vaccines`, `events`). */
+export interface ListNames {
+  vaccines: readonly string[];
+  events: readonly string[];
 }
 
 /**
- * The kept reports' values (after joinVaersTables; `headers` from loadVaersTables), index i being
- * the i-th report of vaers_reports by `seq` (the order of vaersReportLists's reports). The
- * narrative fields are null (they stay in DuckDB: insertReportText). One query per batch of
- * `batchReports` reports (DETAILS_BATCH) streams each kept report's DATA row, then its VAX rows, then
- * its SYMPTOMS rows (the latest version's, file order).
+ * The kept reports' values (after joinVaersTables and vaersReportLists, whose `joined_vax`,
+ * `joined_events`, `vaccine_numbers` and `event_numbers` it reads, with their `names`; `headers` from
+ * loadVaersTables), index i being the i-th report of vaers_reports by `seq` (the order of
+ * vaersReportLists's reports). The narrative fields are null (they stay in DuckDB: insertReportText).
+ * Three queries per batch of `batchReports` reports (DETAILS_BATCH): the batch's events, its VAX
+ * rows, then its DATA rows.
  */
-export async function vaersReportDetails(connection: DuckDBConnection, folder: VaersFolder, headers: VaersHeaders, batchReports = DETAILS_BATCH): Promise<ReportDetails> {
+export async function vaersReportDetails(
+  connection: DuckDBConnection, folder: VaersFolder, headers: VaersHeaders, names: ListNames, batchReports = DETAILS_BATCH,
+): Promise<ReportDetails> {
   const builder = new ReportDetailsBuilder(false, null);
-  const [data, vax, symptoms] = await Promise.all((['DATA', 'VAX', 'SYMPTOMS'] as const).map((k) => kindColumns(connection, k, headers)));
-  // The three kinds' cells side by side in `width` columns (a kind with fewer padded with NULLs).
-  const width = Math.max(data.select.length, vax.select.length, symptoms.select.length);
-  const cells = (c: KindColumns): string => Array.from({ length: width }, (_, i) => `${c.select[i] ?? 'NULL::VARCHAR'} AS c${i}`).join(', ');
-  // The reports of `seq` in [from, to): sorted in one piece, the full download's ~10 million rows of cells outgrew the
-  // read's memory cap (DuckDB could not pin a block at 1.8 GiB); batches of DETAILS_BATCH reports each sort a part.
-  const latest = (kind: 'VAX' | 'SYMPTOMS', rows: string, columns: KindColumns, k: number, within: string): string => `
-    SELECT r.seq AS report, ${k} AS kind, x.seq AS row, t.grp, 0 AS line, 0::DOUBLE AS id, ${cells(columns)}
-    FROM ${rows} x JOIN vaers_reports r ON r.id = x.id AND r.grp = x.grp LEFT JOIN vaers_latest l ON l.id = x.id
-      JOIN ${RAW_TABLES[kind]} t ON t.rowid = x.seq
-    WHERE x.version >= coalesce(l.latest, 1) AND ${within}`;
-  const batch = (from: bigint, to: bigint): string => {
-    const within = `r.seq >= ${from} AND r.seq < ${to}`;
-    return `
-    SELECT r.seq AS report, 0 AS kind, r.seq AS row, t.grp, t.line, r.id::DOUBLE AS id, ${cells(data)}
-    FROM vaers_reports r JOIN ${RAW_TABLES.DATA} t ON t.rowid = r.seq WHERE ${within}
-    UNION ALL ${latest('VAX', 'vax_rows', vax, 1, within)}
-    UNION ALL ${latest('SYMPTOMS', 'symptom_rows', symptoms, 2, within)}
-    ORDER BY report, kind, row`;
-  };
-  const at = data.groups.map((c, g) => ({
-    fields: reportFieldColumns(c), details: dataDetailColumns(c), date: c.get('RECVDATE') ?? -1, label: folder.groups[g].members.DATA.label,
-  }));
-  const vaxAt = vax.groups.map((c, g) => vaxRowColumns(c, folder.groups[g].members.VAX.where, 1));
-  const symptomsAt = symptoms.groups.map((c, g) => symptomsRowColumns(c, folder.groups[g].members.SYMPTOMS.where, 1));
-  const vaccines = new Interner();
-  const events = new Interner();
-  let report: Gathering | null = null;
-  const keep = (r: Gathering | null): void => {
-    if (r) builder.add(r.values, r.bad, r.vax, r.events, r.where);
-  };
-  const lengths = [data.select.length, vax.select.length, symptoms.select.length];
-  for await (const chunk of detailChunks(connection, batch, batchReports)) {
-    const [kinds, grps, lines, ids] = [1, 3, 4, 5].map((k) => chunk.getColumnVector(k));
-    const vectors = Array.from({ length: width }, (_, i) => chunk.getColumnVector(6 + i));
-    for (let r = 0; r < chunk.rowCount; r++) {
-      const kind = kinds.getItem(r) as number;
-      const group = grps.getItem(r) as number;
-      const fields = new Array<string>(lengths[kind]);
-      for (let i = 0; i < fields.length; i++) fields[i] = (vectors[i].getItem(r) as string | null) ?? '';
-      const line = lines.getItem(r);
-      const id = ids.getItem(r);
-      if (kind === 0) {
-        keep(report);
+  const [dataRaw, vaxRaw, symptomsRaw] = await Promise.all((['DATA', 'VAX', 'SYMPTOMS'] as const).map((k) => columnsOf(connection, RAW_TABLES[k])));
+  await connection.run(`CREATE OR REPLACE TABLE report_index AS
+    SELECT (row_number() OVER (ORDER BY seq) - 1)::INTEGER AS i, seq, id, year(received) * 10000 + month(received) * 100 + day(received) AS received
+    FROM vaers_reports`);
+  const count = Number((await connection.runAndReadAll('SELECT count(*)::DOUBLE FROM report_index')).getRows()[0][0]);
+  const cells = dataCellSql(dataRaw, headers.DATA);
+  const within = (from: number, to: number): string => `r.i >= ${from} AND r.i < ${to}`;
+  // The trimmed cells materialized once: inlined, each was trimmed again wherever the values read it (2005-2006 files: the
+  // DATA query 1.68 s of CPU inlined, 0.65 s materialized and with the cheaper jsTrim; 2026-11-29, load ~35).
+  const dataSql = (from: number, to: number): string => `
+    WITH x AS MATERIALIZED (
+      SELECT r.i, r.id, r.received, t.grp, t.line, ${cells.cells.join(', ')}
+      FROM report_index r JOIN ${RAW_TABLES.DATA} t ON t.rowid = r.seq WHERE ${within(from, to)})
+    SELECT i, id::DOUBLE, grp, line, received::INTEGER, ${cells.select.join(', ')} FROM x ORDER BY i`;
+  const vaxCells = VACCINE_COLUMNS.slice(1).map((c) => `nullif(${groupCell(vaxRaw, headers.VAX, [...c.source.current, ...c.source.older], 't')}, '')`);
+  const vaxSql = (from: number, to: number): string => `
+    SELECT r.i, n.number, ${vaxCells.join(', ')}
+    FROM joined_vax j JOIN report_index r ON r.seq = j.report JOIN vaccine_numbers n USING (name) JOIN ${RAW_TABLES.VAX} t ON t.rowid = j.seq
+    WHERE ${within(from, to)} ORDER BY r.i, j.seq`;
+  const terms = symptomsRaw.map((c) => /^SYMPTOM(\d+)$/.exec(c.trim().toUpperCase())?.[1]).filter((n) => n !== undefined).sort((a, b) => Number(a) - Number(b));
+  const versions = terms.map((n) => groupCell(symptomsRaw, headers.SYMPTOMS, [`SYMPTOMVERSION${n}`], 't'));
+  const eventsSql = (from: number, to: number): string => `
+    SELECT r.i, n.number, nullif([${versions.join(', ') || "''"}][j.k], '')
+    FROM joined_events j JOIN report_index r ON r.seq = j.report JOIN event_numbers n USING (term) JOIN ${RAW_TABLES.SYMPTOMS} t ON t.rowid = j.seq
+    WHERE ${within(from, to)} ORDER BY r.i, j.seq, j.k`;
+  const at = cells.layout.groups.map((c, g) => ({ fields: reportFieldColumns(c), details: dataDetailColumns(c), label: folder.groups[g].members.DATA.label }));
+  const vaxRow = Object.fromEntries(VACCINE_COLUMNS.map((c) => [c.field, null])) as unknown as Record<string, string | null>;
+  const seen = new Int32Array(names.events.length).fill(-1);
+  for (let from = 0; from < count; from += batchReports) {
+    const to = Math.min(count, from + batchReports);
+    const vax = Array.from({ length: to - from }, (): number[] => []);
+    const events = Array.from({ length: to - from }, (): number[] => []);
+    for await (const chunk of chunks(connection, eventsSql(from, to))) {
+      const [reports, numbers, versionsOf] = [0, 1, 2].map((k) => chunk.getColumnVector(k));
+      for (let r = 0; r < chunk.rowCount; r++) {
+        const i = reports.getItem(r) as number;
+        const event = numbers.getItem(r) as number;
+        if (seen[event] === i) continue;
+        seen[event] = i;
+        builder.pushEventRow(events[i - from], names.events[event], versionsOf.getItem(r) as string | null, event);
+      }
+    }
+    for await (const chunk of chunks(connection, vaxSql(from, to))) {
+      const vectors = Array.from({ length: VACCINE_COLUMNS.length + 1 }, (_, k) => chunk.getColumnVector(k));
+      for (let r = 0; r < chunk.rowCount; r++) {
+        const vaccine = vectors[1].getItem(r) as number;
+        vaxRow.name = names.vaccines[vaccine];
+        for (let k = 1; k < VACCINE_COLUMNS.length; k++) vaxRow[VACCINE_COLUMNS[k].field] = vectors[k + 1].getItem(r) as string | null;
+        builder.pushVaxRow(vax[(vectors[0].getItem(r) as number) - from], vaxRow as unknown as VaxRowValues, vaccine);
+      }
+    }
+    for await (const chunk of chunks(connection, dataSql(from, to))) {
+      const vectors = Array.from({ length: chunk.columnCount }, (_, k) => chunk.getColumnVector(k));
+      const [reports, ids, grps, lines, received, odd, oddCells, sex, age, ageSource, outcomes] = vectors;
+      const values = vectors.slice(11);
+      for (let r = 0; r < chunk.rowCount; r++) {
+        const i = reports.getItem(r) as number;
+        const id = ids.getItem(r) as number;
+        const date = received.getItem(r) as number;
+        const quarter = dateQuarter(date);
+        const group = grps.getItem(r) as number;
         const a = at[group];
-        const received = parseVaersDate(fields[a.date]);
-        if (received === null) throw new Error(`duckdb-details: VAERS_ID ${String(id)} without a RECVDATE (the join keeps none such)`);
-        const quarter = dateQuarter(received);
-        const details = dataDetails(fields, a.details, false);
-        report = {
-          values: reportValues(Number(id), received, quarter, reportFields(fields, a.fields, Math.floor(quarter / 4)), details, a.details.outcomesKnown),
-          bad: details.bad, where: { file: a.label, line: Number(line) }, vax: [], events: [], seen: new Set(),
-        };
-      } else if (kind === 1) {
-        const row = vaxRow(fields, vaxAt[group]);
-        if (row.name !== '') builder.pushVaxRow(report!.vax, row, vaccines.of(row.name));
-      } else {
-        for (const { term, version } of symptomsRow(fields, symptomsAt[group]).terms) {
-          if (report!.seen.has(term)) continue;
-          report!.seen.add(term);
-          builder.pushEventRow(report!.events, term, version, events.of(term));
+        let report: ReportValues;
+        let bad: DataDetails['bad'] = null;
+        if (odd.getItem(r) as boolean) {
+          // A cell in no plain form: the streaming reader's functions read the row's cells.
+          const fields = ((oddCells.getItem(r) as { items: Array<string | null> }).items).map((c) => c ?? '');
+          const details = dataDetails(fields, a.details, false);
+          bad = details.bad;
+          report = reportValues(id, date, quarter, reportFields(fields, a.fields, Math.floor(quarter / 4)), details, a.details.outcomesKnown);
+        } else {
+          const details = { bad: null } as Record<string, unknown>;
+          CELL_COLUMNS.forEach((c, k) => {
+            const value = values[k].getItem(r);
+            details[c.field] = c.encoding === 'date' ? (value === 0 ? null : value)
+              : c.encoding === 'number' ? (Number.isNaN(value) ? null : value)
+                : 'codes' in c ? ((value as number) < 0 ? null : c.codes[value as number]) : value;
+          });
+          for (const n of NARRATIVE_REPORT_COLUMNS) details[n.field] = null;
+          const years = age.getItem(r) as number;
+          const known = Number.isNaN(years) ? null : years;
+          const source = ageSource.getItem(r) as number;
+          report = reportValues(id, date, quarter, {
+            sex: SEX_CODES[sex.getItem(r) as number], age: known, ageSource: source < 0 ? null : AGE_SOURCES[source], ageGroup: ageGroupOf(known),
+            year: Math.floor(quarter / 4), outcomes: outcomes.getItem(r) as number,
+          }, details as unknown as DataDetails, a.details.outcomesKnown);
         }
+        builder.add(report, bad, vax[i - from], events[i - from], { file: a.label, line: lines.getItem(r) as number });
       }
     }
   }
-  keep(report);
   return builder.finish();
 }
 
-/** Reports whose rows the details query sorts at once (vaersReportDetails): the default data's 203,445 in one batch, the full download's 2.1 million in nine. */
+/** Reports whose rows the details queries read at once (vaersReportDetails): the default data's 203,445 in one batch, the full download's 2.1 million in nine. */
 export const DETAILS_BATCH = 250_000;
 
-/**
- * The chunks of the details query `batch(from, to)` for consecutive ranges of `vaers_reports.seq`, each
- * holding about `batchReports` reports (seq ranges of equal width; seq is the DATA row's rowid), in seq order.
- */
-async function* detailChunks(connection: DuckDBConnection, batch: (from: bigint, to: bigint) => string, batchReports: number): AsyncGenerator<DuckDBDataChunk> {
-  const [low, high, count] = (await connection.runAndReadAll('SELECT coalesce(min(seq), 0)::BIGINT, coalesce(max(seq) + 1, 0)::BIGINT, count(*)::BIGINT FROM vaers_reports')).getRows()[0] as bigint[];
-  const parts = (count + BigInt(batchReports) - 1n) / BigInt(batchReports);
-  const step = parts === 0n ? 1n : (high - low + parts - 1n) / parts;
-  for (let from = low; from < high; from += step) {
-    const result = await connection.stream(batch(from, from + step));
-    for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) yield chunk;
-  }
+/** The chunks of the query `sql`, streamed. */
+async function* chunks(connection: DuckDBConnection, sql: string): AsyncGenerator<DuckDBDataChunk> {
+  const result = await connection.stream(sql);
+  for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) yield chunk;
 }
 
 /**

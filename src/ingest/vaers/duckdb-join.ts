@@ -23,8 +23,13 @@ import { RAW_TABLES } from './duckdb-load.js';
 const JS_SPACE_CHARS = [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, ...Array.from({ length: 11 }, (_, k) => 0x2000 + k),
   0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff].map((c) => String.fromCodePoint(c)).join('');
 
-/** SQL of a cell trimmed as JavaScript trims it. */
-export const jsTrim = (cell: string): string => `trim(${cell}, '${JS_SPACE_CHARS}')`;
+/**
+ * SQL of a cell trimmed as JavaScript trims it. A cell whose first and last characters are printable
+ * ASCII other than the space (`!`..`~`, none of them white space) is itself: DuckDB's `trim` with a set
+ * of characters cost some 650 ns a cell (bench, 2026-11-29), the check a sixth of that.
+ */
+export const jsTrim = (cell: string): string =>
+  `CASE WHEN regexp_full_match(${cell}, '[!-~](.*[!-~])?') THEN ${cell} ELSE trim(${cell}, '${JS_SPACE_CHARS}') END`;
 /** SQL of a VAERS_ID cell read as values.ts parseVaersId reads it (NULL: not an id). */
 export const vaersId = (cell: string): string =>
   `CASE WHEN regexp_full_match(${jsTrim(cell)}, '\\d{1,15}') THEN CAST(${jsTrim(cell)} AS BIGINT) END`;

@@ -91,7 +91,7 @@ export async function readVaersWithDuckdb(dir: string, options: DuckdbReadOption
     const reading = (async () => {
       const lists = await timed('report lists', () => vaersReportLists(c));
       const { reportsRead, skipped } = await timed('skips', () => vaersSkipped(c, folder));
-      return { lists, reportsRead, skipped, details: await timed('details', () => vaersReportDetails(c, folder, headers, options.detailsBatch)) };
+      return { lists, reportsRead, skipped, details: await timed('details', () => vaersReportDetails(c, folder, headers, lists, options.detailsBatch)) };
     })();
     const [read, copied] = await Promise.allSettled([reading, copying]);
     textConnection?.closeSync();

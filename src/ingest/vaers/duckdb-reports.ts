@@ -13,7 +13,7 @@
  * - a vaccine's VAX_TYPE codes (trimmed, non-blank) in order of first appearance, the vaccines in
  *   the order their first code appeared.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBListVector } from '@duckdb/node-api';
 import type { QuarterIndex } from '../../domain/quarter.js';
 import { RAW_TABLES } from './duckdb-load.js';
 import { column, columnsOf, jsTrim, vaersId } from './duckdb-join.js';
@@ -29,9 +29,16 @@ export interface VaersReportLists {
   versions: FollowUpCounts;
 }
 
-/** The list of a DuckDB LIST value as numbers. */
-function numbers(value: unknown): number[] {
-  return (value as { items: unknown[] }).items.map(Number);
+/**
+ * Row `i`'s list of an INTEGER[] vector (no NULLs), read from the flat child vector: DuckDBListVector
+ * getItem copies a slice of the child vector into a new vector and a DuckDBListValue for each row.
+ */
+function numbers(lists: DuckDBListVector, i: number): number[] {
+  const child = lists.childVector;
+  const offset = lists.getEntryOffset(i);
+  const out = new Array<number>(lists.getEntryLength(i));
+  for (let k = 0; k < out.length; k++) out[k] = child.getItem(offset + k) as number;
+  return out;
 }
 
 /**
@@ -74,11 +81,12 @@ export async function vaersReportLists(connection: DuckDBConnection): Promise<Va
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
-    const [ids, quarters, vaccineLists, eventLists] = [0, 1, 2, 3].map((k) => chunk.getColumnVector(k));
+    const [ids, quarters] = [0, 1].map((k) => chunk.getColumnVector(k));
+    const [vaccineLists, eventLists] = [2, 3].map((k) => chunk.getColumnVector(k) as DuckDBListVector);
     const rows = chunk.rowCount;
     for (let i = 0; i < rows; i++) {
       reports.push({ id: Number(ids.getItem(i)), quarter: Number(quarters.getItem(i)) as QuarterIndex,
-        vaccines: numbers(vaccineLists.getItem(i)), events: numbers(eventLists.getItem(i)) });
+        vaccines: numbers(vaccineLists, i), events: numbers(eventLists, i) });
     }
   }
   const vaxTypeCodes = new Map<number, Set<string>>();

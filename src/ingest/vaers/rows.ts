@@ -34,8 +34,9 @@ export type ReadValueOf<C extends StoredReportColumn> =
       : C['encoding'] extends 'number' ? number | null : number;
 
 /** A `cell` column of REPORT_COLUMNS: read from its source cell by its encoding. */
-type CellColumn = Extract<StoredReportColumn, { read: 'cell' }>;
-const CELL_COLUMNS = STORED_REPORT_COLUMNS.filter((c): c is CellColumn => 'read' in c && c.read === 'cell');
+export type CellColumn = Extract<StoredReportColumn, { read: 'cell' }>;
+/** The `cell` columns of REPORT_COLUMNS, in table order (dataDetails reads them; duckdb-cells.ts reads their plain cells in SQL). */
+export const CELL_COLUMNS = STORED_REPORT_COLUMNS.filter((c): c is CellColumn => 'read' in c && c.read === 'cell');
 
 /** The values of the `cell` columns of one VAERSDATA row, by field. */
 export type CellValues = { -readonly [C in CellColumn as C['field']]: ReadValueOf<C> };

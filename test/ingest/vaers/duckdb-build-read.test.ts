@@ -15,7 +15,7 @@ import { ReportText } from '../../../src/ingest/vaers/report-text.js';
 import { OUTCOME } from '../../../src/domain/report-rules.js';
 import { resolvedReports } from '../../../bench/resolved-details.js';
 import { SKIP } from '../../../src/ingest/vaers/skips.js';
-import { csvBytes, followUpFiles, sampleYear, skipFiles, SYMPTOMS_HEADER, tempDir, writeFiles } from './fixtures.js';
+import { csvBytes, followUpFiles, MODERN_DATA_HEADER, MODERN_VAX_HEADER, sampleYear, skipFiles, SYMPTOMS_HEADER, tempDir, writeFiles } from './fixtures.js';
 
 /** readVaersWithDuckdb on `dir` with its narratives in a scratch text file under a fresh folder; `use` sees the data before the file goes. */
 async function duckdbRead<T>(dir: string, use: (data: VaersData, scratch: string) => Promise<T>, detailsBatch?: number): Promise<T> {
@@ -56,6 +56,34 @@ function handWorkedYear(): Record<string, Buffer> {
   };
 }
 
+/**
+ * A 2022 year (current layout) whose DATA cells take every form: plain ones (read in SQL) and others
+ * (`1e1`, `+5`, `0x10`, `-1`, `5.`, lower-case codes, `Yes`, a 29 February, a year 1899, blanks around)
+ * that send their row to the streaming reader's functions (duckdb-cells.ts).
+ */
+function oddCellsYear(): Record<string, Buffer> {
+  const cells: Array<Record<string, string>> = [
+    { AGE_YRS: '1e1', SEX: 'u', RECOVD: 'y', DIED: 'y', NUMDAYS: '-3', VAX_DATE: '2/29/2020' },
+    { AGE_YRS: ' +5 ', SEX: ' F ', RECOVD: 'Yes', HOSPITAL: ' Y ', NUMDAYS: '+2', ONSET_DATE: '2/29/2021' },
+    { AGE_YRS: '0x10', SEX: 'Female', ER_VISIT: 'Y', ER_ED_VISIT: 'y', NUMDAYS: '1e2', RPT_DATE: '1/1/1899' },
+    { AGE_YRS: '-1', SEX: 'm', L_THREAT: 'yes', NUMDAYS: '0.25', HOSPDAYS: '5.', DATEDIED: '12/31/2999' },
+    { AGE_YRS: '5.', CAGE_YR: '3', NUMDAYS: '.5', TODAYS_DATE: ' 01/02/2022 ', V_ADMINBY: ' pvt ', FORM_VERS: '2' },
+    { AGE_YRS: '12.50', SEX: 'M', RECOVD: 'n', HOSPDAYS: '007', VAX_DATE: '1/2/2022', ONSET_DATE: '01/2/2022' },
+    { CAGE_YR: '3', CAGE_MO: '0.5', SEX: 'U', STATE: ' tx ', SPLTTYPE: 'WAES1', OFC_VISIT: 'Y', BIRTH_DEFECT: 'N' },
+    { CAGE_YR: '2', CAGE_MO: '1', X_STAY: 'Y', DISABLE: 'n', RECOVD: 'U', NUMDAYS: '123456789012345.123456789012345' },
+    { CAGE_YR: '2', CAGE_MO: 'x', SEX: 'X', RECOVD: 'u', HOSPDAYS: '1.5e1' },
+    { CAGE_YR: ' 0 ', CAGE_MO: '.25', AGE_YRS: '', VAX_DATE: '13/1/2022', ONSET_DATE: '2/30/2022' },
+    { CAGE_YR: 'Infinity', AGE_YRS: 'Infinity', NUMDAYS: '0.1', HOSPDAYS: '0.30000000000000004' },
+  ];
+  const header = [...MODERN_DATA_HEADER];
+  const data = cells.map((c, k) => header.map((name) => (name === 'VAERS_ID' ? String(5000 + k) : name === 'RECVDATE' ? '03/04/2022' : c[name] ?? '')));
+  return {
+    '2022VAERSDATA.csv': csvBytes([header, ...data]),
+    '2022VAERSVAX.csv': csvBytes([MODERN_VAX_HEADER, ...cells.map((_, k) => [String(5000 + k), 'FLU3', ' sanofi ', '', '1', 'IM', '', 'FLUZONE'])]),
+    '2022VAERSSYMPTOMS.csv': csvBytes([SYMPTOMS_HEADER, ...cells.map((_, k) => [String(5000 + k), 'Pyrexia', '25.0', '', '', '', '', '', '', '', ''])]),
+  };
+}
+
 describe('the build\'s read through DuckDB', () => {
   it('reads the hand-worked year\'s report values, VAX rows, events and narratives', async () => {
     const dir = await tempDir();
@@ -93,7 +121,7 @@ describe('the build\'s read through DuckDB', () => {
 
   it('gives readVaers\'s values (strings resolved), lists, skips and sources on the shared fixtures, its details read whole or in batches', async () => {
     const years = await tempDir();
-    await writeFiles(years, { ...sampleYear(1999, 'old', 1), ...sampleYear(2021, 'modern', 100), ...handWorkedYear() }, true);
+    await writeFiles(years, { ...sampleYear(1999, 'old', 1), ...sampleYear(2021, 'modern', 100), ...handWorkedYear(), ...oddCellsYear() }, true);
     const fixtures = [years];
     for (const files of [followUpFiles(), skipFiles()]) {
       const dir = await tempDir();
