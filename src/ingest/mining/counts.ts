@@ -191,6 +191,8 @@ export interface WindowCounts {
   quarter: QuarterIndex;
   /** Quarters of the window that hold reports (1..4; fewer than 4 at the start of the history or after a gap). */
   quartersWithData: number;
+  /** The window's pairs with n >= 1 (more than `keys` holds when windowCounts was given `keep`). */
+  pairs: number;
   keys: Float64Array;
   n: Float64Array;
   n_vaccine: Float64Array;
@@ -216,12 +218,22 @@ function mergeSorted(aKeys: Float64Array, aN: Float64Array, bKeys: Float64Array,
   return [keys.slice(0, k), n.slice(0, k)];
 }
 
+/** The keys (and their counts) that `keep` keeps, in their order. */
+function kept(keys: Float64Array, n: Float64Array, keep: (key: number) => boolean): [Float64Array, Float64Array] {
+  const at: number[] = [];
+  for (let i = 0; i < keys.length; i++) if (keep(keys[i])) at.push(i);
+  return [Float64Array.from(at, (i) => keys[i]), Float64Array.from(at, (i) => n[i])];
+}
+
 /**
  * Counts of the window ending at quarter `quarter` (quarters quarter-3..quarter): sums of the
- * quarters' pair counts and margins. `byQuarter` maps a quarter index to its counts.
+ * quarters' pair counts and margins. `byQuarter` maps a quarter index to its counts. With `keep`,
+ * only the pairs whose key it keeps (the build's rows pass: the stored pairs), each with the same
+ * values as without it (a pair's margins and stratified E do not depend on the other pairs), the
+ * others' margins and E not computed; `pairs` still counts every pair of the window.
  * @returns null when no quarter of the window holds reports.
  */
-export function windowCounts(history: HistoryCounts, byQuarter: ReadonlyMap<QuarterIndex, QuarterCounts>, quarter: QuarterIndex): WindowCounts | null {
+export function windowCounts(history: HistoryCounts, byQuarter: ReadonlyMap<QuarterIndex, QuarterCounts>, quarter: QuarterIndex, keep?: (key: number) => boolean): WindowCounts | null {
   let keys: Float64Array = new Float64Array(0);
   let n: Float64Array = new Float64Array(0);
   const nVaccine = new Float64Array(history.nVaccines);
@@ -238,6 +250,8 @@ export function windowCounts(history: HistoryCounts, byQuarter: ReadonlyMap<Quar
     reports += counts.reports;
   }
   if (quartersWithData === 0) return null;
+  const pairs = keys.length;
+  if (keep) [keys, n] = kept(keys, n, keep);
   const pairVaccine = new Float64Array(keys.length);
   const pairEvent = new Float64Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
@@ -245,7 +259,7 @@ export function windowCounts(history: HistoryCounts, byQuarter: ReadonlyMap<Quar
     pairVaccine[i] = nVaccine[v];
     pairEvent[i] = nEvent[keys[i] - v * history.nEvents];
   }
-  const counts: WindowCounts = { quarter, quartersWithData, keys, n, n_vaccine: pairVaccine, n_event: pairEvent, n_reports: reports };
+  const counts: WindowCounts = { quarter, quartersWithData, pairs, keys, n, n_vaccine: pairVaccine, n_event: pairEvent, n_reports: reports };
   if (history.strata > 0) counts.expected = stratifiedExpected(history, byQuarter, quarter, keys);
   return counts;
 }

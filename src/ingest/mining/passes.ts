@@ -13,6 +13,7 @@
  * the result does not depend on the number of workers. A window with fewer pairs than the prior
  * has parameters cannot be fitted: it is recorded with its reason and skipped, never a crash.
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { SERVING_FLOOR } from '../../domain/floor.js';
 import { formatQuarter, type QuarterIndex } from '../../domain/quarter.js';
 import { ewmaStep } from '../../stats/ewma.js';
@@ -81,21 +82,22 @@ export function planWindows(history: HistoryCounts): WindowPlan {
   return { history, byQuarter, first, last, windowQuarters, chunks: Math.ceil(windowQuarters.length / CHUNK_WINDOWS) };
 }
 
-/** The counts of the windows of chunk `chunk` that can be fitted, and the skipped ones. */
-function chunkCounts(plan: WindowPlan, chunk: number): { counts: WindowCounts[]; skipped: SkippedWindow[] } {
+/** The counts of the windows of chunk `chunk` that can be fitted (with `keep`, of the pairs it keeps: counts.ts windowCounts), and the skipped ones. */
+function chunkCounts(plan: WindowPlan, chunk: number, keep?: (key: number) => boolean): { counts: WindowCounts[]; skipped: SkippedWindow[] } {
   const counts: WindowCounts[] = [];
   const skipped: SkippedWindow[] = [];
   for (const quarter of plan.windowQuarters.slice(chunk * CHUNK_WINDOWS, (chunk + 1) * CHUNK_WINDOWS)) {
-    const w = windowCounts(plan.history, plan.byQuarter, quarter)!;
-    if (w.keys.length < MIN_FIT_PAIRS) {
-      skipped.push({ quarter: formatQuarter(quarter), reason: `${w.keys.length} pair(s) with n >= 1, fewer than the ${MIN_FIT_PAIRS} the prior needs` });
+    const w = windowCounts(plan.history, plan.byQuarter, quarter, keep)!;
+    if (w.pairs < MIN_FIT_PAIRS) {
+      skipped.push({ quarter: formatQuarter(quarter), reason: `${w.pairs} pair(s) with n >= 1, fewer than the ${MIN_FIT_PAIRS} the prior needs` });
     } else counts.push(w);
   }
   return { counts, skipped };
 }
 
-function request(w: WindowCounts, keep?: Int32Array, hyper?: WindowRow): WindowRequest {
-  const pick = (values: Float64Array): Float64Array => (keep ? Float64Array.from(keep, (p) => values[p]) : values);
+/** The request of window `w` (its arrays transferred to the worker; with `copy`, copies of them, `w` kept whole). */
+function request(w: WindowCounts, copy = false, hyper?: WindowRow): WindowRequest {
+  const pick = (values: Float64Array): Float64Array => (copy ? values.slice() : values);
   return {
     n: pick(w.n), n_vaccine: pick(w.n_vaccine), n_event: pick(w.n_event), n_reports: w.n_reports,
     ...(w.expected ? { expected: pick(w.expected) } : {}),
@@ -204,7 +206,8 @@ export interface RowsPassInput {
  */
 class RowsPassState {
   private readonly ewma = new Map<number, number | null>();
-  private readonly selected: Array<Array<{ w: WindowCounts; keep: Int32Array }>> = [];
+  /** Per chunk sent, its windows' counts of the stored pairs (in row order). */
+  private readonly selected: WindowCounts[][] = [];
   /** Chunks whose replies were taken, windows done, rows given. */
   received = 0;
   windows = 0;
@@ -214,15 +217,12 @@ class RowsPassState {
 
   request(chunk: number): WindowRequest[] {
     const { plan, fit } = this.input;
-    const picked = chunkCounts(plan, chunk).counts.map((w) => {
-      const keep: number[] = [];
-      for (let p = 0; p < w.keys.length; p++) if (fit.flagged.has(w.keys[p])) keep.push(p);
-      return { w, keep: Int32Array.from(keep) };
-    }).filter((s) => s.keep.length > 0);
+    // The stored pairs only: their counts (and stratified E) alone are computed.
+    const picked = chunkCounts(plan, chunk, (key) => fit.flagged.has(key)).counts.filter((w) => w.keys.length > 0);
     this.selected.push(picked);
-    return picked.map(({ w, keep }) => ({
-      ...request(w, keep, fit.fits.get(w.quarter)!),
-      evidence: { quarter: w.quarter, keys: Float64Array.from(keep, (p) => w.keys[p]) },
+    return picked.map((w) => ({
+      ...request(w, true, fit.fits.get(w.quarter)!),
+      evidence: { quarter: w.quarter, keys: w.keys.slice() },
     }));
   }
 
@@ -232,21 +232,21 @@ class RowsPassState {
     const { ewma } = this;
     const picked = this.selected.shift()!;
     for (let i = 0; i < chunkReplies.length; i++) {
-      const { w, keep } = picked[i];
+      const w = picked[i];
       const { flags, stats, evidence, links } = chunkReplies[i];
-      const rows = keep.length;
+      const rows = w.keys.length;
       const width = STAT_COLUMNS.length;
-      const related = links ? relatedByPair(links.related, (k) => names.events[w.keys[keep[k]] % nEvents]) : new Map<number, string>();
+      const related = links ? relatedByPair(links.related, (k) => names.events[w.keys[k] % nEvents]) : new Map<number, string>();
       const products = links ? relatedByPair(links.coProducts, (item) => names.vaccines[item], 0) : new Map<number, string>();
       const columns: WindowColumns = {
         analysis, quarter: formatQuarter(w.quarter), n_reports: w.n_reports, drug: new Array<string>(rows), event: new Array<string>(rows),
-        counts: { n: Float64Array.from(keep, (p) => w.n[p]), n_vaccine: Float64Array.from(keep, (p) => w.n_vaccine[p]), n_event: Float64Array.from(keep, (p) => w.n_event[p]) },
+        counts: { n: w.n, n_vaccine: w.n_vaccine, n_event: w.n_event },
         stats: stats!, n_methods_flagged: new Float64Array(rows), is_signal_any: new Float64Array(rows), ewma_eb05: new Float64Array(rows),
         evidence: evidence ?? null,
         texts: evidence ? { co_vaccine: new Array<string | null>(rows), co_products: new Array<string | null>(rows), related_events: new Array<string | null>(rows) } : null,
       };
       for (let j = 0; j < rows; j++) {
-        const key = w.keys[keep[j]];
+        const key = w.keys[j];
         const v = Math.floor(key / nEvents);
         columns.drug[j] = names.vaccines[v];
         columns.event[j] = names.events[key - v * nEvents];
@@ -302,7 +302,13 @@ export async function* rowsPasses(pool: WorkerPool, passes: readonly RowsPassInp
   for await (const chunkReplies of scoreInOrder(pool, 'rows', jobs())) {
     while (states[at].received === states[at].input.plan.chunks) advance(); // an analysis without windows has no chunk
     const state = states[at];
-    yield* state.batches(chunkReplies);
+    for (const batch of state.batches(chunkReplies)) {
+      yield batch;
+      // The consumer appends the batch synchronously: let the event loop turn between windows, so a
+      // worker that finished its chunk meanwhile gets its next one now (pool.ts settle), not after
+      // the whole chunk's rows are appended (it would wait on this thread).
+      await yieldToEventLoop();
+    }
     state.input.onWindows?.(state.windows);
   }
   while (at < states.length) advance();

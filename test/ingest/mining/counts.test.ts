@@ -144,4 +144,23 @@ describe('counts (docs/design.md "Statistics, precisely": distinct reports per q
       expect(Array.from(merged!.expected!)).toEqual(Array.from(direct.expected!));
     }
   });
+
+  it('with keep, a window holds the kept pairs only, each with the values it has without keep, and pairs counts every pair', () => {
+    const draw = seededRandom(7);
+    const pick = (k: number, of: number): number[] => [...new Set(Array.from({ length: 1 + Math.floor(draw() * k) }, () => Math.floor(draw() * of)))];
+    const reports = Array.from({ length: 400 }, () => ({ quarter: Math.floor(draw() * 5), vaccines: pick(3, 6), events: pick(4, 8), stratum: Math.floor(draw() * 3) }));
+    const history = countQuarters(reports, 6, 8, { strata: 3 });
+    const quarters = byQuarter(history);
+    for (let q = 0; q <= 7; q++) {
+      const whole = windowCounts(history, quarters, q)!;
+      const keep = (key: number): boolean => key % 3 !== 1;
+      const part = windowCounts(history, quarters, q, keep)!;
+      expect(part.pairs).toBe(whole.keys.length);
+      expect(whole.pairs).toBe(whole.keys.length);
+      const at = Array.from(whole.keys.keys()).filter((i) => keep(whole.keys[i]));
+      expect(at.length).toBeLessThan(whole.keys.length);
+      for (const field of ['keys', 'n', 'n_vaccine', 'n_event', 'expected'] as const) expect(Array.from(part[field]!)).toEqual(at.map((i) => whole[field]![i]));
+      expect([part.n_reports, part.quartersWithData]).toEqual([whole.n_reports, whole.quartersWithData]);
+    }
+  });
 });
