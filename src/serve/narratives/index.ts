@@ -17,29 +17,30 @@
  * field), all in one Int32Array. A word is found by binary search in the vocabulary; a prefix is
  * the vocabulary's range of words starting with it, its reports the union of theirs. AND is list
  * intersection, `-` is subtraction. A phrase is first the intersection of its words' reports, then
- * verified on those candidates only, field by field, by a regular expression over the text
- * (words.ts `phraseTest`). No positions are stored: on 1990-2006 they would add 10.1 million
- * entries (40 MB as Int32) to the 7.5 million of the postings (30 MB), while re-scanning the
- * candidates of even a common phrase (`"the patient"`, 11k reports found) stays well under the
- * issue's 300 ms (bench/narratives.ts).
+ * verified on those candidates only by its words' positions in each (positions.ts: a positional
+ * index, ibid. ch. 2.4; the words at consecutive positions of one field). Until issue 41's tenth
+ * round the candidates' texts were read and matched by a regular expression instead: at 400,000
+ * reports `"the patient"` took 328 ms of CPU that way (43,419 reports found), 46 ms by positions.
  *
  * Memory on 1990-2006 (203,446 reports, 57.7 million characters, 94,628 distinct words),
  * measured by bench/narratives.ts: about 99 MB kept (texts 58 MB as UTF-8 plus 5 MB of offsets,
- * src/serve/narratives/texts.ts; postings 30 MB; vocabulary 5 MB).
+ * src/serve/narratives/texts.ts; postings 30 MB; vocabulary 5 MB), plus 18.6 MB of positions
+ * (varints, 2.5 bytes per postings entry).
  *
  * Why not minisearch (npm, v7.2.0, evaluated on the same corpus with this module's tokenizer):
  * it can express whole words (a custom tokenizer and processTerm), prefixes, AND and AND_NOT, but
- * it stores no positions, so phrases would still need this re-scan; it scores and ranks every
+ * it stores no positions, so phrases would need a re-scan of the texts; it scores and ranks every
  * match (a case series is a set: `fever`, 42,781 reports, took 667 ms against 0.01 ms here); and
  * its radix tree with per-term, per-document field frequencies added 470 MB of heap (584 MB RSS)
  * for these texts, alone nearly the serving budget of 600 MB. So it is not used.
- * The index holds the texts (for phrase verification and snippets); `text()` and `fields()`
+ * The index holds the texts (for snippets); `text()` and `fields()`
  * serve them to the report view, so that the narratives are held once in the serving process.
  *
  * Read back from its file (index-file.ts), the index keeps only the ids, the texts' offsets, the
- * vocabulary and the runs of the postings in memory: the texts and the postings stay in the file
- * and are read when a search or a page needs them (file-range.ts; at 2.1 million reports 0.9 GB
- * of text and 0.4 GB of postings). Such an index holds the file open until {@link close}.
+ * vocabulary, the runs of the postings and the positions' block offsets in memory: the texts, the
+ * postings and the positions stay in the file and are read when a search or a page needs them
+ * (file-range.ts; at 2.1 million reports 0.9 GB of text and 0.4 GB of postings). Such an index
+ * holds the file open until {@link close}.
  */
 import { TEXT_EXPANSION_MAX_WORDS, TEXT_PREFIX_MAX_WORDS, type TextQuery, type TextTerm } from './query.js';
 import { GrowingInt32, intersect, subtract, unite } from './postings.js';
@@ -47,7 +48,9 @@ import { NARRATIVE_FIELDS } from '../../domain/report-columns.js';
 import type { NarrativeRecord } from './records.js';
 import { NarrativeTexts, sharedInt32, type SharedTexts } from './texts.js';
 import { closeFile, readRangeInto, type FileRange } from './file-range.js';
-import { phraseTest, words } from './words.js';
+import { words } from './words.js';
+import { entriesOf } from './postings.js';
+import { POSITION_BLOCK, Positions, PositionsWriter, type SharedPositions } from './positions.js';
 import { ordinalById, partitionPoint } from '../query/search.js';
 
 const FIELDS = NARRATIVE_FIELDS.length;
@@ -61,7 +64,9 @@ export interface NarrativeIndexStats {
   words: number;
   /** (word, report) entries of the postings. */
   postings: number;
-  /** Bytes of the texts and postings held in memory (0 for both when they are read from the index file). */
+  /** Bytes of the word positions (positions.ts), in memory or in the index file. */
+  positionBytes: number;
+  /** Bytes of the texts, postings and positions held in memory (0 for each read from the index file). */
   heldBytes: number;
 }
 
@@ -79,6 +84,7 @@ export interface SharedNarrativeIndex {
   start: Int32Array;
   postings: Int32Array | null;
   postingsFile: FileRange | null;
+  positions: SharedPositions;
 }
 
 /**
@@ -107,7 +113,9 @@ export class NarrativeIndex {
     /** The postings in memory, or null when they are read from `postingsFile`. */
     private readonly postings: Int32Array | null,
     /** Where the postings lie in the index file (when `postings` is null). */
-    private readonly postingsFile: FileRange | null = null,
+    private readonly postingsFile: FileRange | null,
+    /** The word positions of every postings entry (positions.ts). */
+    private readonly positions: SharedPositions,
   ) {}
 
   /**
@@ -122,10 +130,12 @@ export class NarrativeIndex {
     const pairWord = new GrowingInt32();
     const pairReport = new GrowingInt32();
     const ids = new Int32Array(records.length);
+    const positions = new PositionsWriter();
     for (let ordinal = 0; ordinal < records.length; ordinal++) {
       const record = records[ordinal];
       if (!Number.isInteger(record.id) || record.id < 0 || record.id > 0x7fffffff) throw new RangeError(`NarrativeIndex.build: id ${record.id} is not an integer in 0..2147483647`);
       ids[ordinal] = record.id;
+      let position = 0;
       for (let f = 0; f < FIELDS; f++) {
         const text = record.fields[f] ?? null;
         if (text === null) continue;
@@ -137,12 +147,17 @@ export class NarrativeIndex {
             idOf.set(Buffer.from(word, 'utf8').toString('utf8'), w);
             lastReport.push(-1);
           }
-          if (lastReport[w] === ordinal) continue;
+          const first = lastReport[w] !== ordinal;
+          positions.add(w, position++, first);
+          if (!first) continue;
           lastReport[w] = ordinal;
           pairWord.push(w);
           pairReport.push(ordinal);
         }
+        // A number skipped after each field: a phrase never runs from one field into the next.
+        position++;
       }
+      positions.endReport();
     }
     // Sorted vocabulary, then a counting sort of the (word, report) pairs by word: stable, so
     // each word's reports stay ascending.
@@ -154,7 +169,13 @@ export class NarrativeIndex {
     for (let r = 0; r < vocabulary.length; r++) start[r + 1] += start[r];
     const fill = start.slice(0, vocabulary.length);
     const postings = sharedInt32(pairWord.length);
-    for (let i = 0; i < pairWord.length; i++) postings[fill[rank[pairWord.at(i)]]++] = pairReport.at(i);
+    const placer = positions.placer(rank, pairWord.length);
+    for (let i = 0; i < pairWord.length; i++) {
+      const r = rank[pairWord.at(i)];
+      const g = fill[r]++;
+      postings[g] = pairReport.at(i);
+      placer.place(r, g);
+    }
     const byId = sharedInt32(ids.length);
     byId.set(Int32Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b]));
     for (let i = 1; i < byId.length; i++) {
@@ -162,7 +183,7 @@ export class NarrativeIndex {
     }
     const sharedIds = sharedInt32(ids.length);
     sharedIds.set(ids);
-    return new NarrativeIndex(sharedIds, byId, NarrativeTexts.of(records, FIELDS), vocabulary, start, postings);
+    return new NarrativeIndex(sharedIds, byId, NarrativeTexts.of(records, FIELDS), vocabulary, start, postings, null, placer.done());
   }
 
   /** The index as shared memory (computed once; the vocabulary is encoded on the first call), for {@link fromShared} in a worker thread. */
@@ -171,7 +192,9 @@ export class NarrativeIndex {
       const text = this.vocabulary.join('\n');
       const vocabulary = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text, 'utf8')));
       Buffer.from(vocabulary.buffer, 0, vocabulary.length).write(text, 'utf8');
-      this.shared = { ids: this.ids, byId: this.byId, texts: this.texts.share(), vocabulary, start: this.start, postings: this.postings, postingsFile: this.postingsFile };
+      this.shared = {
+        ids: this.ids, byId: this.byId, texts: this.texts.share(), vocabulary, start: this.start, postings: this.postings, postingsFile: this.postingsFile, positions: this.positions,
+      };
     }
     return this.shared;
   }
@@ -180,7 +203,7 @@ export class NarrativeIndex {
   static fromShared(shared: SharedNarrativeIndex): NarrativeIndex {
     const { vocabulary: bytes } = shared;
     const vocabulary = bytes.length === 0 ? [] : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8').split('\n');
-    return new NarrativeIndex(shared.ids, shared.byId, NarrativeTexts.fromShared(shared.texts), vocabulary, shared.start, shared.postings, shared.postingsFile);
+    return new NarrativeIndex(shared.ids, shared.byId, NarrativeTexts.fromShared(shared.texts), vocabulary, shared.start, shared.postings, shared.postingsFile, shared.positions);
   }
 
   /**
@@ -195,6 +218,9 @@ export class NarrativeIndex {
     if (byId.length !== reports || texts.ends.length !== reports * FIELDS || start.length < 1) return null;
     if ((texts.ends.length > 0 ? texts.ends[texts.ends.length - 1] : 0) !== textBytes) return null;
     if (start[0] !== 0 || start[start.length - 1] !== postings) return null;
+    const { blocks } = shared.positions;
+    const positionBytes = shared.positions.bytes?.length ?? shared.positions.file?.bytes;
+    if (blocks.length !== Math.ceil(postings / POSITION_BLOCK) + 1 || blocks[blocks.length - 1] !== positionBytes) return null;
     const index = NarrativeIndex.fromShared(shared);
     if (index.vocabulary.length !== start.length - 1) return null;
     index.shared = shared;
@@ -239,7 +265,7 @@ export class NarrativeIndex {
    * postings cannot be read.
    */
   close(): void {
-    const fds = new Set([this.texts.source?.fd, this.postingsFile?.fd].filter((fd): fd is number => fd !== undefined));
+    const fds = new Set([this.texts.source?.fd, this.postingsFile?.fd, this.positions.file?.fd].filter((fd): fd is number => fd !== undefined));
     for (const fd of fds) closeFile(fd);
   }
 
@@ -251,9 +277,10 @@ export class NarrativeIndex {
 
   /** Sizes of the index. */
   stats(): NarrativeIndexStats {
+    const positions = new Positions(this.positions);
     return {
       reports: this.size, textBytes: this.texts.byteLength, words: this.vocabulary.length, postings: this.start[this.start.length - 1],
-      heldBytes: this.texts.heldBytes + (this.postings?.byteLength ?? 0),
+      positionBytes: positions.byteLength, heldBytes: this.texts.heldBytes + (this.postings?.byteLength ?? 0) + positions.heldBytes,
     };
   }
 
@@ -334,11 +361,17 @@ export class NarrativeIndex {
     return lists.reduce((found, list) => (found.length === 0 ? found : intersect(found, list)));
   }
 
-  /** The reports of `list` that hold the phrase within one of their fields. */
+  /** The reports of `list` (ascending) that hold the phrase within one of their fields: its words at consecutive positions (positions.ts). */
   private holding(list: Int32Array, phrase: readonly string[], check: SearchCheck): Int32Array {
-    const holds = phraseTest(phrase);
+    const distinct = [...new Set(phrase)];
+    const entries: Int32Array[] = [];
+    for (const word of distinct) {
+      const w = this.lowerBound(word);
+      if (w === this.vocabulary.length || this.vocabulary[w] !== word) return new Int32Array(0);
+      entries.push(entriesOf(list, this.postingsAt(w), this.start[w]));
+    }
     let tested = 0;
-    return this.texts.filterReports(list, FIELDS, holds, () => {
+    return new Positions(this.positions).holding(list, entries, phrase.map((word) => distinct.indexOf(word)), () => {
       if ((tested++ & 255) === 0) check();
     });
   }
