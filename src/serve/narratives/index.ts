@@ -43,17 +43,19 @@
  * holds the file open until {@link close}.
  */
 import { TEXT_EXPANSION_MAX_WORDS, TEXT_PREFIX_MAX_WORDS, type TextQuery, type TextTerm } from './query.js';
-import { GrowingInt32, intersect, subtract, unite } from './postings.js';
+import { intersect, subtract, unite } from './postings.js';
+import { buildArrays } from './build.js';
 import { NARRATIVE_FIELDS } from '../../domain/report-columns.js';
 import type { NarrativeRecord } from './records.js';
-import { NarrativeTexts, sharedInt32, type SharedTexts } from './texts.js';
+import { NarrativeTexts, type SharedTexts } from './texts.js';
 import { closeFile, readRangeInto, type FileRange } from './file-range.js';
-import { words } from './words.js';
 import { entriesOf } from './postings.js';
-import { POSITION_BLOCK, Positions, PositionsWriter, type SharedPositions } from './positions.js';
+import { POSITION_BLOCK, Positions, type SharedPositions } from './positions.js';
 import { ordinalById, partitionPoint } from '../query/search.js';
 
 const FIELDS = NARRATIVE_FIELDS.length;
+/** Most postings entries (4 bytes each) a prefix's words are read in at once. */
+const PREFIX_READ = 1 << 20;
 
 /** Sizes of an index, for the bench and logs. */
 export interface NarrativeIndexStats {
@@ -125,65 +127,8 @@ export class NarrativeIndex {
    * @throws RangeError when an id is not an integer in 0..2^31-1 or appears twice.
    */
   static build(records: readonly NarrativeRecord[]): NarrativeIndex {
-    const idOf = new Map<string, number>();
-    const lastReport: number[] = [];
-    const pairWord = new GrowingInt32();
-    const pairReport = new GrowingInt32();
-    const ids = new Int32Array(records.length);
-    const positions = new PositionsWriter();
-    for (let ordinal = 0; ordinal < records.length; ordinal++) {
-      const record = records[ordinal];
-      if (!Number.isInteger(record.id) || record.id < 0 || record.id > 0x7fffffff) throw new RangeError(`NarrativeIndex.build: id ${record.id} is not an integer in 0..2147483647`);
-      ids[ordinal] = record.id;
-      let position = 0;
-      for (let f = 0; f < FIELDS; f++) {
-        const text = record.fields[f] ?? null;
-        if (text === null) continue;
-        for (const word of words(text)) {
-          let w = idOf.get(word);
-          if (w === undefined) {
-            w = idOf.size;
-            // A fresh copy: a long regex match is a slice that would keep its whole field alive.
-            idOf.set(Buffer.from(word, 'utf8').toString('utf8'), w);
-            lastReport.push(-1);
-          }
-          const first = lastReport[w] !== ordinal;
-          positions.add(w, position++, first);
-          if (!first) continue;
-          lastReport[w] = ordinal;
-          pairWord.push(w);
-          pairReport.push(ordinal);
-        }
-        // A number skipped after each field: a phrase never runs from one field into the next.
-        position++;
-      }
-      positions.endReport();
-    }
-    // Sorted vocabulary, then a counting sort of the (word, report) pairs by word: stable, so
-    // each word's reports stay ascending.
-    const vocabulary = [...idOf.keys()].sort();
-    const rank = new Int32Array(vocabulary.length);
-    vocabulary.forEach((word, r) => (rank[idOf.get(word) as number] = r));
-    const start = sharedInt32(vocabulary.length + 1);
-    for (let i = 0; i < pairWord.length; i++) start[rank[pairWord.at(i)] + 1]++;
-    for (let r = 0; r < vocabulary.length; r++) start[r + 1] += start[r];
-    const fill = start.slice(0, vocabulary.length);
-    const postings = sharedInt32(pairWord.length);
-    const placer = positions.placer(rank, pairWord.length);
-    for (let i = 0; i < pairWord.length; i++) {
-      const r = rank[pairWord.at(i)];
-      const g = fill[r]++;
-      postings[g] = pairReport.at(i);
-      placer.place(r, g);
-    }
-    const byId = sharedInt32(ids.length);
-    byId.set(Int32Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b]));
-    for (let i = 1; i < byId.length; i++) {
-      if (ids[byId[i]] === ids[byId[i - 1]]) throw new RangeError(`NarrativeIndex.build: id ${ids[byId[i]]} appears twice`);
-    }
-    const sharedIds = sharedInt32(ids.length);
-    sharedIds.set(ids);
-    return new NarrativeIndex(sharedIds, byId, NarrativeTexts.of(records, FIELDS), vocabulary, start, postings, null, placer.done());
+    const a = buildArrays(records, FIELDS);
+    return new NarrativeIndex(a.ids, a.byId, a.texts, a.vocabulary, a.start, a.postings, null, a.positions);
   }
 
   /** The index as shared memory (computed once; the vocabulary is encoded on the first call), for {@link fromShared} in a worker thread. */
@@ -290,24 +235,41 @@ export class NarrativeIndex {
    * series' selection) only those reports are considered, and phrase verification reads only them.
    * `check` is called between steps and may throw to stop the search (its error propagates).
    * The caller checks {@link tooBroad} first: the cost of a prefix grows with the words it expands to.
+   * Words and phrases' candidates are intersected first (shortest first), then the prefixes
+   * (fewest postings first) are united within what is left: the same set, without the union of a
+   * common prefix over every report when another term is rarer.
    * @returns ascending ordinals, in a new array (the caller may keep or change it).
    */
   search(query: TextQuery, within?: Int32Array, check: SearchCheck = NO_CHECK): Int32Array {
-    const lists = query.required.map((term) => this.candidates(term, within, check));
+    const seen = new Map<number, Int32Array>();
+    const lists = query.required.filter((term) => term.kind !== 'prefix').map((term) => this.candidates(term, within, check, seen));
     if (within) lists.push(within);
     lists.sort((a, b) => a.length - b.length);
-    let found = lists[0] ?? new Int32Array(0);
-    for (let i = 1; i < lists.length && found.length > 0; i++) {
+    let found = lists[0] ?? null;
+    for (let i = 1; i < lists.length && found!.length > 0; i++) {
       check();
-      found = intersect(found, lists[i]);
+      found = intersect(found!, lists[i]);
     }
-    for (const term of query.required) if (term.kind === 'phrase') found = this.holding(found, term.words, check);
+    const prefixes = query.required.filter((term) => term.kind === 'prefix').map((term) => [term, this.prefixPostings(term.prefix)] as const);
+    for (const [term] of prefixes.sort((a, b) => a[1] - b[1])) {
+      if (found !== null && found.length === 0) break;
+      const list = this.candidates(term, found ?? undefined, check, seen);
+      found = found === null ? list : intersect(found, list);
+    }
+    found ??= new Int32Array(0);
+    for (const term of query.required) if (term.kind === 'phrase') found = this.holding(found, term.words, check, seen);
     for (const term of query.excluded) {
       if (found.length === 0) break;
-      const holding = intersect(found, this.candidates(term, found, check));
-      found = subtract(found, term.kind === 'phrase' ? this.holding(holding, term.words, check) : holding);
+      const holding = intersect(found, this.candidates(term, found, check, seen));
+      found = subtract(found, term.kind === 'phrase' ? this.holding(holding, term.words, check, seen) : holding);
     }
     return (this.postings !== null && found.buffer === this.postings.buffer) || found === within ? found.slice() : found;
+  }
+
+  /** Postings entries of the vocabulary words starting with `prefix` (read from the runs, not the postings). */
+  private prefixPostings(prefix: string): number {
+    const [first, end] = this.prefixRange(prefix);
+    return this.start[end] - this.start[first];
   }
 
   /** How many vocabulary words start with `prefix`. O(log words). */
@@ -342,33 +304,42 @@ export class NarrativeIndex {
    * The reports that may hold a term: exactly those for a word or prefix, a superset for a phrase
    * (its words anywhere). With `within`, a prefix's words are first cut to those reports (a short
    * selection then never pays for the union of a common prefix over every report); the result
-   * may still hold reports outside `within` for a word or a phrase (the caller intersects).
+   * may still hold reports outside `within` for a word or a phrase (the caller intersects). A
+   * prefix's words' postings lie together (vocabulary order): they are read in runs of up to
+   * PREFIX_READ entries (one read each). `seen` keeps the lists read by this search (a phrase's
+   * words are read once for its candidates and its positions).
    */
-  private candidates(term: TextTerm, within: Int32Array | undefined, check: SearchCheck): Int32Array {
-    if (term.kind === 'word') return this.reportsOf(term.word);
+  private candidates(term: TextTerm, within: Int32Array | undefined, check: SearchCheck, seen: Map<number, Int32Array>): Int32Array {
+    if (term.kind === 'word') return this.reportsOf(term.word, seen);
     if (term.kind === 'prefix') {
       const lists: Int32Array[] = [];
       const [first, end] = this.prefixRange(term.prefix);
-      for (let w = first; w < end; w++) {
-        if ((w - first) % 64 === 0) check();
-        const list = this.postingsAt(w);
-        lists.push(within ? intersect(within, list) : list);
+      for (let w = first; w < end; ) {
+        let to = w + 1;
+        while (to < end && this.start[to + 1] - this.start[w] <= PREFIX_READ) to++;
+        const run = this.postingsRun(w, to);
+        for (let v = w; v < to; v++) {
+          if ((v - first) % 64 === 0) check();
+          const list = run.subarray(this.start[v] - this.start[w], this.start[v + 1] - this.start[w]);
+          lists.push(within ? intersect(within, list) : list);
+        }
+        w = to;
       }
       check();
       return unite(lists.filter((list) => list.length > 0), this.size);
     }
-    const lists = term.words.map((word) => this.reportsOf(word)).sort((a, b) => a.length - b.length);
+    const lists = term.words.map((word) => this.reportsOf(word, seen)).sort((a, b) => a.length - b.length);
     return lists.reduce((found, list) => (found.length === 0 ? found : intersect(found, list)));
   }
 
   /** The reports of `list` (ascending) that hold the phrase within one of their fields: its words at consecutive positions (positions.ts). */
-  private holding(list: Int32Array, phrase: readonly string[], check: SearchCheck): Int32Array {
+  private holding(list: Int32Array, phrase: readonly string[], check: SearchCheck, seen: Map<number, Int32Array>): Int32Array {
     const distinct = [...new Set(phrase)];
     const entries: Int32Array[] = [];
     for (const word of distinct) {
       const w = this.lowerBound(word);
       if (w === this.vocabulary.length || this.vocabulary[w] !== word) return new Int32Array(0);
-      entries.push(entriesOf(list, this.postingsAt(w), this.start[w]));
+      entries.push(entriesOf(list, this.postingsAt(w, seen), this.start[w]));
     }
     let tested = 0;
     return new Positions(this.positions).holding(list, entries, phrase.map((word) => distinct.indexOf(word)), () => {
@@ -377,16 +348,23 @@ export class NarrativeIndex {
   }
 
   /** Reports holding a word (empty when the vocabulary lacks it). */
-  private reportsOf(word: string): Int32Array {
+  private reportsOf(word: string, seen: Map<number, Int32Array>): Int32Array {
     const w = this.lowerBound(word);
-    return w < this.vocabulary.length && this.vocabulary[w] === word ? this.postingsAt(w) : new Int32Array(0);
+    return w < this.vocabulary.length && this.vocabulary[w] === word ? this.postingsAt(w, seen) : new Int32Array(0);
   }
 
-  /** The reports of vocabulary word w: a view of the postings in memory, or read from the index file (a new array). */
-  private postingsAt(w: number): Int32Array {
-    if (this.postings !== null) return this.postings.subarray(this.start[w], this.start[w + 1]);
-    const list = new Int32Array(this.start[w + 1] - this.start[w]);
-    readRangeInto(this.postingsFile!, this.start[w] * 4, this.start[w + 1] * 4, new Uint8Array(list.buffer));
+  /** The reports of vocabulary word w (kept in `seen`, and taken from it when read already). */
+  private postingsAt(w: number, seen: Map<number, Int32Array>): Int32Array {
+    let list = seen.get(w);
+    if (!list) seen.set(w, (list = this.postingsRun(w, w + 1)));
+    return list;
+  }
+
+  /** The postings of vocabulary words first..end-1, together: a view of the postings in memory, or read from the index file with one read (a new array). */
+  private postingsRun(first: number, end: number): Int32Array {
+    if (this.postings !== null) return this.postings.subarray(this.start[first], this.start[end]);
+    const list = new Int32Array(this.start[end] - this.start[first]);
+    readRangeInto(this.postingsFile!, this.start[first] * 4, this.start[end] * 4, new Uint8Array(list.buffer));
     return list;
   }
 

@@ -173,7 +173,7 @@ export class PositionsWriter {
         readVarint(source, at, varint);
         const size = varint[0] + varint[1];
         const to = fill[r];
-        bytes.set(source.subarray(at, at + size), to);
+        for (let k = 0; k < size; k++) bytes[to + k] = source[at + k];
         if ((g & (POSITION_BLOCK - 1)) === 0) blocks[g >>> BLOCK_SHIFT] = to;
         fill[r] = to + size;
         at += size;
