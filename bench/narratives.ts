@@ -8,9 +8,19 @@
  * Targets: a query over all reports p99 <= 300 ms uncached; within one vaccine x event
  * p99 <= 50 ms; serving RSS <= 600 MB in total.
  *
- * Run: NODE_OPTIONS=--expose-gc npx tsx bench/narratives.ts [--vaers DIR] [--runs N]
+ * With --store FILE, the index is instead the one a server of that store uses (src/serve/cases/narratives.ts
+ * `readIndexedReports`: read from `FILE.narratives`, or built from the store and written there), so
+ * its texts and postings are read from the file as when serving (the full download's 2.1 million reports).
+ * With --ids OUT, the found reports of every query (over all reports, then within the selection)
+ * are written to OUT as JSON lines `{text, within, n, sha256}` (the SHA-256 of the ascending
+ * ordinals as little-endian Int32), to compare two versions' answers (`diff`).
+ *
+ * Run: NODE_OPTIONS=--expose-gc npx tsx bench/narratives.ts [--vaers DIR | --store FILE] [--runs N] [--ids OUT]
  */
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { readIndexedReports } from '../src/serve/cases/narratives.js';
 import { NarrativeIndex } from '../src/serve/narratives/index.js';
 import { parseTextQuery, type TextQuery } from '../src/serve/narratives/query.js';
 import { readNarratives } from '../test/helpers/narrative-records.js';
@@ -29,9 +39,15 @@ async function retained(): Promise<{ heap: number; buffers: number; rss: number 
 }
 const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
 
-/** Reads the narratives and builds the index (the records are dropped on return). */
-async function load(dir: string): Promise<{ index: NarrativeIndex; buildMs: number } | null> {
+/** Reads the narratives and builds the index (the records are dropped on return); with `store`, the index a server of it uses. */
+async function load(dir: string, store: string | undefined): Promise<{ index: NarrativeIndex; buildMs: number } | null> {
   let t = performance.now();
+  if (store !== undefined) {
+    const read = await readIndexedReports(store);
+    if (!read?.narratives) throw new Error(`${store}: no narrative index (a store built without --narratives?)`);
+    console.log(`index of ${store} ${read.source.kind} in ${(performance.now() - t).toFixed(0)} ms (report tables included)`);
+    return { index: read.narratives, buildMs: performance.now() - t };
+  }
   const records = await readNarratives(dir, 1990, 2006);
   console.log(`read ${records.length} reports' narratives in ${(performance.now() - t).toFixed(0)} ms`);
   if (records.length === 0) return null;
@@ -41,12 +57,12 @@ async function load(dir: string): Promise<{ index: NarrativeIndex; buildMs: numb
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { vaers: { type: 'string', default: '../shared/data/vaers' }, runs: { type: 'string', default: '10' } } });
+  const { values } = parseArgs({ options: { vaers: { type: 'string', default: '../shared/data/vaers' }, store: { type: 'string' }, runs: { type: 'string', default: '10' }, ids: { type: 'string' } } });
   const dir = values.vaers;
   const runs = Number(values.runs);
   if (!gc) console.log('(run with NODE_OPTIONS=--expose-gc for retained-memory figures)');
   const before = await retained();
-  const loaded = await load(dir);
+  const loaded = await load(dir, values.store);
   if (!loaded) return;
   const { index, buildMs } = loaded;
   const after = await retained();
@@ -65,26 +81,38 @@ async function main(): Promise<void> {
   const all: number[] = [];
   const inside: number[] = [];
   const pages: number[] = [];
+  const answers: string[] = [];
+  const answer = (text: string, inSelection: boolean, found: Int32Array): void => {
+    const sha256 = createHash('sha256').update(Buffer.from(found.buffer, found.byteOffset, found.byteLength)).digest('hex');
+    answers.push(JSON.stringify({ text, within: inSelection, n: found.length, sha256 }));
+  };
   for (const [text, query] of queries) {
     const own: number[] = [];
+    let cpu = 0;
     let found: Int32Array = new Int32Array(0);
     for (let run = 0; run < runs; run++) {
       t = performance.now();
+      const c = process.cpuUsage();
       found = index.search(query);
       own.push(performance.now() - t);
+      const used = process.cpuUsage(c);
+      cpu += (used.user + used.system) / 1000;
       t = performance.now();
-      index.search(query, within);
+      const foundWithin = index.search(query, within);
       inside.push(performance.now() - t);
+      if (run === 0) answer(text, true, foundWithin);
       t = performance.now();
       for (const r of found.subarray(0, 50)) snippet(index.fields(r), query);
       pages.push(performance.now() - t);
     }
+    answer(text, false, found);
     all.push(...own);
-    console.log(`  ${text.padEnd(36)} ${String(found.length).padStart(7)} reports, ${latency(own)}`);
+    console.log(`  ${text.padEnd(36)} ${String(found.length).padStart(7)} reports, ${latency(own)}, CPU ${(cpu / runs).toFixed(2)} ms a run`);
   }
   console.log(`query over all reports (${all.length} runs): ${latency(all)}`);
   console.log(`query within ${within.length} reports (${inside.length} runs): ${latency(inside)}`);
   console.log(`snippets of a 50-report page (${pages.length} runs): ${latency(pages)}`);
+  if (values.ids !== undefined) writeFileSync(values.ids, `${answers.join('\n')}\n`);
   console.log(`peak RSS ${mb(process.resourceUsage().maxRSS * 1024)}`);
 }
 

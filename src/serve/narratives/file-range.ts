@@ -1,9 +1,10 @@
 /**
  * Arrays of the narrative index read from its file on demand (issue 41: serving the full store
- * within 1.5 GB). The texts (0.9 GB at 2.1 million reports) and the postings (0.4 GB) stay in the
- * index file beside the store (index-file.ts); the process keeps the file open (one descriptor,
- * opened when the file was checked, so a file renamed onto the path later is never read) and
- * reads a field, or a word's posting list, with one positioned read (pread) when asked. The
+ * within 1.5 GB). The texts (0.9 GB at 2.1 million reports), the postings (0.4 GB) and the word
+ * positions stay in the index file beside the store (index-file.ts); the process keeps the file
+ * open (one descriptor, opened when the file was checked, so a file renamed onto the path later is
+ * never read) and reads a field, a word's posting list or a run of positions with one positioned
+ * read (pread) when asked. The
  * operating system's page cache keeps what is read often; it is not the process's memory.
  *
  * A descriptor is a number of the whole process, so a worker thread (search-worker.ts) reads

@@ -5,7 +5,7 @@
  *
  * File: `<store>.narratives`, written after an index is built from the store (a temporary file in
  * the same folder, renamed when complete; a folder that cannot be written just leaves no file).
- * Layout: the magic `RSNIDX01`, a little-endian uint32 with the byte length of a JSON header
+ * Layout: the magic `RSNIDX02`, a little-endian uint32 with the byte length of a JSON header
  * `{key, arrays: [{name, bytes}], sha256}`, then the arrays of `NarrativeIndex.share()` in the
  * header's order, each starting at a multiple of 8 bytes. `sha256` is over the arrays' bytes.
  *
@@ -17,9 +17,10 @@
  * built from the store as before and the file replaced. The caller also checks that the index's
  * VAERS_IDs are the store's reports, in order (src/serve/cases/service.ts).
  *
- * Read back, the texts and the postings are not copied into memory: the file stays open and they
- * are read from it when asked (file-range.ts); the digest is still checked over every byte (in
- * chunks, at load). The format is the one written since this file's first version.
+ * Read back, the texts, the postings and the word positions are not copied into memory: the file
+ * stays open and they are read from it when asked (file-range.ts); the digest is still checked
+ * over every byte (in chunks, at load). Format 02 added the word positions (positions.ts); a file
+ * of format 01 is another format (and another key), so it is rebuilt.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
@@ -30,20 +31,20 @@ import { fileURLToPath } from 'node:url';
 import { NARRATIVE_FIELDS } from '../../domain/report-columns.js';
 import { NarrativeIndex, type SharedNarrativeIndex } from './index.js';
 
-const MAGIC = Buffer.from('RSNIDX01', 'latin1');
-/** Upper bound of the JSON header's length (it names seven arrays). */
+const MAGIC = Buffer.from('RSNIDX02', 'latin1');
+/** Upper bound of the JSON header's length (it names nine arrays). */
 const MAX_HEADER_BYTES = 1 << 16;
 
 /** The arrays of a SharedNarrativeIndex in file order, with their element types. */
 const ARRAYS = [
   ['ids', Int32Array], ['byId', Int32Array], ['texts.bytes', Uint8Array], ['texts.ends', Uint32Array],
-  ['vocabulary', Uint8Array], ['start', Int32Array], ['postings', Int32Array],
+  ['vocabulary', Uint8Array], ['start', Int32Array], ['postings', Int32Array], ['positions.bytes', Uint8Array], ['positions.blocks', Uint32Array],
 ] as const;
 
 type IndexArray = Int32Array | Uint32Array | Uint8Array;
 
 /** The arrays left in the file when it is read back (read on demand: file-range.ts). */
-const IN_FILE: ReadonlySet<string> = new Set(['texts.bytes', 'postings']);
+const IN_FILE: ReadonlySet<string> = new Set(['texts.bytes', 'postings', 'positions.bytes']);
 /** Bytes read at a time while the digest of an array left in the file is checked. */
 const DIGEST_CHUNK = 4 << 20;
 
@@ -92,10 +93,11 @@ export function indexKey(storePath: string): string {
     .digest('hex');
 }
 
-/** The arrays of an index in file order. @throws Error when its texts or postings are not in memory (an index read back from its file). */
+/** The arrays of an index in file order. @throws Error when its texts, postings or positions are not in memory (an index read back from its file). */
 function arraysOf(shared: SharedNarrativeIndex): IndexArray[] {
-  if (shared.texts.bytes === null || shared.postings === null) throw new Error('saveIndexFile: the index was read back from a file; it is saved already');
-  return [shared.ids, shared.byId, shared.texts.bytes, shared.texts.ends, shared.vocabulary, shared.start, shared.postings];
+  const { texts, postings, positions } = shared;
+  if (texts.bytes === null || postings === null || positions.bytes === null) throw new Error('saveIndexFile: the index was read back from a file; it is saved already');
+  return [shared.ids, shared.byId, texts.bytes, texts.ends, shared.vocabulary, shared.start, postings, positions.bytes, positions.blocks];
 }
 
 function bytesOf(array: IndexArray): Buffer {
@@ -116,7 +118,7 @@ export async function saveIndexFile(file: string, key: string, index: NarrativeI
 
 /**
  * Writes `index` (built in memory) to `file` under `key` as {@link saveIndexFile}, and answers the
- * same index reading its texts and postings from the file just written (opened before the rename,
+ * same index reading its texts, postings and positions from the file just written (opened before the rename,
  * so it is that file whatever is renamed onto the path later), as {@link loadIndexFile} would give
  * it without reading the file back; null when the file could not be written (nothing left behind).
  */
@@ -152,7 +154,10 @@ export async function saveAndReopen(file: string, key: string, index: NarrativeI
     fd = openSync(temp, 'r');
     await rename(temp, file);
     const range = (i: number): FileRange => ({ fd: fd as number, path: file, offset: offsets[i], bytes: arrays[i].byteLength });
-    const reopened = NarrativeIndex.fromStored({ ...shared, texts: { bytes: null, file: range(2), ends: shared.texts.ends }, postings: null, postingsFile: range(6) });
+    const reopened = NarrativeIndex.fromStored({
+      ...shared, texts: { bytes: null, file: range(2), ends: shared.texts.ends }, postings: null, postingsFile: range(6),
+      positions: { bytes: null, file: range(7), blocks: shared.positions.blocks },
+    });
     if (!reopened) throw new Error('unreachable: the index just written does not fit its own shape');
     return reopened;
   } catch {
@@ -226,10 +231,11 @@ export function loadIndexFile(file: string, key: string): NarrativeIndex | null 
       position += bytes + padTo8(bytes);
     }
     if (hash.digest('hex') !== header.sha256) return null;
-    const [ids, byId, bytes, ends, vocabulary, starts, postings] = arrays;
+    const [ids, byId, bytes, ends, vocabulary, starts, postings, positions, blocks] = arrays;
     const shared: SharedNarrativeIndex = {
       ids: ids as Int32Array, byId: byId as Int32Array, texts: { bytes: null, file: bytes as FileRange, ends: ends as Uint32Array },
       vocabulary: vocabulary as Uint8Array, start: starts as Int32Array, postings: null, postingsFile: postings as FileRange,
+      positions: { bytes: null, file: positions as FileRange, blocks: blocks as Uint32Array },
     };
     index = NarrativeIndex.fromStored(shared);
     return index;

@@ -17,40 +17,45 @@
  * field), all in one Int32Array. A word is found by binary search in the vocabulary; a prefix is
  * the vocabulary's range of words starting with it, its reports the union of theirs. AND is list
  * intersection, `-` is subtraction. A phrase is first the intersection of its words' reports, then
- * verified on those candidates only, field by field, by a regular expression over the text
- * (words.ts `phraseTest`). No positions are stored: on 1990-2006 they would add 10.1 million
- * entries (40 MB as Int32) to the 7.5 million of the postings (30 MB), while re-scanning the
- * candidates of even a common phrase (`"the patient"`, 11k reports found) stays well under the
- * issue's 300 ms (bench/narratives.ts).
+ * verified on those candidates only by its words' positions in each (positions.ts: a positional
+ * index, ibid. ch. 2.4; the words at consecutive positions of one field). Until issue 41's tenth
+ * round the candidates' texts were read and matched by a regular expression instead: at 400,000
+ * reports `"the patient"` took 328 ms of CPU that way (43,419 reports found), 46 ms by positions.
  *
  * Memory on 1990-2006 (203,446 reports, 57.7 million characters, 94,628 distinct words),
  * measured by bench/narratives.ts: about 99 MB kept (texts 58 MB as UTF-8 plus 5 MB of offsets,
- * src/serve/narratives/texts.ts; postings 30 MB; vocabulary 5 MB).
+ * src/serve/narratives/texts.ts; postings 30 MB; vocabulary 5 MB), plus 18.6 MB of positions
+ * (varints, 2.5 bytes per postings entry).
  *
  * Why not minisearch (npm, v7.2.0, evaluated on the same corpus with this module's tokenizer):
  * it can express whole words (a custom tokenizer and processTerm), prefixes, AND and AND_NOT, but
- * it stores no positions, so phrases would still need this re-scan; it scores and ranks every
+ * it stores no positions, so phrases would need a re-scan of the texts; it scores and ranks every
  * match (a case series is a set: `fever`, 42,781 reports, took 667 ms against 0.01 ms here); and
  * its radix tree with per-term, per-document field frequencies added 470 MB of heap (584 MB RSS)
  * for these texts, alone nearly the serving budget of 600 MB. So it is not used.
- * The index holds the texts (for phrase verification and snippets); `text()` and `fields()`
+ * The index holds the texts (for snippets); `text()` and `fields()`
  * serve them to the report view, so that the narratives are held once in the serving process.
  *
  * Read back from its file (index-file.ts), the index keeps only the ids, the texts' offsets, the
- * vocabulary and the runs of the postings in memory: the texts and the postings stay in the file
- * and are read when a search or a page needs them (file-range.ts; at 2.1 million reports 0.9 GB
- * of text and 0.4 GB of postings). Such an index holds the file open until {@link close}.
+ * vocabulary, the runs of the postings and the positions' block offsets in memory: the texts, the
+ * postings and the positions stay in the file and are read when a search or a page needs them
+ * (file-range.ts; at 2.1 million reports 0.9 GB of text and 0.4 GB of postings). Such an index
+ * holds the file open until {@link close}.
  */
 import { TEXT_EXPANSION_MAX_WORDS, TEXT_PREFIX_MAX_WORDS, type TextQuery, type TextTerm } from './query.js';
-import { GrowingInt32, intersect, subtract, unite } from './postings.js';
+import { intersect, subtract, unite } from './postings.js';
+import { buildArrays } from './build.js';
 import { NARRATIVE_FIELDS } from '../../domain/report-columns.js';
 import type { NarrativeRecord } from './records.js';
-import { NarrativeTexts, sharedInt32, type SharedTexts } from './texts.js';
+import { NarrativeTexts, type SharedTexts } from './texts.js';
 import { closeFile, readRangeInto, type FileRange } from './file-range.js';
-import { phraseTest, words } from './words.js';
+import { entriesOf } from './postings.js';
+import { POSITION_BLOCK, Positions, type SharedPositions } from './positions.js';
 import { ordinalById, partitionPoint } from '../query/search.js';
 
 const FIELDS = NARRATIVE_FIELDS.length;
+/** Most postings entries (4 bytes each) a prefix's words are read in at once. */
+const PREFIX_READ = 1 << 20;
 
 /** Sizes of an index, for the bench and logs. */
 export interface NarrativeIndexStats {
@@ -61,7 +66,9 @@ export interface NarrativeIndexStats {
   words: number;
   /** (word, report) entries of the postings. */
   postings: number;
-  /** Bytes of the texts and postings held in memory (0 for both when they are read from the index file). */
+  /** Bytes of the word positions (positions.ts), in memory or in the index file. */
+  positionBytes: number;
+  /** Bytes of the texts, postings and positions held in memory (0 for each read from the index file). */
   heldBytes: number;
 }
 
@@ -79,6 +86,7 @@ export interface SharedNarrativeIndex {
   start: Int32Array;
   postings: Int32Array | null;
   postingsFile: FileRange | null;
+  positions: SharedPositions;
 }
 
 /**
@@ -107,7 +115,9 @@ export class NarrativeIndex {
     /** The postings in memory, or null when they are read from `postingsFile`. */
     private readonly postings: Int32Array | null,
     /** Where the postings lie in the index file (when `postings` is null). */
-    private readonly postingsFile: FileRange | null = null,
+    private readonly postingsFile: FileRange | null,
+    /** The word positions of every postings entry (positions.ts). */
+    private readonly positions: SharedPositions,
   ) {}
 
   /**
@@ -117,52 +127,8 @@ export class NarrativeIndex {
    * @throws RangeError when an id is not an integer in 0..2^31-1 or appears twice.
    */
   static build(records: readonly NarrativeRecord[]): NarrativeIndex {
-    const idOf = new Map<string, number>();
-    const lastReport: number[] = [];
-    const pairWord = new GrowingInt32();
-    const pairReport = new GrowingInt32();
-    const ids = new Int32Array(records.length);
-    for (let ordinal = 0; ordinal < records.length; ordinal++) {
-      const record = records[ordinal];
-      if (!Number.isInteger(record.id) || record.id < 0 || record.id > 0x7fffffff) throw new RangeError(`NarrativeIndex.build: id ${record.id} is not an integer in 0..2147483647`);
-      ids[ordinal] = record.id;
-      for (let f = 0; f < FIELDS; f++) {
-        const text = record.fields[f] ?? null;
-        if (text === null) continue;
-        for (const word of words(text)) {
-          let w = idOf.get(word);
-          if (w === undefined) {
-            w = idOf.size;
-            // A fresh copy: a long regex match is a slice that would keep its whole field alive.
-            idOf.set(Buffer.from(word, 'utf8').toString('utf8'), w);
-            lastReport.push(-1);
-          }
-          if (lastReport[w] === ordinal) continue;
-          lastReport[w] = ordinal;
-          pairWord.push(w);
-          pairReport.push(ordinal);
-        }
-      }
-    }
-    // Sorted vocabulary, then a counting sort of the (word, report) pairs by word: stable, so
-    // each word's reports stay ascending.
-    const vocabulary = [...idOf.keys()].sort();
-    const rank = new Int32Array(vocabulary.length);
-    vocabulary.forEach((word, r) => (rank[idOf.get(word) as number] = r));
-    const start = sharedInt32(vocabulary.length + 1);
-    for (let i = 0; i < pairWord.length; i++) start[rank[pairWord.at(i)] + 1]++;
-    for (let r = 0; r < vocabulary.length; r++) start[r + 1] += start[r];
-    const fill = start.slice(0, vocabulary.length);
-    const postings = sharedInt32(pairWord.length);
-    for (let i = 0; i < pairWord.length; i++) postings[fill[rank[pairWord.at(i)]]++] = pairReport.at(i);
-    const byId = sharedInt32(ids.length);
-    byId.set(Int32Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b]));
-    for (let i = 1; i < byId.length; i++) {
-      if (ids[byId[i]] === ids[byId[i - 1]]) throw new RangeError(`NarrativeIndex.build: id ${ids[byId[i]]} appears twice`);
-    }
-    const sharedIds = sharedInt32(ids.length);
-    sharedIds.set(ids);
-    return new NarrativeIndex(sharedIds, byId, NarrativeTexts.of(records, FIELDS), vocabulary, start, postings);
+    const a = buildArrays(records, FIELDS);
+    return new NarrativeIndex(a.ids, a.byId, a.texts, a.vocabulary, a.start, a.postings, null, a.positions);
   }
 
   /** The index as shared memory (computed once; the vocabulary is encoded on the first call), for {@link fromShared} in a worker thread. */
@@ -171,7 +137,9 @@ export class NarrativeIndex {
       const text = this.vocabulary.join('\n');
       const vocabulary = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text, 'utf8')));
       Buffer.from(vocabulary.buffer, 0, vocabulary.length).write(text, 'utf8');
-      this.shared = { ids: this.ids, byId: this.byId, texts: this.texts.share(), vocabulary, start: this.start, postings: this.postings, postingsFile: this.postingsFile };
+      this.shared = {
+        ids: this.ids, byId: this.byId, texts: this.texts.share(), vocabulary, start: this.start, postings: this.postings, postingsFile: this.postingsFile, positions: this.positions,
+      };
     }
     return this.shared;
   }
@@ -180,7 +148,7 @@ export class NarrativeIndex {
   static fromShared(shared: SharedNarrativeIndex): NarrativeIndex {
     const { vocabulary: bytes } = shared;
     const vocabulary = bytes.length === 0 ? [] : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8').split('\n');
-    return new NarrativeIndex(shared.ids, shared.byId, NarrativeTexts.fromShared(shared.texts), vocabulary, shared.start, shared.postings, shared.postingsFile);
+    return new NarrativeIndex(shared.ids, shared.byId, NarrativeTexts.fromShared(shared.texts), vocabulary, shared.start, shared.postings, shared.postingsFile, shared.positions);
   }
 
   /**
@@ -195,6 +163,9 @@ export class NarrativeIndex {
     if (byId.length !== reports || texts.ends.length !== reports * FIELDS || start.length < 1) return null;
     if ((texts.ends.length > 0 ? texts.ends[texts.ends.length - 1] : 0) !== textBytes) return null;
     if (start[0] !== 0 || start[start.length - 1] !== postings) return null;
+    const { blocks } = shared.positions;
+    const positionBytes = shared.positions.bytes?.length ?? shared.positions.file?.bytes;
+    if (blocks.length !== Math.ceil(postings / POSITION_BLOCK) + 1 || blocks[blocks.length - 1] !== positionBytes) return null;
     const index = NarrativeIndex.fromShared(shared);
     if (index.vocabulary.length !== start.length - 1) return null;
     index.shared = shared;
@@ -239,7 +210,7 @@ export class NarrativeIndex {
    * postings cannot be read.
    */
   close(): void {
-    const fds = new Set([this.texts.source?.fd, this.postingsFile?.fd].filter((fd): fd is number => fd !== undefined));
+    const fds = new Set([this.texts.source?.fd, this.postingsFile?.fd, this.positions.file?.fd].filter((fd): fd is number => fd !== undefined));
     for (const fd of fds) closeFile(fd);
   }
 
@@ -251,9 +222,10 @@ export class NarrativeIndex {
 
   /** Sizes of the index. */
   stats(): NarrativeIndexStats {
+    const positions = new Positions(this.positions);
     return {
       reports: this.size, textBytes: this.texts.byteLength, words: this.vocabulary.length, postings: this.start[this.start.length - 1],
-      heldBytes: this.texts.heldBytes + (this.postings?.byteLength ?? 0),
+      positionBytes: positions.byteLength, heldBytes: this.texts.heldBytes + (this.postings?.byteLength ?? 0) + positions.heldBytes,
     };
   }
 
@@ -263,24 +235,41 @@ export class NarrativeIndex {
    * series' selection) only those reports are considered, and phrase verification reads only them.
    * `check` is called between steps and may throw to stop the search (its error propagates).
    * The caller checks {@link tooBroad} first: the cost of a prefix grows with the words it expands to.
+   * Words and phrases' candidates are intersected first (shortest first), then the prefixes
+   * (fewest postings first) are united within what is left: the same set, without the union of a
+   * common prefix over every report when another term is rarer.
    * @returns ascending ordinals, in a new array (the caller may keep or change it).
    */
   search(query: TextQuery, within?: Int32Array, check: SearchCheck = NO_CHECK): Int32Array {
-    const lists = query.required.map((term) => this.candidates(term, within, check));
+    const seen = new Map<number, Int32Array>();
+    const lists = query.required.filter((term) => term.kind !== 'prefix').map((term) => this.candidates(term, within, check, seen));
     if (within) lists.push(within);
     lists.sort((a, b) => a.length - b.length);
-    let found = lists[0] ?? new Int32Array(0);
-    for (let i = 1; i < lists.length && found.length > 0; i++) {
+    let found = lists[0] ?? null;
+    for (let i = 1; i < lists.length && found!.length > 0; i++) {
       check();
-      found = intersect(found, lists[i]);
+      found = intersect(found!, lists[i]);
     }
-    for (const term of query.required) if (term.kind === 'phrase') found = this.holding(found, term.words, check);
+    const prefixes = query.required.filter((term) => term.kind === 'prefix').map((term) => [term, this.prefixPostings(term.prefix)] as const);
+    for (const [term] of prefixes.sort((a, b) => a[1] - b[1])) {
+      if (found !== null && found.length === 0) break;
+      const list = this.candidates(term, found ?? undefined, check, seen);
+      found = found === null ? list : intersect(found, list);
+    }
+    found ??= new Int32Array(0);
+    for (const term of query.required) if (term.kind === 'phrase') found = this.holding(found, term.words, check, seen);
     for (const term of query.excluded) {
       if (found.length === 0) break;
-      const holding = intersect(found, this.candidates(term, found, check));
-      found = subtract(found, term.kind === 'phrase' ? this.holding(holding, term.words, check) : holding);
+      const holding = intersect(found, this.candidates(term, found, check, seen));
+      found = subtract(found, term.kind === 'phrase' ? this.holding(holding, term.words, check, seen) : holding);
     }
     return (this.postings !== null && found.buffer === this.postings.buffer) || found === within ? found.slice() : found;
+  }
+
+  /** Postings entries of the vocabulary words starting with `prefix` (read from the runs, not the postings). */
+  private prefixPostings(prefix: string): number {
+    const [first, end] = this.prefixRange(prefix);
+    return this.start[end] - this.start[first];
   }
 
   /** How many vocabulary words start with `prefix`. O(log words). */
@@ -315,45 +304,67 @@ export class NarrativeIndex {
    * The reports that may hold a term: exactly those for a word or prefix, a superset for a phrase
    * (its words anywhere). With `within`, a prefix's words are first cut to those reports (a short
    * selection then never pays for the union of a common prefix over every report); the result
-   * may still hold reports outside `within` for a word or a phrase (the caller intersects).
+   * may still hold reports outside `within` for a word or a phrase (the caller intersects). A
+   * prefix's words' postings lie together (vocabulary order): they are read in runs of up to
+   * PREFIX_READ entries (one read each). `seen` keeps the lists read by this search (a phrase's
+   * words are read once for its candidates and its positions).
    */
-  private candidates(term: TextTerm, within: Int32Array | undefined, check: SearchCheck): Int32Array {
-    if (term.kind === 'word') return this.reportsOf(term.word);
+  private candidates(term: TextTerm, within: Int32Array | undefined, check: SearchCheck, seen: Map<number, Int32Array>): Int32Array {
+    if (term.kind === 'word') return this.reportsOf(term.word, seen);
     if (term.kind === 'prefix') {
       const lists: Int32Array[] = [];
       const [first, end] = this.prefixRange(term.prefix);
-      for (let w = first; w < end; w++) {
-        if ((w - first) % 64 === 0) check();
-        const list = this.postingsAt(w);
-        lists.push(within ? intersect(within, list) : list);
+      for (let w = first; w < end; ) {
+        let to = w + 1;
+        while (to < end && this.start[to + 1] - this.start[w] <= PREFIX_READ) to++;
+        const run = this.postingsRun(w, to);
+        for (let v = w; v < to; v++) {
+          if ((v - first) % 64 === 0) check();
+          const list = run.subarray(this.start[v] - this.start[w], this.start[v + 1] - this.start[w]);
+          lists.push(within ? intersect(within, list) : list);
+        }
+        w = to;
       }
       check();
       return unite(lists.filter((list) => list.length > 0), this.size);
     }
-    const lists = term.words.map((word) => this.reportsOf(word)).sort((a, b) => a.length - b.length);
+    const lists = term.words.map((word) => this.reportsOf(word, seen)).sort((a, b) => a.length - b.length);
     return lists.reduce((found, list) => (found.length === 0 ? found : intersect(found, list)));
   }
 
-  /** The reports of `list` that hold the phrase within one of their fields. */
-  private holding(list: Int32Array, phrase: readonly string[], check: SearchCheck): Int32Array {
-    const holds = phraseTest(phrase);
+  /** The reports of `list` (ascending) that hold the phrase within one of their fields: its words at consecutive positions (positions.ts). */
+  private holding(list: Int32Array, phrase: readonly string[], check: SearchCheck, seen: Map<number, Int32Array>): Int32Array {
+    const distinct = [...new Set(phrase)];
+    const entries: Int32Array[] = [];
+    for (const word of distinct) {
+      const w = this.lowerBound(word);
+      if (w === this.vocabulary.length || this.vocabulary[w] !== word) return new Int32Array(0);
+      entries.push(entriesOf(list, this.postingsAt(w, seen), this.start[w]));
+    }
     let tested = 0;
-    return this.texts.filterReports(list, FIELDS, holds, () => {
+    return new Positions(this.positions).holding(list, entries, phrase.map((word) => distinct.indexOf(word)), () => {
       if ((tested++ & 255) === 0) check();
     });
   }
 
   /** Reports holding a word (empty when the vocabulary lacks it). */
-  private reportsOf(word: string): Int32Array {
+  private reportsOf(word: string, seen: Map<number, Int32Array>): Int32Array {
     const w = this.lowerBound(word);
-    return w < this.vocabulary.length && this.vocabulary[w] === word ? this.postingsAt(w) : new Int32Array(0);
+    return w < this.vocabulary.length && this.vocabulary[w] === word ? this.postingsAt(w, seen) : new Int32Array(0);
   }
 
-  /** The reports of vocabulary word w: a view of the postings in memory, or read from the index file (a new array). */
-  private postingsAt(w: number): Int32Array {
-    if (this.postings !== null) return this.postings.subarray(this.start[w], this.start[w + 1]);
-    const list = new Int32Array(this.start[w + 1] - this.start[w]);
-    readRangeInto(this.postingsFile!, this.start[w] * 4, this.start[w + 1] * 4, new Uint8Array(list.buffer));
+  /** The reports of vocabulary word w (kept in `seen`, and taken from it when read already). */
+  private postingsAt(w: number, seen: Map<number, Int32Array>): Int32Array {
+    let list = seen.get(w);
+    if (!list) seen.set(w, (list = this.postingsRun(w, w + 1)));
+    return list;
+  }
+
+  /** The postings of vocabulary words first..end-1, together: a view of the postings in memory, or read from the index file with one read (a new array). */
+  private postingsRun(first: number, end: number): Int32Array {
+    if (this.postings !== null) return this.postings.subarray(this.start[first], this.start[end]);
+    const list = new Int32Array(this.start[end] - this.start[first]);
+    readRangeInto(this.postingsFile!, this.start[first] * 4, this.start[end] * 4, new Uint8Array(list.buffer));
     return list;
   }
 

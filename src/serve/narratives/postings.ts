@@ -71,6 +71,24 @@ export function unite(lists: readonly Int32Array[], count: number): Int32Array {
   return out;
 }
 
+/**
+ * For each ordinal of `of` (ascending), its index in `list` (a word's reports) plus `base` (where
+ * that list starts in the postings), or -1 when `list` lacks it. O(a + b) by merging, or
+ * O(a log b) by binary search when `of` is over 16 times shorter.
+ */
+export function entriesOf(of: Int32Array, list: Int32Array, base: number): Int32Array {
+  const out = new Int32Array(of.length);
+  const search = of.length * 16 < list.length;
+  let at = 0;
+  for (let j = 0; j < of.length; j++) {
+    const value = of[j];
+    if (search) at = lowerBound(list, value, at);
+    else while (at < list.length && list[at] < value) at++;
+    out[j] = at < list.length && list[at] === value ? base + at : -1;
+  }
+  return out;
+}
+
 /** The ordinals of `list` that `keep` accepts. */
 export function filter(list: Int32Array, keep: (ordinal: number) => boolean): Int32Array {
   const out = new Int32Array(list.length);

@@ -26,11 +26,6 @@ export function sharedInt32(length: number): Int32Array {
   return new Int32Array(new SharedArrayBuffer(length * 4));
 }
 
-/** Bytes between two reports' texts below which {@link NarrativeTexts.filterReports} reads them together. */
-const SCAN_GAP = 4096;
-/** Most bytes {@link NarrativeTexts.filterReports} reads at once. */
-const SCAN_SPAN = 1 << 20;
-
 /** The fields of a list of records; immutable. */
 export class NarrativeTexts {
   private constructor(
@@ -104,53 +99,6 @@ export class NarrativeTexts {
    */
   get(slot: number): string | null {
     return this.run(slot, 1)[0];
-  }
-
-  /**
-   * The reports of `ordinals` (ascending) for which `test` holds for one of their `fields` slots
-   * (slots ordinal * fields ..), as {@link some} on each; `step` is called before each report
-   * (it may throw to stop). From a file, reports whose texts lie within SCAN_GAP bytes of the
-   * previous one's are read together, up to SCAN_SPAN bytes a read: a phrase verified over 10^5
-   * candidates then takes far fewer reads (a pread costs about a microsecond of system time).
-   * @throws StoreReadError (file-range.ts) as {@link get}.
-   */
-  filterReports(ordinals: Int32Array, fields: number, test: (text: string) => boolean, step: () => void): Int32Array {
-    const out = new Int32Array(ordinals.length);
-    let n = 0;
-    let window: Buffer = this.bytes ?? Buffer.alloc(0);
-    let windowFrom = 0;
-    let windowTo = this.bytes ? this.bytes.length : 0;
-    for (let i = 0; i < ordinals.length; i++) {
-      step();
-      const first = ordinals[i] * fields;
-      const from = first === 0 ? 0 : this.ends[first - 1];
-      const to = this.ends[first + fields - 1];
-      if (to === from) continue;
-      if (from < windowFrom || to > windowTo) {
-        // Read this report and the next ones as long as they lie close enough.
-        let end = to;
-        for (let j = i + 1; j < ordinals.length; j++) {
-          const next = ordinals[j] * fields;
-          const nextFrom = this.ends[next - 1];
-          const nextTo = this.ends[next + fields - 1];
-          if (nextFrom - end > SCAN_GAP || nextTo - from > SCAN_SPAN) break;
-          end = nextTo;
-        }
-        window = readRange(this.file!, from, end);
-        windowFrom = from;
-        windowTo = end;
-      }
-      let start = from;
-      for (let f = 0; f < fields; f++) {
-        const slotEnd = this.ends[first + f];
-        if (start !== slotEnd && test(window.toString('utf8', start - windowFrom, slotEnd - windowFrom))) {
-          out[n++] = ordinals[i];
-          break;
-        }
-        start = slotEnd;
-      }
-    }
-    return out.slice(0, n);
   }
 
   /**

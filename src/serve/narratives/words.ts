@@ -84,22 +84,3 @@ export function wordSpans(text: string): WordSpan[] {
   }
   return spans;
 }
-
-/**
- * A test of whether a text holds `list` (folded words, at least one) as consecutive words: each
- * word whole, only separators between them (the same result as looking for `list` inside
- * `words(text)`, found by a regular expression instead of splitting the text). The words are
- * letters and digits only, so they need no escaping in the expression. ASCII texts are tested as
- * written, case-insensitively; other texts after {@link fold}.
- */
-export function phraseTest(list: readonly string[]): (text: string) => boolean {
-  const ascii = list.every((w) => !NON_ASCII.test(w));
-  const asciiRe = ascii ? new RegExp(`(?<![a-z0-9])${list.join('[^a-z0-9]+')}(?![a-z0-9])`, 'i') : null;
-  // Compiled on first use: a Unicode property class costs milliseconds to compile, and few texts need it.
-  let foldedRe: RegExp | null = null;
-  return (text) => {
-    if (!NON_ASCII.test(text)) return asciiRe !== null && asciiRe.test(text);
-    foldedRe ??= new RegExp(`(?<![\\p{L}\\p{N}])${list.join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'u');
-    return foldedRe.test(fold(text));
-  };
-}

@@ -96,6 +96,37 @@ describe('the narrative index kept beside its store', () => {
     }
   });
 
+  it('a phrase of a common word read by its positions from the file, candidates far apart (one read each) and near, finds what a scan of the words finds', async () => {
+    // 3,000 reports, each with `the` 150 times (a 64-entry block of its positions is about 10 kB,
+    // past the reads' 4 kB gap); `the patient` in every 97th, `patient the` in every 89th, and
+    // in every 101st `the` ending SYMPTOM_TEXT with `patient` opening HISTORY (two fields: no phrase).
+    const many = Array.from({ length: 3000 }, (_, i): NarrativeRecord => {
+      const words = Array.from({ length: 150 }, (_, k) => `the w${k % 7}`);
+      if (i % 97 === 0) words.splice(40, 0, 'The Patient');
+      if (i % 89 === 0) words.splice(90, 0, 'patient the');
+      return record(2000 + i, `${words.join(' ')}${i % 101 === 0 ? ' the' : ''}`, i % 101 === 0 ? 'patient seen' : null);
+    });
+    const scan = (list: string[]): number[] => many.filter((r) => r.fields.some((t) => {
+      const w = t === null ? [] : t.toLowerCase().split(/[^a-z0-9]+/);
+      return w.some((_, k) => list.every((x, j) => w[k + j] === x));
+    })).map((r) => r.id);
+    const built = NarrativeIndex.build(many);
+    const reopened = (await saveAndReopen(file, indexKey(store), built))!;
+    try {
+      const thePatient = new Set(scan(['the', 'patient']));
+      expect(thePatient.size).toBe(31);
+      for (const text of ['"the patient"', '"patient the"', '"the w3 the"', '"patient the w0"', 'the w3 -"the patient"']) {
+        const parsed = parseTextQuery(text);
+        if (!parsed.ok) throw new Error(parsed.error);
+        const expected = parsed.query.excluded.length > 0 ? many.map((r) => r.id).filter((id) => !thePatient.has(id)) : scan(parsed.key.slice(1, -1).split(' '));
+        expect(found(built, text)).toEqual(expected);
+        expect(found(reopened, text)).toEqual(expected);
+      }
+    } finally {
+      reopened.close();
+    }
+  });
+
   it('saveAndReopen answers the index reading the file it wrote, with the same answers', async () => {
     const key = indexKey(store);
     const built = NarrativeIndex.build(CORPUS);

@@ -108,8 +108,10 @@ describe('NarrativeIndex: ids, texts, sizes, bad input', () => {
 
   it('counts what it holds', () => {
     const small = NarrativeIndex.build([record(7, { sym: 'a b a', lab: 'B' }), record(3, { his: 'b c' }), record(5, { sym: '', cur: 'é' })]);
-    // Held in memory: the 11 bytes of text and the 5 postings of 4 bytes.
-    expect(small.stats()).toEqual({ reports: 3, textBytes: 11, words: 4, postings: 5, heldBytes: 31 });
+    // Held in memory: the 11 bytes of text, the 5 postings of 4 bytes and 12 bytes of positions: per
+    // entry its length and its positions as gaps (a at 0, 2: 3 bytes; b at 1 and 4 past LAB_DATA's
+    // skipped number: 3; b, c of report 3 and e of report 5 at 0, 1, 1: 2 bytes each).
+    expect(small.stats()).toEqual({ reports: 3, textBytes: 11, words: 4, postings: 5, positionBytes: 12, heldBytes: 43 });
     expect(small.fields(2)).toEqual([null, null, null, 'é', null, null]);
     expect(small.ordinalOf(3)).toBe(1);
   });
