@@ -99,53 +99,80 @@ function quarterlySql(columns: Set<string>, of: string, oneWindow: boolean): str
       WHERE ${of.replace('analysis', 'q.analysis')}${inWindow.replace('quarter', 'q.quarter')} AND ${FLAGGED.replace(/n_methods_flagged/g, 'q.n_methods_flagged')}`;
 }
 
-/** Every property of a TriageRow, null, in one object made by JSON.parse (a fast object, not a dictionary: chunkRows clones it). */
-const ROW_TEMPLATE: Readonly<Record<string, null>> = JSON.parse(JSON.stringify(Object.fromEntries(
-  ['vaccine', 'event', 'n', 'eb05', 'prr', 'ic025', 'n_methods_flagged', 'first_flagged', ...EVIDENCE_COLUMNS].map((name) => [name, null]),
-))) as Record<string, null>;
+/** How a TriageRow property reads its column: a text, a count (NaN, a null, reads 0) or a number (finiteOrNull). */
+type ReadAs = 'text' | 'count' | 'number';
+
+/** Every property of a TriageRow: its column (READ_COLUMNS) and how it reads it. */
+const ROW_PROPERTIES: ReadonlyArray<{ property: string; column: string; as: ReadAs }> = READ_COLUMNS.flatMap(({ name, text }): Array<{ property: string; column: string; as: ReadAs }> => (
+  name === 'quarter' ? [] : [{ property: name === 'drug' ? 'vaccine' : name, column: name, as: text ? 'text' : name === 'n' || name === 'n_methods_flagged' ? 'count' : 'number' }]));
+
+/** The property names of a TriageRow read from the store, in select order (vaccine, event, n, the statistics, the evidence, first_flagged). */
+export const TRIAGE_ROW_PROPERTIES: readonly string[] = ROW_PROPERTIES.map((p) => p.property);
 
 /**
- * The rows of one result chunk (columns in READ_COLUMNS order) and each row's quarter, column by column: the numbers
- * from the vectors' typed arrays (vector-numbers.ts; NaN, a null, and any non-finite value read
- * as null: finiteOrNull), the texts item by item; every row built
- * with its properties in one order (one object shape for the ranking that reads them).
+ * The values of one result chunk: each number column copied out of DuckDB's vector (NaN for
+ * null), each text column as strings (the key columns' nulls as the text "null", the evidence
+ * texts' as null), both in READ_COLUMNS order of their kind.
+ */
+interface ChunkValues {
+  numbers: Float64Array[];
+  texts: Array<Array<string | null>>;
+}
+
+/**
+ * A flagged row read from the store: a view of one row of its chunk's columns (ChunkValues),
+ * each TriageRow property a getter on the prototype (ROW_PROPERTIES). A window of the full store
+ * holds tens of thousands of rows: as objects of some 45 properties (their doubles boxed) they
+ * were most of a cold read's time and garbage (issue 41); as views, two fields and typed arrays.
+ * Its properties are not its own: compare rows by plainTriageRow.
+ */
+class StoredTriageRow {
+  constructor(
+    readonly values: ChunkValues,
+    readonly at: number,
+  ) {}
+}
+for (const { property, column, as } of ROW_PROPERTIES) {
+  const k = READ_COLUMNS.filter((c) => c.text === (as === 'text')).findIndex((c) => c.name === column);
+  const get = as === 'text'
+    ? function (this: StoredTriageRow): string | null { return this.values.texts[k][this.at]; }
+    : as === 'count'
+      ? function (this: StoredTriageRow): number { const x = this.values.numbers[k][this.at]; return Number.isNaN(x) ? 0 : x; }
+      : function (this: StoredTriageRow): number | null { return finiteOrNull(this.values.numbers[k][this.at]); };
+  Object.defineProperty(StoredTriageRow.prototype, property, { get, enumerable: true });
+}
+
+/** A row as a plain object of its TriageRow properties (TRIAGE_ROW_PROPERTIES): to compare rows or hand one on whole. */
+export function plainTriageRow(row: TriageRow): TriageRow {
+  return Object.fromEntries(TRIAGE_ROW_PROPERTIES.map((name) => [name, (row as unknown as Record<string, unknown>)[name]])) as unknown as TriageRow;
+}
+
+/**
+ * The rows of one result chunk (columns in READ_COLUMNS order) and each row's quarter: the
+ * numbers copied from the vectors' typed arrays (vector-numbers.ts), the texts item by item, and
+ * one view (StoredTriageRow) per row.
  */
 function chunkRows(chunk: DuckDBDataChunk): { quarters: string[]; rows: TriageRow[] } {
   const count = chunk.rowCount;
-  const columns = READ_COLUMNS.map(({ text }, k) => {
+  const values: ChunkValues = { numbers: [], texts: [] };
+  READ_COLUMNS.forEach(({ name, text }, k) => {
     const vector = chunk.getColumnVector(k);
-    if (!text) return vectorNumbers(vector, count);
+    if (!text) {
+      values.numbers.push(Float64Array.from(vectorNumbers(vector, count)));
+      return;
+    }
+    // The key texts (quarter, drug, event, first_flagged) as strings; an evidence text keeps its null.
+    const key = !TEXT.has(name);
     const items: Array<string | null> = new Array<string | null>(count);
     for (let i = 0; i < count; i++) {
       const v = vector.getItem(i);
-      items[i] = v === null || v === undefined ? null : String(v);
+      items[i] = v === null || v === undefined ? (key ? 'null' : null) : String(v);
     }
-    return items;
+    values.texts.push(items);
   });
-  const at = (name: string): ArrayLike<number | string | null> => columns[READ_COLUMNS.findIndex((c) => c.name === name)];
-  const [quarter, drug, event, n, eb05, prr, ic025, nmf, first] = ['quarter', 'drug', 'event', 'n', 'eb05', 'prr', 'ic025', 'n_methods_flagged', 'first_flagged'].map(at);
-  const evidence = EVIDENCE_COLUMNS.map((name) => [name, at(name), TEXT.has(name)] as const);
   const rows: TriageRow[] = new Array<TriageRow>(count);
-  const quarters: string[] = new Array<string>(count);
-  for (let i = 0; i < count; i++) {
-    const nValue = n[i] as number;
-    const nmfValue = nmf[i] as number;
-    // A clone of the template (ROW_TEMPLATE), then its own properties set: every row has one
-    // fast object shape (adding some 40 properties one by one leaves an object in dictionary mode).
-    const row: Record<string, unknown> = { ...ROW_TEMPLATE };
-    row.vaccine = String(drug[i]);
-    row.event = String(event[i]);
-    row.n = Number.isNaN(nValue) ? 0 : nValue;
-    row.eb05 = finiteOrNull(eb05[i] as number);
-    row.prr = finiteOrNull(prr[i] as number);
-    row.ic025 = finiteOrNull(ic025[i] as number);
-    row.n_methods_flagged = Number.isNaN(nmfValue) ? 0 : nmfValue;
-    row.first_flagged = String(first[i]);
-    for (const [name, values, text] of evidence) row[name] = text ? values[i] : finiteOrNull(values[i] as number);
-    rows[i] = row as unknown as TriageRow;
-    quarters[i] = String(quarter[i]);
-  }
-  return { quarters, rows };
+  for (let i = 0; i < count; i++) rows[i] = new StoredTriageRow(values, i) as unknown as TriageRow;
+  return { quarters: values.texts[0] as string[], rows };
 }
 
 async function columnsOf(connection: DuckDBConnection, table: string): Promise<Set<string>> {
