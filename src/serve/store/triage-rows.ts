@@ -90,7 +90,7 @@ function indexSql(oneWindow: boolean): string {
  * quarters by a grouping of the analysis's flagged rows (with one window, of its pairs only);
  * columns the store lacks read as null.
  */
-function quarterlySql(columns: Set<string>, of: string, oneWindow: boolean): string {
+function quarterlySql(columns: ReadonlySet<string>, of: string, oneWindow: boolean): string {
   const inWindow = oneWindow ? ' AND quarter = $quarter' : '';
   const pairs = oneWindow ? ` AND (drug, event) IN (SELECT drug, event FROM store.quarterly WHERE ${of}${inWindow} AND ${FLAGGED})` : '';
   return `WITH first AS (SELECT drug, event, min(quarter) AS first_flagged FROM store.quarterly WHERE ${of} AND ${FLAGGED}${pairs} GROUP BY drug, event)
@@ -179,6 +179,44 @@ async function columnsOf(connection: DuckDBConnection, table: string): Promise<S
   return new Set((await connection.runAndReadAll(`SELECT * FROM store.${table} LIMIT 0`)).columnNames());
 }
 
+/**
+ * What every triage read of one analysis needs besides its rows, read once per served store
+ * (src/serve/generation Generation.triageWindow holds it): at full size the range alone scans
+ * the analysis's millions of quarterly rows, a cold window's largest fixed cost.
+ */
+export interface TriageFrame {
+  /** The columns of the store's `quarterly`. */
+  columns: ReadonlySet<string>;
+  /** Whether the store holds `triage_rows` (store-schema.ts TRIAGE_ROWS_SQL). */
+  hasTriageRows: boolean;
+  /** As TriageWindows.range. */
+  range: { first: string; last: string } | null;
+  /** As TriageWindows.at_bound. */
+  atBound: Map<string, string>;
+}
+
+async function frameOf(connection: DuckDBConnection, analysis: string): Promise<TriageFrame> {
+  const columns = await columnsOf(connection, 'quarterly');
+  const hasAnalysis = columns.has('analysis');
+  const of = hasAnalysis ? 'analysis = $analysis' : 'true';
+  const params: Record<string, string> = hasAnalysis ? { analysis } : {};
+  const bounds = (await connection.runAndReadAll(`SELECT min(quarter) AS first, max(quarter) AS last FROM store.quarterly WHERE ${of}`, params)).getRowObjectsJS()[0];
+  const range = typeof bounds?.first === 'string' && typeof bounds.last === 'string' ? { first: bounds.first, last: bounds.last } : null;
+  const atBound = new Map<string, string>();
+  await connection.runAndReadAll(`SELECT quarter, at_bound FROM store.windows WHERE ${of}`, params)
+    .then((fits) => { for (const w of fits.getRowObjectsJS()) atBound.set(String(w.quarter), String(w.at_bound ?? '')); })
+    .catch(() => undefined); // an import has no windows table
+  return { columns, hasTriageRows: await hasTable(connection, TRIAGE_ROWS_TABLE), range, atBound };
+}
+
+/**
+ * The frame of the triage reads of `analysis` (TriageFrame), for readTriageWindows.
+ * @throws Error naming the file when it is missing or not a store.
+ */
+export async function readTriageFrame(path: StoreSource, analysis: string): Promise<TriageFrame> {
+  return withStore(path, (connection) => frameOf(connection, analysis));
+}
+
 /** Every window of one analysis as the triage reads it: the windows by quarter and the range of quarters. */
 export interface TriageWindows {
   /** The first and last quarter of the analysis's rows (null: none). */
@@ -196,26 +234,21 @@ export interface TriageWindows {
  * or, with `quarter`, of that window alone (`last`: the analysis's last quarter; GET /triage reads
  * each window once per store generation, at its first request: at full size the whole analysis
  * is millions of rows), with the evidence, each pair's first flagged quarter and each window's
- * MGPS fit; `range` is always the analysis's.
+ * MGPS fit; `range` is always the analysis's. `frame`: the analysis's readTriageFrame, when held
+ * (else read here).
  * @throws Error naming the file when it is missing or not a store.
  */
-export async function readTriageWindows(path: StoreSource, analysis: string, quarter?: string): Promise<TriageWindows> {
+export async function readTriageWindows(path: StoreSource, analysis: string, quarter?: string, frame?: TriageFrame): Promise<TriageWindows> {
   return withStore(path, async (connection) => {
-    const columns = await columnsOf(connection, 'quarterly');
+    const { columns, hasTriageRows, range, atBound } = frame ?? await frameOf(connection, analysis);
     const hasAnalysis = columns.has('analysis');
     const of = hasAnalysis ? 'analysis = $analysis' : 'true';
     const params: Record<string, string> = hasAnalysis ? { analysis } : {};
-    const bounds = (await connection.runAndReadAll(`SELECT min(quarter) AS first, max(quarter) AS last FROM store.quarterly WHERE ${of}`, params)).getRowObjectsJS()[0];
-    const range = typeof bounds?.first === 'string' && typeof bounds.last === 'string' ? { first: bounds.first, last: bounds.last } : null;
     const hasEvidence = EVIDENCE_COLUMNS.every((c) => columns.has(c));
     // One window: its flagged rows (the first flagged quarter is the pair's in the whole analysis).
     const window = quarter === undefined ? null : quarter === 'last' ? range?.last ?? '' : quarter;
     const sqlParams: Record<string, string> = window === null ? params : { ...params, quarter: window };
-    const sql = hasAnalysis && (await hasTable(connection, TRIAGE_ROWS_TABLE)) ? indexSql(window !== null) : quarterlySql(columns, of, window !== null);
-    const atBound = new Map<string, string>();
-    await connection.runAndReadAll(`SELECT quarter, at_bound FROM store.windows WHERE ${of}`, params)
-      .then((fits) => { for (const w of fits.getRowObjectsJS()) atBound.set(String(w.quarter), String(w.at_bound ?? '')); })
-      .catch(() => undefined); // an import has no windows table
+    const sql = hasAnalysis && hasTriageRows ? indexSql(window !== null) : quarterlySql(columns, of, window !== null);
     // Streamed and sorted here, not by DuckDB: at full size (millions of flagged rows) an ORDER BY
     // or a materialised result exceeds the loading database's memory limit (store-db.ts).
     const byQuarter = new Map<string, TriageWindow>();
