@@ -20,7 +20,7 @@ import type { AnalysesService } from '../signals/analyses.js';
 import type { StoreMeta } from '../../domain/store-schema.js';
 import { withStore, type OpenStore } from '../store/serving.js';
 import { verifiedStampOf, verifyTablesOnce } from '../store/verified.js';
-import { readTriageWindows, type TriageWindows } from '../store/triage-rows.js';
+import { readTriageFrame, readTriageWindows, type TriageFrame, type TriageWindows } from '../store/triage-rows.js';
 import { readStoreWindows } from '../store/windows.js';
 import { StoreReadError } from '../query/store-read-error.js';
 
@@ -120,12 +120,20 @@ export class Generation {
    * The triage window of `quarter` of `analysis` (null: its last quarter) and the analysis's range
    * (readTriageWindows with a quarter): read at the window's first GET /triage request of the
    * generation, from the file it loaded, then answered from memory; a cold window reads one
-   * window, not the whole analysis (millions of rows at full size). Rejects (and is read again
+   * window, not the whole analysis (millions of rows at full size), and the analysis's range and
+   * fits only at its first window (triageFrame). Rejects (and is read again
    * next time) when the store could not be read.
    */
   triageWindow(analysis: string, quarter: string | null): Promise<TriageWindows> {
-    return this.hold(`triage-window\0${analysis}\0${quarter ?? ''}`,
-      () => this.read(`the ${analysis} triage window ${quarter ?? '(last)'}`, (store) => readTriageWindows(store, analysis, quarter ?? 'last')));
+    return this.hold(`triage-window\0${analysis}\0${quarter ?? ''}`, async () => {
+      const frame = await this.triageFrame(analysis);
+      return this.read(`the ${analysis} triage window ${quarter ?? '(last)'}`, (store) => readTriageWindows(store, analysis, quarter ?? 'last', frame));
+    });
+  }
+
+  /** What every triage window of `analysis` reads besides its rows (readTriageFrame: its range, its fits' bounds), read once. */
+  private triageFrame(analysis: string): Promise<TriageFrame> {
+    return this.hold(`triage-frame\0${analysis}`, () => this.read(`the ${analysis} triage range`, (store) => readTriageFrame(store, analysis)));
   }
 
   /** The store's fitted windows by analysis (readStoreWindows), read at the first request that needs them (GET /analyses/NAME, /masking). */

@@ -90,7 +90,7 @@ function indexSql(oneWindow: boolean): string {
  * quarters by a grouping of the analysis's flagged rows (with one window, of its pairs only);
  * columns the store lacks read as null.
  */
-function quarterlySql(columns: Set<string>, of: string, oneWindow: boolean): string {
+function quarterlySql(columns: ReadonlySet<string>, of: string, oneWindow: boolean): string {
   const inWindow = oneWindow ? ' AND quarter = $quarter' : '';
   const pairs = oneWindow ? ` AND (drug, event) IN (SELECT drug, event FROM store.quarterly WHERE ${of}${inWindow} AND ${FLAGGED})` : '';
   return `WITH first AS (SELECT drug, event, min(quarter) AS first_flagged FROM store.quarterly WHERE ${of} AND ${FLAGGED}${pairs} GROUP BY drug, event)
@@ -99,57 +99,122 @@ function quarterlySql(columns: Set<string>, of: string, oneWindow: boolean): str
       WHERE ${of.replace('analysis', 'q.analysis')}${inWindow.replace('quarter', 'q.quarter')} AND ${FLAGGED.replace(/n_methods_flagged/g, 'q.n_methods_flagged')}`;
 }
 
-/** Every property of a TriageRow, null, in one object made by JSON.parse (a fast object, not a dictionary: chunkRows clones it). */
-const ROW_TEMPLATE: Readonly<Record<string, null>> = JSON.parse(JSON.stringify(Object.fromEntries(
-  ['vaccine', 'event', 'n', 'eb05', 'prr', 'ic025', 'n_methods_flagged', 'first_flagged', ...EVIDENCE_COLUMNS].map((name) => [name, null]),
-))) as Record<string, null>;
+/** How a TriageRow property reads its column: a text, a count (NaN, a null, reads 0) or a number (finiteOrNull). */
+type ReadAs = 'text' | 'count' | 'number';
+
+/** Every property of a TriageRow: its column (READ_COLUMNS) and how it reads it. */
+const ROW_PROPERTIES: ReadonlyArray<{ property: string; column: string; as: ReadAs }> = READ_COLUMNS.flatMap(({ name, text }): Array<{ property: string; column: string; as: ReadAs }> => (
+  name === 'quarter' ? [] : [{ property: name === 'drug' ? 'vaccine' : name, column: name, as: text ? 'text' : name === 'n' || name === 'n_methods_flagged' ? 'count' : 'number' }]));
+
+/** The property names of a TriageRow read from the store, in select order (vaccine, event, n, the statistics, the evidence, first_flagged). */
+export const TRIAGE_ROW_PROPERTIES: readonly string[] = ROW_PROPERTIES.map((p) => p.property);
 
 /**
- * The rows of one result chunk (columns in READ_COLUMNS order) and each row's quarter, column by column: the numbers
- * from the vectors' typed arrays (vector-numbers.ts; NaN, a null, and any non-finite value read
- * as null: finiteOrNull), the texts item by item; every row built
- * with its properties in one order (one object shape for the ranking that reads them).
+ * The values of one result chunk: each number column copied out of DuckDB's vector (NaN for
+ * null), each text column as strings (the key columns' nulls as the text "null", the evidence
+ * texts' as null), both in READ_COLUMNS order of their kind.
+ */
+interface ChunkValues {
+  numbers: Float64Array[];
+  texts: Array<Array<string | null>>;
+}
+
+/**
+ * A flagged row read from the store: a view of one row of its chunk's columns (ChunkValues),
+ * each TriageRow property a getter on the prototype (ROW_PROPERTIES). A window of the full store
+ * holds tens of thousands of rows: as objects of some 45 properties (their doubles boxed) they
+ * were most of a cold read's time and garbage (issue 41); as views, two fields and typed arrays.
+ * Its properties are not its own: compare rows by plainTriageRow.
+ */
+class StoredTriageRow {
+  constructor(
+    readonly values: ChunkValues,
+    readonly at: number,
+  ) {}
+}
+for (const { property, column, as } of ROW_PROPERTIES) {
+  const k = READ_COLUMNS.filter((c) => c.text === (as === 'text')).findIndex((c) => c.name === column);
+  const get = as === 'text'
+    ? function (this: StoredTriageRow): string | null { return this.values.texts[k][this.at]; }
+    : as === 'count'
+      ? function (this: StoredTriageRow): number { const x = this.values.numbers[k][this.at]; return Number.isNaN(x) ? 0 : x; }
+      : function (this: StoredTriageRow): number | null { return finiteOrNull(this.values.numbers[k][this.at]); };
+  Object.defineProperty(StoredTriageRow.prototype, property, { get, enumerable: true });
+}
+
+/** A row as a plain object of its TriageRow properties (TRIAGE_ROW_PROPERTIES): to compare rows or hand one on whole. */
+export function plainTriageRow(row: TriageRow): TriageRow {
+  return Object.fromEntries(TRIAGE_ROW_PROPERTIES.map((name) => [name, (row as unknown as Record<string, unknown>)[name]])) as unknown as TriageRow;
+}
+
+/**
+ * The rows of one result chunk (columns in READ_COLUMNS order) and each row's quarter: the
+ * numbers copied from the vectors' typed arrays (vector-numbers.ts), the texts item by item, and
+ * one view (StoredTriageRow) per row.
  */
 function chunkRows(chunk: DuckDBDataChunk): { quarters: string[]; rows: TriageRow[] } {
   const count = chunk.rowCount;
-  const columns = READ_COLUMNS.map(({ text }, k) => {
+  const values: ChunkValues = { numbers: [], texts: [] };
+  READ_COLUMNS.forEach(({ name, text }, k) => {
     const vector = chunk.getColumnVector(k);
-    if (!text) return vectorNumbers(vector, count);
+    if (!text) {
+      values.numbers.push(Float64Array.from(vectorNumbers(vector, count)));
+      return;
+    }
+    // The key texts (quarter, drug, event, first_flagged) as strings; an evidence text keeps its null.
+    const key = !TEXT.has(name);
     const items: Array<string | null> = new Array<string | null>(count);
     for (let i = 0; i < count; i++) {
       const v = vector.getItem(i);
-      items[i] = v === null || v === undefined ? null : String(v);
+      items[i] = v === null || v === undefined ? (key ? 'null' : null) : String(v);
     }
-    return items;
+    values.texts.push(items);
   });
-  const at = (name: string): ArrayLike<number | string | null> => columns[READ_COLUMNS.findIndex((c) => c.name === name)];
-  const [quarter, drug, event, n, eb05, prr, ic025, nmf, first] = ['quarter', 'drug', 'event', 'n', 'eb05', 'prr', 'ic025', 'n_methods_flagged', 'first_flagged'].map(at);
-  const evidence = EVIDENCE_COLUMNS.map((name) => [name, at(name), TEXT.has(name)] as const);
   const rows: TriageRow[] = new Array<TriageRow>(count);
-  const quarters: string[] = new Array<string>(count);
-  for (let i = 0; i < count; i++) {
-    const nValue = n[i] as number;
-    const nmfValue = nmf[i] as number;
-    // A clone of the template (ROW_TEMPLATE), then its own properties set: every row has one
-    // fast object shape (adding some 40 properties one by one leaves an object in dictionary mode).
-    const row: Record<string, unknown> = { ...ROW_TEMPLATE };
-    row.vaccine = String(drug[i]);
-    row.event = String(event[i]);
-    row.n = Number.isNaN(nValue) ? 0 : nValue;
-    row.eb05 = finiteOrNull(eb05[i] as number);
-    row.prr = finiteOrNull(prr[i] as number);
-    row.ic025 = finiteOrNull(ic025[i] as number);
-    row.n_methods_flagged = Number.isNaN(nmfValue) ? 0 : nmfValue;
-    row.first_flagged = String(first[i]);
-    for (const [name, values, text] of evidence) row[name] = text ? values[i] : finiteOrNull(values[i] as number);
-    rows[i] = row as unknown as TriageRow;
-    quarters[i] = String(quarter[i]);
-  }
-  return { quarters, rows };
+  for (let i = 0; i < count; i++) rows[i] = new StoredTriageRow(values, i) as unknown as TriageRow;
+  return { quarters: values.texts[0] as string[], rows };
 }
 
 async function columnsOf(connection: DuckDBConnection, table: string): Promise<Set<string>> {
   return new Set((await connection.runAndReadAll(`SELECT * FROM store.${table} LIMIT 0`)).columnNames());
+}
+
+/**
+ * What every triage read of one analysis needs besides its rows, read once per served store
+ * (src/serve/generation Generation.triageWindow holds it): at full size the range alone scans
+ * the analysis's millions of quarterly rows, a cold window's largest fixed cost.
+ */
+export interface TriageFrame {
+  /** The columns of the store's `quarterly`. */
+  columns: ReadonlySet<string>;
+  /** Whether the store holds `triage_rows` (store-schema.ts TRIAGE_ROWS_SQL). */
+  hasTriageRows: boolean;
+  /** As TriageWindows.range. */
+  range: { first: string; last: string } | null;
+  /** As TriageWindows.at_bound. */
+  atBound: Map<string, string>;
+}
+
+async function frameOf(connection: DuckDBConnection, analysis: string): Promise<TriageFrame> {
+  const columns = await columnsOf(connection, 'quarterly');
+  const hasAnalysis = columns.has('analysis');
+  const of = hasAnalysis ? 'analysis = $analysis' : 'true';
+  const params: Record<string, string> = hasAnalysis ? { analysis } : {};
+  const bounds = (await connection.runAndReadAll(`SELECT min(quarter) AS first, max(quarter) AS last FROM store.quarterly WHERE ${of}`, params)).getRowObjectsJS()[0];
+  const range = typeof bounds?.first === 'string' && typeof bounds.last === 'string' ? { first: bounds.first, last: bounds.last } : null;
+  const atBound = new Map<string, string>();
+  await connection.runAndReadAll(`SELECT quarter, at_bound FROM store.windows WHERE ${of}`, params)
+    .then((fits) => { for (const w of fits.getRowObjectsJS()) atBound.set(String(w.quarter), String(w.at_bound ?? '')); })
+    .catch(() => undefined); // an import has no windows table
+  return { columns, hasTriageRows: await hasTable(connection, TRIAGE_ROWS_TABLE), range, atBound };
+}
+
+/**
+ * The frame of the triage reads of `analysis` (TriageFrame), for readTriageWindows.
+ * @throws Error naming the file when it is missing or not a store.
+ */
+export async function readTriageFrame(path: StoreSource, analysis: string): Promise<TriageFrame> {
+  return withStore(path, (connection) => frameOf(connection, analysis));
 }
 
 /** Every window of one analysis as the triage reads it: the windows by quarter and the range of quarters. */
@@ -169,26 +234,21 @@ export interface TriageWindows {
  * or, with `quarter`, of that window alone (`last`: the analysis's last quarter; GET /triage reads
  * each window once per store generation, at its first request: at full size the whole analysis
  * is millions of rows), with the evidence, each pair's first flagged quarter and each window's
- * MGPS fit; `range` is always the analysis's.
+ * MGPS fit; `range` is always the analysis's. `frame`: the analysis's readTriageFrame, when held
+ * (else read here).
  * @throws Error naming the file when it is missing or not a store.
  */
-export async function readTriageWindows(path: StoreSource, analysis: string, quarter?: string): Promise<TriageWindows> {
+export async function readTriageWindows(path: StoreSource, analysis: string, quarter?: string, frame?: TriageFrame): Promise<TriageWindows> {
   return withStore(path, async (connection) => {
-    const columns = await columnsOf(connection, 'quarterly');
+    const { columns, hasTriageRows, range, atBound } = frame ?? await frameOf(connection, analysis);
     const hasAnalysis = columns.has('analysis');
     const of = hasAnalysis ? 'analysis = $analysis' : 'true';
     const params: Record<string, string> = hasAnalysis ? { analysis } : {};
-    const bounds = (await connection.runAndReadAll(`SELECT min(quarter) AS first, max(quarter) AS last FROM store.quarterly WHERE ${of}`, params)).getRowObjectsJS()[0];
-    const range = typeof bounds?.first === 'string' && typeof bounds.last === 'string' ? { first: bounds.first, last: bounds.last } : null;
     const hasEvidence = EVIDENCE_COLUMNS.every((c) => columns.has(c));
     // One window: its flagged rows (the first flagged quarter is the pair's in the whole analysis).
     const window = quarter === undefined ? null : quarter === 'last' ? range?.last ?? '' : quarter;
     const sqlParams: Record<string, string> = window === null ? params : { ...params, quarter: window };
-    const sql = hasAnalysis && (await hasTable(connection, TRIAGE_ROWS_TABLE)) ? indexSql(window !== null) : quarterlySql(columns, of, window !== null);
-    const atBound = new Map<string, string>();
-    await connection.runAndReadAll(`SELECT quarter, at_bound FROM store.windows WHERE ${of}`, params)
-      .then((fits) => { for (const w of fits.getRowObjectsJS()) atBound.set(String(w.quarter), String(w.at_bound ?? '')); })
-      .catch(() => undefined); // an import has no windows table
+    const sql = hasAnalysis && hasTriageRows ? indexSql(window !== null) : quarterlySql(columns, of, window !== null);
     // Streamed and sorted here, not by DuckDB: at full size (millions of flagged rows) an ORDER BY
     // or a materialised result exceeds the loading database's memory limit (store-db.ts).
     const byQuarter = new Map<string, TriageWindow>();

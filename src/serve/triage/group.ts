@@ -31,7 +31,10 @@ export function relatedOf(text: string | null): Array<[string, number]> {
   if (text === null) return [];
   try {
     const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value.filter((x): x is [string, number] => Array.isArray(x) && typeof x[0] === 'string' && typeof x[1] === 'number') : [];
+    if (!Array.isArray(value)) return [];
+    // The parsed list itself when every item is well formed (as the build writes it), else its well-formed items.
+    const valid = (x: unknown): x is [string, number] => Array.isArray(x) && typeof x[0] === 'string' && typeof x[1] === 'number';
+    return value.every(valid) ? value : value.filter(valid);
   } catch {
     return [];
   }
@@ -116,20 +119,22 @@ export function foldSignals(ranked: readonly TriagePair[], rows: readonly Triage
     if (placed.has(head)) continue;
     placed.add(head);
     const { pairs, inGroup, order } = byVaccine.get(head.vaccine)!;
-    const withHead = new Map(linksOf(head));
+    // The head's overlap with each event, indexed when first needed (most heads link to no pair at FOLD_OVERLAP).
+    let withHead: Map<string, number> | null = null;
+    const direct = (event: string): number => (withHead ??= new Map(linksOf(head))).get(event) ?? 0;
     const folded: RelatedEvent[] = [];
     const queue: TriagePair[] = [head];
     for (let at = 0; at < queue.length; at++) {
       const from = queue[at];
       for (const [event, overlap] of linksOf(from)) {
         if (overlap < FOLD_OVERLAP) continue;
-        const direct = withHead.get(event) ?? 0;
-        if (direct < HEAD_OVERLAP) continue;
+        const withIt = direct(event);
+        if (withIt < HEAD_OVERLAP) continue;
         const other = pairs.get(event);
         if (!other || placed.has(other)) continue;
         placed.add(other);
         queue.push(other);
-        folded.push({ event, n: other.n, overlap: direct, via: from === head ? null : from.event });
+        folded.push({ event, n: other.n, overlap: withIt, via: from === head ? null : from.event });
       }
     }
     const headGroups = narrowOf(head.event);
@@ -141,7 +146,7 @@ export function foldSignals(ranked: readonly TriagePair[], rows: readonly Triage
         const group = narrowOf(other.event).find((g) => headGroups.includes(g));
         if (group === undefined) continue;
         placed.add(other);
-        folded.push({ event: other.event, n: other.n, overlap: withHead.get(other.event) ?? 0, via: null, group });
+        folded.push({ event: other.event, n: other.n, overlap: direct(other.event), via: null, group });
       }
     }
     out.push(folded.length ? withFoldedCautions({ ...head, related_events: folded }, folded, new Map(folded.map((f) => [f.event, pairs.get(f.event)!]))) : head);

@@ -9,7 +9,7 @@ import { copyFile } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { readTriageWindows } from '../../../src/serve/store/triage-rows.js';
-import { PAIRS, writeTriageStore } from '../triage/fixture.js';
+import { PAIRS, plainWindow, plainWindows, writeTriageStore } from '../triage/fixture.js';
 
 const QUARTERS = ['2005Q1', '2005Q2', '2005Q3', '2005Q4', '2006Q1', '2006Q2', '2006Q3', '2006Q4'];
 
@@ -47,12 +47,12 @@ describe('triage_rows: the flagged rows in quarter order, derived from quarterly
     const all = await readTriageWindows(path, 'all');
     expect(all.windows.size).toBe(QUARTERS.length);
     expect(all.windows.get('2006Q4')!.rows.find((r) => r.vaccine === 'LYMERIX')).toMatchObject({ event: 'Arthritis', n: 40, eb05: 5, first_flagged: '2005Q1', lag_median_days: 800 });
-    expect(await readTriageWindows(without, 'all')).toEqual(all);
+    expect(plainWindows(await readTriageWindows(without, 'all'))).toEqual(plainWindows(all));
     for (const quarter of [...QUARTERS, 'last']) {
       const one = await readTriageWindows(path, 'all', quarter);
-      expect(await readTriageWindows(without, 'all', quarter), quarter).toEqual(one);
+      expect(plainWindows(await readTriageWindows(without, 'all', quarter)), quarter).toEqual(plainWindows(one));
       const at = quarter === 'last' ? '2006Q4' : quarter;
-      expect(one.windows.get(at), quarter).toEqual(all.windows.get(at));
+      expect(plainWindow(one.windows.get(at)), quarter).toEqual(plainWindow(all.windows.get(at)));
     }
   });
 });

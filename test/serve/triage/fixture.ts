@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import type { EvidenceValues } from '../../../src/domain/columns.js';
 import type { QuarterlyRow, StoreMeta, VaccineRow, WindowRow } from '../../../src/domain/store-schema.js';
 import { writeStore } from '../../../src/ingest/store/write.js';
+import { plainTriageRow, type TriageWindow, type TriageWindows } from '../../../src/serve/store/triage-rows.js';
 
 const QUARTERS = ['2005Q1', '2005Q2', '2005Q3', '2005Q4', '2006Q1', '2006Q2', '2006Q3', '2006Q4'];
 
@@ -90,4 +91,14 @@ export async function writeTriageStore(): Promise<string> {
   };
   await writeStore(path, { quarterly, vaccines, windows: QUARTERS.map((q) => fit(q, q === '2006Q3' ? 'p' : '')), meta });
   return path;
+}
+
+/** A window read from the store with its rows as plain objects (plainTriageRow: a read row's properties are getters), to compare two reads. */
+export function plainWindow(window: TriageWindow | undefined): unknown {
+  return window && { ...window, rows: window.rows.map(plainTriageRow) };
+}
+
+/** Every window of a read as plainWindow gives it. */
+export function plainWindows(read: TriageWindows): unknown {
+  return { ...read, windows: new Map([...read.windows].map(([quarter, window]) => [quarter, plainWindow(window)])) };
 }
