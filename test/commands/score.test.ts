@@ -7,10 +7,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseHyper, runScore } from '../../src/commands/score.js';
 import { SCORE_COLUMNS } from '../../src/domain/columns.js';
 import { UserError } from '../../src/domain/user-error.js';
-import { REPO_ROOT } from '../helpers/paths.js';
+import { SHARED_DATA } from '../helpers/paths.js';
 
-const repoRoot = REPO_ROOT;
-const caers = path.resolve(repoRoot, '..', 'shared', 'data', 'oracle', 'caers.csv');
+const caers = path.resolve(SHARED_DATA, 'oracle', 'caers.csv');
 const dir = mkdtempSync(path.join(tmpdir(), 'score-test-'));
 
 function fixture(name: string, text: string): string {

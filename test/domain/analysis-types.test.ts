@@ -13,7 +13,7 @@ import { exactVaccines, substringVaccines, vaxTypeIndex } from '../../src/serve/
 import { indexPairs } from '../../src/serve/signals/catalog.js';
 import { matchPairs } from '../../src/serve/signals/match.js';
 import type { SignalsParams } from '../../src/serve/signals/parameters.js';
-import { REPO_ROOT } from '../helpers/paths.js';
+import { SHARED_DATA } from '../helpers/paths.js';
 
 describe('analysis names with modifiers', () => {
   it('SUBSET@types keeps the subset rule and E of SUBSET and counts VAX_TYPE codes', () => {
@@ -61,8 +61,7 @@ describe('VAX_TYPE long names (data/vax-types/vax-types.csv)', () => {
     expect(vaxTypeName('NOT-A-CODE')).toBeNull();
   });
 
-  const repoRoot = REPO_ROOT;
-  const shared = path.resolve(repoRoot, '..', 'shared', 'data');
+  const shared = SHARED_DATA;
   const vaxFiles = ['vaers', 'vaers-vax-symptoms'].flatMap((folder) => {
     const dir = path.join(shared, folder);
     return existsSync(dir) ? [dir] : [];

@@ -9,10 +9,9 @@ import { vaxType } from '../../../src/domain/vaccine-type.js';
 import { Store } from '../../helpers/store.js';
 import type { QuarterlyRow } from '../../../src/domain/store-schema.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
-import { REPO_ROOT } from '../../helpers/paths.js';
+import { SHARED_DATA } from '../../helpers/paths.js';
 
-const repoRoot = REPO_ROOT;
-const modern = resolve(repoRoot, '..', 'shared', 'data', 'vaers-modern-layout');
+const modern = resolve(SHARED_DATA, 'vaers-modern-layout');
 
 describe.skipIf(!existsSync(modern))('build on the real 1999 files in the current layout (../shared/data/vaers-modern-layout)', () => {
   let dir: string;
