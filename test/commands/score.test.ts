@@ -1,5 +1,5 @@
 /** `reporting-signals score`: reading, counting, output CSV and JSON, errors. */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -7,10 +7,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseHyper, runScore } from '../../src/commands/score.js';
 import { SCORE_COLUMNS } from '../../src/domain/columns.js';
 import { UserError } from '../../src/domain/user-error.js';
-import { REPO_ROOT } from '../helpers/paths.js';
+import { SHARED_DATA, sharedDataPresent } from '../helpers/paths.js';
 
-const repoRoot = REPO_ROOT;
-const caers = path.resolve(repoRoot, '..', 'shared', 'data', 'oracle', 'caers.csv');
+const caers = path.resolve(SHARED_DATA, 'oracle', 'caers.csv');
 const dir = mkdtempSync(path.join(tmpdir(), 'score-test-'));
 
 function fixture(name: string, text: string): string {
@@ -81,7 +80,7 @@ describe('score command', () => {
     expect(() => parseHyper('1,2,3,4,1.5')).toThrow(/p = 1.5/);
   });
 
-  it.skipIf(!existsSync(caers))('caers: 17,189 rows; REUMOFAN PLUS / WEIGHT INCREASED with the published hyperparameters (docs/reference-data.md)', async () => {
+  it.skipIf(!sharedDataPresent(caers, 'score on caers'))('caers: 17,189 rows; REUMOFAN PLUS / WEIGHT INCREASED with the published hyperparameters (docs/reference-data.md)', async () => {
     const out = path.join(dir, 'caers-out.csv');
     let stdout = '';
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {

@@ -6,15 +6,15 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CASES_CSV_COLUMNS } from '../../src/serve/cases/render.js';
 import { CASE_SERIES_SCHEMA } from '../../src/serve/cases/schemas.js';
 import { CHECKED_FIELDS, REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type SourceFields } from '../../src/domain/report-columns.js';
 import { REPORT_TABLES_SQL } from '../../src/domain/store-schema.js';
+import { SHARED_DATA } from '../helpers/paths.js';
 
-const data = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'data');
+const data = SHARED_DATA;
 const LAYOUTS = { older: path.join(data, 'vaers', '1999'), current: path.join(data, 'vaers-modern-layout', '1999') };
 const present = existsSync(`${LAYOUTS.older}VAERSDATA.csv.gz`) && existsSync(`${LAYOUTS.current}VAERSDATA.csv.gz`);
 if (!present) console.warn(`report columns against the layouts skipped: ${data} is absent`);

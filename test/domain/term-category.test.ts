@@ -12,7 +12,7 @@ import {
   nonClinicalTerms, parseTermList, TERM_CATEGORIES, TERM_CATEGORY_TEXT, TERM_LIST_URL, termCategory, type TermCategory,
 } from '../../src/domain/term-category.js';
 import { readSymptomTerms, symptomFiles } from '../../scripts/list-terms.js';
-import { REPO_ROOT } from '../helpers/paths.js';
+import { REPO_ROOT, SHARED_DATA } from '../helpers/paths.js';
 
 const repoRoot = REPO_ROOT;
 const csvPath = path.join(repoRoot, 'data', 'terms', 'non-clinical.csv');
@@ -123,7 +123,7 @@ describe('parseTermList: errors name the line', () => {
   });
 });
 
-const shared = path.resolve(repoRoot, '..', 'shared', 'data');
+const shared = SHARED_DATA;
 const served = path.join(shared, 'vaers');
 const later = [path.join(shared, 'vaers-vax-symptoms'), path.join(shared, 'vaers-modern-layout')];
 const present = existsSync(served) && later.every((folder) => existsSync(folder));

@@ -7,7 +7,7 @@
  * registry). One clone per test file, made on first use; `removeFreshClone` deletes it.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './paths.js';
@@ -28,6 +28,19 @@ export function freshClone(): string {
 /** Builds dist/ in the clone when it has none yet (`npm run build`, as the recipes' pages say). */
 export function buildInClone(dir: string): void {
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 });
+}
+
+/**
+ * Copies the repository's dist/ (and its stamp) into the clone, for a test whose subject is not the
+ * first compile (the weekly refresh): `npm start` in the clone then compiles only when the stamp's
+ * digest differs from the clone's sources (scripts/build.mjs `--if-stale`: uncommitted edits in the
+ * worktree), as in CI, where `npm test` has just built dist/ from the same commit. A second compile
+ * of the same sources costs about 20 s of CPU. The README's `npm start` (test/docs/recipes.test.ts)
+ * still compiles in its own clone.
+ */
+export function seedDist(dir: string): void {
+  const dist = path.join(REPO_ROOT, 'dist');
+  if (existsSync(path.join(dist, '.build-stamp.json'))) cpSync(dist, path.join(dir, 'dist'), { recursive: true });
 }
 
 /** Removes the clone (its parent folder). */

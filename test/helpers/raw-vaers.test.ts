@@ -12,10 +12,9 @@ import {
   ageGroup, caseCounts, isSerious, loadRawReports, pairStatistics, parseRecvdate, quarterOf, windowQuarters,
   type RawLoad,
 } from './raw-vaers.js';
-import { REPO_ROOT } from './paths.js';
+import { SHARED_DATA } from './paths.js';
 
-const repoRoot = REPO_ROOT;
-const folder = process.env.RAW_VAERS_FOLDER ?? path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
+const folder = process.env.RAW_VAERS_FOLDER ?? path.resolve(SHARED_DATA, 'vaers');
 const modern = path.resolve(folder, '..', 'vaers-modern-layout');
 const present = existsSync(path.join(folder, '1998VAERSDATA.csv.gz')) && existsSync(path.join(folder, '1999VAERSDATA.csv.gz'));
 if (!present) console.warn(`test/helpers/raw-vaers: ${folder} is absent; raw-VAERS oracle tests skipped`);

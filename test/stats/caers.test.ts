@@ -13,10 +13,9 @@ import { readReportTable, type ReportTable } from '../../src/ingest/mining/repor
 import type { Hyperparameters } from '../../src/domain/mgps-prior.js';
 import { posterior, posteriorCdf } from '../../src/stats/mgps.js';
 import { scoreWindow, type PairStatistics } from '../../src/stats/window.js';
-import { REPO_ROOT } from '../helpers/paths.js';
+import { SHARED_DATA } from '../helpers/paths.js';
 
-const repoRoot = REPO_ROOT;
-const caers = path.resolve(repoRoot, '..', 'shared', 'data', 'oracle', 'caers.csv');
+const caers = path.resolve(SHARED_DATA, 'oracle', 'caers.csv');
 const present = existsSync(caers);
 if (!present) console.warn(`caers reference test skipped: ${caers} is absent`);
 

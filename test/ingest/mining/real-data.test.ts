@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,12 +8,11 @@ import { vaxType } from '../../../src/domain/vaccine-type.js';
 import { Store } from '../../helpers/store.js';
 import type { QuarterlyRow } from '../../../src/domain/store-schema.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
-import { REPO_ROOT } from '../../helpers/paths.js';
+import { SHARED_DATA, sharedDataPresent } from '../../helpers/paths.js';
 
-const repoRoot = REPO_ROOT;
-const modern = resolve(repoRoot, '..', 'shared', 'data', 'vaers-modern-layout');
+const modern = resolve(SHARED_DATA, 'vaers-modern-layout');
 
-describe.skipIf(!existsSync(modern))('build on the real 1999 files in the current layout (../shared/data/vaers-modern-layout)', () => {
+describe.skipIf(!sharedDataPresent(modern, 'the build on the current layout'))('build on the real 1999 files in the current layout (../shared/data/vaers-modern-layout)', () => {
   let dir: string;
   let summary: BuildSummary;
   const rows: QuarterlyRow[] = [];

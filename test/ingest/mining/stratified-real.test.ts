@@ -15,10 +15,9 @@ import { countQuarters, windowCounts, type HistoryCounts, type WindowCounts } fr
 import { parseQuarter } from '../../../src/domain/quarter.js';
 import { readVaers, type VaersData } from '../../../src/ingest/vaers/read.js';
 import { isSerious, loadRawReports, pairStatistics, type RawReport } from '../../helpers/raw-vaers.js';
-import { REPO_ROOT } from '../../helpers/paths.js';
+import { SHARED_DATA } from '../../helpers/paths.js';
 
-const repoRoot = REPO_ROOT;
-const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
+const vaers = path.resolve(SHARED_DATA, 'vaers');
 const present = existsSync(path.join(vaers, '1999VAERSDATA.csv.gz'));
 if (!present) console.warn(`stratified E on the real 1999Q3 window skipped: ${vaers} is absent`);
 

@@ -17,10 +17,9 @@ import { buildStore } from '../../../src/ingest/mining/build.js';
 import type { QuarterlyRow, StoreMeta } from '../../../src/domain/store-schema.js';
 import { isSerious, loadRawReports, pairStatistics, type RawReport } from '../../helpers/raw-vaers.js';
 import { Store } from '../../helpers/store.js';
-import { REPO_ROOT } from '../../helpers/paths.js';
+import { SHARED_DATA } from '../../helpers/paths.js';
 
-const repoRoot = REPO_ROOT;
-const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
+const vaers = path.resolve(SHARED_DATA, 'vaers');
 const present = existsSync(path.join(vaers, '2006VAERSDATA.csv.gz'));
 if (!present) console.warn(`vaccine-type items on the real 2006 files skipped: ${vaers} is absent`);
 

@@ -4,10 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { formatQuarter } from '../../../src/domain/quarter.js';
 import { readVaers } from '../../../src/ingest/vaers/read.js';
 import { SKIP } from '../../../src/ingest/vaers/skips.js';
-import { REPO_ROOT } from '../../helpers/paths.js';
+import { SHARED_DATA } from '../../helpers/paths.js';
 
-const repoRoot = REPO_ROOT;
-const shared = resolve(repoRoot, '..', 'shared', 'data');
+const shared = SHARED_DATA;
 const present = existsSync(resolve(shared, 'vaers')) && existsSync(resolve(shared, 'vaers-modern-layout'));
 if (!present) console.warn(`test/ingest/vaers/real-data: ${shared} is absent; real-data tests skipped`);
 

@@ -17,11 +17,10 @@ import { readVaers } from '../../../src/ingest/vaers/read.js';
 import { OUTCOME } from '../../../src/domain/report-rules.js';
 import { symptomsRow, symptomsRowColumns, vaxRow, vaxRowColumns, type SymptomsRowColumns, type SymptomsRowValues, type VaxRowColumns, type VaxRowValues } from '../../../src/ingest/vaers/rows.js';
 import { loadRawReports } from '../../helpers/raw-vaers.js';
-import { REPO_ROOT } from '../../helpers/paths.js';
+import { SHARED_DATA } from '../../helpers/paths.js';
 
-const repoRoot = REPO_ROOT;
-const modern = resolve(repoRoot, '..', 'shared', 'data', 'vaers-modern-layout');
-const vaxSymptoms = resolve(repoRoot, '..', 'shared', 'data', 'vaers-vax-symptoms');
+const modern = resolve(SHARED_DATA, 'vaers-modern-layout');
+const vaxSymptoms = resolve(SHARED_DATA, 'vaers-vax-symptoms');
 const VAX_2025 = resolve(vaxSymptoms, '2025VAERSVAX.partial.csv.gz');
 const SYMPTOMS_2025 = resolve(vaxSymptoms, '2025VAERSSYMPTOMS.partial.csv.gz');
 if (!existsSync(modern)) console.warn(`test/ingest/vaers/report-real: ${modern} is absent; real-data tests skipped`);

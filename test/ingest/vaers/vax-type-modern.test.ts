@@ -10,10 +10,9 @@ import { parse } from 'csv-parse';
 import iconv from 'iconv-lite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { vaxType } from '../../../src/domain/vaccine-type.js';
-import { REPO_ROOT } from '../../helpers/paths.js';
+import { SHARED_DATA } from '../../helpers/paths.js';
 
-const repoRoot = REPO_ROOT;
-const folder = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers-vax-symptoms');
+const folder = path.resolve(SHARED_DATA, 'vaers-vax-symptoms');
 const present = existsSync(folder);
 if (!present) console.warn(`vax_type check on the 2007-2025 names skipped: ${folder} is absent`);
 

@@ -11,10 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/http/app.js';
 import { DEFAULT_STORE } from '../../helpers/default-store.js';
 import { caseCounts, loadRawReports, quarterOf, type RawReport } from '../../helpers/raw-vaers.js';
-import { REPO_ROOT } from '../../helpers/paths.js';
+import { SHARED_DATA } from '../../helpers/paths.js';
 
-const repoRoot = REPO_ROOT;
-const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
+const vaers = path.resolve(SHARED_DATA, 'vaers');
 const present = existsSync(path.join(vaers, '2006VAERSDATA.csv.gz')) && DEFAULT_STORE !== null;
 if (!present) console.warn(`/cases real-data test skipped: ${vaers} or the default store (data/vaers) is absent`);
 

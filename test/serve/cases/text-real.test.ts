@@ -15,10 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curlPaths } from '../../helpers/recipes.js';
 import { buildApp } from '../../../src/http/app.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
-import { REPO_ROOT } from '../../helpers/paths.js';
+import { SHARED_DATA } from '../../helpers/paths.js';
 
-const repoRoot = REPO_ROOT;
-const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
+const vaers = path.resolve(SHARED_DATA, 'vaers');
 const YEARS = Array.from({ length: 17 }, (_, i) => 1990 + i);
 
 const haveData = YEARS.every((year) => existsSync(path.join(vaers, `${year}VAERSDATA.csv.gz`)));

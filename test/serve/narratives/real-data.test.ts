@@ -14,10 +14,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { NarrativeIndex } from '../../../src/serve/narratives/index.js';
 import { parseTextQuery } from '../../../src/serve/narratives/query.js';
 import { readNarratives } from '../../helpers/narrative-records.js';
-import { REPO_ROOT } from '../../helpers/paths.js';
+import { SHARED_DATA } from '../../helpers/paths.js';
 
-const repoRoot = REPO_ROOT;
-const vaers = path.resolve(repoRoot, '..', 'shared', 'data', 'vaers');
+const vaers = path.resolve(SHARED_DATA, 'vaers');
 const YEARS = Array.from({ length: 17 }, (_, i) => 1990 + i);
 const present = YEARS.every((year) => existsSync(path.join(vaers, `${year}VAERSDATA.csv.gz`)));
 if (!present) console.warn(`narratives real-data test skipped: ${vaers} lacks the 1990-2006 <YEAR>VAERSDATA.csv.gz files`);

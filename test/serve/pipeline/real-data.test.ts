@@ -12,10 +12,9 @@ import type { FastifyInstance } from 'fastify';
 import { REGISTRY_CAVEAT } from '../../../src/serve/query/caveats.js';
 import { FakeCtgov } from './fake-ctgov.js';
 import { ids, pipelineApp } from './helpers.js';
-import { REPO_ROOT } from '../../helpers/paths.js';
+import { SHARED_DATA } from '../../helpers/paths.js';
 
-const repoRoot = REPO_ROOT;
-const CTGOV = path.resolve(repoRoot, '..', 'shared', 'data', 'ctgov');
+const CTGOV = path.resolve(SHARED_DATA, 'ctgov');
 const present = existsSync(path.join(CTGOV, 'SOURCES.md'));
 if (!present) console.warn(`pipeline real-data tests skipped: ${CTGOV} not found`);
 
