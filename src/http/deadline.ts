@@ -19,7 +19,7 @@
  * serve command and tests can pass another to buildApp). A route with `config: { deadline: false }`
  * (the bulk export, src/http/export-route.ts) has none.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../serve/query/error-object.js';
 import { Unavailable } from '../serve/query/unavailable.js';
 import type { LiveStore } from './live-store.js';
@@ -103,12 +103,23 @@ export function answerStopped(reply: FastifyReply, error: unknown): FastifyReply
   return sendUnavailable(reply, error.message);
 }
 
-/** Registers the deadline on every request of `app` (see the module comment). */
+/** The AbortController behind a request's `stop`, made when first needed (most answers never read the signal). */
+const CONTROLLER = Symbol('deadline controller');
+type Stoppable = { [CONTROLLER]?: AbortController };
+
+function controllerOf(request: Stoppable): AbortController {
+  return (request[CONTROLLER] ??= new AbortController());
+}
+
+/**
+ * Registers the deadline on every request of `app` (see the module comment). The request's
+ * AbortController is made only when the route reads `request.stop` or the signal must abort (a
+ * cached answer needs none: issue 41's throughput against a constant route).
+ */
 export function registerDeadline(app: FastifyInstance, live: LiveStore, deadlineMs: number): void {
-  app.decorateRequest('stop', null as unknown as AbortSignal);
+  app.decorateRequest('stop', { getter(this: FastifyRequest) { return controllerOf(this as unknown as Stoppable).signal; } });
   app.addHook('onRequest', (request, reply, done) => {
-    const controller = new AbortController();
-    request.stop = controller.signal;
+    const held = request as unknown as Stoppable;
     // A route that opts out (`config: { deadline: false }`: the bulk export, whose work is one table's
     // file, bounded, and whose answer is that whole file) is not cut.
     if (request.routeOptions.config?.deadline === false) {
@@ -125,7 +136,7 @@ export function registerDeadline(app: FastifyInstance, live: LiveStore, deadline
         return;
       }
       const message = deadlineMessage(deadlineMs);
-      controller.abort(new Unavailable('cancelled', message));
+      controllerOf(held).abort(new Unavailable('cancelled', message));
       sendDeadline(reply, message);
     };
     timer = setTimeout(expire, deadlineMs).unref();
@@ -133,15 +144,15 @@ export function registerDeadline(app: FastifyInstance, live: LiveStore, deadline
     if (generation && !generation.loaded) {
       // A request that arrives while the store loads waits for it: its deadline starts when the load ends.
       generation.complete.then(() => {
-        if (reply.sent || controller.signal.aborted) return;
+        if (reply.sent || held[CONTROLLER]?.signal.aborted) return;
         clearTimeout(timer);
         timer = setTimeout(expire, deadlineMs).unref();
       }, () => {});
     }
-    reply.raw.once('finish', () => clearTimeout(timer));
+    // 'close' follows 'finish' on every answer (and comes alone when the client left first).
     reply.raw.once('close', () => {
       clearTimeout(timer);
-      if (!reply.raw.writableFinished) controller.abort(new Unavailable('cancelled', 'the client closed the connection before its answer'));
+      if (!reply.raw.writableFinished) controllerOf(held).abort(new Unavailable('cancelled', 'the client closed the connection before its answer'));
     });
     done();
   });

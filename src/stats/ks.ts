@@ -94,6 +94,39 @@ export function ksStatistic(x: readonly number[], y: readonly number[]): number 
 }
 
 /**
+ * {@link ks2samp} of two samples of whole numbers given as counts per value (`x[v]`: how many
+ * times v occurs in the first sample, v = 0..length-1): the same result, without the samples or
+ * their sorting (the onset days of a case series, 0..60). Null when a sample is empty.
+ */
+export function ks2sampCounts(x: ArrayLike<number>, y: ArrayLike<number>): KsResult | null {
+  let n1 = 0, n2 = 0;
+  for (let v = 0; v < x.length; v++) n1 += x[v];
+  for (let v = 0; v < y.length; v++) n2 += y[v];
+  if (n1 === 0 || n2 === 0) return null;
+  return ksTest(n1, n2, ksStatisticCounts(x, y, n1, n2));
+}
+
+/**
+ * {@link ksStatistic} of samples given as counts per value (sizes n1, n2): the ECDFs are read at
+ * each value either sample holds, in ascending order, as ksStatistic reads them at the pooled
+ * values, so D is the same number.
+ */
+function ksStatisticCounts(x: ArrayLike<number>, y: ArrayLike<number>, n1: number, n2: number): number {
+  let i = 0, j = 0, maxS = 0, minDiff = 0;
+  for (let v = 0; v < Math.max(x.length, y.length); v++) {
+    const a = v < x.length ? x[v] : 0, b = v < y.length ? y[v] : 0;
+    if (a === 0 && b === 0) continue;
+    i += a;
+    j += b;
+    const diff = i / n1 - j / n2;
+    if (diff > maxS) maxS = diff;
+    if (diff < minDiff) minDiff = diff;
+  }
+  const minS = Math.min(1, Math.max(0, -minDiff));
+  return minS > maxS ? minS : maxS;
+}
+
+/**
  * SciPy `_attempt_exact_2kssamp` (two-sided): D re-expressed as h / lcm(n1, n2) with
  * h = round(D lcm), and P(D_{n1,n2} >= h / lcm); p is null when the computation does not give a
  * probability in [0, 1] (SciPy then uses the asymptotic p-value with this D). The probability,

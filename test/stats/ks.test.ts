@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { exactTwoSided, ks2samp, ksStatistic, MAX_AUTO_N, probOutsideBand, probOutsideSquare } from '../../src/stats/ks.js';
+import { exactTwoSided, ks2samp, ks2sampCounts, ksStatistic, MAX_AUTO_N, probOutsideBand, probOutsideSquare } from '../../src/stats/ks.js';
 import { kstwoSf, smirnov } from '../../src/stats/kstwo.js';
 
 interface KsCase {
@@ -101,6 +101,36 @@ describe('ks2samp: edge behaviour', () => {
     const small = Array.from({ length: 5 }, (_, i) => i);
     expect(ks2samp(small, Array<number>(MAX_AUTO_N).fill(2))!.method).toBe('exact');
     expect(ks2samp(small, Array<number>(MAX_AUTO_N + 1).fill(2))!.method).toBe('asymp');
+  });
+});
+
+describe('ks2sampCounts: samples given as counts per value', () => {
+  it('the same D, p and method as ks2samp of the samples, on every fixture case given as counts', () => {
+    let cases = 0;
+    for (const regime of [...exactRegimes, 'asymp'] as const) {
+      for (const c of fixture.regimes[regime]) {
+        if (!c.counts1 || !c.counts2) continue;
+        cases++;
+        expect(ks2sampCounts(c.counts1, c.counts2), `${regime} ${c.name ?? ''}`).toEqual(ks2samp(expand(c.counts1), expand(c.counts2)));
+      }
+    }
+    expect(cases).toBeGreaterThan(10);
+  });
+
+  it('the same on random counts (gaps, lengths that differ, lopsided sizes), to the last bit', () => {
+    let seed = 41;
+    const next = (k: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % k);
+    for (let t = 0; t < 300; t++) {
+      const counts = (): number[] => Array.from({ length: 1 + next(61) }, () => (next(3) === 0 ? 0 : next(t % 7 === 0 ? 40 : 6)));
+      const x = counts(), y = counts();
+      const expected = ks2samp(expand(x), expand(y));
+      expect(ks2sampCounts(x, y), `x ${x} y ${y}`).toEqual(expected);
+    }
+  });
+
+  it('null when a sample is empty (all counts 0)', () => {
+    expect(ks2sampCounts([0, 0], [1])).toBeNull();
+    expect(ks2sampCounts([2], [])).toBeNull();
   });
 });
 

@@ -53,22 +53,19 @@ export interface Breakdowns {
   onset_comparison: OnsetComparison | null;
 }
 
-/** The onset interval of a NUMDAYS value. */
-export function onsetInterval(days: number): (typeof ONSET_INTERVALS)[number] {
-  if (!Number.isInteger(days) || days < 0) return 'unknown';
-  if (days <= 3) return ONSET_INTERVALS[days];
-  if (days <= 7) return '4-7';
-  if (days <= 14) return '8-14';
-  if (days <= 30) return '15-30';
-  if (days <= 60) return '31-60';
-  return days <= 120 ? '61-120' : '>120';
+/** The position in ONSET_INTERVALS of the onset interval of a NUMDAYS value (`unknown`, the last, for a blank, negative or fractional one). */
+function onsetIntervalIndex(days: number): number {
+  if (!Number.isInteger(days) || days < 0) return ONSET_INTERVALS.length - 1;
+  if (days <= 3) return days;
+  if (days <= 7) return 4;
+  if (days <= 14) return 5;
+  if (days <= 30) return 6;
+  if (days <= 60) return 7;
+  return days <= 120 ? 8 : 9;
 }
 
 /** The outcome flags as (breakdown key, bit), lower-cased once. */
 const OUTCOME_KEYS: ReadonlyArray<readonly [string, number]> = (Object.entries(OUTCOME) as Array<[OutcomeName, number]>).map(([name, bit]) => [name.toLowerCase(), bit]);
-
-/** The position of each onset interval in ONSET_INTERVALS. */
-const ONSET_INDEX: ReadonlyMap<string, number> = new Map(ONSET_INTERVALS.map((interval, k) => [interval, k]));
 
 function zeros(keys: readonly string[]): Record<string, number> {
   return Object.fromEntries(keys.map((k) => [k, 0]));
@@ -136,7 +133,7 @@ export function* breakdownSteps(index: ReportIndex, reports: Int32Array, vaccine
     const r = reports[i];
     sexes[data.sex[r]]++;
     ages[data.ageGroup[r]]++;
-    onsets[ONSET_INDEX.get(onsetInterval(data.numdays[r]))!]++;
+    onsets[onsetIntervalIndex(data.numdays[r])]++;
     const flags = data.outcomes[r];
     if (isSerious(flags)) serious++;
     for (let k = 0; k < OUTCOME_KEYS.length; k++) if (flags & OUTCOME_KEYS[k][1]) outcomes[k]++;
@@ -182,7 +179,14 @@ export function* breakdownSteps(index: ReportIndex, reports: Int32Array, vaccine
   out.received_year = Object.fromEntries(Object.entries(years).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
   out.state = ranked(state);
   out.manufacturer = ranked(manufacturer);
-  out.co_vaccines = ranked(new Map(index.vaccineNames.flatMap((n, i) => (coVaccines[i] > 0 ? [[n, coVaccines[i]] as [string, number]] : []))));
-  out.co_events = ranked(new Map(index.eventNames.flatMap((n, i) => (coEvents[i] > 0 ? [[n, coEvents[i]] as [string, number]] : []))));
+  out.co_vaccines = ranked(named(index.vaccineNames, coVaccines));
+  out.co_events = ranked(named(index.eventNames, coEvents));
+  return out;
+}
+
+/** The names counted at least once (`counts` by name id), with their counts, in id order. */
+function named(names: readonly string[], counts: Int32Array): Map<string, number> {
+  const out = new Map<string, number>();
+  for (let id = 0; id < names.length; id++) if (counts[id] > 0) out.set(names[id], counts[id]);
   return out;
 }

@@ -101,3 +101,19 @@ export function narrativeText(data: ReportData, narratives: NarrativeIndex | nul
   if (k !== undefined) return narratives?.text(r, k) ?? null;
   return data[c.field]?.[r] ?? null;
 }
+
+/**
+ * The narrative columns of report `r`, as {@link narrativeText} gives each: the six indexed fields
+ * are read from the index together, once, on the first one asked (one read of the index file
+ * instead of one per field: a page of the case series lists up to 500 reports).
+ */
+export function reportNarratives(data: ReportData, narratives: NarrativeIndex | null, r: number): (c: NarrativeReportColumn) => string | null {
+  let fields: ReadonlyArray<string | null> | null = null;
+  return (c) => {
+    const k = INDEXED.get(c.field);
+    if (k === undefined) return data[c.field]?.[r] ?? null;
+    if (narratives === null) return null;
+    fields ??= narratives.fields(r);
+    return fields[k];
+  };
+}

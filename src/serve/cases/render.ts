@@ -13,7 +13,7 @@ import type { ReportData } from '../store/reports.js';
 import type { Breakdowns } from './breakdowns.js';
 import type { GroupTermCount } from './groups.js';
 import type { ReportIndex } from './index.js';
-import { narrativeText } from './narratives.js';
+import { reportNarratives } from './narratives.js';
 import type { DuplicatesChoice } from './duplicates.js';
 import type { CasesFormat } from './params.js';
 import type { TextQuery } from '../narratives/query.js';
@@ -86,7 +86,11 @@ const COMPUTED: Record<Extract<JsonReportColumn, { store: null }>['json']['name'
   vaccines: ({ data }, r) => {
     const v = data.vaccines;
     const rows: CaseVaccine[] = [];
-    for (let row = v.start[r]; row < v.start[r + 1]; row++) rows.push(Object.fromEntries(VACCINE_COLUMNS.map((c) => [c.json.name, v[c.field].at(row)])) as CaseVaccine);
+    for (let row = v.start[r]; row < v.start[r + 1]; row++) {
+      const entry: Record<string, string | null> = {};
+      for (const c of VACCINE_COLUMNS) entry[c.json.name] = v[c.field].at(row);
+      rows.push(entry as CaseVaccine);
+    }
     return rows;
   },
   events: ({ data }, r) => {
@@ -121,10 +125,11 @@ function servedValue(data: ReportData, c: StoredReportColumn, r: number): unknow
 /** Report `r` of the index as a listing entry: its JSON fields in table order (`narrative` only when the store has narratives). */
 export function caseReport(index: ReportIndex, r: number): CaseReport {
   const report: Record<string, unknown> = {};
+  const narrative = reportNarratives(index.data, index.narratives, r);
   for (const c of JSON_REPORT_COLUMNS) {
     if ('optional' in c.json && index.narratives === null) continue;
     report[c.json.name] = c.store === null ? COMPUTED[c.json.name](index, r)
-      : c.encoding === 'narrative' ? narrativeText(index.data, index.narratives, c, r) : servedValue(index.data, c, r);
+      : c.encoding === 'narrative' ? narrative(c) : servedValue(index.data, c, r);
   }
   return report as CaseReport;
 }

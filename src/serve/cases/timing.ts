@@ -10,7 +10,7 @@
  *   Drug Safety 21(6):603-610). Counts of reports, never rates.
  */
 import { LATE_DAYS, lagDaysOf, ONSET_MAX_DAYS, onsetDaysOf, quantileSorted } from '../../domain/report-days.js';
-import { ks2samp } from '../../stats/ks.js';
+import { ks2sampCounts } from '../../stats/ks.js';
 import type { ReportData } from '../store/reports.js';
 import { runAll, type Steps } from './slices.js';
 
@@ -129,20 +129,40 @@ export interface OnsetComparison {
   ks: { d: number; p: number; method: 'exact' | 'asymp' } | null;
 }
 
-/** The onset days within 0..ONSET_MAX_DAYS of reports, as a sample and per day (a yield every STEP_REPORTS reports). */
-function* onsetSample(data: ReportData, reports: Int32Array): Steps<{ values: number[]; sample: OnsetSample }> {
+/** The onset days within 0..ONSET_MAX_DAYS of reports, per day (a yield every STEP_REPORTS reports). */
+function* onsetSample(data: ReportData, reports: Int32Array): Steps<OnsetSample> {
   const days = new Array<number>(ONSET_MAX_DAYS + 1).fill(0);
-  const values: number[] = [];
+  let n = 0;
   const { onset } = reportDayCounts(data);
   for (let i = 0; i < reports.length; i++) {
     if (i % STEP_REPORTS === STEP_REPORTS - 1) yield;
     const d = onset[reports[i]];
     if (d < 0) continue;
     days[d]++;
-    values.push(d);
+    n++;
   }
-  const sorted = Float64Array.from(values).sort();
-  return { values, sample: { n: values.length, median_days: quantileSorted(sorted, 0.5), days } };
+  return { n, median_days: medianOfCounts(days, n), days };
+}
+
+/**
+ * The median of a sample of whole numbers given as counts per value (`counts[v]` times v, n in
+ * all), as quantileSorted(sorted sample, 0.5) computes it (type 7: the two middle values
+ * interpolated), without the sorted sample; null when n is 0.
+ */
+function medianOfCounts(counts: readonly number[], n: number): number | null {
+  if (n === 0) return null;
+  const h = (n - 1) * 0.5;
+  const lo = Math.floor(h);
+  // The k-th smallest value (0-based): the first v whose cumulative count exceeds k.
+  const at = (k: number): number => {
+    let seen = 0;
+    let v = 0;
+    while ((seen += counts[v]) <= k) v++;
+    return v;
+  };
+  if (lo + 1 >= n) return at(n - 1);
+  const low = at(lo);
+  return low + (h - lo) * (at(lo + 1) - low);
 }
 
 /** The onset comparison of a pair's reports (`pair`) against the event's reports after other vaccines (`others`). */
@@ -154,6 +174,6 @@ export function onsetComparison(data: ReportData, pair: Int32Array, others: Int3
 export function* onsetSteps(data: ReportData, pair: Int32Array, others: Int32Array): Steps<OnsetComparison> {
   const a = yield* onsetSample(data, pair);
   const b = yield* onsetSample(data, others);
-  const ks = ks2samp(a.values, b.values);
-  return { max_days: ONSET_MAX_DAYS, pair: a.sample, other_vaccines: b.sample, ks: ks && { d: ks.d, p: ks.p, method: ks.method } };
+  const ks = ks2sampCounts(a.days, b.days);
+  return { max_days: ONSET_MAX_DAYS, pair: a, other_vaccines: b, ks: ks && { d: ks.d, p: ks.p, method: ks.method } };
 }
