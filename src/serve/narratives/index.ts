@@ -235,28 +235,18 @@ export class NarrativeIndex {
    * series' selection) only those reports are considered, and phrase verification reads only them.
    * `check` is called between steps and may throw to stop the search (its error propagates).
    * The caller checks {@link tooBroad} first: the cost of a prefix grows with the words it expands to.
-   * Words and phrases' candidates are intersected first (shortest first), then the prefixes
-   * (fewest postings first) are united within what is left: the same set, without the union of a
-   * common prefix over every report when another term is rarer.
    * @returns ascending ordinals, in a new array (the caller may keep or change it).
    */
   search(query: TextQuery, within?: Int32Array, check: SearchCheck = NO_CHECK): Int32Array {
     const seen = new Map<number, Int32Array>();
-    const lists = query.required.filter((term) => term.kind !== 'prefix').map((term) => this.candidates(term, within, check, seen));
+    const lists = query.required.map((term) => this.candidates(term, within, check, seen));
     if (within) lists.push(within);
     lists.sort((a, b) => a.length - b.length);
-    let found = lists[0] ?? null;
-    for (let i = 1; i < lists.length && found!.length > 0; i++) {
+    let found = lists[0] ?? new Int32Array(0);
+    for (let i = 1; i < lists.length && found.length > 0; i++) {
       check();
-      found = intersect(found!, lists[i]);
+      found = intersect(found, lists[i]);
     }
-    const prefixes = query.required.filter((term) => term.kind === 'prefix').map((term) => [term, this.prefixPostings(term.prefix)] as const);
-    for (const [term] of prefixes.sort((a, b) => a[1] - b[1])) {
-      if (found !== null && found.length === 0) break;
-      const list = this.candidates(term, found ?? undefined, check, seen);
-      found = found === null ? list : intersect(found, list);
-    }
-    found ??= new Int32Array(0);
     for (const term of query.required) if (term.kind === 'phrase') found = this.holding(found, term.words, check, seen);
     for (const term of query.excluded) {
       if (found.length === 0) break;
@@ -264,12 +254,6 @@ export class NarrativeIndex {
       found = subtract(found, term.kind === 'phrase' ? this.holding(holding, term.words, check, seen) : holding);
     }
     return (this.postings !== null && found.buffer === this.postings.buffer) || found === within ? found.slice() : found;
-  }
-
-  /** Postings entries of the vocabulary words starting with `prefix` (read from the runs, not the postings). */
-  private prefixPostings(prefix: string): number {
-    const [first, end] = this.prefixRange(prefix);
-    return this.start[end] - this.start[first];
   }
 
   /** How many vocabulary words start with `prefix`. O(log words). */
