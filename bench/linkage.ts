@@ -27,7 +27,7 @@ import type { LinkageColumns } from '../src/ingest/linkage/features.js';
 import { DEFAULT_MARGIN, DEFAULT_THRESHOLD, linkReports, scorePairs, strongPairs } from '../src/ingest/linkage/link.js';
 import { readVaers } from '../src/ingest/vaers/read.js';
 import { columnsOf, perturb, reportOf } from '../test/ingest/linkage/fixtures.js';
-import { exactGroups, yearsIn } from '../test/ingest/linkage/raw-exact-groups.js';
+import { exactGroups, readRawReports, yearsIn } from '../test/ingest/linkage/raw-exact-groups.js';
 import { random } from './prng.js';
 
 const { values } = parseArgs({ options: { vaers: { type: 'string', default: 'data/vaers' }, cache: { type: 'string' }, threshold: { type: 'string' }, 'real-only': { type: 'boolean', default: false } } });
@@ -97,7 +97,7 @@ console.log(JSON.stringify(summary));
 console.log(JSON.stringify(blocks));
 for (const f of fields) console.log(`  ${f.field.padEnd(28)} m ${f.m.toFixed(4)}  u ${f.u.toExponential(2)}  weight ${Math.log2(f.m / f.u).toFixed(2)}`);
 const rowOf = new Map(Array.from(real.id, (id, i) => [id, i]));
-const groups = exactGroups(values.vaers!, yearsIn(values.vaers!));
+const groups = exactGroups(readRawReports(values.vaers!, yearsIn(values.vaers!)));
 const whole = groups.filter((g) => new Set(g.map((id) => result.representative[rowOf.get(id)!])).size === 1).length;
 console.log(`exact groups (raw files): ${groups.length}, ${groups.reduce((s, g) => s + g.length - 1, 0)} reports beyond the first; found whole: ${whole}`);
 const members = new Map<number, number[]>();

@@ -34,14 +34,20 @@ export function yearsIn(folder: string): number[] {
   return years;
 }
 
-/**
- * The exact duplicate groups of the reports of `years` in `folder` (see the module header). With
- * `calculatedAge` false the key leaves out CAGE_YR and CAGE_MO: the looser key of the duplicates'
- * first count (458 groups, 1,110 reports beyond the first in 1990-2006). Also gives each report's
- * CAGE_YR + CAGE_MO / 12 (NaN when blank), to tell why a looser group is not one case.
- */
-export function exactGroups(folder: string, years: readonly number[], calculatedAge = true): ExactGroup[] & { cage: Map<number, number> } {
-  const data = new Map<number, Row>();
+/** The cells of the raw files the exact keys read, per kept report (readRawReports). */
+export interface RawReports {
+  /** VAERS_ID -> the trimmed AGE_YRS, SEX, STATE, VAX_DATE, ONSET_DATE, CAGE_YR and CAGE_MO cells, in file order. */
+  data: Map<number, string[]>;
+  vaccines: Map<number, Set<string>>;
+  events: Map<number, Set<string>>;
+}
+
+/** The DATA cells of an exact key, in key order (see the module header). */
+const KEY_CELLS = ['AGE_YRS', 'SEX', 'STATE', 'VAX_DATE', 'ONSET_DATE', 'CAGE_YR', 'CAGE_MO'] as const;
+
+/** Reads the raw files of `years` in `folder` once, for exactGroups (a read takes the most of its time). */
+export function readRawReports(folder: string, years: readonly number[]): RawReports {
+  const data = new Map<number, string[]>();
   const vaccines = new Map<number, Set<string>>();
   const events = new Map<number, Set<string>>();
   const add = (into: Map<number, Set<string>>, id: number, cell: string | undefined): void => {
@@ -54,22 +60,33 @@ export function exactGroups(folder: string, years: readonly number[], calculated
   for (const year of years) {
     for (const row of readCsvGz(path.join(folder, `${year}VAERSDATA.csv.gz`))) {
       const id = Number((row.VAERS_ID ?? '').trim());
-      if (Number.isInteger(id) && !data.has(id) && (row.RECVDATE ?? '').trim() !== '') data.set(id, row);
+      if (Number.isInteger(id) && !data.has(id) && (row.RECVDATE ?? '').trim() !== '') data.set(id, KEY_CELLS.map((c) => (row[c] ?? '').trim()));
     }
     for (const row of readCsvGz(path.join(folder, `${year}VAERSVAX.csv.gz`))) add(vaccines, Number(row.VAERS_ID), row.VAX_NAME);
     for (const row of readCsvGz(path.join(folder, `${year}VAERSSYMPTOMS.csv.gz`))) {
       for (let k = 1; k <= 5; k++) add(events, Number(row.VAERS_ID), row[`SYMPTOM${k}`]);
     }
   }
+  return { data, vaccines, events };
+}
+
+/**
+ * The exact duplicate groups of the reports of `raw` (readRawReports; see the module header). With
+ * `calculatedAge` false the key leaves out CAGE_YR and CAGE_MO: the looser key of the duplicates'
+ * first count (458 groups, 1,110 reports beyond the first in 1990-2006). Also gives each report's
+ * CAGE_YR + CAGE_MO / 12 (NaN when blank), to tell why a looser group is not one case.
+ */
+export function exactGroups(raw: RawReports, calculatedAge = true): ExactGroup[] & { cage: Map<number, number> } {
+  const { data, vaccines, events } = raw;
   const byKey = new Map<string, number[]>();
   const cage = new Map<number, number>();
   for (const [id, row] of data) {
-    const [yr, mo] = [row.CAGE_YR, row.CAGE_MO].map((c) => (c ?? '').trim());
+    const [yr, mo] = row.slice(5);
     cage.set(id, yr === '' ? NaN : Number(yr) + (mo === '' ? 0 : Number(mo)));
     const v = vaccines.get(id);
     const e = events.get(id);
     if (v === undefined || e === undefined) continue;
-    const cells = [row.AGE_YRS, row.SEX, row.STATE, row.VAX_DATE, row.ONSET_DATE, ...(calculatedAge ? [row.CAGE_YR, row.CAGE_MO] : [])].map((c) => (c ?? '').trim());
+    const cells = calculatedAge ? row : row.slice(0, 5);
     if (cells[3] === '' || cells[4] === '') continue;
     const key = cells.concat([[...v].sort().join('|'), [...e].sort().join('|')]).join('\t');
     const group = byKey.get(key);
