@@ -38,7 +38,7 @@ export interface StoreContent {
   windows: Iterable<WindowRow> | (() => Iterable<WindowRow>);
   meta: StoreMeta | (() => StoreMeta);
   /** The report tables (absent: none, as in an import); a function is called after the quarterly rows. */
-  reports?: ReportTables | (() => ReportTables);
+  reports?: ReportTablesInput | (() => ReportTablesInput);
   /** The Omega rows of co-reported vaccines (docs/interactions.md; absent: no table); a function is called after the quarterly rows. */
   interactions?: InteractionRow[] | (() => InteractionRow[]);
   /**
@@ -47,6 +47,21 @@ export interface StoreContent {
    * interactions are copied as they are (then `reports` and `interactions` are not read).
    */
   copyFrom?: string;
+}
+
+/** A table's rows: objects (a property per column), or batches of columns (appender.ts ColumnBatch: the table's columns in order). */
+export type TableRows = Iterable<object> | { batches: Iterable<ColumnBatch> };
+
+/**
+ * The report tables as the writer takes them: ReportTables (store-schema.ts), each of whose three
+ * tables may also be given as batches of columns (the build's: report-tables.ts), the `reports`
+ * batches then with the text's key as their last column when `text` is given.
+ */
+export type ReportTablesInput = Omit<ReportTables, 'reports' | 'vaccines' | 'events'> & { reports: TableRows; vaccines: TableRows; events: TableRows };
+
+/** Appends `rows` to `table` (of `catalog`, else the store) as appendRows or appendBatches does. */
+function appendTable(connection: DuckDBConnection, table: string, columns: AppendColumns, rows: TableRows, catalog?: string): Promise<number> {
+  return 'batches' in rows ? appendBatches(connection, table, columns, rows.batches, catalog) : appendRows(connection, table, columns, rows, { catalog });
 }
 
 /** The tables copied whole from `copyFrom`: each statement that creates tables, with the tables it creates. */
@@ -67,6 +82,20 @@ async function copyStore(connection: DuckDBConnection, from: string): Promise<vo
     }
   } finally {
     await connection.run('DETACH earlier');
+  }
+}
+
+/** TEMPORARY (write11): timing of each step of the write when RS_WRITE_TIMING is set. */
+const TIMING = process.env.RS_WRITE_TIMING !== undefined;
+async function timed<T>(label: string, step: () => Promise<T>): Promise<T> {
+  if (!TIMING) return step();
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  try {
+    return await step();
+  } finally {
+    const c = process.cpuUsage(c0);
+    process.stderr.write(`write-timing ${label}: wall ${((performance.now() - t0) / 1000).toFixed(2)} s cpu ${((c.user + c.system) / 1e6).toFixed(2)} s\n`);
   }
 }
 
@@ -96,15 +125,15 @@ const WINDOW_COLUMNS: AppendColumns = [
  * Appends the `reports` rows whose text is in `text`'s file (ReportTables.text): the rows go to a
  * staging table with their key, then into `reports` joined with the file's text, in the rows' order.
  */
-async function appendReportsWithText(connection: DuckDBConnection, rows: Iterable<object>, text: NonNullable<ReportTables['text']>): Promise<void> {
+async function appendReportsWithText(connection: DuckDBConnection, rows: TableRows, text: NonNullable<ReportTables['text']>): Promise<void> {
   const columns: AppendColumns = [...REPORT_TABLE_COLUMNS.map(([name, type]) => [name, type] as const), [text.key, 'INTEGER']];
   await connection.run(`CREATE TABLE staging.report_rows (${columns.map(([name, type]) => `${name} ${type}`).join(', ')})`);
-  await appendRows(connection, 'report_rows', columns, rows, { catalog: 'staging' });
+  await timed('report_rows append', () => appendTable(connection, 'report_rows', columns, rows, 'staging'));
   await connection.run(`ATTACH ${sqlString(text.file)} AS report_text (READ_ONLY)`);
   try {
     const fromText = new Set(text.columns);
     const select = REPORT_TABLE_COLUMNS.map(([name]) => (fromText.has(name) ? `t.${name}` : `r.${name}`)).join(', ');
-    await connection.run(`INSERT INTO main.reports SELECT ${select} FROM staging.report_rows r LEFT JOIN report_text.${text.table} t ON t.${text.key} = r.${text.key} ORDER BY r.rowid`);
+    await timed('reports join text', () => connection.run(`INSERT INTO main.reports SELECT ${select} FROM staging.report_rows r LEFT JOIN report_text.${text.table} t ON t.${text.key} = r.${text.key} ORDER BY r.rowid`));
   } finally {
     await connection.run('DETACH report_text');
   }
@@ -112,17 +141,17 @@ async function appendReportsWithText(connection: DuckDBConnection, rows: Iterabl
 }
 
 /** Creates the report tables in the store and appends their rows (the reports' text joined from `tables.text` when given). */
-async function appendReportTables(connection: DuckDBConnection, tables: ReportTables): Promise<void> {
+async function appendReportTables(connection: DuckDBConnection, tables: ReportTablesInput): Promise<void> {
   await connection.run(REPORT_TABLES_SQL);
-  const parts: Array<[ReportTableName, ReportTableColumns, Iterable<object>]> = [
+  const parts: Array<[ReportTableName, ReportTableColumns, TableRows]> = [
     ['reports', REPORT_TABLE_COLUMNS, tables.reports], ['report_vaccines', REPORT_VACCINE_COLUMNS, tables.vaccines],
     ['report_events', REPORT_EVENT_COLUMNS, tables.events],
   ];
   for (const [table, columns, rows] of parts) {
-    if (table === 'reports' && tables.text) await appendReportsWithText(connection, rows, tables.text);
-    else await appendRows(connection, table, columns, rows);
+    if (table === 'reports' && tables.text) await timed('reports+text', () => appendReportsWithText(connection, rows, tables.text!));
+    else await timed(table, () => appendTable(connection, table, columns, rows));
   }
-  if (tables.links !== undefined) await insertLinks(connection, tables.links);
+  if (tables.links !== undefined) await timed('links', () => insertLinks(connection, tables.links!));
 }
 
 /** Rows of `report_links` per INSERT statement. */
@@ -147,8 +176,8 @@ async function insertLinks(connection: DuckDBConnection, links: Iterable<ReportL
 
 async function writeDuckDb(connection: DuckDBConnection, content: StoreContent, meta: StoreMeta): Promise<void> {
   await connection.run(SCHEMA_SQL);
-  await connection.run(`INSERT INTO quarterly ${ORDERED}`);
-  await connection.run(TRIAGE_ROWS_SQL);
+  await timed('insert quarterly sorted', () => connection.run(`INSERT INTO quarterly ${ORDERED}`));
+  await timed('triage_rows', () => connection.run(TRIAGE_ROWS_SQL));
   for (const v of later(content.vaccines)) {
     await connection.run('INSERT INTO vaccines VALUES ($1, $2, $3::VARCHAR[])', [v.vax_name, v.vax_type, JSON.stringify(v.vax_type_codes)]);
   }
@@ -156,7 +185,7 @@ async function writeDuckDb(connection: DuckDBConnection, content: StoreContent, 
   for (const [key, value] of Object.entries(meta)) {
     await connection.run('INSERT INTO meta VALUES ($1, $2)', [key, JSON.stringify(value ?? null)]);
   }
-  await connection.run('CHECKPOINT');
+  await timed('checkpoint', () => connection.run('CHECKPOINT'));
 }
 
 /**
@@ -184,21 +213,20 @@ export async function writeStore(outPath: string, content: StoreContent): Promis
     await connection.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
     await connection.run(`ATTACH ${sqlString(stagingPath)} AS staging`);
     rows = await stageQuarterly(connection, content.quarterly);
-    if (content.copyFrom !== undefined) await copyStore(connection, content.copyFrom);
+    if (content.copyFrom !== undefined) await timed('copyStore', () => copyStore(connection, content.copyFrom!));
     else {
-      if (content.reports !== undefined) await appendReportTables(connection, later(content.reports));
-      if (content.interactions !== undefined) await appendInteractions(connection, later(content.interactions));
+      if (content.reports !== undefined) await timed('reportTables', () => appendReportTables(connection, later(content.reports!)));
+      if (content.interactions !== undefined) await timed('interactions', () => appendInteractions(connection, later(content.interactions!)));
     }
-    await writeDuckDb(connection, content, later(content.meta));
-    await connection.run('DETACH staging');
+    await timed('writeDuckDb', () => writeDuckDb(connection, content, later(content.meta)));
+    await timed('detach', () => connection.run('DETACH staging'));
   } catch (error) {
     connection.closeSync();
     instance.closeSync();
     await cleanup();
     throw error;
   }
-  connection.closeSync();
-  instance.closeSync();
+  await timed('close', async () => { connection.closeSync(); instance.closeSync(); });
   await rm(stagingPath, { force: true });
   await rm(`${stagingPath}.wal`, { force: true });
   await rm(`${tmpPath}.wal`, { force: true });
