@@ -14,12 +14,12 @@
  * the format of a store is read from its content, format.ts): the report tables (schema.ts
  * `REPORT_TABLES`), when given, are appended into it, so one rename replaces a whole store.
  */
-import { rename, rm } from 'node:fs/promises';
+import { copyFile, rename, rm } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { appendBatches, appendRows, type AppendColumns, type ColumnBatch } from './appender.js';
 import { sqlString } from '../../domain/store-format.js';
 import {
-  QUARTERLY_COLUMNS, REPORT_EVENT_COLUMNS, REPORT_LINKS_SQL, REPORT_LINKS_TABLE, REPORT_TABLE_COLUMNS, REPORT_TABLES_SQL, REPORT_VACCINE_COLUMNS, SCHEMA_SQL, TRIAGE_ROWS_SQL,
+  QUARTERLY_COLUMNS, REPORT_EVENT_COLUMNS, REPORT_LINKS_SQL, REPORT_LINKS_TABLE, REPORT_TABLE_COLUMNS, REPORT_TABLES_SQL, REPORT_VACCINE_COLUMNS, SCHEMA_SQL, TRIAGE_ROWS_SQL, TRIAGE_ROWS_TABLE, triageRowsSelect,
   type QuarterlyRow, type ReportLinkRow, type ReportTableColumns, type ReportTableName, type ReportTables, type StoreMeta, type VaccineRow, type WindowRow,
 } from '../../domain/store-schema.js';
 import { INTERACTIONS_SQL, INTERACTIONS_TABLE, type InteractionRow } from '../../domain/interactions.js';
@@ -44,7 +44,10 @@ export interface StoreContent {
   /**
    * A complete store written earlier by the same build (its first analysis alone: build.ts
    * `firstAnalysis`) whose quarterly rows join `quarterly`, and whose report tables, links and
-   * interactions are copied as they are (then `reports` and `interactions` are not read).
+   * interactions are copied as they are (then `reports` and `interactions` are not read). When
+   * each of its analyses sorts before each analysis of `quarterly` (the default store's `all`
+   * does), the file itself is copied and the new rows appended after its own, which is where the
+   * sort puts them (appendToCopy); its `vaccines` and its analyses' `windows` rows are then kept.
    */
   copyFrom?: string;
 }
@@ -181,11 +184,41 @@ async function writeDuckDb(connection: DuckDBConnection, content: StoreContent, 
   for (const v of later(content.vaccines)) {
     await connection.run('INSERT INTO vaccines VALUES ($1, $2, $3::VARCHAR[])', [v.vax_name, v.vax_type, JSON.stringify(v.vax_type_codes)]);
   }
-  await appendRows(connection, 'windows', WINDOW_COLUMNS, [...later(content.windows)].map((w) => ({ ...w, analysis: w.analysis ?? 'all' })));
+  await writeWindowsAndMeta(connection, later(content.windows), meta);
+}
+
+/** Appends the `windows` rows (an analysis absent: `all`) but those of the analyses in `kept`, and the metadata, then checkpoints. */
+async function writeWindowsAndMeta(connection: DuckDBConnection, windows: Iterable<WindowRow>, meta: StoreMeta, kept: ReadonlySet<string> = new Set()): Promise<void> {
+  const rows = [...windows].map((w) => ({ ...w, analysis: w.analysis ?? 'all' })).filter((w) => !kept.has(w.analysis));
+  await appendRows(connection, 'windows', WINDOW_COLUMNS, rows);
   for (const [key, value] of Object.entries(meta)) {
     await connection.run('INSERT INTO meta VALUES ($1, $2)', [key, JSON.stringify(value ?? null)]);
   }
   await timed('checkpoint', () => connection.run('CHECKPOINT'));
+}
+
+/**
+ * Whether the staged rows can follow the rows of the store open as `main` (a copy of the earlier
+ * store) in the order the full sort gives (ORDER): each analysis of `main` sorts before each staged one.
+ */
+async function appendsInOrder(connection: DuckDBConnection): Promise<boolean> {
+  const result = await connection.runAndReadAll('SELECT (SELECT max(analysis) FROM main.quarterly) < (SELECT min(analysis) FROM staging.quarterly) OR NOT EXISTS (SELECT 1 FROM staging.quarterly)');
+  return result.getRows()[0][0] === true;
+}
+
+/**
+ * Completes the store open as `main`, a copy of the earlier store (StoreContent.copyFrom) whose
+ * analyses all sort before the staged ones (appendsInOrder): the staged rows sorted and appended
+ * after its own, their `triage_rows` after its own (the same rows and order as a whole rewrite:
+ * both tables are sorted by analysis first), the new analyses' `windows` rows appended and the
+ * metadata replaced. Its report tables, links, interactions and vaccines stay as they are.
+ */
+async function appendToCopy(connection: DuckDBConnection, content: StoreContent, meta: StoreMeta): Promise<void> {
+  await timed('insert quarterly sorted', () => connection.run(`INSERT INTO quarterly ${ORDERED}`));
+  await timed('triage_rows', () => connection.run(`INSERT INTO ${TRIAGE_ROWS_TABLE} ${triageRowsSelect('staging.quarterly')}`));
+  const kept = new Set((await connection.runAndReadAll('SELECT DISTINCT analysis FROM windows')).getRows().map((r) => String(r[0])));
+  await connection.run('DELETE FROM meta');
+  await writeWindowsAndMeta(connection, later(content.windows), meta, kept);
 }
 
 /**
@@ -206,30 +239,55 @@ export async function writeStore(outPath: string, content: StoreContent): Promis
     }
   };
   await cleanup();
-  const instance = await DuckDBInstance.create(tmpPath);
-  const connection = await instance.connect();
+  const { copyFrom } = content;
+  // With an earlier store, its file is the start of this one (appendToCopy), unless its analyses do not sort first (then it is removed and written anew).
+  if (copyFrom !== undefined) await copyFile(copyFrom, tmpPath);
+  let db = await openStore(tmpPath, stagingPath);
   let rows: number;
   try {
-    await connection.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
-    await connection.run(`ATTACH ${sqlString(stagingPath)} AS staging`);
-    rows = await stageQuarterly(connection, content.quarterly);
-    if (content.copyFrom !== undefined) await timed('copyStore', () => copyStore(connection, content.copyFrom!));
+    rows = await stageQuarterly(db.connection, content.quarterly);
+    if (copyFrom !== undefined && (await appendsInOrder(db.connection))) await timed('appendToCopy', () => appendToCopy(db.connection, content, later(content.meta)));
     else {
-      if (content.reports !== undefined) await timed('reportTables', () => appendReportTables(connection, later(content.reports!)));
-      if (content.interactions !== undefined) await timed('interactions', () => appendInteractions(connection, later(content.interactions!)));
+      if (copyFrom !== undefined) {
+        db.close();
+        await rm(tmpPath, { force: true });
+        await rm(`${tmpPath}.wal`, { force: true });
+        db = await openStore(tmpPath, stagingPath);
+        await timed('copyStore', () => copyStore(db.connection, copyFrom));
+      } else {
+        if (content.reports !== undefined) await timed('reportTables', () => appendReportTables(db.connection, later(content.reports!)));
+        if (content.interactions !== undefined) await timed('interactions', () => appendInteractions(db.connection, later(content.interactions!)));
+      }
+      await timed('writeDuckDb', () => writeDuckDb(db.connection, content, later(content.meta)));
     }
-    await timed('writeDuckDb', () => writeDuckDb(connection, content, later(content.meta)));
-    await timed('detach', () => connection.run('DETACH staging'));
+    await timed('detach', () => db.connection.run('DETACH staging'));
   } catch (error) {
-    connection.closeSync();
-    instance.closeSync();
+    db.close();
     await cleanup();
     throw error;
   }
-  await timed('close', async () => { connection.closeSync(); instance.closeSync(); });
+  await timed('close', async () => db.close());
   await rm(stagingPath, { force: true });
   await rm(`${stagingPath}.wal`, { force: true });
   await rm(`${tmpPath}.wal`, { force: true });
   await rename(tmpPath, outPath);
   return rows;
+}
+
+/** Opens the store file being written (DuckDB's memory cap set) with the staging database attached as `staging`; `close` closes both. */
+async function openStore(path: string, stagingPath: string): Promise<{ connection: DuckDBConnection; close: () => void }> {
+  const instance = await DuckDBInstance.create(path);
+  const connection = await instance.connect();
+  const close = (): void => {
+    connection.closeSync();
+    instance.closeSync();
+  };
+  try {
+    await connection.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+    await connection.run(`ATTACH ${sqlString(stagingPath)} AS staging`);
+  } catch (error) {
+    close();
+    throw error;
+  }
+  return { connection, close };
 }
