@@ -88,20 +88,6 @@ async function copyStore(connection: DuckDBConnection, from: string): Promise<vo
   }
 }
 
-/** TEMPORARY (write11): timing of each step of the write when RS_WRITE_TIMING is set. */
-const TIMING = process.env.RS_WRITE_TIMING !== undefined;
-async function timed<T>(label: string, step: () => Promise<T>): Promise<T> {
-  if (!TIMING) return step();
-  const t0 = performance.now();
-  const c0 = process.cpuUsage();
-  try {
-    return await step();
-  } finally {
-    const c = process.cpuUsage(c0);
-    process.stderr.write(`write-timing ${label}: wall ${((performance.now() - t0) / 1000).toFixed(2)} s cpu ${((c.user + c.system) / 1e6).toFixed(2)} s\n`);
-  }
-}
-
 function later<T extends object>(value: T | (() => T)): T {
   return typeof value === 'function' ? (value as () => T)() : value;
 }
@@ -131,12 +117,12 @@ const WINDOW_COLUMNS: AppendColumns = [
 async function appendReportsWithText(connection: DuckDBConnection, rows: TableRows, text: NonNullable<ReportTables['text']>): Promise<void> {
   const columns: AppendColumns = [...REPORT_TABLE_COLUMNS.map(([name, type]) => [name, type] as const), [text.key, 'INTEGER']];
   await connection.run(`CREATE TABLE staging.report_rows (${columns.map(([name, type]) => `${name} ${type}`).join(', ')})`);
-  await timed('report_rows append', () => appendTable(connection, 'report_rows', columns, rows, 'staging'));
+  await appendTable(connection, 'report_rows', columns, rows, 'staging');
   await connection.run(`ATTACH ${sqlString(text.file)} AS report_text (READ_ONLY)`);
   try {
     const fromText = new Set(text.columns);
     const select = REPORT_TABLE_COLUMNS.map(([name]) => (fromText.has(name) ? `t.${name}` : `r.${name}`)).join(', ');
-    await timed('reports join text', () => connection.run(`INSERT INTO main.reports SELECT ${select} FROM staging.report_rows r LEFT JOIN report_text.${text.table} t ON t.${text.key} = r.${text.key} ORDER BY r.rowid`));
+    await connection.run(`INSERT INTO main.reports SELECT ${select} FROM staging.report_rows r LEFT JOIN report_text.${text.table} t ON t.${text.key} = r.${text.key} ORDER BY r.rowid`);
   } finally {
     await connection.run('DETACH report_text');
   }
@@ -151,10 +137,10 @@ async function appendReportTables(connection: DuckDBConnection, tables: ReportTa
     ['report_events', REPORT_EVENT_COLUMNS, tables.events],
   ];
   for (const [table, columns, rows] of parts) {
-    if (table === 'reports' && tables.text) await timed('reports+text', () => appendReportsWithText(connection, rows, tables.text!));
-    else await timed(table, () => appendTable(connection, table, columns, rows));
+    if (table === 'reports' && tables.text) await appendReportsWithText(connection, rows, tables.text);
+    else await appendTable(connection, table, columns, rows);
   }
-  if (tables.links !== undefined) await timed('links', () => insertLinks(connection, tables.links!));
+  if (tables.links !== undefined) await insertLinks(connection, tables.links);
 }
 
 /** Rows of `report_links` per INSERT statement. */
@@ -179,8 +165,8 @@ async function insertLinks(connection: DuckDBConnection, links: Iterable<ReportL
 
 async function writeDuckDb(connection: DuckDBConnection, content: StoreContent, meta: StoreMeta): Promise<void> {
   await connection.run(SCHEMA_SQL);
-  await timed('insert quarterly sorted', () => connection.run(`INSERT INTO quarterly ${ORDERED}`));
-  await timed('triage_rows', () => connection.run(TRIAGE_ROWS_SQL));
+  await connection.run(`INSERT INTO quarterly ${ORDERED}`);
+  await connection.run(TRIAGE_ROWS_SQL);
   for (const v of later(content.vaccines)) {
     await connection.run('INSERT INTO vaccines VALUES ($1, $2, $3::VARCHAR[])', [v.vax_name, v.vax_type, JSON.stringify(v.vax_type_codes)]);
   }
@@ -194,7 +180,7 @@ async function writeWindowsAndMeta(connection: DuckDBConnection, windows: Iterab
   for (const [key, value] of Object.entries(meta)) {
     await connection.run('INSERT INTO meta VALUES ($1, $2)', [key, JSON.stringify(value ?? null)]);
   }
-  await timed('checkpoint', () => connection.run('CHECKPOINT'));
+  await connection.run('CHECKPOINT');
 }
 
 /**
@@ -214,8 +200,8 @@ async function appendsInOrder(connection: DuckDBConnection): Promise<boolean> {
  * metadata replaced. Its report tables, links, interactions and vaccines stay as they are.
  */
 async function appendToCopy(connection: DuckDBConnection, content: StoreContent, meta: StoreMeta): Promise<void> {
-  await timed('insert quarterly sorted', () => connection.run(`INSERT INTO quarterly ${ORDERED}`));
-  await timed('triage_rows', () => connection.run(`INSERT INTO ${TRIAGE_ROWS_TABLE} ${triageRowsSelect('staging.quarterly')}`));
+  await connection.run(`INSERT INTO quarterly ${ORDERED}`);
+  await connection.run(`INSERT INTO ${TRIAGE_ROWS_TABLE} ${triageRowsSelect('staging.quarterly')}`);
   const kept = new Set((await connection.runAndReadAll('SELECT DISTINCT analysis FROM windows')).getRows().map((r) => String(r[0])));
   await connection.run('DELETE FROM meta');
   await writeWindowsAndMeta(connection, later(content.windows), meta, kept);
@@ -241,32 +227,34 @@ export async function writeStore(outPath: string, content: StoreContent): Promis
   await cleanup();
   const { copyFrom } = content;
   // With an earlier store, its file is the start of this one (appendToCopy), unless its analyses do not sort first (then it is removed and written anew).
-  if (copyFrom !== undefined) await copyFile(copyFrom, tmpPath);
-  let db = await openStore(tmpPath, stagingPath);
+  let db: OpenedStore | null = null;
   let rows: number;
   try {
+    if (copyFrom !== undefined) await copyFile(copyFrom, tmpPath);
+    db = await openStore(tmpPath, stagingPath);
     rows = await stageQuarterly(db.connection, content.quarterly);
-    if (copyFrom !== undefined && (await appendsInOrder(db.connection))) await timed('appendToCopy', () => appendToCopy(db.connection, content, later(content.meta)));
+    if (copyFrom !== undefined && (await appendsInOrder(db.connection))) await appendToCopy(db.connection, content, later(content.meta));
     else {
       if (copyFrom !== undefined) {
         db.close();
+        db = null;
         await rm(tmpPath, { force: true });
         await rm(`${tmpPath}.wal`, { force: true });
         db = await openStore(tmpPath, stagingPath);
-        await timed('copyStore', () => copyStore(db.connection, copyFrom));
+        await copyStore(db.connection, copyFrom);
       } else {
-        if (content.reports !== undefined) await timed('reportTables', () => appendReportTables(db.connection, later(content.reports!)));
-        if (content.interactions !== undefined) await timed('interactions', () => appendInteractions(db.connection, later(content.interactions!)));
+        if (content.reports !== undefined) await appendReportTables(db.connection, later(content.reports));
+        if (content.interactions !== undefined) await appendInteractions(db.connection, later(content.interactions));
       }
-      await timed('writeDuckDb', () => writeDuckDb(db.connection, content, later(content.meta)));
+      await writeDuckDb(db.connection, content, later(content.meta));
     }
-    await timed('detach', () => db.connection.run('DETACH staging'));
+    await db.connection.run('DETACH staging');
   } catch (error) {
-    db.close();
+    db?.close();
     await cleanup();
     throw error;
   }
-  await timed('close', async () => db.close());
+  db.close();
   await rm(stagingPath, { force: true });
   await rm(`${stagingPath}.wal`, { force: true });
   await rm(`${tmpPath}.wal`, { force: true });
@@ -274,8 +262,14 @@ export async function writeStore(outPath: string, content: StoreContent): Promis
   return rows;
 }
 
+/** The store file being written, open, and how to close it. */
+interface OpenedStore {
+  connection: DuckDBConnection;
+  close: () => void;
+}
+
 /** Opens the store file being written (DuckDB's memory cap set) with the staging database attached as `staging`; `close` closes both. */
-async function openStore(path: string, stagingPath: string): Promise<{ connection: DuckDBConnection; close: () => void }> {
+async function openStore(path: string, stagingPath: string): Promise<OpenedStore> {
   const instance = await DuckDBInstance.create(path);
   const connection = await instance.connect();
   const close = (): void => {
