@@ -10,6 +10,10 @@
  * rows, in quarter order (`triage_rows`, store-schema.ts TRIAGE_ROWS_SQL), is then derived from
  * them by SQL.
  *
+ * A full store that follows its first analysis's store (StoreContent.copyFrom, the default store's
+ * first start) starts as a copy of that file when its analyses sort first, and the other analyses'
+ * rows are appended after its own (appendToCopy): its report tables are not written twice.
+ *
  * The store is one DuckDB database file (the tables of `schema.ts`), whatever its name (
  * the format of a store is read from its content, format.ts): the report tables (schema.ts
  * `REPORT_TABLES`), when given, are appended into it, so one rename replaces a whole store.
