@@ -138,17 +138,23 @@ export const TRIAGE_ROWS_TABLE = 'triage_rows';
 export const TRIAGE_ROWS_VALUES = ['n', 'eb05', 'prr', 'ic025', 'n_methods_flagged', ...EVIDENCE_COLUMNS] as const;
 
 /**
- * DDL of `triage_rows`, derived from the complete `quarterly` table by SQL (the store's writer runs
- * it after the quarterly rows; an import's evidence columns are null, and so are its copies here):
- * every flagged row (src/domain/floor.ts isFlagged) with TRIAGE_ROWS_VALUES and `first_flagged`,
- * the first quarter in which the analysis flags the pair, ordered by analysis, quarter, drug, event.
+ * The rows of `triage_rows` derived from the quarterly rows of table `from` (`quarterly`, or a
+ * staging table of some analyses' rows): every flagged row (src/domain/floor.ts isFlagged) with
+ * TRIAGE_ROWS_VALUES and `first_flagged`, the first quarter in which the analysis flags the pair,
+ * ordered by analysis, quarter, drug, event.
  */
-export const TRIAGE_ROWS_SQL = `CREATE TABLE ${TRIAGE_ROWS_TABLE} AS
-  WITH first AS (SELECT analysis, drug, event, min(quarter) AS first_flagged FROM quarterly WHERE n_methods_flagged >= ${SERVING_FLOOR} GROUP BY analysis, drug, event)
+export const triageRowsSelect = (from: string): string => `WITH first AS (SELECT analysis, drug, event, min(quarter) AS first_flagged FROM ${from} WHERE n_methods_flagged >= ${SERVING_FLOOR} GROUP BY analysis, drug, event)
   SELECT q.analysis, q.quarter, q.drug, q.event, ${TRIAGE_ROWS_VALUES.map((c) => `q.${c}`).join(', ')}, f.first_flagged
-  FROM quarterly q JOIN first f ON q.analysis = f.analysis AND q.drug = f.drug AND q.event = f.event
+  FROM ${from} q JOIN first f ON q.analysis = f.analysis AND q.drug = f.drug AND q.event = f.event
   WHERE q.n_methods_flagged >= ${SERVING_FLOOR}
   ORDER BY q.analysis, q.quarter, q.drug, q.event`;
+
+/**
+ * DDL of `triage_rows`, derived from the complete `quarterly` table by SQL (triageRowsSelect; the
+ * store's writer runs it after the quarterly rows; an import's evidence columns are null, and so are its copies here).
+ */
+export const TRIAGE_ROWS_SQL = `CREATE TABLE ${TRIAGE_ROWS_TABLE} AS
+  ${triageRowsSelect('quarterly')}`;
 
 /*
  * Report tables (the case series behind every signal). A build writes, for

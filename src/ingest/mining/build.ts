@@ -21,9 +21,9 @@ import { dirname, resolve } from 'node:path';
 import { UserError } from '../../domain/user-error.js';
 import { ANALYSIS_NAMES, DEFAULT_ANALYSES, parseAnalysisName, parseStrata, strataCount, stratumOf, subsetMask, type AnalysisDefinition, type ItemKind, type StrataScheme } from '../../domain/analysis-rules.js';
 import { formatQuarter } from '../../domain/quarter.js';
-import type { ReportTables, StoreMeta, VaccineRow, WindowRow } from '../../domain/store-schema.js';
+import type { StoreMeta, VaccineRow, WindowRow } from '../../domain/store-schema.js';
 import type { ColumnBatch } from '../store/appender.js';
-import { writeStore, type StoreContent } from '../store/write.js';
+import { writeStore, type ReportTablesInput, type StoreContent } from '../store/write.js';
 import { eventGroupsMeta, eventGroupsSummary, readEventGroups, type EventGroupsRead } from './event-groups-step.js';
 import { vaxType } from '../../domain/vaccine-type.js';
 import type { VaersData } from '../vaers/read.js';
@@ -405,7 +405,7 @@ async function buildFrom(options: BuildOptions, analyses: AnalysisDefinition[], 
       text?.close();
       const history = runs[0].history;
       let reportSeconds = 0;
-      const reports = (): ReportTables => {
+      const reports = (): ReportTablesInput => {
         const t0 = performance.now();
         return { ...reportTables(data.details, () => (reportSeconds = seconds(t0)), true), links: linkage.links };
       };
