@@ -120,7 +120,10 @@ describe.skipIf(!hasData)('serve without --store: the default store built into t
     times.sort((a, b) => a - b);
     const p95 = times[Math.floor(times.length * 0.95)];
     console.info(`default store: ${times.length} probes during the build, median ${times[times.length >> 1].toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms; phases ${[...phases].join(', ')}`);
-    expect(p95).toBeLessThan(100);
+    // The build runs off the server's event loop: a blocked loop shows as probes of seconds. The bound leaves room for
+    // another test file running beside this one (vitest runs one file per core; 150 ms seen at p95 under a full-size
+    // build at nice 0 beside a niced run).
+    expect(p95).toBeLessThan(500);
     expect([...phases].some((p) => p.startsWith('fit '))).toBe(true);
     expect(states.has('building')).toBe(true);
     expect(percents.every((p) => p >= 0 && p <= 100)).toBe(true);
