@@ -72,6 +72,23 @@ function readCsvGz(file: string): Row[] {
   return parse(text, { columns: true, skip_empty_lines: true }) as Row[];
 }
 
+/**
+ * Every distinct trimmed non-empty SYMPTOM1..SYMPTOM5 term of `<YEAR>VAERSSYMPTOMS.csv.gz` for each
+ * of `years` in `folder`, whatever report its row belongs to (the SYMPTOMS files alone: no DATA file read).
+ */
+export function rawSymptomTerms(folder: string, years: number[]): Set<string> {
+  const terms = new Set<string>();
+  for (const year of years) {
+    for (const row of readCsvGz(path.join(folder, `${year}VAERSSYMPTOMS.csv.gz`))) {
+      for (let i = 1; i <= 5; i++) {
+        const term = (row[`SYMPTOM${i}`] ?? '').trim();
+        if (term !== '') terms.add(term);
+      }
+    }
+  }
+  return terms;
+}
+
 /** VAERS_ID as an integer (leading zeros ignored), or null. */
 function parseId(cell: string | undefined): number | null {
   const s = (cell ?? '').trim();
