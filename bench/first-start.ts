@@ -5,7 +5,8 @@
  * and the report tables, then the load); then a second start on the same cache (a cache hit),
  * timed to `/readyz` 200; and the serving process's RSS with everything loaded (from /metrics,
  * `process_resident_memory_bytes`, after a few requests). Prints the figures; asserts nothing.
- * Targets: first start <= 90 s, cache hit <= 10 s, RSS <= 600 MB (on 2 cores).
+ * Targets (issue 41, on 2 cores, quiet): first start <= 60 s to ready, cached start <= 3 s, RSS <= 600 MB (the earlier
+ * targets were 90 s and 10 s); "ready" read here as the default analysis answering, /readyz (every analysis) printed beside.
  *
  * Run: npm run build && npx tsx bench/first-start.ts [--keep]   (--keep leaves the cache folder)
  */
@@ -77,6 +78,6 @@ if (!process.argv.includes('--keep')) rmSync(cache, { recursive: true, force: tr
 
 console.log(`build phases of the first start (wall time; the builder's last line gives its CPU time):\n  ${buildLines.join('\n  ')}`);
 console.log(`load average (1/5/15 min): before ${loadBefore}, after the first start ${firstLoad}, after the cache hit ${secondLoad} (2 cores)`);
-console.log(`first start (empty cache): port open ${first.listen.toFixed(1)} s, default analysis answers after ${firstReady.first.toFixed(1)} s (target <= 90 s), /readyz 200 (every analysis) after ${firstReady.all.toFixed(1)} s`);
-console.log(`cache hit:                 port open ${second.listen.toFixed(1)} s, default analysis answers after ${secondReady.first.toFixed(1)} s, /readyz 200 after ${secondReady.all.toFixed(1)} s (target <= 10 s)`);
+console.log(`first start (empty cache): port open ${first.listen.toFixed(1)} s, default analysis answers after ${firstReady.first.toFixed(1)} s (target <= 60 s), /readyz 200 (every analysis) after ${firstReady.all.toFixed(1)} s`);
+console.log(`cache hit:                 port open ${second.listen.toFixed(1)} s, default analysis answers after ${secondReady.first.toFixed(1)} s (target <= 3 s), /readyz 200 after ${secondReady.all.toFixed(1)} s`);
 console.log(`serving RSS, everything loaded: ${rss.toFixed(0)} MiB (target <= 600 MB)`);
