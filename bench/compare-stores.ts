@@ -2,11 +2,12 @@
  * Compares two stores table by table (issue 41: a change of the build's memory must not change an
  * answer): for every table of the first, the rows of each side missing from the other (EXCEPT
  * ALL both ways), printed per table; `meta` is compared as JSON without what measures the run
- * (keys `built_at`, `seconds`, `peakRssBytes` at any depth); a table the second lacks is said so (a
+ * (src/serve/generation/identity.ts VOLATILE_META_KEYS, at any depth, as the store's build id); a table the second lacks is said so (a
  * difference). Exit code 1 when some table differs.
  * Run: npx tsx bench/compare-stores.ts A.duckdb B.duckdb
  */
 import { DuckDBInstance } from '@duckdb/node-api';
+import { identityOf, VOLATILE_META_KEYS } from '../src/serve/generation/identity.js';
 
 const [a, b] = process.argv.slice(2);
 if (!a || !b) throw new Error('usage: bench/compare-stores.ts A.duckdb B.duckdb');
@@ -17,16 +18,12 @@ const tablesOf = async (db: string): Promise<string[]> => (await connection.runA
 const tables = await tablesOf('a');
 const inB = new Set(await tablesOf('b'));
 let differ = false;
-/** A meta value without the keys that measure the run. */
-const unmeasured = (value: unknown): unknown => (Array.isArray(value) ? value.map(unmeasured)
-  : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([k]) => !['built_at', 'seconds', 'peakRssBytes'].includes(k)).map(([k, v]) => [k, unmeasured(v)]))
-    : value);
-const meta = async (db: string): Promise<string> => JSON.stringify(unmeasured(Object.fromEntries((await connection.runAndReadAll(`SELECT key, value FROM ${db}.meta ORDER BY key`)).getRows().map(([k, v]) => [String(k), JSON.parse(String(v))]))));
+const meta = async (db: string): Promise<string> => JSON.stringify(identityOf(Object.fromEntries((await connection.runAndReadAll(`SELECT key, value FROM ${db}.meta ORDER BY key`)).getRows().map(([k, v]) => [String(k), JSON.parse(String(v))]))));
 for (const table of tables) {
   if (table === 'meta') {
     const same = (await meta('a')) === (await meta('b'));
     if (!same) differ = true;
-    console.log(`meta${' '.repeat(20)} ${same ? 'the same' : 'DIFFERENT'} (without built_at, seconds, peakRssBytes)`);
+    console.log(`meta${' '.repeat(20)} ${same ? 'the same' : 'DIFFERENT'} (without ${[...VOLATILE_META_KEYS].join(', ')})`);
     continue;
   }
   if (!inB.has(table)) {

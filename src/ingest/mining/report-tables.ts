@@ -20,6 +20,11 @@ function storeOrder(d: ReportDetails): Uint32Array {
   return order.sort((a, b) => d.received[b] - d.received[a] || d.id[b] - d.id[a]);
 }
 
+/** The string of string number `k` of `d` (details.strings), null for a blank (a negative number). */
+function stringAt(d: ReportDetails, k: number): string | null {
+  return k < 0 ? null : d.strings[k];
+}
+
 /** Reports per batch of columns (one DuckDB data chunk of `reports`; the VAX rows and events of as many reports). */
 const BATCH_REPORTS = 2048;
 
@@ -55,7 +60,7 @@ function storeColumn(d: ReportDetails, c: StoredReportColumn, slice: Uint32Array
     }
     case 'text': {
       const keys = d[c.field];
-      return values((i) => (keys[i] < 0 ? null : d.strings[keys[i]]));
+      return values((i) => stringAt(d, keys[i]));
     }
     case 'outcome': {
       const bit = OUTCOME[c.outcome];
@@ -83,7 +88,6 @@ export function reportTables(d: ReportDetails, onDone: () => void, releaseText =
   const slices = function* (): Generator<Uint32Array> {
     for (let from = 0; from < order.length; from += BATCH_REPORTS) yield order.subarray(from, Math.min(order.length, from + BATCH_REPORTS));
   };
-  const text = (k: number): string | null => (k < 0 ? null : d.strings[k]);
   const narratives = releaseText
     ? NARRATIVE_REPORT_COLUMNS.map((c) => d[c.field] as Array<string | null> | null).filter((column): column is Array<string | null> => column !== null) : [];
   const quarters = new Map<number, string>();
@@ -112,11 +116,11 @@ export function reportTables(d: ReportDetails, onDone: () => void, releaseText =
   const v = d.vaccines;
   const vaccineFields = VACCINE_COLUMNS.map((c) => v[c.field]);
   function* events(): Generator<ColumnBatch> {
-    yield* runsOf(d.events.start, 2, (c, k) => (c === 0 ? d.strings[d.events.term[k]] : text(d.events.version[k])));
+    yield* runsOf(d.events.start, 2, (c, k) => (c === 0 ? d.strings[d.events.term[k]] : stringAt(d, d.events.version[k])));
     onDone();
   }
   return {
-    reports: { batches: reports() }, vaccines: { batches: runsOf(v.start, vaccineFields.length, (c, k) => text(vaccineFields[c][k])) }, events: { batches: events() },
+    reports: { batches: reports() }, vaccines: { batches: runsOf(v.start, vaccineFields.length, (c, k) => stringAt(d, vaccineFields[c][k])) }, events: { batches: events() },
     ...(d.text ? { text: { file: d.text.path, table: REPORT_TEXT_TABLE, key: REPORT_INDEX, columns: NARRATIVE_REPORT_COLUMNS.map((c) => c.store) } } : {}),
   };
 }

@@ -13,8 +13,11 @@ import type { StoreMeta } from '../../domain/store-schema.js';
  */
 export const VOLATILE_META_KEYS: ReadonlySet<string> = new Set(['built_at', 'seconds', 'peakRssBytes', 'workers']);
 
-/** The metadata without VOLATILE_META_KEYS, at any depth. */
-function identityOf(value: unknown): unknown {
+/**
+ * The metadata (or any part of it) without VOLATILE_META_KEYS, at any depth: what a build made, to
+ * compare two stores' metadata (bench/compare-stores.ts, test/ingest/store/write-copy.test.ts).
+ */
+export function identityOf(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(identityOf);
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(Object.entries(value).filter(([key]) => !VOLATILE_META_KEYS.has(key)).map(([key, v]) => [key, identityOf(v)]));

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStore } from '../../../src/ingest/mining/build.js';
+import { identityOf } from '../../../src/serve/generation/identity.js';
 import { historyFixture, writeVaersFolder } from '../mining/fixtures.js';
 
 let dir: string;
@@ -24,12 +25,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A metadata value without what measures the run (keys `built_at`, `seconds`, `peakRssBytes` at any depth, as bench/compare-stores.ts). */
-const unmeasured = (value: unknown): unknown => (Array.isArray(value) ? value.map(unmeasured)
-  : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([k]) => !['built_at', 'seconds', 'peakRssBytes'].includes(k)).map(([k, v]) => [k, unmeasured(v)]))
-    : value);
-
-/** Every table of the store at `path`, its rows in stored order as JSON; `meta` without what measures the run. */
+/** Every table of the store at `path`, its rows in stored order as JSON; `meta` without what measures the run (identityOf). */
 async function tablesOf(path: string): Promise<Record<string, string>> {
   const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
   const connection = await instance.connect();
@@ -40,7 +36,7 @@ async function tablesOf(path: string): Promise<Record<string, string>> {
     for (const name of names) {
       const rows = (await connection.runAndReadAll(`SELECT * FROM ${name} ORDER BY rowid`)).getRowObjectsJS();
       tables[name] = name === 'meta'
-        ? json(rows.filter((r) => r.key !== 'built_at').map((r) => [r.key, unmeasured(JSON.parse(String(r.value)))]))
+        ? json(rows.filter((r) => r.key !== 'built_at').map((r) => [r.key, identityOf(JSON.parse(String(r.value)))]))
         : json(rows);
     }
     return tables;
