@@ -7,17 +7,24 @@
  * (or `RS_TEST_NO_DEFAULT_STORE=1`, for a quick targeted run that needs no default store), and
  * those tests skip with a message.
  *
+ * The command-line tests run the compiled CLI (dist/cli.js, `CLI` in test/helpers/paths.ts), as a user's `npx
+ * reporting-signals` does: this setup first compiles dist/ when it is older than src/ (`scripts/build.mjs
+ * --if-stale`, a no-op under `npm test`, which compiles first), so a bare `npx vitest run` never tests a stale
+ * build. (Through tsx each child process, its build child and its worker threads compiled the sources anew.)
+ *
  * The run's scratch files: every test file makes its folders with `mkdtemp(tmpdir(), ...)`; this
  * setup points TMPDIR (which `os.tmpdir()` reads, here and in the forked test processes, which
  * inherit the environment) at one folder of its own and removes that folder when the run ends, so
  * repeated runs leave nothing behind in /tmp.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { defaultStorePath } from '../src/cache/default-store.js';
 import { DEFAULT_VAERS_DIR } from '../src/cache/key.js';
+import { REPO_ROOT } from './helpers/paths.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,11 +33,12 @@ declare module 'vitest' {
   }
 }
 
-/** Points TMPDIR at a folder of the run's own; builds (or finds) the default store and provides its path. Returns the teardown that removes the folder. */
+/** Points TMPDIR at a folder of the run's own; compiles dist/ when stale; builds (or finds) the default store and provides its path. Returns the teardown that removes the folder. */
 export default async function setup(project: TestProject): Promise<() => void> {
   const scratch = mkdtempSync(join(tmpdir(), 'reporting-signals-test-'));
   process.env.TMPDIR = scratch;
   const teardown = (): void => rmSync(scratch, { recursive: true, force: true });
+  execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build.mjs'), '--if-stale'], { cwd: REPO_ROOT, stdio: 'inherit' });
   if (!existsSync(join(DEFAULT_VAERS_DIR, '2006VAERSDATA.csv.gz')) || process.env.RS_TEST_NO_DEFAULT_STORE === '1') {
     process.stderr.write(`global setup: no default store (${DEFAULT_VAERS_DIR} absent or RS_TEST_NO_DEFAULT_STORE=1): the tests of the real default store skip\n`);
     project.provide('defaultStorePath', null);

@@ -8,11 +8,12 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLock, tryLock, unlock } from '../../src/cache/lock.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 
-const LOCK = fileURLToPath(new URL('../../src/cache/lock.ts', import.meta.url));
+/** The compiled module (dist/, current: test/global-setup.ts), loaded by plain node in a few tens of milliseconds. */
+const LOCK = join(REPO_ROOT, 'dist', 'cache', 'lock.js');
 let dir: string;
 
 beforeAll(async () => {
@@ -22,14 +23,19 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** One process: waits for the instant `at` (ms since the epoch), tries the lock, prints the outcome, holds it 1 s. */
+/**
+ * One process: waits for the instant `at` (ms since the epoch: asleep until 50 ms before it, then spinning, so that
+ * eight processes do not spin for seconds on two cores), tries the lock, prints the outcome, holds it 3 s (asleep:
+ * a contender the loaded machine started late still finds it held, not left by a process gone, which it may take over).
+ */
 function contender(path: string, at: number): Promise<string> {
   const script = `import { tryLock } from ${JSON.stringify(LOCK)};
+await new Promise((done) => setTimeout(done, Math.max(0, ${at} - 50 - Date.now())));
 while (Date.now() < ${at});
 const r = await tryLock(${JSON.stringify(path)});
 process.stdout.write(r.acquired ? 'acquired' : 'held by ' + r.holder.pid);
-await new Promise((done) => setTimeout(done, 1000));`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+await new Promise((done) => setTimeout(done, 3000));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -42,7 +48,7 @@ describe('the lock under contention', () => {
   it('of eight processes trying at one instant, exactly one acquires it; the others see it held (five rounds)', async () => {
     for (let round = 0; round < 5; round++) {
       const path = join(dir, `round-${round}.lock`);
-      const at = Date.now() + 3000; // after every contender has loaded
+      const at = Date.now() + 3000; // after every contender has loaded (node and one compiled module)
       const outcomes = await Promise.all(Array.from({ length: 8 }, () => contender(path, at)));
       expect(outcomes.filter((o) => o === 'acquired'), `round ${round}: ${outcomes.join(', ')}`).toHaveLength(1);
       expect(outcomes.filter((o) => /^held by [1-9]\d*$/.test(o))).toHaveLength(7);

@@ -1,14 +1,13 @@
-/** Runs the `reporting-signals` CLI from the TypeScript sources in a child process (the command tests). */
+/** Runs the `reporting-signals` CLI (compiled: dist/cli.js) in a child process (the command tests). */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { REPO_ROOT } from '../helpers/paths.js';
+import { CLI, REPO_ROOT } from '../helpers/paths.js';
 
 const repoRoot = REPO_ROOT;
 
 /** `reporting-signals ARGS`: its exit code and standard error (stdout ignored). */
 export function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src', 'cli.ts'), ...args], {
+    const child = spawn(process.execPath, [CLI, ...args], {
       cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DEBUG: '' },
     });
     let stderr = '';

@@ -12,6 +12,12 @@ import { fileURLToPath } from 'node:url';
 /** The repository root (the parent of test/). */
 export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
+/**
+ * The compiled command line, `dist/cli.js` (the package's `bin`): the tests run it as `node CLI ARGS`. Compiled from
+ * src/ before the tests by `npm test`, and by test/global-setup.ts when stale.
+ */
+export const CLI = resolve(REPO_ROOT, 'dist', 'cli.js');
+
 /** The shared real data: `RS_SHARED_DATA` when set, else beside the repository (`../shared/data`). */
 export const SHARED_DATA = process.env.RS_SHARED_DATA ? resolve(process.env.RS_SHARED_DATA) : resolve(REPO_ROOT, '..', 'shared', 'data');
 

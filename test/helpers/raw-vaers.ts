@@ -6,11 +6,8 @@
  * reader (src/ingest/vaers) and counting (src/ingest/mining) can be checked against it. Deliberately plain:
  * whole files in memory, one loop per statistic, a Map per stratum; nothing is optimised.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { parse } from 'csv-parse/sync';
-import iconv from 'iconv-lite';
+import { cachedForRun, fileDigest, rawCsvRecords as readCsvGz } from './raw-csv.js';
 
 /** A received date as written in RECVDATE (MM/DD/YYYY), already checked to be a real calendar date. */
 export interface RawDate { year: number; month: number; day: number }
@@ -63,14 +60,6 @@ export interface RawDrops {
 
 /** The result of {@link loadRawReports}. */
 export interface RawLoad { reports: RawReport[]; dataRows: number; drops: RawDrops; dropExamples: string[] }
-
-type Row = Record<string, string>;
-
-/** Reads one gzipped Windows-1252 CSV with a header row into records keyed by header name. */
-function readCsvGz(file: string): Row[] {
-  const text = iconv.decode(gunzipSync(readFileSync(file)), 'win1252');
-  return parse(text, { columns: true, skip_empty_lines: true }) as Row[];
-}
 
 /**
  * Every distinct trimmed non-empty SYMPTOM1..SYMPTOM5 term of `<YEAR>VAERSSYMPTOMS.csv.gz` for each
@@ -126,6 +115,13 @@ function pushDistinct(list: string[], cell: string | undefined): void {
  * its first row. Returns the kept reports in DATA file order and the counts of what was dropped.
  */
 export async function loadRawReports(folder: string, years: number[]): Promise<RawLoad> {
+  // Once per test run for the same files (test/helpers/raw-csv.ts): several test files load all seventeen years.
+  const files = years.flatMap((year) => ['DATA', 'VAX', 'SYMPTOMS'].map((kind) => path.join(folder, `${year}VAERS${kind}.csv.gz`)));
+  return cachedForRun('raw-reports', files.map(fileDigest), () => joinRawReports(folder, years));
+}
+
+/** loadRawReports's work: the files read and joined. */
+function joinRawReports(folder: string, years: number[]): RawLoad {
   const drops: RawDrops = { badId: 0, duplicateId: 0, badRecvdate: 0, noVaccine: 0, noEvent: 0, orphanVaxRows: 0, orphanSymptomRows: 0 };
   const dropExamples: string[] = [];
   const note = (what: string): void => { if (dropExamples.length < 20) dropExamples.push(what); };

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
 import { routeTableDrift, SERVED_RESOURCES } from '../../src/http/route-table.js';
+import { CLI } from '../helpers/paths.js';
 
 describe('the route table of serve', () => {
   it('is the API catalog the app registers, in order', async () => {
@@ -21,7 +22,7 @@ describe('the route table of serve', () => {
   });
 
   it('is what the help of `serve` lists', () => {
-    const help = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--help'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    const help = execFileSync(process.execPath, [CLI, 'serve', '--help'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
     for (const path of SERVED_RESOURCES) expect(help).toContain(path);
     expect(help).toContain('/interactions, /masking and /pipeline over a store');
   });

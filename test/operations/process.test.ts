@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from '../helpers/paths.js';
 import { ROTA } from '../serve/cases/fixture.js';
 import { buildTwoStores, replaceStore, type TwoStores } from './stores.js';
 
@@ -40,9 +41,9 @@ interface Served {
   output: () => string;
 }
 
-/** Starts `serve` on port 0 (the source through tsx) and resolves with its URL once /readyz is 200. */
+/** Starts `serve` on port 0 (the compiled CLI) and resolves with its URL once /readyz is 200. */
 async function serve(store: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'serve', '--store', store, '--port', '0', ...extra], {
+  const child = spawn(process.execPath, [CLI, 'serve', '--store', store, '--port', '0', ...extra], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

@@ -1,12 +1,13 @@
 /**
- * A real `reporting-signals serve` child process for the operations tests: started
- * through tsx on port 0 with the given arguments and environment, its output collected, its URL
+ * A real `reporting-signals serve` child process for the operations tests: the compiled CLI
+ * (dist/cli.js) started on port 0 with the given arguments and environment, its output collected, its URL
  * read from Fastify's "Server listening at" line, and how it ended.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI } from '../helpers/paths.js';
 
 /** The repository root. */
 export const ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));
@@ -26,7 +27,7 @@ const started: ChildProcess[] = [];
 
 /** Starts `serve --port 0 ...args` with `env` added to this process's environment. */
 export function startServe(args: string[], env: Record<string, string> = {}): ServeProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'serve', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);

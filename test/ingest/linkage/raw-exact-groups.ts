@@ -1,6 +1,6 @@
 /**
  * An independent count of the exact duplicate groups in the raw VAERS files, for the linkage
- * tests only: plain CSV parsing (csv-parse, iconv-lite), no project code under src/.
+ * tests only: plain CSV parsing (test/helpers/raw-csv.ts: csv-parse, iconv-lite), no project code under src/.
  *
  * A report is a DATA row (first row of a VAERS_ID) joined with its VAX and SYMPTOMS rows by
  * VAERS_ID, kept when it has a RECVDATE, a non-empty VAX_NAME and a non-empty SYMPTOM term (the
@@ -11,17 +11,9 @@
  * blank). A group is two or more such reports with the same key; the figure quoted for 1990-2006 is 434 groups holding
  * 1,083 reports beyond the first of each.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { parse } from 'csv-parse/sync';
-import iconv from 'iconv-lite';
-
-type Row = Record<string, string>;
-
-function readCsvGz(file: string): Row[] {
-  return parse(iconv.decode(gunzipSync(readFileSync(file)), 'win1252'), { columns: true, skip_empty_lines: true, relax_column_count: true }) as Row[];
-}
+import { rawCsvRecords as readCsvGz } from '../../helpers/raw-csv.js';
 
 /** One exact group: the VAERS_IDs of its reports, in file order. */
 export type ExactGroup = number[];

@@ -6,11 +6,9 @@
  * `../shared/data/vaers-vax-symptoms` (trailing ORDER column, leading-zero ids; no DATA file
  * there), through the row functions directly.
  */
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createGunzip, gunzipSync } from 'node:zlib';
-import { parse } from 'csv-parse/sync';
-import iconv from 'iconv-lite';
+import { createGunzip } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { readCsv } from '../../../src/ingest/vaers/csv.js';
 import { readVaers } from '../../../src/ingest/vaers/read.js';
@@ -18,6 +16,7 @@ import { OUTCOME } from '../../../src/domain/report-rules.js';
 import { symptomsRow, symptomsRowColumns, vaxRow, vaxRowColumns, type SymptomsRowColumns, type SymptomsRowValues, type VaxRowColumns, type VaxRowValues } from '../../../src/ingest/vaers/rows.js';
 import { loadRawReports } from '../../helpers/raw-vaers.js';
 import { SHARED_DATA } from '../../helpers/paths.js';
+import { rawCsvRecords } from '../../helpers/raw-csv.js';
 
 const modern = resolve(SHARED_DATA, 'vaers-modern-layout');
 const vaxSymptoms = resolve(SHARED_DATA, 'vaers-vax-symptoms');
@@ -26,11 +25,8 @@ const SYMPTOMS_2025 = resolve(vaxSymptoms, '2025VAERSSYMPTOMS.partial.csv.gz');
 if (!existsSync(modern)) console.warn(`test/ingest/vaers/report-real: ${modern} is absent; real-data tests skipped`);
 if (!existsSync(VAX_2025)) console.warn(`test/ingest/vaers/report-real: ${vaxSymptoms} is absent; 2025 row tests skipped`);
 
-type Row = Record<string, string>;
 /** A gzipped Windows-1252 CSV as header-keyed records (independent of src/ingest/vaers/csv.ts). */
-function rawCsv(file: string): Row[] {
-  return parse(iconv.decode(gunzipSync(readFileSync(file)), 'win1252'), { columns: true, skip_empty_lines: true }) as Row[];
-}
+const rawCsv = rawCsvRecords;
 
 /** Every record of a CSV through the project's reader and a row function. */
 async function rowsThrough<C, R>(file: string, columns: (c: Map<string, number>, label: string, line: number) => C, row: (f: string[], at: C) => R): Promise<{ header: string[]; rows: R[] }> {

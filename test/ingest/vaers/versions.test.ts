@@ -4,18 +4,16 @@
  * counted. Hand-made fixtures with exact answers, and the real 2025 files of
  * ../shared/data/vaers-vax-symptoms against a plain CSV scan (csv-parse, no project code).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { parse } from 'csv-parse/sync';
-import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { formatQuarter } from '../../../src/domain/quarter.js';
 import { readVaers, type VaersData } from '../../../src/ingest/vaers/read.js';
 import { SKIP } from '../../../src/ingest/vaers/skips.js';
 import { parseVersion } from '../../../src/ingest/vaers/versions.js';
 import { SHARED_DATA } from '../../helpers/paths.js';
+import { rawCsvRecords } from '../../helpers/raw-csv.js';
 import { dataCsv, followUpFiles, tempDir, writeFiles } from './fixtures.js';
 
 
@@ -57,10 +55,8 @@ const real = resolve(SHARED_DATA, 'vaers-vax-symptoms');
 const realPresent = existsSync(join(real, '2025VAERSVAX.partial.csv.gz'));
 if (!realPresent) console.warn(`test/ingest/vaers/versions: ${real} is absent; the real 2025 test is skipped`);
 
-/** The rows of a real gzipped CSV as records by header name (csv-parse, Windows-1252). */
-function plainRows(file: string): Record<string, string>[] {
-  return parse(iconv.decode(gunzipSync(readFileSync(file)), 'win1252'), { columns: true }) as Record<string, string>[];
-}
+/** The rows of a real gzipped CSV as records by header name (csv-parse, Windows-1252: test/helpers/raw-csv.ts). */
+const plainRows = rawCsvRecords;
 
 describe.skipIf(!realPresent)('follow-up versions on the real 2025 files (../shared/data/vaers-vax-symptoms)', () => {
   it('counts versions and dropped rows as a plain scan does, and keeps only the latest version of each report', async () => {

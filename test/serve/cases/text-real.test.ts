@@ -5,17 +5,15 @@
  * Windows-1252, csv-parse; fields folded NFKD without marks, lower case; one regular expression
  * per query). Skipped with a message when ../shared/data/vaers or such a store is absent.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
-import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curlPaths } from '../../helpers/recipes.js';
 import { buildApp } from '../../../src/http/app.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
 import { SHARED_DATA } from '../../helpers/paths.js';
+import { rawCsvRecords } from '../../helpers/raw-csv.js';
 
 const vaers = path.resolve(SHARED_DATA, 'vaers');
 const YEARS = Array.from({ length: 17 }, (_, i) => 1990 + i);
@@ -32,8 +30,7 @@ type Row = Record<string, string>;
 function rawRows(): Map<number, Row> {
   const out = new Map<number, Row>();
   for (const year of YEARS) {
-    const text = iconv.decode(gunzipSync(readFileSync(path.join(vaers, `${year}VAERSDATA.csv.gz`))), 'win1252');
-    for (const row of parse(text, { columns: true, relax_column_count: true }) as Row[]) {
+    for (const row of rawCsvRecords(path.join(vaers, `${year}VAERSDATA.csv.gz`))) {
       const id = row.VAERS_ID.trim();
       if (/^\d+$/.test(id) && !out.has(Number(id))) out.set(Number(id), row);
     }

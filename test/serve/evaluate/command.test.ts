@@ -13,14 +13,14 @@ import { METHODS } from '../../../src/serve/evaluate/methods.js';
 import { METHOD_COLUMNS, PAIR_COLUMNS } from '../../../src/serve/evaluate/render.js';
 import { RANKING_COLUMNS, TOP_COLUMNS } from '../../../src/serve/evaluate/render-ranking.js';
 import { FIXTURE_REFERENCE, writeEvaluationStore } from './fixture.js';
-import { REPO_ROOT } from '../../helpers/paths.js';
+import { CLI, REPO_ROOT } from '../../helpers/paths.js';
 
 const repoRoot = REPO_ROOT;
 
-/** Runs `reporting-signals evaluate ARGS` from the sources; exit code, standard output and error. */
+/** Runs `reporting-signals evaluate ARGS` (the compiled CLI); exit code, standard output and error. */
 export function evaluateCli(args: string[], cwd = repoRoot): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src', 'cli.ts'), 'evaluate', ...args], {
+    const child = spawn(process.execPath, [CLI, 'evaluate', ...args], {
       cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DEBUG: '' },
     });
     let stdout = '';

@@ -5,16 +5,14 @@
  * field folded (NFKD, marks removed, lower case) and tested with one regular expression.
  * Skipped with a message when ../shared/data/vaers is absent.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { parse } from 'csv-parse/sync';
-import iconv from 'iconv-lite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NarrativeIndex } from '../../../src/serve/narratives/index.js';
 import { parseTextQuery } from '../../../src/serve/narratives/query.js';
 import { readNarratives } from '../../helpers/narrative-records.js';
 import { SHARED_DATA } from '../../helpers/paths.js';
+import { rawCsvRecords } from '../../helpers/raw-csv.js';
 
 const vaers = path.resolve(SHARED_DATA, 'vaers');
 const YEARS = Array.from({ length: 17 }, (_, i) => 1990 + i);
@@ -27,9 +25,7 @@ const COLUMNS = ['SYMPTOM_TEXT', 'LAB_DATA', 'HISTORY', 'CUR_ILL', 'OTHER_MEDS',
 function rawFoldedFields(): Map<number, string[]> {
   const out = new Map<number, string[]>();
   for (const year of YEARS) {
-    const text = iconv.decode(gunzipSync(readFileSync(path.join(vaers, `${year}VAERSDATA.csv.gz`))), 'win1252');
-    const rows = parse(text, { columns: true, relax_column_count: true }) as Array<Record<string, string>>;
-    for (const row of rows) {
+    for (const row of rawCsvRecords(path.join(vaers, `${year}VAERSDATA.csv.gz`))) {
       const id = row.VAERS_ID.trim();
       if (!/^\d+$/.test(id) || out.has(Number(id))) continue;
       out.set(Number(id), COLUMNS.map((c) => (row[c] ?? '').normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()));

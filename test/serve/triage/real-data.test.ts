@@ -10,15 +10,13 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { parse } from 'csv-parse/sync';
-import iconv from 'iconv-lite';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/http/app.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
 import { REPO_ROOT } from '../../helpers/paths.js';
+import { rawCsvRecords, type RawRecord } from '../../helpers/raw-csv.js';
 
 const repoRoot = REPO_ROOT;
 const VAERS = path.join(repoRoot, 'data/vaers');
@@ -40,8 +38,7 @@ function date(text: string | undefined): Date | null {
   const d = new Date(Date.UTC(Number(m[3]), Number(m[1]) - 1, Number(m[2])));
   return d.getUTCMonth() === Number(m[1]) - 1 && d.getUTCDate() === Number(m[2]) ? d : null;
 }
-const rows = (file: string): Array<Record<string, string>> =>
-  parse(iconv.decode(gunzipSync(readFileSync(path.join(VAERS, file))), 'win1252'), { columns: true, skip_empty_lines: true });
+const rows = (file: string): RawRecord[] => rawCsvRecords(path.join(VAERS, file));
 const days = (a: Date, b: Date): number => Math.round((b.getTime() - a.getTime()) / 86_400_000);
 
 /** Every kept report (first DATA row per VAERS_ID, a real RECVDATE, a VAX_NAME and a term). */
