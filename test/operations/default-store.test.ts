@@ -134,10 +134,7 @@ describe.skipIf(!hasData)('serve without --store: the default store built into t
     expect(serve.output()).toMatch(/fit serious: /); // the build's progress on standard error
     const first = (await untilReady(base, serve)).store_build;
     // The first analysis's own store goes once the full store is served (/readyz 200 may come a moment before).
-    for (const t = Date.now(); !/the first analysis's store \S+ removed/.test(serve.output()); ) {
-      expect(Date.now() - t).toBeLessThan(30_000);
-      await new Promise((done) => setTimeout(done, 50));
-    }
+    await serve.untilOutput(/the first analysis's store \S+ removed/, 30_000);
     // No lock, temporary or progress file left.
     expect(await settled(cache)).toEqual(await kept(cache));
     serve.child.kill('SIGTERM');
@@ -192,10 +189,7 @@ describe.skipIf(!hasData)('serve without --store: the default store built into t
     await copyFile(built!.store, name);
     await truncate(name, 64 * 1024);
     const { serve } = await start(cache);
-    for (const t = Date.now(); !serve.output().includes('building the default store'); ) {
-      expect(Date.now() - t, serve.output()).toBeLessThan(120_000);
-      await new Promise((done) => setTimeout(done, 50));
-    }
+    await serve.untilOutput(/building the default store/, 120_000);
     expect(serve.output()).toMatch(/the cached default store .* does not load \(.*\): removing it and building it again/);
     expect(await stores(cache)).toEqual([]); // the truncated file is gone; the new store is not written yet
     serve.child.kill('SIGTERM');

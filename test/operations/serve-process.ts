@@ -21,6 +21,8 @@ export interface ServeProcess {
   output(): string;
   /** Resolves with `http://127.0.0.1:PORT` once it listens; rejects when it exits first or after `ms`. */
   listening(ms?: number): Promise<string>;
+  /** Resolves once its output matches `pattern`; rejects, with the output, after `ms`. */
+  untilOutput(pattern: RegExp, ms: number): Promise<void>;
 }
 
 const started: ChildProcess[] = [];
@@ -37,6 +39,11 @@ export function startServe(args: string[], env: Record<string, string> = {}): Se
   const exit = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   return {
     child, exit, output: () => out,
+    untilOutput: async (pattern, ms) => {
+      for (const t = Date.now(); !pattern.test(out); await new Promise((done) => setTimeout(done, 50))) {
+        if (Date.now() - t > ms) throw new Error(`no output matching ${pattern} within ${ms} ms: ${out}`);
+      }
+    },
     listening: (ms = 60_000) => new Promise<string>((done, fail) => {
       const timer = setTimeout(() => fail(new Error(`serve did not listen within ${ms} ms: ${out}`)), ms);
       const look = (): void => {

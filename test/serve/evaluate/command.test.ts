@@ -3,7 +3,6 @@
  * tables, the files of `--out` (the chart: one ROC mark per method and analysis, one time-to-signal
  * mark per flagged positive with `emerged`; the ranking files and chart), and the CLI's errors.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,23 +12,10 @@ import { METHODS } from '../../../src/serve/evaluate/methods.js';
 import { METHOD_COLUMNS, PAIR_COLUMNS } from '../../../src/serve/evaluate/render.js';
 import { RANKING_COLUMNS, TOP_COLUMNS } from '../../../src/serve/evaluate/render-ranking.js';
 import { FIXTURE_REFERENCE, writeEvaluationStore } from './fixture.js';
-import { CLI, REPO_ROOT } from '../../helpers/paths.js';
+import { cli } from '../../commands/cli.js';
 
-const repoRoot = REPO_ROOT;
-
-/** Runs `reporting-signals evaluate ARGS` (the compiled CLI); exit code, standard output and error. */
-export function evaluateCli(args: string[], cwd = repoRoot): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, 'evaluate', ...args], {
-      cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DEBUG: '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+/** `reporting-signals evaluate ARGS` (test/commands/cli.ts): exit code, standard output and error. */
+const evaluateCli = (args: string[]): ReturnType<typeof cli> => cli(['evaluate', ...args]);
 
 let dir: string;
 let store: string;
