@@ -131,3 +131,12 @@ export function dataCellSql(raw: readonly string[], headers: readonly ColumnInde
   };
 }
 
+
+/**
+ * SQL of the free-text CELL_COLUMNS values of a DATA row (raw table aliased `t`, with `grp`; one per
+ * text column without codes), as dataCellSql's `vK` reads them: trimmed, NULL when blank.
+ */
+export function dataTextCells(raw: readonly string[], headers: readonly ColumnIndex[]): string[] {
+  return CELL_COLUMNS.filter((c) => c.encoding === 'text' && !('codes' in c))
+    .map((c) => `nullif(${groupCell(raw, headers, [...c.source.current, ...c.source.older], 't')}, '')`);
+}

@@ -17,13 +17,14 @@
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import { NARRATIVE_REPORT_COLUMNS, VACCINE_COLUMNS } from '../../domain/report-columns.js';
 import { AGE_SOURCES, ageGroupOf, SEX_CODES } from '../../domain/report-rules.js';
-import { dataCellSql, groupCell } from './duckdb-cells.js';
+import { dataCellSql, dataTextCells, groupCell } from './duckdb-cells.js';
 import { RAW_TABLES, type VaersHeaders } from './duckdb-load.js';
 import { column, columnsOf, jsTrim } from './duckdb-join.js';
-import { ReportDetailsBuilder, reportValues, type ReportDetails, type ReportValues } from './report-details.js';
+import { ReportDetailsBuilder, reportValues, type Interner, type ReportDetails, type ReportValues } from './report-details.js';
 import { REPORT_INDEX, REPORT_TEXT_TABLE } from './report-text.js';
 import { reportFieldColumns, reportFields } from './report-fields.js';
-import { CELL_COLUMNS, dataDetailColumns, dataDetails, type DataDetails, type VaxRowValues } from './rows.js';
+import { CELL_COLUMNS, dataDetailColumns, dataDetails, type DataDetails } from './rows.js';
+import { vectorNumbers } from '../../domain/vector-numbers.js';
 import type { VaersFolder } from './sources.js';
 import { dateQuarter } from './values.js';
 
@@ -50,66 +51,82 @@ export async function vaersReportDetails(
     SELECT (row_number() OVER (ORDER BY seq) - 1)::INTEGER AS i, seq, id, year(received) * 10000 + month(received) * 100 + day(received) AS received
     FROM vaers_reports`);
   const count = Number((await connection.runAndReadAll('SELECT count(*)::DOUBLE FROM report_index')).getRows()[0][0]);
+  const vaxCells = VACCINE_COLUMNS.slice(1).map((c) => `nullif(${groupCell(vaxRaw, headers.VAX, [...c.source.current, ...c.source.older], 't')}, '')`);
+  const terms = symptomsRaw.map((c) => /^SYMPTOM(\d+)$/.exec(c.trim().toUpperCase())?.[1]).filter((n) => n !== undefined).sort((a, b) => Number(a) - Number(b));
+  const versions = `nullif([${terms.map((n) => groupCell(symptomsRaw, headers.SYMPTOMS, [`SYMPTOMVERSION${n}`], 't')).join(', ') || "''"}][j.k], '')`;
+  // Every free-text value of the kept rows once, numbered (detailStrings): the queries below return each text cell as its
+  // number (a join), and each distinct value crosses into JavaScript once, not once per row (decoding the strings row by
+  // row was a third of this step's CPU; a cast to an ENUM of the values took 10 times the join's time).
+  const strings = await detailStrings(connection, builder.strings, [
+    `SELECT unnest([${dataTextCells(dataRaw, headers.DATA).join(', ')}]) FROM report_index r JOIN ${RAW_TABLES.DATA} t ON t.rowid = r.seq`,
+    `SELECT unnest([${vaxCells.join(', ')}]) FROM joined_vax j JOIN ${RAW_TABLES.VAX} t ON t.rowid = j.seq`,
+    `SELECT ${versions} FROM joined_events j JOIN ${RAW_TABLES.SYMPTOMS} t ON t.rowid = j.seq`,
+  ]);
+  /** `select` (items `sql AS name`) over `from` with the items of `texts` as their numbers in DETAIL_STRINGS (-1: null), ordered by `order`. */
+  const numbered = (select: readonly string[], texts: ReadonlySet<number>, from: string, order: string): string => `
+    SELECT ${select.map((_, k) => (texts.has(k) ? `coalesce(d${k}.code, -1)` : `y.c${k}`)).join(', ')}
+    FROM (SELECT ${select.map((item, k) => `${item.replace(/ AS \w+$/, '')} AS c${k}`).join(', ')} ${from}) y
+    ${[...texts].map((k) => `LEFT JOIN ${DETAIL_STRINGS} d${k} ON d${k}.s = y.c${k}`).join(' ')}
+    ORDER BY ${order}`;
   const cells = dataCellSql(dataRaw, headers.DATA);
   const within = (from: number, to: number): string => `r.i >= ${from} AND r.i < ${to}`;
   // The trimmed cells materialized once: inlined, each was trimmed again wherever the values read it (2005-2006 files: the
   // DATA query 1.68 s of CPU inlined, 0.65 s materialized and with the cheaper jsTrim; 2026-11-29, load ~35).
+  // Every column a number (vectorNumbers reads its vector whole), the text as numbers; an odd row's cells as strings.
+  const dataSelect = ['i', 'id::DOUBLE', 'grp::INTEGER', 'line::INTEGER', 'received::INTEGER', ...cells.select.map((item, k) => (k === 0 ? `(${item.replace(/ AS odd$/, '')})::INTEGER AS odd` : item))];
+  const dataTexts = new Set(CELL_COLUMNS.flatMap((c, k) => (c.encoding === 'text' && !('codes' in c) ? [dataSelect.length - CELL_COLUMNS.length + k] : [])));
   const dataSql = (from: number, to: number): string => `
     WITH x AS MATERIALIZED (
       SELECT r.i, r.id, r.received, t.grp, t.line, ${cells.cells.join(', ')}
       FROM report_index r JOIN ${RAW_TABLES.DATA} t ON t.rowid = r.seq WHERE ${within(from, to)})
-    SELECT i, id::DOUBLE, grp, line, received::INTEGER, ${cells.select.join(', ')} FROM x ORDER BY i`;
-  const vaxCells = VACCINE_COLUMNS.slice(1).map((c) => `nullif(${groupCell(vaxRaw, headers.VAX, [...c.source.current, ...c.source.older], 't')}, '')`);
-  const vaxSql = (from: number, to: number): string => `
-    SELECT r.i, n.number, ${vaxCells.join(', ')}
-    FROM joined_vax j JOIN report_index r ON r.seq = j.report JOIN vaccine_numbers n USING (name) JOIN ${RAW_TABLES.VAX} t ON t.rowid = j.seq
-    WHERE ${within(from, to)} ORDER BY r.i, j.seq`;
-  const terms = symptomsRaw.map((c) => /^SYMPTOM(\d+)$/.exec(c.trim().toUpperCase())?.[1]).filter((n) => n !== undefined).sort((a, b) => Number(a) - Number(b));
-  const versions = terms.map((n) => groupCell(symptomsRaw, headers.SYMPTOMS, [`SYMPTOMVERSION${n}`], 't'));
-  const eventsSql = (from: number, to: number): string => `
-    SELECT r.i, n.number, nullif([${versions.join(', ') || "''"}][j.k], '')
-    FROM joined_events j JOIN report_index r ON r.seq = j.report JOIN event_numbers n USING (term) JOIN ${RAW_TABLES.SYMPTOMS} t ON t.rowid = j.seq
-    WHERE ${within(from, to)} ORDER BY r.i, j.seq, j.k`;
+    ${numbered(dataSelect, dataTexts, 'FROM x', 'y.c0')}`;
+  const vaxSql = (from: number, to: number): string => numbered(['r.i', 'n.number::INTEGER', 'j.seq', ...vaxCells], new Set(vaxCells.map((_, k) => 3 + k)),
+    `FROM joined_vax j JOIN report_index r ON r.seq = j.report JOIN vaccine_numbers n USING (name) JOIN ${RAW_TABLES.VAX} t ON t.rowid = j.seq WHERE ${within(from, to)}`,
+    'y.c0, y.c2');
+  const eventsSql = (from: number, to: number): string => numbered(['r.i', 'n.number::INTEGER', 'j.seq', 'j.k', versions], new Set([4]),
+    `FROM joined_events j JOIN report_index r ON r.seq = j.report JOIN event_numbers n USING (term) JOIN ${RAW_TABLES.SYMPTOMS} t ON t.rowid = j.seq WHERE ${within(from, to)}`,
+    'y.c0, y.c2, y.c3');
   const at = cells.layout.groups.map((c, g) => ({ fields: reportFieldColumns(c), details: dataDetailColumns(c), label: folder.groups[g].members.DATA.label }));
-  const vaxRow = Object.fromEntries(VACCINE_COLUMNS.map((c) => [c.field, null])) as unknown as Record<string, string | null>;
   const seen = new Int32Array(names.events.length).fill(-1);
   for (let from = 0; from < count; from += batchReports) {
     const to = Math.min(count, from + batchReports);
     const vax = Array.from({ length: to - from }, (): number[] => []);
     const events = Array.from({ length: to - from }, (): number[] => []);
     for await (const chunk of chunks(connection, eventsSql(from, to))) {
-      const [reports, numbers, versionsOf] = [0, 1, 2].map((k) => chunk.getColumnVector(k));
-      for (let r = 0; r < chunk.rowCount; r++) {
-        const i = reports.getItem(r) as number;
-        const event = numbers.getItem(r) as number;
+      const rows = chunk.rowCount;
+      const [reports, numbers, versionsOf] = [0, 1, 4].map((k) => vectorNumbers(chunk.getColumnVector(k), rows));
+      for (let r = 0; r < rows; r++) {
+        const i = reports[r];
+        const event = numbers[r];
         if (seen[event] === i) continue;
         seen[event] = i;
-        builder.pushEventRow(events[i - from], names.events[event], versionsOf.getItem(r) as string | null, event);
+        builder.pushEventNumbers(events[i - from], names.events[event], event, strings.number(versionsOf[r]));
       }
     }
+    const row: number[] = new Array<number>(VACCINE_COLUMNS.length - 1);
     for await (const chunk of chunks(connection, vaxSql(from, to))) {
-      const vectors = Array.from({ length: VACCINE_COLUMNS.length + 1 }, (_, k) => chunk.getColumnVector(k));
-      for (let r = 0; r < chunk.rowCount; r++) {
-        const vaccine = vectors[1].getItem(r) as number;
-        vaxRow.name = names.vaccines[vaccine];
-        for (let k = 1; k < VACCINE_COLUMNS.length; k++) vaxRow[VACCINE_COLUMNS[k].field] = vectors[k + 1].getItem(r) as string | null;
-        builder.pushVaxRow(vax[(vectors[0].getItem(r) as number) - from], vaxRow as unknown as VaxRowValues, vaccine);
+      const rows = chunk.rowCount;
+      const vectors = Array.from({ length: VACCINE_COLUMNS.length + 2 }, (_, k) => vectorNumbers(chunk.getColumnVector(k), rows));
+      for (let r = 0; r < rows; r++) {
+        const vaccine = vectors[1][r];
+        for (let k = 1; k < VACCINE_COLUMNS.length; k++) row[k - 1] = strings.number(vectors[k + 2][r]);
+        builder.pushVaxNumbers(vax[vectors[0][r] - from], names.vaccines[vaccine], vaccine, row);
       }
     }
     for await (const chunk of chunks(connection, dataSql(from, to))) {
-      const vectors = Array.from({ length: chunk.columnCount }, (_, k) => chunk.getColumnVector(k));
-      const [reports, ids, grps, lines, received, odd, oddCells, sex, age, ageSource, outcomes] = vectors;
-      const values = vectors.slice(11);
-      for (let r = 0; r < chunk.rowCount; r++) {
-        const i = reports.getItem(r) as number;
-        const id = ids.getItem(r) as number;
-        const date = received.getItem(r) as number;
+      const rows = chunk.rowCount;
+      const [reports, ids, grps, lines, received, odd] = [0, 1, 2, 3, 4, 5].map((k) => vectorNumbers(chunk.getColumnVector(k), rows));
+      const oddCells = chunk.getColumnVector(6);
+      const [sex, age, ageSource, outcomes, ...values] = Array.from({ length: chunk.columnCount - 7 }, (_, k) => vectorNumbers(chunk.getColumnVector(7 + k), rows));
+      for (let r = 0; r < rows; r++) {
+        const i = reports[r];
+        const id = ids[r];
+        const date = received[r];
         const quarter = dateQuarter(date);
-        const group = grps.getItem(r) as number;
-        const a = at[group];
+        const a = at[grps[r]];
         let report: ReportValues;
         let bad: DataDetails['bad'] = null;
-        if (odd.getItem(r) as boolean) {
+        if (odd[r] === 1) {
           // A cell in no plain form: the streaming reader's functions read the row's cells.
           const fields = ((oddCells.getItem(r) as { items: Array<string | null> }).items).map((c) => c ?? '');
           const details = dataDetails(fields, a.details, false);
@@ -117,26 +134,71 @@ export async function vaersReportDetails(
           report = reportValues(id, date, quarter, reportFields(fields, a.fields, Math.floor(quarter / 4)), details, a.details.outcomesKnown);
         } else {
           const details = { bad: null } as Record<string, unknown>;
-          CELL_COLUMNS.forEach((c, k) => {
-            const value = values[k].getItem(r);
+          for (let k = 0; k < CELL_COLUMNS.length; k++) {
+            const c = CELL_COLUMNS[k];
+            const value = values[k][r];
             details[c.field] = c.encoding === 'date' ? (value === 0 ? null : value)
               : c.encoding === 'number' ? (Number.isNaN(value) ? null : value)
-                : 'codes' in c ? ((value as number) < 0 ? null : c.codes[value as number]) : value;
-          });
+                : 'codes' in c ? (value < 0 ? null : c.codes[value]) : strings.value(value);
+          }
           for (const n of NARRATIVE_REPORT_COLUMNS) details[n.field] = null;
-          const years = age.getItem(r) as number;
+          const years = age[r];
           const known = Number.isNaN(years) ? null : years;
-          const source = ageSource.getItem(r) as number;
+          const source = ageSource[r];
           report = reportValues(id, date, quarter, {
-            sex: SEX_CODES[sex.getItem(r) as number], age: known, ageSource: source < 0 ? null : AGE_SOURCES[source], ageGroup: ageGroupOf(known),
-            year: Math.floor(quarter / 4), outcomes: outcomes.getItem(r) as number,
+            sex: SEX_CODES[sex[r]], age: known, ageSource: source < 0 ? null : AGE_SOURCES[source], ageGroup: ageGroupOf(known),
+            year: Math.floor(quarter / 4), outcomes: outcomes[r],
           }, details as unknown as DataDetails, a.details.outcomesKnown);
         }
-        builder.add(report, bad, vax[i - from], events[i - from], { file: a.label, line: lines.getItem(r) as number });
+        builder.add(report, bad, vax[i - from], events[i - from], { file: a.label, line: lines[r] });
       }
     }
   }
   return builder.finish();
+}
+
+/** The table of the read's database numbering the free-text values of the kept rows (`s`, `code` from 0; detailStrings). */
+const DETAIL_STRINGS = 'detail_strings';
+
+/**
+ * The numbers of DETAIL_STRINGS as string numbers of an Interner (each value interned at its
+ * first use, so the builder's strings hold only the values used).
+ */
+class DetailStrings {
+  private readonly numbers: Int32Array;
+
+  constructor(private readonly values: readonly string[], private readonly interner: Interner) {
+    this.numbers = new Int32Array(values.length).fill(-1);
+  }
+
+  /** The string number of code `code` (-1: null). */
+  number(code: number): number {
+    if (code < 0) return -1;
+    let n = this.numbers[code];
+    if (n < 0) n = this.numbers[code] = this.interner.of(this.values[code]);
+    return n;
+  }
+
+  /** The value of code `code` (null for -1). */
+  value(code: number): string | null {
+    return code < 0 ? null : this.values[code];
+  }
+}
+
+/**
+ * Makes DETAIL_STRINGS in `connection` from the distinct values the queries `sources` return (one
+ * VARCHAR column each; NULL ignored), and reads them in code order.
+ */
+async function detailStrings(connection: DuckDBConnection, interner: Interner, sources: readonly string[]): Promise<DetailStrings> {
+  await connection.run(`CREATE OR REPLACE TABLE ${DETAIL_STRINGS} AS
+    SELECT s, (row_number() OVER () - 1)::INTEGER AS code
+    FROM (SELECT DISTINCT s FROM (${sources.map((sql) => `SELECT * FROM (${sql}) AS v(s)`).join(' UNION ALL ')}) WHERE s IS NOT NULL)`);
+  const values: string[] = [];
+  for await (const chunk of chunks(connection, `SELECT s FROM ${DETAIL_STRINGS} ORDER BY code`)) {
+    const vector = chunk.getColumnVector(0);
+    for (let r = 0, rows = chunk.rowCount; r < rows; r++) values.push(vector.getItem(r) as string);
+  }
+  return new DetailStrings(values, interner);
 }
 
 /** Reports whose rows the details queries read at once (vaersReportDetails): the default data's 203,445 in one batch, the full download's 2.1 million in nine. */

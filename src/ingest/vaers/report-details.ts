@@ -201,6 +201,20 @@ export class ReportDetailsBuilder {
     for (let k = 1; k < VAX_ROW_WIDTH; k++) into.push(this.strings.ofRecent(row[VACCINE_COLUMNS[k].field] as string | null, this.recentVax[k - 1]));
   }
 
+  /**
+   * pushVaxRow with the row's other cells given as string numbers of `strings` (VAX_ROW_WIDTH - 1 of
+   * them, -1 for null): `name` is the VAX_NAME, `vaccine` the reader's index of it.
+   */
+  pushVaxNumbers(into: number[], name: string, vaccine: number, numbers: readonly number[]): void {
+    into.push(this.known(this.vaccineString, vaccine, name));
+    for (let k = 0; k < numbers.length; k++) into.push(numbers[k]);
+  }
+
+  /** pushEventRow with the version given as a string number of `strings` (-1: null). */
+  pushEventNumbers(into: number[], term: string, event: number, version: number): void {
+    into.push(this.known(this.eventString, event, term), version);
+  }
+
   /** Appends an event row ([term, version] string numbers) to `into`; `event` is the reader's index of the term. */
   pushEventRow(into: number[], term: string, version: string | null, event: number): void {
     into.push(this.known(this.eventString, event, term), this.strings.ofRecent(version, this.recentVersion));

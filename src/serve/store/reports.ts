@@ -10,7 +10,7 @@ import { formatQuarter, parseQuarter, quarterOf } from '../../domain/quarter.js'
 import { NARRATIVE_REPORT_COLUMNS, STORED_REPORT_COLUMNS, VACCINE_COLUMNS, type ReportEncoding, type StoredReportColumn, type VaccineColumn } from '../../domain/report-columns.js';
 import { OUTCOME } from '../../domain/report-rules.js';
 import { REPORT_LINKS_TABLE, REPORT_OUTCOME_COLUMNS, REPORT_TABLES, type ReportTableName } from '../../domain/store-schema.js';
-import { vectorNumbers } from './vector-numbers.js';
+import { vectorNumbers } from '../../domain/vector-numbers.js';
 import { withStore } from './serving.js';
 
 /** How the server holds a report column (src/domain/report-columns.ts `ReportEncoding`), one entry per report. */

@@ -24,7 +24,7 @@ import { sourcePath, withStore, type StoreSource } from './store-db.js';
 export { withStore, OpenStore, sourcePath, verifyTables, type StoreSource } from './store-db.js';
 import { SERVED_COLUMNS, type AggregateColumnEntry, type Encoding, type ServedColumnEntry } from '../../domain/columns.js';
 import { NULL_INT, recordViews, SERIES_FIELDS, SERIES_RECORD_BYTES, SeriesStore, writeField, type TypedArrays } from './series-store.js';
-import { vectorNumbers } from './vector-numbers.js';
+import { vectorNumbers } from '../../domain/vector-numbers.js';
 import type { StoreMeta, VaccineRow } from '../../domain/store-schema.js';
 
 /**

@@ -16,7 +16,7 @@ import { EVIDENCE_COLUMNS, EVIDENCE_TEXT_COLUMNS, finiteOrNull, type EvidenceVal
 import { SERVING_FLOOR } from '../../domain/floor.js';
 import { TRIAGE_ROWS_TABLE, TRIAGE_ROWS_VALUES } from '../../domain/store-schema.js';
 import { withStore, type StoreSource } from './serving.js';
-import { vectorNumbers } from './vector-numbers.js';
+import { vectorNumbers } from '../../domain/vector-numbers.js';
 
 /** One flagged row of a window with its evidence. */
 export interface TriageRow extends EvidenceValues {

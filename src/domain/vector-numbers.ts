@@ -1,6 +1,7 @@
 /**
  * The numbers of one INTEGER or DOUBLE column of a DuckDB result chunk as a typed array, for the
- * serving read (serving.ts), which reads every quarterly row of a store once at start-up.
+ * serving read (src/serve/store/serving.ts), which reads every quarterly row of a store once at
+ * start-up, and for the build's read of the report details (src/ingest/vaers/duckdb-details.ts).
  *
  * @duckdb/node-api (1.5.6-r.1) holds the values of such a vector in a typed array over
  * DuckDB's memory (the `items` field of `DuckDBIntegerVector` and `DuckDBDoubleVector`), but

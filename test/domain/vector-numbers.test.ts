@@ -1,10 +1,10 @@
 /**
- * The typed accessor of the serving read (src/serve/store/vector-numbers.ts): the vector's own array
+ * The typed accessor of the serving read (src/domain/vector-numbers.ts): the vector's own array
  * and the copy through the public API give the same numbers, for INTEGER and DOUBLE columns.
  */
 import { DuckDBInstance, type DuckDBDataChunk } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyNumbers, vectorNumbers } from '../../../src/serve/store/vector-numbers.js';
+import { copyNumbers, vectorNumbers } from '../../src/domain/vector-numbers.js';
 
 let instance: DuckDBInstance;
 const chunks: DuckDBDataChunk[] = [];
