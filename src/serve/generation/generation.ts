@@ -23,6 +23,7 @@ import { verifiedStampOf, verifyTablesOnce } from '../store/verified.js';
 import { readTriageFrame, readTriageWindows, type TriageFrame, type TriageWindows } from '../store/triage-rows.js';
 import { readStoreWindows } from '../store/windows.js';
 import { StoreReadError } from '../query/store-read-error.js';
+import { collectGarbage } from './collect.js';
 
 export { StoreReadError };
 
@@ -183,13 +184,21 @@ export class Generation {
   /** Ends a request's use; a retired generation closes after its last request. */
   release(): void {
     this.refs--;
-    if (this.retired && this.refs === 0) void this.close();
+    if (this.retired && this.refs === 0) this.closeRetired();
   }
 
-  /** Retires the generation (a newer one is current): it closes once no request holds it. */
+  /**
+   * Retires the generation (a newer one is current): it closes once no request holds it, and then
+   * what it held is collected at once (collect.ts), not when V8 next needs memory.
+   */
   retire(): void {
     this.retired = true;
-    if (this.refs === 0) void this.close();
+    if (this.refs === 0) this.closeRetired();
+  }
+
+  /** Closes a retired generation, then runs a full garbage collection once nothing of the call refers to it (a timer later). */
+  private closeRetired(): void {
+    void this.close().then(() => setTimeout(collectGarbage, 0).unref());
   }
 
   private closing: Promise<void> | null = null;
