@@ -11,7 +11,9 @@
  * array itself when the vector has one of the expected type and length, and copies through
  * the public `getItem` (`copyNumbers`) otherwise: an upgrade that renames or drops the field
  * costs time, not correctness. The serving queries coalesce every number column, so no value
- * is null and the array's values are the column's values.
+ * is null and the array's values are the column's values; a NULL row's entry in the array is
+ * unspecified, so a caller with a nullable column (the build's details read the age, NULL on the
+ * rows it reads otherwise: src/ingest/vaers/duckdb-details.ts) reads only its non-null rows.
  */
 import { DuckDBDoubleVector, DuckDBIntegerVector, type DuckDBVector } from '@duckdb/node-api';
 

@@ -132,11 +132,24 @@ export function dataCellSql(raw: readonly string[], headers: readonly ColumnInde
 }
 
 
+/** Whether a CELL_COLUMNS column is free text (no codes): dataCellSql reads it as trimmed text, NULL when blank. */
+export function isFreeText(c: (typeof CELL_COLUMNS)[number]): boolean {
+  return c.encoding === 'text' && !('codes' in c);
+}
+
+/**
+ * SQL of a free-text cell of a raw table aliased `t` (with `grp`) as the build reads it: the cell of
+ * the first of `source`'s names (current layout first) its group's header holds, trimmed, NULL when
+ * blank (groupCell); `raw` and `headers` as groupCell's.
+ */
+export function textCell(raw: readonly string[], headers: readonly ColumnIndex[], source: SourceFields): string {
+  return `nullif(${groupCell(raw, headers, [...source.current, ...source.older], 't')}, '')`;
+}
+
 /**
  * SQL of the free-text CELL_COLUMNS values of a DATA row (raw table aliased `t`, with `grp`; one per
- * text column without codes), as dataCellSql's `vK` reads them: trimmed, NULL when blank.
+ * isFreeText column, in CELL_COLUMNS order), the same SQL as dataCellSql's `vK` of those columns.
  */
 export function dataTextCells(raw: readonly string[], headers: readonly ColumnIndex[]): string[] {
-  return CELL_COLUMNS.filter((c) => c.encoding === 'text' && !('codes' in c))
-    .map((c) => `nullif(${groupCell(raw, headers, [...c.source.current, ...c.source.older], 't')}, '')`);
+  return CELL_COLUMNS.filter(isFreeText).map((c) => textCell(raw, headers, c.source));
 }

@@ -17,7 +17,7 @@
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import { NARRATIVE_REPORT_COLUMNS, VACCINE_COLUMNS } from '../../domain/report-columns.js';
 import { AGE_SOURCES, ageGroupOf, SEX_CODES } from '../../domain/report-rules.js';
-import { dataCellSql, dataTextCells, groupCell } from './duckdb-cells.js';
+import { dataCellSql, dataTextCells, groupCell, isFreeText, textCell } from './duckdb-cells.js';
 import { RAW_TABLES, type VaersHeaders } from './duckdb-load.js';
 import { column, columnsOf, jsTrim } from './duckdb-join.js';
 import { ReportDetailsBuilder, reportValues, type Interner, type ReportDetails, type ReportValues } from './report-details.js';
@@ -51,7 +51,7 @@ export async function vaersReportDetails(
     SELECT (row_number() OVER (ORDER BY seq) - 1)::INTEGER AS i, seq, id, year(received) * 10000 + month(received) * 100 + day(received) AS received
     FROM vaers_reports`);
   const count = Number((await connection.runAndReadAll('SELECT count(*)::DOUBLE FROM report_index')).getRows()[0][0]);
-  const vaxCells = VACCINE_COLUMNS.slice(1).map((c) => `nullif(${groupCell(vaxRaw, headers.VAX, [...c.source.current, ...c.source.older], 't')}, '')`);
+  const vaxCells = VACCINE_COLUMNS.slice(1).map((c) => textCell(vaxRaw, headers.VAX, c.source));
   const terms = symptomsRaw.map((c) => /^SYMPTOM(\d+)$/.exec(c.trim().toUpperCase())?.[1]).filter((n) => n !== undefined).sort((a, b) => Number(a) - Number(b));
   const versions = `nullif([${terms.map((n) => groupCell(symptomsRaw, headers.SYMPTOMS, [`SYMPTOMVERSION${n}`], 't')).join(', ') || "''"}][j.k], '')`;
   // Every free-text value of the kept rows once, numbered (detailStrings): the queries below return each text cell as its
@@ -59,10 +59,13 @@ export async function vaersReportDetails(
   // row was a third of this step's CPU; a cast to an ENUM of the values took 10 times the join's time).
   const strings = await detailStrings(connection, builder.strings, [
     `SELECT unnest([${dataTextCells(dataRaw, headers.DATA).join(', ')}]) FROM report_index r JOIN ${RAW_TABLES.DATA} t ON t.rowid = r.seq`,
-    `SELECT unnest([${vaxCells.join(', ')}]) FROM joined_vax j JOIN ${RAW_TABLES.VAX} t ON t.rowid = j.seq`,
-    `SELECT ${versions} FROM joined_events j JOIN ${RAW_TABLES.SYMPTOMS} t ON t.rowid = j.seq`,
+    `SELECT unnest([${vaxCells.join(', ')}]) FROM joined_vax j JOIN report_index r ON r.seq = j.report JOIN ${RAW_TABLES.VAX} t ON t.rowid = j.seq`,
+    `SELECT ${versions} FROM joined_events j JOIN report_index r ON r.seq = j.report JOIN ${RAW_TABLES.SYMPTOMS} t ON t.rowid = j.seq`,
   ]);
-  /** `select` (items `sql AS name`) over `from` with the items of `texts` as their numbers in DETAIL_STRINGS (-1: null), ordered by `order`. */
+  /**
+   * The select list `select` (SQL items, a trailing ` AS name` dropped) over `from` (as `y.cK`, K its index), the items
+   * whose index is in `texts` as their numbers in DETAIL_STRINGS (-1: null), ordered by `order` (over `y.cK`).
+   */
   const numbered = (select: readonly string[], texts: ReadonlySet<number>, from: string, order: string): string => `
     SELECT ${select.map((_, k) => (texts.has(k) ? `coalesce(d${k}.code, -1)` : `y.c${k}`)).join(', ')}
     FROM (SELECT ${select.map((item, k) => `${item.replace(/ AS \w+$/, '')} AS c${k}`).join(', ')} ${from}) y
@@ -74,7 +77,7 @@ export async function vaersReportDetails(
   // DATA query 1.68 s of CPU inlined, 0.65 s materialized and with the cheaper jsTrim; 2026-11-29, load ~35).
   // Every column a number (vectorNumbers reads its vector whole), the text as numbers; an odd row's cells as strings.
   const dataSelect = ['i', 'id::DOUBLE', 'grp::INTEGER', 'line::INTEGER', 'received::INTEGER', ...cells.select.map((item, k) => (k === 0 ? `(${item.replace(/ AS odd$/, '')})::INTEGER AS odd` : item))];
-  const dataTexts = new Set(CELL_COLUMNS.flatMap((c, k) => (c.encoding === 'text' && !('codes' in c) ? [dataSelect.length - CELL_COLUMNS.length + k] : [])));
+  const dataTexts = new Set(CELL_COLUMNS.flatMap((c, k) => (isFreeText(c) ? [dataSelect.length - CELL_COLUMNS.length + k] : [])));
   const dataSql = (from: number, to: number): string => `
     WITH x AS MATERIALIZED (
       SELECT r.i, r.id, r.received, t.grp, t.line, ${cells.cells.join(', ')}
@@ -94,6 +97,7 @@ export async function vaersReportDetails(
     const events = Array.from({ length: to - from }, (): number[] => []);
     for await (const chunk of chunks(connection, eventsSql(from, to))) {
       const rows = chunk.rowCount;
+      // Columns: report, event number, seq and k (ORDER BY only: not read), the version.
       const [reports, numbers, versionsOf] = [0, 1, 4].map((k) => vectorNumbers(chunk.getColumnVector(k), rows));
       for (let r = 0; r < rows; r++) {
         const i = reports[r];
@@ -106,11 +110,13 @@ export async function vaersReportDetails(
     const row: number[] = new Array<number>(VACCINE_COLUMNS.length - 1);
     for await (const chunk of chunks(connection, vaxSql(from, to))) {
       const rows = chunk.rowCount;
-      const vectors = Array.from({ length: VACCINE_COLUMNS.length + 2 }, (_, k) => vectorNumbers(chunk.getColumnVector(k), rows));
+      // Columns: report, vaccine number, seq (ORDER BY only: not read), then the cells.
+      const [reports, vaccines] = [0, 1].map((k) => vectorNumbers(chunk.getColumnVector(k), rows));
+      const cellsOf = vaxCells.map((_, k) => vectorNumbers(chunk.getColumnVector(3 + k), rows));
       for (let r = 0; r < rows; r++) {
-        const vaccine = vectors[1][r];
-        for (let k = 1; k < VACCINE_COLUMNS.length; k++) row[k - 1] = strings.number(vectors[k + 2][r]);
-        builder.pushVaxNumbers(vax[vectors[0][r] - from], names.vaccines[vaccine], vaccine, row);
+        const vaccine = vaccines[r];
+        for (let k = 0; k < cellsOf.length; k++) row[k] = strings.number(cellsOf[k][r]);
+        builder.pushVaxNumbers(vax[reports[r] - from], names.vaccines[vaccine], vaccine, row);
       }
     }
     for await (const chunk of chunks(connection, dataSql(from, to))) {
@@ -167,7 +173,7 @@ const DETAIL_STRINGS = 'detail_strings';
 class DetailStrings {
   private readonly numbers: Int32Array;
 
-  constructor(private readonly values: readonly string[], private readonly interner: Interner) {
+  constructor(private readonly values: string[], private readonly interner: Interner) {
     this.numbers = new Int32Array(values.length).fill(-1);
   }
 
@@ -175,13 +181,17 @@ class DetailStrings {
   number(code: number): number {
     if (code < 0) return -1;
     let n = this.numbers[code];
-    if (n < 0) n = this.numbers[code] = this.interner.of(this.values[code]);
+    if (n < 0) {
+      n = this.numbers[code] = this.interner.of(this.values[code]);
+      // The interner's string from now on: one copy of each value used (Interner.of copies a long one).
+      this.values[code] = this.interner.values[n];
+    }
     return n;
   }
 
-  /** The value of code `code` (null for -1). */
+  /** The value of code `code` (null for -1), the interner's own string (so that interning it again finds it). */
   value(code: number): string | null {
-    return code < 0 ? null : this.values[code];
+    return code < 0 ? null : this.interner.values[this.number(code)];
   }
 }
 

@@ -196,8 +196,13 @@ export class Generation {
     if (this.refs === 0) this.closeRetired();
   }
 
-  /** Closes a retired generation, then runs a full garbage collection once nothing of the call refers to it (a timer later). */
+  /**
+   * Closes a retired generation, then runs one full garbage collection once nothing of the call
+   * refers to it (a timer later); nothing more when it is closing already (a second retire, or a
+   * close at shutdown).
+   */
   private closeRetired(): void {
+    if (this.closing !== null) return;
     void this.close().then(() => setTimeout(collectGarbage, 0).unref());
   }
 
