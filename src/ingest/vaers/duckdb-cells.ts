@@ -67,7 +67,7 @@ export interface CellLayout {
 export interface CellSql {
   /** Select items over the raw table aliased `t` (with `grp`): the trimmed cells, named `x0`.. */
   cells: string[];
-  /** Select items over those cells: `odd` (BOOLEAN), `cells` (VARCHAR[] when odd), `sex`, `age`, `age_source`, `outcomes`, then per CELL_COLUMNS column `v0`.. */
+  /** Select items over those cells: `odd` (INTEGER: 1 odd, 0 not; read whole as numbers), `cells` (VARCHAR[] when odd), `sex`, `age`, `age_source`, `outcomes`, then per CELL_COLUMNS column `v0`.. */
   select: string[];
   layout: CellLayout;
 }
@@ -120,7 +120,7 @@ export function dataCellSql(raw: readonly string[], headers: readonly ColumnInde
   return {
     cells: [...trimmed].map(([sql, name]) => `${sql} AS ${name}`),
     select: [
-      `(${isOdd}) AS odd`, `CASE WHEN ${isOdd} THEN [${names.map((n) => cellOf([n])).join(', ')}] END AS cells`,
+      `(${isOdd})::INTEGER AS odd`, `CASE WHEN ${isOdd} THEN [${names.map((n) => cellOf([n])).join(', ')}] END AS cells`,
       `coalesce(${codeIndex(sex, SEX_CODES)}, ${SEX_CODES.indexOf('U')})::INTEGER AS sex`,
       `CASE WHEN ${age} <> '' THEN ${number(age)} WHEN ${cage} THEN ${number(cageYr)} + coalesce(${number(`nullif(${cageMo}, '')`)}, 0) ELSE 'nan'::DOUBLE END AS age`,
       `CASE WHEN ${age} <> '' THEN 0 WHEN ${cage} THEN 1 ELSE -1 END AS age_source`,
@@ -130,7 +130,6 @@ export function dataCellSql(raw: readonly string[], headers: readonly ColumnInde
     layout: { names, groups },
   };
 }
-
 
 /** Whether a CELL_COLUMNS column is free text (no codes): dataCellSql reads it as trimmed text, NULL when blank. */
 export function isFreeText(c: (typeof CELL_COLUMNS)[number]): boolean {

@@ -76,7 +76,7 @@ export async function vaersReportDetails(
   // The trimmed cells materialized once: inlined, each was trimmed again wherever the values read it (2005-2006 files: the
   // DATA query 1.68 s of CPU inlined, 0.65 s materialized and with the cheaper jsTrim; 2026-11-29, load ~35).
   // Every column a number (vectorNumbers reads its vector whole), the text as numbers; an odd row's cells as strings.
-  const dataSelect = ['i', 'id::DOUBLE', 'grp::INTEGER', 'line::INTEGER', 'received::INTEGER', ...cells.select.map((item, k) => (k === 0 ? `(${item.replace(/ AS odd$/, '')})::INTEGER AS odd` : item))];
+  const dataSelect = ['i', 'id::DOUBLE', 'grp::INTEGER', 'line::INTEGER', 'received::INTEGER', ...cells.select];
   const dataTexts = new Set(CELL_COLUMNS.flatMap((c, k) => (isFreeText(c) ? [dataSelect.length - CELL_COLUMNS.length + k] : [])));
   const dataSql = (from: number, to: number): string => `
     WITH x AS MATERIALIZED (

@@ -9,11 +9,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildStore } from '../../../src/ingest/mining/build.js';
+import type { Generation } from '../../../src/serve/generation/generation.js';
 import { loadGeneration } from '../../../src/serve/generation/load.js';
 import { writeCaseFolder } from '../cases/fixture.js';
 
 const collected = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../../src/serve/generation/collect.js', () => ({ collectGarbage: () => { collected.count++; return true; } }));
+
+/** The store loaded whole as a generation. */
+async function loaded(store: string): Promise<Generation> {
+  const generation = await loadGeneration(store);
+  await generation.complete;
+  return generation;
+}
 
 /** Waits for the timer that follows a retired generation's close. */
 const settled = (): Promise<void> => new Promise((done) => setTimeout(done, 50));
@@ -30,8 +38,7 @@ describe('a retired generation', () => {
   beforeEach(() => { collected.count = 0; });
 
   it('closes, then has its memory collected once, even when retired twice', async () => {
-    const generation = await loadGeneration(store);
-    await generation.complete;
+    const generation = await loaded(store);
     generation.retire();
     generation.retire();
     await generation.close();
@@ -40,8 +47,7 @@ describe('a retired generation', () => {
   });
 
   it('waits for the last request that holds it', async () => {
-    const generation = await loadGeneration(store);
-    await generation.complete;
+    const generation = await loaded(store);
     generation.acquire();
     generation.retire();
     await settled();
@@ -53,8 +59,7 @@ describe('a retired generation', () => {
   });
 
   it('closed without being retired (a shutdown): nothing collected', async () => {
-    const generation = await loadGeneration(store);
-    await generation.complete;
+    const generation = await loaded(store);
     await generation.close();
     generation.retire();
     await settled();
