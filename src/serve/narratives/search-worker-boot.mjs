@@ -1,8 +1,10 @@
+/* global process */
 // Worker bootstrap of the text search pool when running from TypeScript sources (vitest, tsx):
 // registers tsx in the worker thread, then re-exports the worker function. The compiled build
 // (dist/) starts dist/serve/narratives/search-worker.js directly and never uses this file.
-import { register } from 'tsx/esm/api';
-
-register();
-const worker = await import('./search-worker.ts');
+// Under a test run that has just compiled dist/ (REPORTING_SIGNALS_COMPILED_WORKERS=1, as
+// src/ingest/mining/worker-boot.mjs), the thread loads that compiled worker instead of compiling.
+const worker = process.env.REPORTING_SIGNALS_COMPILED_WORKERS === '1'
+  ? await import('../../../dist/serve/narratives/search-worker.js')
+  : await import('tsx/esm/api').then(({ register }) => { register(); return import('./search-worker.ts'); });
 export default worker.default;
