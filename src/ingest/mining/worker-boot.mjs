@@ -1,16 +1,19 @@
-/* global process */
+/* global process, URL */
 // Worker bootstrap for running from TypeScript sources (vitest, tsx): registers tsx in the
 // worker thread, then loads the worker entry given in workerData.entry. The compiled build
 // (dist/) starts dist/mining/worker.js directly and never uses this file.
 // When the test run has just compiled dist/ from these very sources (test/global-setup.ts sets
-// REPORTING_SIGNALS_COMPILED_WORKERS=1 after `scripts/build.mjs --if-stale`), the thread loads the
-// entry's compiled file instead (src/x.ts -> dist/x.js): tsx would compile the worker's modules
-// anew in every thread (about 0.5 s of CPU each, a hundred threads in a run of the suite).
+// REPORTING_SIGNALS_COMPILED_WORKERS=1 after `scripts/build.mjs --if-stale`), a thread whose entry
+// lies under src/ loads the entry's compiled file under dist/ instead (same path, .js for .ts):
+// tsx would compile the worker's modules anew in every thread (about 0.5 s of CPU each, a hundred
+// threads in a run of the suite). Other entries (the tests' own workers) go through tsx.
 import { workerData } from 'node:worker_threads';
 
-if (process.env.REPORTING_SIGNALS_COMPILED_WORKERS === '1') {
-  const at = workerData.entry.lastIndexOf('/src/');
-  await import(`${workerData.entry.slice(0, at)}/dist/${workerData.entry.slice(at + 5).replace(/\.ts$/, '.js')}`);
+/** src/ and dist/ of this checkout (this file is src/ingest/mining/worker-boot.mjs). */
+const source = new URL('../../', import.meta.url).href;
+const compiled = new URL('../../../dist/', import.meta.url).href;
+if (process.env.REPORTING_SIGNALS_COMPILED_WORKERS === '1' && workerData.entry.startsWith(source)) {
+  await import(`${compiled}${workerData.entry.slice(source.length).replace(/\.ts$/, '.js')}`);
 } else {
   const { register } = await import('tsx/esm/api');
   register();
