@@ -35,10 +35,11 @@ declare module 'vitest' {
 
 /** Points TMPDIR at a folder of the run's own; compiles dist/ when stale; builds (or finds) the default store and provides its path. Returns the teardown that removes the folder. */
 export default async function setup(project: TestProject): Promise<() => void> {
-  // Vitest runs this once per project (vitest.config.ts: the shared and the isolated files): the first call makes the
-  // run's folder, the others find it (a folder made inside it would give Chromium a socket path over its limit).
-  const first = process.env.RS_TEST_SCRATCH === undefined;
-  const scratch = process.env.RS_TEST_SCRATCH ?? mkdtempSync(join(tmpdir(), 'reporting-signals-test-'));
+  // Vitest runs this for the root and once per project (vitest.config.ts: the shared and the isolated files), one
+  // after another: the first call makes the run's folder, the others find it (a folder made inside it would give
+  // Chromium a socket path over its limit).
+  const first = process.env.RS_TEST_SCRATCH === undefined || !existsSync(process.env.RS_TEST_SCRATCH);
+  const scratch = !first ? process.env.RS_TEST_SCRATCH! : mkdtempSync(join(tmpdir(), 'reporting-signals-test-'));
   process.env.RS_TEST_SCRATCH = scratch;
   process.env.TMPDIR = scratch;
   const teardown = (): void => { if (first) rmSync(scratch, { recursive: true, force: true }); };
@@ -47,6 +48,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   // compiled entries (src/ingest/mining/worker-boot.mjs) rather than compile them again each. Not under watch,
   // where the sources change after this setup.
   if (!project.vitest.config.watch) process.env.REPORTING_SIGNALS_COMPILED_WORKERS = '1';
+  else delete process.env.REPORTING_SIGNALS_COMPILED_WORKERS;
   if (!existsSync(join(DEFAULT_VAERS_DIR, '2006VAERSDATA.csv.gz')) || process.env.RS_TEST_NO_DEFAULT_STORE === '1') {
     if (first) process.stderr.write(`global setup: no default store (${DEFAULT_VAERS_DIR} absent or RS_TEST_NO_DEFAULT_STORE=1): the tests of the real default store skip\n`);
     project.provide('defaultStorePath', null);

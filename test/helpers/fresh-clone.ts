@@ -4,7 +4,8 @@
  * recipes see exactly what a newcomer's clone holds (committed files only: no dist/, no
  * artifacts, no sample.duckdb), with node_modules linked to the repository's in place of `npm ci`
  * (the same lock file; installing again would cost minutes of the CI budget and reach the
- * registry). One clone per test file, made on first use; `removeFreshClone` deletes it.
+ * registry). One clone per test file, made on first use; `removeFreshClone` deletes it (each file
+ * using it calls that in its afterAll: the files share their worker's modules, vitest.config.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';

@@ -4,7 +4,8 @@
  *
  * The worker entry is `worker.js` next to this file in the compiled build; when running from
  * TypeScript sources (vitest, tsx) it is `worker.ts`, started through `worker-boot.mjs`,
- * which registers tsx inside the worker thread.
+ * which registers tsx inside the worker thread (or, in a test run that has just compiled dist/,
+ * loads dist/'s compiled copy: see that file).
  */
 import { Worker } from 'node:worker_threads';
 import type { ChunkRequest, EvidenceSetup, WindowReply, WindowRequest } from './protocol.js';

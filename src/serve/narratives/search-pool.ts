@@ -13,7 +13,8 @@
  * Threads: SEARCH_THREADS (one fewer than the cores, at least 1, at most 4), started on the first
  * search and ended after SEARCH_IDLE_MS without work; an idle thread does not keep the process alive.
  * Under TypeScript sources (vitest, tsx) the worker is started through search-worker-boot.mjs,
- * which registers tsx in the thread.
+ * which registers tsx in the thread (or, in a test run that has just compiled dist/, loads the
+ * compiled worker: see that file).
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
