@@ -33,6 +33,9 @@ declare module 'vitest' {
   }
 }
 
+/** The default store's path, looked up (or built) by the first call of {@link setup} and found by the later ones. */
+let defaultStore: Promise<string> | undefined;
+
 /** Points TMPDIR at a folder of the run's own; compiles dist/ when stale; builds (or finds) the default store and provides its path. Returns the teardown that removes the folder. */
 export default async function setup(project: TestProject): Promise<() => void> {
   // Vitest runs this for the root and once per project (vitest.config.ts: the shared and the isolated files), one
@@ -43,7 +46,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   process.env.RS_TEST_SCRATCH = scratch;
   process.env.TMPDIR = scratch;
   const teardown = (): void => { if (first) rmSync(scratch, { recursive: true, force: true }); };
-  execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build.mjs'), '--if-stale'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (first) execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build.mjs'), '--if-stale'], { cwd: REPO_ROOT, stdio: 'inherit' });
   // dist/ now holds these sources compiled: the worker threads of the tests' builds and searches load their
   // compiled entries (src/ingest/mining/worker-boot.mjs) rather than compile them again each. Not under watch,
   // where the sources change after this setup.
@@ -55,7 +58,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
     return teardown;
   }
   const started = Date.now();
-  const path = await defaultStorePath((message) => process.stderr.write(`global setup: ${message}\n`));
+  defaultStore ??= defaultStorePath((message) => process.stderr.write(`global setup: ${message}\n`));
+  const path = await defaultStore;
   if (first) process.stderr.write(`global setup: default store ${path} ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   project.provide('defaultStorePath', path);
   return teardown;
