@@ -11,11 +11,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
 import { chromiumAvailable, launchBrowser, type TestBrowser } from '../helpers/browser.js';
-import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
-import { collectErrors, open, screenshot, startServer } from './page.js';
+import { hasDefaultStore } from '../helpers/default-store.js';
+import { collectErrors, open, screenshot } from './page.js';
+import { defaultServer } from '../helpers/default-app.js';
 
 const hasStore = hasDefaultStore('explorer mobile and accessibility tests');
 const hasChromium = chromiumAvailable();
@@ -60,17 +60,15 @@ async function sideways(page: Page): Promise<{ scrollWidth: number; innerWidth: 
 }
 
 describe.skipIf(!hasStore || !hasChromium)('explorer and report page: no sideways scroll at 390 px, axe-core finds no violation', () => {
-  let app: FastifyInstance;
   let base: string;
   const browsers: TestBrowser[] = [];
   const errors: string[][] = [];
 
   beforeAll(async () => {
-    ({ app, base } = await startServer(DEFAULT_STORE!));
+    ({ base } = await defaultServer());
   });
   afterAll(async () => {
     for (const b of browsers) await b.close();
-    await app?.close();
   });
 
   for (const viewport of VIEWPORTS) {

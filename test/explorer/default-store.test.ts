@@ -7,10 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
-import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
+import { hasDefaultStore } from '../helpers/default-store.js';
 import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { chromiumAvailable, CHROMIUM_PATH, launchBrowser, type TestBrowser } from '../helpers/browser.js';
-import { canvasPixels, column, open, screenshot, settled, startServer } from './page.js';
+import { canvasPixels, column, open, screenshot, settled } from './page.js';
+import { defaultServer } from '../helpers/default-app.js';
 
 const hasStore = hasDefaultStore('explorer default-store tests');
 const hasChromium = chromiumAvailable();
@@ -27,14 +28,13 @@ describe.skipIf(!hasStore || !hasChromium)('explorer page on the embedded defaul
   let page: Page;
 
   beforeAll(async () => {
-    ({ app, base } = await startServer(DEFAULT_STORE!));
+    ({ app, base } = await defaultServer());
     browser = await launchBrowser();
     page = await browser.newPage();
   });
 
   afterAll(async () => {
     await browser?.close();
-    await app?.close();
   });
 
   it('lists the pairs of an event with the total of X-Total-Count, the caveat, reports_through and build', async () => {

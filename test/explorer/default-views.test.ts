@@ -10,10 +10,11 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
-import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
+import { hasDefaultStore } from '../helpers/default-store.js';
 import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { chromiumAvailable, launchBrowser, type TestBrowser } from '../helpers/browser.js';
-import { barValues, canvasPixels, collectErrors, column, open, screenshot, settled, startServer } from './page.js';
+import { barValues, canvasPixels, collectErrors, column, open, screenshot, settled } from './page.js';
+import { defaultServer } from '../helpers/default-app.js';
 
 const hasStore = hasDefaultStore('explorer default-views tests');
 const hasChromium = chromiumAvailable();
@@ -37,7 +38,7 @@ describe.skipIf(!hasStore || !hasChromium)('explorer front door, analyses and re
   const json = async (url: string) => (await app.inject({ url })).json();
 
   beforeAll(async () => {
-    ({ app, base } = await startServer(DEFAULT_STORE!));
+    ({ app, base } = await defaultServer());
     browser = await launchBrowser();
     page = await browser.newPage();
     errors = collectErrors(page);
@@ -45,7 +46,6 @@ describe.skipIf(!hasStore || !hasChromium)('explorer front door, analyses and re
 
   afterAll(async () => {
     await browser?.close();
-    await app?.close();
   });
 
   it('front door: lists the vaccine types of GET /vaccines and the emerging pairs', async () => {

@@ -8,9 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
-import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
+import { hasDefaultStore } from '../helpers/default-store.js';
 import { chromiumAvailable, launchBrowser, type TestBrowser } from '../helpers/browser.js';
-import { collectErrors, column, open, screenshot, startServer } from './page.js';
+import { collectErrors, column, open, screenshot } from './page.js';
+import { defaultServer } from '../helpers/default-app.js';
 
 const hasStore = hasDefaultStore('explorer interactions panel test');
 const hasChromium = chromiumAvailable();
@@ -21,12 +22,12 @@ describe.skipIf(!hasStore || !hasChromium)('explorer: a pair\'s co-reported vacc
   const json = async (url: string) => (await held.app!.inject({ url })).json();
 
   beforeAll(async () => {
-    const [server, browser] = await Promise.all([startServer(DEFAULT_STORE!), launchBrowser()]);
+    const [server, browser] = await Promise.all([defaultServer(), launchBrowser()]);
     Object.assign(held, server, { browser, page: await browser.newPage() });
     held.errors = collectErrors(held.page!);
   }, 300_000);
 
-  afterAll(async () => Promise.all([held.browser?.close(), held.app?.close()]));
+  afterAll(async () => held.browser?.close());
 
   it('lists the pair\'s interactions and maskers as the API answers them', async () => {
     const top = (await json('/interactions?limit=1')).interactions[0];

@@ -3,9 +3,9 @@
  * global setup; spec 4.1, 2.1, 7). Skipped with a message when data/vaers is absent. No quarter of 1990-2006 lies in the COVID era.
  */
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/http/app.js';
-import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultApp } from '../helpers/default-app.js';
+import { hasDefaultStore } from '../helpers/default-store.js';
 import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { PAIR_FIELDS } from '../../src/serve/signals/pair.js';
 import { getJson } from './helpers.js';
@@ -14,8 +14,7 @@ const present = hasDefaultStore('default-store /signals tests');
 
 describe.skipIf(!present)('spec 4.1 on the embedded default store (1990-2006)', () => {
   let app: FastifyInstance;
-  beforeAll(async () => { app = await buildApp({ storePath: DEFAULT_STORE }); });
-  afterAll(async () => { await app.close(); });
+  beforeAll(async () => { app = await defaultApp(); });
 
   it('ROTAVIRUS (ROTASHIELD) x Intussusception is served, with the 2.1 fields and no COVID-era flags', async () => {
     const { status, body, res } = await getJson(app, '/signals?vaccine=ROTAVIRUS+(ROTASHIELD)&event=Intussusception');

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/http/app.js';
-import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
+import { defaultServer } from '../helpers/default-app.js';
+import { hasDefaultStore } from '../helpers/default-store.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 
 /** The block of docs/api.md under `<!-- example: ID -->` (the line above its fence), as written. */
@@ -44,8 +44,7 @@ describe.skipIf(!hasStore || (!python && !rscript))('the export examples of docs
   let expected: string;
   let dir: string;
   beforeAll(async () => {
-    app = await buildApp({ storePath: DEFAULT_STORE! });
-    base = await app.listen({ port: 0, host: '127.0.0.1' });
+    ({ app, base } = await defaultServer());
     const deadline = Date.now() + 240_000;
     while ((await app.inject({ url: '/readyz' })).statusCode !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
     const stratified = (await app.inject({ url: '/analyses' })).json().analyses.find((a: { name: string }) => a.name === 'stratified');
@@ -54,7 +53,6 @@ describe.skipIf(!hasStore || (!python && !rscript))('the export examples of docs
     dir = mkdtempSync(path.join(tmpdir(), 'rs-export-examples-'));
   }, 300_000);
   afterAll(async () => {
-    await app?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

@@ -13,6 +13,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
+import { defaultApp } from '../helpers/default-app.js';
 import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
 
@@ -58,12 +59,11 @@ describe.skipIf(!hasStore)('GET /analyses/NAME/export and GET /export on the def
   let listing: Array<{ name: string; pairs: number; rows: number }>;
   const get = (url: string) => app.inject({ url });
   beforeAll(async () => {
-    app = await buildApp({ storePath: DEFAULT_STORE! });
+    app = await defaultApp();
     const deadline = Date.now() + 240_000;
     while ((await get('/readyz')).statusCode !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
     listing = (await get('/analyses')).json().analyses;
   }, 300_000);
-  afterAll(async () => { await app?.close(); });
 
   it('pairs as CSV: every pair of the analysis (the listing\'s count), the /signals fields and values; headers say the caveat', async () => {
     const res = await get('/analyses/all/export?table=pairs&format=csv');

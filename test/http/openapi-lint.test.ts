@@ -14,15 +14,14 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, MAX_HEADER_SIZE } from '../../src/http/app.js';
-import { DEFAULT_STORE } from '../helpers/default-store.js';
+import { MAX_HEADER_SIZE } from '../../src/http/app.js';
+import { defaultServer } from '../helpers/default-app.js';
 import { operationIdOf } from '../../src/http/openapi.js';
 import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { rawGet } from './helpers.js';
@@ -63,14 +62,13 @@ let port: number;
 let doc: any;
 let dir: string;
 beforeAll(async () => {
-  app = await buildApp({ storePath: DEFAULT_STORE });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  port = (app.server.address() as AddressInfo).port;
+  let base: string;
+  ({ app, base } = await defaultServer());
+  port = Number(new URL(base).port);
   doc = app.swagger();
   dir = await mkdtemp(join(tmpdir(), 'openapi-lint-'));
 });
 afterAll(async () => {
-  await app.close();
   await rm(dir, { recursive: true, force: true });
 });
 

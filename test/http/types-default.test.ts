@@ -5,20 +5,19 @@
  * 7.10 from the raw 2006 files). Skipped with a message without the default store.
  */
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { curlPaths } from '../helpers/recipes.js';
-import { buildApp } from '../../src/http/app.js';
+import { defaultApp } from '../helpers/default-app.js';
 import { vaxTypeName } from '../../src/domain/vax-type-names.js';
-import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
+import { hasDefaultStore } from '../helpers/default-store.js';
 
 const present = hasDefaultStore('the types analysis of the default store');
 
 describe.skipIf(!present)('the types analysis of the default store', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = await buildApp({ storePath: DEFAULT_STORE });
+    app = await defaultApp();
   }, 300_000);
-  afterAll(async () => app?.close());
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const json = async (url: string): Promise<any> => {

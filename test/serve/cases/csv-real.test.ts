@@ -7,18 +7,17 @@
  */
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/http/app.js';
-import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultApp } from '../../helpers/default-app.js';
+import { hasDefaultStore } from '../../helpers/default-store.js';
 
 const haveStore = hasDefaultStore('CSV formula neutralisation real-data test');
 
 describe.skipIf(!haveStore)('CSV cells on the real default store', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = await buildApp({ storePath: DEFAULT_STORE! });
+    app = await defaultApp();
   }, 120_000);
-  afterAll(async () => { await app?.close(); });
 
   it.each([
     [77395, 'text=swelling+thigh+warmth&from=1995Q3&to=1995Q3', '+swelling in rt thigh w/warmth'],

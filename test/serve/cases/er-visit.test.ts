@@ -6,9 +6,9 @@
  * came on the VAERS 1 form.
  */
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/http/app.js';
+import { defaultApp } from '../../helpers/default-app.js';
 import { erVisitLabel } from '../../../src/serve/cases/report-html.js';
-import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
+import { hasDefaultStore } from '../../helpers/default-store.js';
 
 describe('the ER_VISIT label of the report page', () => {
   it('says "or doctor" for the VAERS 1 form (no FORM_VERS, or 1) and "or department" for FORM_VERS 2', () => {
@@ -18,16 +18,12 @@ describe('the ER_VISIT label of the report page', () => {
   });
 
   it.skipIf(!hasDefaultStore('the ER_VISIT label on a real report'))('a 1998 report of data/vaers (the older layout) reads "Emergency room or doctor visit"', async () => {
-    const app = await buildApp({ storePath: DEFAULT_STORE! });
-    try {
-      const json = (await app.inject({ url: '/reports/118916' })).json() as { form_vers?: unknown; er_visit?: unknown };
-      expect(json.form_vers ?? null).toBeNull();
-      expect(typeof json.er_visit).toBe('boolean');
-      const html = (await app.inject({ url: '/reports/118916?format=html' })).body;
-      expect(html).toContain('<dt>Emergency room or doctor visit (ER_VISIT, VAERS 1 form)</dt>');
-      expect(html).not.toContain('<dt>ER visit</dt>');
-    } finally {
-      await app.close();
-    }
+    const app = await defaultApp();
+    const json = (await app.inject({ url: '/reports/118916' })).json() as { form_vers?: unknown; er_visit?: unknown };
+    expect(json.form_vers ?? null).toBeNull();
+    expect(typeof json.er_visit).toBe('boolean');
+    const html = (await app.inject({ url: '/reports/118916?format=html' })).body;
+    expect(html).toContain('<dt>Emergency room or doctor visit (ER_VISIT, VAERS 1 form)</dt>');
+    expect(html).not.toContain('<dt>ER visit</dt>');
   }, 120_000);
 });

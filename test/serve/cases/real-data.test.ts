@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/http/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultApp } from '../../helpers/default-app.js';
 import { DEFAULT_STORE } from '../../helpers/default-store.js';
 import { caseCounts, loadRawReports, quarterOf, type RawReport } from '../../helpers/raw-vaers.js';
 import { SHARED_DATA } from '../../helpers/paths.js';
@@ -27,10 +27,9 @@ describe.skipIf(!present)('/cases on the real 1990-2006 reports against an indep
   let app: FastifyInstance;
   let raw: RawReport[];
   beforeAll(async () => {
-    app = await buildApp({ storePath: DEFAULT_STORE });
+    app = await defaultApp();
     raw = (await loadRawReports(vaers, Array.from({ length: 17 }, (_, i) => 1990 + i))).reports;
   }, 300_000);
-  afterAll(async () => app?.close());
 
   it.each(PAIRS)('%s x %s: n_reports, sex, age group, serious, deaths and years agree', async (vaccine, event) => {
     const expected = caseCounts(raw, { vaccines: [vaccine], events: [event] });

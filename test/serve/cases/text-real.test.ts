@@ -8,10 +8,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { curlPaths } from '../../helpers/recipes.js';
-import { buildApp } from '../../../src/http/app.js';
-import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
+import { defaultApp } from '../../helpers/default-app.js';
+import { hasDefaultStore } from '../../helpers/default-store.js';
 import { SHARED_DATA } from '../../helpers/paths.js';
 import { rawCsvRecords } from '../../helpers/raw-csv.js';
 
@@ -21,7 +21,6 @@ const YEARS = Array.from({ length: 17 }, (_, i) => 1990 + i);
 const haveData = YEARS.every((year) => existsSync(path.join(vaers, `${year}VAERSDATA.csv.gz`)));
 if (!haveData) console.warn(`text search real-data test skipped: ${vaers} lacks the 1990-2006 <YEAR>VAERSDATA.csv.gz files`);
 const haveStore = haveData && hasDefaultStore('text search real-data test');
-const store = DEFAULT_STORE ?? '';
 
 const COLUMNS = ['SYMPTOM_TEXT', 'LAB_DATA', 'HISTORY', 'CUR_ILL', 'OTHER_MEDS', 'PRIOR_VAX'];
 type Row = Record<string, string>;
@@ -64,9 +63,8 @@ describe.skipIf(!haveStore)('text search and the report view on the real 1990-20
 
   beforeAll(async () => {
     raw = rawRows();
-    app = await buildApp({ storePath: store });
+    app = await defaultApp();
   }, 600_000);
-  afterAll(async () => app?.close());
 
   it.each([['intussusception', 'intussusception'], ['%22guillain+barre%22', 'guillain barre'], ['attorney', 'attorney']])(
     'text=%s lists exactly the kept reports whose raw narratives hold it', async (text, words) => {

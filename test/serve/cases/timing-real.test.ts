@@ -11,8 +11,8 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/http/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultApp } from '../../helpers/default-app.js';
 import { DEFAULT_STORE } from '../../helpers/default-store.js';
 import { REPO_ROOT } from '../../helpers/paths.js';
 
@@ -77,10 +77,9 @@ describe.skipIf(!present)('/cases lag and onset on the real 1999 RotaShield x In
   let app: FastifyInstance;
   let raw: Raw[];
   beforeAll(async () => {
-    app = await buildApp({ storePath: DEFAULT_STORE! });
+    app = await defaultApp();
     raw = rawReports();
   }, 300_000);
-  afterAll(async () => app?.close());
 
   it('counts per lag interval and per onset day, for the pair and the event after other vaccines, as the raw files give them; KS as SciPy', async () => {
     const res = await app.inject(`/cases?vaccine=${encodeURIComponent(VACCINE)}&event=${EVENT}&from=1999Q1&to=1999Q4&limit=1`);

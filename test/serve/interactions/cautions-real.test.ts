@@ -8,9 +8,9 @@
  * without data/vaers (no default store).
  */
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/http/app.js';
-import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultApp } from '../../helpers/default-app.js';
+import { hasDefaultStore } from '../../helpers/default-store.js';
 
 const haveStore = hasDefaultStore('interaction cautions real-data test');
 
@@ -19,9 +19,8 @@ interface Triple { vaccine1: string; vaccine2: string; event: string; n111: numb
 describe.skipIf(!haveStore)('GET /interactions cautions on the real default store', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = await buildApp({ storePath: DEFAULT_STORE! });
+    app = await defaultApp();
   }, 300_000);
-  afterAll(async () => app?.close());
 
   it('2006Q4: the former top 10\'s medication errors, treatment, third vaccine and infant-age triples are cautioned and rank after the rest', async () => {
     const res = await app.inject({ url: '/interactions?quarter=2006Q4&limit=500' });

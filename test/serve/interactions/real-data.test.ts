@@ -9,10 +9,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/http/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultApp } from '../../helpers/default-app.js';
 import { HYPOTHESIS } from '../../../src/serve/query/caveats.js';
-import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
+import { hasDefaultStore } from '../../helpers/default-store.js';
 import { REPO_ROOT } from '../../helpers/paths.js';
 import { loadRawReports, quarterOf, windowQuarters, type RawReport } from '../../helpers/raw-vaers.js';
 
@@ -43,9 +43,8 @@ describe.skipIf(!present)('Omega and masking of the real default store', () => {
   let app: FastifyInstance;
   let window: RawReport[];
   beforeAll(async () => {
-    [app, window] = await Promise.all([buildApp({ storePath: DEFAULT_STORE }), windowReports()]);
+    [app, window] = await Promise.all([defaultApp(), windowReports()]);
   }, 300_000);
-  afterAll(async () => app?.close());
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const get = async (url: string): Promise<{ status: number; body: any }> => {

@@ -12,8 +12,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/http/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultApp } from '../../helpers/default-app.js';
 import { DEFAULT_STORE, hasDefaultStore } from '../../helpers/default-store.js';
 import { REPO_ROOT } from '../../helpers/paths.js';
 import { rawCsvRecords, type RawRecord } from '../../helpers/raw-csv.js';
@@ -125,9 +125,8 @@ describe.skipIf(!haveStore)('triage evidence on the real default store', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
     raw = readRaw();
-    app = await buildApp({ storePath: DEFAULT_STORE! });
+    app = await defaultApp();
   }, 300_000);
-  afterAll(async () => app?.close());
 
   it('matches the raw files for three pairs (RotaShield 1999Q3, the largest LYMERIX and CERTIVA windows)', async () => {
     const pick = async (where: string): Promise<{ drug: string; event: string; quarter: string }> =>

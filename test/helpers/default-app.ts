@@ -1,0 +1,34 @@
+/**
+ * The app serving the run's default store (test/helpers/default-store.ts), built once per test process and shared
+ * by the test files that run in it. The `shared` project of vitest.config.ts runs its files one after another in a
+ * worker process with one module cache (`isolate: false`), so this module, and the app it holds, outlive a file.
+ * An app on the default store costs about 8 s of CPU before its first answer (1.8 s to build, 6 s for the store's
+ * load that the first request waits for; this machine, 2026-11-29), and about twenty files used to pay it each.
+ *
+ * A file that takes it must not close it, nor change what it serves (no option of its own, no swap): a file that
+ * needs either builds an app of its own. The process's end closes it (vitest ends its worker processes).
+ */
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/http/app.js';
+import { DEFAULT_STORE } from './default-store.js';
+
+let app: Promise<FastifyInstance> | null = null;
+let server: Promise<{ app: FastifyInstance; base: string }> | null = null;
+
+/** The shared app on the default store (built at the first call in this process). Throws when there is no default store. */
+export function defaultApp(): Promise<FastifyInstance> {
+  if (DEFAULT_STORE === null) throw new Error('defaultApp: no default store (data/vaers is absent); guard the test with hasDefaultStore');
+  app ??= buildApp({ storePath: DEFAULT_STORE });
+  return app;
+}
+
+/** The shared app listening on 127.0.0.1 at a free port (from the first call on), and its base URL `http://127.0.0.1:PORT`. */
+export function defaultServer(): Promise<{ app: FastifyInstance; base: string }> {
+  server ??= defaultApp().then(async (shared) => {
+    await shared.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = shared.server.address() as AddressInfo;
+    return { app: shared, base: `http://127.0.0.1:${port}` };
+  });
+  return server;
+}
