@@ -80,11 +80,12 @@ export class Store {
   }
 
   /**
-   * Streams every quarterly row ordered by (drug, event, quarter) to `onRow`, chunk by chunk,
-   * so that a large store need not fit in memory at once.
+   * Streams every quarterly row (of `analysis` only, when given) ordered by (drug, event, quarter) to `onRow`,
+   * chunk by chunk, so that a large store need not fit in memory at once.
    */
-  async forEachQuarterlyRow(onRow: (row: QuarterlyRow) => void): Promise<void> {
-    const result = await this.connection.stream(`${QUARTERLY_SELECT} ORDER BY drug, event, quarter`);
+  async forEachQuarterlyRow(onRow: (row: QuarterlyRow) => void, analysis?: string): Promise<void> {
+    const where = analysis === undefined ? '' : ' WHERE analysis = $analysis';
+    const result = await this.connection.stream(`${QUARTERLY_SELECT}${where} ORDER BY drug, event, quarter`, analysis === undefined ? undefined : { analysis });
     for await (const rows of result.yieldRowObjectJs()) {
       for (const raw of rows) onRow(toQuarterlyRow(raw as Record<string, unknown>));
     }
