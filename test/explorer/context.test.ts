@@ -13,7 +13,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../helpers/browser.js';
-import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
+import { hasDefaultStore } from '../helpers/default-store.js';
 import { browserSession, column, open, settled } from './page.js';
 
 const hasStore = hasDefaultStore('explorer context tests');
@@ -31,7 +31,7 @@ function windowStartOf(quarter: string): string {
 }
 
 describe.skipIf(!hasStore || !hasChromium)('explorer: the queue pages, and its context travels to the pair and its reports', () => {
-  const session = browserSession(() => DEFAULT_STORE!);
+  const session = browserSession('default');
   const json = async (url: string) => (await session.app.inject({ url })).json();
 
   it('the front door shows the first 20 of the queue, the next 20 on request, and no noise above real signals', async () => {

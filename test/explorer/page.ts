@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.js';
+import { defaultServer } from '../helpers/default-app.js';
 
 /** Repository root. */
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));
@@ -91,22 +92,23 @@ export async function barValues(page: Page, key: string): Promise<number[]> {
 export interface BrowserSession { app: FastifyInstance; base: string; page: Page; errors: string[] }
 
 /**
- * Opens a BrowserSession before the suite's tests (the store's path from `storePath`) and closes
- * it after them, then runs `cleanup` (e.g. removing the store). Its fields are set once the
- * suite's beforeAll has run.
+ * Opens a BrowserSession before the suite's tests and closes it after them, then runs `cleanup`
+ * (e.g. removing the store). The server: `'default'`, the process's shared server on the default
+ * store (test/helpers/default-app.ts; left open), or a server of its own over the store at
+ * `storePath()` (closed). Its fields are set once the suite's beforeAll has run.
  */
-export function browserSession(storePath: () => string | Promise<string>, cleanup?: () => Promise<void>): BrowserSession {
+export function browserSession(storePath: 'default' | (() => string | Promise<string>), cleanup?: () => Promise<void>): BrowserSession {
   const session = {} as BrowserSession;
   let browser: TestBrowser | undefined;
   beforeAll(async () => {
-    Object.assign(session, await startServer(await storePath()));
+    Object.assign(session, storePath === 'default' ? await defaultServer() : await startServer(await storePath()));
     browser = await launchBrowser();
     session.page = await browser.newPage();
     session.errors = collectErrors(session.page);
   });
   afterAll(async () => {
     await browser?.close();
-    await session.app?.close();
+    if (storePath !== 'default') await session.app?.close();
     await cleanup?.();
   });
   return session;

@@ -15,7 +15,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../helpers/browser.js';
-import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
+import { hasDefaultStore } from '../helpers/default-store.js';
 import { browserSession, column, open, settled } from './page.js';
 
 const hasStore = hasDefaultStore('explorer sponsor tests');
@@ -35,7 +35,7 @@ const codesOf = (p: QueuePair): string[] => [
 ];
 
 describe.skipIf(!hasStore || !hasChromium)('explorer: the sponsor view (products filter, cautions in sight, My products)', () => {
-  const session = browserSession(() => DEFAULT_STORE!);
+  const session = browserSession('default');
   const json = async (url: string) => (await session.app.inject({ url })).json();
   const queueOf = async (vaccine: string, caution = 'exclude'): Promise<Queue> => json(`/analyses/all/triage?vaccine=${encodeURIComponent(vaccine)}&caution=${caution}&limit=500`) as Promise<Queue>;
 

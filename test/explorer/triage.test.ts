@@ -16,7 +16,7 @@ import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Route } from 'playwright-core';
 import { chromiumAvailable, CHROMIUM_PATH } from '../helpers/browser.js';
-import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
+import { hasDefaultStore } from '../helpers/default-store.js';
 import { CAUTIONS } from '../../src/serve/triage/cautions.js';
 import { CLASS_EVENT, HTML_EVENT, PAGED_VACCINE, SECOND_PRODUCT, writeExplorerStore } from './fixture.js';
 import { browserSession, column, open, screenshot, settled } from './page.js';
@@ -158,7 +158,7 @@ describe.skipIf(!hasChromium)('explorer triage front door (GET /triage answered 
 });
 
 describe.skipIf(!hasChromium || !hasStore)('explorer pair view: onset and lag histograms on the default store', () => {
-  const session = browserSession(() => DEFAULT_STORE!);
+  const session = browserSession('default');
   const VACCINE = 'ROTAVIRUS (ROTASHIELD)';
   const EVENT = 'Intussusception';
 

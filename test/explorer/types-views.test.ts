@@ -6,7 +6,7 @@
  * against the real server; skips when the store or Chromium is absent.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STORE, hasDefaultStore } from '../helpers/default-store.js';
+import { hasDefaultStore } from '../helpers/default-store.js';
 import { chromiumAvailable } from '../helpers/browser.js';
 import { browserSession, canvasPixels, open, settled } from './page.js';
 
@@ -18,7 +18,7 @@ const EVENT = 'Guillain-Barre syndrome';
 const PAIR_PATH = `/?analysis=types&vaccine=${CODE}&pair_vaccine=${CODE}&pair_event=${encodeURIComponent(EVENT)}`;
 
 describe.skipIf(!hasStore || !hasChromium)('explorer on the type-level analysis types of the default store', () => {
-  const session = browserSession(() => DEFAULT_STORE!);
+  const session = browserSession('default');
   const json = async (url: string) => (await session.app.inject({ url })).json();
 
   it('front door: the codes of /analyses/types/vaccines, FLU3 with its flagged pairs', async () => {
