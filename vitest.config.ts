@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  * collection): each runs in a process of its own. Every other file shares its worker process and module cache
  * with the files before it (`isolate: false`): on this 2-core machine the suite spent 204 s of its workers' time
  * under Node.js 20 (144 s under 26) importing the same modules anew for each of 192 files. They also share one
- * app on the default store per worker (test/helpers/default-app.ts), loaded once instead of once per file.
+ * app on the default store per worker process (test/helpers/default-app.ts): a few loads per run, not one per file.
  */
 const ISOLATED = [
   'test/serve/generation/*.test.ts',

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 /**
  * One process: waits for the instant `at` (ms since the epoch: asleep until 50 ms before it, then spinning, so that
- * forty processes do not spin for seconds on two cores), tries the lock, prints the outcome, holds it 3 s (asleep:
+ * eight processes do not spin for seconds on two cores), tries the lock, prints the outcome, holds it 3 s (asleep:
  * a contender the loaded machine started late still finds it held, not left by a process gone, which it may take over).
  */
 function contender(path: string, at: number): Promise<string> {
@@ -46,12 +46,13 @@ await new Promise((done) => setTimeout(done, 3000));`;
 
 describe('the lock under contention', () => {
   it('of eight processes trying at one instant, exactly one acquires it; the others see it held (five rounds)', async () => {
-    // The five rounds run at once, each on a lock of its own (40 processes): a round's contenders race only each
-    // other, as when they ran one round after another (30 s of waiting, now 6 s).
-    const at = Date.now() + 3000; // after every contender has loaded (node and one compiled module)
+    // The five rounds' 40 processes start at once, each round on a lock of its own and at an instant of its own,
+    // 300 ms apart: a round's eight contenders spin alone on the cores and race only each other, as when the rounds
+    // ran one after another (30 s of waiting, now about 9 s).
+    const start = Date.now() + 5000; // after all forty have loaded (node and one compiled module)
     const rounds = await Promise.all(Array.from({ length: 5 }, (_, round) => {
       const path = join(dir, `round-${round}.lock`);
-      return Promise.all(Array.from({ length: 8 }, () => contender(path, at)));
+      return Promise.all(Array.from({ length: 8 }, () => contender(path, start + round * 300)));
     }));
     rounds.forEach((outcomes, round) => {
       expect(outcomes.filter((o) => o === 'acquired'), `round ${round}: ${outcomes.join(', ')}`).toHaveLength(1);

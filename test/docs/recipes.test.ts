@@ -146,7 +146,7 @@ describe('the README\'s first commands', () => {
     // The type-check and the lint run side by side (npm-run-all2's run-p: one core each, about 23 and 21 s with empty
     // caches); either failing fails `npm test`. It compiles only when dist/ is older than the sources, like `npm start`: in CI `npm ci` has just
     // built it (prepare), and the second suite (another Node.js) finds it current.
-    expect(scripts.test).toBe('run-p typecheck lint && node scripts/build.mjs --if-stale && vitest run');
+    expect(scripts.test).toBe('run-p --print-label typecheck lint && node scripts/build.mjs --if-stale && vitest run');
     expect(scripts.start).toBe('node dist/cli.js serve');
     // `npm start` compiles only when dist/ is older than the sources (issue 46); `npm ci` builds it once (prepare).
     expect(scripts.prestart).toBe('node scripts/build.mjs --if-stale');

@@ -25,6 +25,7 @@ import { defaultServer } from '../helpers/default-app.js';
 import { operationIdOf } from '../../src/http/openapi.js';
 import { HYPOTHESIS } from '../../src/serve/query/caveats.js';
 import { rawGet } from './helpers.js';
+import { hasDefaultStore } from '../helpers/default-store.js';
 
 const REDOCLY = fileURLToPath(new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url));
 
@@ -164,7 +165,8 @@ describe('the 4xx answers added to every operation are real (Ajv against the doc
     expect(res.json()).toEqual({ error: expect.stringMatching(/not valid percent-encoding/), hypothesis: HYPOTHESIS });
   });
 
-  it('a path parameter over 100 characters reaches its route: 404 naming the analyses (was a bare 414)', async () => {
+  // Needs a store: without one every resource answers 503 before its route reads the analysis.
+  it.skipIf(!hasDefaultStore('the long path parameter of openapi-lint'))('a path parameter over 100 characters reaches its route: 404 naming the analyses (was a bare 414)', async () => {
     for (const suffix of ['signals', 'cases']) {
       const path = `/analyses/{analysis}/${suffix}`;
       const res = await app.inject(`/analyses/${'a'.repeat(500)}/${suffix}?vaccine=x`);
