@@ -3,7 +3,6 @@
  * settle, reading the plot's canvas, saving screenshots under artifacts/screenshots/.
  */
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -21,9 +20,7 @@ export const SCREENSHOT_DIR = join(REPO_ROOT, 'artifacts', 'screenshots');
 /** Starts the real app on 127.0.0.1, port 0; returns it and its base URL. */
 export async function startServer(storePath: string): Promise<{ app: FastifyInstance; base: string }> {
   const app = await buildApp({ storePath });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
-  return { app, base: `http://127.0.0.1:${port}` };
+  return { app, base: await app.listen({ port: 0, host: '127.0.0.1' }) };
 }
 
 /** Waits until the page has finished rendering the current state (body[data-status=ready]). */

@@ -12,7 +12,6 @@
  * processes with a signal, and the run's temporary folder (its export files among them) goes with the run
  * (test/global-setup.ts).
  */
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildServedApp } from '../../src/http/app.js';
 import { DEFAULT_STORE } from './default-store.js';
@@ -35,10 +34,7 @@ export function defaultApp(): Promise<FastifyInstance> {
 
 /** The shared app listening on 127.0.0.1 at a free port (from the first call on), and its base URL `http://127.0.0.1:PORT`. */
 export function defaultServer(): Promise<{ app: FastifyInstance; base: string }> {
-  server ??= defaultApp().then(async (shared) => {
-    await shared.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = shared.server.address() as AddressInfo;
-    return { app: shared, base: `http://127.0.0.1:${port}` };
-  });
+  // Fastify's listen resolves to the address it listens on, `http://127.0.0.1:PORT` here.
+  server ??= defaultApp().then(async (shared) => ({ app: shared, base: await shared.listen({ port: 0, host: '127.0.0.1' }) }));
   return server;
 }
